@@ -1,0 +1,48 @@
+/**
+ * The agent Worker's entry: the AgentThink RPC entrypoint that callers (the
+ * webhook app, scripts) bind to, and the default fetch that serves the HTTP
+ * surface. Both are thin: the operations live in `service.ts`, the routes in
+ * `http/`. Durable Object classes are re-exported for the runtime.
+ */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import { routeAgentRequest } from "agents";
+import { createService } from "./service";
+import { handleDevRoute } from "./http/dev-routes";
+import { notFound } from "./http/responses";
+import type { DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
+
+export { ThinkAgent } from "./agent";
+// The worker-shell backend's Dynamic Worker calls back into the workspace
+// through this entrypoint.
+export { WorkspaceServiceProxy } from "@cloudflare/computer";
+
+export class AgentThink extends WorkerEntrypoint<Env> {
+  /** Submit a durable turn for an issue and return at once. See docs/contracts.md. */
+  dispatch(input: unknown): Promise<DispatchResult> {
+    return createService(this.env).dispatch(input);
+  }
+
+  getSubmissionStatus(input: unknown): Promise<SubmissionStatus | null> {
+    return createService(this.env).getSubmissionStatus(input);
+  }
+
+  resetSession(input: unknown): Promise<ResetSessionResult> {
+    return createService(this.env).resetSession(input);
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const service = createService(env);
+    return (
+      (await handleDevRoute(request, {
+        localDev: env.LOCAL_DEV === "1",
+        dispatch: (input) => service.dispatch(input),
+        messages: (session) => service.messages(session),
+        status: (session, submissionId) => service.getSubmissionStatus({ session, submissionId })
+      })) ??
+      (await routeAgentRequest(request, env)) ??
+      notFound()
+    );
+  }
+} satisfies ExportedHandler<Env>;

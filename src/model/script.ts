@@ -1,0 +1,112 @@
+/**
+ * What the scripted model does for an instruction: a fixed list of steps.
+ *
+ * `TEST:` lines in the instruction are directives, followed in order:
+ *   TEST: run <command>        call the exec tool with <command>
+ *   TEST: write <path> <text>  call the write tool
+ *   TEST: read <path>          call the read tool
+ *   TEST: tools <n>            call the ls tool n times (step-cap tests)
+ *   TEST: sleep <ms>           wait before the next step (queueing tests)
+ *   TEST: fail <message>       the model request fails with <message>
+ *   TEST: reply <text>         answer with <text> and end the turn
+ * Without directives it plans a short demo run: look around the workspace,
+ * write notes, check them with the shell, and report. Pure and deterministic.
+ */
+export type ScriptAction =
+  | { kind: "tool"; toolName: string; input: Record<string, unknown>; say: string }
+  | { kind: "reply"; text: string }
+  | { kind: "fail"; message: string };
+
+export type ScriptStep = ScriptAction & { delayMs?: number };
+
+const DIRECTIVE = /^\s*TEST:\s*(\w+)\s*(.*)$/;
+export const MAX_SCRIPTED_SLEEP_MS = 60_000;
+const MAX_SCRIPTED_TOOL_CALLS = 1_000;
+
+export function planScript(instruction: string): ScriptStep[] {
+  const steps: ScriptStep[] = [];
+  let delayMs = 0;
+  const push = (action: ScriptAction) => {
+    steps.push(delayMs > 0 ? { ...action, delayMs } : action);
+    delayMs = 0;
+  };
+  let sawDirective = false;
+  for (const line of instruction.split("\n")) {
+    const match = DIRECTIVE.exec(line);
+    if (!match) continue;
+    sawDirective = true;
+    const verb = match[1]!.toLowerCase();
+    const rest = match[2]!.trim();
+    switch (verb) {
+      case "run":
+        push({ kind: "tool", toolName: "exec", input: { command: rest }, say: `Running \`${rest}\`.` });
+        break;
+      case "write": {
+        const space = rest.indexOf(" ");
+        const path = space < 0 ? rest : rest.slice(0, space);
+        const content = space < 0 ? "" : rest.slice(space + 1).replaceAll("\\n", "\n");
+        push({ kind: "tool", toolName: "write", input: { path, content }, say: `Writing ${path}.` });
+        break;
+      }
+      case "read":
+        push({ kind: "tool", toolName: "read", input: { path: rest }, say: `Reading ${rest}.` });
+        break;
+      case "tools": {
+        const count = Math.min(Number.parseInt(rest, 10) || 0, MAX_SCRIPTED_TOOL_CALLS);
+        for (let i = 0; i < count; i++) {
+          push({ kind: "tool", toolName: "ls", input: { path: "/" }, say: `Listing, ${i + 1} of ${count}.` });
+        }
+        break;
+      }
+      case "sleep":
+        delayMs += Math.min(Math.max(Number.parseInt(rest, 10) || 0, 0), MAX_SCRIPTED_SLEEP_MS);
+        break;
+      case "fail":
+        push({ kind: "fail", message: rest || "scripted model failure" });
+        return steps;
+      case "reply":
+        push({ kind: "reply", text: rest });
+        return steps;
+      default:
+        push({ kind: "reply", text: `Unknown TEST directive "${verb}".` });
+        return steps;
+    }
+  }
+  if (!sawDirective) return demoPlan(instruction);
+  push({ kind: "reply", text: `Scripted run finished after ${steps.length} tool call(s).` });
+  return steps;
+}
+
+function demoPlan(instruction: string): ScriptStep[] {
+  const notes = [
+    "# agent-think scripted run",
+    "",
+    `Instruction: ${instruction.trim().split("\n")[0]}`,
+    "",
+    "1. Read the issue.",
+    "2. Build the smallest reproduction.",
+    "3. Report back on the issue."
+  ].join("\n");
+  return [
+    { kind: "tool", toolName: "ls", input: { path: "/" }, say: "Looking at the workspace first." },
+    {
+      kind: "tool",
+      toolName: "write",
+      input: { path: "/workspace/agent-think/notes.md", content: `${notes}\n` },
+      say: "Writing down the plan."
+    },
+    {
+      kind: "tool",
+      toolName: "exec",
+      input: { command: "wc -l /workspace/agent-think/notes.md && head -n 3 /workspace/agent-think/notes.md" },
+      say: "Checking the notes with the shell."
+    },
+    {
+      kind: "reply",
+      text:
+        "This was a scripted demo run (no model credentials are configured): I looked at the workspace, " +
+        "wrote a plan to /workspace/agent-think/notes.md and checked it with the shell. " +
+        "Configure the AI Gateway to run a real model."
+    }
+  ];
+}

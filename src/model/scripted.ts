@@ -1,0 +1,144 @@
+/**
+ * The scripted model: a LanguageModelV4 with no network that plays the script
+ * `planScript` derives from the run's instruction.
+ *
+ * It is stateless: the step to play is the number of tool results since the
+ * last user message, read from the prompt. So it is deterministic, and a turn
+ * recovered after an eviction carries on from where the transcript stands.
+ * Tests use it, and so does local development without model credentials.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage
+} from "@ai-sdk/provider";
+import { parseEnvelope } from "../run/envelope";
+import { planScript, type ScriptStep } from "./script";
+
+export class ScriptedModelError extends Error {
+  override readonly name = "ScriptedModelError";
+}
+
+/** The instruction of the latest turn and how many tool results it has had. */
+export function readProgress(prompt: LanguageModelV4Prompt): {
+  instruction: string;
+  toolResults: number;
+  turnKey: string;
+} {
+  let toolResults = 0;
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i]!;
+    if (message.role === "tool") {
+      toolResults += message.content.filter((part) => part.type === "tool-result").length;
+    } else if (message.role === "assistant") {
+      // Providers may inline tool results into the assistant message.
+      toolResults += message.content.filter((part) => part.type === "tool-result").length;
+    } else if (message.role === "user") {
+      const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+      const envelope = parseEnvelope(text.trimStart());
+      return { instruction: envelope?.instruction ?? text, toolResults, turnKey: fnv1a(text) };
+    }
+  }
+  return { instruction: "", toolResults, turnKey: "0" };
+}
+
+/** A short stable hash, so tool call ids differ between turns of one session. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
+}
+
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+function usageFor(prompt: LanguageModelV4Prompt, output: string): LanguageModelV4Usage {
+  const input = estimateTokens(JSON.stringify(prompt));
+  const out = estimateTokens(output);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: out, text: out, reasoning: 0 }
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+}
+
+export class ScriptedModel implements LanguageModelV4 {
+  readonly specificationVersion = "v4";
+  readonly provider = "agent-think.scripted";
+  readonly modelId = "scripted";
+  readonly supportedUrls = {};
+  #calls = 0;
+
+  /** How many model requests this instance has served (for tests and benches). */
+  get calls(): number {
+    return this.#calls;
+  }
+
+  #next(options: LanguageModelV4CallOptions): { step: ScriptStep; callId: string } {
+    this.#calls++;
+    const { instruction, toolResults, turnKey } = readProgress(options.prompt);
+    const plan = planScript(instruction);
+    const step = plan[toolResults] ?? { kind: "reply", text: plan.length === 0 ? "Nothing to do." : "Done." };
+    return { step, callId: `scripted-${turnKey}-${toolResults + 1}` };
+  }
+
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const { step, callId } = this.#next(options);
+    if (step.delayMs) await sleep(step.delayMs, options.abortSignal);
+    if (step.kind === "fail") throw new ScriptedModelError(step.message);
+    const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+    const text = step.kind === "reply" ? step.text : step.say;
+    parts.push(
+      { type: "text-start", id: "t" },
+      { type: "text-delta", id: "t", delta: text },
+      { type: "text-end", id: "t" }
+    );
+    if (step.kind === "tool") {
+      parts.push({ type: "tool-call", toolCallId: callId, toolName: step.toolName, input: JSON.stringify(step.input) });
+    }
+    parts.push({
+      type: "finish",
+      usage: usageFor(options.prompt, text),
+      finishReason: { unified: step.kind === "tool" ? "tool-calls" : "stop", raw: undefined }
+    });
+    return {
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        }
+      })
+    };
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const { step, callId } = this.#next(options);
+    if (step.delayMs) await sleep(step.delayMs, options.abortSignal);
+    if (step.kind === "fail") throw new ScriptedModelError(step.message);
+    const text = step.kind === "reply" ? step.text : step.say;
+    return {
+      content: [
+        { type: "text", text },
+        ...(step.kind === "tool"
+          ? [{ type: "tool-call" as const, toolCallId: callId, toolName: step.toolName, input: JSON.stringify(step.input) }]
+          : [])
+      ],
+      finishReason: { unified: step.kind === "tool" ? "tool-calls" : "stop", raw: undefined },
+      usage: usageFor(options.prompt, text),
+      warnings: []
+    };
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The operations behind both the RPC entrypoint and the HTTP routes: parse
+ * the input, check the model configuration, then reach the issue's
+ * ThinkAgent. Everything that can reject an input happens before the first
+ * Durable Object call, so a bad input writes nothing anywhere.
+ */
+import { getAgentByName } from "agents";
+import type { UIMessage } from "ai";
+import { ModelConfigError, resolveModelConfig } from "./model";
+import { createLogger } from "./run/log";
+import { sessionName } from "./run/session-name";
+import {
+  dispatchInputSchema,
+  parseInput,
+  resetSessionInputSchema,
+  submissionStatusInputSchema,
+  type DispatchResult,
+  type ResetSessionResult,
+  type SubmissionStatus
+} from "./shared/dispatch";
+
+export type AgentThinkService = ReturnType<typeof createService>;
+
+export function threadUrl(publicBaseUrl: string, session: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, "")}/thread/${encodeURIComponent(session)}`;
+}
+
+export function createService(env: Env) {
+  const agentFor = (session: string) => getAgentByName(env.ThinkAgent, session);
+  const log = createLogger({ worker: "agent-think" });
+
+  return {
+    async dispatch(input: unknown): Promise<DispatchResult> {
+      const startedAt = Date.now();
+      const parsed = parseInput(dispatchInputSchema, input, "input");
+      const model = resolveModelConfig(env);
+      if (!model.ok) throw new ModelConfigError(model.error);
+      const session = sessionName(parsed.repo, parsed.issueNumber);
+      log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
+      const agent = await agentFor(session);
+      const { submissionId } = await agent.startRun({ ...parsed, session });
+      log("dispatched", { session, submissionId, ms: Date.now() - startedAt });
+      return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId };
+    },
+
+    async getSubmissionStatus(input: unknown): Promise<SubmissionStatus | null> {
+      const { session, submissionId } = parseInput(submissionStatusInputSchema, input, "input");
+      const agent = await agentFor(session);
+      return agent.submissionStatus(submissionId);
+    },
+
+    async resetSession(input: unknown): Promise<ResetSessionResult> {
+      const { session } = parseInput(resetSessionInputSchema, input, "input");
+      const agent = await agentFor(session);
+      const { cancelled } = await agent.resetRun();
+      return { session, cancelled };
+    },
+
+    async messages(session: string): Promise<UIMessage[]> {
+      const agent = await agentFor(session);
+      return (await agent.getMessages()) as UIMessage[];
+    }
+  };
+}

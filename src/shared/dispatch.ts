@@ -1,0 +1,94 @@
+/**
+ * Wire types of the AgentThink RPC surface, parsed with zod at the boundary.
+ *
+ * A bad input throws `InvalidInputError`, whose message names the field, before
+ * anything is written anywhere. Unknown fields are rejected rather than
+ * ignored: the agent Worker deploys before its callers, so a caller never
+ * legitimately sends a field this version does not know. Pure.
+ */
+import { z } from "zod";
+import { parseRepo } from "./repo";
+import { isSessionName } from "../run/session-name";
+
+export const MAX_INSTRUCTION_CHARS = 8_000;
+export const MAX_TOKEN_CHARS = 4_096;
+export const MAX_TITLE_CHARS = 1_024;
+const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(\[bot\])?$/;
+
+const repoSchema = z.string().superRefine((value, ctx) => {
+  const parsed = parseRepo(value);
+  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
+});
+
+const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export const dispatchInputSchema = z.strictObject({
+  repo: repoSchema,
+  issueNumber: positiveInt,
+  instruction: z
+    .string()
+    .max(MAX_INSTRUCTION_CHARS, `must be at most ${MAX_INSTRUCTION_CHARS} characters`)
+    .refine((value) => value.trim().length > 0, "must not be empty"),
+  // Empty means "no GitHub access" (local dev); callers in production always
+  // send a short-lived installation token.
+  installationToken: z.string().max(MAX_TOKEN_CHARS),
+  commentId: positiveInt.optional(),
+  issueTitle: z.string().max(MAX_TITLE_CHARS).optional(),
+  requestedBy: z
+    .strictObject({
+      login: z.string().regex(GITHUB_LOGIN, "must be a GitHub login"),
+      avatarUrl: z.url({ protocol: /^https?$/ }).optional()
+    })
+    .optional()
+});
+export type DispatchInput = z.infer<typeof dispatchInputSchema>;
+
+export type DispatchResult = { session: string; threadUrl: string; submissionId: string };
+
+const sessionSchema = z.string().refine(isSessionName, "must be a session name such as owner-repo-123");
+
+export const submissionStatusInputSchema = z.strictObject({
+  session: sessionSchema,
+  submissionId: z.string().min(1).max(200)
+});
+export type SubmissionStatusInput = z.infer<typeof submissionStatusInputSchema>;
+
+export const SUBMISSION_STATUSES = ["pending", "running", "completed", "aborted", "skipped", "error"] as const;
+export type SubmissionStatusValue = (typeof SUBMISSION_STATUSES)[number];
+
+export type SubmissionStatus = {
+  status: SubmissionStatusValue;
+  error?: string;
+  createdAt: number;
+  startedAt?: number;
+  completedAt?: number;
+};
+
+export const resetSessionInputSchema = z.strictObject({ session: sessionSchema });
+export type ResetSessionInput = z.infer<typeof resetSessionInputSchema>;
+export type ResetSessionResult = { session: string; cancelled: number };
+
+/** A rejected input. `field` is the dotted path of the first bad field. */
+export class InvalidInputError extends Error {
+  override readonly name = "InvalidInputError";
+  readonly code = "invalid_input";
+  constructor(
+    readonly field: string,
+    detail: string
+  ) {
+    super(`invalid input: ${field}: ${detail}`);
+  }
+}
+
+export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  let field = issue.path.join(".");
+  let detail = issue.message;
+  if (issue.code === "unrecognized_keys") {
+    field = [...issue.path, issue.keys[0]].join(".");
+    detail = "unknown field";
+  }
+  throw new InvalidInputError(field || what, detail);
+}

@@ -1,0 +1,5 @@
+declare namespace Cloudflare {
+  interface Env {
+    GatewayThinkAgent: DurableObjectNamespace<import("./worker").GatewayThinkAgent>;
+  }
+}
