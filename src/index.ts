@@ -18,16 +18,16 @@ export { WorkspaceServiceProxy } from "@cloudflare/computer";
 
 export class AgentThink extends WorkerEntrypoint<Env> {
   /** Submit a durable turn for an issue and return at once. See docs/contracts.md. */
-  dispatch(input: unknown): Promise<DispatchResult> {
-    return createService(this.env).dispatch(input);
+  async dispatch(input: unknown): Promise<DispatchResult> {
+    return await createService(this.env).dispatch(input);
   }
 
-  getSubmissionStatus(input: unknown): Promise<SubmissionStatus | null> {
-    return createService(this.env).getSubmissionStatus(input);
+  async getSubmissionStatus(input: unknown): Promise<SubmissionStatus | null> {
+    return await createService(this.env).getSubmissionStatus(input);
   }
 
-  resetSession(input: unknown): Promise<ResetSessionResult> {
-    return createService(this.env).resetSession(input);
+  async resetSession(input: unknown): Promise<ResetSessionResult> {
+    return await createService(this.env).resetSession(input);
   }
 }
 

@@ -12,7 +12,7 @@ export const TEST_GATEWAY_ENV = {
   AI_GATEWAY_ACCOUNT_ID: "test-account",
   AI_GATEWAY_ID: "test-gateway",
   CLOUDFLARE_AIG_TOKEN: "aig-test-token-0000",
-  OPENAI_MODEL: "gpt-test",
+  OPENAI_MODEL: "gpt-5.5-test",
   ANTHROPIC_MODEL: "claude-test"
 };
 

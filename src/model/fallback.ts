@@ -7,11 +7,12 @@
  * content, an error belongs to the turn and Think's recovery handles it. An
  * aborted request is never retried elsewhere.
  */
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4StreamPart,
-  LanguageModelV4StreamResult
+import {
+  APICallError,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4StreamPart,
+  type LanguageModelV4StreamResult
 } from "@ai-sdk/provider";
 
 export type FallbackEvent = { from: string; to: string; error: unknown };
@@ -48,6 +49,30 @@ async function primeStream(result: LanguageModelV4StreamResult): Promise<Languag
   return { ...result, stream };
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One error naming both failures, so the run's recorded error says what
+ * happened. It keeps the fallback's retryability, which decides whether the
+ * AI SDK tries the whole chain again.
+ */
+function bothFailed(primary: LanguageModelV4, primaryError: unknown, fallback: LanguageModelV4, fallbackError: unknown) {
+  const message = `${describe(primary)} failed: ${messageOf(primaryError)}; ${describe(fallback)} failed: ${messageOf(fallbackError)}`;
+  if (APICallError.isInstance(fallbackError)) {
+    return new APICallError({
+      message,
+      url: fallbackError.url,
+      requestBodyValues: fallbackError.requestBodyValues,
+      statusCode: fallbackError.statusCode,
+      responseHeaders: fallbackError.responseHeaders,
+      responseBody: fallbackError.responseBody,
+      isRetryable: fallbackError.isRetryable,
+      cause: fallbackError
+    });
+  }
+  return new Error(message, { cause: fallbackError });
+}
+
 export function withFallback(
   primary: LanguageModelV4,
   fallback: LanguageModelV4,
@@ -59,7 +84,11 @@ export function withFallback(
     } catch (error) {
       if (options.abortSignal?.aborted) throw error;
       onFallback({ from: describe(primary), to: describe(fallback), error });
-      return run(fallback);
+      try {
+        return await run(fallback);
+      } catch (fallbackError) {
+        throw bothFailed(primary, error, fallback, fallbackError);
+      }
     }
   };
   return {

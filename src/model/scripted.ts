@@ -23,27 +23,31 @@ export class ScriptedModelError extends Error {
   override readonly name = "ScriptedModelError";
 }
 
-/** The instruction of the latest turn and how many tool results it has had. */
+/**
+ * The instruction of the latest run and how many tool results it has had.
+ * User messages without an envelope (Think's recovery asks the model to
+ * "continue") do not start a run, so counting goes on past them.
+ */
 export function readProgress(prompt: LanguageModelV4Prompt): {
   instruction: string;
   toolResults: number;
   turnKey: string;
 } {
   let toolResults = 0;
+  let latestUserText: string | undefined;
   for (let i = prompt.length - 1; i >= 0; i--) {
     const message = prompt[i]!;
-    if (message.role === "tool") {
-      toolResults += message.content.filter((part) => part.type === "tool-result").length;
-    } else if (message.role === "assistant") {
-      // Providers may inline tool results into the assistant message.
-      toolResults += message.content.filter((part) => part.type === "tool-result").length;
+    if (message.role === "tool" || message.role === "assistant") {
+      toolResults += (message.content as Array<{ type: string }>).filter((part) => part.type === "tool-result").length;
     } else if (message.role === "user") {
       const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+      latestUserText ??= text;
       const envelope = parseEnvelope(text.trimStart());
-      return { instruction: envelope?.instruction ?? text, toolResults, turnKey: fnv1a(text) };
+      if (envelope) return { instruction: envelope.instruction, toolResults, turnKey: fnv1a(text) };
     }
   }
-  return { instruction: "", toolResults, turnKey: "0" };
+  // No envelope anywhere: a bare prompt, played from its latest user text.
+  return { instruction: latestUserText ?? "", toolResults: 0, turnKey: fnv1a(latestUserText ?? "") };
 }
 
 /** A short stable hash, so tool call ids differ between turns of one session. */

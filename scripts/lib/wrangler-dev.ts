@@ -1,0 +1,75 @@
+/**
+ * How the local agent-think is started: the `wrangler dev` command line, the
+ * port, spotting readiness in wrangler's output, and the banner `npm start`
+ * prints. Pure; used by `scripts/start.ts` and the e2e fixture, which own the
+ * processes.
+ */
+export const DEFAULT_PORT = 8787;
+export const LOCAL_HOST = "127.0.0.1";
+
+export type WranglerDevOptions = {
+  port: number;
+  /** `LOCAL_DEV=1` opens /dev/* and lets the scripted model run without credentials. */
+  localDev: boolean;
+  /** Where Durable Object state lives; wrangler's default (`.wrangler/state`) when omitted. */
+  persistTo?: string;
+  /** The devtools port; wrangler picks 9229 or the next free one when omitted. */
+  inspectorPort?: number;
+};
+
+export function wranglerDevArgs(options: WranglerDevOptions): string[] {
+  const args = [
+    "dev",
+    "--local",
+    "--ip",
+    LOCAL_HOST,
+    "--port",
+    String(options.port),
+    "--show-interactive-dev-session=false",
+    // Thread links must point at this server, not at the configured default port.
+    "--var",
+    `PUBLIC_BASE_URL:${localUrl(options.port)}`
+  ];
+  if (options.localDev) args.push("--var", "LOCAL_DEV:1");
+  if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
+  if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
+  return args;
+}
+
+export function localUrl(port: number): string {
+  return `http://${LOCAL_HOST}:${port}`;
+}
+
+export type PortParse = { ok: true; port: number } | { ok: false; error: string };
+
+/** `PORT` from the environment, or the default. */
+export function parsePort(value: string | undefined): PortParse {
+  if (value === undefined || value.trim() === "") return { ok: true, port: DEFAULT_PORT };
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port < 1 || port > 65_535) {
+    return { ok: false, error: `PORT must be a port number (1-65535), got "${value}"` };
+  }
+  return { ok: true, port };
+}
+
+const ANSI_ESCAPE = /\u001b\[[0-9;]*m/g;
+
+/** The URL in wrangler's "Ready on <url>" line, or null when `text` has none. */
+export function findReadyUrl(text: string): string | null {
+  const match = /Ready on (https?:\/\/\S+)/.exec(text.replace(ANSI_ESCAPE, ""));
+  return match ? match[1]! : null;
+}
+
+export function startBanner(url: string): string {
+  // dispatch defaults to the default port; any other needs --url.
+  const urlOption = url === localUrl(DEFAULT_PORT) ? "" : ` --url ${url}`;
+  return [
+    "",
+    `agent-think is running at ${url} (LOCAL_DEV=1: /dev/* is open; the scripted model runs unless model credentials are set)`,
+    "",
+    `  dispatch a run:     npm run dispatch -- owner/repo#123 "reproduce this issue"${urlOption}`,
+    `  read a transcript:  curl ${url}/dev/messages/<session>`,
+    "  stop:               Ctrl-C",
+    ""
+  ].join("\n");
+}

@@ -1,0 +1,171 @@
+/**
+ * The AgentThink RPC contracts, through the real entrypoint class over real
+ * Durable Object storage: dispatch's result shape, idempotency per comment,
+ * FIFO turns in one session, distinct sessions per issue, status that leaks
+ * nothing, reset, and bad input that writes nothing.
+ */
+import { env, exports } from "cloudflare:workers";
+import { listDurableObjectIds } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createService } from "../src/service";
+import { agentFor, call, uniqueRepo, waitForStatus } from "./helpers";
+
+const entry = () => exports.AgentThink;
+
+const dispatchInput = (overrides: Record<string, unknown> = {}) => ({
+  repo: uniqueRepo(),
+  issueNumber: 1859,
+  instruction: "TEST: reply ok",
+  installationToken: "ghs_dispatchtesttoken000000",
+  ...overrides
+});
+
+describe("dispatch", () => {
+  it("returns the session, the thread URL and the submission id", async () => {
+    const input = dispatchInput({ repo: "Cloudflare/Agents", issueNumber: 1859, commentId: 900_001 });
+    const result = await entry().dispatch(input);
+    expect(Object.keys(result).sort()).toEqual(["session", "submissionId", "threadUrl"]);
+    expect(result.session).toBe("cloudflare-agents-1859");
+    expect(result.threadUrl).toBe("https://agent-think.test/thread/cloudflare-agents-1859");
+    expect(result.submissionId).toMatch(/\S{8,}/);
+    await waitForStatus(await agentFor(result.session), result.submissionId);
+  });
+
+  it("gives the same comment the same submission and starts nothing new", async () => {
+    const input = dispatchInput({ commentId: 424_242 });
+    const [first, second] = [await entry().dispatch(input), await entry().dispatch(input)];
+    const concurrent = await Promise.all(Array.from({ length: 10 }, () => entry().dispatch(input)));
+    expect(second).toEqual(first);
+    expect(new Set(concurrent.map((result) => result.submissionId))).toEqual(new Set([first.submissionId]));
+    const agent = await agentFor(first.session);
+    await waitForStatus(agent, first.submissionId);
+    expect(await agent.listSubmissions()).toHaveLength(1);
+    const messages = await agent.getMessages();
+    expect(messages.filter((message) => message.role === "user")).toHaveLength(1);
+  });
+
+  it("queues a new comment behind the running turn in the same session", async () => {
+    const repo = uniqueRepo();
+    const first = await entry().dispatch(
+      dispatchInput({ repo, commentId: 1, instruction: "TEST: sleep 400\nTEST: reply first" })
+    );
+    const second = await entry().dispatch(dispatchInput({ repo, commentId: 2, instruction: "TEST: reply second" }));
+    expect(second.session).toBe(first.session);
+    expect(second.submissionId).not.toBe(first.submissionId);
+    const agent = await agentFor(first.session);
+
+    await waitForStatus(agent, first.submissionId, ["running"]);
+    expect((await agent.submissionStatus(second.submissionId))?.status).toBe("pending");
+    expect(await agent.listSubmissions({ status: "running" })).toHaveLength(1);
+
+    const done = await waitForStatus(agent, second.submissionId);
+    const firstDone = await waitForStatus(agent, first.submissionId);
+    expect([firstDone.status, done.status]).toEqual(["completed", "completed"]);
+    expect(done.startedAt!).toBeGreaterThanOrEqual(firstDone.completedAt!);
+    const replies = (await agent.getMessages()).filter((message) => message.role === "assistant");
+    expect(replies.map((message) => message.parts.find((part) => part.type === "text"))).toMatchObject([
+      { text: "first" },
+      { text: "second" }
+    ]);
+  });
+
+  it("keeps distinct issues in distinct sessions and treats names case-insensitively", async () => {
+    const suffix = crypto.randomUUID().slice(0, 6);
+    const pairs = [
+      [`a-b${suffix}/c`, 1],
+      [`a/b${suffix}-c`, 1],
+      [`a/b${suffix}`, 1],
+      [`a/b${suffix}`, 11]
+    ] as const;
+    const sessions = [];
+    for (const [repo, issueNumber] of pairs) {
+      sessions.push((await entry().dispatch(dispatchInput({ repo, issueNumber }))).session);
+    }
+    expect(new Set(sessions).size).toBe(pairs.length);
+    const upper = await entry().dispatch(dispatchInput({ repo: `A/B${suffix.toUpperCase()}`, issueNumber: 1 }));
+    expect(upper.session).toBe(sessions[2]);
+  });
+
+  it("reports status without leaking the instruction or metadata, and null for unknown ids", async () => {
+    const secretInstruction = "TEST: reply the-instruction-is-private";
+    const result = await entry().dispatch(dispatchInput({ instruction: secretInstruction, commentId: 77 }));
+    const agent = await agentFor(result.session);
+    await waitForStatus(agent, result.submissionId);
+    const status = await entry().getSubmissionStatus({ session: result.session, submissionId: result.submissionId });
+    expect(status).toMatchObject({ status: "completed" });
+    expect(Object.keys(status!).every((key) => ["status", "error", "createdAt", "startedAt", "completedAt"].includes(key))).toBe(true);
+    expect(JSON.stringify(status)).not.toContain("private");
+    expect(JSON.stringify(status)).not.toContain("comment");
+    expect(await entry().getSubmissionStatus({ session: result.session, submissionId: "no-such-id" })).toBeNull();
+  });
+
+  it("resets a session: cancels queued turns and clears the transcript", async () => {
+    const repo = uniqueRepo();
+    const running = await entry().dispatch(dispatchInput({ repo, commentId: 5, instruction: "TEST: sleep 2000\nTEST: reply late" }));
+    const queued = await entry().dispatch(dispatchInput({ repo, commentId: 6 }));
+    const agent = await agentFor(running.session);
+    await waitForStatus(agent, running.submissionId, ["running"]);
+
+    const reset = await entry().resetSession({ session: running.session });
+    expect(reset).toEqual({ session: running.session, cancelled: 2 });
+    expect((await agent.submissionStatus(running.submissionId))?.status).toBe("aborted");
+    expect((await agent.submissionStatus(queued.submissionId))?.status).toBe("aborted");
+    expect(await agent.getMessages()).toEqual([]);
+
+    const again = await entry().dispatch(dispatchInput({ repo, commentId: 7 }));
+    expect((await waitForStatus(agent, again.submissionId)).status).toBe("completed");
+  });
+});
+
+describe("bad input", () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    ["repo without a name", { repo: "acme" }, "repo"],
+    ["repo with a leading hyphen", { repo: "-acme/widgets" }, "repo"],
+    ["repo owner with a double hyphen", { repo: "ac--me/widgets" }, "repo"],
+    ["repo with a space", { repo: "acme/wid gets" }, "repo"],
+    ["repo name '..'", { repo: "acme/.." }, "repo"],
+    ["owner longer than 39", { repo: `${"a".repeat(40)}/x` }, "repo"],
+    ["issue number zero", { issueNumber: 0 }, "issueNumber"],
+    ["negative issue number", { issueNumber: -3 }, "issueNumber"],
+    ["fractional issue number", { issueNumber: 1.5 }, "issueNumber"],
+    ["issue number as a string", { issueNumber: "12" }, "issueNumber"],
+    ["empty instruction", { instruction: "   " }, "instruction"],
+    ["instruction over the limit", { instruction: "x".repeat(8_001) }, "instruction"],
+    ["token that is not a string", { installationToken: 12345 }, "installationToken"],
+    ["commentId that is not a number", { commentId: "77" }, "commentId"],
+    ["issueTitle that is not a string", { issueTitle: { evil: true } }, "issueTitle"],
+    ["requestedBy without a login", { requestedBy: { avatarUrl: "https://x.test/a.png" } }, "requestedBy.login"],
+    ["requestedBy with a javascript avatar", { requestedBy: { login: "octo", avatarUrl: "javascript:alert(1)" } }, "requestedBy.avatarUrl"],
+    ["an unknown field", { repository: "acme/widgets" }, "repository"]
+  ];
+
+  it.each(cases)("rejects %s, naming the field, and writes nothing", async (_name, overrides, field) => {
+    const before = (await listDurableObjectIds(env.ThinkAgent)).length;
+    const input = { ...dispatchInput({ repo: "acme/untouched-by-bad-input", issueNumber: 4 }), ...overrides };
+    await expect(call(() => entry().dispatch(input))).rejects.toThrow(new RegExp(`invalid input: ${field.replace(".", "\\.")}:`));
+    expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
+
+  it("rejects a missing token and a non-object input", async () => {
+    const { installationToken: _omit, ...withoutToken } = dispatchInput();
+    await expect(call(() => entry().dispatch(withoutToken))).rejects.toThrow(/invalid input: installationToken:/);
+    await expect(call(() => entry().dispatch("acme/widgets#1"))).rejects.toThrow(/invalid input: input:/);
+  });
+
+  it("rejects bad status and reset inputs, naming the field", async () => {
+    await expect(call(() => entry().getSubmissionStatus({ session: "Not A Session", submissionId: "x" }))).rejects.toThrow(
+      /invalid input: session:/
+    );
+    await expect(call(() => entry().getSubmissionStatus({ session: "a-b-1" }))).rejects.toThrow(/invalid input: submissionId:/);
+    await expect(call(() => entry().resetSession({ session: "a-b-1", extra: 1 }))).rejects.toThrow(/invalid input: extra:/);
+  });
+
+  it("fails dispatch clearly when no model is configured outside LOCAL_DEV, writing nothing", async () => {
+    const before = (await listDurableObjectIds(env.ThinkAgent)).length;
+    const service = createService({ ...env, MODEL_PROVIDER: "", LOCAL_DEV: "" });
+    await expect(service.dispatch(dispatchInput())).rejects.toThrow(
+      /model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID/
+    );
+    expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
+});

@@ -1,0 +1,70 @@
+/** Shared helpers for the Workers-runtime tests. */
+import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
+import { vi } from "vitest";
+import type { SubmissionStatus, SubmissionStatusValue } from "../src/shared/dispatch";
+
+/** A repository no other test uses, so each test gets its own Durable Object. */
+export function uniqueRepo(owner = "acme"): string {
+  return `${owner}/r${crypto.randomUUID().slice(0, 12)}`;
+}
+
+export function agentFor(session: string) {
+  return getAgentByName(env.ThinkAgent, session);
+}
+
+type StatusReader = { submissionStatus(id: string): Promise<SubmissionStatus | null> };
+
+/** Poll until the submission reaches one of `statuses` (terminal ones by default). */
+export async function waitForStatus(
+  agent: StatusReader,
+  submissionId: string,
+  statuses: readonly SubmissionStatusValue[] = ["completed", "error", "aborted", "skipped"],
+  timeoutMs = 20_000
+): Promise<SubmissionStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await agent.submissionStatus(submissionId);
+    if (status && statuses.includes(status.status)) return status;
+    if (Date.now() > deadline) throw new Error(`submission ${submissionId} is ${status?.status}, not ${statuses}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Every console line written while `run` runs (the Worker shares the test isolate). */
+export async function captureConsole<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const record = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+  const spies = (["log", "info", "warn", "error", "debug"] as const).map((method) =>
+    vi.spyOn(console, method).mockImplementation(record)
+  );
+  try {
+    return { result: await run(), lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+export function toolParts(messages: Array<{ role: string; parts: Array<Record<string, unknown>> }>) {
+  return messages
+    .filter((message) => message.role === "assistant")
+    .flatMap((message) => message.parts)
+    .filter((part) => typeof part.type === "string" && (part.type as string).startsWith("tool-"));
+}
+
+export function assistantText(messages: Array<{ role: string; parts: Array<Record<string, unknown>> }>): string {
+  return messages
+    .filter((message) => message.role === "assistant")
+    .flatMap((message) => message.parts)
+    .filter((part) => part.type === "text")
+    .map((part) => part.text as string)
+    .join("\n");
+}
+
+/**
+ * Await an RPC call inside a plain async function. Handing an RpcPromise
+ * straight to `expect(...).rejects` leaves its rejection reported as unhandled.
+ */
+export async function call<T>(rpc: () => Promise<T>): Promise<T> {
+  return await rpc();
+}

@@ -1,0 +1,87 @@
+/**
+ * The HTTP surface through the real default fetch: the /dev routes (open
+ * only with LOCAL_DEV=1), /agents/* through routeAgentRequest, and the 404
+ * tail.
+ */
+import { env, exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../src/index";
+import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
+
+const BASE = "https://agent-think.test";
+const fetchWorker = (path: string, init?: RequestInit) => exports.default.fetch(`${BASE}${path}`, init);
+const post = (path: string, body: unknown) =>
+  fetchWorker(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+
+describe("routes", () => {
+  it("answers unknown paths with a plain 404", async () => {
+    for (const path of ["/", "/nope", "/api/unknown", "/devx/dispatch"]) {
+      const response = await fetchWorker(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toBe("not found");
+    }
+  });
+
+  it("dispatches through /dev/dispatch with the default instruction and no token", async () => {
+    const repo = uniqueRepo();
+    const response = await post("/dev/dispatch", { repo, issueNumber: 3 });
+    expect(response.status).toBe(202);
+    const result = (await response.json()) as { session: string; submissionId: string; threadUrl: string };
+    expect(result.threadUrl).toBe(`${BASE}/thread/${result.session}`);
+    const agent = await agentFor(result.session);
+    await waitForStatus(agent, result.submissionId);
+
+    const transcript = await fetchWorker(`/dev/messages/${result.session}?submissionId=${result.submissionId}`);
+    expect(transcript.status).toBe(200);
+    const body = (await transcript.json()) as { session: string; messages: unknown[]; submission: { status: string } };
+    expect(body.session).toBe(result.session);
+    expect(body.submission.status).toBe("completed");
+    expect(JSON.stringify(body.messages[0])).toContain('\\"instruction\\": \\"reproduce this issue\\"');
+  });
+
+  it("rejects bad /dev/dispatch bodies with 400 and the field named", async () => {
+    const notJson = await post("/dev/dispatch", "{not json");
+    expect(notJson.status).toBe(400);
+    expect(await notJson.json()).toEqual({ error: "body must be JSON" });
+    const array = await post("/dev/dispatch", [1, 2]);
+    expect(array.status).toBe(400);
+    const badRepo = await post("/dev/dispatch", { repo: "no-slash", issueNumber: 1 });
+    expect(badRepo.status).toBe(400);
+    expect(((await badRepo.json()) as { error: string }).error).toMatch(/^invalid input: repo:/);
+    const wrongMethod = await fetchWorker("/dev/dispatch");
+    expect(wrongMethod.status).toBe(405);
+    const badSession = await fetchWorker("/dev/messages/Not%20A%20Session");
+    expect(badSession.status).toBe(400);
+  });
+
+  it("closes /dev/* without LOCAL_DEV=1", async () => {
+    const closed = { ...env, LOCAL_DEV: "" };
+    for (const [path, method] of [
+      ["/dev/dispatch", "POST"],
+      ["/dev/messages/acme-widgets-1", "GET"]
+    ] as const) {
+      const request = new Request(`${BASE}${path}`, {
+        method,
+        body: method === "POST" ? JSON.stringify({ repo: "acme/widgets", issueNumber: 1 }) : undefined
+      });
+      const response = await worker.fetch(request, closed, createExecutionContext());
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toBe("not found");
+    }
+  });
+
+  it("routes /agents/* to the issue's agent", async () => {
+    const repo = uniqueRepo();
+    const { session, submissionId } = await exports.AgentThink.dispatch({
+      repo,
+      issueNumber: 9,
+      instruction: "TEST: reply visible through /agents",
+      installationToken: ""
+    });
+    await waitForStatus(await agentFor(session), submissionId);
+    const response = await fetchWorker(`/agents/think-agent/${session}/get-messages`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("visible through /agents");
+  });
+});

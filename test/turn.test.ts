@@ -1,0 +1,147 @@
+/**
+ * Whole scripted turns in a real ThinkAgent: tools run against the
+ * worker-shell workspace, the envelope opens the user message, a turn
+ * survives an eviction mid-tool, the step cap holds, and the installation
+ * token stays in the run context alone.
+ */
+import { exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { parseEnvelope } from "../src/run/envelope";
+import { LOG_PREFIX } from "../src/run/log";
+import { agentFor, assistantText, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+
+async function dispatch(instruction: string, extra: Record<string, unknown> = {}) {
+  const result = await exports.AgentThink.dispatch({
+    repo: uniqueRepo(),
+    issueNumber: 7,
+    instruction,
+    installationToken: "",
+    ...extra
+  });
+  return { ...result, agent: await agentFor(result.session) };
+}
+
+describe("a scripted turn", () => {
+  it("follows TEST directives through real tools and opens with the run envelope", async () => {
+    const { agent, submissionId, session } = await dispatch(
+      "TEST: write /workspace/hello.txt hello from a tool\nTEST: run cat /workspace/hello.txt; exit 3\nTEST: reply all done",
+      { commentId: 55, requestedBy: { login: "octocat" }, issueTitle: "Crash on </agent-think-run> in titles" }
+    );
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const messages = await agent.getMessages();
+
+    const user = messages[0]!;
+    const text = (user.parts[0] as { text: string }).text;
+    expect(parseEnvelope(text)).toMatchObject({
+      repository: expect.stringMatching(/^acme\//),
+      issue: { number: 7, title: "Crash on </agent-think-run> in titles" },
+      requestedBy: { login: "octocat" },
+      triggeringComment: { id: 55 },
+      session
+    });
+    expect(text.match(/<\/agent-think-run>/g)).toHaveLength(1);
+
+    const tools = toolParts(messages);
+    expect(tools.map((part) => part.type)).toEqual(["tool-write", "tool-exec"]);
+    expect(tools[1]!.output).toMatchObject({ exitCode: 3, stdout: "hello from a tool" });
+    expect(assistantText(messages)).toContain("all done");
+  });
+
+  it("does a short demo run without directives", async () => {
+    const { agent, submissionId } = await dispatch("reproduce this issue");
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const messages = await agent.getMessages();
+    expect(toolParts(messages).map((part) => part.type)).toEqual(["tool-ls", "tool-write", "tool-exec"]);
+    expect(toolParts(messages)[2]!.output).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("notes.md") });
+    expect(assistantText(messages)).toContain("scripted demo run");
+  });
+
+  it("logs one agent-think JSON line per event", async () => {
+    const { result, lines } = await captureConsole(async () => {
+      const { agent, submissionId } = await dispatch("TEST: run echo logged\nTEST: reply ok");
+      return waitForStatus(agent, submissionId);
+    });
+    expect(result.status).toBe("completed");
+    const events = lines
+      .filter((line) => line.startsWith(LOG_PREFIX))
+      .map((line) => JSON.parse(line.slice(LOG_PREFIX.length)) as { event: string; session?: string });
+    expect(events.map((event) => event.event)).toEqual([
+      "start",
+      "submitted",
+      "dispatched",
+      "turn:start",
+      "tool",
+      "turn:done"
+    ]);
+    expect(events.every((event) => typeof event.session === "string")).toBe(true);
+  });
+
+  it("survives an eviction in the middle of a tool call", async () => {
+    const { agent, submissionId, session } = await dispatch(
+      "TEST: run sleep 1 && echo slept\nTEST: reply recovered after eviction"
+    );
+    await waitForStatus(agent, submissionId, ["running"]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A hard reset of the object, as a deploy or a memory-limit reset would do.
+    await runInDurableObject(agent, (_instance, state) => {
+      state.abort("evicted by the test");
+    }).catch(() => {});
+
+    const fresh = await agentFor(session);
+    const { result: settled, lines } = await captureConsole(() => waitForStatus(fresh, submissionId));
+    expect(settled.status).toBe("completed");
+    expect(lines.some((line) => line.includes('"event":"recovery"'))).toBe(true);
+    const messages = await fresh.getMessages();
+    const exec = toolParts(messages).filter((part) => part.type === "tool-exec");
+    expect(exec.at(-1)).toMatchObject({ state: "output-available", output: { exitCode: 0, stdout: "slept\n" } });
+    expect(assistantText(messages)).toContain("recovered after eviction");
+    expect(messages.filter((message) => message.role === "user")).toHaveLength(1);
+  });
+
+  it("stops a turn at the step cap", async () => {
+    const { agent, submissionId } = await dispatch("TEST: tools 260\nTEST: reply never reached");
+    const settled = await waitForStatus(agent, submissionId, ["completed", "error"], 60_000);
+    expect(settled.status).toBe("completed");
+    const messages = await agent.getMessages();
+    expect(toolParts(messages)).toHaveLength(250);
+    expect(assistantText(messages)).not.toContain("never reached");
+  });
+
+  it("keeps the installation token in the run context only", async () => {
+    const canary = "ghs_CANARYturnTOKEN1234567890abcdef";
+    const { result, lines } = await captureConsole(async () => {
+      const { agent, submissionId, session } = await dispatch(`TEST: run echo token=$GH_TOKEN\nTEST: reply ok`, {
+        installationToken: canary,
+        commentId: 91
+      });
+      await waitForStatus(agent, submissionId);
+      return { agent, session };
+    });
+    expect(lines.join("\n")).not.toContain(canary);
+    const messages = await result.agent.getMessages();
+    expect(JSON.stringify(messages)).not.toContain(canary);
+
+    const holders = await runInDurableObject(result.agent, async (_instance, state) => {
+      const found: string[] = [];
+      const textOf = (value: unknown) =>
+        JSON.stringify(value, (_key, inner) => (inner instanceof ArrayBuffer ? new TextDecoder().decode(inner) : inner));
+      // Every SQLite table (Think's messages, submissions, fibers, workspace files)...
+      const tables = state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
+        .toArray()
+        .map((row) => row.name);
+      for (const table of tables) {
+        for (const row of state.storage.sql.exec(`SELECT * FROM "${table}"`)) {
+          if (textOf(row).includes(canary)) found.push(`sql:${table}`);
+        }
+      }
+      // ...and every key-value entry.
+      for (const [key, value] of await state.storage.list()) {
+        if (textOf(value).includes(canary)) found.push(`kv:${key}`);
+      }
+      return found;
+    });
+    expect(holders).toEqual(["kv:agent-think:run-context"]);
+  });
+});

@@ -1,0 +1,335 @@
+/**
+ * The pure parts of `npm run dispatch` and `npm start`: argument parsing,
+ * picking one run's messages out of a session's transcript, the events a
+ * follower prints once, how they read, and the wrangler command line.
+ */
+import { describe, expect, it } from "vitest";
+import { formatEnvelope } from "../../src/run/envelope";
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_INSTRUCTION,
+  DEFAULT_TIMEOUT_SECONDS,
+  parseDispatchArgs,
+  parseTarget
+} from "../../scripts/lib/dispatch-args";
+import type { SubmissionStatus, TranscriptMessage } from "../../scripts/lib/dev-api";
+import { clip, formatEvent, formatFinal, MAX_LINE_CHARS } from "../../scripts/lib/format-run";
+import { runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "../../scripts/lib/run-events";
+import { findReadyUrl, parsePort, startBanner, wranglerDevArgs } from "../../scripts/lib/wrangler-dev";
+
+describe("parseDispatchArgs", () => {
+  const run = (argv: string[], env = {}) => {
+    const parsed = parseDispatchArgs(argv, env);
+    if (!parsed.ok || parsed.kind !== "run") throw new Error(`expected a run, got ${JSON.stringify(parsed)}`);
+    return parsed.args;
+  };
+  const error = (argv: string[], env = {}) => {
+    const parsed = parseDispatchArgs(argv, env);
+    if (parsed.ok) throw new Error(`expected an error, got ${JSON.stringify(parsed)}`);
+    return parsed.error;
+  };
+
+  it("takes the issue and defaults the rest", () => {
+    expect(run(["acme/widgets#7"])).toEqual({
+      request: { repo: "acme/widgets", issueNumber: 7, instruction: DEFAULT_INSTRUCTION },
+      baseUrl: DEFAULT_BASE_URL,
+      timeoutSeconds: DEFAULT_TIMEOUT_SECONDS
+    });
+  });
+
+  it("takes the instruction and every option, in any order and in both spellings", () => {
+    expect(
+      run([
+        "--url",
+        "http://localhost:9000/",
+        "Acme-Co/wid.gets_2#123",
+        "--comment-id=42",
+        "open a PR fixing this",
+        "--timeout",
+        "12.5",
+        "--title",
+        "Widgets wobble"
+      ])
+    ).toEqual({
+      request: {
+        repo: "Acme-Co/wid.gets_2",
+        issueNumber: 123,
+        instruction: "open a PR fixing this",
+        commentId: 42,
+        issueTitle: "Widgets wobble"
+      },
+      baseUrl: "http://localhost:9000",
+      timeoutSeconds: 12.5
+    });
+  });
+
+  it("joins an unquoted instruction and keeps one that looks like an option after --", () => {
+    expect(run(["a/b#1", "reproduce", "this", "issue"]).request.instruction).toBe("reproduce this issue");
+    expect(run(["a/b#1", "--", "--help me"]).request.instruction).toBe("--help me");
+  });
+
+  it("reads the base URL from AGENT_THINK_URL unless --url is given", () => {
+    expect(run(["a/b#1"], { AGENT_THINK_URL: "https://agent.example.com" }).baseUrl).toBe("https://agent.example.com");
+    expect(run(["a/b#1"], { AGENT_THINK_URL: "" }).baseUrl).toBe(DEFAULT_BASE_URL);
+    expect(run(["a/b#1", "--url", "http://127.0.0.1:1234"], { AGENT_THINK_URL: "https://x.test" }).baseUrl).toBe(
+      "http://127.0.0.1:1234"
+    );
+    expect(error(["a/b#1"], { AGENT_THINK_URL: "ftp://x" })).toMatch(/^AGENT_THINK_URL must be an http\(s\) URL/);
+  });
+
+  it("asks for help", () => {
+    expect(parseDispatchArgs(["--help"])).toEqual({ ok: true, kind: "help" });
+    expect(parseDispatchArgs(["a/b#1", "-h"])).toEqual({ ok: true, kind: "help" });
+  });
+
+  it.each([
+    [[], "missing the issue, e.g. acme/widgets#7"],
+    [["acme/widgets"], '"acme/widgets" is not an issue; write it as owner/repo#123'],
+    [["acme/widgets#"], '"acme/widgets#" is not an issue; write it as owner/repo#123'],
+    [["acme/widgets#0"], '"0" is not an issue number'],
+    [["acme/widgets#99999999999999999999"], '"99999999999999999999" is not an issue number'],
+    [["acme#7"], '"acme" is not a repository: must be "owner/name"'],
+    [["-acme/widgets#7"], "unknown option -acme/widgets#7"],
+    [["acme-/widgets#7"], '"acme-/widgets" is not a repository: owner must be 1-39 letters, digits or single inner hyphens'],
+    [["a/b#1", "   "], "the instruction must not be empty"],
+    [["a/b#1", "x".repeat(8_001)], "the instruction must be at most 8000 characters"],
+    [["a/b#1", "--comment-id", "-3"], '--comment-id must be a positive integer, got "-3"'],
+    [["a/b#1", "--comment-id", "1.5"], '--comment-id must be a positive integer, got "1.5"'],
+    [["a/b#1", "--timeout", "0"], '--timeout must be a positive number of seconds, got "0"'],
+    [["a/b#1", "--timeout", "soon"], '--timeout must be a positive number of seconds, got "soon"'],
+    [["a/b#1", "--url", "localhost:8787"], "--url must be an http(s) URL such as http://127.0.0.1:8787"],
+    [["a/b#1", "--title", ""], "--title must not be empty"],
+    [["a/b#1", "--timeout"], "--timeout needs a value"],
+    [["a/b#1", "--verbose"], "unknown option --verbose"]
+  ])("rejects %j", (argv, message) => {
+    expect(error(argv)).toBe(message);
+  });
+
+  it("parses a target on its own", () => {
+    expect(parseTarget("cloudflare/agents#1859")).toEqual({ ok: true, repo: "cloudflare/agents", issueNumber: 1859 });
+  });
+});
+
+const part = (fields: Record<string, unknown> & { type: string }) => fields;
+const userMessage = (id: string, instruction: string): TranscriptMessage => ({
+  id,
+  role: "user",
+  parts: [
+    {
+      type: "text",
+      text: `${formatEnvelope({
+        repository: "acme/widgets",
+        issue: { number: 7, url: "https://github.com/acme/widgets/issues/7" },
+        instruction,
+        session: "acme-widgets-7",
+        submittedAt: "2026-01-01T00:00:00.000Z"
+      })}\n\nA maintainer asked about acme/widgets#7.`
+    }
+  ]
+});
+const assistantMessage = (id: string, ...parts: TranscriptMessage["parts"]): TranscriptMessage => ({
+  id,
+  role: "assistant",
+  parts
+});
+
+describe("runMessages", () => {
+  const earlier = [userMessage("u1", "reproduce this issue"), assistantMessage("a1", part({ type: "text", text: "old" }))];
+  const anchor = (fields: Partial<RunAnchor> = {}): RunAnchor => ({
+    instruction: "reproduce this issue",
+    knownMessageIds: new Set(["u1", "a1"]),
+    ...fields
+  });
+
+  it("is null until the run's user message is in the transcript", () => {
+    expect(runMessages(earlier, anchor())).toBeNull();
+  });
+
+  it("never takes an earlier turn with the same instruction", () => {
+    const transcript = [...earlier, userMessage("u2", "reproduce this issue"), assistantMessage("a2")];
+    expect(runMessages(transcript, anchor())?.map((message) => message.id)).toEqual(["a2"]);
+  });
+
+  it("stops at the next user message, which is another run", () => {
+    const transcript = [
+      ...earlier,
+      userMessage("u2", "reproduce this issue"),
+      assistantMessage("a2"),
+      userMessage("u3", "open a PR"),
+      assistantMessage("a3")
+    ];
+    expect(runMessages(transcript, anchor())?.map((message) => message.id)).toEqual(["a2"]);
+  });
+
+  it("skips a new run with another instruction", () => {
+    const transcript = [...earlier, userMessage("u2", "open a PR"), assistantMessage("a2"), userMessage("u3", "reproduce this issue")];
+    expect(runMessages(transcript, anchor())).toEqual([]);
+  });
+
+  it("finds a comment's run by its message id, even when it was there before (a redelivery)", () => {
+    const transcript = [userMessage("comment-42", "reproduce this issue"), assistantMessage("a1"), ...earlier];
+    const messages = runMessages(transcript, anchor({ commentId: 42, knownMessageIds: new Set(["comment-42", "a1"]) }));
+    expect(messages?.map((message) => message.id)).toEqual(["a1"]);
+  });
+
+  it("ignores a user message without an envelope", () => {
+    const plain: TranscriptMessage = { id: "u2", role: "user", parts: [{ type: "text", text: "reproduce this issue" }] };
+    expect(runMessages([...earlier, plain], anchor())).toBeNull();
+  });
+});
+
+describe("runEvents", () => {
+  const exec = (state: string, extra: Record<string, unknown> = {}) =>
+    part({ type: "tool-exec", toolCallId: "c1", toolName: "exec", state, input: { command: "echo hi" }, ...extra });
+
+  it("lists text, tool calls and results in order, with stable keys", () => {
+    const events = runEvents([
+      userMessage("u1", "x"),
+      assistantMessage(
+        "a1",
+        part({ type: "step-start" }),
+        part({ type: "text", text: "Running it.", state: "done" }),
+        exec("output-available", { output: { exitCode: 0, stdout: "hi\n", stderr: "" } }),
+        part({ type: "reasoning", text: "hmm" }),
+        part({ type: "dynamic-tool", toolName: "mcp_search", toolCallId: "c2", state: "output-error", input: {}, errorText: "nope" }),
+        part({ type: "text", text: "done" })
+      )
+    ]);
+    expect(events).toEqual([
+      { key: "text:a1:1", kind: "text", text: "Running it." },
+      { key: "call:c1", kind: "tool-call", toolName: "exec", input: { command: "echo hi" } },
+      { key: "result:c1", kind: "tool-result", toolName: "exec", output: { exitCode: 0, stdout: "hi\n", stderr: "" } },
+      { key: "call:c2", kind: "tool-call", toolName: "mcp_search", input: {} },
+      { key: "result:c2", kind: "tool-error", toolName: "mcp_search", error: "nope" },
+      { key: "text:a1:6", kind: "text", text: "done" }
+    ]);
+  });
+
+  it("holds back text still streaming and tool input still streaming", () => {
+    const events = runEvents([
+      assistantMessage(
+        "a1",
+        part({ type: "text", text: "Runn", state: "streaming" }),
+        part({ type: "tool-exec", toolCallId: "c1", state: "input-streaming", input: { command: "ec" } }),
+        part({ type: "text", text: "  " })
+      )
+    ]);
+    expect(events).toEqual([]);
+  });
+
+  it("a follower prints a call when it starts and its result once it settles, each once", () => {
+    const printed = new Set<string>();
+    const snapshot = (toolPart: Record<string, unknown> & { type: string }) => runEvents([assistantMessage("a1", toolPart)]);
+    const kinds = (events: RunEvent[]) => events.map((event) => event.kind);
+
+    expect(kinds(takeUnseen(snapshot(exec("input-available")), printed))).toEqual(["tool-call"]);
+    expect(kinds(takeUnseen(snapshot(exec("input-available")), printed))).toEqual([]);
+    const settled = exec("output-available", { output: { exitCode: 0, stdout: "hi\n", stderr: "" } });
+    expect(kinds(takeUnseen(snapshot(settled), printed))).toEqual(["tool-result"]);
+    expect(kinds(takeUnseen(snapshot(settled), printed))).toEqual([]);
+  });
+});
+
+describe("formatEvent", () => {
+  const call = (toolName: string, input: unknown) => formatEvent({ key: "k", kind: "tool-call", toolName, input });
+  const result = (output: unknown) => formatEvent({ key: "k", kind: "tool-result", toolName: "t", output });
+
+  it("shows a tool call by its command or path", () => {
+    expect(call("exec", { command: "echo hello" })).toBe("▸ exec  echo hello");
+    expect(call("exec", { command: "set -e\n  npm test" })).toBe("▸ exec  set -e ↵ npm test");
+    expect(call("read", { path: "/workspace/a.txt" })).toBe("▸ read  /workspace/a.txt");
+    expect(call("write", { path: "/workspace/é.txt", content: "héllo" })).toBe("▸ write  /workspace/é.txt (6 bytes)");
+    expect(call("grep", { pattern: "x", limit: 3 })).toBe('▸ grep  {"pattern":"x","limit":3}');
+  });
+
+  it("shows a command's exit code and first line of output", () => {
+    expect(result({ exitCode: 0, stdout: "hello\nworld\n", stderr: "" })).toBe("  ✓ exit 0 · hello");
+    expect(result({ exitCode: 0, stdout: "", stderr: "" })).toBe("  ✓ exit 0");
+    expect(result({ exitCode: 2, stdout: "partial\n", stderr: "\nboom: no such file\nmore" })).toBe(
+      "  ✗ exit 2 · boom: no such file"
+    );
+    expect(result({ exitCode: 1, stdout: "only stdout", stderr: "" })).toBe("  ✗ exit 1 · only stdout");
+  });
+
+  it("shows other tools' results and errors briefly", () => {
+    expect(result({ error: "File not found: /x" })).toBe("  ✗ File not found: /x");
+    expect(result({ path: "/a", bytesWritten: 11 })).toBe("  ✓ 11 bytes written");
+    expect(result({ path: "/a", content: "first\nsecond", totalLines: 2 })).toBe("  ✓ 2 lines · first");
+    expect(result({ path: "/", count: 2, entries: [{}, {}] })).toBe("  ✓ 2 entries");
+    expect(result("plain text\nmore")).toBe("  ✓ plain text");
+    expect(result({ ok: true })).toBe('  ✓ {"ok":true}');
+    expect(formatEvent({ key: "k", kind: "tool-error", toolName: "t", error: "\nbad input\nstack" })).toBe("  ✗ bad input");
+  });
+
+  it("keeps lines short", () => {
+    const line = call("exec", { command: `echo ${"x".repeat(500)}` });
+    expect([...line]).toHaveLength(MAX_LINE_CHARS);
+    expect(line.endsWith("…")).toBe(true);
+    expect(clip("short")).toBe("short");
+  });
+
+  it("prints assistant text as written", () => {
+    expect(formatEvent({ key: "k", kind: "text", text: "\nLine one.\nLine two.\n" })).toBe("Line one.\nLine two.");
+  });
+});
+
+describe("formatFinal", () => {
+  const status = (fields: Partial<SubmissionStatus>): SubmissionStatus => ({
+    status: "completed",
+    createdAt: 1_000,
+    startedAt: 1_000,
+    completedAt: 2_250,
+    ...fields
+  });
+
+  it("says how the run ended, with its error", () => {
+    expect(formatFinal(status({}))).toBe("✓ completed in 1.3 s");
+    expect(formatFinal(status({ status: "error", error: "kaput\nat line 3" }))).toBe("✗ error in 1.3 s: kaput");
+    expect(formatFinal({ status: "aborted", createdAt: 1 })).toBe("✗ aborted");
+  });
+});
+
+describe("npm start helpers", () => {
+  it("builds the wrangler dev command line", () => {
+    expect(wranglerDevArgs({ port: 8787, localDev: true })).toEqual([
+      "dev",
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      "8787",
+      "--show-interactive-dev-session=false",
+      "--var",
+      "PUBLIC_BASE_URL:http://127.0.0.1:8787",
+      "--var",
+      "LOCAL_DEV:1"
+    ]);
+    const args = wranglerDevArgs({ port: 9001, localDev: false, persistTo: "/tmp/state", inspectorPort: 9002 });
+    expect(args).not.toContain("LOCAL_DEV:1");
+    expect(args.join(" ")).toContain("--port 9001");
+    expect(args.join(" ")).toContain("PUBLIC_BASE_URL:http://127.0.0.1:9001");
+    expect(args.join(" ")).toContain("--persist-to /tmp/state --inspector-port 9002");
+  });
+
+  it("reads PORT", () => {
+    expect(parsePort(undefined)).toEqual({ ok: true, port: 8787 });
+    expect(parsePort("")).toEqual({ ok: true, port: 8787 });
+    expect(parsePort("9000")).toEqual({ ok: true, port: 9000 });
+    for (const bad of ["0", "65536", "80a", "-1", "1.5"]) expect(parsePort(bad).ok, bad).toBe(false);
+  });
+
+  it("spots wrangler's ready line, colored or not", () => {
+    expect(findReadyUrl("[wrangler:info] Ready on http://127.0.0.1:8787\n")).toBe("http://127.0.0.1:8787");
+    expect(findReadyUrl("\u001b[32m[wrangler:info]\u001b[0m Ready on \u001b[1mhttp://127.0.0.1:9000\u001b[22m\n")).toBe(
+      "http://127.0.0.1:9000"
+    );
+    expect(findReadyUrl("⎔ Starting local server...")).toBeNull();
+  });
+
+  it("tells how to dispatch and read a transcript, with --url off the default port", () => {
+    const banner = startBanner("http://127.0.0.1:8787");
+    expect(banner).toContain('npm run dispatch -- owner/repo#123 "reproduce this issue"\n');
+    expect(banner).toContain("curl http://127.0.0.1:8787/dev/messages/<session>");
+    expect(startBanner("http://127.0.0.1:9000")).toContain('"reproduce this issue" --url http://127.0.0.1:9000');
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * Small clients for the local dev API, for the e2e tests: dispatch a run,
+ * read a transcript, wait for a submission to end. Answers are parsed with
+ * the same schemas the CLI uses, so a change of wire shape fails here too.
+ */
+import { expect } from "vitest";
+import {
+  dispatchResultSchema,
+  isTerminalStatus,
+  messagesPath,
+  messagesResponseSchema,
+  type DispatchResult,
+  type MessagesResponse,
+  type SubmissionStatus
+} from "../scripts/lib/dev-api";
+
+const POLL_MS = 100;
+const RUN_TIMEOUT_MS = 30_000;
+
+export type DispatchBody = {
+  repo: string;
+  issueNumber: number;
+  instruction?: string;
+  commentId?: number;
+  issueTitle?: string;
+  requestedBy?: { login: string };
+};
+
+export async function dispatch(baseUrl: string, body: DispatchBody): Promise<DispatchResult> {
+  const response = await fetch(`${baseUrl}/dev/dispatch`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body)
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(202);
+  return dispatchResultSchema.parse(JSON.parse(text));
+}
+
+export async function readMessages(baseUrl: string, session: string, submissionId?: string): Promise<MessagesResponse> {
+  const response = await fetch(`${baseUrl}${messagesPath(session, submissionId)}`);
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return messagesResponseSchema.parse(JSON.parse(text));
+}
+
+/** Polls until the submission is terminal; the transcript read alongside is returned with it. */
+export async function waitForSubmission(
+  baseUrl: string,
+  run: Pick<DispatchResult, "session" | "submissionId">
+): Promise<MessagesResponse & { submission: SubmissionStatus }> {
+  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  let last: MessagesResponse | undefined;
+  while (Date.now() < deadline) {
+    last = await readMessages(baseUrl, run.session, run.submissionId);
+    const submission = last.submission;
+    if (submission && isTerminalStatus(submission.status)) {
+      // Status and transcript are read side by side: read once more for the settled transcript.
+      const settled = await readMessages(baseUrl, run.session, run.submissionId);
+      return { ...settled, submission: settled.submission ?? submission };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`submission ${run.submissionId} did not end in ${RUN_TIMEOUT_MS} ms: ${JSON.stringify(last?.submission)}`);
+}
+
+/** A fresh issue number, so tests never share a session by accident. */
+export function freshIssueNumber(): number {
+  return 1 + Math.floor(Math.random() * 1_000_000_000);
+}

@@ -1,0 +1,140 @@
+/**
+ * The e2e fixture: a real `wrangler dev --local` per test file, on a free
+ * port, with its Durable Object state in a fresh temporary directory (other
+ * wrangler processes on this machine use `.wrangler/state` and 8787).
+ *
+ * `test` exposes it twice, both file-scoped and started only when a test
+ * asks for them: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model)
+ * and `serverWithoutLocalDev` as production would run. Wrangler runs in its
+ * own process group because it leaves workerd children; teardown kills the
+ * group whether the tests passed or not, and so does this process's exit.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { test as base } from "vitest";
+import { LOCAL_HOST, localUrl, wranglerDevArgs } from "../scripts/lib/wrangler-dev";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+const READY_TIMEOUT_MS = 45_000;
+const READY_POLL_MS = 250;
+const STOP_GRACE_MS = 5_000;
+const MAX_OUTPUT_CHARS = 20_000;
+
+export type DevServer = {
+  url: string;
+  /** The tail of wrangler's output, for failure messages. */
+  output(): string;
+};
+
+type RunningServer = DevServer & { stop(): Promise<void> };
+
+export async function startDevServer(options: { localDev: boolean }): Promise<RunningServer> {
+  const port = await freePort();
+  // Explicit, so wranglers started side by side never race for the default 9229.
+  let inspectorPort = await freePort();
+  while (inspectorPort === port) inspectorPort = await freePort();
+  const persistTo = await mkdtemp(join(tmpdir(), "agent-think-e2e-"));
+  const url = localUrl(port);
+  const child = spawn(
+    join(ROOT, "node_modules", ".bin", "wrangler"),
+    wranglerDevArgs({ port, inspectorPort, localDev: options.localDev, persistTo }),
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      // Wrangler's `#!/usr/bin/env node` must find Node 22, the one running the tests.
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` }
+    }
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("wrangler dev did not start");
+
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-MAX_OUTPUT_CHARS);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  // A test run killed halfway must not leave wrangler behind.
+  const killOnExit = () => killGroup("SIGKILL");
+  process.once("exit", killOnExit);
+
+  const stop = async () => {
+    killGroup("SIGTERM");
+    await Promise.race([exited, sleep(STOP_GRACE_MS)]);
+    // Also reaps workerd children that outlive wrangler.
+    killGroup("SIGKILL");
+    process.off("exit", killOnExit);
+    await rm(persistTo, { recursive: true, force: true });
+  };
+
+  try {
+    await waitUntilServing(url, () => hasExited);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${output}`);
+  }
+  return { url, output: () => output, stop };
+}
+
+/** Any HTTP answer means the worker is serving; wrangler holds requests until it is loaded. */
+async function waitUntilServing(url: string, hasExited: () => boolean): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (hasExited()) throw new Error("wrangler dev exited before it was ready");
+    try {
+      const response = await fetch(`${url}/__e2e-ready`, {
+        signal: AbortSignal.timeout(Math.max(1, deadline - Date.now()))
+      });
+      await response.body?.cancel();
+      return;
+    } catch {
+      await sleep(READY_POLL_MS);
+    }
+  }
+  throw new Error(`wrangler dev was not ready at ${url} after ${READY_TIMEOUT_MS} ms`);
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, LOCAL_HOST, () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export const test = base
+  .extend("server", { scope: "file" }, async ({}, { onCleanup }): Promise<DevServer> => {
+    const server = await startDevServer({ localDev: true });
+    onCleanup(() => server.stop());
+    return server;
+  })
+  .extend("serverWithoutLocalDev", { scope: "file" }, async ({}, { onCleanup }): Promise<DevServer> => {
+    const server = await startDevServer({ localDev: false });
+    onCleanup(() => server.stop());
+    return server;
+  });

@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// The whole graph against a real `wrangler dev --local` (see fixture.ts).
+// One file at a time: each file starts its own wrangler, and two at once
+// on this 2-core machine only make both slower.
+export default defineConfig({
+  root: fileURLToPath(new URL("..", import.meta.url)),
+  test: {
+    name: "e2e",
+    environment: "node",
+    include: ["tests-e2e/**/*.test.ts"],
+    fileParallelism: false,
+    // Starting wrangler takes 5-10 s and happens inside the first test that uses it.
+    testTimeout: 60_000,
+    hookTimeout: 60_000
+  }
+});
