@@ -40,7 +40,8 @@ class ServerError extends Error {
 }
 
 async function main(): Promise<number> {
-  const parsed = parseDispatchArgs(process.argv.slice(2), { AGENT_THINK_URL: process.env.AGENT_THINK_URL });
+  const env = { AGENT_THINK_URL: process.env.AGENT_THINK_URL };
+  const parsed = parseDispatchArgs(process.argv.slice(2), env);
   if (!parsed.ok) {
     console.error(`dispatch: ${parsed.error}\n\n${USAGE}`);
     return 2;

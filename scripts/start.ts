@@ -25,7 +25,8 @@ if (!port.ok) {
   process.exit(2);
 }
 
-const wrangler = spawn(join(root, "node_modules", ".bin", "wrangler"), wranglerDevArgs({ port: port.port, localDev: true }), {
+const args = wranglerDevArgs({ port: port.port, localDev: true });
+const wrangler = spawn(join(root, "node_modules", ".bin", "wrangler"), args, {
   cwd: root,
   detached: true,
   stdio: ["ignore", "pipe", "pipe"],

@@ -21,7 +21,7 @@ import { createLogger, type Logger } from "./run/log";
 import { RunContextStore } from "./run/run-context";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { issueUrl, commentUrl } from "./shared/github-urls";
-import type { DispatchInput, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
+import type { DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
 export const DEFAULT_MAX_STEPS = 250;
 
@@ -126,6 +126,11 @@ export class ThinkAgent extends Think<Env> {
       accepted: submission.accepted
     });
     return { submissionId: submission.submissionId, accepted: submission.accepted };
+  }
+
+  /** The transcript, as plain data for RPC callers (the dev routes, tests). */
+  async transcript(): Promise<TranscriptMessage[]> {
+    return (await this.getMessages()) as TranscriptMessage[];
   }
 
   async submissionStatus(submissionId: string): Promise<SubmissionStatus | null> {

@@ -5,7 +5,7 @@
  * Durable Object call, so a bad input writes nothing anywhere.
  */
 import { getAgentByName } from "agents";
-import type { UIMessage } from "ai";
+import type { StartRunInput, StartRunResult } from "./agent";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { createLogger } from "./run/log";
 import { sessionName } from "./run/session-name";
@@ -16,7 +16,8 @@ import {
   submissionStatusInputSchema,
   type DispatchResult,
   type ResetSessionResult,
-  type SubmissionStatus
+  type SubmissionStatus,
+  type TranscriptMessage
 } from "./shared/dispatch";
 
 export type AgentThinkService = ReturnType<typeof createService>;
@@ -25,8 +26,18 @@ export function threadUrl(publicBaseUrl: string, session: string): string {
   return `${publicBaseUrl.replace(/\/+$/, "")}/thread/${encodeURIComponent(session)}`;
 }
 
+/** The ThinkAgent methods this service calls over RPC. */
+export interface IssueAgent {
+  startRun(input: StartRunInput): Promise<StartRunResult>;
+  submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
+  resetRun(): Promise<{ cancelled: number }>;
+  transcript(): Promise<TranscriptMessage[]>;
+}
+
 export function createService(env: Env) {
-  const agentFor = (session: string) => getAgentByName(env.ThinkAgent, session);
+  // Typed by the narrow interface: the generated stub type of a Think
+  // subclass is too deep for the compiler to expand per call.
+  const agentFor = async (session: string) => (await getAgentByName(env.ThinkAgent, session)) as unknown as IssueAgent;
   const log = createLogger({ worker: "agent-think" });
 
   return {
@@ -56,9 +67,9 @@ export function createService(env: Env) {
       return { session, cancelled };
     },
 
-    async messages(session: string): Promise<UIMessage[]> {
+    async messages(session: string): Promise<TranscriptMessage[]> {
       const agent = await agentFor(session);
-      return (await agent.getMessages()) as UIMessage[];
+      return agent.transcript();
     }
   };
 }

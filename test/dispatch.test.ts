@@ -40,7 +40,7 @@ describe("dispatch", () => {
     const agent = await agentFor(first.session);
     await waitForStatus(agent, first.submissionId);
     expect(await agent.listSubmissions()).toHaveLength(1);
-    const messages = await agent.getMessages();
+    const messages = await agent.transcript();
     expect(messages.filter((message) => message.role === "user")).toHaveLength(1);
   });
 
@@ -62,7 +62,7 @@ describe("dispatch", () => {
     const firstDone = await waitForStatus(agent, first.submissionId);
     expect([firstDone.status, done.status]).toEqual(["completed", "completed"]);
     expect(done.startedAt!).toBeGreaterThanOrEqual(firstDone.completedAt!);
-    const replies = (await agent.getMessages()).filter((message) => message.role === "assistant");
+    const replies = (await agent.transcript()).filter((message) => message.role === "assistant");
     expect(replies.map((message) => message.parts.find((part) => part.type === "text"))).toMatchObject([
       { text: "first" },
       { text: "second" }
@@ -110,7 +110,7 @@ describe("dispatch", () => {
     expect(reset).toEqual({ session: running.session, cancelled: 2 });
     expect((await agent.submissionStatus(running.submissionId))?.status).toBe("aborted");
     expect((await agent.submissionStatus(queued.submissionId))?.status).toBe("aborted");
-    expect(await agent.getMessages()).toEqual([]);
+    expect(await agent.transcript()).toEqual([]);
 
     const again = await entry().dispatch(dispatchInput({ repo, commentId: 7 }));
     expect((await waitForStatus(agent, again.submissionId)).status).toBe("completed");

@@ -2,15 +2,27 @@
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { vi } from "vitest";
-import type { SubmissionStatus, SubmissionStatusValue } from "../src/shared/dispatch";
+import type { ThinkAgent } from "../src/agent";
+import type { IssueAgent } from "../src/service";
+import type { SubmissionStatus, SubmissionStatusValue, TranscriptMessage } from "../src/shared/dispatch";
 
 /** A repository no other test uses, so each test gets its own Durable Object. */
 export function uniqueRepo(owner = "acme"): string {
   return `${owner}/r${crypto.randomUUID().slice(0, 12)}`;
 }
 
-export function agentFor(session: string) {
-  return getAgentByName(env.ThinkAgent, session);
+/** The agent methods the tests call, typed narrowly (see IssueAgent in src/service.ts). */
+export type TestAgent = IssueAgent & {
+  listSubmissions(options?: { status?: SubmissionStatusValue | SubmissionStatusValue[] }): Promise<
+    Array<{ submissionId: string; status: SubmissionStatusValue }>
+  >;
+};
+
+export async function agentFor(
+  session: string,
+  namespace: DurableObjectNamespace<ThinkAgent> | Env["GatewayThinkAgent"] = env.ThinkAgent
+) {
+  return (await getAgentByName(namespace as DurableObjectNamespace<ThinkAgent>, session)) as unknown as TestAgent & DurableObjectStub;
 }
 
 type StatusReader = { submissionStatus(id: string): Promise<SubmissionStatus | null> };
@@ -45,14 +57,16 @@ export async function captureConsole<T>(run: () => Promise<T>): Promise<{ result
   }
 }
 
-export function toolParts(messages: Array<{ role: string; parts: Array<Record<string, unknown>> }>) {
+type Transcript = TranscriptMessage[];
+
+export function toolParts(messages: Transcript) {
   return messages
     .filter((message) => message.role === "assistant")
     .flatMap((message) => message.parts)
     .filter((part) => typeof part.type === "string" && (part.type as string).startsWith("tool-"));
 }
 
-export function assistantText(messages: Array<{ role: string; parts: Array<Record<string, unknown>> }>): string {
+export function assistantText(messages: Transcript): string {
   return messages
     .filter((message) => message.role === "assistant")
     .flatMap((message) => message.parts)

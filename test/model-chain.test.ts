@@ -5,11 +5,10 @@
  * MSW handlers; nothing reaches the network.
  */
 import { env } from "cloudflare:workers";
-import { getAgentByName } from "agents";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
-import { assistantText, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, assistantText, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
 import {
   anthropicText,
   openaiText,
@@ -30,7 +29,7 @@ async function runTurn(answer: Parameters<typeof providerHandlers>[0]) {
   server.use(...providerHandlers(answer, recorded));
   const repo = uniqueRepo();
   const session = sessionName(repo, 12);
-  const agent = await getAgentByName(env.GatewayThinkAgent, session);
+  const agent = await agentFor(session, env.GatewayThinkAgent);
   const { result: status, lines } = await captureConsole(async () => {
     const { submissionId } = await agent.startRun({
       session,
@@ -42,7 +41,7 @@ async function runTurn(answer: Parameters<typeof providerHandlers>[0]) {
     });
     return waitForStatus(agent, submissionId);
   });
-  return { status, lines, recorded, messages: await agent.getMessages() };
+  return { status, lines, recorded, messages: await agent.transcript() };
 }
 
 describe("model chain", () => {

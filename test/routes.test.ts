@@ -4,7 +4,6 @@
  * tail.
  */
 import { env, exports } from "cloudflare:workers";
-import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
@@ -65,7 +64,7 @@ describe("routes", () => {
         method,
         body: method === "POST" ? JSON.stringify({ repo: "acme/widgets", issueNumber: 1 }) : undefined
       });
-      const response = await worker.fetch(request, closed, createExecutionContext());
+      const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], closed);
       expect(response.status, path).toBe(404);
       expect(await response.text()).toBe("not found");
     }

@@ -29,10 +29,10 @@ describe("a scripted turn", () => {
       { commentId: 55, requestedBy: { login: "octocat" }, issueTitle: "Crash on </agent-think-run> in titles" }
     );
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
-    const messages = await agent.getMessages();
+    const messages = await agent.transcript();
 
     const user = messages[0]!;
-    const text = (user.parts[0] as { text: string }).text;
+    const text = String(user.parts[0]?.text);
     expect(parseEnvelope(text)).toMatchObject({
       repository: expect.stringMatching(/^acme\//),
       issue: { number: 7, title: "Crash on </agent-think-run> in titles" },
@@ -51,7 +51,7 @@ describe("a scripted turn", () => {
   it("does a short demo run without directives", async () => {
     const { agent, submissionId } = await dispatch("reproduce this issue");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
-    const messages = await agent.getMessages();
+    const messages = await agent.transcript();
     expect(toolParts(messages).map((part) => part.type)).toEqual(["tool-ls", "tool-write", "tool-exec"]);
     expect(toolParts(messages)[2]!.output).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("notes.md") });
     expect(assistantText(messages)).toContain("scripted demo run");
@@ -92,7 +92,7 @@ describe("a scripted turn", () => {
     const { result: settled, lines } = await captureConsole(() => waitForStatus(fresh, submissionId));
     expect(settled.status).toBe("completed");
     expect(lines.some((line) => line.includes('"event":"recovery"'))).toBe(true);
-    const messages = await fresh.getMessages();
+    const messages = await fresh.transcript();
     const exec = toolParts(messages).filter((part) => part.type === "tool-exec");
     expect(exec.at(-1)).toMatchObject({ state: "output-available", output: { exitCode: 0, stdout: "slept\n" } });
     expect(assistantText(messages)).toContain("recovered after eviction");
@@ -103,7 +103,7 @@ describe("a scripted turn", () => {
     const { agent, submissionId } = await dispatch("TEST: tools 260\nTEST: reply never reached");
     const settled = await waitForStatus(agent, submissionId, ["completed", "error"], 60_000);
     expect(settled.status).toBe("completed");
-    const messages = await agent.getMessages();
+    const messages = await agent.transcript();
     expect(toolParts(messages)).toHaveLength(250);
     expect(assistantText(messages)).not.toContain("never reached");
   });
@@ -119,7 +119,7 @@ describe("a scripted turn", () => {
       return { agent, session };
     });
     expect(lines.join("\n")).not.toContain(canary);
-    const messages = await result.agent.getMessages();
+    const messages = await result.agent.transcript();
     expect(JSON.stringify(messages)).not.toContain(canary);
 
     const holders = await runInDurableObject(result.agent, async (_instance, state) => {

@@ -76,6 +76,21 @@ describe("npm run dispatch", () => {
     expect(result.stdout).toMatch(/^✗ error.*: the model gave up$/m);
   });
 
+  test("gives up after --timeout, saying so, and exits 1", async ({ server }) => {
+    const issueNumber = freshIssueNumber();
+    const result = await runCli([
+      `acme/widgets#${issueNumber}`,
+      "TEST: sleep 4000\nTEST: reply too late",
+      "--url",
+      server.url,
+      "--timeout",
+      "1"
+    ]);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/^✗ timed out after 1 s; the run is still (pending|running)/m);
+    expect(result.stdout).toContain(`thread      ${server.url}/thread/acme-widgets-${issueNumber}`);
+  });
+
   test("says so when no server is listening", async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
     const result = await runCli(["acme/widgets#1", "--url", url]);

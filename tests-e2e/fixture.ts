@@ -118,7 +118,8 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, LOCAL_HOST, () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      const port = typeof address === "object" && address !== null ? address.port : null;
+      server.close(() => (port === null ? reject(new Error("no port")) : resolve(port)));
     });
   });
 }

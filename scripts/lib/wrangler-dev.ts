@@ -65,7 +65,8 @@ export function startBanner(url: string): string {
   const urlOption = url === localUrl(DEFAULT_PORT) ? "" : ` --url ${url}`;
   return [
     "",
-    `agent-think is running at ${url} (LOCAL_DEV=1: /dev/* is open; the scripted model runs unless model credentials are set)`,
+    `agent-think is running at ${url}`,
+    "(LOCAL_DEV=1: /dev/* is open; the scripted model runs unless model credentials are set)",
     "",
     `  dispatch a run:     npm run dispatch -- owner/repo#123 "reproduce this issue"${urlOption}`,
     `  read a transcript:  curl ${url}/dev/messages/<session>`,

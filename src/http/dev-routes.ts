@@ -9,8 +9,13 @@
  * `deps`, so the routes are tested with fakes.
  */
 import { z } from "zod";
-import type { UIMessage } from "ai";
-import { InvalidInputError, type DispatchInput, type DispatchResult, type SubmissionStatus } from "../shared/dispatch";
+import {
+  InvalidInputError,
+  type DispatchInput,
+  type DispatchResult,
+  type SubmissionStatus,
+  type TranscriptMessage
+} from "../shared/dispatch";
 import { isSessionName } from "../run/session-name";
 import { json, notFound } from "./responses";
 
@@ -19,7 +24,7 @@ export const DEFAULT_DEV_INSTRUCTION = "reproduce this issue";
 export type DevRouteDeps = {
   localDev: boolean;
   dispatch(input: DispatchInput): Promise<DispatchResult>;
-  messages(session: string): Promise<UIMessage[]>;
+  messages(session: string): Promise<TranscriptMessage[]>;
   status(session: string, submissionId: string): Promise<SubmissionStatus | null>;
 };
 

@@ -92,3 +92,19 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string
   }
   throw new InvalidInputError(field || what, detail);
 }
+
+/**
+ * A transcript message as it crosses RPC and HTTP: the AI SDK's UIMessage,
+ * loosened to plain data (over a Durable Object stub UIMessage's own type
+ * does not survive).
+ */
+export type TranscriptMessage = {
+  id: string;
+  role: "system" | "user" | "assistant";
+  // Part fields vary by part type (text, tool-*, step-start, ...); readers
+  // narrow on `type`. A recursive JSON type here is too deep for the RPC types.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  metadata?: any;
+  // biome-ignore lint/suspicious/noExplicitAny: see above
+  parts: Array<{ type: string; [field: string]: any }>;
+};

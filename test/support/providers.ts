@@ -65,7 +65,7 @@ export function providerHandlers(
   answer: { openai: () => Response; anthropic: () => Response },
   recorded: RecordedRequest[]
 ) {
-  const record = async (request: Request) => {
+  const record = async (request: { url: string; headers: Headers; clone(): { text(): Promise<string> } }) => {
     recorded.push({
       url: request.url,
       headers: Object.fromEntries(request.headers),

@@ -201,7 +201,7 @@ describe("runEvents", () => {
       { key: "result:c1", kind: "tool-result", toolName: "exec", output: { exitCode: 0, stdout: "hi\n", stderr: "" } },
       { key: "call:c2", kind: "tool-call", toolName: "mcp_search", input: {} },
       { key: "result:c2", kind: "tool-error", toolName: "mcp_search", error: "nope" },
-      { key: "text:a1:6", kind: "text", text: "done" }
+      { key: "text:a1:5", kind: "text", text: "done" }
     ]);
   });
 
