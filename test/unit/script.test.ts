@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { planScript } from "../../src/model/script";
+
+describe("planScript", () => {
+  it("follows directives in order and ends with the reply", () => {
+    expect(planScript("intro\nTEST: run echo hi\nTEST: write /w/a.txt line1\\nline2\nTEST: read /w/a.txt\nTEST: reply bye\nTEST: run never")).toEqual([
+      { kind: "tool", toolName: "exec", input: { command: "echo hi" }, say: "Running `echo hi`." },
+      { kind: "tool", toolName: "write", input: { path: "/w/a.txt", content: "line1\nline2" }, say: "Writing /w/a.txt." },
+      { kind: "tool", toolName: "read", input: { path: "/w/a.txt" }, say: "Reading /w/a.txt." },
+      { kind: "reply", text: "bye" }
+    ]);
+  });
+
+  it("attaches sleeps to the next step and caps them", () => {
+    const [first, second] = planScript("TEST: sleep 250\nTEST: sleep 50\nTEST: run true\nTEST: sleep 999999999");
+    expect(first).toMatchObject({ toolName: "exec", delayMs: 300 });
+    expect(second).toMatchObject({ kind: "reply", delayMs: 60_000 });
+  });
+
+  it("repeats a tool for `tools n` and stops at a failure", () => {
+    const plan = planScript("TEST: tools 3\nTEST: fail provider exploded\nTEST: reply unreachable");
+    expect(plan.map((step) => step.kind)).toEqual(["tool", "tool", "tool", "fail"]);
+    expect(plan.at(-1)).toEqual({ kind: "fail", message: "provider exploded" });
+  });
+
+  it("adds a closing reply when directives end without one", () => {
+    expect(planScript("TEST: run true").at(-1)).toEqual({ kind: "reply", text: "Scripted run finished after 1 tool call(s)." });
+  });
+
+  it("answers an unknown directive instead of guessing", () => {
+    expect(planScript("TEST: dance")).toEqual([{ kind: "reply", text: 'Unknown TEST directive "dance".' }]);
+  });
+
+  it("plans a short demo run without directives", () => {
+    const plan = planScript("reproduce this issue");
+    expect(plan.map((step) => (step.kind === "tool" ? step.toolName : step.kind))).toEqual(["ls", "write", "exec", "reply"]);
+  });
+});
