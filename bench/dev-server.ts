@@ -5,9 +5,15 @@
  * and stopped by killing that group (wrangler leaves workerd children), never
  * by name. Its output goes to a log file, so a chatty Worker cannot stall on
  * a full pipe.
+ *
+ * The Worker is bundled once up front (`wrangler deploy --dry-run --outdir`)
+ * and served with `--no-bundle`: `wrangler dev` otherwise watches the sources
+ * and reloads the Worker, dropping every Durable Object, whenever a file
+ * under src/ changes mid-run. The bench measures the code as it was when it
+ * started.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -16,6 +22,8 @@ import { dirname, join } from "node:path";
 export type DevServer = {
   baseUrl: string;
   logPath: string;
+  /** Resolve once GET `path` answers 2xx; throw if wrangler exits or time runs out. */
+  ready(path: string, timeoutMs: number): Promise<void>;
   /** SIGTERM the process group, SIGKILL it after a grace period. Idempotent. */
   stop(): Promise<void>;
   /** SIGKILL the process group at once; synchronous, for process `exit`. */
@@ -30,42 +38,36 @@ export type DevServerOptions = {
   /** wrangler config path, relative to `cwd`. */
   config: string;
   cwd: string;
-  readyPath: string;
-  readyTimeoutMs: number;
   killGraceMs: number;
 };
 
 const POLL_MS = 250;
 
+/** Bundle the Worker, then start `wrangler dev` on the bundle; wait with `ready()`. */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const dir = mkdtempSync(join(tmpdir(), "agent-think-bench-"));
   const logPath = join(dir, "wrangler.log");
+  const bundleDir = join(dir, "bundle");
   const [port, inspectorPort] = await freePorts(2);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const wrangler = wranglerBin();
-  const logFd = openSync(logPath, "a");
-  let child: ChildProcess;
-  try {
-    // process.execPath is the Node 22 that `npm run` puts first on PATH.
-    child = spawn(
-      process.execPath,
-      [
-        wrangler,
-        "dev",
-        ...["-c", options.config, "--local", "--ip", "127.0.0.1", "--port", String(port)],
-        ...["--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
-        ...["--persist-to", join(dir, "state"), "--var", `PUBLIC_BASE_URL:${baseUrl}`]
-      ],
-      {
-        cwd: options.cwd,
-        detached: true,
-        stdio: ["ignore", logFd, logFd],
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" }
-      }
-    );
-  } finally {
-    closeSync(logFd);
+  const run = (args: string[], detached: boolean) => spawnWrangler(args, { cwd: options.cwd, logPath, detached });
+
+  // Short-lived and left in our process group, so a Ctrl-C ends it too.
+  const bundle = run(["deploy", "--dry-run", "-c", options.config, "--outdir", bundleDir], false);
+  const bundled = await new Promise<number | null>((resolve) => bundle.once("exit", resolve));
+  if (bundled !== 0) {
+    throw new Error(`wrangler could not bundle ${options.config}:\n${tail(logPath, 30)}\n(log: ${logPath})`);
   }
+  const entry = readdirSync(bundleDir).find((name) => name.endsWith(".js"));
+  if (!entry) throw new Error(`wrangler wrote no bundle to ${bundleDir}`);
+
+  const child = run([
+    "dev",
+    join(bundleDir, entry),
+    ...["-c", options.config, "--no-bundle", "--local", "--ip", "127.0.0.1", "--port", String(port)],
+    ...["--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
+    ...["--persist-to", join(dir, "state"), "--var", `PUBLIC_BASE_URL:${baseUrl}`]
+  ], true);
   const pid = child.pid;
   if (pid === undefined) throw new Error("wrangler dev did not start");
 
@@ -76,36 +78,53 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const server: DevServer = {
     baseUrl,
     logPath,
-    stop: () => (stopping ??= killGroup(pid, options.killGraceMs)),
-    killNow: () => signalGroup(pid, "SIGKILL"),
-    logTail: (lines = 30) => {
-      try {
-        return readFileSync(logPath, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-      } catch {
-        return "";
+    ready: async (path, timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      while (true) {
+        if (exited) throw new Error(`wrangler dev exited before it was ready:\n${tail(logPath, 30)}`);
+        if (Date.now() > deadline) {
+          throw new Error(`wrangler dev was not ready within ${timeoutMs} ms:\n${tail(logPath, 30)}`);
+        }
+        try {
+          const response = await fetch(baseUrl + path, { signal: AbortSignal.timeout(2_000) });
+          await response.arrayBuffer();
+          if (response.ok) return;
+        } catch {
+          // not listening yet
+        }
+        await sleep(POLL_MS);
       }
     },
+    stop: () => (stopping ??= killGroup(pid, options.killGraceMs)),
+    killNow: () => signalGroup(pid, "SIGKILL"),
+    logTail: (lines = 30) => tail(logPath, lines),
     removeFiles: () => rmSync(dir, { recursive: true, force: true })
   };
 
-  const deadline = Date.now() + options.readyTimeoutMs;
-  while (true) {
-    if (exited) {
-      await server.stop();
-      throw new Error(`wrangler dev exited before it was ready:\n${server.logTail()}`);
-    }
-    if (Date.now() > deadline) {
-      await server.stop();
-      throw new Error(`wrangler dev was not ready within ${options.readyTimeoutMs} ms:\n${server.logTail()}`);
-    }
-    try {
-      const response = await fetch(baseUrl + options.readyPath, { signal: AbortSignal.timeout(2_000) });
-      await response.arrayBuffer();
-      if (response.ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(POLL_MS);
+  return server;
+}
+
+/** wrangler, its output appended to `logPath`; `detached` gives it its own process group. */
+function spawnWrangler(args: string[], options: { cwd: string; logPath: string; detached: boolean }): ChildProcess {
+  const logFd = openSync(options.logPath, "a");
+  try {
+    // process.execPath is the Node 22 that `npm run` puts first on PATH.
+    return spawn(process.execPath, [wranglerBin(), ...args], {
+      cwd: options.cwd,
+      detached: options.detached,
+      stdio: ["ignore", logFd, logFd],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" }
+    });
+  } finally {
+    closeSync(logFd);
+  }
+}
+
+function tail(path: string, lines: number): string {
+  try {
+    return readFileSync(path, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
   }
 }
 

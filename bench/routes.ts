@@ -1,13 +1,19 @@
 /**
  * The bench Worker's HTTP routes, used only by bench/run.ts:
- *   GET  /bench/ping    → "ok" once the Worker answers
- *   POST /bench/ours    dispatch input → our real path, the AgentThink.dispatch RPC
- *   POST /bench/bare    { name, text, idempotencyKey } → the baseline: one
- *                       submitMessages on a bare Think agent
- *   POST /bench/status  { side, agent, submissionId } → that submission's status
- * Both timed routes answer `{ submissionId, workerMs }`, `workerMs` being the
- * awaited call alone as the Worker's clock sees it, so the runner can show it
- * beside its own round-trip time. Anything else is `null`, for the real Worker
+ *   GET  /bench/ping      → "ok" once the Worker answers
+ *   POST /bench/batch     { side, concurrency, inputs } → run one call per input
+ *                         with at most `concurrency` in flight, timing each
+ *                         → { elapsedMs, calls: [{ agent, submissionId, ms } | { error }] }
+ *   POST /bench/statuses  { items: [{ side, agent, submissionId }] } → { statuses }
+ * `ours` calls are AgentThink.dispatch inputs; `bare` calls are
+ * `{ name, text, idempotencyKey }` for one submitMessages on a bare Think agent.
+ *
+ * The load is driven and timed here, inside the Worker, rather than per HTTP
+ * request from the runner: `wrangler dev`'s HTTP proxy adds milliseconds and
+ * a queue of its own to every request, which no webhook app's service-binding
+ * call pays, and which would blur the difference between the two sides. Each
+ * `ms` is the awaited call alone on the Worker's clock (which advances at I/O,
+ * so it is whole milliseconds). Anything else is `null`, for the real Worker
  * to serve. Pure: the agents are reached through `deps`.
  */
 import { z } from "zod";
@@ -16,11 +22,16 @@ import { json } from "../src/http/responses";
 export type BenchSide = "ours" | "bare";
 
 export type BenchRouteDeps = {
-  ours(input: unknown): Promise<{ submissionId: string }>;
-  bare(input: BareSubmitInput): Promise<{ submissionId: string; accepted: boolean }>;
+  ours(input: unknown): Promise<{ session: string; submissionId: string }>;
+  bare(input: BareSubmitInput): Promise<{ submissionId: string }>;
   status(side: BenchSide, agent: string, submissionId: string): Promise<string | null>;
   now(): number;
 };
+
+export type TimedCall = { agent: string; submissionId: string; ms: number } | { error: string };
+
+const MAX_BATCH_CALLS = 1_000;
+const STATUS_CONCURRENCY = 20;
 
 const bareSubmitSchema = z.strictObject({
   name: z.string().min(1).max(200),
@@ -29,10 +40,30 @@ const bareSubmitSchema = z.strictObject({
 });
 export type BareSubmitInput = z.infer<typeof bareSubmitSchema>;
 
-const statusSchema = z.strictObject({
-  side: z.enum(["ours", "bare"]),
-  agent: z.string().min(1).max(200),
-  submissionId: z.string().min(1).max(200)
+const batchSchema = z.discriminatedUnion("side", [
+  z.strictObject({
+    side: z.literal("ours"),
+    concurrency: z.number().int().min(1).max(MAX_BATCH_CALLS),
+    // Left to dispatch() itself to validate: that is part of what is timed.
+    inputs: z.array(z.unknown()).min(1).max(MAX_BATCH_CALLS)
+  }),
+  z.strictObject({
+    side: z.literal("bare"),
+    concurrency: z.number().int().min(1).max(MAX_BATCH_CALLS),
+    inputs: z.array(bareSubmitSchema).min(1).max(MAX_BATCH_CALLS)
+  })
+]);
+
+const statusesSchema = z.strictObject({
+  items: z
+    .array(
+      z.strictObject({
+        side: z.enum(["ours", "bare"]),
+        agent: z.string().min(1).max(200),
+        submissionId: z.string().min(1).max(200)
+      })
+    )
+    .max(MAX_BATCH_CALLS)
 });
 
 export async function handleBenchRoute(request: Request, deps: BenchRouteDeps): Promise<Response | null> {
@@ -47,31 +78,60 @@ export async function handleBenchRoute(request: Request, deps: BenchRouteDeps): 
   } catch {
     return json({ error: "body must be JSON" }, 400);
   }
-  try {
-    switch (pathname) {
-      case "/bench/ours":
-        return json(await timed(deps, () => deps.ours(body)));
-      case "/bench/bare": {
-        const input = bareSubmitSchema.safeParse(body);
-        if (!input.success) return json({ error: input.error.issues[0]?.message ?? "bad input" }, 400);
-        return json(await timed(deps, () => deps.bare(input.data)));
-      }
-      case "/bench/status": {
-        const input = statusSchema.safeParse(body);
-        if (!input.success) return json({ error: input.error.issues[0]?.message ?? "bad input" }, 400);
-        const { side, agent, submissionId } = input.data;
-        return json({ status: await deps.status(side, agent, submissionId) });
-      }
-      default:
-        return json({ error: "not found" }, 404);
+  switch (pathname) {
+    case "/bench/batch": {
+      const batch = batchSchema.safeParse(body);
+      if (!batch.success) return json({ error: z.prettifyError(batch.error) }, 400);
+      const startedAt = deps.now();
+      const calls =
+        batch.data.side === "ours"
+          ? await pool(batch.data.inputs, batch.data.concurrency, (input) =>
+              timed(deps, async () => {
+                const { session, submissionId } = await deps.ours(input);
+                return { agent: session, submissionId };
+              })
+            )
+          : await pool(batch.data.inputs, batch.data.concurrency, (input) =>
+              timed(deps, async () => ({ agent: input.name, ...(await deps.bare(input)) }))
+            );
+      return json({ elapsedMs: deps.now() - startedAt, calls });
     }
-  } catch (error) {
-    return json({ error: error instanceof Error ? error.message : String(error) }, 500);
+    case "/bench/statuses": {
+      const input = statusesSchema.safeParse(body);
+      if (!input.success) return json({ error: z.prettifyError(input.error) }, 400);
+      const statuses = await pool(input.data.items, STATUS_CONCURRENCY, ({ side, agent, submissionId }) =>
+        deps.status(side, agent, submissionId)
+      );
+      return json({ statuses });
+    }
+    default:
+      return json({ error: "not found" }, 404);
   }
 }
 
-async function timed<T extends object>(deps: BenchRouteDeps, call: () => Promise<T>): Promise<T & { workerMs: number }> {
+async function timed(
+  deps: BenchRouteDeps,
+  call: () => Promise<{ agent: string; submissionId: string }>
+): Promise<TimedCall> {
   const startedAt = deps.now();
-  const result = await call();
-  return { ...result, workerMs: deps.now() - startedAt };
+  try {
+    const { agent, submissionId } = await call();
+    return { agent, submissionId, ms: deps.now() - startedAt };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Run `task` for each item with at most `concurrency` in flight; results in item order. */
+export async function pool<T, R>(items: readonly T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await task(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  return results;
 }

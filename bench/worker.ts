@@ -30,8 +30,8 @@ export class BareThinkAgent extends Think<Env> {
 async function bareSubmit(env: BenchEnv, input: BareSubmitInput) {
   const agent = await getAgentByName(env.BareThinkAgent, input.name);
   const message: UIMessage = { id: `message-${input.idempotencyKey}`, role: "user", parts: [{ type: "text", text: input.text }] };
-  const { submissionId, accepted } = await agent.submitMessages([message], { idempotencyKey: input.idempotencyKey });
-  return { submissionId, accepted };
+  const { submissionId } = await agent.submitMessages([message], { idempotencyKey: input.idempotencyKey });
+  return { submissionId };
 }
 
 async function bareStatus(env: BenchEnv, name: string, submissionId: string): Promise<string | null> {

@@ -110,7 +110,7 @@ describe("withFallback", () => {
         throw apiError(401, "bad key");
       }
     });
-    const error = await withFallback(primary, fallback).doGenerate(callOptions).catch((caught: unknown) => caught);
+    const error = await Promise.resolve(withFallback(primary, fallback).doGenerate(callOptions)).catch((caught: unknown) => caught);
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({
       message: "mock-provider:mock-model-id failed: primary down; mock-provider:backup failed: bad key",
