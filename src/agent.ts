@@ -19,6 +19,7 @@ import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { formatRunMessage, type RunEnvelope } from "./run/envelope";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore } from "./run/run-context";
+import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { issueUrl, commentUrl } from "./shared/github-urls";
 import type { DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
@@ -61,6 +62,18 @@ export class ThinkAgent extends Think<Env> {
     } catch {
       return undefined; // not yet named: only during construction
     }
+  }
+
+  override async onStart(): Promise<void> {
+    // Think installs its chat-protocol handler as this.onMessage while it
+    // starts, just before this hook; the gate goes in front of it, so a socket
+    // can watch a run but never start, clear or cancel one.
+    const handle = this.onMessage.bind(this);
+    this.onMessage = async (connection, message) => {
+      if (isViewerMessage(message)) return handle(connection, message);
+      this.#log("socket:refused", { connection: connection.id });
+      connection.send(refusalFrame(message));
+    };
   }
 
   /** The configuration the model is built from; the tests' gateway agent overrides it. */

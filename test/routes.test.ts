@@ -83,4 +83,50 @@ describe("routes", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("visible through /agents");
   });
+
+  it("lets a socket watch a run but never start, clear or cancel one", async () => {
+    const { session, submissionId } = await exports.AgentThink.dispatch({
+      repo: uniqueRepo(),
+      issueNumber: 4,
+      instruction: "TEST: reply watched",
+      installationToken: ""
+    });
+    const agent = await agentFor(session);
+    await waitForStatus(agent, submissionId);
+
+    const response = await fetchWorker(`/agents/think-agent/${session}`, { headers: { upgrade: "websocket" } });
+    expect(response.status).toBe(101);
+    const socket = response.webSocket!;
+    const frames: Array<{ type: string; [key: string]: unknown }> = [];
+    socket.addEventListener("message", (event) => frames.push(JSON.parse(String(event.data))));
+    socket.accept();
+    const next = async (type: string) => {
+      for (let i = 0; i < 200 && !frames.some((frame) => frame.type === type); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return frames.find((frame) => frame.type === type);
+    };
+
+    const chatRequest = {
+      type: "cf_agent_use_chat_request",
+      id: "from-a-stranger",
+      init: {
+        method: "POST",
+        body: JSON.stringify({ messages: [{ id: "x", role: "user", parts: [{ type: "text", text: "TEST: reply hijacked" }] }] })
+      }
+    };
+    for (const frame of [chatRequest, { type: "cf_agent_chat_clear" }, { type: "cf_agent_chat_request_cancel", id: submissionId }]) {
+      socket.send(JSON.stringify(frame));
+    }
+    socket.send(JSON.stringify({ type: "cf_agent_stream_resume_request" }));
+    expect(await next("cf_agent_stream_resume_none")).toBeDefined();
+    const refused = frames.filter((frame) => frame.type === "agent-think:refused").map((frame) => frame.refused);
+    expect(refused).toEqual(["cf_agent_use_chat_request", "cf_agent_chat_clear", "cf_agent_chat_request_cancel"]);
+    socket.close(1000);
+
+    const messages = await agent.transcript();
+    expect(messages).toHaveLength(2);
+    expect(JSON.stringify(messages)).not.toContain("hijacked");
+    expect(await agent.listSubmissions()).toHaveLength(1);
+  });
 });
