@@ -1,9 +1,18 @@
 /**
  * `npm run dispatch -- owner/repo#123 "instruction"`: submit a turn to the
  * local agent-think (`npm start`) through `POST /dev/dispatch`, then follow it
- * by polling `GET /dev/messages/:session` until the submission ends, printing
- * each tool call, its result and the assistant's text once. Only this run's
- * messages are printed, never earlier turns of the same session.
+ * until the submission ends, printing each tool call, its result and the
+ * assistant's text once, as they happen. Only this run is printed, never
+ * other turns of the same session.
+ *
+ * Two sources feed one printer that dedupes by event key: the session's agent
+ * WebSocket (`/agents/think-agent/<session>`, opened before the dispatch),
+ * which streams the turn's chunks live, and a poll of
+ * `GET /dev/messages/:session?submissionId=`, which gives the terminal status
+ * and, since the assistant message is saved only when the turn ends, prints
+ * at the end whatever the socket did not (it could not connect, it dropped,
+ * the turn was recovered under another request). A socket that fails is a
+ * note on stderr, never a failed run.
  *
  * Exit codes: 0 the run completed; 1 it did not, the wait timed out or the
  * server could not be reached; 2 a bad argument (or an input the server
@@ -19,12 +28,17 @@ import {
   type DispatchResult,
   type MessagesResponse
 } from "./lib/dev-api";
+import { agentSocketUrl } from "./lib/agent-frames";
+import { openAgentSocket, type AgentSocket } from "./lib/agent-socket";
 import { formatEvent, formatFinal } from "./lib/format-run";
-import { runEvents, runMessages, takeUnseen, type RunAnchor } from "./lib/run-events";
+import { LiveRun } from "./lib/live-run";
+import { runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "./lib/run-events";
 import { sessionName } from "../src/run/session-name";
 
 const POLL_INTERVAL_MS = 300;
 const REQUEST_TIMEOUT_MS = 10_000;
+// Past this the run is followed by polling alone; a local socket opens in well under 100 ms.
+const SOCKET_CONNECT_TIMEOUT_MS = 3_000;
 // A server restart between polls is survivable; this many failures in a row is not.
 const MAX_CONSECUTIVE_POLL_FAILURES = 10;
 
@@ -59,7 +73,8 @@ async function main(): Promise<number> {
   }
 }
 
-async function dispatchAndFollow({ request, baseUrl, timeoutSeconds }: DispatchArgs): Promise<number> {
+async function dispatchAndFollow(args: DispatchArgs): Promise<number> {
+  const { request, baseUrl, timeoutSeconds } = args;
   const deadline = Date.now() + timeoutSeconds * 1000;
   const session = sessionName(request.repo, request.issueNumber);
 
@@ -71,6 +86,18 @@ async function dispatchAndFollow({ request, baseUrl, timeoutSeconds }: DispatchA
     knownMessageIds: new Set(before.messages.map((message) => message.id))
   };
 
+  // Subscribed before dispatching, so not even the run's first chunks go by unseen.
+  const socket = await openLiveSocket(baseUrl, session);
+  try {
+    return await follow({ ...args, anchor, socket, deadline });
+  } finally {
+    socket?.close();
+  }
+}
+
+type Following = DispatchArgs & { anchor: RunAnchor; socket: AgentSocket | null; deadline: number };
+
+async function follow({ request, baseUrl, timeoutSeconds, anchor, socket, deadline }: Following): Promise<number> {
   const dispatched = await postDispatch(baseUrl, request);
   if (!dispatched.ok) {
     console.error(`dispatch: the server rejected the request: ${dispatched.error}`);
@@ -83,11 +110,20 @@ async function dispatchAndFollow({ request, baseUrl, timeoutSeconds }: DispatchA
   console.log("");
 
   const printed = new Set<string>();
+  const print = (events: readonly RunEvent[]) => {
+    for (const event of takeUnseen(events, printed)) console.log(formatEvent(event));
+  };
   const printNew = (snapshot: MessagesResponse) => {
     const messages = runMessages(snapshot.messages, anchor);
-    if (messages === null) return;
-    for (const event of takeUnseen(runEvents(messages), printed)) console.log(formatEvent(event));
+    if (messages !== null) print(runEvents(messages));
   };
+  if (socket !== null) {
+    const live = new LiveRun(run.submissionId);
+    socket.listen(
+      (frame) => print(live.accept(frame)),
+      (reason) => console.error(`dispatch: live updates stopped (${reason}); the rest prints when the run ends`)
+    );
+  }
 
   let failures = 0;
   let lastStatus = "pending";
@@ -107,6 +143,7 @@ async function dispatchAndFollow({ request, baseUrl, timeoutSeconds }: DispatchA
     printNew(snapshot);
     lastStatus = snapshot.submission.status;
     if (isTerminalStatus(snapshot.submission.status)) {
+      socket?.close();
       // Messages and status are read side by side; read once more so the last messages are not missed.
       const last = await getMessages(baseUrl, run.session, run.submissionId);
       printNew(last);
@@ -122,6 +159,17 @@ async function dispatchAndFollow({ request, baseUrl, timeoutSeconds }: DispatchA
   console.log(`✗ timed out after ${timeoutSeconds} s; the run is still ${lastStatus} (it keeps going on the server)`);
   console.log(`thread      ${run.threadUrl}`);
   return 1;
+}
+
+/** The session's agent socket, or null (with a note) when it cannot be opened: then the poll alone follows the run. */
+async function openLiveSocket(baseUrl: string, session: string): Promise<AgentSocket | null> {
+  const opened = await openAgentSocket({
+    url: agentSocketUrl(baseUrl, session),
+    connectTimeoutMs: SOCKET_CONNECT_TIMEOUT_MS
+  });
+  if (opened.ok) return opened.socket;
+  console.error(`dispatch: live updates unavailable (${opened.reason}); the run prints when it ends`);
+  return null;
 }
 
 type DispatchOutcome = { ok: true; result: DispatchResult } | { ok: false; error: string };

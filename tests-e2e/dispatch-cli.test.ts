@@ -1,19 +1,25 @@
 /**
  * `npm run dispatch` end to end: the real CLI as a child process against a
- * real `wrangler dev`, checking what a developer sees and the exit codes.
+ * real `wrangler dev`, checking what a developer sees, when each line
+ * arrives, and the exit codes.
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { describe, expect } from "vitest";
 import { freePort, ROOT, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 
-type CliResult = { code: number | null; stdout: string; stderr: string };
+/** A stdout line and when it arrived, in ms since the CLI was started. */
+type CliLine = { text: string; atMs: number };
+type CliResult = { code: number | null; stdout: string; stderr: string; lines: CliLine[]; exitedAtMs: number };
 
 const CLI_TIMEOUT_MS = 45_000;
 
 function runCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
+    const startedAt = performance.now();
     const child = spawn("npx", ["tsx", "scripts/dispatch.ts", ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
@@ -22,12 +28,66 @@ function runCli(args: string[]): Promise<CliResult> {
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    const lines: CliLine[] = [];
+    let partial = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      const atMs = performance.now() - startedAt;
+      const text = chunk.toString("utf8");
+      stdout += text;
+      const pieces = (partial + text).split("\n");
+      partial = pieces.pop() ?? "";
+      for (const piece of pieces) lines.push({ text: piece, atMs });
+    });
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", (code) =>
+      resolve({ code, stdout, stderr, lines, exitedAtMs: performance.now() - startedAt })
+    );
   });
 }
+
+/** When `text` was printed; it must have been printed exactly once. */
+function printedAt(result: CliResult, text: string): number {
+  const matches = result.lines.filter((line) => line.text === text);
+  expect(matches, `"${text}" printed once in:\n${result.stdout}`).toHaveLength(1);
+  return matches[0]!.atMs;
+}
+
+/**
+ * A reverse proxy to `target` that passes plain HTTP and refuses WebSocket
+ * upgrades, as a proxy without WebSocket support would.
+ */
+async function startProxyWithoutWebSockets(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const upstream = await fetch(`${target}${request.url ?? "/"}`, {
+      method: request.method,
+      headers: { "content-type": request.headers["content-type"] ?? "application/json" },
+      body: chunks.length === 0 ? undefined : Buffer.concat(chunks)
+    });
+    response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain" });
+    response.end(Buffer.from(await upstream.arrayBuffer()));
+  });
+  server.on("upgrade", (_request, socket) => socket.end("HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\n"));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  };
+}
+
+const SLOW_RUN = "TEST: run echo first\nTEST: sleep 1500\nTEST: run echo second\nTEST: reply done";
+const SLOW_RUN_LINES = [
+  "Running `echo first`.",
+  "▸ exec  echo first",
+  "  ✓ exit 0 · first",
+  "Running `echo second`.",
+  "▸ exec  echo second",
+  "  ✓ exit 0 · second",
+  "done"
+];
 
 describe("npm run dispatch", () => {
   test("follows a run to completion, printing only this run", async ({ server }) => {
@@ -59,6 +119,47 @@ describe("npm run dispatch", () => {
     // The call is printed before its result, and both before the final status.
     const order = ["▸ exec  echo cli-ok", "  ✓ exit 0 · cli-ok", "all done"].map((line) => lines.indexOf(line));
     expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
+  test("prints each tool call as it happens, and only this run's", async ({ server }) => {
+    const issueNumber = freshIssueNumber();
+    // Queued first and still running when the CLI connects: its stream is
+    // offered to the CLI on connect and must not be printed.
+    await dispatch(server.url, {
+      repo: "acme/widgets",
+      issueNumber,
+      instruction: "TEST: run echo earlier-turn\nTEST: sleep 2000\nTEST: reply earlier reply"
+    });
+
+    const result = await runCli([`acme/widgets#${issueNumber}`, SLOW_RUN, "--url", server.url]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).not.toContain("live updates");
+    expect(result.stdout).not.toContain("earlier");
+
+    const times = SLOW_RUN_LINES.map((line) => printedAt(result, line));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const final = result.lines.find((line) => /^✓ completed in \d+\.\d s$/.test(line.text));
+    expect(final, result.stdout).toBeDefined();
+    // The first call is printed while the run still has 1.5 s of sleep ahead,
+    // not in a burst when the transcript is saved at the end.
+    expect(final!.atMs - printedAt(result, "▸ exec  echo first")).toBeGreaterThanOrEqual(1_000);
+    expect(printedAt(result, "▸ exec  echo second") - printedAt(result, "  ✓ exit 0 · first")).toBeGreaterThanOrEqual(1_000);
+    // The socket is closed when the run ends; it does not hold the CLI open.
+    expect(result.exitedAtMs - final!.atMs).toBeLessThan(2_000);
+  });
+
+  test("follows by polling alone when the socket cannot connect", async ({ server }) => {
+    const proxy = await startProxyWithoutWebSockets(server.url);
+    try {
+      const result = await runCli([`acme/widgets#${freshIssueNumber()}`, SLOW_RUN, "--url", proxy.url]);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/^dispatch: live updates unavailable \(.+\); the run prints when it ends$/m);
+      const times = SLOW_RUN_LINES.map((line) => printedAt(result, line));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(result.stdout).toMatch(/^✓ completed in \d+\.\d s$/m);
+    } finally {
+      await proxy.close();
+    }
   });
 
   test("a failed run prints its error and exits 1", async ({ server }) => {

@@ -1,8 +1,11 @@
 /**
  * Turning a transcript snapshot into what `npm run dispatch` prints: the
  * messages of one run, and the events in them (assistant text, a tool call
- * starting, a tool call settling), each with a stable key so a follower that
- * polls the transcript prints every event exactly once.
+ * starting, a tool call settling), each with a stable key so a follower
+ * prints every event exactly once. The keys are the ones `live-run.ts` gives
+ * the same events read off the WebSocket stream: a tool event is keyed by
+ * its toolCallId, a text by its content and how often that content came
+ * before in the run (the stream does not know a text's part index).
  *
  * A run is the user message that carries its `<agent-think-run>` envelope and
  * the messages after it up to the next user message. Earlier turns in the same
@@ -46,28 +49,44 @@ function isRunMessage(message: TranscriptMessage, anchor: RunAnchor): boolean {
 /** Every event in the assistant messages, in transcript order. Text still streaming is not an event yet. */
 export function runEvents(messages: readonly TranscriptMessage[]): RunEvent[] {
   const events: RunEvent[] = [];
+  const texts = new TextKeys();
   for (const message of messages) {
     if (message.role !== "assistant") continue;
-    message.parts.forEach((part, index) => {
+    for (const part of message.parts) {
       if (part.type === "text") {
-        if (part.state === "streaming" || typeof part.text !== "string" || part.text.trim() === "") return;
-        events.push({ key: `text:${message.id}:${index}`, kind: "text", text: part.text });
-        return;
+        if (part.state === "streaming" || typeof part.text !== "string" || part.text.trim() === "") continue;
+        events.push({ key: texts.next(part.text), kind: "text", text: part.text });
+        continue;
       }
       const toolName = toolNameOf(part);
       const toolCallId = part.toolCallId;
-      if (toolName === null || typeof toolCallId !== "string") return;
-      if (part.state === "input-streaming") return;
-      events.push({ key: `call:${toolCallId}`, kind: "tool-call", toolName, input: part.input });
+      if (toolName === null || typeof toolCallId !== "string") continue;
+      if (part.state === "input-streaming") continue;
+      events.push({ key: callKey(toolCallId), kind: "tool-call", toolName, input: part.input });
       if (part.state === "output-available") {
-        events.push({ key: `result:${toolCallId}`, kind: "tool-result", toolName, output: part.output });
+        events.push({ key: resultKey(toolCallId), kind: "tool-result", toolName, output: part.output });
       } else if (part.state === "output-error" || part.state === "output-denied") {
         const error = typeof part.errorText === "string" ? part.errorText : part.state.replace("output-", "");
-        events.push({ key: `result:${toolCallId}`, kind: "tool-error", toolName, error });
+        events.push({ key: resultKey(toolCallId), kind: "tool-error", toolName, error });
       }
-    });
+    }
   }
   return events;
+}
+
+export const callKey = (toolCallId: string) => `call:${toolCallId}`;
+export const resultKey = (toolCallId: string) => `result:${toolCallId}`;
+
+/** Keys for a run's texts, in order: the same text twice gets two keys. */
+export class TextKeys {
+  readonly #seen = new Map<string, number>();
+
+  next(text: string): string {
+    const content = text.trim();
+    const occurrence = this.#seen.get(content) ?? 0;
+    this.#seen.set(content, occurrence + 1);
+    return `text:${occurrence}:${content}`;
+  }
 }
 
 /** The events not printed yet; records them as printed. */

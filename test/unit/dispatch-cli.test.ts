@@ -1,7 +1,9 @@
 /**
  * The pure parts of `npm run dispatch` and `npm start`: argument parsing,
  * picking one run's messages out of a session's transcript, the events a
- * follower prints once, how they read, and the wrangler command line.
+ * follower prints once, the agent socket's frames and the live events in
+ * them, how they read, and the wrangler command line. The socket follower
+ * runs against a fake socket that records what it was sent.
  */
 import { describe, expect, it } from "vitest";
 import { formatEnvelope } from "../../src/run/envelope";
@@ -15,6 +17,9 @@ import {
 import type { SubmissionStatus, TranscriptMessage } from "../../scripts/lib/dev-api";
 import { clip, formatEvent, formatFinal, MAX_LINE_CHARS } from "../../scripts/lib/format-run";
 import { runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "../../scripts/lib/run-events";
+import { agentSocketUrl, parseAgentFrame, resumeAckFrame, type AgentFrame } from "../../scripts/lib/agent-frames";
+import { LiveRun } from "../../scripts/lib/live-run";
+import { openAgentSocket, type SocketEvent, type SocketLike } from "../../scripts/lib/agent-socket";
 import { findReadyUrl, parsePort, startBanner, wranglerDevArgs } from "../../scripts/lib/wrangler-dev";
 
 describe("parseDispatchArgs", () => {
@@ -196,12 +201,12 @@ describe("runEvents", () => {
       )
     ]);
     expect(events).toEqual([
-      { key: "text:a1:1", kind: "text", text: "Running it." },
+      { key: "text:0:Running it.", kind: "text", text: "Running it." },
       { key: "call:c1", kind: "tool-call", toolName: "exec", input: { command: "echo hi" } },
       { key: "result:c1", kind: "tool-result", toolName: "exec", output: { exitCode: 0, stdout: "hi\n", stderr: "" } },
       { key: "call:c2", kind: "tool-call", toolName: "mcp_search", input: {} },
       { key: "result:c2", kind: "tool-error", toolName: "mcp_search", error: "nope" },
-      { key: "text:a1:5", kind: "text", text: "done" }
+      { key: "text:0:done", kind: "text", text: "done" }
     ]);
   });
 
@@ -215,6 +220,14 @@ describe("runEvents", () => {
       )
     ]);
     expect(events).toEqual([]);
+  });
+
+  it("keys a text by its content and how often it came before, across the run's messages", () => {
+    const events = runEvents([
+      assistantMessage("a1", part({ type: "text", text: "Checking." }), part({ type: "text", text: " Checking.\n" })),
+      assistantMessage("a2", part({ type: "text", text: "Checking." }))
+    ]);
+    expect(events.map((event) => event.key)).toEqual(["text:0:Checking.", "text:1:Checking.", "text:2:Checking."]);
   });
 
   it("a follower prints a call when it starts and its result once it settles, each once", () => {
@@ -286,6 +299,279 @@ describe("formatFinal", () => {
     expect(formatFinal(status({}))).toBe("✓ completed in 1.3 s");
     expect(formatFinal(status({ status: "error", error: "kaput\nat line 3" }))).toBe("✗ error in 1.3 s: kaput");
     expect(formatFinal({ status: "aborted", createdAt: 1 })).toBe("✗ aborted");
+  });
+});
+
+// Frames as Think 0.23 sends them on `wrangler dev` (recorded from a real run).
+const OURS = "00581553-5a1b-4418-a439-3f0ee6fa9817";
+const EARLIER = "a82bf505-6a1a-46f6-a9bd-8650f54334b0";
+const chunkFrame = (id: string, seq: number, chunk: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ type: "cf_agent_use_chat_response", id, body: JSON.stringify(chunk), done: false, seq, ...extra });
+const doneFrame = (id: string, outcome = "completed") =>
+  JSON.stringify({ type: "cf_agent_use_chat_response", id, body: "", done: true, outcome });
+const execOutput = (command: string, stdout: string) => ({ command, cwd: null, backend: "shell", exitCode: 0, stdout, stderr: "" });
+/** One scripted step as streamed: text, then a tool call and its result. */
+const stepChunks = (textId: string, say: string, callId: string, command: string, stdout: string) => [
+  { type: "start-step" },
+  { type: "text-start", id: textId },
+  { type: "text-delta", id: textId, delta: say },
+  { type: "text-end", id: textId },
+  { type: "tool-input-available", toolCallId: callId, toolName: "exec", input: { command } },
+  { type: "tool-output-available", toolCallId: callId, output: execOutput(command, stdout) },
+  { type: "finish-step" }
+];
+const streamFrames = (id: string, chunks: Record<string, unknown>[]) => chunks.map((chunk, seq) => chunkFrame(id, seq, chunk));
+const ourChunks = [
+  { type: "start", messageId: "1effa8d6-35d6-489a-9b93-779ca0d4467b" },
+  ...stepChunks("t", "Running `echo first`.", "scripted-1xr452v-1", "echo first", "first\n"),
+  ...stepChunks("aitxt-U", "Running `echo second`.", "scripted-1xr452v-2", "echo second", "second\n"),
+  { type: "start-step" },
+  { type: "text-start", id: "aitxt-K" },
+  { type: "text-delta", id: "aitxt-K", delta: "do" },
+  { type: "text-delta", id: "aitxt-K", delta: "ne" },
+  { type: "text-end", id: "aitxt-K" },
+  { type: "finish-step" },
+  { type: "finish", finishReason: "stop" }
+];
+const earlierChunks = [
+  { type: "start", messageId: "3f343163-e34e-4075-aca1-b7144c24e5d9" },
+  ...stepChunks("t", "Running `echo earlier`.", "scripted-1s9q7v9-1", "echo earlier", "earlier\n")
+];
+/** The same run as the poll reads it once the turn has saved its message. */
+const ourPersisted: TranscriptMessage = assistantMessage(
+  "1effa8d6-35d6-489a-9b93-779ca0d4467b",
+  part({ type: "step-start" }),
+  part({ type: "text", text: "Running `echo first`.", state: "done" }),
+  exec2("scripted-1xr452v-1", "echo first", "first\n"),
+  part({ type: "step-start" }),
+  part({ type: "text", text: "Running `echo second`.", state: "done" }),
+  exec2("scripted-1xr452v-2", "echo second", "second\n"),
+  part({ type: "step-start" }),
+  part({ type: "text", text: "done", state: "done" })
+);
+function exec2(toolCallId: string, command: string, stdout: string) {
+  return part({ type: "tool-exec", toolCallId, state: "output-available", input: { command }, output: execOutput(command, stdout) });
+}
+const feed = (run: LiveRun, frames: string[]) => frames.flatMap((frame) => run.accept(parseAgentFrame(frame)));
+const lines = (events: RunEvent[]) => events.map(formatEvent);
+
+describe("parseAgentFrame", () => {
+  it("reads a live chunk and a replayed one", () => {
+    expect(parseAgentFrame(chunkFrame(OURS, 5, { type: "tool-input-available", toolCallId: "c1", toolName: "exec", input: {} }))).toEqual({
+      kind: "chunk",
+      requestId: OURS,
+      chunk: { type: "tool-input-available", toolCallId: "c1", toolName: "exec", input: {} },
+      seq: 5,
+      replay: false
+    });
+    expect(parseAgentFrame(chunkFrame(OURS, 0, { type: "start" }, { replay: true }))).toMatchObject({ kind: "chunk", seq: 0, replay: true });
+  });
+
+  it("reads how a request's stream ended, and a stream error", () => {
+    expect(parseAgentFrame(doneFrame(OURS))).toEqual({ kind: "end", requestId: OURS, outcome: "completed" });
+    expect(parseAgentFrame(doneFrame(OURS, "recovering"))).toEqual({ kind: "end", requestId: OURS, outcome: "recovering" });
+    const bare = JSON.stringify({ type: "cf_agent_use_chat_response", id: OURS, body: "", done: true });
+    expect(parseAgentFrame(bare)).toEqual({ kind: "end", requestId: OURS, outcome: "completed" });
+    const failed = { type: "cf_agent_use_chat_response", id: OURS, body: "the model gave up", error: true };
+    expect(parseAgentFrame(JSON.stringify({ ...failed, done: false }))).toEqual({ kind: "error", requestId: OURS, error: "the model gave up" });
+    expect(parseAgentFrame(JSON.stringify({ ...failed, done: true }))).toEqual({
+      kind: "end",
+      requestId: OURS,
+      outcome: "error",
+      error: "the model gave up"
+    });
+  });
+
+  it("reads a resume offer", () => {
+    expect(parseAgentFrame(JSON.stringify({ type: "cf_agent_stream_resuming", id: EARLIER }))).toEqual({ kind: "resuming", requestId: EARLIER });
+  });
+
+  it.each([
+    ["the end of a replay", JSON.stringify({ type: "cf_agent_use_chat_response", id: OURS, body: "", done: false, replay: true, replayComplete: true })],
+    ["the transcript", JSON.stringify({ type: "cf_agent_chat_messages", messages: [], connect: true })],
+    ["the identity", JSON.stringify({ type: "cf_agent_identity", name: "acme-widgets-7", agent: "think-agent" })],
+    ["a keep-waiting frame", JSON.stringify({ type: "cf_agent_stream_pending", id: OURS })],
+    ["a body that is not a chunk", JSON.stringify({ type: "cf_agent_use_chat_response", id: OURS, body: "[1]", done: false })],
+    ["a response without an id", JSON.stringify({ type: "cf_agent_use_chat_response", body: "{}", done: false })],
+    ["text that is not JSON", "hello"],
+    ["a binary frame", new ArrayBuffer(4)]
+  ])("ignores %s", (_name, data) => {
+    expect(parseAgentFrame(data)).toEqual({ kind: "ignored" });
+  });
+
+  it("acknowledges a resume offer by its request id", () => {
+    expect(JSON.parse(resumeAckFrame(OURS))).toEqual({ type: "cf_agent_stream_resume_ack", id: OURS });
+  });
+
+  it("finds a session's socket under the server's base URL", () => {
+    expect(agentSocketUrl("http://127.0.0.1:8787", "acme-widgets-7")).toBe("ws://127.0.0.1:8787/agents/think-agent/acme-widgets-7");
+    expect(agentSocketUrl("https://agent.example.com/", "a-b-1")).toBe("wss://agent.example.com/agents/think-agent/a-b-1");
+  });
+});
+
+describe("LiveRun", () => {
+  it("prints only this run's text, calls and results, as they stream, the way the poll prints them", () => {
+    const run = new LiveRun(OURS);
+    const frames = [...streamFrames(EARLIER, earlierChunks), doneFrame(EARLIER), ...streamFrames(OURS, ourChunks)];
+    const events = feed(run, frames);
+    expect(lines(events)).toEqual([
+      "Running `echo first`.",
+      "▸ exec  echo first",
+      "  ✓ exit 0 · first",
+      "Running `echo second`.",
+      "▸ exec  echo second",
+      "  ✓ exit 0 · second",
+      "done"
+    ]);
+    expect(events).toEqual(runEvents([ourPersisted]));
+  });
+
+  it("prints a call as soon as its input is available, before its result exists", () => {
+    const run = new LiveRun(OURS);
+    const upToCall = streamFrames(OURS, ourChunks).slice(0, 6);
+    expect(lines(feed(run, upToCall))).toEqual(["Running `echo first`.", "▸ exec  echo first"]);
+  });
+
+  it("leaves nothing for the poll to print twice", () => {
+    const printed = new Set<string>();
+    takeUnseen(feed(new LiveRun(OURS), streamFrames(OURS, ourChunks)), printed);
+    expect(takeUnseen(runEvents([ourPersisted]), printed)).toEqual([]);
+  });
+
+  it("applies a replay once, whether it comes before live chunks or repeats them", () => {
+    const run = new LiveRun(OURS);
+    const all = streamFrames(OURS, ourChunks);
+    const replayed = (frames: string[]) => frames.map((frame) => JSON.stringify({ ...JSON.parse(frame), replay: true }));
+    // Joined mid-turn: the replay brings the first step, live chunks the rest.
+    const first = feed(run, [...replayed(all.slice(0, 9)), ...all.slice(9)]);
+    expect(first).toEqual(runEvents([ourPersisted]));
+    // A second acknowledgement replays the same chunks again.
+    expect(feed(run, replayed(all))).toEqual([]);
+  });
+
+  it("leaves a result whose call it did not see to the poll, so the two print in order", () => {
+    const run = new LiveRun(OURS);
+    const joinedLate = streamFrames(OURS, ourChunks).slice(6);
+    expect(lines(feed(run, joinedLate))).toEqual(["Running `echo second`.", "▸ exec  echo second", "  ✓ exit 0 · second", "done"]);
+  });
+
+  it("prints tool errors and denials, and skips preliminary outputs", () => {
+    const run = new LiveRun(OURS);
+    const call = (toolCallId: string) => ({ type: "tool-input-available", toolCallId, toolName: "read", input: { path: "/x" } });
+    const events = feed(
+      run,
+      streamFrames(OURS, [
+        call("c1"),
+        { type: "tool-output-available", toolCallId: "c1", output: { content: "partial" }, preliminary: true },
+        { type: "tool-output-error", toolCallId: "c1", errorText: "File not found: /x\nat read" },
+        call("c2"),
+        { type: "tool-output-denied", toolCallId: "c2" },
+        { type: "tool-input-error", toolCallId: "c3", toolName: "write", input: { path: 3 }, errorText: "path must be a string" }
+      ])
+    );
+    expect(events.map((event) => [event.key, formatEvent(event)])).toEqual([
+      ["call:c1", "▸ read  /x"],
+      ["result:c1", "  ✗ File not found: /x"],
+      ["call:c2", "▸ read  /x"],
+      ["result:c2", "  ✗ denied"],
+      ["call:c3", '▸ write  {"path":3}'],
+      ["result:c3", "  ✗ path must be a string"]
+    ]);
+  });
+
+  it("leaves how the stream ended to the poll's final status", () => {
+    const run = new LiveRun(OURS);
+    const failed = { type: "cf_agent_use_chat_response", id: OURS, body: "the model gave up", error: true, done: false };
+    expect(feed(run, [JSON.stringify(failed), doneFrame(OURS, "error"), doneFrame(OURS)])).toEqual([]);
+  });
+});
+
+/** A socket that records what it was sent; the test plays the server. */
+class FakeSocket implements SocketLike {
+  readonly sent: string[] = [];
+  readonly closes: Array<[number | undefined, string | undefined]> = [];
+  readonly #listeners = new Map<string, Array<(event: SocketEvent) => void>>();
+
+  addEventListener(type: string, listener: (event: SocketEvent) => void): void {
+    this.#listeners.set(type, [...(this.#listeners.get(type) ?? []), listener]);
+  }
+  send(data: string): void {
+    this.sent.push(data);
+  }
+  close(code?: number, reason?: string): void {
+    this.closes.push([code, reason]);
+  }
+  emit(type: string, fields: Omit<SocketEvent, "type"> = {}): void {
+    for (const listener of this.#listeners.get(type) ?? []) listener({ type, ...fields });
+  }
+}
+
+describe("openAgentSocket", () => {
+  const open = (fake: FakeSocket, connectTimeoutMs = 1_000) =>
+    openAgentSocket({ url: "ws://127.0.0.1:1/agents/think-agent/a-b-1", connectTimeoutMs, createSocket: () => fake });
+
+  it("hands over frames that came before the listener, acknowledges resume offers, and closes normally", async () => {
+    const fake = new FakeSocket();
+    const opening = open(fake);
+    fake.emit("open");
+    const opened = await opening;
+    if (!opened.ok) throw new Error(opened.reason);
+
+    fake.emit("message", { data: JSON.stringify({ type: "cf_agent_identity", name: "a-b-1" }) });
+    fake.emit("message", { data: JSON.stringify({ type: "cf_agent_stream_resuming", id: EARLIER }) });
+    fake.emit("message", { data: chunkFrame(OURS, 0, { type: "start" }) });
+    expect(fake.sent.map((frame) => JSON.parse(frame))).toEqual([{ type: "cf_agent_stream_resume_ack", id: EARLIER }]);
+
+    const frames: AgentFrame[] = [];
+    const drops: string[] = [];
+    opened.socket.listen((frame) => frames.push(frame), (reason) => drops.push(reason));
+    fake.emit("message", { data: doneFrame(OURS) });
+    expect(frames.map((frame) => frame.kind)).toEqual(["resuming", "chunk", "end"]);
+
+    opened.socket.close();
+    opened.socket.close();
+    fake.emit("close", { code: 1000, reason: "" });
+    expect(fake.closes).toEqual([[1000, "run followed"]]);
+    expect(drops).toEqual([]);
+  });
+
+  it("reports a drop once, even one that came before the listener", async () => {
+    const fake = new FakeSocket();
+    const opening = open(fake);
+    fake.emit("open");
+    const opened = await opening;
+    if (!opened.ok) throw new Error(opened.reason);
+    fake.emit("close", { code: 1006, reason: "" });
+    fake.emit("error", { message: "socket hang up" });
+    const drops: string[] = [];
+    opened.socket.listen(() => {}, (reason) => drops.push(reason));
+    expect(drops).toEqual(["connection closed (code 1006)"]);
+    expect(fake.closes).toEqual([]);
+  });
+
+  it("gives up without throwing when the socket errors, closes, never opens or cannot be made", async () => {
+    const erroring = new FakeSocket();
+    const failed = open(erroring);
+    erroring.emit("error", { message: "connect ECONNREFUSED 127.0.0.1:1" });
+    expect(await failed).toEqual({ ok: false, reason: "connect ECONNREFUSED 127.0.0.1:1" });
+
+    const refused = new FakeSocket();
+    const closed = open(refused);
+    refused.emit("close", { code: 1006, reason: "" });
+    expect(await closed).toEqual({ ok: false, reason: "connection closed (code 1006)" });
+
+    const silent = new FakeSocket();
+    expect(await open(silent, 20)).toEqual({ ok: false, reason: "no connection after 20 ms" });
+    expect(silent.closes).toHaveLength(1);
+
+    const unmade = openAgentSocket({
+      url: "ws://x",
+      connectTimeoutMs: 1_000,
+      createSocket: () => {
+        throw new SyntaxError("Invalid URL");
+      }
+    });
+    expect(await unmade).toEqual({ ok: false, reason: "Invalid URL" });
   });
 });
 
