@@ -10,7 +10,8 @@
  * and served with `--no-bundle`: `wrangler dev` otherwise watches the sources
  * and reloads the Worker, dropping every Durable Object, whenever a file
  * under src/ changes mid-run. The bench measures the code as it was when it
- * started.
+ * started. Even then wrangler watches the bundle's directory, so nothing else
+ * (state, log) may live in it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -18,21 +19,6 @@ import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-
-export type DevServer = {
-  baseUrl: string;
-  logPath: string;
-  /** Resolve once GET `path` answers 2xx; throw if wrangler exits or time runs out. */
-  ready(path: string, timeoutMs: number): Promise<void>;
-  /** SIGTERM the process group, SIGKILL it after a grace period. Idempotent. */
-  stop(): Promise<void>;
-  /** SIGKILL the process group at once; synchronous, for process `exit`. */
-  killNow(): void;
-  /** The end of wrangler's output, for error reports. */
-  logTail(lines?: number): string;
-  /** Remove the temporary state and log directory (after stop). */
-  removeFiles(): void;
-};
 
 export type DevServerOptions = {
   /** wrangler config path, relative to `cwd`. */
@@ -43,80 +29,129 @@ export type DevServerOptions = {
 
 const POLL_MS = 250;
 
-/** Bundle the Worker, then start `wrangler dev` on the bundle; wait with `ready()`. */
-export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  const dir = mkdtempSync(join(tmpdir(), "agent-think-bench-"));
-  const logPath = join(dir, "wrangler.log");
-  const bundleDir = join(dir, "bundle");
-  const [port, inspectorPort] = await freePorts(2);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const run = (args: string[], detached: boolean) => spawnWrangler(args, { cwd: options.cwd, logPath, detached });
+export class DevServer {
+  readonly logPath: string;
+  baseUrl = "";
+  readonly #options: DevServerOptions;
+  readonly #wrangler = wranglerBin();
+  readonly #dir: string;
+  #bundler: ChildProcess | undefined;
+  #pid: number | undefined;
+  #exited = false;
+  #stopping: Promise<void> | undefined;
 
-  // Short-lived and left in our process group, so a Ctrl-C ends it too.
-  const bundle = run(["deploy", "--dry-run", "-c", options.config, "--outdir", bundleDir], false);
-  const bundled = await new Promise<number | null>((resolve) => bundle.once("exit", resolve));
-  if (bundled !== 0) {
-    throw new Error(`wrangler could not bundle ${options.config}:\n${tail(logPath, 30)}\n(log: ${logPath})`);
+  /** Only makes the temporary directory (bundle, state, log); `start()` does the rest. */
+  constructor(options: DevServerOptions) {
+    this.#options = options;
+    this.#dir = mkdtempSync(join(tmpdir(), "agent-think-bench-"));
+    this.logPath = join(this.#dir, "wrangler.log");
   }
-  const entry = readdirSync(bundleDir).find((name) => name.endsWith(".js"));
-  if (!entry) throw new Error(`wrangler wrote no bundle to ${bundleDir}`);
 
-  const child = run([
-    "dev",
-    join(bundleDir, entry),
-    ...["-c", options.config, "--no-bundle", "--local", "--ip", "127.0.0.1", "--port", String(port)],
-    ...["--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
-    ...["--persist-to", join(dir, "state"), "--var", `PUBLIC_BASE_URL:${baseUrl}`]
-  ], true);
-  const pid = child.pid;
-  if (pid === undefined) throw new Error("wrangler dev did not start");
+  /** Bundle the Worker, then start `wrangler dev` on the bundle; wait with `ready()`. */
+  async start(): Promise<void> {
+    const { config } = this.#options;
+    const bundleDir = join(this.#dir, "bundle");
+    // Short-lived and left in our process group, so a Ctrl-C ends it too.
+    const bundler = (this.#bundler = this.#spawn(["deploy", "--dry-run", "-c", config, "--outdir", bundleDir], false));
+    const bundled = await new Promise<number | null>((resolve) => bundler.once("exit", resolve));
+    this.#bundler = undefined;
+    if (bundled !== 0) throw new Error(`wrangler could not bundle ${config}:\n${this.logTail()}`);
+    const entry = readdirSync(bundleDir).find((name) => name.endsWith(".js"));
+    if (!entry) throw new Error(`wrangler wrote no bundle to ${bundleDir}`);
 
-  let exited = false;
-  child.once("exit", () => (exited = true));
-  let stopping: Promise<void> | undefined;
+    const [port, inspectorPort] = await freePorts(2);
+    this.baseUrl = `http://127.0.0.1:${port}`;
+    const child = this.#spawn(
+      [
+        ...["dev", join(bundleDir, entry), "-c", config, "--no-bundle"],
+        ...["--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)],
+        ...["--show-interactive-dev-session=false", "--persist-to", join(this.#dir, "state")],
+        ...["--var", `PUBLIC_BASE_URL:${this.baseUrl}`]
+      ],
+      true
+    );
+    child.once("exit", () => (this.#exited = true));
+    this.#pid = child.pid;
+    if (this.#pid === undefined) throw new Error("wrangler dev did not start");
+  }
 
-  const server: DevServer = {
-    baseUrl,
-    logPath,
-    ready: async (path, timeoutMs) => {
-      const deadline = Date.now() + timeoutMs;
-      while (true) {
-        if (exited) throw new Error(`wrangler dev exited before it was ready:\n${tail(logPath, 30)}`);
-        if (Date.now() > deadline) {
-          throw new Error(`wrangler dev was not ready within ${timeoutMs} ms:\n${tail(logPath, 30)}`);
-        }
-        try {
-          const response = await fetch(baseUrl + path, { signal: AbortSignal.timeout(2_000) });
-          await response.arrayBuffer();
-          if (response.ok) return;
-        } catch {
-          // not listening yet
-        }
-        await sleep(POLL_MS);
+  /** Resolve once GET `path` answers 2xx; throw if wrangler exits or time runs out. */
+  async ready(path: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (true) {
+      if (this.#exited) throw new Error(`wrangler dev exited before it was ready:\n${this.logTail()}`);
+      if (Date.now() > deadline) throw new Error(`wrangler dev was not ready within ${timeoutMs} ms:\n${this.logTail()}`);
+      try {
+        const response = await fetch(this.baseUrl + path, { signal: AbortSignal.timeout(2_000) });
+        await response.arrayBuffer();
+        if (response.ok) return;
+      } catch {
+        // not listening yet
       }
-    },
-    stop: () => (stopping ??= killGroup(pid, options.killGraceMs)),
-    killNow: () => signalGroup(pid, "SIGKILL"),
-    logTail: (lines = 30) => tail(logPath, lines),
-    removeFiles: () => rmSync(dir, { recursive: true, force: true })
-  };
+      await sleep(POLL_MS);
+    }
+  }
 
-  return server;
+  /** SIGTERM the process group, SIGKILL it after a grace period. Idempotent. */
+  stop(): Promise<void> {
+    this.#bundler?.kill("SIGTERM");
+    if (this.#stopping) return this.#stopping;
+    const pid = this.#pid;
+    if (pid === undefined) return Promise.resolve();
+    // Forget the id once the group is gone, so `killNow()` never signals a reused one.
+    return (this.#stopping = killGroup(pid, this.#options.killGraceMs).finally(() => (this.#pid = undefined)));
+  }
+
+  /** SIGKILL the process group at once; synchronous, for process `exit`. */
+  killNow(): void {
+    if (this.#pid !== undefined) signalGroup(this.#pid, "SIGKILL");
+  }
+
+  /** The end of wrangler's output, for error reports. */
+  logTail(lines = 30): string {
+    return tail(this.logPath, lines);
+  }
+
+  /** How often wrangler reloaded the Worker (which drops every Durable Object). */
+  reloads(): number {
+    return countReloads(this.logPath);
+  }
+
+  /** Remove the temporary bundle, state and log (after `stop()`). */
+  removeFiles(): void {
+    rmSync(this.#dir, { recursive: true, force: true });
+  }
+
+  #spawn(args: string[], detached: boolean): ChildProcess {
+    return spawnWrangler(this.#wrangler, args, { cwd: this.#options.cwd, logPath: this.logPath, detached });
+  }
 }
 
 /** wrangler, its output appended to `logPath`; `detached` gives it its own process group. */
-function spawnWrangler(args: string[], options: { cwd: string; logPath: string; detached: boolean }): ChildProcess {
+function spawnWrangler(
+  wrangler: string,
+  args: string[],
+  options: { cwd: string; logPath: string; detached: boolean }
+): ChildProcess {
   const logFd = openSync(options.logPath, "a");
   try {
     // process.execPath is the Node 22 that `npm run` puts first on PATH.
-    return spawn(process.execPath, [wranglerBin(), ...args], {
+    return spawn(process.execPath, [wrangler, ...args], {
       cwd: options.cwd,
       detached: options.detached,
       stdio: ["ignore", logFd, logFd],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" }
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" }
     });
   } finally {
     closeSync(logFd);
+  }
+}
+
+function countReloads(path: string): number {
+  try {
+    return readFileSync(path, "utf8").split("Reloading local server").length - 1;
+  } catch {
+    return 0;
   }
 }
 

@@ -4,50 +4,49 @@
  * workerd, real Durable Objects; see worker.ts and routes.ts).
  *
  *  1. 200 distinct issues per side, 20 in flight: ours is the AgentThink.dispatch
- *     RPC, bare is getAgentByName + one submitMessages on a bare Think agent.
+ *     RPC over a service binding, bare is getAgentByName + one submitMessages
+ *     on a bare Think agent.
  *  2. A duplicate storm: 50 concurrent calls for the same comment; our side
  *     must yield exactly one submission.
  *
- * Machines are noisy, so the two sides alternate (blocks A B B A ..., storms
- * A B B A) after a discarded warm-up, and the figures to read are the ratios.
- * Between blocks the runner waits until every turn a block started has
- * finished, so one block's background turns never weigh on the next. Exits
+ * The bench Worker drives and times the calls itself (routes.ts says why);
+ * this runner plans the workload, alternates the sides (blocks A B B A ...,
+ * storms A B B A) after a discarded warm-up, waits between blocks until every
+ * turn a block started has finished (so one block's background turns never
+ * weigh on the next), and reports ratios, because machines are noisy. Exits
  * non-zero only when the bench cannot run or our storm yields more than one
  * submission; latency targets are reported, not enforced.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { startDevServer, type DevServer } from "./dev-server";
-import {
-  evaluateTargets,
-  formatReport,
-  summarizeCalls,
-  type BenchResult,
-  type Side,
-  type StormFigures
-} from "./report";
+import { DevServer } from "./dev-server";
+import { evaluateTargets, formatReport, type BenchResult, type Side, type StormFigures } from "./report";
+import { summarize } from "./stats";
 
 const ISSUES = 200;
 const CONCURRENCY = 20;
-const BLOCK_SIZE = 50;
-const BLOCK_ORDER: Side[] = ["ours", "bare", "bare", "ours", "ours", "bare", "bare", "ours"];
+/** Small blocks, so a burst of other work on the machine lands on both sides alike. */
+const BLOCK_SIZE = 25;
+/** A B B A, repeated until each side has run ISSUES calls. */
+const BLOCK_ORDER: Side[] = Array.from({ length: ISSUES / BLOCK_SIZE / 2 }, (): Side[] => ["ours", "bare", "bare", "ours"]).flat();
 const WARMUP_CALLS = 20;
 const STORM_CALLS = 50;
 const STORM_ORDER: Side[] = ["ours", "bare", "bare", "ours"];
 /** Keeps both sides' background turns to one model step. */
 const INSTRUCTION = "TEST: reply ok";
 const BENCH_REPO = "bench/agent-think";
-/** Shaped like an installation token so our logger's redaction runs as in production. */
+/** Shaped like an installation token, so our logger's redaction runs as in production. */
 const BENCH_TOKEN = `ghs_${"0".repeat(36)}`;
 
 const READY_TIMEOUT_MS = 90_000;
-const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 const SETTLE_POLL_MS = 100;
 const BENCH_DEADLINE_MS = 170_000;
 const KILL_GRACE_MS = 5_000;
 
-/** Key ranges, so warm-up, blocks and storms never share an issue or agent. */
+/** Key ranges, so warm-up, blocks and storms never share an issue or an agent. */
 const WARMUP_KEY = 100_000;
 const WARMUP_STORM_KEY = 200_000;
 const STORM_KEY = 300_000;
@@ -56,7 +55,15 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 const TERMINAL = new Set(["completed", "aborted", "skipped", "error"]);
 
-type Call = { side: Side; agent: string; submissionId: string; clientMs: number; workerMs: number };
+type Call = { side: Side; agent: string; submissionId: string; ms: number };
+type Batch = { calls: Call[]; elapsedMs: number };
+
+/** Issue `key` with comment `key` on our side; agent `bare-<key>` with key `comment:<key>` on the bare side. */
+function inputFor(side: Side, key: number) {
+  return side === "ours"
+    ? { repo: BENCH_REPO, issueNumber: key, instruction: INSTRUCTION, installationToken: BENCH_TOKEN, commentId: key }
+    : { name: `bare-${key}`, text: INSTRUCTION, idempotencyKey: `comment:${key}` };
+}
 
 class BenchClient {
   constructor(
@@ -64,22 +71,24 @@ class BenchClient {
     readonly deadline: AbortSignal
   ) {}
 
-  /** One call for `key`: issue `key` and comment `key` on our side, agent `bare-<key>` on the bare side. */
-  async call(side: Side, key: number): Promise<Call> {
-    const body =
-      side === "ours"
-        ? { repo: BENCH_REPO, issueNumber: key, instruction: INSTRUCTION, installationToken: BENCH_TOKEN, commentId: key }
-        : { name: `bare-${key}`, text: INSTRUCTION, idempotencyKey: `comment:${key}` };
-    const startedAt = performance.now();
-    const result = (await this.#post(`/bench/${side}`, body)) as { submissionId: string; workerMs: number; session?: string };
-    const clientMs = performance.now() - startedAt;
-    const agent = side === "ours" ? result.session! : `bare-${key}`;
-    return { side, agent, submissionId: result.submissionId, clientMs, workerMs: result.workerMs };
+  /** One call per key, at most `concurrency` in flight, timed inside the bench Worker. */
+  async batch(side: Side, keys: readonly number[], concurrency: number): Promise<Batch> {
+    const inputs = keys.map((key) => inputFor(side, key));
+    const result = (await this.#post("/bench/batch", { side, concurrency, inputs })) as {
+      elapsedMs: number;
+      calls: ({ agent: string; submissionId: string; ms: number } | { error: string })[];
+    };
+    const failed = result.calls.flatMap((call) => ("error" in call ? [call.error] : []));
+    if (failed.length > 0) throw new Error(`${failed.length} ${side} call(s) failed, first: ${failed[0]}`);
+    return {
+      elapsedMs: result.elapsedMs,
+      calls: result.calls.map((call) => ({ side, ...(call as Exclude<typeof call, { error: string }>) }))
+    };
   }
 
-  async status(side: Side, agent: string, submissionId: string): Promise<string | null> {
-    const result = (await this.#post("/bench/status", { side, agent, submissionId })) as { status: string | null };
-    return result.status;
+  async statuses(calls: readonly Call[]): Promise<(string | null)[]> {
+    const items = calls.map(({ side, agent, submissionId }) => ({ side, agent, submissionId }));
+    return ((await this.#post("/bench/statuses", { items })) as { statuses: (string | null)[] }).statuses;
   }
 
   async #post(path: string, body: unknown): Promise<unknown> {
@@ -95,87 +104,86 @@ class BenchClient {
   }
 }
 
-/** Run `task` for each item with at most `concurrency` in flight; results in item order. */
-async function pool<T, R>(items: readonly T[], concurrency: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
-}
-
 const range = (start: number, count: number) => Array.from({ length: count }, (_, i) => start + i);
 
 /** Wait until every submission the calls started is terminal; count their final statuses. */
 async function settle(client: BenchClient, calls: readonly Call[]): Promise<Record<string, number>> {
-  const pending = new Map(calls.map((c) => [`${c.side}\n${c.agent}\n${c.submissionId}`, c]));
-  const statuses: Record<string, number> = {};
+  const unique = new Map(calls.map((call) => [`${call.side}\n${call.agent}\n${call.submissionId}`, call]));
+  let pending = [...unique.values()];
+  const counts: Record<string, number> = {};
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  while (pending.size > 0) {
-    const checked = await pool([...pending], CONCURRENCY, async ([id, c]) => ({
-      id,
-      status: await client.status(c.side, c.agent, c.submissionId)
-    }));
-    for (const { id, status } of checked) {
-      if (status === null || !TERMINAL.has(status)) continue;
-      statuses[status] = (statuses[status] ?? 0) + 1;
-      pending.delete(id);
-    }
-    if (pending.size === 0) break;
-    if (Date.now() > deadline) {
-      statuses["still running"] = pending.size;
+  while (pending.length > 0) {
+    const statuses = await client.statuses(pending);
+    const still: Call[] = [];
+    pending.forEach((call, i) => {
+      const status = statuses[i];
+      if (status && TERMINAL.has(status)) counts[status] = (counts[status] ?? 0) + 1;
+      else still.push(call);
+    });
+    pending = still;
+    if (pending.length > 0 && Date.now() > deadline) {
+      counts["still running"] = pending.length;
       break;
     }
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
   }
-  return statuses;
+  return counts;
 }
 
 function addCounts(into: Record<string, number>, from: Record<string, number>) {
   for (const [status, count] of Object.entries(from)) into[status] = (into[status] ?? 0) + count;
 }
 
+/** STORM_CALLS calls for one key, all in flight at once. */
 async function storm(client: BenchClient, side: Side, key: number): Promise<Call[]> {
-  const calls = await Promise.all(range(0, STORM_CALLS).map(() => client.call(side, key)));
+  const { calls } = await client.batch(side, new Array<number>(STORM_CALLS).fill(key), STORM_CALLS);
   await settle(client, calls);
   return calls;
 }
 
-async function measure(client: BenchClient): Promise<Omit<BenchResult, "startedAt" | "wallMs">> {
-  // Warm-up, discarded: the first call loads Think's module graph.
+async function measure(client: BenchClient): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs">> {
+  // Warm-up, discarded. The first call loads Think's module graph.
   const coldMs = {
-    ours: (await client.call("ours", WARMUP_KEY)).clientMs,
-    bare: (await client.call("bare", WARMUP_KEY)).clientMs
+    ours: (await client.batch("ours", [WARMUP_KEY], 1)).calls[0]!.ms,
+    bare: (await client.batch("bare", [WARMUP_KEY], 1)).calls[0]!.ms
   };
   for (const side of ["ours", "bare"] as const) {
-    await settle(client, await pool(range(WARMUP_KEY + 1, WARMUP_CALLS), CONCURRENCY, (key) => client.call(side, key)));
+    await settle(client, (await client.batch(side, range(WARMUP_KEY + 1, WARMUP_CALLS), CONCURRENCY)).calls);
     await storm(client, side, WARMUP_STORM_KEY);
   }
 
-  // Dispatch latency: 200 distinct issues per side, in alternating blocks.
+  // Dispatch latency: ISSUES distinct issues per side, in alternating blocks.
   const calls: Record<Side, Call[]> = { ours: [], bare: [] };
+  const blocks: BenchResult["samples"]["blocks"] = [];
+  const elapsedMs: Record<Side, number> = { ours: 0, bare: 0 };
   const turns: Record<Side, Record<string, number>> = { ours: {}, bare: {} };
   for (const side of BLOCK_ORDER) {
-    const keys = range(1 + calls[side].length, BLOCK_SIZE);
-    const block = await pool(keys, CONCURRENCY, (key) => client.call(side, key));
-    calls[side].push(...block);
-    addCounts(turns[side], await settle(client, block));
+    const block = await client.batch(side, range(1 + calls[side].length, BLOCK_SIZE), CONCURRENCY);
+    calls[side].push(...block.calls);
+    blocks.push({ side, ms: block.calls.map((call) => call.ms) });
+    elapsedMs[side] += block.elapsedMs;
+    addCounts(turns[side], await settle(client, block.calls));
   }
   for (const side of ["ours", "bare"] as const) {
-    if (calls[side].length !== ISSUES) throw new Error(`block plan ran ${calls[side].length} ${side} calls, not ${ISSUES}`);
+    if (calls[side].length !== ISSUES) throw new Error(`the block plan ran ${calls[side].length} ${side} calls, not ${ISSUES}`);
   }
 
   // Duplicate storms, alternating.
   const storms: Record<Side, Call[][]> = { ours: [], bare: [] };
-  for (const [index, side] of STORM_ORDER.entries()) storms[side].push(await storm(client, side, STORM_KEY + index));
+  const stormSamples: BenchResult["samples"]["storms"] = [];
+  for (const [index, side] of STORM_ORDER.entries()) {
+    const calls = await storm(client, side, STORM_KEY + index);
+    storms[side].push(calls);
+    stormSamples.push({ side, ms: calls.map((call) => call.ms) });
+  }
   const stormFigures = (side: Side): StormFigures => ({
-    distinctIds: storms[side].map((calls) => new Set(calls.map((c) => c.submissionId)).size),
-    ...summarizeCalls(storms[side].flat())
+    distinctIds: storms[side].map((one) => new Set(one.map((call) => call.submissionId)).size),
+    latency: summarize(storms[side].flat().map((call) => call.ms))
+  });
+  const dispatchFigures = (side: Side) => ({
+    latency: summarize(calls[side].map((call) => call.ms)),
+    callsPerSecond: (calls[side].length * 1000) / elapsedMs[side],
+    turns: turns[side]
   });
 
   return {
@@ -189,11 +197,9 @@ async function measure(client: BenchClient): Promise<Omit<BenchResult, "startedA
       instruction: INSTRUCTION,
       warmup: { coldMs, calls: WARMUP_CALLS }
     },
-    dispatch: {
-      ours: { ...summarizeCalls(calls.ours), turns: turns.ours },
-      bare: { ...summarizeCalls(calls.bare), turns: turns.bare }
-    },
-    storm: { ours: stormFigures("ours"), bare: stormFigures("bare") }
+    dispatch: { ours: dispatchFigures("ours"), bare: dispatchFigures("bare") },
+    storm: { ours: stormFigures("ours"), bare: stormFigures("bare") },
+    samples: { blocks, storms: stormSamples }
   };
 }
 
@@ -208,26 +214,38 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const deadline = AbortSignal.timeout(BENCH_DEADLINE_MS);
   let server: DevServer | undefined;
+  let interrupted = false;
+  // `on`, not `once`: tsx relays the terminal's SIGINT, so it can arrive twice,
+  // and a second one without a handler would end us before wrangler is stopped.
   const interrupt = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
     console.error(`\nbench: ${signal}, stopping wrangler dev`);
-    void (server?.stop() ?? Promise.resolve()).finally(() => process.exit(130));
+    void (server?.stop() ?? Promise.resolve()).finally(() => {
+      server?.removeFiles();
+      process.exit(130);
+    });
   };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, interrupt);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, interrupt);
   process.once("exit", () => server?.killNow());
 
   let ok = false;
   try {
-    console.log("bench: starting wrangler dev --local (bench/wrangler.jsonc) ...");
-    server = await startDevServer({
-      config: "bench/wrangler.jsonc",
-      cwd: ROOT,
-      readyPath: "/bench/ping",
-      readyTimeoutMs: READY_TIMEOUT_MS,
-      killGraceMs: KILL_GRACE_MS
-    });
-    console.log(`bench: ready at ${server.baseUrl}; measuring (about a minute) ...\n`);
+    console.log("bench: bundling bench/worker.ts and starting wrangler dev --local ...");
+    server = new DevServer({ config: "bench/wrangler.jsonc", cwd: ROOT, killGraceMs: KILL_GRACE_MS });
+    await server.start();
+    await server.ready("/bench/ping", READY_TIMEOUT_MS);
+    console.log(`bench: ready at ${server.baseUrl}; measuring (under a minute) ...\n`);
+    const loadStart = loadavg()[0]!;
     const measured = await measure(new BenchClient(server.baseUrl, deadline));
-    const result: BenchResult = { startedAt: startedAt.toISOString(), ...measured, wallMs: Date.now() - startedAt.getTime() };
+    const reloads = server.reloads();
+    if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
+    const result: BenchResult = {
+      startedAt: startedAt.toISOString(),
+      ...measured,
+      machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
+      wallMs: Date.now() - startedAt.getTime()
+    };
     const targets = evaluateTargets(result);
     console.log(formatReport(result, targets));
     console.log(`\nresults: ${writeResults(result)}`);
@@ -235,12 +253,13 @@ async function main(): Promise<number> {
     if (!ok) console.error("\nbench: FAIL: a duplicate storm yielded more than one submission on our side");
     return ok ? 0 : 1;
   } catch (error) {
+    if (interrupted) return 130;
     console.error(`bench: failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (server) console.error(`\nwrangler dev output (last lines, full log at ${server.logPath}):\n${server.logTail()}`);
+    if (server) console.error(`\nwrangler output (last lines; full log at ${server.logPath}):\n${server.logTail()}`);
     return 1;
   } finally {
     await server?.stop();
-    // Keep the log of a failed run; a passing run leaves nothing behind.
+    // A failed run keeps its log; a passing run leaves nothing behind.
     if (ok) server?.removeFiles();
   }
 }
