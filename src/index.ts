@@ -12,6 +12,9 @@ import { notFound } from "./http/responses";
 import type { DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
 
 export { ThinkAgent } from "./agent";
+export { WorkspaceAgent } from "./workspace-agent";
+export { Sandbox } from "./sandbox";
+export { WarmPool } from "./warm-pool";
 // The worker-shell backend's Dynamic Worker calls back into the workspace
 // through this entrypoint.
 export { WorkspaceServiceProxy } from "@cloudflare/computer";

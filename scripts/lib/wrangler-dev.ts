@@ -31,6 +31,9 @@ export function wranglerDevArgs(options: WranglerDevOptions): string[] {
     `PUBLIC_BASE_URL:${localUrl(options.port)}`
   ];
   if (options.localDev) args.push("--var", "LOCAL_DEV:1");
+  // No Docker engine locally: no container backend (wrangler.jsonc also sets
+  // dev.enable_containers to false).
+  args.push("--var", "CONTAINERS_ENABLED:");
   if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
   if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
   return args;

@@ -588,7 +588,9 @@ describe("npm start helpers", () => {
       "--var",
       "PUBLIC_BASE_URL:http://127.0.0.1:8787",
       "--var",
-      "LOCAL_DEV:1"
+      "LOCAL_DEV:1",
+      "--var",
+      "CONTAINERS_ENABLED:"
     ]);
     const args = wranglerDevArgs({ port: 9001, localDev: false, persistTo: "/tmp/state", inspectorPort: 9002 });
     expect(args).not.toContain("LOCAL_DEV:1");

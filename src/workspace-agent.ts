@@ -1,0 +1,6 @@
+/**
+ * WorkspaceAgent: the issue's Workspace. (Being built: see issue 3.)
+ */
+import { Agent } from "agents";
+
+export class WorkspaceAgent extends Agent<Env> {}
