@@ -13,6 +13,7 @@ export function uniqueRepo(owner = "acme"): string {
 
 /** The agent methods the tests call, typed narrowly (see IssueAgent in src/service.ts). */
 export type TestAgent = IssueAgent & {
+  waitForSubmission(id: string, options?: { timeoutMs?: number }): Promise<unknown>;
   listSubmissions(options?: { status?: SubmissionStatusValue | SubmissionStatusValue[] }): Promise<
     Array<{ submissionId: string; status: SubmissionStatusValue }>
   >;
@@ -25,16 +26,29 @@ export async function agentFor(
   return (await getAgentByName(namespace as DurableObjectNamespace<ThinkAgent>, session)) as unknown as TestAgent & DurableObjectStub;
 }
 
-type StatusReader = { submissionStatus(id: string): Promise<SubmissionStatus | null> };
+type StatusReader = {
+  submissionStatus(id: string): Promise<SubmissionStatus | null>;
+  waitForSubmission?(id: string, options?: { timeoutMs?: number }): Promise<unknown>;
+};
 
-/** Poll until the submission reaches one of `statuses` (terminal ones by default). */
+const TERMINAL: readonly SubmissionStatusValue[] = ["completed", "error", "aborted", "skipped"];
+
+/**
+ * Wait until the submission reaches one of `statuses` (terminal ones by
+ * default). A terminal wait goes through Think's waitForSubmission, which
+ * resolves only after onSubmissionStatus has run, so the turn's last log
+ * lines and releases have happened by then.
+ */
 export async function waitForStatus(
   agent: StatusReader,
   submissionId: string,
-  statuses: readonly SubmissionStatusValue[] = ["completed", "error", "aborted", "skipped"],
+  statuses: readonly SubmissionStatusValue[] = TERMINAL,
   timeoutMs = 20_000
 ): Promise<SubmissionStatus> {
   const deadline = Date.now() + timeoutMs;
+  if (agent.waitForSubmission && statuses.every((status) => TERMINAL.includes(status))) {
+    await agent.waitForSubmission(submissionId, { timeoutMs });
+  }
   for (;;) {
     const status = await agent.submissionStatus(submissionId);
     if (status && statuses.includes(status.status)) return status;

@@ -47,9 +47,10 @@ export async function readMessages(baseUrl: string, session: string, submissionI
 /** Polls until the submission is terminal; the transcript read alongside is returned with it. */
 export async function waitForSubmission(
   baseUrl: string,
-  run: Pick<DispatchResult, "session" | "submissionId">
+  run: Pick<DispatchResult, "session" | "submissionId">,
+  timeoutMs = RUN_TIMEOUT_MS
 ): Promise<MessagesResponse & { submission: SubmissionStatus }> {
-  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   let last: MessagesResponse | undefined;
   while (Date.now() < deadline) {
     last = await readMessages(baseUrl, run.session, run.submissionId);
@@ -61,7 +62,7 @@ export async function waitForSubmission(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  throw new Error(`submission ${run.submissionId} did not end in ${RUN_TIMEOUT_MS} ms: ${JSON.stringify(last?.submission)}`);
+  throw new Error(`submission ${run.submissionId} did not end in ${timeoutMs} ms: ${JSON.stringify(last?.submission)}`);
 }
 
 /** A fresh issue number, so tests never share a session by accident. */

@@ -42,10 +42,10 @@ describe("POST /dev/dispatch", () => {
     const toolParts = assistant.parts.filter((part) => part.type.startsWith("tool-"));
     expect(toolParts).toHaveLength(1);
     expect(toolParts[0]).toMatchObject({
-      type: "tool-exec",
+      type: "tool-bash",
       state: "output-available",
       input: { command: "echo e2e-ok" },
-      output: { exitCode: 0, stdout: "e2e-ok\n", stderr: "" }
+      output: { backend: "shell", exitCode: 0, stdout: { text: "e2e-ok\n" }, stderr: { text: "" } }
     });
     const texts = assistant.parts.filter((part) => part.type === "text").map((part) => part.text);
     expect(texts.at(-1)).toBe("finished");

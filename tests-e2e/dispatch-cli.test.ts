@@ -81,10 +81,10 @@ async function startProxyWithoutWebSockets(target: string): Promise<{ url: strin
 const SLOW_RUN = "TEST: run echo first\nTEST: sleep 1500\nTEST: run echo second\nTEST: reply done";
 const SLOW_RUN_LINES = [
   "Running `echo first`.",
-  "▸ exec  echo first",
+  "▸ bash  echo first",
   "  ✓ exit 0 · first",
   "Running `echo second`.",
-  "▸ exec  echo second",
+  "▸ bash  echo second",
   "  ✓ exit 0 · second",
   "done"
 ];
@@ -110,14 +110,14 @@ describe("npm run dispatch", () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const lines = result.stdout.split("\n");
     expect(lines).toContain(`session     ${session}`);
-    expect(lines).toContain("▸ exec  echo cli-ok");
+    expect(lines).toContain("▸ bash  echo cli-ok");
     expect(lines).toContain("  ✓ exit 0 · cli-ok");
     expect(lines).toContain("all done");
     expect(lines.some((line) => /^✓ completed in \d+\.\d s$/.test(line))).toBe(true);
     expect(lines.filter((line) => line === `thread      ${server.url}/thread/${session}`)).toHaveLength(2);
     expect(result.stdout).not.toContain("earlier");
     // The call is printed before its result, and both before the final status.
-    const order = ["▸ exec  echo cli-ok", "  ✓ exit 0 · cli-ok", "all done"].map((line) => lines.indexOf(line));
+    const order = ["▸ bash  echo cli-ok", "  ✓ exit 0 · cli-ok", "all done"].map((line) => lines.indexOf(line));
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
@@ -142,8 +142,8 @@ describe("npm run dispatch", () => {
     expect(final, result.stdout).toBeDefined();
     // The first call is printed while the run still has 1.5 s of sleep ahead,
     // not in a burst when the transcript is saved at the end.
-    expect(final!.atMs - printedAt(result, "▸ exec  echo first")).toBeGreaterThanOrEqual(1_000);
-    expect(printedAt(result, "▸ exec  echo second") - printedAt(result, "  ✓ exit 0 · first")).toBeGreaterThanOrEqual(1_000);
+    expect(final!.atMs - printedAt(result, "▸ bash  echo first")).toBeGreaterThanOrEqual(1_000);
+    expect(printedAt(result, "▸ bash  echo second") - printedAt(result, "  ✓ exit 0 · first")).toBeGreaterThanOrEqual(1_000);
     // The socket is closed when the run ends; it does not hold the CLI open.
     expect(result.exitedAtMs - final!.atMs).toBeLessThan(2_000);
   });
@@ -172,7 +172,7 @@ describe("npm run dispatch", () => {
       "77"
     ]);
     expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(result.stdout).toContain("▸ exec  cat /missing.txt");
+    expect(result.stdout).toContain("▸ bash  cat /missing.txt");
     expect(result.stdout).toMatch(/ {2}✗ exit 1 · cat: \/missing\.txt: No such file or directory/);
     expect(result.stdout).toMatch(/^✗ error.*: the model gave up$/m);
   });

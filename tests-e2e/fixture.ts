@@ -33,7 +33,7 @@ export type DevServer = {
 
 type RunningServer = DevServer & { stop(): Promise<void> };
 
-export async function startDevServer(options: { localDev: boolean }): Promise<RunningServer> {
+export async function startDevServer(options: { localDev: boolean; containers?: boolean }): Promise<RunningServer> {
   const port = await freePort();
   // Explicit, so wranglers started side by side never race for the default 9229.
   let inspectorPort = await freePort();
@@ -42,7 +42,7 @@ export async function startDevServer(options: { localDev: boolean }): Promise<Ru
   const url = localUrl(port);
   const child = spawn(
     join(ROOT, "node_modules", ".bin", "wrangler"),
-    wranglerDevArgs({ port, inspectorPort, localDev: options.localDev, persistTo }),
+    wranglerDevArgs({ port, inspectorPort, localDev: options.localDev, persistTo, containers: options.containers }),
     {
       cwd: ROOT,
       detached: true,

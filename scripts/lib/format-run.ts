@@ -1,8 +1,8 @@
 /**
  * How `npm run dispatch` shows a run in a terminal: one short line per tool
  * call and per result, assistant text as written, and a closing status.
- * Knows the shapes of the workspace tools' inputs and outputs (exec, read,
- * write, ls) and falls back to compact JSON for anything else. Pure.
+ * Knows the shapes of the tools' inputs and outputs (bash, exec, read, write,
+ * edit, ls) and falls back to compact JSON for anything else. Pure.
  */
 import type { SubmissionStatus } from "./dev-api";
 import type { RunEvent } from "./run-events";
@@ -24,7 +24,9 @@ export function formatEvent(event: RunEvent): string {
 
 function compactInput(input: unknown): string {
   if (!isRecord(input)) return oneLine(JSON.stringify(input) ?? "");
-  if (typeof input.command === "string") return oneLine(input.command);
+  if (typeof input.command === "string") {
+    return input.backend === "container" ? `[container] ${oneLine(input.command)}` : oneLine(input.command);
+  }
   if (typeof input.path === "string") {
     return typeof input.content === "string"
       ? `${input.path} (${new TextEncoder().encode(input.content).length} bytes)`
@@ -38,14 +40,16 @@ function summarizeOutput(output: unknown): string {
   if (!isRecord(output)) return join("✓", oneLine(JSON.stringify(output) ?? ""));
   if (typeof output.error === "string") return join("✗", firstLine(output.error) || "failed");
   if (typeof output.exitCode === "number") {
-    const stdout = typeof output.stdout === "string" ? firstLine(output.stdout) : "";
-    const stderr = typeof output.stderr === "string" ? firstLine(output.stderr) : "";
+    // bash bounds each stream as { text, totalBytes, ... }; exec returns strings.
+    const stdout = firstLine(streamText(output.stdout));
+    const stderr = firstLine(streamText(output.stderr));
     const ok = output.exitCode === 0;
     // A failing command's reason is usually on stderr.
     const detail = ok ? stdout || stderr : stderr || stdout;
     return join(ok ? "✓" : "✗", `exit ${output.exitCode}`, detail);
   }
   if (typeof output.bytesWritten === "number") return join("✓", `${output.bytesWritten} bytes written`);
+  if (typeof output.editsApplied === "number") return join("✓", `${output.editsApplied} edit(s) applied`);
   if (typeof output.content === "string") {
     const lines = typeof output.totalLines === "number" ? `${output.totalLines} lines` : "";
     return join("✓", lines, firstLine(output.content));
@@ -86,6 +90,11 @@ function join(mark: string, ...parts: string[]): string {
 export function clip(line: string): string {
   const chars = [...line];
   return chars.length <= MAX_LINE_CHARS ? line : `${chars.slice(0, MAX_LINE_CHARS - 1).join("")}…`;
+}
+
+function streamText(stream: unknown): string {
+  if (typeof stream === "string") return stream;
+  return isRecord(stream) && typeof stream.text === "string" ? stream.text : "";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -15,6 +15,8 @@ export type WranglerDevOptions = {
   persistTo?: string;
   /** The devtools port; wrangler picks 9229 or the next free one when omitted. */
   inspectorPort?: number;
+  /** Run the Sandbox's container (needs a Docker engine); off by default. */
+  containers?: boolean;
 };
 
 export function wranglerDevArgs(options: WranglerDevOptions): string[] {
@@ -31,9 +33,13 @@ export function wranglerDevArgs(options: WranglerDevOptions): string[] {
     `PUBLIC_BASE_URL:${localUrl(options.port)}`
   ];
   if (options.localDev) args.push("--var", "LOCAL_DEV:1");
-  // No Docker engine locally: no container backend (wrangler.jsonc also sets
-  // dev.enable_containers to false).
-  args.push("--var", "CONTAINERS_ENABLED:");
+  if (options.containers) {
+    args.push("--enable-containers=true", "--var", "CONTAINERS_ENABLED:1");
+  } else {
+    // No Docker engine locally: no container backend (wrangler.jsonc also
+    // sets dev.enable_containers to false).
+    args.push("--var", "CONTAINERS_ENABLED:");
+  }
   if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
   if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
   return args;

@@ -2,8 +2,10 @@
  * What the scripted model does for an instruction: a fixed list of steps.
  *
  * `TEST:` lines in the instruction are directives, followed in order:
- *   TEST: run <command>        call the exec tool with <command>
- *   TEST: write <path> <text>  call the write tool
+ *   TEST: run <command>        call bash with <command> on the shell backend
+ *   TEST: container <command>  call bash with <command> on the container backend
+ *   TEST: write <path> <text>  call the write tool (`\n` in <text> is a newline)
+ *   TEST: edit <path> <old> => <new>   call the edit tool for one replacement
  *   TEST: read <path>          call the read tool
  *   TEST: tools <n>            call the ls tool n times (step-cap tests)
  *   TEST: sleep <ms>           wait before the next step (queueing tests)
@@ -39,12 +41,32 @@ export function planScript(instruction: string): ScriptStep[] {
     const rest = match[2]!.trim();
     switch (verb) {
       case "run":
-        push({ kind: "tool", toolName: "exec", input: { command: rest }, say: `Running \`${rest}\`.` });
+        push({ kind: "tool", toolName: "bash", input: { command: rest }, say: `Running \`${rest}\`.` });
         break;
+      case "container":
+        push({
+          kind: "tool",
+          toolName: "bash",
+          input: { command: rest, backend: "container" },
+          say: `Running \`${rest}\` in the container.`
+        });
+        break;
+      case "edit": {
+        const space = rest.indexOf(" ");
+        const path = space < 0 ? rest : rest.slice(0, space);
+        const [oldText = "", newText = ""] = (space < 0 ? "" : rest.slice(space + 1)).split(" => ");
+        push({
+          kind: "tool",
+          toolName: "edit",
+          input: { path, edits: [{ oldText: unescape(oldText), newText: unescape(newText) }] },
+          say: `Editing ${path}.`
+        });
+        break;
+      }
       case "write": {
         const space = rest.indexOf(" ");
         const path = space < 0 ? rest : rest.slice(0, space);
-        const content = space < 0 ? "" : rest.slice(space + 1).replaceAll("\\n", "\n");
+        const content = unescape(space < 0 ? "" : rest.slice(space + 1));
         push({ kind: "tool", toolName: "write", input: { path, content }, say: `Writing ${path}.` });
         break;
       }
@@ -77,35 +99,42 @@ export function planScript(instruction: string): ScriptStep[] {
   return steps;
 }
 
+const unescape = (text: string) => text.replaceAll("\\n", "\n");
+
+const NOTES = "/workspace/agent-think/notes.md";
+
+/** A believable short run that reads, writes, edits and runs files. */
 function demoPlan(instruction: string): ScriptStep[] {
   const notes = [
     "# agent-think scripted run",
     "",
     `Instruction: ${instruction.trim().split("\n")[0]}`,
     "",
-    "1. Read the issue.",
-    "2. Build the smallest reproduction.",
-    "3. Report back on the issue."
+    "- [ ] Read the issue.",
+    "- [ ] Build the smallest reproduction.",
+    "- [ ] Report back on the issue."
   ].join("\n");
   return [
-    { kind: "tool", toolName: "ls", input: { path: "/" }, say: "Looking at the workspace first." },
+    { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace first." },
+    { kind: "tool", toolName: "write", input: { path: NOTES, content: `${notes}\n` }, say: "Writing down the plan." },
     {
       kind: "tool",
-      toolName: "write",
-      input: { path: "/workspace/agent-think/notes.md", content: `${notes}\n` },
-      say: "Writing down the plan."
+      toolName: "edit",
+      input: { path: NOTES, edits: [{ oldText: "- [ ] Read the issue.", newText: "- [x] Read the issue." }] },
+      say: "Ticking off the first step."
     },
+    { kind: "tool", toolName: "read", input: { path: NOTES, offset: 5, limit: 3 }, say: "Reading the plan back." },
     {
       kind: "tool",
-      toolName: "exec",
-      input: { command: "wc -l /workspace/agent-think/notes.md && head -n 3 /workspace/agent-think/notes.md" },
+      toolName: "bash",
+      input: { command: `grep -c "\\[x\\]" ${NOTES} && wc -l ${NOTES}` },
       say: "Checking the notes with the shell."
     },
     {
       kind: "reply",
       text:
-        "This was a scripted demo run (no model credentials are configured): I looked at the workspace, " +
-        "wrote a plan to /workspace/agent-think/notes.md and checked it with the shell. " +
+        "This was a scripted demo run (no model credentials are configured): I wrote a plan to " +
+        `${NOTES}, ticked off a step with an edit, read it back and checked it with the shell. ` +
         "Configure the AI Gateway to run a real model."
     }
   ];

@@ -3,9 +3,31 @@ import { planScript } from "../../src/model/script";
 
 describe("planScript", () => {
   it("follows directives in order and ends with the reply", () => {
-    expect(planScript("intro\nTEST: run echo hi\nTEST: write /w/a.txt line1\\nline2\nTEST: read /w/a.txt\nTEST: reply bye\nTEST: run never")).toEqual([
-      { kind: "tool", toolName: "exec", input: { command: "echo hi" }, say: "Running `echo hi`." },
+    const instruction = [
+      "intro",
+      "TEST: run echo hi",
+      "TEST: container npm test",
+      "TEST: write /w/a.txt line1\\nline2",
+      "TEST: edit /w/a.txt line1 => first\\nline",
+      "TEST: read /w/a.txt",
+      "TEST: reply bye",
+      "TEST: run never"
+    ].join("\n");
+    expect(planScript(instruction)).toEqual([
+      { kind: "tool", toolName: "bash", input: { command: "echo hi" }, say: "Running `echo hi`." },
+      {
+        kind: "tool",
+        toolName: "bash",
+        input: { command: "npm test", backend: "container" },
+        say: "Running `npm test` in the container."
+      },
       { kind: "tool", toolName: "write", input: { path: "/w/a.txt", content: "line1\nline2" }, say: "Writing /w/a.txt." },
+      {
+        kind: "tool",
+        toolName: "edit",
+        input: { path: "/w/a.txt", edits: [{ oldText: "line1", newText: "first\nline" }] },
+        say: "Editing /w/a.txt."
+      },
       { kind: "tool", toolName: "read", input: { path: "/w/a.txt" }, say: "Reading /w/a.txt." },
       { kind: "reply", text: "bye" }
     ]);
@@ -13,7 +35,7 @@ describe("planScript", () => {
 
   it("attaches sleeps to the next step and caps them", () => {
     const [first, second] = planScript("TEST: sleep 250\nTEST: sleep 50\nTEST: run true\nTEST: sleep 999999999");
-    expect(first).toMatchObject({ toolName: "exec", delayMs: 300 });
+    expect(first).toMatchObject({ toolName: "bash", delayMs: 300 });
     expect(second).toMatchObject({ kind: "reply", delayMs: 60_000 });
   });
 
@@ -33,6 +55,13 @@ describe("planScript", () => {
 
   it("plans a short demo run without directives", () => {
     const plan = planScript("reproduce this issue");
-    expect(plan.map((step) => (step.kind === "tool" ? step.toolName : step.kind))).toEqual(["ls", "write", "exec", "reply"]);
+    expect(plan.map((step) => (step.kind === "tool" ? step.toolName : step.kind))).toEqual([
+      "ls",
+      "write",
+      "edit",
+      "read",
+      "bash",
+      "reply"
+    ]);
   });
 });

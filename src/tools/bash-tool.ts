@@ -1,0 +1,62 @@
+/**
+ * The `bash` tool the model calls: one command on one of the workspace's two
+ * shells. The tool only describes and forwards; the WorkspaceAgent runs the
+ * command and bounds its output. An exit code, stderr or an unavailable
+ * backend comes back as data for the model, never as a thrown error.
+ */
+import { tool } from "ai";
+import { z } from "zod";
+
+export const BACKENDS = ["shell", "container"] as const;
+export type BackendId = (typeof BACKENDS)[number];
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 30 * 60_000;
+
+export type BashInput = { command: string; backend: BackendId; timeoutMs: number };
+
+export type BashStream = { text: string; totalBytes: number; totalLines: number; log?: string };
+
+export type BashResult =
+  | {
+      backend: BackendId;
+      exitCode: number;
+      stdout: BashStream;
+      stderr: BashStream;
+      durationMs: number;
+      timedOut?: boolean;
+    }
+  | { backend: BackendId; error: string };
+
+export const bashInputSchema = z.object({
+  command: z.string().min(1).max(100_000).describe("The command line, run by bash from /workspace."),
+  backend: z
+    .enum(BACKENDS)
+    .default("shell")
+    .describe(
+      "shell (default): a fast in-Worker shell over the workspace files: cat, grep, sed, awk, jq, find, head, tail, git status/diff/log. " +
+        "container: a full Linux container for gh, git push, npm, node, network, builds, tests and deploys; it starts slower."
+    ),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(MAX_TIMEOUT_MS)
+    .default(DEFAULT_TIMEOUT_MS)
+    .describe("Stop the command after this many milliseconds (exit code 124).")
+});
+
+export function createBashTool(options: { run(input: BashInput): Promise<BashResult>; containerAvailable: boolean }) {
+  return tool({
+    description: [
+      "Run a shell command in this issue's workspace. Both backends see the same /workspace files.",
+      options.containerAvailable
+        ? "Use the container backend for gh, npm, node, network access, builds, tests and deploys."
+        : "The container backend is unavailable in this environment (no container engine): use the shell backend only.",
+      "Output comes back bounded: a long stream is cut to its head and tail, and the note in the text names the file (under /temp, on the backend that ran it) holding all of it; read that file with head, tail or grep.",
+      "A non-zero exit code is a result, not a failure of the tool."
+    ].join(" "),
+    inputSchema: bashInputSchema,
+    execute: (input) => options.run(input)
+  });
+}
