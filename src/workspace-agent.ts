@@ -99,6 +99,9 @@ export class WorkspaceAgent extends Agent<Env> {
       if (backend === "container") {
         if (request.turn) await this.beginTurn(request.turn);
         if (request.token !== undefined) this.#token = request.token;
+        // Claim before connecting: the claim is the turn's, whichever call
+        // (this one, or the backend's own connect) gets there first.
+        await this.#sandboxHost();
         const auth = await this.#authenticate();
         if (auth) return { backend, error: auth };
       }
@@ -238,7 +241,7 @@ export class WorkspaceAgent extends Agent<Env> {
     const backends: WorkspaceRegisteredBackend[] = [
       new WorkerShellBackend({ id: "shell", loader: this.env.LOADER, workspace, ctx: this.ctx })
     ];
-    if (this.env.CONTAINERS_ENABLED === "1") {
+    if (this.containersEnabled()) {
       backends.push(new ContainerBackend({ id: "container", container: () => this.#sandboxHost(), workspace }));
     }
     return backends;
