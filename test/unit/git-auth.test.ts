@@ -40,7 +40,7 @@ function runScript(exitCode = 0) {
   return spawnSync("bash", ["-c", script], {
     input: CANARY,
     encoding: "utf8",
-    env: { PATH: `${bin}:/usr/bin:/bin`, GH_EXIT: String(exitCode) }
+    env: { PATH: `${bin}:/usr/bin:/bin`, GH_EXIT: String(exitCode) } as unknown as NodeJS.ProcessEnv
   });
 }
 
