@@ -16,7 +16,7 @@ import worker from "../src/index";
 import { ScriptedModel } from "../src/model/scripted";
 import { handleBenchRoute, type BareSubmitInput } from "./routes";
 
-export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, WorkspaceServiceProxy } from "../src/index";
+export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
 /** The bench Worker's environment: the agent Worker's plus the bench bindings (env.d.ts). */
 type BenchEnv = Env & Required<Pick<Cloudflare.Env, "BareThinkAgent" | "AGENT_THINK">>;

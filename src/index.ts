@@ -9,6 +9,7 @@ import { routeAgentRequest } from "agents";
 import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
 import { notFound } from "./http/responses";
+import { primeWarmPool } from "./warm-pool";
 import type { DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
 
 export { ThinkAgent } from "./agent";
@@ -16,8 +17,9 @@ export { WorkspaceAgent } from "./workspace-agent";
 export { Sandbox } from "./sandbox";
 export { WarmPool } from "./warm-pool";
 // The worker-shell backend's Dynamic Worker calls back into the workspace
-// through this entrypoint.
-export { WorkspaceServiceProxy } from "@cloudflare/computer";
+// through WorkspaceServiceProxy; the container host routes the container's
+// outbound HTTP through WorkspaceProxy (ctx.exports).
+export { WorkspaceProxy, WorkspaceServiceProxy } from "@cloudflare/computer";
 
 export class AgentThink extends WorkerEntrypoint<Env> {
   /** Submit a durable turn for an issue and return at once. See docs/contracts.md. */
@@ -47,5 +49,10 @@ export default {
       (await routeAgentRequest(request, env)) ??
       notFound()
     );
+  },
+
+  /** Every minute: keep one warm container ready (a no-op without containers). */
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(primeWarmPool(env));
   }
 } satisfies ExportedHandler<Env>;

@@ -1,7 +1,207 @@
 /**
- * Sandbox: one container host, dialed by the WorkspaceAgent's container
- * backend. (Being built: see issue 3.)
+ * Sandbox: one container host. It runs the workspace daemon (computerd) in
+ * its container and serves the host surface the WorkspaceAgent's
+ * `ContainerBackend` dials (`getWorkspaceContainer()`); the WarmPool
+ * pre-starts it (`warm()`) and retires it (`stop()`). It never decides who
+ * uses it: that is the WarmPool's bookkeeping.
+ *
+ * Two rules live here:
+ * - The first start in an isolate reconciles a container inherited across a
+ *   deploy: destroy → wait until not running → start, never `restart()`
+ *   (src/pool/reconcile.ts says why).
+ * - Starts, restarts and stops are serialized, and a stopped Sandbox never
+ *   starts again, so a warm() still in flight cannot revive a released
+ *   container, and a backend's start() right after a warm() adopts it.
+ *
+ * Where containers are disabled (`CONTAINERS_ENABLED` not "1": local dev,
+ * tests) every method fails at once instead of waiting for a container.
  */
 import { DurableObject } from "cloudflare:workers";
+import {
+  WorkspaceContainerAPI,
+  type ContainerLaunchSpec,
+  type ContainerRuntimeInfo
+} from "@cloudflare/computer/backends/container";
+import { createLogger, type Logger } from "./run/log";
+import {
+  ContainerUnavailableError,
+  containersEnabled,
+  describeError,
+  SandboxRetiredError,
+  SandboxStopError,
+  SandboxUnhealthyError
+} from "./pool/errors";
+import { DEFAULT_HEALTH_POLICY, HEALTH_PATH, waitUntilHealthy, type HealthPolicy } from "./pool/health";
+import { CONTAINER_PORT, warmLaunchSpec } from "./pool/launch-spec";
+import { DEFAULT_RECONCILE_POLICY, reconcileThenStart, waitUntilStopped, type ReconcilePolicy } from "./pool/reconcile";
 
-export class Sandbox extends DurableObject<Env> {}
+/** Marks a Sandbox whose container was stopped; its id is never started again. */
+const RETIRED_KEY = "sandbox:retired";
+
+/** The Durable Object state with its container, as WorkspaceContainerAPI reads it. */
+export type ContainerContext = DurableObjectState & { container: Container };
+
+export type SandboxWarmResult = {
+  /** launched/relaunched: booted now; adopted: an earlier start's container; running: already warm in this isolate. */
+  outcome: ContainerRuntimeInfo["outcome"] | "running";
+  /** How long computerd took to answer its health check. */
+  healthyAfterMs: number;
+};
+
+export type SandboxStopResult = { stopped: true; wasRunning: boolean };
+
+/** The Sandbox stub for a sandbox id handed out by the WarmPool. */
+export function sandboxStub(env: Pick<Env, "Sandbox">, sandboxId: string): DurableObjectStub<Sandbox> {
+  return env.Sandbox.getByName(sandboxId);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+type Launch = <T>(launch: () => Promise<T>, freshStart: () => Promise<T>) => Promise<T>;
+
+/**
+ * WorkspaceContainerAPI whose start() and restart() go through the Sandbox's
+ * serialized, reconciling launch. Everything else is the package's own.
+ */
+class SandboxContainerHost extends WorkspaceContainerAPI {
+  #launch: Launch;
+
+  constructor(ctx: ContainerContext, launch: Launch) {
+    super(ctx);
+    this.#launch = launch;
+  }
+
+  override start(spec: ContainerLaunchSpec): Promise<ContainerRuntimeInfo> {
+    return this.#launch(
+      () => super.start(spec),
+      () => super.start(spec)
+    );
+  }
+
+  override restart(spec: ContainerLaunchSpec): Promise<ContainerRuntimeInfo> {
+    return this.#launch(
+      () => super.restart(spec),
+      () => super.start(spec)
+    );
+  }
+}
+
+export class Sandbox extends DurableObject<Env> {
+  /** Tail of the serialized start/restart/stop chain. */
+  #queue: Promise<unknown> = Promise.resolve();
+  /** Whether this isolate has done its first (reconciling) start. */
+  #reconciled = false;
+  #log: Logger;
+
+  /**
+   * Seam: the state whose `container` this Sandbox drives. Fails fast where
+   * containers are disabled. An instance property, so it is not on the RPC
+   * surface; tests swap in a fake container with runInDurableObject.
+   */
+  protected containerContext: () => ContainerContext = () => {
+    if (!containersEnabled(this.env)) throw new ContainerUnavailableError();
+    if (!this.ctx.container) {
+      throw new ContainerUnavailableError(
+        "container backend unavailable: the Sandbox Durable Object has no container (check the containers block in wrangler.jsonc)"
+      );
+    }
+    return this.ctx as ContainerContext;
+  };
+
+  /** Seam: attempts and waits of the stale-container reconcile (tests shorten them). */
+  protected reconcilePolicy: ReconcilePolicy = DEFAULT_RECONCILE_POLICY;
+  /** Seam: how long warm() waits for computerd's health check (tests shorten it). */
+  protected healthPolicy: HealthPolicy = DEFAULT_HEALTH_POLICY;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#log = createLogger({ component: "sandbox", sandbox: this.#name() });
+  }
+
+  /** The host surface `ContainerBackend` dials (the same as `withWorkspaceContainer` adds). */
+  getWorkspaceContainer(): WorkspaceContainerAPI {
+    return new SandboxContainerHost(this.containerContext(), (launch, fresh) => this.#launch(launch, fresh));
+  }
+
+  /**
+   * Start the container with exactly the spec the WorkspaceAgent's backend
+   * will pass to start(), so that start adopts it instead of relaunching,
+   * and wait until computerd answers its health check. On a container this
+   * isolate already runs it only checks health (the cron's liveness check).
+   */
+  async warm(): Promise<SandboxWarmResult> {
+    const ctx = this.containerContext();
+    this.#assertNotRetired();
+    const host = this.getWorkspaceContainer();
+    const outcome =
+      this.#reconciled && ctx.container.running ? ("running" as const) : (await host.start(warmLaunchSpec())).outcome;
+    const policy = this.healthPolicy;
+    const health = await waitUntilHealthy(
+      async () => {
+        const response = await host.fetchPort(CONTAINER_PORT, `http://container${HEALTH_PATH}`, {
+          method: "HEAD",
+          signal: AbortSignal.timeout(policy.probeTimeoutMs)
+        });
+        await response.body?.cancel();
+        return response.ok;
+      },
+      sleep,
+      policy
+    );
+    this.#log("sandbox:warm", { outcome, healthy: health.healthy, waitedMs: health.waitedMs, probes: health.probes, error: health.lastError });
+    if (!health.healthy) throw new SandboxUnhealthyError(this.#name(), health.waitedMs, health.lastError);
+    return { outcome, healthyAfterMs: health.waitedMs };
+  }
+
+  /** Destroy the container and forget it: this Sandbox never starts again. Idempotent. */
+  async stop(): Promise<SandboxStopResult> {
+    const { container } = this.containerContext();
+    return await this.#serialized(async () => {
+      this.ctx.storage.kv.put(RETIRED_KEY, { at: Date.now() });
+      const wasRunning = container.running;
+      if (wasRunning) {
+        try {
+          await container.destroy();
+        } catch (error) {
+          this.#log("sandbox:stop", { outcome: "destroy-threw", error: describeError(error) });
+        }
+        const wait = await waitUntilStopped(() => container.running, sleep, this.reconcilePolicy);
+        if (!wait.stopped) throw new SandboxStopError(this.#name(), wait.waitedMs);
+      }
+      // Forget the launch record, runtime identity and client secret the
+      // container host kept; keep only the retired mark.
+      await this.ctx.storage.deleteAll();
+      this.ctx.storage.kv.put(RETIRED_KEY, { at: Date.now() });
+      this.#log("sandbox:stop", { outcome: "stopped", wasRunning });
+      return { stopped: true, wasRunning } as const;
+    });
+  }
+
+  #launch<T>(launch: () => Promise<T>, freshStart: () => Promise<T>): Promise<T> {
+    return this.#serialized(async () => {
+      this.#assertNotRetired();
+      if (this.#reconciled) return await launch();
+      const { container } = this.containerContext();
+      const result = await reconcileThenStart(
+        { isRunning: () => container.running, destroy: () => container.destroy(), start: freshStart },
+        { policy: this.reconcilePolicy, sleep, log: this.#log }
+      );
+      this.#reconciled = true;
+      return result;
+    });
+  }
+
+  #serialized<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #assertNotRetired(): void {
+    if (this.ctx.storage.kv.get(RETIRED_KEY) !== undefined) throw new SandboxRetiredError(this.#name());
+  }
+
+  #name(): string {
+    return this.ctx.id.name ?? this.ctx.id.toString();
+  }
+}

@@ -1,23 +1,80 @@
 /**
- * WarmPool: keeps exactly one unassigned container warm. (Being built: see
- * issue 3.)
+ * WarmPool (singleton `main`): keeps exactly one unassigned container warm
+ * and hands one out per claim. A thin shell: the logic is
+ * src/pool/warm-pool-manager.ts over `ctx.storage.kv` (synchronous, so a
+ * claim's bookkeeping is done before anything awaits) and a fleet of Sandbox
+ * Durable Objects. It never runs commands and never reuses a container: each
+ * Sandbox id is a fresh UUID, stopped for good on release.
+ *
+ * Callers: the WorkspaceAgent claims on a turn's first container use and
+ * releases at the turn's end; the Worker's cron calls `primeWarmPool(env)`.
+ * See docs/containers.md.
  */
 import { DurableObject } from "cloudflare:workers";
+import { createLogger } from "./run/log";
+import { containersEnabled } from "./pool/errors";
+import { sandboxFleet, type ContainerFleet } from "./pool/fleet";
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool/pool-types";
+import { WarmPoolManager } from "./pool/warm-pool-manager";
 
 export const WARM_POOL_NAME = "main";
 
+/** The pool's stub. Tests pass their own name; everything else uses the singleton. */
+export function warmPool(env: Pick<Env, "WarmPool">, name: string = WARM_POOL_NAME): DurableObjectStub<WarmPool> {
+  return env.WarmPool.getByName(name);
+}
+
+/**
+ * For the Worker's `scheduled` handler: fill the warm slot and retry failed
+ * warms and stops. Null where containers are disabled (nothing to prime).
+ */
+export async function primeWarmPool(env: Pick<Env, "WarmPool" | "CONTAINERS_ENABLED">): Promise<PoolStats | null> {
+  if (!containersEnabled(env)) return null;
+  return await warmPool(env).prime();
+}
+
 export class WarmPool extends DurableObject<Env> {
-  async claim(_owner: PoolOwner): Promise<ClaimResult> {
-    throw new Error("WarmPool.claim: not built yet");
+  #pool: WarmPoolManager;
+
+  /**
+   * Seam: the containers this pool drives, or null where no container engine
+   * runs. An instance property, so it is not on the RPC surface; tests swap
+   * in a recording fake with runInDurableObject.
+   */
+  protected fleet: () => ContainerFleet | null = () => (containersEnabled(this.env) ? sandboxFleet(this.env.Sandbox) : null);
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#pool = new WarmPoolManager({
+      store: ctx.storage.kv,
+      fleet: () => this.fleet(),
+      log: createLogger({ component: "warm-pool" }),
+      now: () => Date.now(),
+      createId: () => crypto.randomUUID(),
+      background: (work) => ctx.waitUntil(work)
+    });
   }
-  async release(_owner: PoolOwner): Promise<ReleaseResult> {
-    return { released: false };
+
+  /**
+   * Hand `owner` a container: the one it already holds (`reused: true`),
+   * else the warm one, else a fresh one; returns at once and warms the
+   * replacement in the background. Throws where containers are disabled.
+   */
+  async claim(owner: PoolOwner): Promise<ClaimResult> {
+    return this.#pool.claim(owner);
   }
+
+  /** Stop and drop `owner`'s container, keep the warm slot filled. Unknown owner: `{ released: false }`. */
+  async release(owner: PoolOwner): Promise<ReleaseResult> {
+    return this.#pool.release(owner);
+  }
+
+  /** Fill the warm slot and retry failed warms and stops. Safe to call any time. */
   async prime(): Promise<PoolStats> {
-    return this.stats();
+    return await this.#pool.prime();
   }
+
   async stats(): Promise<PoolStats> {
-    return { warm: 0, assigned: 0, total: 0, target: 1 };
+    return this.#pool.stats();
   }
 }

@@ -18,17 +18,22 @@ import { Agent } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
 import { ContainerBackend, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
+import { containerBackendOptions } from "./pool/launch-spec";
 import { poolOwner, type PoolOwner } from "./pool/pool-types";
+import { sandboxStub } from "./sandbox";
 import { GIT_AUTH_SCRIPT, tokenDigest } from "./run/git-auth";
 import { createLogger, type Logger } from "./run/log";
 import { parseReport, wrapCommand } from "./tools/command-report";
 import type { BackendId, BashInput, BashResult } from "./tools/bash-tool";
-import { WARM_POOL_NAME } from "./warm-pool";
+import { WARM_POOL_NAME, warmPool } from "./warm-pool";
 
 export const CONTAINER_UNAVAILABLE =
   "container backend unavailable: this environment has no container engine (local dev); use the shell backend";
 
 const DEFAULT_MAX_TOOL_OUTPUT_BYTES = 16 * 1024;
+// The backend's clock starts before start(): a stale-container reconcile and
+// a cold boot both have to fit in it.
+const CONTAINER_CONNECT_TIMEOUT_MS = 90_000;
 
 /** The turn a workspace call belongs to. */
 export type TurnRef = { session: string; submissionId: string };
@@ -48,6 +53,15 @@ type TurnState = { owner: PoolOwner; submissionId: string; sandboxId?: string; a
 const TURN_KEY = "agent-think:workspace-turn";
 
 export class WorkspaceAgent extends Agent<Env> {
+  // Seams, kept as instance properties so they are not on the RPC surface;
+  // tests swap in fakes with runInDurableObject (see test/ownership.test.ts).
+  /** Whether Cloudflare Containers run here. */
+  protected containersEnabled: () => boolean = () => this.env.CONTAINERS_ENABLED === "1";
+  /** The WarmPool this workspace claims from. */
+  protected poolName = WARM_POOL_NAME;
+  /** Runs scripts on the container backend; the recording fake in tests. */
+  protected containerRunner: CommandRunner = this.#runtimeRunner("container");
+
   readonly #workspace = new Workspace({
     storage: this.ctx.storage,
     backends: this.#backends(),
@@ -60,13 +74,7 @@ export class WorkspaceAgent extends Agent<Env> {
   #token = "";
   #ready: Promise<void> | undefined;
 
-  /** Where Cloudflare Containers run. Tests override it to reach the container path. */
-  protected containersEnabled(): boolean {
-    return this.env.CONTAINERS_ENABLED === "1";
-  }
-
-  /** The runner for one backend. Tests replace the container's. */
-  protected runner(backend: BackendId): CommandRunner {
+  #runtimeRunner(backend: BackendId): CommandRunner {
     return {
       run: async (script, { stdin, timeoutMs }) => {
         using handle = await this.#workspace.runtime.exec(script, {
@@ -80,6 +88,10 @@ export class WorkspaceAgent extends Agent<Env> {
         return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
       }
     };
+  }
+
+  #runner(backend: BackendId): CommandRunner {
+    return backend === "container" ? this.containerRunner : this.#runtimeRunner("shell");
   }
 
   __getWorkspaceStub(): Promise<WorkspaceStub> {
@@ -113,7 +125,7 @@ export class WorkspaceAgent extends Agent<Env> {
         maxBytes,
         timeoutSeconds: backend === "container" ? timeoutMs / 1000 : undefined
       });
-      const raw = await this.runner(backend).run(script, {
+      const raw = await this.#runner(backend).run(script, {
         timeoutMs: backend === "container" ? timeoutMs + 15_000 : timeoutMs
       });
       const parsed = parseReport(raw.stdout, { id, nonce, maxBytes });
@@ -196,7 +208,7 @@ export class WorkspaceAgent extends Agent<Env> {
     const digest = await tokenDigest(this.#token);
     if (current.authDigest === digest) return undefined;
     this.#log("git-auth:start", {});
-    const run = await this.runner("container").run(GIT_AUTH_SCRIPT, { stdin: this.#token, timeoutMs: 60_000 });
+    const run = await this.containerRunner.run(GIT_AUTH_SCRIPT, { stdin: this.#token, timeoutMs: 60_000 });
     if (run.exitCode !== 0) {
       this.#log("git-auth:failed", { exitCode: run.exitCode });
       return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
@@ -219,7 +231,7 @@ export class WorkspaceAgent extends Agent<Env> {
       await this.ctx.storage.put<TurnState>(TURN_KEY, { ...latest, sandboxId });
       this.#log("container:claimed", { owner: current.owner, sandboxId, reused: claim.reused });
     }
-    return this.env.Sandbox.get(this.env.Sandbox.idFromName(sandboxId)) as unknown as ContainerHostHolder;
+    return sandboxStub(this.env, sandboxId) as unknown as ContainerHostHolder;
   }
 
   async #release(state: TurnState, outcome: string): Promise<boolean> {
@@ -233,7 +245,7 @@ export class WorkspaceAgent extends Agent<Env> {
   }
 
   #pool() {
-    return this.env.WarmPool.get(this.env.WarmPool.idFromName(WARM_POOL_NAME));
+    return warmPool(this.env, this.poolName);
   }
 
   #backends(): WorkspaceRegisteredBackend[] {
@@ -241,8 +253,18 @@ export class WorkspaceAgent extends Agent<Env> {
     const backends: WorkspaceRegisteredBackend[] = [
       new WorkerShellBackend({ id: "shell", loader: this.env.LOADER, workspace, ctx: this.ctx })
     ];
-    if (this.containersEnabled()) {
-      backends.push(new ContainerBackend({ id: "container", container: () => this.#sandboxHost(), workspace }));
+    if (this.env.CONTAINERS_ENABLED === "1") {
+      backends.push(
+        new ContainerBackend({
+          // The same launch spec the pool warms with, so a claimed warm
+          // container is adopted, not relaunched (src/pool/launch-spec.ts).
+          ...containerBackendOptions(),
+          id: "container",
+          container: () => this.#sandboxHost(),
+          workspace,
+          connectTimeoutMs: CONTAINER_CONNECT_TIMEOUT_MS
+        })
+      );
     }
     return backends;
   }

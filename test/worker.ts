@@ -5,7 +5,7 @@
  */
 import { ThinkAgent } from "../src/agent";
 
-export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, WorkspaceServiceProxy } from "../src/index";
+export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
 export const TEST_GATEWAY_ENV = {
   MODEL_PROVIDER: "gateway",

@@ -1,0 +1,135 @@
+/**
+ * The WarmPool's logic: bookkeeping (pool-book.ts) plus running its effects
+ * on a ContainerFleet, logging each outcome as an `agent-think` line.
+ *
+ * claim() and release() finish their bookkeeping synchronously and return at
+ * once; warming the replacement and stopping a released container run in the
+ * background (`background`, the Durable Object's waitUntil). A claimer never
+ * waits for a container to boot here: the backend's own connect waits for
+ * health. prime() waits for what it issued, so the cron sees the outcome.
+ *
+ * Calls for one Sandbox are chained, so a stop issued while that Sandbox's
+ * warm is still in flight runs after it. Pure: storage, fleet, clock, ids and
+ * the background hook are parameters.
+ */
+import type { Logger } from "../run/log";
+import { ContainerUnavailableError, describeError } from "./errors";
+import type { ContainerFleet } from "./fleet";
+import { PoolBook, type PoolEffects, type PoolState, type PoolStore } from "./pool-book";
+import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool-types";
+
+export const MAX_OWNER_LENGTH = 512;
+
+export type WarmPoolManagerDeps = {
+  store: PoolStore;
+  /** The fleet, or null where no container engine runs (claims then fail fast). */
+  fleet: () => ContainerFleet | null;
+  log: Logger;
+  now: () => number;
+  createId: () => string;
+  /** Keeps background work alive after the call returns (ctx.waitUntil). */
+  background: (work: Promise<unknown>) => void;
+};
+
+export class WarmPoolManager {
+  #book: PoolBook;
+  #deps: WarmPoolManagerDeps;
+  /** The tail of each Sandbox's call chain in this isolate. */
+  #inflight = new Map<string, Promise<void>>();
+
+  constructor(deps: WarmPoolManagerDeps) {
+    this.#deps = deps;
+    this.#book = new PoolBook(deps.store, { now: deps.now, createId: deps.createId });
+  }
+
+  claim(owner: PoolOwner): ClaimResult {
+    checkOwner(owner);
+    const fleet = this.#deps.fleet();
+    if (!fleet) throw new ContainerUnavailableError();
+    const { result, source, effects } = this.#book.claim(owner);
+    this.#deps.log("pool:claim", { owner, sandboxId: result.sandboxId, reused: result.reused, source });
+    this.#run(fleet, effects);
+    return result;
+  }
+
+  release(owner: PoolOwner): ReleaseResult {
+    checkOwner(owner);
+    const { result, effects } = this.#book.release(owner);
+    if (!result.released) return result;
+    this.#deps.log("pool:release", { owner, sandboxId: result.sandboxId });
+    const fleet = this.#deps.fleet();
+    if (fleet) this.#run(fleet, effects);
+    return result;
+  }
+
+  /** Fill the warm slot and retry failed warms and stops; resolves when they have run. */
+  async prime(): Promise<PoolStats> {
+    const fleet = this.#deps.fleet();
+    if (!fleet) return this.stats();
+    const effects = this.#book.prime((sandboxId) => this.#inflight.has(sandboxId));
+    await this.#run(fleet, effects);
+    return this.stats();
+  }
+
+  stats(): PoolStats {
+    return this.#book.stats();
+  }
+
+  snapshot(): PoolState {
+    return this.#book.snapshot();
+  }
+
+  /** Resolves when every call issued so far has finished. */
+  async idle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.all(this.#inflight.values());
+  }
+
+  #run(fleet: ContainerFleet, effects: PoolEffects): Promise<void> {
+    const calls = [
+      ...effects.warm.map((sandboxId) => this.#chain(sandboxId, () => this.#warm(fleet, sandboxId))),
+      ...effects.stop.map((sandboxId) => this.#chain(sandboxId, () => this.#stop(fleet, sandboxId)))
+    ];
+    const all = Promise.all(calls).then(() => undefined);
+    if (calls.length > 0) this.#deps.background(all);
+    return all;
+  }
+
+  #chain(sandboxId: string, call: () => Promise<void>): Promise<void> {
+    const previous = this.#inflight.get(sandboxId);
+    const next = previous ? previous.then(call) : call();
+    this.#inflight.set(sandboxId, next);
+    void next.finally(() => {
+      if (this.#inflight.get(sandboxId) === next) this.#inflight.delete(sandboxId);
+    });
+    return next;
+  }
+
+  async #warm(fleet: ContainerFleet, sandboxId: string): Promise<void> {
+    const started = this.#deps.now();
+    try {
+      await fleet.warm(sandboxId);
+      const slot = this.#book.warmSucceeded(sandboxId);
+      this.#deps.log("pool:warm", { sandboxId, outcome: "ready", slot, ms: this.#deps.now() - started });
+    } catch (error) {
+      const slot = this.#book.warmFailed(sandboxId, describeError(error));
+      this.#deps.log("pool:warm", { sandboxId, outcome: "failed", slot, ms: this.#deps.now() - started, error: describeError(error) });
+    }
+  }
+
+  async #stop(fleet: ContainerFleet, sandboxId: string): Promise<void> {
+    try {
+      await fleet.stop(sandboxId);
+      this.#book.stopSucceeded(sandboxId);
+      this.#deps.log("pool:stop", { sandboxId, outcome: "stopped" });
+    } catch (error) {
+      const { abandoned, failures } = this.#book.stopFailed(sandboxId, describeError(error));
+      this.#deps.log("pool:stop", { sandboxId, outcome: abandoned ? "abandoned" : "failed", failures, error: describeError(error) });
+    }
+  }
+}
+
+function checkOwner(owner: unknown): asserts owner is PoolOwner {
+  if (typeof owner !== "string" || owner.length === 0 || owner.length > MAX_OWNER_LENGTH) {
+    throw new TypeError(`warm pool owner must be a non-empty string of at most ${MAX_OWNER_LENGTH} characters`);
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The Sandbox Durable Object over a recording fake container (this machine
+ * has no container engine): fail-fast when containers are disabled, warm with
+ * the shared spec, adoption by the real ContainerBackend, the stale-container
+ * reconcile, and stop.
+ */
+import { env } from "cloudflare:workers";
+import { evictDurableObject } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ContainerBackend, WorkspaceContainerAPI } from "@cloudflare/computer/backends/container";
+import { LOG_PREFIX } from "../../src/run/log";
+import { CONTAINERS_UNAVAILABLE_MESSAGE } from "../../src/pool/errors";
+import { containerBackendOptions, warmLaunchSpec } from "../../src/pool/launch-spec";
+import { sandboxStub } from "../../src/sandbox";
+import { captureConsole } from "../helpers";
+import { FakeContainer } from "./fakes";
+import { installContainer, rejectionOf, sandboxWithContainer } from "./seams";
+
+function backendFor(sandboxId: string) {
+  return new ContainerBackend({
+    ...containerBackendOptions(),
+    container: () => sandboxStub(env, sandboxId),
+    workspace: { binding: "WorkspaceAgent", id: "workspace-under-test" },
+    connectTimeoutMs: 400,
+    restartAttempts: 0,
+    heartbeatIntervalMs: 0
+  });
+}
+
+const reconcileLines = (lines: string[]) =>
+  lines
+    .filter((line) => line.startsWith(LOG_PREFIX))
+    .map((line) => JSON.parse(line.slice(LOG_PREFIX.length)) as Record<string, unknown>)
+    .filter((line) => line.event === "sandbox:reconcile");
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("Sandbox without a container engine", () => {
+  it("fails fast with a clear error from every method", async () => {
+    const stub = sandboxStub(env, crypto.randomUUID());
+    const started = Date.now();
+    expect((await rejectionOf(() => stub.warm())).message).toBe(CONTAINERS_UNAVAILABLE_MESSAGE);
+    expect((await rejectionOf(() => stub.stop())).message).toBe(CONTAINERS_UNAVAILABLE_MESSAGE);
+    expect((await rejectionOf(async () => stub.getWorkspaceContainer())).message).toBe(CONTAINERS_UNAVAILABLE_MESSAGE);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("fails a ContainerBackend's connect at once", async () => {
+    const started = Date.now();
+    await expect(backendFor(crypto.randomUUID()).connect()).rejects.toThrow(CONTAINERS_UNAVAILABLE_MESSAGE);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("Sandbox.warm", () => {
+  it("launches the container with the shared launch spec", async () => {
+    const container = new FakeContainer();
+    const { stub } = await sandboxWithContainer(container);
+    expect(await stub.warm()).toMatchObject({ outcome: "launched" });
+    const spec = warmLaunchSpec();
+    expect(container.startOptions).toHaveLength(1);
+    expect(container.startOptions[0]).toMatchObject({
+      enableInternet: spec.enableInternet,
+      image: container.images[spec.name],
+      env: { ...spec.env, RPC_CLIENT_SECRET: expect.any(String) }
+    });
+    expect(container.requests[0]).toBe("HEAD /health");
+    // Warm again (the cron's liveness check): nothing restarts.
+    expect(await stub.warm()).toMatchObject({ outcome: "running" });
+    expect(container.lifecycle()).toEqual(["start"]);
+  });
+
+  it("fails, logged, when computerd never answers its health check", async () => {
+    const container = new FakeContainer();
+    container.healthStatus = 503;
+    const { stub } = await sandboxWithContainer(container);
+    const { result, lines } = await captureConsole(() => rejectionOf(() => stub.warm()));
+    expect(result.message).toMatch(/container not healthy \d+ ms after start: health check answered not ok/);
+    expect(lines.some((line) => line.includes('"event":"sandbox:warm"') && line.includes('"healthy":false'))).toBe(true);
+    // A later warm (the pool's retry) adopts the running container and checks again.
+    container.healthStatus = 200;
+    expect(await stub.warm()).toMatchObject({ outcome: "running" });
+    expect(container.lifecycle()).toEqual(["start"]);
+  });
+
+  it("is adopted by the WorkspaceAgent's ContainerBackend instead of relaunched", async () => {
+    const container = new FakeContainer();
+    const { sandboxId, stub } = await sandboxWithContainer(container);
+    await stub.warm();
+    // The fake daemon answers health and auth, then fails /connect: past start, where a real computerd is needed.
+    await expect(backendFor(sandboxId).connect()).rejects.toThrow(/stage=connect/);
+    expect(container.lifecycle()).toEqual(["start"]);
+    expect(container.intercepted).toEqual(["computer.internal"]);
+    expect(container.requests).toContain("POST /connect");
+  });
+
+  it("serializes a backend start racing the warm, which then adopts", async () => {
+    const container = new FakeContainer();
+    const { sandboxId, stub } = await sandboxWithContainer(container);
+    const warming = stub.warm();
+    await expect(backendFor(sandboxId).connect()).rejects.toThrow(/stage=connect/);
+    await warming;
+    expect(container.lifecycle()).toEqual(["start"]);
+  });
+});
+
+describe("Sandbox stale-container reconcile", () => {
+  it("destroys an inherited container, waits until it is not running, then starts; never restart()", async () => {
+    const restart = vi.spyOn(WorkspaceContainerAPI.prototype, "restart");
+    const container = new FakeContainer({ running: true });
+    container.stopLagReads = 2;
+    const { stub } = await sandboxWithContainer(container);
+    const { result, lines } = await captureConsole(() => stub.warm());
+    expect(result).toMatchObject({ outcome: "launched" });
+    expect(container.lifecycle()).toEqual(["destroy", "start"]);
+    const between = container.calls.slice(container.calls.indexOf("destroy") + 1, container.calls.indexOf("start"));
+    expect(between).toContain("running:true");
+    expect(between.at(-1)).toBe("running:false");
+    expect(restart).not.toHaveBeenCalled();
+    expect(reconcileLines(lines)).toMatchObject([{ component: "sandbox", attempt: 1, maxAttempts: 3, inherited: true, outcome: "started" }]);
+  });
+
+  it("reconciles a container the new instance did not start (after an eviction, as after a deploy)", async () => {
+    const container = new FakeContainer();
+    const { stub } = await sandboxWithContainer(container);
+    await stub.warm();
+    await evictDurableObject(stub);
+    await installContainer(stub, container);
+    // The launch record in storage matches, so without the reconcile the host would adopt it blindly.
+    expect(await stub.warm()).toMatchObject({ outcome: "launched" });
+    expect(container.lifecycle()).toEqual(["start", "destroy", "start"]);
+  });
+
+  it("gives up after bounded attempts, each logged, without starting", async () => {
+    const restart = vi.spyOn(WorkspaceContainerAPI.prototype, "restart");
+    const container = new FakeContainer({ running: true });
+    container.neverStops = true;
+    const { stub } = await sandboxWithContainer(container);
+    const { result, lines } = await captureConsole(() => stub.warm().then(() => "warmed", (error: Error) => error.message));
+    expect(result).toMatch(/did not start after 3 reconcile attempts/);
+    expect(container.lifecycle()).toEqual(["destroy", "destroy", "destroy"]);
+    expect(restart).not.toHaveBeenCalled();
+    expect(reconcileLines(lines).map((line) => [line.attempt, line.outcome])).toEqual([
+      [1, "still-running"],
+      [2, "still-running"],
+      [3, "still-running"]
+    ]);
+  });
+});
+
+describe("Sandbox.stop", () => {
+  it("destroys the container, waits for it, and never starts again", async () => {
+    const container = new FakeContainer();
+    const { sandboxId, stub } = await sandboxWithContainer(container);
+    await stub.warm();
+    expect(await stub.stop()).toEqual({ stopped: true, wasRunning: true });
+    expect(container.running).toBe(false);
+    expect(await stub.stop()).toEqual({ stopped: true, wasRunning: false });
+    expect((await rejectionOf(() => stub.warm())).message).toMatch(/was stopped and is never started again/);
+    await expect(backendFor(sandboxId).connect()).rejects.toThrow(/stage=start/);
+    expect(container.lifecycle()).toEqual(["start", "destroy"]);
+  });
+
+  it("runs after a warm still in flight, so the warm cannot revive it", async () => {
+    const container = new FakeContainer();
+    const { stub } = await sandboxWithContainer(container);
+    const warming = stub.warm();
+    const stopping = stub.stop();
+    await warming;
+    expect(await stopping).toEqual({ stopped: true, wasRunning: true });
+    expect(container.running).toBe(false);
+  });
+});
