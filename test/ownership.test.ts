@@ -1,0 +1,206 @@
+/**
+ * Container ownership follows the turn, through real turns: the first
+ * container command of a turn claims one warm container from a real WarmPool,
+ * the turn keeps it across steps and across an eviction, and every way a turn
+ * ends gives it back, leaving the pool at one warm and none assigned. Git is
+ * authenticated before the turn's container commands and again when the
+ * run's token changes, and the token is only ever stdin.
+ *
+ * No container engine runs here, so two fakes stand behind the real
+ * interfaces: the pool's ContainerFleet (recording warm/stop) and the
+ * WorkspaceAgent's container CommandRunner (recording each script and its
+ * stdin, and answering with a report like the real wrapper's).
+ */
+import { env, exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
+import { describe, expect, it } from "vitest";
+import { sessionName } from "../src/run/session-name";
+import { GIT_AUTH_SCRIPT } from "../src/run/git-auth";
+import type { CommandRunner, RawRun, WorkspaceAgent } from "../src/workspace-agent";
+import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { RecordingFleet } from "./pool/fakes";
+import { poolWithFleet } from "./pool/seams";
+
+type Recorded = { script: string; stdin?: string };
+
+/** Answers a wrapped command as the real wrapper would, from the markers in the script. */
+class RecordingContainer implements CommandRunner {
+  readonly runs: Recorded[] = [];
+  async run(script: string, options: { stdin?: string }): Promise<RawRun> {
+    this.runs.push({ script, stdin: options.stdin });
+    if (script === GIT_AUTH_SCRIPT) return { exitCode: 0, stdout: "", stderr: "" };
+    const nonce = /"@@([A-Za-z0-9-]+)"/.exec(script)?.[1];
+    const echoed = /\n(?:timeout -k 5 \d+ bash -c ')?echo ([^'\n]*)/.exec(script)?.[1] ?? "";
+    const out = `${echoed}\n`;
+    return {
+      exitCode: 0,
+      stdout: `\n@@${nonce} stdout ${out.length} 1\n${out}\n@@${nonce} stderr 0 0\n\n@@${nonce} end 0\n`,
+      stderr: ""
+    };
+  }
+  commands(): string[] {
+    return this.runs.filter((run) => run.script !== GIT_AUTH_SCRIPT).map((run) => /echo ([^'\n]*)/.exec(run.script)?.[1] ?? "?");
+  }
+  auths(): Array<string | undefined> {
+    return this.runs.filter((run) => run.script === GIT_AUTH_SCRIPT).map((run) => run.stdin);
+  }
+}
+
+type WorkspaceSeams = { containersEnabled: () => boolean; poolName: string; containerRunner: CommandRunner };
+
+/** Give the issue's WorkspaceAgent a container path: the fakes behind the real pool. */
+async function withContainers(session: string, container: RecordingContainer, poolName: string) {
+  const workspace = await getAgentByName(env.WorkspaceAgent, session);
+  await runInDurableObject(workspace as unknown as DurableObjectStub<WorkspaceAgent>, (instance) => {
+    const seams = instance as unknown as WorkspaceSeams;
+    seams.containersEnabled = () => true;
+    seams.poolName = poolName;
+    seams.containerRunner = container;
+  });
+  return workspace as unknown as { holding(): Promise<{ submissionId?: string; sandboxId?: string }> } & DurableObjectStub;
+}
+
+async function setup() {
+  const fleet = new RecordingFleet();
+  const pool = await poolWithFleet(fleet);
+  await pool.prime();
+  const poolName = (await runInDurableObject(pool, (_instance, state) => state.id.name)) ?? "";
+  const repo = uniqueRepo();
+  const session = sessionName(repo, 77);
+  const container = new RecordingContainer();
+  const workspace = await withContainers(session, container, poolName);
+  return { fleet, pool, repo, session, container, workspace, agent: await agentFor(session) };
+}
+
+async function dispatch(repo: string, instruction: string, token: string, commentId?: number) {
+  return exports.AgentThink.dispatch({ repo, issueNumber: 77, instruction, installationToken: token, commentId });
+}
+
+const settledPool = async (pool: Awaited<ReturnType<typeof poolWithFleet>>) => {
+  for (let i = 0; i < 100; i++) {
+    const stats = await pool.stats();
+    if (stats.warm === 1 && stats.assigned === 0) return stats;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return pool.stats();
+};
+
+describe("container ownership follows the turn", () => {
+  it("claims once on the first container command, keeps it across steps, releases it when done", async () => {
+    const { fleet, pool, repo, session, container, workspace, agent } = await setup();
+    const [warm] = fleet.warmed();
+    const { submissionId } = await dispatch(repo, "TEST: container echo one\nTEST: run echo on-the-shell\nTEST: container echo two", "ghs_tokenONE_0000000000");
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+
+    expect(container.commands()).toEqual(["one", "two"]);
+    expect(container.auths()).toEqual(["ghs_tokenONE_0000000000"]);
+    expect(container.runs[0]!.script).toBe(GIT_AUTH_SCRIPT);
+    const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
+    expect(bash.map((part) => part.output)).toMatchObject([
+      { backend: "container", exitCode: 0, stdout: { text: "one\n" } },
+      { backend: "shell", exitCode: 0, stdout: { text: "on-the-shell\n" } },
+      { backend: "container", exitCode: 0, stdout: { text: "two\n" } }
+    ]);
+    // The warm one was handed out, its replacement warmed, and it was stopped at the end.
+    expect(fleet.stopped()).toEqual([warm]);
+    expect(fleet.warmed()).toHaveLength(2);
+    expect(await settledPool(pool)).toEqual({ warm: 1, assigned: 0, total: 1, target: 1 });
+    expect(await workspace.holding()).toEqual({ submissionId: undefined, sandboxId: undefined });
+    expect(session).toMatch(/-77$/);
+  });
+
+  it("releases after a turn that ends in an error", async () => {
+    const { fleet, pool, repo, agent } = await setup();
+    const { submissionId } = await dispatch(repo, "TEST: container echo before\nTEST: fail the model broke", "ghs_tokenERR_0000000000");
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    expect(fleet.stopped()).toHaveLength(1);
+    expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
+  });
+
+  it("releases after a cancelled turn", async () => {
+    const { fleet, pool, repo, session, agent, workspace } = await setup();
+    const { submissionId } = await dispatch(repo, "TEST: container echo started\nTEST: sleep 5000\nTEST: reply late", "ghs_tokenCAN_0000000000");
+    for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await pool.stats()).assigned).toBe(1);
+    await exports.AgentThink.resetSession({ session });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
+    expect(fleet.stopped()).toHaveLength(1);
+    expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
+  });
+
+  it("keeps the same container when the turn's agent is evicted mid-turn", async () => {
+    const { fleet, pool, repo, session, container, workspace, agent } = await setup();
+    const { submissionId } = await dispatch(
+      repo,
+      "TEST: container echo first\nTEST: run sleep 1 && echo slept\nTEST: container echo after-eviction",
+      "ghs_tokenEVI_0000000000"
+    );
+    for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
+    const held = (await workspace.holding()).sandboxId;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await runInDurableObject(agent, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+
+    const fresh = await agentFor(session);
+    expect((await waitForStatus(fresh, submissionId)).status).toBe("completed");
+    expect(container.commands()).toEqual(["first", "after-eviction"]);
+    expect(fleet.stopped()).toEqual([held]);
+    expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
+  });
+
+  it("re-authenticates when a new dispatch brings a new token mid-turn", async () => {
+    const { repo, container, agent } = await setup();
+    const first = await dispatch(repo, "TEST: container echo a\nTEST: sleep 600\nTEST: container echo b", "ghs_tokenOLD_0000000000", 1);
+    await waitForStatus(agent, first.submissionId, ["running"]);
+    for (let i = 0; i < 100 && container.commands().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await dispatch(repo, "TEST: reply queued", "ghs_tokenNEW_0000000000", 2);
+    expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
+    expect(container.auths()).toEqual(["ghs_tokenOLD_0000000000", "ghs_tokenNEW_0000000000"]);
+    const newAuth = container.runs.findIndex((run) => run.stdin === "ghs_tokenNEW_0000000000");
+    expect(container.runs.findIndex((run) => run.script.includes("echo b"))).toBeGreaterThan(newAuth);
+  });
+});
+
+describe("the installation token", () => {
+  it("never appears in a process argument, a prompt, a tool result, a log line, the transcript or storage outside the run context", async () => {
+    const canary = "ghs_CANARYcontainerTOKEN0123456789ab";
+    const { repo, session, container, agent } = await setup();
+    const { result, lines } = await captureConsole(async () => {
+      const { submissionId } = await dispatch(
+        repo,
+        "TEST: container echo token-free\nTEST: run echo shell-too\nTEST: reply done",
+        canary,
+        4242
+      );
+      return waitForStatus(agent, submissionId);
+    });
+    expect(result.status).toBe("completed");
+
+    // The container got it on stdin, once, and never in a script (its argv).
+    expect(container.auths()).toEqual([canary]);
+    for (const run of container.runs) expect(run.script).not.toContain(canary);
+    // No log line, tool result or transcript message carries it.
+    expect(lines.join("\n")).not.toContain(canary);
+    const transcript = JSON.stringify(await agent.transcript());
+    expect(transcript).toContain("token-free");
+    expect(transcript).not.toContain(canary);
+
+    // Storage: only ThinkAgent's run context holds it, in the KV API.
+    const scan = async (stub: DurableObjectStub) =>
+      runInDurableObject(stub, async (_instance, state) => {
+        const found: string[] = [];
+        const text = (value: unknown) =>
+          JSON.stringify(value, (_key, inner) => (inner instanceof ArrayBuffer ? new TextDecoder().decode(inner) : inner));
+        const tables = state.storage.sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%'")
+          .toArray();
+        for (const { name } of tables) {
+          for (const row of state.storage.sql.exec(`SELECT * FROM "${name}"`)) if (text(row).includes(canary)) found.push(`sql:${name}`);
+        }
+        for (const [key, value] of await state.storage.list()) if (text(value).includes(canary)) found.push(`kv:${key}`);
+        return found;
+      });
+    expect(await scan(agent)).toEqual(["kv:agent-think:run-context"]);
+    expect(await scan((await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub)).toEqual([]);
+  });
+});
