@@ -4,6 +4,7 @@
 declare namespace Cloudflare {
   interface Env {
     BareThinkAgent?: DurableObjectNamespace<import("./worker").BareThinkAgent>;
+    BareWorkspace?: DurableObjectNamespace<import("./worker").BareWorkspace>;
     AGENT_THINK?: Service<typeof import("./worker").AgentThink>;
   }
 }

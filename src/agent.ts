@@ -247,7 +247,12 @@ export class ThinkAgent extends Think<Env> {
   async #setTurn(turn: TurnRef): Promise<void> {
     this.#activeTurn = turn;
     await this.ctx.storage.put(ACTIVE_TURN_KEY, turn);
-    await (await this.#workspaceAgent()).beginTurn(turn);
+    try {
+      await (await this.#workspaceAgent()).beginTurn(turn);
+    } catch (error) {
+      // The workspace names the turn again on its first container command.
+      this.#log("turn:begin-failed", { submissionId: turn.submissionId, error: errorMessage(error) });
+    }
   }
 
   /** Release what the turn held. A failure here is logged, never thrown into Think. */
