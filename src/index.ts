@@ -16,6 +16,7 @@ export { ThinkAgent } from "./agent";
 export { WorkspaceAgent } from "./workspace-agent";
 export { Sandbox } from "./sandbox";
 export { WarmPool } from "./warm-pool";
+export { CommandCenterAgent } from "./command-center";
 // The worker-shell backend's Dynamic Worker calls back into the workspace
 // through WorkspaceServiceProxy; the container host routes the container's
 // outbound HTTP through WorkspaceProxy (ctx.exports).

@@ -3,9 +3,10 @@
  * real ThinkAgent configured for the AI Gateway chain, so the model-chain
  * tests drive real turns against MSW-served providers.
  */
+import { WorkerEntrypoint } from "cloudflare:workers";
 import { ThinkAgent } from "../src/agent";
 
-export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
+export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
 export const TEST_GATEWAY_ENV = {
   MODEL_PROVIDER: "gateway",
@@ -19,5 +20,14 @@ export const TEST_GATEWAY_ENV = {
 export class GatewayThinkAgent extends ThinkAgent {
   protected override modelEnv() {
     return { ...this.env, ...TEST_GATEWAY_ENV };
+  }
+}
+
+/** Stands in for the webhook app's AgentThinkTokenBroker (GITHUB_AUTH). */
+export class TestTokenBroker extends WorkerEntrypoint<Env> {
+  static minted: string[] = [];
+  async mintInstallationToken(repo: string): Promise<{ token: string; expiresAt: string }> {
+    TestTokenBroker.minted.push(repo);
+    return { token: `ghs_testMinted_${repo.replace(/\W/g, "_")}`, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
   }
 }
