@@ -18,7 +18,7 @@ import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { formatRunMessage, type RunEnvelope } from "./run/envelope";
 import { createLogger, type Logger } from "./run/log";
-import { RunContextStore } from "./run/run-context";
+import { RunContextStore, type RunContext } from "./run/run-context";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { issueUrl, commentUrl } from "./shared/github-urls";
@@ -110,33 +110,18 @@ export class ThinkAgent extends Think<Env> {
   async startRun(input: StartRunInput): Promise<StartRunResult> {
     const now = Date.now();
     this.#token = input.installationToken;
-    await this.#runs.put({
+    const run: RunContext = {
       repo: input.repo,
       issueNumber: input.issueNumber,
       issueTitle: input.issueTitle,
       requestedBy: input.requestedBy,
       commentId: input.commentId,
+      instruction: input.instruction,
       installationToken: input.installationToken,
       updatedAt: now
-    });
-    const envelope: RunEnvelope = {
-      repository: input.repo,
-      issue: { number: input.issueNumber, title: input.issueTitle, url: issueUrl(input.repo, input.issueNumber) },
-      instruction: input.instruction,
-      requestedBy: input.requestedBy,
-      triggeringComment:
-        input.commentId === undefined
-          ? undefined
-          : { id: input.commentId, url: commentUrl(input.repo, input.issueNumber, input.commentId) },
-      session: input.session,
-      submittedAt: new Date(now).toISOString()
     };
-    const message: UIMessage = {
-      id: input.commentId === undefined ? crypto.randomUUID() : `comment-${input.commentId}`,
-      role: "user",
-      parts: [{ type: "text", text: formatRunMessage(envelope) }]
-    };
-    const submission = await this.submitMessages([message], {
+    await this.#runs.put(run);
+    const submission = await this.submitMessages([runMessage(run, input.session, now)], {
       idempotencyKey: idempotencyKeyFor(input.commentId),
       metadata: input.commentId === undefined ? {} : { commentId: input.commentId }
     });
@@ -148,6 +133,25 @@ export class ThinkAgent extends Think<Env> {
       accepted: submission.accepted
     });
     return { submissionId: submission.submissionId, accepted: submission.accepted };
+  }
+
+  /**
+   * Continue the latest run in this session with a fresh token: a new turn
+   * whose envelope repeats the run's instruction and says it continues the
+   * previous submission. The transcript so far is the model's context.
+   */
+  async continueRun(input: { installationToken: string }): Promise<{ submissionId: string }> {
+    const previous = await this.#runs.get();
+    if (!previous) throw new Error("this session has no run to continue");
+    const now = Date.now();
+    const run: RunContext = { ...previous, installationToken: input.installationToken, updatedAt: now };
+    this.#token = run.installationToken;
+    await this.#runs.put(run);
+    const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
+    const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
+    const submission = await this.submitMessages([message], { metadata: { continuation: true } });
+    this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
+    return { submissionId: submission.submissionId };
   }
 
   /** The transcript, as plain data for RPC callers (the dev routes, tests). */
@@ -275,6 +279,26 @@ const ACTIVE_TURN_KEY = "agent-think:active-turn";
 
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
 type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;
+
+/** The user message that opens a run: the envelope, then one plain sentence. */
+function runMessage(run: RunContext, session: string, now: number, continuationOf?: string): UIMessage {
+  const envelope: RunEnvelope = {
+    repository: run.repo,
+    issue: { number: run.issueNumber, title: run.issueTitle, url: issueUrl(run.repo, run.issueNumber) },
+    instruction: run.instruction,
+    requestedBy: run.requestedBy,
+    triggeringComment:
+      run.commentId === undefined ? undefined : { id: run.commentId, url: commentUrl(run.repo, run.issueNumber, run.commentId) },
+    session,
+    submittedAt: new Date(now).toISOString(),
+    ...(continuationOf === undefined ? {} : { continuationOf })
+  };
+  return {
+    id: continuationOf === undefined && run.commentId !== undefined ? `comment-${run.commentId}` : crypto.randomUUID(),
+    role: "user",
+    parts: [{ type: "text", text: formatRunMessage(envelope) }]
+  };
+}
 
 function parseMaxSteps(value: string | undefined): number {
   const parsed = Number.parseInt(value ?? "", 10);

@@ -162,4 +162,24 @@ describe("a scripted turn", () => {
     });
     expect(holders).toEqual(["kv:agent-think:run-context"]);
   });
+
+  it("continues a failed run in the same session with a fresh token", async () => {
+    const { agent, submissionId, session } = await dispatch("TEST: fail-once the provider fell over\nTEST: reply recovered", {
+      installationToken: "ghs_firstTOKEN_000000000000"
+    });
+    const failed = await waitForStatus(agent, submissionId);
+    expect(failed).toMatchObject({ status: "error", error: expect.stringContaining("the provider fell over") });
+
+    const stub = agent as unknown as { continueRun(input: { installationToken: string }): Promise<{ submissionId: string }> };
+    const { submissionId: continued } = await stub.continueRun({ installationToken: "ghs_secondTOKEN_00000000000" });
+    expect(continued).not.toBe(submissionId);
+    expect((await waitForStatus(agent, continued)).status).toBe("completed");
+
+    const messages = await agent.transcript();
+    const envelopes = messages
+      .filter((message) => message.role === "user")
+      .map((message) => parseEnvelope(String(message.parts[0]?.text)));
+    expect(envelopes).toMatchObject([{ session }, { session, continuationOf: submissionId }]);
+    expect(assistantText(messages)).toContain("recovered");
+  });
 });

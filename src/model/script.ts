@@ -10,6 +10,8 @@
  *   TEST: tools <n>            call the ls tool n times (step-cap tests)
  *   TEST: sleep <ms>           wait before the next step (queueing tests)
  *   TEST: fail <message>       the model request fails with <message>
+ *   TEST: fail-once <message>  the same, except in a continued run (the
+ *                              envelope's continuationOf is set)
  *   TEST: reply <text>         answer with <text> and end the turn
  * Without directives it plans a short demo run: look around the workspace,
  * write notes, check them with the shell, and report. Pure and deterministic.
@@ -21,11 +23,11 @@ export type ScriptAction =
 
 export type ScriptStep = ScriptAction & { delayMs?: number };
 
-const DIRECTIVE = /^\s*TEST:\s*(\w+)\s*(.*)$/;
+const DIRECTIVE = /^\s*TEST:\s*([\w-]+)\s*(.*)$/;
 export const MAX_SCRIPTED_SLEEP_MS = 60_000;
 const MAX_SCRIPTED_TOOL_CALLS = 1_000;
 
-export function planScript(instruction: string): ScriptStep[] {
+export function planScript(instruction: string, options: { continuation?: boolean } = {}): ScriptStep[] {
   const steps: ScriptStep[] = [];
   let delayMs = 0;
   const push = (action: ScriptAction) => {
@@ -84,6 +86,10 @@ export function planScript(instruction: string): ScriptStep[] {
         delayMs += Math.min(Math.max(Number.parseInt(rest, 10) || 0, 0), MAX_SCRIPTED_SLEEP_MS);
         break;
       case "fail":
+        push({ kind: "fail", message: rest || "scripted model failure" });
+        return steps;
+      case "fail-once":
+        if (options.continuation) break;
         push({ kind: "fail", message: rest || "scripted model failure" });
         return steps;
       case "reply":

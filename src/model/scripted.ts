@@ -32,6 +32,7 @@ export function readProgress(prompt: LanguageModelV4Prompt): {
   instruction: string;
   toolResults: number;
   turnKey: string;
+  continuation?: boolean;
 } {
   let toolResults = 0;
   let latestUserText: string | undefined;
@@ -43,7 +44,14 @@ export function readProgress(prompt: LanguageModelV4Prompt): {
       const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
       latestUserText ??= text;
       const envelope = parseEnvelope(text.trimStart());
-      if (envelope) return { instruction: envelope.instruction, toolResults, turnKey: fnv1a(text) };
+      if (envelope) {
+        return {
+          instruction: envelope.instruction,
+          toolResults,
+          turnKey: fnv1a(text),
+          continuation: envelope.continuationOf !== undefined
+        };
+      }
     }
   }
   // No envelope anywhere: a bare prompt, played from its latest user text.
@@ -93,8 +101,8 @@ export class ScriptedModel implements LanguageModelV4 {
 
   #next(options: LanguageModelV4CallOptions): { step: ScriptStep; callId: string } {
     this.#calls++;
-    const { instruction, toolResults, turnKey } = readProgress(options.prompt);
-    const plan = planScript(instruction);
+    const { instruction, toolResults, turnKey, continuation } = readProgress(options.prompt);
+    const plan = planScript(instruction, { continuation });
     const step = plan[toolResults] ?? { kind: "reply", text: plan.length === 0 ? "Nothing to do." : "Done." };
     return { step, callId: `scripted-${turnKey}-${toolResults + 1}` };
   }

@@ -12,6 +12,8 @@ export type RunContext = {
   issueTitle?: string;
   requestedBy?: { login: string; avatarUrl?: string };
   commentId?: number;
+  /** The latest dispatch's instruction, which a continuation carries on. */
+  instruction: string;
   installationToken: string;
   updatedAt: number;
 };

@@ -65,3 +65,12 @@ describe("planScript", () => {
     ]);
   });
 });
+
+describe("fail-once", () => {
+  it("fails a first run and lets a continued run through", () => {
+    expect(planScript("TEST: fail-once boom\nTEST: reply recovered").map((step) => step.kind)).toEqual(["fail"]);
+    expect(planScript("TEST: fail-once boom\nTEST: reply recovered", { continuation: true })).toEqual([
+      { kind: "reply", text: "recovered" }
+    ]);
+  });
+});
