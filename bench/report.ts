@@ -1,10 +1,14 @@
 /**
- * What the dispatch bench found, as figures and as a table: our side beside
- * the bare Think baseline measured in the same run, the ratios, and a
- * PASS/FAIL line per target. Only a storm that yields more than one
- * submission on our side is fatal (a correctness failure); latency targets
- * are reported, never enforced, because a noisy machine moves them. Pure.
+ * What the bench found, as figures and as a table: our side beside the
+ * baselines measured in the same run (dispatch, then the shell sections from
+ * shell-report.ts), the ratios, and a PASS/FAIL line per target. Only
+ * correctness failures are fatal: a storm that yields more than one
+ * submission on our side, or flood output past the bound reaching the model.
+ * Latency targets are reported, never enforced, because a noisy machine
+ * moves them. Pure.
  */
+import type { ContainerFloodFigures } from "./container-flood";
+import { floodTextBytes, formatFloods, formatShellExec, NOTE_ALLOWANCE_BYTES, type ShellFigures } from "./shell-report";
 import { ratio, type Summary } from "./stats";
 
 export type Side = "ours" | "bare";
@@ -38,6 +42,8 @@ export type BenchResult = {
   };
   dispatch: Record<Side, DispatchFigures>;
   storm: Record<Side, StormFigures>;
+  shell: ShellFigures;
+  containerFlood: ContainerFloodFigures;
   /** Every timed call in ms, in run order, for a closer look at the JSON. */
   samples: { blocks: { side: Side; ms: number[] }[]; storms: { side: Side; ms: number[] }[] };
   /** Other work on the machine shows up here; a high load means noisier figures. */
@@ -59,6 +65,7 @@ export function evaluateTargets(result: BenchResult): Target[] {
   const ours = result.dispatch.ours.latency;
   const bare = result.dispatch.bare.latency;
   const p99Ratio = ratio(ours.p99, bare.p99);
+  const flood = floodTextBytes(result.shell, result.containerFlood);
   return [
     {
       name: `our dispatch p99 within ${P99_RATIO_TARGET}x of bare p99`,
@@ -76,6 +83,12 @@ export function evaluateTargets(result: BenchResult): Target[] {
       name: "duplicate storm: exactly one submission per storm",
       pass: result.storm.ours.distinctIds.every((n) => n === 1),
       figure: result.storm.ours.distinctIds.join(", "),
+      fatal: true
+    },
+    {
+      name: `flood text reaching the model <= ${result.containerFlood.maxBytes} + ${NOTE_ALLOWANCE_BYTES} bytes`,
+      pass: [flood.a, ...flood.b].every((bytes) => bytes <= result.containerFlood.maxBytes + NOTE_ALLOWANCE_BYTES),
+      figure: `(a) ${flood.a}; (b) ${flood.b.join(", ")}`,
       fatal: true
     }
   ];
@@ -98,7 +111,7 @@ export function formatReport(result: BenchResult, targets: readonly Target[]): s
   };
 
   lines.push(
-    "agent-think dispatch bench: wrangler dev --local (real workerd and Durable Objects), scripted model",
+    "agent-think bench: wrangler dev --local (real workerd and Durable Objects), scripted model",
     "A = ours: AgentThink.dispatch over a service binding; B = bare: getAgentByName + submitMessages on Think",
     `Calls are driven and timed inside the bench Worker; instruction "${setup.instruction}" on both sides.`,
     `Warm-up discarded: cold first call ours ${ms(setup.warmup.coldMs.ours)} ms, bare ${ms(setup.warmup.coldMs.bare)} ms; then ${setup.warmup.calls} calls and one storm per side.`,
@@ -120,6 +133,8 @@ export function formatReport(result: BenchResult, targets: readonly Target[]): s
   );
   row("distinct submission ids per storm", storm.ours.distinctIds.join(", "), storm.bare.distinctIds.join(", "));
   latencyRows(storm.ours.latency, storm.bare.latency);
+
+  lines.push("", ...formatShellExec(result.shell.exec), "", ...formatFloods(result.shell, result.containerFlood));
 
   lines.push("", "Targets");
   for (const target of targets) {

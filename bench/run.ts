@@ -1,27 +1,35 @@
 /**
- * `npm run bench`: dispatch latency of our real path beside a bare Think
- * baseline measured in the same run, under `wrangler dev --local` (real
- * workerd, real Durable Objects; see worker.ts and routes.ts).
+ * `npm run bench`: our real paths beside baselines measured in the same run,
+ * under `wrangler dev --local` (real workerd, real Durable Objects; see
+ * worker.ts, routes.ts and shell-routes.ts).
  *
  *  1. 200 distinct issues per side, 20 in flight: ours is the AgentThink.dispatch
  *     RPC over a service binding, bare is getAgentByName + one submitMessages
  *     on a bare Think agent.
  *  2. A duplicate storm: 50 concurrent calls for the same comment; our side
  *     must yield exactly one submission.
+ *  3. Shell exec latency and the worker shell's output flood, ours beside a
+ *     bare Workspace (shell-bench.ts).
+ *  4. The container path's 100 MB flood, run before wrangler starts by this
+ *     machine's bash with and without our wrapper (container-flood.ts).
  *
  * The bench Worker drives and times the calls itself (routes.ts says why);
  * this runner plans the workload, alternates the sides (blocks A B B A ...,
  * storms A B B A) after a discarded warm-up, waits between blocks until every
  * turn a block started has finished (so one block's background turns never
  * weigh on the next), and reports ratios, because machines are noisy. Exits
- * non-zero only when the bench cannot run or our storm yields more than one
- * submission; latency targets are reported, not enforced.
+ * non-zero only when the bench cannot run, our storm yields more than one
+ * submission, or flood output past MAX_TOOL_OUTPUT_BYTES reaches the model;
+ * latency targets are reported, not enforced.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { experimental_readRawConfig } from "wrangler";
+import { measureContainerFlood } from "./container-flood";
 import { DevServer } from "./dev-server";
 import { evaluateTargets, formatReport, type BenchResult, type Side, type StormFigures } from "./report";
+import { measureShell } from "./shell-bench";
 import { summarize } from "./stats";
 
 const ISSUES = 200;
@@ -43,7 +51,7 @@ const READY_TIMEOUT_MS = 90_000;
 const REQUEST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 const SETTLE_POLL_MS = 100;
-const BENCH_DEADLINE_MS = 170_000;
+const BENCH_DEADLINE_MS = 220_000;
 const KILL_GRACE_MS = 5_000;
 
 /** Key ranges, so warm-up, blocks and storms never share an issue or an agent. */
@@ -52,6 +60,7 @@ const WARMUP_STORM_KEY = 200_000;
 const STORM_KEY = 300_000;
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CONFIG = "bench/wrangler.jsonc";
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
 const TERMINAL = new Set(["completed", "aborted", "skipped", "error"]);
 
@@ -74,7 +83,7 @@ class BenchClient {
   /** One call per key, at most `concurrency` in flight, timed inside the bench Worker. */
   async batch(side: Side, keys: readonly number[], concurrency: number): Promise<Batch> {
     const inputs = keys.map((key) => inputFor(side, key));
-    const result = (await this.#post("/bench/batch", { side, concurrency, inputs })) as {
+    const result = (await this.post("/bench/batch", { side, concurrency, inputs })) as {
       elapsedMs: number;
       calls: ({ agent: string; submissionId: string; ms: number } | { error: string })[];
     };
@@ -88,10 +97,10 @@ class BenchClient {
 
   async statuses(calls: readonly Call[]): Promise<(string | null)[]> {
     const items = calls.map(({ side, agent, submissionId }) => ({ side, agent, submissionId }));
-    return ((await this.#post("/bench/statuses", { items })) as { statuses: (string | null)[] }).statuses;
+    return ((await this.post("/bench/statuses", { items })) as { statuses: (string | null)[] }).statuses;
   }
 
-  async #post(path: string, body: unknown): Promise<unknown> {
+  async post(path: string, body: unknown): Promise<unknown> {
     const response = await fetch(this.baseUrl + path, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -141,7 +150,9 @@ async function storm(client: BenchClient, side: Side, key: number): Promise<Call
   return calls;
 }
 
-async function measure(client: BenchClient): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs">> {
+async function measure(
+  client: BenchClient
+): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs" | "shell" | "containerFlood">> {
   // Warm-up, discarded. The first call loads Think's module graph.
   const coldMs = {
     ours: (await client.batch("ours", [WARMUP_KEY], 1)).calls[0]!.ms,
@@ -205,7 +216,7 @@ async function measure(client: BenchClient): Promise<Omit<BenchResult, "startedA
 
 function writeResults(result: BenchResult): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const path = `${RESULTS_DIR}dispatch-${result.startedAt.replace(/[:.]/g, "-")}.json`;
+  const path = `${RESULTS_DIR}bench-${result.startedAt.replace(/[:.]/g, "-")}.json`;
   writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
   return path;
 }
@@ -231,26 +242,35 @@ async function main(): Promise<number> {
 
   let ok = false;
   try {
+    const loadStart = loadavg()[0]!;
+    const maxBytes = maxToolOutputBytes();
+    // Before wrangler starts, so nothing else of ours runs beside bash.
+    console.log("bench: container-path flood with this machine's bash ...");
+    const containerFlood = await measureContainerFlood(maxBytes);
     console.log("bench: bundling bench/worker.ts and starting wrangler dev --local ...");
-    server = new DevServer({ config: "bench/wrangler.jsonc", cwd: ROOT, killGraceMs: KILL_GRACE_MS });
+    server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
     await server.start();
     await server.ready("/bench/ping", READY_TIMEOUT_MS);
-    console.log(`bench: ready at ${server.baseUrl}; measuring (under a minute) ...\n`);
-    const loadStart = loadavg()[0]!;
-    const measured = await measure(new BenchClient(server.baseUrl, deadline));
+    console.log(`bench: ready at ${server.baseUrl}; measuring dispatch, then the shell (about a minute) ...\n`);
+    const client = new BenchClient(server.baseUrl, deadline);
+    const measured = await measure(client);
+    const shell = await measureShell((path, body) => client.post(path, body), maxBytes);
     const reloads = server.reloads();
     if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
     const result: BenchResult = {
       startedAt: startedAt.toISOString(),
       ...measured,
+      shell,
+      containerFlood,
       machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
       wallMs: Date.now() - startedAt.getTime()
     };
     const targets = evaluateTargets(result);
     console.log(formatReport(result, targets));
     console.log(`\nresults: ${writeResults(result)}`);
-    ok = targets.every((target) => target.pass || !target.fatal);
-    if (!ok) console.error("\nbench: FAIL: a duplicate storm yielded more than one submission on our side");
+    const failed = targets.filter((target) => !target.pass && target.fatal);
+    ok = failed.length === 0;
+    for (const target of failed) console.error(`\nbench: FAIL: ${target.name} (${target.figure})`);
     return ok ? 0 : 1;
   } catch (error) {
     if (interrupted) return 130;
@@ -262,6 +282,14 @@ async function main(): Promise<number> {
     // A failed run keeps its log; a passing run leaves nothing behind.
     if (ok) server?.removeFiles();
   }
+}
+
+/** The bound the Worker runs with, from the bench config's vars (the container flood needs it before wrangler starts). */
+function maxToolOutputBytes(): number {
+  const { rawConfig } = experimental_readRawConfig({ config: `${ROOT}${CONFIG}` });
+  const value = Number.parseInt(String(rawConfig.vars?.MAX_TOOL_OUTPUT_BYTES ?? ""), 10);
+  if (!Number.isSafeInteger(value) || value < 256) throw new Error(`${CONFIG} sets no usable MAX_TOOL_OUTPUT_BYTES`);
+  return value;
 }
 
 process.exitCode = await main();

@@ -1,6 +1,6 @@
 /**
- * The bench Worker: the real agent Worker, unchanged, plus the baseline and
- * the bench routes (see routes.ts) that bench/run.ts times under
+ * The bench Worker: the real agent Worker, unchanged, plus the baselines and
+ * the bench routes (routes.ts, shell-routes.ts) that bench/run.ts times under
  * `wrangler dev --local`.
  *
  * Our side goes through `env.AGENT_THINK`, a service binding to this Worker's
@@ -8,23 +8,85 @@
  * what Think itself costs: `getAgentByName` plus one `submitMessages` on a
  * Think subclass that overrides nothing but the model (the same scripted
  * model, so both sides also run the same kind of turn in the background).
+ *
+ * Shell commands (shell-routes.ts): our side is WorkspaceAgent.exec, reached
+ * with getAgentByName as ThinkAgent's bash tool reaches it; the bare side is
+ * BareWorkspace, what @cloudflare/computer itself costs: a Workspace with
+ * only the worker-shell backend and its default options, and one RPC method
+ * that runs `runtime.exec` and `result()` inside the object.
  */
+import { Workspace, type WorkspaceStub } from "@cloudflare/computer";
+import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
 import { Think } from "@cloudflare/think";
+import { DurableObject } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import type { LanguageModel, UIMessage } from "ai";
 import worker from "../src/index";
 import { ScriptedModel } from "../src/model/scripted";
+import type { WorkspaceAgent } from "../src/workspace-agent";
+import type { SubmissionStatus, TranscriptMessage } from "../src/shared/dispatch";
 import { handleBenchRoute, type BareSubmitInput } from "./routes";
+import { handleShellRoute, type BareExecResult } from "./shell-routes";
 
-export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
+export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
 /** The bench Worker's environment: the agent Worker's plus the bench bindings (env.d.ts). */
-type BenchEnv = Env & Required<Pick<Cloudflare.Env, "BareThinkAgent" | "AGENT_THINK">>;
+type BenchEnv = Env & Required<Pick<Cloudflare.Env, "BareThinkAgent" | "BareWorkspace" | "AGENT_THINK">>;
 
 export class BareThinkAgent extends Think<Env> {
   override getModel(): LanguageModel {
     return new ScriptedModel();
   }
+}
+
+/** The shell baseline (see the header); the bench's only use of it is `exec`. */
+export class BareWorkspace extends DurableObject<Env> {
+  readonly #workspace = new Workspace({
+    storage: this.ctx.storage,
+    backends: [
+      new WorkerShellBackend({
+        id: "shell",
+        loader: this.env.LOADER,
+        // The shell calls back through WorkspaceServiceProxy by binding name and id.
+        workspace: { binding: "BareWorkspace", id: this.ctx.id.toString() },
+        ctx: this.ctx
+      })
+    ]
+  });
+
+  /** What WorkspaceServiceProxy calls for the shell's file access. */
+  async __getWorkspaceStub(): Promise<WorkspaceStub> {
+    return this.#workspace.stub();
+  }
+
+  async exec(command: string, timeoutMs: number): Promise<BareExecResult> {
+    using handle = await this.#workspace.runtime.exec(command, { backend: "shell", encoding: "utf8", timeoutMs });
+    const { exitCode, stdout, stderr, truncated } = await handle.result();
+    return { exitCode, stdout, stderr, ...(truncated ? { truncated } : {}) };
+  }
+}
+
+/** The ThinkAgent and WorkspaceAgent methods the bench calls (their generated stub types are too deep). */
+type IssueAgentStub = {
+  submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
+  waitForSubmission(submissionId: string, options: { timeoutMs: number }): Promise<unknown>;
+  transcript(): Promise<TranscriptMessage[]>;
+};
+type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec">;
+
+/** A Workspace's own stub, as either side hands it out over RPC. */
+type WorkspaceHost = { __getWorkspaceStub(): Promise<WorkspaceStub> };
+
+/**
+ * The files directly in `dir`, read through the Workspace's stub rather than
+ * a shell, so the listing adds nothing to `dir` (our wrapper would add its
+ * own logs) and a missing `dir` logs no error.
+ */
+async function listFiles(host: WorkspaceHost, dir: string) {
+  using workspace = await host.__getWorkspaceStub();
+  if ((await workspace.fs.statOrNull(dir)) === null) return [];
+  const entries = await workspace.fs.readdir(dir);
+  return entries.filter((entry) => entry.isFile).map(({ name, size }) => ({ name, size }));
 }
 
 async function bareSubmit(env: BenchEnv, input: BareSubmitInput) {
@@ -43,7 +105,31 @@ async function bareStatus(env: BenchEnv, name: string, submissionId: string): Pr
 export default {
   async fetch(request, env) {
     if (env.LOCAL_DEV !== "1") return worker.fetch(request, env);
+    const issueAgent = async (session: string) =>
+      (await getAgentByName(env.ThinkAgent, session)) as unknown as IssueAgentStub;
     return (
+      (await handleShellRoute(request, {
+        ours: async (workspace, command, timeoutMs) => {
+          const agent = (await getAgentByName(env.WorkspaceAgent, workspace)) as unknown as WorkspaceAgentStub;
+          return agent.exec({ command, backend: "shell", timeoutMs });
+        },
+        bare: (workspace, command, timeoutMs) => env.BareWorkspace.getByName(workspace).exec(command, timeoutMs),
+        files: async (side, workspace, dir) =>
+          listFiles(
+            side === "ours"
+              ? ((await getAgentByName(env.WorkspaceAgent, workspace)) as unknown as WorkspaceHost)
+              : (env.BareWorkspace.getByName(workspace) as unknown as WorkspaceHost),
+            dir
+          ),
+        dispatch: (input) => env.AGENT_THINK.dispatch(input),
+        waitForTurn: async (session, submissionId, timeoutMs) => {
+          const agent = await issueAgent(session);
+          await agent.waitForSubmission(submissionId, { timeoutMs });
+          return (await agent.submissionStatus(submissionId))?.status ?? "unknown";
+        },
+        transcript: async (session) => (await issueAgent(session)).transcript(),
+        now: () => Date.now()
+      })) ??
       (await handleBenchRoute(request, {
         ours: (input) => env.AGENT_THINK.dispatch(input),
         bare: (input) => bareSubmit(env, input),

@@ -23,8 +23,8 @@ import { poolOwner, type PoolOwner } from "./pool/pool-types";
 import { sandboxStub } from "./sandbox";
 import { GIT_AUTH_SCRIPT, tokenDigest } from "./run/git-auth";
 import { createLogger, type Logger } from "./run/log";
-import { parseReport, wrapCommand } from "./tools/command-report";
-import type { BackendId, BashInput, BashResult } from "./tools/bash-tool";
+import { boundText, LOG_DIR, logPath, parseReport, wrapCommand, type StreamName } from "./tools/command-report";
+import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
 
 export const CONTAINER_UNAVAILABLE =
@@ -117,17 +117,19 @@ export class WorkspaceAgent extends Agent<Env> {
         const auth = await this.#authenticate();
         if (auth) return { backend, error: auth };
       }
-      // The container has coreutils' timeout, so the report survives a
-      // timeout there; the worker shell is stopped by the runtime instead.
-      const script = wrapCommand(command, {
-        id,
-        nonce,
-        maxBytes,
-        timeoutSeconds: backend === "container" ? timeoutMs / 1000 : undefined
-      });
-      const raw = await this.#runner(backend).run(script, {
-        timeoutMs: backend === "container" ? timeoutMs + 15_000 : timeoutMs
-      });
+      if (backend === "shell") {
+        const raw = await this.#runner("shell").run(command, { timeoutMs });
+        const [stdout, stderr] = await Promise.all([
+          this.#boundAndKeep(raw.stdout, "stdout", id, maxBytes),
+          this.#boundAndKeep(raw.stderr, "stderr", id, maxBytes)
+        ]);
+        return { backend, exitCode: raw.exitCode, stdout, stderr, durationMs: Date.now() - started };
+      }
+      // The container's output never leaves it whole: the wrapper keeps it
+      // in /temp and reports a head and tail. coreutils' timeout stops the
+      // command and leaves the report intact.
+      const script = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
+      const raw = await this.#runner(backend).run(script, { timeoutMs: timeoutMs + 15_000 });
       const parsed = parseReport(raw.stdout, { id, nonce, maxBytes });
       if (!parsed.ok) {
         return {
@@ -142,13 +144,23 @@ export class WorkspaceAgent extends Agent<Env> {
         stdout,
         stderr,
         durationMs: Date.now() - started,
-        ...(backend === "container" && exitCode === 124 ? { timedOut: true } : {})
+        ...(exitCode === 124 ? { timedOut: true } : {})
       };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#log("exec:error", { backend, error: message });
       return { backend, error: message };
     }
+  }
+
+  /** Bound one stream of the worker shell; keep the whole of a cut stream in /temp. */
+  async #boundAndKeep(text: string, stream: StreamName, id: string, maxBytes: number): Promise<BashStream> {
+    const bounded = boundText(text, { maxBytes, log: logPath(id, stream), stream });
+    if (bounded.log) {
+      await this.#workspace.fs.mkdir(LOG_DIR, { recursive: true });
+      await this.#workspace.fs.writeFile(bounded.log, text);
+    }
+    return bounded;
   }
 
   /** Name the turn that container use belongs to. Idempotent. */

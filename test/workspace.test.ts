@@ -70,6 +70,19 @@ describe("WorkspaceAgent", () => {
     expect(lines).toMatchObject({ exitCode: 0, stdout: { text: "5000\nrow-1234\n" } });
   });
 
+  it("bounds a flood past the worker shell's own 1 MiB cap, keeping what it printed", async () => {
+    const workspace = await workspaceFor(sessionName(uniqueRepo(), 6));
+    const flood = 's=0123456789; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; do s="$s$s"; done; for i in 1 2 3 4 5 6 7 8 9 10; do printf "%s\\n" "$s"; done';
+    const result = await workspace.exec(shell(flood));
+    if (!("exitCode" in result)) throw new Error(result.error);
+    expect(result.exitCode).toBe(126);
+    expect(result.stderr.text).toContain("total output size exceeded");
+    expect(result.stdout.totalBytes).toBeGreaterThan(900_000);
+    expect(new TextEncoder().encode(result.stdout.text).length).toBeLessThan(16_384 + 200);
+    expect(result.stdout.text.startsWith("0123456789")).toBe(true);
+    expect(result.stdout.log).toMatch(/^\/temp\/agent-think\/logs\//);
+  });
+
   it("answers at once that the container backend is unavailable without a container engine", async () => {
     const workspace = await workspaceFor(sessionName(uniqueRepo(), 4));
     expect(await workspace.exec({ command: "npm test", backend: "container", timeoutMs: 60_000 })).toEqual({

@@ -11,6 +11,10 @@
  * the Durable Object's files from the container. Logs of output that fit are
  * removed at once.
  *
+ * The worker shell's output is already bounded by just-bash (1 MiB) and
+ * arrives in the Durable Object anyway, so it is cut there by `boundText`
+ * instead, with no wrapper round trips.
+ *
  * `parseReport` reads the report back. Marker lines carry a per-run nonce,
  * so output that imitates them cannot confuse the parser. Pure.
  */
@@ -109,3 +113,25 @@ export function parseReport(output: string, options: Pick<WrapOptions, "id" | "n
 }
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
+
+/**
+ * Bound output that is already in memory (the worker shell's, which
+ * just-bash caps at 1 MiB): the same head and tail, marker and log path as
+ * the wrapper's report. The caller saves `text` to `log` when it returns one.
+ */
+export function boundText(text: string, options: { maxBytes: number; log: string; stream: StreamName }): BoundedStream {
+  const bytes = new TextEncoder().encode(text);
+  const totalLines = (text.match(/\n/g) ?? []).length;
+  if (bytes.length <= options.maxBytes) return { text, totalBytes: bytes.length, totalLines };
+  const half = Math.max(1, Math.floor(options.maxBytes / 2));
+  const decoder = new TextDecoder();
+  const head = decoder.decode(bytes.subarray(0, half));
+  const tail = decoder.decode(bytes.subarray(bytes.length - half));
+  const omitted = bytes.length - 2 * half;
+  return {
+    text: `${head}\n… [agent-think: ${omitted} bytes of ${bytes.length} (${totalLines} lines) left out here; the whole ${options.stream} is in ${options.log}] …\n${tail}`,
+    totalBytes: bytes.length,
+    totalLines,
+    log: options.log
+  };
+}

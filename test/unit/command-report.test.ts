@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { LOG_DIR, parseReport, shellQuote, wrapCommand } from "../../src/tools/command-report";
+import { boundText, LOG_DIR, parseReport, shellQuote, wrapCommand } from "../../src/tools/command-report";
 
 const dir = mkdtempSync(join(tmpdir(), "agent-think-report-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,5 +85,23 @@ describe("wrapCommand and parseReport", () => {
     const quoted = shellQuote(`a'b "c" $d`);
     const echoed = spawnSync("bash", ["-c", `printf %s ${quoted}`], { encoding: "utf8" }).stdout;
     expect(echoed).toBe(`a'b "c" $d`);
+  });
+});
+
+describe("boundText", () => {
+  it("passes output that fits through whole", () => {
+    expect(boundText("a\nb\n", { maxBytes: 10, log: "/temp/x", stream: "stdout" })).toEqual({ text: "a\nb\n", totalBytes: 4, totalLines: 2 });
+  });
+
+  it("cuts to the same head, tail and marker as the wrapper's report", () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `line-${i + 1}`).join("\n") + "\n";
+    const bounded = boundText(text, { maxBytes: 200, log: "/temp/agent-think/logs/r.stdout", stream: "stdout" });
+    expect(bounded.totalBytes).toBe(new TextEncoder().encode(text).length);
+    expect(bounded.totalLines).toBe(1000);
+    expect(bounded.log).toBe("/temp/agent-think/logs/r.stdout");
+    expect(bounded.text.startsWith("line-1\nline-2\n")).toBe(true);
+    expect(bounded.text.endsWith("line-1000\n")).toBe(true);
+    expect(bounded.text).toContain("left out here; the whole stdout is in /temp/agent-think/logs/r.stdout");
+    expect(new TextEncoder().encode(bounded.text).length).toBeLessThan(200 + 200);
   });
 });
