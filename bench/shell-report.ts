@@ -67,9 +67,9 @@ export function formatShellExec(exec: ShellExecFigures): string[] {
   lines.push(
     `Shell exec latency: \`${exec.command}\`, ${exec.callsPerSide} calls per side, one at a time on one workspace per side,`,
     `blocks of ${exec.blockSize} in order ${exec.blockOrder.map(letter).join(" ")}, after ${exec.warmupCalls} discarded warm-up calls per side`,
-    "A = ours: getAgentByName + WorkspaceAgent.exec (our wrapper script, its report, the parse), as the bash tool calls it",
+    "A = ours: getAgentByName + WorkspaceAgent.exec (the command as is, its output bounded in the Durable Object), as the bash tool calls it",
     "B = bare: runtime.exec + result() inside a bare Workspace with only the worker-shell backend, over one RPC",
-    "C = B running our wrapper's script for the same command (diagnostic: the script's own cost)"
+    "C = B running the container's wrapper script for the same command (diagnostic: why the shell does not use it)"
   );
   row("", "ours", "bare", "ours/bare", "bare+script");
   figures("p50 (ms)", "p50");
@@ -78,16 +78,11 @@ export function formatShellExec(exec: ShellExecFigures): string[] {
   figures("max (ms)", "max");
   row("RPC result (bytes, JSON)", bytes(exec.resultBytes.ours), bytes(exec.resultBytes.bare), "", bytes(exec.resultBytes.script));
   lines.push(
-    `  Of ours' extra ${ms(extra)} ms per call (mean), the wrapper script run in just-bash accounts for ${ms(scriptShare)} ms`,
-    `  (${percent(scriptShare, extra)}): each of its file steps (mkdir, two log files, wc -c and wc -l per stream, cat, rm) is a`,
-    "  round trip from the shell's Dynamic Worker to the workspace's SQLite.",
-    extra - scriptShare >= 0.5
-      ? `  The remaining ${ms(extra - scriptShare)} ms is getAgentByName, WorkspaceAgent's own work and the report parse.`
-      : "  Nothing measurable remains for getAgentByName, WorkspaceAgent's own work and the report parse.",
-    `  What the extra ${ms(extra)} ms buys: one report shape from both backends (size and line count, head and tail, stdout and`,
-    "  stderr apart), held to MAX_TOOL_OUTPUT_BYTES. On the container that keeps a flood inside the container (a, below). On",
-    "  the worker shell the whole output reaches the Durable Object either way and the bare Workspace already cuts it to its",
-    "  tail (b, below): there it buys the head, a tighter bound and the same shape, not fewer bytes moved."
+    `  Ours costs ${ms(extra)} ms more than bare per call (mean): getAgentByName, the RPC and bounding the output in the`,
+    "  Durable Object. It buys a head and a tail (bare keeps only a tail), stdout and stderr apart, and a tighter bound.",
+    `  The container's wrapper would cost ${ms(scriptShare)} ms more here (C): each of its file steps is a round trip from the`,
+    "  shell's Dynamic Worker to the workspace's SQLite, so the worker shell's output, capped at 1 MiB by just-bash and",
+    "  reaching the Durable Object anyway, is bounded there instead; only the container runs the wrapper (a, below)."
   );
   return lines;
 }
