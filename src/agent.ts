@@ -24,6 +24,11 @@ import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type Submissi
 import { issueUrl, commentUrl } from "./shared/github-urls";
 import { createBashTool } from "./tools/bash-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
+import { commandCenter, type CommandCenter } from "./command-center";
+import { reportSafely } from "./command-center/report";
+import { REDACTED } from "./run/log";
+import type { CommandCenterEvent, TokenUsage } from "./shared/command-center";
+import type { StepContext } from "@cloudflare/think";
 import type { DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
 export const DEFAULT_MAX_STEPS = 250;
@@ -45,7 +50,15 @@ export class ThinkAgent extends Think<Env> {
   // skills reach them over RPC, as the bash tool does.
   override workspace = getWorkspace(() => this.#workspaceAgent());
 
+  /**
+   * Seam: where lifecycle events go. An instance property, so it is not on
+   * the RPC surface; tests swap in a slow or throwing one.
+   */
+  protected commandCenter: () => Promise<CommandCenter> = () => commandCenter(this.env);
+
   readonly #runs = new RunContextStore(this.ctx.storage);
+  /** Tokens the model reported per submission, in this isolate. */
+  readonly #usage = new Map<string, TokenUsage>();
   #model: LanguageModel | undefined;
   #token = "";
   /** The token last handed to the workspace for git auth, in this isolate. */
@@ -132,6 +145,8 @@ export class ThinkAgent extends Think<Env> {
       submissionId: submission.submissionId,
       accepted: submission.accepted
     });
+    // A duplicate comment is the same run: nothing new to report.
+    if (submission.accepted) this.#reportDispatched(run, input.session, submission.submissionId, now);
     return { submissionId: submission.submissionId, accepted: submission.accepted };
   }
 
@@ -151,6 +166,7 @@ export class ThinkAgent extends Think<Env> {
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
     const submission = await this.submitMessages([message], { metadata: { continuation: true } });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
+    this.#reportDispatched(run, this.name, submission.submissionId, now);
     return { submissionId: submission.submissionId };
   }
 
@@ -201,7 +217,17 @@ export class ThinkAgent extends Think<Env> {
     if (result.error) this.#log("git-auth:failed", { error: result.error });
   }
 
-  override afterToolCall(ctx: ToolCallResultContext) {
+  override async afterToolCall(ctx: ToolCallResultContext) {
+    const turn = await this.#turn();
+    this.#report({
+      type: "tool",
+      session: this.name,
+      submissionId: turn?.submissionId ?? ctx.requestId ?? "unknown",
+      tool: ctx.toolName,
+      ok: ctx.success,
+      toolCallId: ctx.toolCallId,
+      at: Date.now()
+    });
     this.#log("tool", {
       requestId: ctx.requestId,
       tool: ctx.toolName,
@@ -209,6 +235,16 @@ export class ThinkAgent extends Think<Env> {
       ok: ctx.success,
       durationMs: Math.round(ctx.durationMs),
       ...(ctx.success ? {} : { error: errorMessage(ctx.error) })
+    });
+  }
+
+  override async onStepFinish(ctx: StepContext) {
+    const turn = await this.#turn();
+    if (!turn) return;
+    const sum = this.#usage.get(turn.submissionId) ?? { input: 0, output: 0 };
+    this.#usage.set(turn.submissionId, {
+      input: sum.input + (ctx.usage.inputTokens ?? 0),
+      output: sum.output + (ctx.usage.outputTokens ?? 0)
     });
   }
 
@@ -226,16 +262,57 @@ export class ThinkAgent extends Think<Env> {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     if (submission.status === "running") {
       await this.#setTurn(turn);
+      this.#report({ type: "turn-started", session: this.name, submissionId: submission.submissionId, at: submission.startedAt ?? Date.now() });
       return;
     }
     if (!TERMINAL_STATUSES.has(submission.status)) return;
     await this.#endTurn(turn, submission.status);
+    const done = submission.status === "completed";
+    const tokens = this.#usage.get(submission.submissionId);
+    this.#usage.delete(submission.submissionId);
+    this.#report({
+      type: "turn-ended",
+      session: this.name,
+      submissionId: submission.submissionId,
+      status: done ? "done" : "error",
+      ...(done ? {} : { error: this.#redact(submission.error ?? `the run was ${submission.status}`) }),
+      ...(tokens && (tokens.input > 0 || tokens.output > 0) ? { tokens } : {}),
+      at: submission.completedAt ?? Date.now()
+    });
     const event = submission.status === "completed" ? "turn:done" : `turn:${submission.status}`;
     this.#log(event, {
       submissionId: submission.submissionId,
       ...(submission.error ? { error: submission.error } : {}),
       durationMs: submission.completedAt && submission.startedAt ? submission.completedAt - submission.startedAt : undefined
     });
+  }
+
+  /** Fire and forget: a slow or failing command center never delays or fails a run. */
+  #report(event: CommandCenterEvent): void {
+    this.ctx.waitUntil(
+      reportSafely(
+        async () => (await this.commandCenter()).record(event),
+        (error) => this.#log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
+      )
+    );
+  }
+
+  #reportDispatched(run: RunContext, session: string, submissionId: string, now: number): void {
+    this.#report({
+      type: "dispatched",
+      session,
+      repo: run.repo,
+      issueNumber: run.issueNumber,
+      issueTitle: run.issueTitle,
+      requestedBy: run.requestedBy,
+      instruction: run.instruction,
+      submissionId,
+      at: now
+    });
+  }
+
+  #redact(text: string): string {
+    return this.#token.length >= 8 ? text.replaceAll(this.#token, REDACTED) : text;
   }
 
   async #workspaceAgent(): Promise<WorkspaceAgentStub> {

@@ -1,9 +1,208 @@
 /**
- * CommandCenterAgent: the registry of every thread. (Being built: issue 4.)
+ * CommandCenterAgent (singleton `main`): the registry of every thread, the
+ * metrics across them, the claim a continuation takes on a failed or stale
+ * run, and the bounded state synced live to dashboards.
+ *
+ * A thin shell: the rules are in src/command-center/ (registry, metrics,
+ * snapshot, broadcast) over a store in this object's SQLite; each RPC call
+ * runs them inside one synchronous storage transaction, which is what makes
+ * a claim atomic. Callers:
+ *   ThinkAgent     record(event), fire and forget (reportSafely)
+ *   the service    snapshot(), claimForContinuation(), releaseClaim()
+ *   dashboards     the state, over `/agents/command-center-agent/main`
+ *                  (read-only connections: nothing a socket sends changes it)
+ * It never blocks or fails a run: it only ever hears about one.
+ * See docs/command-center.md.
  */
-import { Agent } from "agents";
-import type { CommandCenterState } from "./shared/command-center";
+import { Agent, getAgentByName, type Connection } from "agents";
+import { boundedState, nextStaleAt } from "./command-center/broadcast";
+import { EMPTY_METRICS, METRICS_WINDOW_MS } from "./command-center/metrics";
+import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
+import { metricsOf, snapshotPage } from "./command-center/snapshot";
+import { SqlRegistryStore } from "./command-center/sql-store";
+import { createLogger } from "./run/log";
+import {
+  commandCenterEventSchema,
+  MAX_RECENT_THREADS,
+  type ClaimResult,
+  type CommandCenterState,
+  type RecordResult,
+  type Snapshot,
+  type SnapshotOptions
+} from "./shared/command-center";
 
 export const COMMAND_CENTER_NAME = "main";
 
-export class CommandCenterAgent extends Agent<Env, CommandCenterState> {}
+/** At most one broadcast per this many milliseconds; a change waits at most this long to be seen. */
+export const BROADCAST_INTERVAL_MS = 250;
+/** Runs and tool calls are kept an hour past the metrics window, then pruned (hourly). */
+const RETENTION_MS = METRICS_WINDOW_MS + 60 * 60 * 1000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** The most events one recordBatch call takes. */
+export const MAX_RECORD_BATCH = 5_000;
+
+/** The CommandCenterAgent methods other code calls over RPC. */
+export interface CommandCenter {
+  record(event: unknown): Promise<RecordResult>;
+  recordBatch(events: unknown[]): Promise<RecordResult[]>;
+  snapshot(options?: SnapshotOptions): Promise<Snapshot>;
+  claimForContinuation(session: string, now?: number): Promise<ClaimResult>;
+  releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
+  refreshState(): Promise<CommandCenterState>;
+}
+
+/** The command center's stub. Tests pass their own name; everything else uses the singleton. */
+export async function commandCenter(
+  env: Pick<Env, "CommandCenterAgent">,
+  name: string = COMMAND_CENTER_NAME
+): Promise<CommandCenter> {
+  // Typed by the narrow interface, as the other agents are (src/service.ts).
+  return (await getAgentByName(env.CommandCenterAgent, name)) as unknown as CommandCenter;
+}
+
+export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
+  override initialState: CommandCenterState = { metrics: EMPTY_METRICS, recent: [], total: 0, updatedAt: 0 };
+
+  /** Seam: the stale window (`STALE_RUN_MS`). An instance property, off the RPC surface; tests swap it with runInDurableObject. */
+  staleRunMs = parseStaleRunMs(this.env.STALE_RUN_MS);
+  /** Seam: the clock for metrics, staleness and the broadcast. */
+  clock: () => number = () => Date.now();
+
+  #store: SqlRegistryStore | undefined;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #lastFlushAt = 0;
+  #lastPruneAt = 0;
+  #staleRefreshAt: number | undefined;
+  #log = createLogger({ component: "command-center" });
+
+  override shouldConnectionBeReadonly(): boolean {
+    return true;
+  }
+
+  override validateStateChange(_next: CommandCenterState, source: Connection | "server"): void {
+    if (source !== "server") throw new Error("the command center's state is read-only");
+  }
+
+  /** One lifecycle event from a ThinkAgent. Idempotent; a malformed event is refused, never thrown. */
+  async record(event: unknown): Promise<RecordResult> {
+    const [result] = this.#apply([event]);
+    return result!;
+  }
+
+  /** Several events in one transaction and one broadcast (seeding, benches). */
+  async recordBatch(events: unknown[]): Promise<RecordResult[]> {
+    if (!Array.isArray(events) || events.length > MAX_RECORD_BATCH) {
+      throw new RangeError(`recordBatch takes an array of at most ${MAX_RECORD_BATCH} events`);
+    }
+    return this.#apply(events);
+  }
+
+  /** A page of threads, newest activity first, with the metrics. Throws SnapshotOptionsError on a bad cursor or limit. */
+  async snapshot(options: SnapshotOptions = {}): Promise<Snapshot> {
+    return snapshotPage(this.#registry(), options, this.clock(), this.staleRunMs);
+  }
+
+  /** Atomically claim a failed or stale thread for a continuation. See registry.ts `claimThread`. */
+  async claimForContinuation(session: string, now: number = this.clock()): Promise<ClaimResult> {
+    if (typeof session !== "string" || !Number.isFinite(now)) return { ok: false, reason: "not_found" };
+    const result = this.ctx.storage.transactionSync(() => claimThread(this.#registry(), session, now, this.staleRunMs));
+    if (result.ok) {
+      this.#log("claimed", { session, runCount: result.thread.runCount });
+      this.#stateChanged();
+    }
+    return result;
+  }
+
+  /** Give back a claim whose continuation could not be submitted; the thread shows `error` and is claimable again. */
+  async releaseClaim(session: string, error?: string): Promise<{ released: boolean }> {
+    const message = typeof error === "string" ? error : undefined;
+    const released = this.ctx.storage.transactionSync(() =>
+      releaseClaim(this.#registry(), String(session), this.clock(), message)
+    );
+    if (released) {
+      this.#log("claim:released", { session });
+      this.#stateChanged();
+    }
+    return { released };
+  }
+
+  /** Broadcast now and return the state. Also the scheduled callback that tells dashboards a run turned stale. */
+  async refreshState(): Promise<CommandCenterState> {
+    this.#staleRefreshAt = undefined;
+    return this.#flush();
+  }
+
+  #apply(events: readonly unknown[]): RecordResult[] {
+    const store = this.#registry();
+    const results = this.ctx.storage.transactionSync(() =>
+      events.map((event): RecordResult => {
+        const parsed = commandCenterEventSchema.safeParse(event);
+        if (parsed.success) return recordEvent(store, parsed.data);
+        const issue = parsed.error.issues[0];
+        this.#log("event:invalid", { field: issue?.path.join(".") ?? "", error: issue?.message });
+        return { applied: false, reason: "invalid" };
+      })
+    );
+    if (results.some((result) => result.applied)) this.#stateChanged();
+    return results;
+  }
+
+  #registry(): SqlRegistryStore {
+    this.#store ??= new SqlRegistryStore(this.ctx.storage.sql);
+    return this.#store;
+  }
+
+  /** Broadcast at once if the last broadcast is old enough, else once the interval has passed. */
+  #stateChanged(): void {
+    const wait = this.#lastFlushAt + BROADCAST_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      this.#flushSafely();
+      return;
+    }
+    this.#flushTimer ??= setTimeout(() => {
+      this.#flushTimer = undefined;
+      this.#flushSafely();
+    }, wait);
+  }
+
+  #flushSafely(): void {
+    try {
+      this.#flush();
+    } catch (error) {
+      this.#log("broadcast:failed", { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  #flush(): CommandCenterState {
+    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    this.#lastFlushAt = Date.now();
+
+    const now = this.clock();
+    const store = this.#registry();
+    if (now - this.#lastPruneAt > PRUNE_INTERVAL_MS) {
+      this.#lastPruneAt = now;
+      store.prune(now - RETENTION_MS);
+    }
+    const threads = store.pageThreads(undefined, MAX_RECENT_THREADS).map((thread) => toSummary(thread, now, this.staleRunMs));
+    const state = boundedState({ metrics: metricsOf(store, now), threads, total: store.countThreads(), updatedAt: now });
+    this.setState(state);
+    this.#scheduleStaleRefresh(nextStaleAt(state.recent, this.staleRunMs));
+    return state;
+  }
+
+  /**
+   * A running thread turns stale with no event to say so: wake up then and
+   * broadcast. One pending refresh at a time (per isolate); an earlier one
+   * reschedules when it fires.
+   */
+  #scheduleStaleRefresh(at: number | undefined): void {
+    if (at === undefined || (this.#staleRefreshAt !== undefined && this.#staleRefreshAt <= at)) return;
+    this.#staleRefreshAt = at;
+    const delayMs = Math.max(at - this.clock(), 0);
+    this.schedule(new Date(Date.now() + delayMs), "refreshState").catch((error: unknown) => {
+      this.#staleRefreshAt = undefined;
+      this.#log("stale-refresh:failed", { error: error instanceof Error ? error.message : String(error) });
+    });
+  }
+}

@@ -8,6 +8,10 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { routeAgentRequest } from "agents";
 import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
+import { accessGuard } from "./http/access";
+import { handleApiRoute } from "./http/api-routes";
+import { commandCenter } from "./command-center";
+import { createLogger } from "./run/log";
 import { notFound } from "./http/responses";
 import { primeWarmPool } from "./warm-pool";
 import type { DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
@@ -40,12 +44,24 @@ export class AgentThink extends WorkerEntrypoint<Env> {
 export default {
   async fetch(request, env) {
     const service = createService(env);
+    const log = createLogger({ worker: "agent-think" });
+    // Access first: the dashboard, /api/* and /agents/* are verified before
+    // anything else runs (open when Access is not configured: local dev).
+    const denied = await accessGuard(request, env, {
+      onDenied: (reason) => log("access:denied", { path: new URL(request.url).pathname, reason })
+    });
+    if (denied) return denied;
     return (
       (await handleDevRoute(request, {
         localDev: env.LOCAL_DEV === "1",
         dispatch: (input) => service.dispatch(input),
         messages: (session) => service.messages(session),
         status: (session, submissionId) => service.getSubmissionStatus({ session, submissionId })
+      })) ??
+      (await handleApiRoute(request, {
+        snapshot: async (options) => (await commandCenter(env)).snapshot(options),
+        continueRun: (session) => service.continueRun(session),
+        onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
       (await routeAgentRequest(request, env)) ??
       notFound()

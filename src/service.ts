@@ -6,6 +6,9 @@
  */
 import { getAgentByName } from "agents";
 import type { StartRunInput, StartRunResult } from "./agent";
+import { commandCenter } from "./command-center";
+import { continueThread } from "./command-center/continuation";
+import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { createLogger } from "./run/log";
 import { sessionName } from "./run/session-name";
@@ -29,9 +32,27 @@ export function threadUrl(publicBaseUrl: string, session: string): string {
 /** The ThinkAgent methods this service calls over RPC. */
 export interface IssueAgent {
   startRun(input: StartRunInput): Promise<StartRunResult>;
+  continueRun(input: { installationToken: string }): Promise<{ submissionId: string }>;
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
   resetRun(): Promise<{ cancelled: number }>;
   transcript(): Promise<TranscriptMessage[]>;
+}
+
+/** The token broker's answer (the webhook app's AgentThinkTokenBroker). */
+type TokenBroker = { mintInstallationToken(repo: string): Promise<{ token: string }> };
+
+/**
+ * A fresh installation token for `repo`. Local dev runs without the webhook
+ * app, so there a broker that cannot be reached means no GitHub access
+ * rather than a failed continuation.
+ */
+async function mintInstallationToken(env: Env, repo: string): Promise<string> {
+  try {
+    return (await (env.GITHUB_AUTH as unknown as TokenBroker).mintInstallationToken(repo)).token;
+  } catch (error) {
+    if (env.LOCAL_DEV === "1") return "";
+    throw error;
+  }
 }
 
 export function createService(env: Env) {
@@ -65,6 +86,29 @@ export function createService(env: Env) {
       const agent = await agentFor(session);
       const { cancelled } = await agent.resetRun();
       return { session, cancelled };
+    },
+
+    /**
+     * An operator's Continue: claim the failed or stale thread on the command
+     * center, mint a fresh installation token through the token broker, and
+     * submit the continuation into the same session.
+     */
+    async continueRun(session: string): Promise<ContinueOutcome> {
+      const model = resolveModelConfig(env);
+      if (!model.ok) throw new ModelConfigError(model.error);
+      const center = await commandCenter(env);
+      const outcome = await continueThread(session, {
+        claim: (name) => center.claimForContinuation(name, Date.now()),
+        release: (name, error) => center.releaseClaim(name, error),
+        mintToken: (repo) => mintInstallationToken(env, repo),
+        submit: async (thread, token) => {
+          const agent = await agentFor(thread.session);
+          const { submissionId } = await agent.continueRun({ installationToken: token });
+          return { session: thread.session, submissionId };
+        }
+      });
+      if (outcome.ok) log("continued", { session, submissionId: outcome.result.submissionId });
+      return outcome;
     },
 
     async messages(session: string): Promise<TranscriptMessage[]> {

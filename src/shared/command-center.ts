@@ -29,7 +29,10 @@ export const threadSummarySchema = z.object({
   toolErrors: z.number().int().min(0),
   lastError: z.string().optional(),
   submissionId: z.string(),
+  /** When the latest run was dispatched. */
   startedAt: z.number(),
+  /** When the latest run's turn began (it may wait behind another turn first). */
+  turnStartedAt: z.number().optional(),
   lastActivityAt: z.number(),
   /** Dispatch to the first tool call of the latest run, when there was one. */
   firstToolMs: z.number().optional(),
@@ -79,3 +82,86 @@ export type ContinueResult = z.infer<typeof continueResultSchema>;
 export const MAX_BROADCAST_BYTES = 64 * 1024;
 /** The most threads the synced state lists. */
 export const MAX_RECENT_THREADS = 50;
+
+/**
+ * Lifecycle events a ThinkAgent reports to the command center, fire and
+ * forget: `CommandCenterAgent.record(event)`. Each may arrive late, out of
+ * order or twice; the registry makes every one idempotent (docs/command-center.md).
+ * `at` is the reporter's clock in epoch milliseconds.
+ */
+const sessionField = z.string().min(1).max(256);
+const submissionIdField = z.string().min(1).max(256);
+const atField = z.number().finite().min(0);
+
+export const dispatchedEventSchema = z.object({
+  type: z.literal("dispatched"),
+  session: sessionField,
+  repo: z.string().min(3).max(256),
+  issueNumber: z.number().int().positive(),
+  issueTitle: z.string().optional(),
+  requestedBy: z.object({ login: z.string().min(1).max(100), avatarUrl: z.string().optional() }).optional(),
+  /** The whole instruction; the registry keeps only its first line, cut to 140 characters. */
+  instruction: z.string(),
+  submissionId: submissionIdField,
+  at: atField
+});
+export type DispatchedEvent = z.infer<typeof dispatchedEventSchema>;
+
+export const turnStartedEventSchema = z.object({
+  type: z.literal("turn-started"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  at: atField
+});
+export type TurnStartedEvent = z.infer<typeof turnStartedEventSchema>;
+
+export const toolEventSchema = z.object({
+  type: z.literal("tool"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  tool: z.string().min(1).max(128),
+  /** False when the tool threw (a non-zero exit code is a result, so `ok`). */
+  ok: z.boolean(),
+  /** The model's tool-call id: the key that makes a repeated report count once. */
+  toolCallId: z.string().min(1).max(256).optional(),
+  at: atField
+});
+export type ToolEvent = z.infer<typeof toolEventSchema>;
+
+export const turnEndedEventSchema = z.object({
+  type: z.literal("turn-ended"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  status: z.enum(["done", "error"]),
+  error: z.string().optional(),
+  tokens: tokenUsageSchema.optional(),
+  at: atField
+});
+export type TurnEndedEvent = z.infer<typeof turnEndedEventSchema>;
+
+export const commandCenterEventSchema = z.discriminatedUnion("type", [
+  dispatchedEventSchema,
+  turnStartedEventSchema,
+  toolEventSchema,
+  turnEndedEventSchema
+]);
+export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
+
+/**
+ * What `record` did: `applied` when the thread changed. Otherwise why not:
+ * a repeat, an event of a run that is not the thread's current one (kept for
+ * that run's metrics only), or a malformed event.
+ */
+export type RecordResult =
+  | { applied: true }
+  | { applied: false; reason: "duplicate" | "not_current" | "invalid" };
+
+/** `CommandCenterAgent.claimForContinuation`. */
+export type ClaimResult =
+  | { ok: true; thread: ThreadSummary }
+  | { ok: false; reason: "not_found" | "not_claimable" };
+
+/** `CommandCenterAgent.snapshot` and `GET /api/command-center`: newest activity first. */
+export type SnapshotOptions = { cursor?: string; limit?: number };
+export const DEFAULT_SNAPSHOT_LIMIT = 50;
+export const MAX_SNAPSHOT_LIMIT = 200;

@@ -1,0 +1,93 @@
+/**
+ * The state synced live to dashboards, bounded however many threads exist:
+ * metrics, the total, and the most recent threads, at most
+ * MAX_RECENT_THREADS of them and at most MAX_BROADCAST_BYTES of JSON in all.
+ * Free text is cut for the broadcast (the snapshot keeps it whole); threads
+ * are dropped from the tail until the state fits. Pure.
+ *
+ * Also: when the next running thread turns stale, so the dashboard is told
+ * without any event arriving.
+ */
+import {
+  MAX_BROADCAST_BYTES,
+  MAX_RECENT_THREADS,
+  type CommandCenterState,
+  type Metrics,
+  type ThreadSummary
+} from "../shared/command-center";
+import { cutText } from "./text";
+
+/** Cuts for the broadcast: roomy enough for a sidebar, small enough that 50 threads fit. */
+export const BROADCAST_TITLE_MAX_CHARS = 200;
+export const BROADCAST_ERROR_MAX_CHARS = 300;
+export const BROADCAST_AVATAR_URL_MAX_CHARS = 300;
+/** The tighter cuts for a thread that does not fit alone. */
+const TIGHT_TEXT_MAX_CHARS = 40;
+
+export type BroadcastLimits = { maxBytes: number; maxThreads: number };
+const DEFAULT_LIMITS: BroadcastLimits = { maxBytes: MAX_BROADCAST_BYTES, maxThreads: MAX_RECENT_THREADS };
+
+const encoder = new TextEncoder();
+export function jsonBytes(value: unknown): number {
+  return encoder.encode(JSON.stringify(value)).byteLength;
+}
+
+/**
+ * The bounded state from the newest-first `threads` (pass at least
+ * maxThreads of them when there are that many).
+ */
+export function boundedState(
+  input: { metrics: Metrics; threads: readonly ThreadSummary[]; total: number; updatedAt: number },
+  limits: BroadcastLimits = DEFAULT_LIMITS
+): CommandCenterState {
+  const empty: CommandCenterState = { metrics: input.metrics, recent: [], total: input.total, updatedAt: input.updatedAt };
+  // `[]` becomes `[a,b,...]`: each thread adds its bytes and one comma after the first.
+  let used = jsonBytes(empty);
+  const recent: ThreadSummary[] = [];
+  for (const thread of input.threads.slice(0, limits.maxThreads)) {
+    let fitted = trimForBroadcast(thread);
+    let size = jsonBytes(fitted) + (recent.length > 0 ? 1 : 0);
+    if (used + size > limits.maxBytes && recent.length === 0) {
+      fitted = trimForBroadcast(thread, TIGHT_TEXT_MAX_CHARS);
+      size = jsonBytes(fitted);
+    }
+    if (used + size > limits.maxBytes) break;
+    recent.push(fitted);
+    used += size;
+  }
+  return { ...empty, recent };
+}
+
+/** The thread with its free text cut; identifiers stay whole. */
+export function trimForBroadcast(thread: ThreadSummary, textMax?: number): ThreadSummary {
+  const title = textMax ?? BROADCAST_TITLE_MAX_CHARS;
+  const error = textMax ?? BROADCAST_ERROR_MAX_CHARS;
+  const trimmed: ThreadSummary = { ...thread, instructionSummary: cutText(thread.instructionSummary, textMax ?? Infinity) };
+  if (thread.issueTitle !== undefined) trimmed.issueTitle = cutText(thread.issueTitle, title);
+  if (thread.lastError !== undefined) trimmed.lastError = cutText(thread.lastError, error);
+  if (thread.requestedBy !== undefined) {
+    const { login, avatarUrl } = thread.requestedBy;
+    trimmed.requestedBy =
+      avatarUrl !== undefined && avatarUrl.length <= BROADCAST_AVATAR_URL_MAX_CHARS && textMax === undefined
+        ? { login, avatarUrl }
+        : { login };
+  }
+  return trimmed;
+}
+
+/**
+ * The earliest moment after `now` at which a running, not yet stale thread
+ * among `threads` turns stale; undefined when none will.
+ */
+export function nextStaleAt(
+  threads: readonly Pick<ThreadSummary, "status" | "stale" | "lastActivityAt">[],
+  staleRunMs: number
+): number | undefined {
+  let next: number | undefined;
+  for (const thread of threads) {
+    if (thread.status !== "running" || thread.stale) continue;
+    const at = thread.lastActivityAt + staleRunMs + 1;
+    next = next === undefined ? at : Math.min(next, at);
+  }
+  return next;
+}

@@ -1,0 +1,50 @@
+/**
+ * Continuing a failed or stale run, as the dashboard's Continue button asks:
+ * claim the thread, mint a fresh installation token for its repository,
+ * submit the continuation into the same session. A failure after the claim
+ * gives the claim back (the thread shows the error and can be continued
+ * again) and is rethrown for the route to answer 502. Pure: each step is a
+ * dependency; src/service.ts wires the command center, the token broker and
+ * the issue's ThinkAgent.
+ */
+import type { ContinueOutcome } from "../http/api-routes";
+import type { ClaimResult, ContinueResult, ThreadSummary } from "../shared/command-center";
+
+export type ContinuationDeps = {
+  claim(session: string): Promise<ClaimResult>;
+  release(session: string, error: string): Promise<unknown>;
+  /** A fresh installation token for `repo` (the token broker). */
+  mintToken(repo: string): Promise<string>;
+  /** Submit the continuation turn into the thread's session with `token`. */
+  submit(thread: ThreadSummary, token: string): Promise<ContinueResult>;
+};
+
+export const TOKEN_FAILED_ERROR = "continuation failed: no GitHub token could be minted";
+export const SUBMIT_FAILED_ERROR = "continuation failed: the turn could not be submitted";
+
+export async function continueThread(session: string, deps: ContinuationDeps): Promise<ContinueOutcome> {
+  const claim = await deps.claim(session);
+  if (!claim.ok) return claim;
+  let token: string;
+  try {
+    token = await deps.mintToken(claim.thread.repo);
+  } catch (error) {
+    await releaseQuietly(deps, session, TOKEN_FAILED_ERROR);
+    throw error;
+  }
+  try {
+    return { ok: true, result: await deps.submit(claim.thread, token) };
+  } catch (error) {
+    await releaseQuietly(deps, session, SUBMIT_FAILED_ERROR);
+    throw error;
+  }
+}
+
+/** The release is best effort: the original failure is what the caller must hear about. */
+async function releaseQuietly(deps: ContinuationDeps, session: string, error: string): Promise<void> {
+  try {
+    await deps.release(session, error);
+  } catch {
+    // A claim that cannot be released goes stale by itself and is claimable then.
+  }
+}

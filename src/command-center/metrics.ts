@@ -1,0 +1,68 @@
+/**
+ * Metrics across threads over the last 24 hours, from the runs' records and
+ * the tool-call counts. Pure: `now` is a parameter. Definitions (kept in
+ * step with docs/command-center.md):
+ *
+ * - runs24h: runs dispatched in the window (continuations included).
+ * - successRate: of the runs that ended in the window, the share that ended
+ *   done; null when none ended.
+ * - durationP50Ms / P95: dispatch to end, over runs that ended in the window
+ *   and whose dispatch is known.
+ * - firstToolP50Ms / P95: dispatch to the first tool call, over runs
+ *   dispatched in the window that made one.
+ * - toolErrorRate: tool calls made in the window that failed (the tool
+ *   threw), over all tool calls made in the window; null with none.
+ * Percentiles are nearest-rank: the smallest value with at least p% of the
+ * values at or below it. Null with no values.
+ */
+import type { Metrics } from "../shared/command-center";
+import type { RunRecord } from "./store";
+
+export const METRICS_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export function computeMetrics(
+  runs: readonly RunRecord[],
+  toolCalls: { calls: number; errors: number },
+  now: number
+): Metrics {
+  const since = now - METRICS_WINDOW_MS;
+  const inWindow = (at: number | undefined): at is number => at !== undefined && at >= since;
+
+  const dispatched = runs.filter((run) => inWindow(run.dispatchedAt));
+  const ended = runs.filter((run) => inWindow(run.endedAt));
+  const durations = ended.flatMap((run) =>
+    run.dispatchedAt === undefined ? [] : [Math.max(0, run.endedAt! - run.dispatchedAt)]
+  );
+  const firstTools = dispatched.flatMap((run) =>
+    run.firstToolAt === undefined ? [] : [Math.max(0, run.firstToolAt - run.dispatchedAt!)]
+  );
+  const done = ended.filter((run) => run.status === "done").length;
+
+  return {
+    runs24h: dispatched.length,
+    successRate: ended.length === 0 ? null : done / ended.length,
+    durationP50Ms: percentile(durations, 50),
+    durationP95Ms: percentile(durations, 95),
+    firstToolP50Ms: percentile(firstTools, 50),
+    firstToolP95Ms: percentile(firstTools, 95),
+    toolErrorRate: toolCalls.calls === 0 ? null : Math.min(1, toolCalls.errors / toolCalls.calls)
+  };
+}
+
+/** Nearest-rank percentile (0 < p <= 100) of `values`; null when empty. */
+export function percentile(values: readonly number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1]!;
+}
+
+export const EMPTY_METRICS: Metrics = {
+  runs24h: 0,
+  successRate: null,
+  durationP50Ms: null,
+  durationP95Ms: null,
+  firstToolP50Ms: null,
+  firstToolP95Ms: null,
+  toolErrorRate: null
+};

@@ -1,0 +1,270 @@
+/**
+ * The thread registry's rules: how each lifecycle event changes a thread and
+ * its run, how a continuation claims a thread and gives the claim back, and
+ * how a stored thread becomes the summary the dashboard lists. Pure: works
+ * over `RegistryStore`, takes `now` and the stale window as parameters. The
+ * CommandCenterAgent runs each call inside one storage transaction.
+ *
+ * Events arrive fire-and-forget, so late, out of order or twice:
+ * - every event first lands on its run's record (keyed by session and
+ *   submission id), which makes it idempotent: a run is dispatched, starts
+ *   and ends once, and a tool call counts once (by its tool-call id);
+ * - the thread follows only its current run, the latest dispatched one.
+ *   Events of other runs stay on their run (metrics still count them); events
+ *   that arrive before their run's `dispatched` wait there and are taken over
+ *   when it arrives.
+ * It does not broadcast or compute metrics (metrics.ts, broadcast.ts).
+ */
+import type {
+  ClaimResult,
+  CommandCenterEvent,
+  DispatchedEvent,
+  RecordResult,
+  ThreadSummary,
+  TokenUsage
+} from "../shared/command-center";
+import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
+import { STORED_ERROR_MAX_CHARS, STORED_TITLE_MAX_CHARS, storedText, summarizeInstruction } from "./text";
+
+export const DEFAULT_STALE_RUN_MS = 600_000;
+export const CONTINUATION_FAILED_ERROR = "continuation failed";
+const MAX_AVATAR_URL_CHARS = 2_048;
+
+/** `STALE_RUN_MS` from configuration; the default for a missing or bad value. */
+export function parseStaleRunMs(value: string | undefined): number {
+  const parsed = Number(value);
+  return value !== undefined && value.trim() !== "" && Number.isSafeInteger(parsed) && parsed > 0
+    ? parsed
+    : DEFAULT_STALE_RUN_MS;
+}
+
+/** Running with no activity for longer than the stale window. */
+export function isStale(thread: Pick<ThreadRecord, "status" | "lastActivityAt">, now: number, staleRunMs: number): boolean {
+  return thread.status === "running" && now - thread.lastActivityAt > staleRunMs;
+}
+
+/** Failed, or stale: what a continuation may claim. */
+export function isClaimable(thread: ThreadRecord, now: number, staleRunMs: number): boolean {
+  return thread.status === "error" || isStale(thread, now, staleRunMs);
+}
+
+export function toSummary(thread: ThreadRecord, now: number, staleRunMs: number): ThreadSummary {
+  const { claim: _claim, createdAt: _createdAt, ...summary } = thread;
+  return { ...summary, stale: isStale(thread, now, staleRunMs) };
+}
+
+export function recordEvent(store: RegistryStore, event: CommandCenterEvent): RecordResult {
+  switch (event.type) {
+    case "dispatched":
+      return recordDispatched(store, event);
+    case "turn-started":
+      return onRun(store, event, (run) => {
+        if (run.turnStartedAt !== undefined) return false;
+        run.turnStartedAt = event.at;
+        return true;
+      }, (thread) => {
+        thread.turnStartedAt = event.at;
+      });
+    case "tool": {
+      const key = event.toolCallId ?? `${event.tool}@${event.at}:${event.ok ? "ok" : "error"}`;
+      const fresh = store.addToolCall({ session: event.session, submissionId: event.submissionId, key, at: event.at, ok: event.ok });
+      if (!fresh) return { applied: false, reason: "duplicate" };
+      return onRun(store, event, (run) => {
+        run.toolCalls++;
+        if (!event.ok) run.toolErrors++;
+        run.firstToolAt = minDefined(run.firstToolAt, event.at);
+        return true;
+      }, (thread, run) => {
+        thread.toolCalls++;
+        if (!event.ok) thread.toolErrors++;
+        thread.firstToolMs = elapsed(thread.startedAt, run.firstToolAt);
+      });
+    }
+    case "turn-ended":
+      return onRun(store, event, (run) => {
+        if (run.endedAt !== undefined) return false;
+        run.endedAt = event.at;
+        run.status = event.status;
+        if (event.status === "error") run.error = storedText(event.error?.trim() || "failed", STORED_ERROR_MAX_CHARS);
+        if (event.tokens) run.tokens = { input: event.tokens.input, output: event.tokens.output };
+        return true;
+      }, (thread, run) => {
+        endThreadRun(thread, run);
+      });
+  }
+}
+
+/**
+ * Claim a failed or stale thread for a continuation: it goes back to running
+ * with one more run, and stays unclaimable until the continuation's
+ * `dispatched` event arrives (or the claim is released, or itself goes stale).
+ */
+export function claimThread(store: RegistryStore, session: string, now: number, staleRunMs: number): ClaimResult {
+  const thread = store.getThread(session);
+  if (!thread) return { ok: false, reason: "not_found" };
+  if (!isClaimable(thread, now, staleRunMs)) return { ok: false, reason: "not_claimable" };
+
+  if (thread.status === "running" && !thread.claim) {
+    // The stale run is given up: it ends as an error for the metrics, so an
+    // abandoned run is not silently left out of the success rate.
+    const run = store.getRun(session, thread.submissionId);
+    if (run && run.endedAt === undefined) {
+      run.endedAt = now;
+      run.status = "error";
+      run.error = `abandoned: no activity for ${Math.round((now - thread.lastActivityAt) / 1000)} s`;
+      run.touchedAt = Math.max(run.touchedAt, now);
+      store.putRun(run);
+    }
+  }
+
+  const claimed: ThreadRecord = {
+    ...thread,
+    status: "running",
+    runCount: thread.runCount + (thread.claim ? 0 : 1),
+    lastActivityAt: Math.max(thread.lastActivityAt, now),
+    claim: { at: now }
+  };
+  store.putThread(claimed);
+  return { ok: true, thread: toSummary(claimed, now, staleRunMs) };
+}
+
+/**
+ * Give a claim back when the continuation could not be submitted (no token,
+ * submit failed): the thread shows the error and is claimable again. False
+ * when there is no pending claim (unknown thread, or its `dispatched` came).
+ */
+export function releaseClaim(store: RegistryStore, session: string, now: number, error?: string): boolean {
+  const thread = store.getThread(session);
+  if (!thread?.claim) return false;
+  const { claim: _claim, ...rest } = thread;
+  store.putThread({
+    ...rest,
+    status: "error",
+    runCount: Math.max(thread.runCount - 1, 0),
+    lastError: storedText(error?.trim() || thread.lastError || CONTINUATION_FAILED_ERROR, STORED_ERROR_MAX_CHARS),
+    lastActivityAt: Math.max(thread.lastActivityAt, now)
+  });
+  return true;
+}
+
+function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordResult {
+  const thread = store.getThread(event.session);
+  if (thread?.submissionId === event.submissionId) return { applied: false, reason: "duplicate" };
+  const existing = store.getRun(event.session, event.submissionId);
+  if (existing?.dispatchedAt !== undefined) return { applied: false, reason: "duplicate" };
+
+  const run: RunRecord = existing ?? newRun(event.session, event.submissionId, event.at);
+  run.dispatchedAt = event.at;
+  run.touchedAt = Math.max(run.touchedAt, event.at);
+  store.putRun(run);
+  // An older run's dispatch arriving after a newer one: metrics only.
+  if (thread && event.at < thread.startedAt) return { applied: false, reason: "not_current" };
+
+  const next: ThreadRecord = {
+    session: event.session,
+    repo: event.repo,
+    issueNumber: event.issueNumber,
+    ...(event.issueTitle === undefined ? {} : { issueTitle: storedText(event.issueTitle, STORED_TITLE_MAX_CHARS) }),
+    ...(event.requestedBy === undefined ? {} : { requestedBy: requester(event.requestedBy) }),
+    instructionSummary: summarizeInstruction(event.instruction),
+    status: "running",
+    // A claimed continuation was counted when it was claimed.
+    runCount: (thread?.runCount ?? 0) + (thread?.claim ? 0 : 1),
+    toolCalls: (thread?.toolCalls ?? 0) + run.toolCalls,
+    toolErrors: (thread?.toolErrors ?? 0) + run.toolErrors,
+    ...(thread?.tokens === undefined ? {} : { tokens: thread.tokens }),
+    ...(thread?.lastError === undefined ? {} : { lastError: thread.lastError }),
+    submissionId: event.submissionId,
+    startedAt: event.at,
+    ...(run.turnStartedAt === undefined ? {} : { turnStartedAt: run.turnStartedAt }),
+    lastActivityAt: Math.max(thread?.lastActivityAt ?? 0, run.touchedAt),
+    ...(run.firstToolAt === undefined ? {} : { firstToolMs: elapsed(event.at, run.firstToolAt) }),
+    createdAt: thread?.createdAt ?? event.at
+  };
+  // The run may have ended before its dispatch was reported.
+  if (run.endedAt !== undefined) endThreadRun(next, run);
+  store.putThread(next);
+  return { applied: true };
+}
+
+/**
+ * Apply an event to its run (`toRun` returns false for a repeat), then to the
+ * thread if the run is the thread's current one.
+ */
+function onRun(
+  store: RegistryStore,
+  event: { session: string; submissionId: string; at: number },
+  toRun: (run: RunRecord) => boolean,
+  toThread: (thread: ThreadRecord, run: RunRecord) => void
+): RecordResult {
+  const thread = store.getThread(event.session);
+  const current = thread !== undefined && thread.submissionId === event.submissionId && !thread.claim;
+  const run =
+    store.getRun(event.session, event.submissionId) ??
+    (current ? runFromThread(thread) : newRun(event.session, event.submissionId, event.at));
+  if (!toRun(run)) return { applied: false, reason: "duplicate" };
+  run.touchedAt = Math.max(run.touchedAt, event.at);
+  store.putRun(run);
+  if (!current) return { applied: false, reason: "not_current" };
+
+  const next = { ...thread };
+  toThread(next, run);
+  next.lastActivityAt = Math.max(next.lastActivityAt, event.at);
+  store.putThread(next);
+  return { applied: true };
+}
+
+/** The thread takes its current run's end: status, error, duration and tokens. */
+function endThreadRun(thread: ThreadRecord, run: RunRecord): void {
+  if (run.endedAt === undefined || run.status === undefined) return;
+  thread.status = run.status;
+  if (run.status === "error") thread.lastError = run.error ?? "failed";
+  else delete thread.lastError;
+  thread.durationMs = elapsed(thread.startedAt, run.endedAt);
+  if (run.tokens) thread.tokens = addTokens(thread.tokens, run.tokens);
+  thread.lastActivityAt = Math.max(thread.lastActivityAt, run.endedAt);
+}
+
+/** A URL cut short is no URL: an over-long avatar is dropped. */
+function requester(by: NonNullable<DispatchedEvent["requestedBy"]>): NonNullable<ThreadRecord["requestedBy"]> {
+  return by.avatarUrl !== undefined && by.avatarUrl.length <= MAX_AVATAR_URL_CHARS
+    ? { login: by.login, avatarUrl: by.avatarUrl }
+    : { login: by.login };
+}
+
+function newRun(session: string, submissionId: string, at: number): RunRecord {
+  return { session, submissionId, toolCalls: 0, toolErrors: 0, touchedAt: at };
+}
+
+/**
+ * The current run's record rebuilt from its thread, for when retention has
+ * pruned it (a run quiet for a day). Its tool calls are already in the thread.
+ */
+function runFromThread(thread: ThreadRecord): RunRecord {
+  return {
+    session: thread.session,
+    submissionId: thread.submissionId,
+    dispatchedAt: thread.startedAt,
+    ...(thread.turnStartedAt === undefined ? {} : { turnStartedAt: thread.turnStartedAt }),
+    ...(thread.firstToolMs === undefined ? {} : { firstToolAt: thread.startedAt + thread.firstToolMs }),
+    ...(thread.status === "running" || thread.durationMs === undefined
+      ? {}
+      : { endedAt: thread.startedAt + thread.durationMs, status: thread.status }),
+    toolCalls: 0,
+    toolErrors: 0,
+    touchedAt: thread.lastActivityAt
+  };
+}
+
+function addTokens(a: TokenUsage | undefined, b: TokenUsage): TokenUsage {
+  return { input: (a?.input ?? 0) + b.input, output: (a?.output ?? 0) + b.output };
+}
+
+function minDefined(a: number | undefined, b: number): number {
+  return a === undefined ? b : Math.min(a, b);
+}
+
+/** Milliseconds from `from` to `to`, never negative (reporters' clocks may disagree slightly). */
+function elapsed(from: number, to: number | undefined): number | undefined {
+  return to === undefined ? undefined : Math.max(0, to - from);
+}

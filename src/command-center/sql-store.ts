@@ -1,0 +1,141 @@
+/**
+ * The registry's store in the CommandCenterAgent's SQLite (`ctx.storage.sql`).
+ * Tables, all prefixed `cc_` (docs/storage.md):
+ *   cc_threads     one row per session, the ThreadRecord as JSON, indexed by last activity
+ *   cc_runs        one row per (session, submission), the RunRecord as JSON, indexed by touched_at
+ *   cc_tool_calls  one row per reported tool call: the dedupe key, its time and outcome
+ * Takes only the `exec` it needs, so it imports nothing from the runtime;
+ * exercised by the Workers-runtime tests.
+ */
+import type { RegistryStore, RunRecord, ThreadCursor, ThreadRecord } from "./store";
+
+type SqlValue = ArrayBuffer | string | number | null;
+
+/** The part of `SqlStorage` this store uses. */
+export interface SqlExec {
+  exec<T extends Record<string, SqlValue>>(query: string, ...bindings: unknown[]): { toArray(): T[]; readonly rowsWritten: number };
+}
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS cc_threads (
+     session TEXT PRIMARY KEY,
+     last_activity_at REAL NOT NULL,
+     data TEXT NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS cc_threads_by_activity ON cc_threads (last_activity_at DESC, session DESC)`,
+  `CREATE TABLE IF NOT EXISTS cc_runs (
+     session TEXT NOT NULL,
+     submission_id TEXT NOT NULL,
+     touched_at REAL NOT NULL,
+     data TEXT NOT NULL,
+     PRIMARY KEY (session, submission_id)
+   )`,
+  `CREATE INDEX IF NOT EXISTS cc_runs_by_touched ON cc_runs (touched_at)`,
+  `CREATE TABLE IF NOT EXISTS cc_tool_calls (
+     session TEXT NOT NULL,
+     submission_id TEXT NOT NULL,
+     call_key TEXT NOT NULL,
+     at REAL NOT NULL,
+     ok INTEGER NOT NULL,
+     PRIMARY KEY (session, submission_id, call_key)
+   )`,
+  `CREATE INDEX IF NOT EXISTS cc_tool_calls_by_at ON cc_tool_calls (at)`
+];
+
+export class SqlRegistryStore implements RegistryStore {
+  readonly #sql: SqlExec;
+
+  constructor(sql: SqlExec) {
+    this.#sql = sql;
+    for (const statement of SCHEMA) sql.exec(statement);
+  }
+
+  getThread(session: string): ThreadRecord | undefined {
+    const [row] = this.#sql.exec<{ data: string }>("SELECT data FROM cc_threads WHERE session = ?", session).toArray();
+    return row ? (JSON.parse(row.data) as ThreadRecord) : undefined;
+  }
+
+  putThread(thread: ThreadRecord): void {
+    this.#sql.exec(
+      `INSERT INTO cc_threads (session, last_activity_at, data) VALUES (?, ?, ?)
+       ON CONFLICT (session) DO UPDATE SET last_activity_at = excluded.last_activity_at, data = excluded.data`,
+      thread.session,
+      thread.lastActivityAt,
+      JSON.stringify(thread)
+    );
+  }
+
+  pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[] {
+    const rows = after
+      ? this.#sql.exec<{ data: string }>(
+          `SELECT data FROM cc_threads WHERE (last_activity_at, session) < (?, ?)
+           ORDER BY last_activity_at DESC, session DESC LIMIT ?`,
+          after.lastActivityAt,
+          after.session,
+          limit
+        )
+      : this.#sql.exec<{ data: string }>(
+          "SELECT data FROM cc_threads ORDER BY last_activity_at DESC, session DESC LIMIT ?",
+          limit
+        );
+    return rows.toArray().map((row) => JSON.parse(row.data) as ThreadRecord);
+  }
+
+  countThreads(): number {
+    const [row] = this.#sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM cc_threads").toArray();
+    return row?.n ?? 0;
+  }
+
+  getRun(session: string, submissionId: string): RunRecord | undefined {
+    const [row] = this.#sql
+      .exec<{ data: string }>("SELECT data FROM cc_runs WHERE session = ? AND submission_id = ?", session, submissionId)
+      .toArray();
+    return row ? (JSON.parse(row.data) as RunRecord) : undefined;
+  }
+
+  putRun(run: RunRecord): void {
+    this.#sql.exec(
+      `INSERT INTO cc_runs (session, submission_id, touched_at, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT (session, submission_id) DO UPDATE SET touched_at = excluded.touched_at, data = excluded.data`,
+      run.session,
+      run.submissionId,
+      run.touchedAt,
+      JSON.stringify(run)
+    );
+  }
+
+  runsTouchedSince(since: number): RunRecord[] {
+    return this.#sql
+      .exec<{ data: string }>("SELECT data FROM cc_runs WHERE touched_at >= ?", since)
+      .toArray()
+      .map((row) => JSON.parse(row.data) as RunRecord);
+  }
+
+  addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }): boolean {
+    const cursor = this.#sql.exec(
+      "INSERT OR IGNORE INTO cc_tool_calls (session, submission_id, call_key, at, ok) VALUES (?, ?, ?, ?, ?)",
+      call.session,
+      call.submissionId,
+      call.key,
+      call.at,
+      call.ok ? 1 : 0
+    );
+    cursor.toArray();
+    return cursor.rowsWritten > 0;
+  }
+
+  toolCallStats(since: number): { calls: number; errors: number } {
+    const [row] = this.#sql
+      .exec<{ calls: number; errors: number | null }>(
+        "SELECT COUNT(*) AS calls, SUM(1 - ok) AS errors FROM cc_tool_calls WHERE at >= ?",
+        since
+      )
+      .toArray();
+    return { calls: row?.calls ?? 0, errors: row?.errors ?? 0 };
+  }
+
+  prune(before: number): void {
+    this.#sql.exec("DELETE FROM cc_runs WHERE touched_at < ?", before);
+    this.#sql.exec("DELETE FROM cc_tool_calls WHERE at < ?", before);
+  }
+}

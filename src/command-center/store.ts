@@ -1,0 +1,87 @@
+/**
+ * The records the command center keeps and the narrow store it keeps them
+ * in. The registry (registry.ts) holds all the rules and works over this
+ * interface; the Durable Object backs it with SQLite (sql-store.ts) and the
+ * unit tests with an in-memory fake. Pure: types only.
+ *
+ * A store does no validation and makes no decisions; every method is
+ * synchronous so the registry's read-check-write stays atomic inside one
+ * Durable Object transaction.
+ */
+import type { ThreadStatus, TokenUsage } from "../shared/command-center";
+
+/** One issue's session as stored: the summary the dashboard lists, without derived fields. */
+export type ThreadRecord = {
+  session: string;
+  repo: string;
+  issueNumber: number;
+  issueTitle?: string;
+  requestedBy?: { login: string; avatarUrl?: string };
+  instructionSummary: string;
+  status: ThreadStatus;
+  /** Runs of this thread, a pending continuation claim included. */
+  runCount: number;
+  /** Totals over every run of the thread. */
+  toolCalls: number;
+  toolErrors: number;
+  tokens?: TokenUsage;
+  /** The latest run's error; cleared when a run ends done. */
+  lastError?: string;
+  /** The current run: the latest dispatched one. */
+  submissionId: string;
+  /** When the current run was dispatched. */
+  startedAt: number;
+  turnStartedAt?: number;
+  lastActivityAt: number;
+  firstToolMs?: number;
+  durationMs?: number;
+  /** When the thread was first dispatched. */
+  createdAt: number;
+  /**
+   * A continuation claimed this thread and its `dispatched` event has not
+   * arrived yet. While set, the old submission's events no longer reach the
+   * thread.
+   */
+  claim?: { at: number };
+};
+
+/** One run (one submission) as the metrics need it; also buffers events that arrive before their `dispatched`. */
+export type RunRecord = {
+  session: string;
+  submissionId: string;
+  dispatchedAt?: number;
+  turnStartedAt?: number;
+  firstToolAt?: number;
+  endedAt?: number;
+  status?: "done" | "error";
+  error?: string;
+  tokens?: TokenUsage;
+  toolCalls: number;
+  toolErrors: number;
+  /** The latest `at` of any event of this run; what retention prunes by. */
+  touchedAt: number;
+};
+
+/** Where the next page starts: after this thread in newest-activity-first order. */
+export type ThreadCursor = { lastActivityAt: number; session: string };
+
+export interface RegistryStore {
+  getThread(session: string): ThreadRecord | undefined;
+  putThread(thread: ThreadRecord): void;
+  /** Threads by lastActivityAt descending, then session descending, strictly after `after`. */
+  pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[];
+  countThreads(): number;
+
+  getRun(session: string, submissionId: string): RunRecord | undefined;
+  putRun(run: RunRecord): void;
+  /** Runs with touchedAt >= since. */
+  runsTouchedSince(since: number): RunRecord[];
+
+  /** Remember one tool call; false when this (session, submission, key) was seen before. */
+  addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }): boolean;
+  /** Tool calls with at >= since, and how many of them failed. */
+  toolCallStats(since: number): { calls: number; errors: number };
+
+  /** Forget runs touched and tool calls made before `before`. Threads are kept forever. */
+  prune(before: number): void;
+}

@@ -1,0 +1,110 @@
+/**
+ * Cloudflare Access, verified by the Worker itself rather than trusted from
+ * the edge: when Access is configured (`CF_ACCESS_TEAM_DOMAIN` and
+ * `CF_ACCESS_AUD` both set), the dashboard (`/`, `/thread/*`), `/api/*` and
+ * `/agents/*` need a valid Access JWT, from the `Cf-Access-Jwt-Assertion`
+ * header or else the `CF_Authorization` cookie: RS256, signed by a key of the
+ * team's JWKS (`https://<team domain>/cdn-cgi/access/certs`), issuer
+ * `https://<team domain>`, audience the application's AUD tag, not expired.
+ * Anything else is a 403. With both vars empty (local dev) everything is
+ * open; with only one set the Worker refuses to guess (500).
+ *
+ * `accessGuard` returns null to let the request through. The JWKS is fetched
+ * by jose and cached per isolate, one per team domain. Pure apart from that
+ * fetch; tests inject nothing but an MSW-served JWKS.
+ */
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+
+export type AccessConfig = { CF_ACCESS_TEAM_DOMAIN?: string; CF_ACCESS_AUD?: string };
+
+export type AccessDeps = {
+  /** The key set to verify against; by default the team's JWKS, cached per isolate. */
+  jwks?: JWTVerifyGetKey;
+  /** The clock expiry is checked against. */
+  now?: () => number;
+  /** Why a request was refused (a log line); never sent to the client. */
+  onDenied?(reason: string, request: Request): void;
+};
+
+export const ACCESS_JWT_HEADER = "cf-access-jwt-assertion";
+export const ACCESS_COOKIE = "CF_Authorization";
+
+const jwksByDomain = new Map<string, JWTVerifyGetKey>();
+
+/** The paths Access guards: the dashboard, its API and the agents' sockets. Static assets are not secret. */
+export function isAccessProtectedPath(pathname: string): boolean {
+  return (
+    pathname === "/" ||
+    pathname === "/thread" ||
+    pathname.startsWith("/thread/") ||
+    pathname === "/api" ||
+    pathname.startsWith("/api/") ||
+    pathname === "/agents" ||
+    pathname.startsWith("/agents/")
+  );
+}
+
+/** `myteam.cloudflareaccess.com` from that host, an https URL of it, or the bare team name `myteam`. */
+export function normalizeTeamDomain(value: string): string {
+  const host = value.trim().replace(/^https?:\/\//i, "").replace(/\/+$/, "").toLowerCase();
+  return host.includes(".") ? host : `${host}.cloudflareaccess.com`;
+}
+
+export async function accessGuard(request: Request, config: AccessConfig, deps: AccessDeps = {}): Promise<Response | null> {
+  const teamDomain = config.CF_ACCESS_TEAM_DOMAIN?.trim() ?? "";
+  const audiences = (config.CF_ACCESS_AUD ?? "")
+    .split(",")
+    .map((aud) => aud.trim())
+    .filter(Boolean);
+  if (teamDomain === "" && audiences.length === 0) return null;
+  if (!isAccessProtectedPath(new URL(request.url).pathname)) return null;
+  if (teamDomain === "" || audiences.length === 0) {
+    deps.onDenied?.("access is half configured: set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither", request);
+    return new Response("access is misconfigured", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+  }
+
+  const token = accessToken(request);
+  if (!token) return deny(request, deps, "no Access token");
+
+  const domain = normalizeTeamDomain(teamDomain);
+  try {
+    await jwtVerify(token, deps.jwks ?? teamJwks(domain), {
+      issuer: `https://${domain}`,
+      audience: audiences,
+      algorithms: ["RS256"],
+      requiredClaims: ["exp"],
+      ...(deps.now ? { currentDate: new Date(deps.now()) } : {})
+    });
+    return null;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return deny(request, deps, `invalid Access token: ${typeof code === "string" ? code : (error as Error).message}`);
+  }
+}
+
+/** The JWT from the header, else from the cookie. */
+export function accessToken(request: Request): string | null {
+  const header = request.headers.get(ACCESS_JWT_HEADER)?.trim();
+  if (header) return header;
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const separator = part.indexOf("=");
+    if (separator < 0) continue;
+    if (part.slice(0, separator).trim() === ACCESS_COOKIE) return part.slice(separator + 1).trim() || null;
+  }
+  return null;
+}
+
+/** The team's key set, one per isolate (jose refetches on an unknown key id, at most every 30 s). */
+function teamJwks(domain: string): JWTVerifyGetKey {
+  let jwks = jwksByDomain.get(domain);
+  if (!jwks) {
+    jwks = createRemoteJWKSet(new URL(`https://${domain}/cdn-cgi/access/certs`));
+    jwksByDomain.set(domain, jwks);
+  }
+  return jwks;
+}
+
+function deny(request: Request, deps: AccessDeps, reason: string): Response {
+  deps.onDenied?.(reason, request);
+  return new Response("forbidden", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+}

@@ -1,0 +1,106 @@
+/**
+ * The dashboard's HTTP API:
+ *   GET  /api/command-center[?cursor=&limit=]  a snapshot page (threads newest
+ *                                              activity first, metrics): first
+ *                                              paint and the polling fallback
+ *   POST /api/command-center/continue/:session continue a failed or stale run
+ *                                              → 202 { session, submissionId }
+ * The continuation is same-origin only: a page on another site must not be
+ * able to start runs with an operator's Access cookie (403). Unknown thread
+ * 404, not failed or stale 409. Pure: the command center and the continuation
+ * (claim, fresh token, submit: src/service.ts) are reached through `deps`.
+ * Other paths → null, for the next handler.
+ */
+import { z } from "zod";
+import { decodeCursor } from "../command-center/cursor";
+import { isSessionName } from "../run/session-name";
+import {
+  DEFAULT_SNAPSHOT_LIMIT,
+  MAX_SNAPSHOT_LIMIT,
+  type ContinueResult,
+  type Snapshot,
+  type SnapshotOptions
+} from "../shared/command-center";
+import { json } from "./responses";
+
+export type ContinueOutcome =
+  | { ok: true; result: ContinueResult }
+  | { ok: false; reason: "not_found" | "not_claimable" };
+
+export type ApiRouteDeps = {
+  snapshot(options: SnapshotOptions): Promise<Snapshot>;
+  continueRun(session: string): Promise<ContinueOutcome>;
+  /** Told about a continuation that failed past its claim; the client gets a plain 502. */
+  onError?(error: unknown): void;
+};
+
+const SNAPSHOT_PATH = "/api/command-center";
+const CONTINUE_PATH = /^\/api\/command-center\/continue\/([^/]+)$/;
+
+export const snapshotQuerySchema = z.object({
+  cursor: z
+    .string()
+    .refine((cursor) => decodeCursor(cursor) !== null, "not a cursor from this server")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_SNAPSHOT_LIMIT).default(DEFAULT_SNAPSHOT_LIMIT)
+});
+
+const NO_STORE = { "cache-control": "no-store" };
+
+export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Promise<Response | null> {
+  const url = new URL(request.url);
+
+  if (url.pathname === SNAPSHOT_PATH) {
+    if (request.method !== "GET") return json({ error: "method not allowed" }, 405, { allow: "GET" });
+    const query = snapshotQuerySchema.safeParse({
+      cursor: url.searchParams.get("cursor") ?? undefined,
+      limit: url.searchParams.get("limit") ?? undefined
+    });
+    if (!query.success) {
+      const issue = query.error.issues[0];
+      return json({ error: `invalid query: ${issue?.path.join(".") || "query"}: ${issue?.message ?? "invalid"}` }, 400);
+    }
+    const options: SnapshotOptions = { limit: query.data.limit, ...(query.data.cursor ? { cursor: query.data.cursor } : {}) };
+    return json(await deps.snapshot(options), 200, NO_STORE);
+  }
+
+  const match = CONTINUE_PATH.exec(url.pathname);
+  if (match) {
+    if (request.method !== "POST") return json({ error: "method not allowed" }, 405, { allow: "POST" });
+    if (!isSameOrigin(request, url)) return json({ error: "forbidden: cross-origin request" }, 403);
+    const session = safeDecode(match[1]!);
+    if (session === null || !isSessionName(session)) return json({ error: "not found" }, 404);
+    let outcome: ContinueOutcome;
+    try {
+      outcome = await deps.continueRun(session);
+    } catch (error) {
+      deps.onError?.(error);
+      return json({ error: "the continuation could not be submitted" }, 502);
+    }
+    if (outcome.ok) return json(outcome.result, 202, NO_STORE);
+    return outcome.reason === "not_found"
+      ? json({ error: "not found" }, 404)
+      : json({ error: "this run is neither failed nor stale", reason: outcome.reason }, 409);
+  }
+
+  return null;
+}
+
+/**
+ * The `Origin` header must name this request's own origin, and a browser's
+ * `Sec-Fetch-Site`, when sent, must say same-origin. A request without an
+ * Origin is refused: browsers send one on every POST.
+ */
+export function isSameOrigin(request: Request, url: URL = new URL(request.url)): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return false;
+  return request.headers.get("origin") === url.origin;
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The dashboard API over a real command center: handleApiRoute composed as
+ * src/service.ts composes it (continueThread: claim, a token from the
+ * GITHUB_AUTH stand-in, submit), with the submit faked by reporting the
+ * continuation's dispatch as a ThinkAgent would.
+ */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { commandCenter } from "../../src/command-center";
+import { continueThread } from "../../src/command-center/continuation";
+import { handleApiRoute, type ApiRouteDeps } from "../../src/http/api-routes";
+import type { Snapshot } from "../../src/shared/command-center";
+import type { TestTokenBroker } from "../worker";
+
+type TokenBroker = Pick<TestTokenBroker, "mintInstallationToken">;
+const ORIGIN = "https://agent-think.test";
+
+async function api() {
+  const center = await commandCenter(env, `test-${crypto.randomUUID()}`);
+  const submitted: string[] = [];
+  const deps: ApiRouteDeps = {
+    snapshot: (options) => center.snapshot(options),
+    continueRun: (session) =>
+      continueThread(session, {
+        claim: (s) => center.claimForContinuation(s, Date.now()),
+        release: (s, error) => center.releaseClaim(s, error),
+        mintToken: async (repo) => (await (env.GITHUB_AUTH as unknown as TokenBroker).mintInstallationToken(repo)).token,
+        submit: async (thread, token) => {
+          submitted.push(token);
+          const submissionId = crypto.randomUUID();
+          await center.record({ type: "dispatched", session: thread.session, repo: thread.repo, issueNumber: thread.issueNumber, instruction: "continue", submissionId, at: Date.now() });
+          return { session: thread.session, submissionId };
+        }
+      })
+  };
+  return { center, deps, submitted };
+}
+
+const post = (session: string) =>
+  new Request(`${ORIGIN}/api/command-center/continue/${session}`, { method: "POST", headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" } });
+
+describe("dashboard API over the command center", () => {
+  it("continues a failed run once (202, then 409), 404 for unknown, 403 cross-site", async () => {
+    const { center, deps, submitted } = await api();
+    const repo = `acme/r${crypto.randomUUID().slice(0, 8)}`;
+    const session = `${repo.replace("/", "-")}-5`;
+    const at = Date.now();
+    await center.record({ type: "dispatched", session, repo, issueNumber: 5, instruction: "reproduce", submissionId: "s1", at });
+    await center.record({ type: "turn-ended", session, submissionId: "s1", status: "error", error: "boom", at: at + 1 });
+
+    const forged = new Request(`${ORIGIN}/api/command-center/continue/${session}`, { method: "POST", headers: { origin: "https://evil.example" } });
+    expect((await handleApiRoute(forged, deps))?.status).toBe(403);
+
+    const accepted = await handleApiRoute(post(session), deps);
+    expect(accepted?.status).toBe(202);
+    const body = (await accepted!.json()) as { session: string; submissionId: string };
+    expect(body.session).toBe(session);
+    expect(submitted).toEqual([`ghs_testMinted_${repo.replace(/\W/g, "_")}`]);
+    expect((await handleApiRoute(post(session), deps))?.status).toBe(409);
+    expect((await handleApiRoute(post("acme-nothing-here-9"), deps))?.status).toBe(404);
+
+    const snapshot = (await (await handleApiRoute(new Request(`${ORIGIN}/api/command-center?limit=10`), deps))!.json()) as Snapshot;
+    expect(snapshot.threads[0]).toMatchObject({ session, status: "running", runCount: 2, submissionId: body.submissionId });
+    expect((await handleApiRoute(new Request(`${ORIGIN}/api/command-center?limit=999`), deps))?.status).toBe(400);
+  });
+});

@@ -1,0 +1,336 @@
+/**
+ * The CommandCenterAgent in workerd with real SQLite: the registry over RPC,
+ * metrics, atomic claims (double claim, stale reclaim), the bounded broadcast
+ * with 2,000 threads, snapshot paging, and the live state on a read-only
+ * socket. Each test has its own command center (fresh name).
+ */
+import { env, exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
+import { describe, expect, it, vi } from "vitest";
+import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
+import { jsonBytes } from "../../src/command-center/broadcast";
+import {
+  commandCenterStateSchema,
+  MAX_BROADCAST_BYTES,
+  MAX_RECENT_THREADS,
+  snapshotSchema,
+  type CommandCenterEvent,
+  type CommandCenterState,
+  type DispatchedEvent,
+  type ThreadSummary
+} from "../../src/shared/command-center";
+import { call } from "../helpers";
+
+const freshName = () => `test-${crypto.randomUUID()}`;
+
+async function fresh() {
+  const name = freshName();
+  return { name, center: await commandCenter(env, name), stub: await rawStub(name) };
+}
+
+async function rawStub(name: string) {
+  return (await getAgentByName(env.CommandCenterAgent, name)) as unknown as DurableObjectStub<CommandCenterAgent>;
+}
+
+/** The state as the agent last set it (what a socket was sent). */
+async function storedState(stub: DurableObjectStub<CommandCenterAgent>): Promise<CommandCenterState> {
+  return runInDurableObject(stub, (instance: CommandCenterAgent) => instance.state);
+}
+
+let issue = 0;
+function dispatched(fields: Partial<DispatchedEvent> = {}): DispatchedEvent {
+  issue++;
+  return {
+    type: "dispatched",
+    session: `acme-widgets-${issue}`,
+    repo: "acme/widgets",
+    issueNumber: issue,
+    issueTitle: `Issue ${issue}`,
+    requestedBy: { login: "octocat" },
+    instruction: "reproduce this issue",
+    submissionId: crypto.randomUUID(),
+    at: Date.now(),
+    ...fields
+  };
+}
+
+const ref = (event: DispatchedEvent) => ({ session: event.session, submissionId: event.submissionId });
+
+describe("CommandCenterAgent registry", () => {
+  it("records a run over RPC and lists it in the snapshot and the state", async () => {
+    const { center, stub } = await fresh();
+    const run = dispatched({ instruction: "open a PR fixing this\n\nwith details" });
+    const t = run.at;
+    expect(await center.record(run)).toEqual({ applied: true });
+    expect(await center.record({ type: "turn-started", ...ref(run), at: t + 10 })).toEqual({ applied: true });
+    await center.record({ type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: "c1", at: t + 200 });
+    await center.record({ type: "tool", ...ref(run), tool: "bash", ok: false, toolCallId: "c2", at: t + 300 });
+    expect(await center.record({ type: "tool", ...ref(run), tool: "bash", ok: false, toolCallId: "c2", at: t + 300 })).toEqual({
+      applied: false,
+      reason: "duplicate"
+    });
+    await center.record({ type: "turn-ended", ...ref(run), status: "done", tokens: { input: 120, output: 30 }, at: t + 1_000 });
+
+    const snapshot = snapshotSchema.parse(await center.snapshot());
+    expect(snapshot.total).toBe(1);
+    expect(snapshot.threads[0]).toMatchObject({
+      session: run.session,
+      instructionSummary: "open a PR fixing this",
+      status: "done",
+      runCount: 1,
+      toolCalls: 2,
+      toolErrors: 1,
+      firstToolMs: 200,
+      durationMs: 1_000,
+      turnStartedAt: t + 10,
+      tokens: { input: 120, output: 30 }
+    });
+    const state = await center.refreshState();
+    expect(state.recent[0]).toEqual(snapshot.threads[0]);
+    expect(await storedState(stub)).toEqual(state);
+  });
+
+  it("refuses malformed events without throwing", async () => {
+    const { center } = await fresh();
+    for (const bad of [null, {}, { type: "tool" }, { ...dispatched(), issueNumber: -1 }, { ...dispatched(), type: "nope" }]) {
+      expect(await center.record(bad)).toEqual({ applied: false, reason: "invalid" });
+    }
+    expect((await center.snapshot()).total).toBe(0);
+  });
+
+  it("takes events in any order and each once", async () => {
+    const { center } = await fresh();
+    const run = dispatched();
+    const t = run.at;
+    const events: CommandCenterEvent[] = [
+      { type: "turn-ended", ...ref(run), status: "error", error: "boom", at: t + 900 },
+      { type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: "a", at: t + 100 },
+      run,
+      { type: "turn-started", ...ref(run), at: t + 5 },
+      { type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: "a", at: t + 100 },
+      run
+    ];
+    for (const event of events) await center.record(event);
+    expect((await center.snapshot()).threads[0]).toMatchObject({
+      status: "error",
+      lastError: "boom",
+      toolCalls: 1,
+      runCount: 1,
+      firstToolMs: 100,
+      durationMs: 900
+    });
+  });
+
+  it("computes metrics across threads", async () => {
+    const { center } = await fresh();
+    const now = Date.now();
+    const runs = [0, 1, 2, 3].map((i) => dispatched({ at: now - 60_000 + i }));
+    await center.recordBatch(runs);
+    const ends: CommandCenterEvent[] = runs.flatMap((run, i) => [
+      { type: "tool", ...ref(run), tool: "bash", ok: i !== 3, toolCallId: "t", at: run.at + 1_000 * (i + 1) },
+      { type: "turn-ended", ...ref(run), status: i === 3 ? "error" : "done", at: run.at + 10_000 * (i + 1) }
+    ]);
+    await center.recordBatch(ends);
+    const { metrics } = await center.refreshState();
+    expect(metrics).toEqual({
+      runs24h: 4,
+      successRate: 0.75,
+      durationP50Ms: 20_000,
+      durationP95Ms: 40_000,
+      firstToolP50Ms: 2_000,
+      firstToolP95Ms: 4_000,
+      toolErrorRate: 0.25
+    });
+  });
+});
+
+describe("CommandCenterAgent claims", () => {
+  async function failedThread() {
+    const ctx = await fresh();
+    const run = dispatched();
+    await ctx.center.record(run);
+    await ctx.center.record({ type: "turn-ended", ...ref(run), status: "error", error: "model failed", at: run.at + 50 });
+    return { ...ctx, run };
+  }
+
+  it("claims a failed thread exactly once", async () => {
+    const { center, run } = await failedThread();
+    const first = await center.claimForContinuation(run.session, Date.now());
+    expect(first).toMatchObject({ ok: true, thread: { session: run.session, status: "running", runCount: 2, repo: "acme/widgets", issueNumber: run.issueNumber } });
+    expect(await center.claimForContinuation(run.session, Date.now())).toEqual({ ok: false, reason: "not_claimable" });
+    expect((await center.snapshot()).threads[0]).toMatchObject({ status: "running", runCount: 2 });
+  });
+
+  it("lets exactly one of many concurrent claims win", async () => {
+    const { center, run } = await failedThread();
+    const results = await Promise.all(Array.from({ length: 20 }, () => center.claimForContinuation(run.session, Date.now())));
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    expect(results.filter((result) => !result.ok)).toHaveLength(19);
+  });
+
+  it("says not_found for an unknown thread and not_claimable for a live or finished one", async () => {
+    const { center } = await fresh();
+    expect(await center.claimForContinuation("nobody-here-1", Date.now())).toEqual({ ok: false, reason: "not_found" });
+    const run = dispatched();
+    await center.record(run);
+    expect(await center.claimForContinuation(run.session, Date.now())).toEqual({ ok: false, reason: "not_claimable" });
+    await center.record({ type: "turn-ended", ...ref(run), status: "done", at: run.at + 1 });
+    expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toEqual({ ok: false, reason: "not_claimable" });
+  });
+
+  it("reclaims a stale run after the stale window (injected now), and the continuation takes over", async () => {
+    const { center } = await fresh();
+    const run = dispatched();
+    await center.record(run);
+    await center.record({ type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: "a", at: run.at + 1_000 });
+    const window = 600_000; // STALE_RUN_MS in test/wrangler.jsonc
+    expect(await center.claimForContinuation(run.session, run.at + 1_000 + window)).toEqual({ ok: false, reason: "not_claimable" });
+    const claim = await center.claimForContinuation(run.session, run.at + 1_001 + window);
+    expect(claim).toMatchObject({ ok: true, thread: { runCount: 2, status: "running" } });
+    expect(await center.claimForContinuation(run.session, run.at + 1_002 + window)).toEqual({ ok: false, reason: "not_claimable" });
+
+    const continuation = dispatched({ session: run.session, issueNumber: run.issueNumber, instruction: "continue", at: run.at + 1_100 + window });
+    expect(await center.record(continuation)).toEqual({ applied: true });
+    await center.record({ type: "turn-ended", ...ref(continuation), status: "done", at: continuation.at + 5_000 });
+    expect((await center.snapshot()).threads[0]).toMatchObject({
+      submissionId: continuation.submissionId,
+      status: "done",
+      runCount: 2,
+      durationMs: 5_000
+    });
+  });
+
+  it("uses a small stale window through the instance seam", async () => {
+    const { center, stub } = await fresh();
+    await runInDurableObject(stub, (instance: CommandCenterAgent) => {
+      instance.staleRunMs = 50;
+    });
+    const run = dispatched();
+    await center.record(run);
+    expect((await center.snapshot()).threads[0]?.stale).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await center.snapshot()).threads[0]?.stale).toBe(true);
+    expect(await center.claimForContinuation(run.session)).toMatchObject({ ok: true, thread: { stale: false, runCount: 2 } });
+  });
+
+  it("a released claim shows the error and is claimable again", async () => {
+    const { center, run } = await failedThread();
+    expect(await center.claimForContinuation(run.session, Date.now())).toMatchObject({ ok: true });
+    expect(await center.releaseClaim(run.session, "could not mint a token")).toEqual({ released: true });
+    expect((await center.snapshot()).threads[0]).toMatchObject({ status: "error", lastError: "could not mint a token", runCount: 1 });
+    expect(await center.releaseClaim(run.session)).toEqual({ released: false });
+    expect(await center.claimForContinuation(run.session, Date.now())).toMatchObject({ ok: true, thread: { runCount: 2 } });
+  });
+});
+
+describe("CommandCenterAgent bounded broadcast", () => {
+  it("keeps the state within 64 KiB and 50 threads with 2,000 threads, and pages all of them", async () => {
+    const { center, stub } = await fresh();
+    const now = Date.now();
+    const runs = Array.from({ length: 2_000 }, (_, i) =>
+      dispatched({
+        session: `bulk-repo-${i}`,
+        issueNumber: i + 1,
+        issueTitle: "A rather long issue title ".repeat(40).slice(0, 1_024),
+        instruction: "reproduce this issue ".repeat(20),
+        requestedBy: { login: "octocat", avatarUrl: `https://avatars.example/u/${i}?v=4` },
+        at: now - 2_000 + i
+      })
+    );
+    for (let i = 0; i < runs.length; i += 500) await center.recordBatch(runs.slice(i, i + 500));
+    await center.recordBatch(
+      runs.filter((_, i) => i % 3 === 0).map((run) => ({ type: "turn-ended", ...ref(run), status: "error", error: "x".repeat(5_000), at: run.at + 1 }))
+    );
+
+    const state = commandCenterStateSchema.parse(await center.refreshState());
+    expect(state.total).toBe(2_000);
+    expect(state.recent.length).toBeGreaterThan(0);
+    expect(state.recent.length).toBeLessThanOrEqual(MAX_RECENT_THREADS);
+    expect(jsonBytes(state)).toBeLessThanOrEqual(MAX_BROADCAST_BYTES);
+    expect(jsonBytes(await storedState(stub))).toBeLessThanOrEqual(MAX_BROADCAST_BYTES);
+    expect(state.recent[0]?.session).toBe("bulk-repo-1999");
+
+    const seen: ThreadSummary[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await center.snapshot({ limit: 200, ...(cursor ? { cursor } : {}) });
+      expect(page.total).toBe(2_000);
+      seen.push(...page.threads);
+      cursor = page.nextCursor;
+      if (!cursor) break;
+    }
+    expect(cursor).toBeUndefined();
+    expect(seen).toHaveLength(2_000);
+    expect(new Set(seen.map((thread) => thread.session)).size).toBe(2_000);
+    const activity = seen.map((thread) => thread.lastActivityAt);
+    expect(activity).toEqual([...activity].sort((a, b) => b - a));
+  });
+
+  it("refuses a bad snapshot limit or cursor", async () => {
+    const { center } = await fresh();
+    await expect(call(() => center.snapshot({ limit: 201 }))).rejects.toThrow(/limit/);
+    await expect(call(() => center.snapshot({ cursor: "not-ours" }))).rejects.toThrow(/cursor/);
+  });
+});
+
+describe("CommandCenterAgent live state", () => {
+  type Frame = { type?: string; state?: CommandCenterState };
+
+  async function socket(name: string) {
+    const response = await exports.default.fetch(`https://agent-think.test/agents/command-center-agent/${name}`, {
+      headers: { Upgrade: "websocket" }
+    });
+    expect(response.status).toBe(101);
+    const ws = response.webSocket!;
+    const frames: Frame[] = [];
+    ws.addEventListener("message", (event) => {
+      if (typeof event.data === "string") frames.push(JSON.parse(event.data) as Frame);
+    });
+    ws.accept();
+    const states = () => frames.filter((frame) => frame.type === "cf_agent_state").map((frame) => frame.state!);
+    return { ws, frames, states };
+  }
+
+  it("pushes each change to a dashboard within a second, coalescing bursts", async () => {
+    const { name, center } = await fresh();
+    const { ws, states } = await socket(name);
+    await vi.waitFor(() => expect(states().length).toBeGreaterThan(0));
+
+    const run = dispatched();
+    await center.record(run);
+    await vi.waitFor(() => expect(states().at(-1)?.recent[0]?.session).toBe(run.session), { timeout: 1_000 });
+
+    const before = states().length;
+    for (let i = 0; i < 40; i++) {
+      await center.record({ type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: `c${i}`, at: run.at + i });
+    }
+    await vi.waitFor(() => expect(states().at(-1)?.recent[0]?.toolCalls).toBe(40), { timeout: 1_000 });
+    expect(states().length - before).toBeLessThan(40);
+    ws.close();
+  });
+
+  it("tells dashboards when a running thread turns stale, with no event to say so", async () => {
+    const { name, center, stub } = await fresh();
+    await runInDurableObject(stub, (instance: CommandCenterAgent) => {
+      instance.staleRunMs = 300;
+    });
+    const { ws, states } = await socket(name);
+    await center.record(dispatched());
+    await vi.waitFor(() => expect(states().at(-1)?.recent[0]?.stale).toBe(false));
+    await vi.waitFor(() => expect(states().at(-1)?.recent[0]?.stale).toBe(true), { timeout: 3_000 });
+    ws.close();
+  });
+
+  it("is read-only for sockets", async () => {
+    const { name, center } = await fresh();
+    await center.record(dispatched());
+    const { ws, frames, states } = await socket(name);
+    await vi.waitFor(() => expect(states().length).toBeGreaterThan(0));
+    const forged: CommandCenterState = { ...states()[0]!, recent: [], total: 999 };
+    ws.send(JSON.stringify({ type: "cf_agent_state", state: forged }));
+    await vi.waitFor(() => expect(frames.some((frame) => frame.type === "cf_agent_state_error")).toBe(true));
+    expect((await center.refreshState()).total).toBe(1);
+    ws.close();
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * An in-memory RegistryStore with the SQLite store's semantics (ordering,
+ * dedupe, pruning), for the registry's plain tests. Records are copied in
+ * and out, as a real store serializes them.
+ */
+import type { RegistryStore, RunRecord, ThreadCursor, ThreadRecord } from "../../src/command-center/store";
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class MemoryRegistryStore implements RegistryStore {
+  readonly threads = new Map<string, ThreadRecord>();
+  readonly runs = new Map<string, RunRecord>();
+  readonly toolCalls = new Map<string, { at: number; ok: boolean }>();
+
+  getThread(session: string) {
+    const thread = this.threads.get(session);
+    return thread && copy(thread);
+  }
+
+  putThread(thread: ThreadRecord) {
+    this.threads.set(thread.session, copy(thread));
+  }
+
+  pageThreads(after: ThreadCursor | undefined, limit: number) {
+    return [...this.threads.values()]
+      .sort((a, b) => b.lastActivityAt - a.lastActivityAt || compare(b.session, a.session))
+      .filter(
+        (thread) =>
+          !after ||
+          thread.lastActivityAt < after.lastActivityAt ||
+          (thread.lastActivityAt === after.lastActivityAt && thread.session < after.session)
+      )
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  countThreads() {
+    return this.threads.size;
+  }
+
+  getRun(session: string, submissionId: string) {
+    const run = this.runs.get(`${session}\n${submissionId}`);
+    return run && copy(run);
+  }
+
+  putRun(run: RunRecord) {
+    this.runs.set(`${run.session}\n${run.submissionId}`, copy(run));
+  }
+
+  runsTouchedSince(since: number) {
+    return [...this.runs.values()].filter((run) => run.touchedAt >= since).map(copy);
+  }
+
+  addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }) {
+    const key = `${call.session}\n${call.submissionId}\n${call.key}`;
+    if (this.toolCalls.has(key)) return false;
+    this.toolCalls.set(key, { at: call.at, ok: call.ok });
+    return true;
+  }
+
+  toolCallStats(since: number) {
+    const recent = [...this.toolCalls.values()].filter((call) => call.at >= since);
+    return { calls: recent.length, errors: recent.filter((call) => !call.ok).length };
+  }
+
+  prune(before: number) {
+    for (const [key, run] of this.runs) if (run.touchedAt < before) this.runs.delete(key);
+    for (const [key, call] of this.toolCalls) if (call.at < before) this.toolCalls.delete(key);
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

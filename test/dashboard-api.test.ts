@@ -1,0 +1,116 @@
+/**
+ * The command center through the real Worker: runs reported by real turns
+ * appear in GET /api/command-center, a failed run is continued by POST
+ * /api/command-center/continue/:session in the same session with a token
+ * from the (test) token broker, and a command center that hangs or throws
+ * never delays or fails a run.
+ */
+import { env, exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
+import { describe, expect, it } from "vitest";
+import type { ThinkAgent } from "../src/agent";
+import type { CommandCenter } from "../src/command-center";
+import { sessionName } from "../src/run/session-name";
+import type { Snapshot, ThreadSummary } from "../src/shared/command-center";
+import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
+import { TestTokenBroker } from "./worker";
+
+const BASE = "https://agent-think.test";
+
+async function threadOf(session: string): Promise<ThreadSummary | undefined> {
+  for (let i = 0; i < 100; i++) {
+    let cursor: string | undefined;
+    do {
+      const response = await exports.default.fetch(`${BASE}/api/command-center?limit=200${cursor ? `&cursor=${cursor}` : ""}`);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as Snapshot;
+      const found = page.threads.find((thread) => thread.session === session);
+      if (found && found.status !== "running") return found;
+      cursor = page.nextCursor;
+    } while (cursor);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
+const continueRequest = (session: string, origin = BASE) =>
+  exports.default.fetch(`${BASE}/api/command-center/continue/${session}`, { method: "POST", headers: { origin } });
+
+describe("the command center API", () => {
+  it("lists a finished run with its counts", async () => {
+    const { session, submissionId } = await exports.AgentThink.dispatch({
+      repo: uniqueRepo(),
+      issueNumber: 31,
+      instruction: "TEST: run echo one\nTEST: run exit 3\nTEST: reply counted",
+      installationToken: "",
+      issueTitle: "Counting tools",
+      requestedBy: { login: "octocat" }
+    });
+    await waitForStatus(await agentFor(session), submissionId);
+    expect(await threadOf(session)).toMatchObject({
+      session,
+      issueNumber: 31,
+      issueTitle: "Counting tools",
+      requestedBy: { login: "octocat" },
+      instructionSummary: "TEST: run echo one",
+      status: "done",
+      runCount: 1,
+      toolCalls: 2,
+      toolErrors: 0,
+      submissionId,
+      firstToolMs: expect.any(Number),
+      durationMs: expect.any(Number)
+    });
+  });
+
+  it("continues a failed run in the same session with a freshly minted token", async () => {
+    const repo = uniqueRepo();
+    const { session, submissionId } = await exports.AgentThink.dispatch({
+      repo,
+      issueNumber: 32,
+      instruction: "TEST: fail-once the model fell over\nTEST: reply recovered",
+      installationToken: ""
+    });
+    const agent = await agentFor(session);
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    expect(await threadOf(session)).toMatchObject({ status: "error", lastError: expect.stringContaining("fell over") });
+
+    expect((await continueRequest(session, "https://evil.example")).status).toBe(403);
+    const response = await continueRequest(session);
+    expect(response.status).toBe(202);
+    const result = (await response.json()) as { session: string; submissionId: string };
+    expect(result.session).toBe(session);
+    expect(TestTokenBroker.minted).toContain(repo);
+    expect((await waitForStatus(agent, result.submissionId)).status).toBe("completed");
+    expect(await threadOf(session)).toMatchObject({ status: "done", runCount: 2, submissionId: result.submissionId });
+    // Done now: not claimable again.
+    expect((await continueRequest(session)).status).toBe(409);
+    expect((await continueRequest(sessionName(uniqueRepo(), 1))).status).toBe(404);
+  });
+
+  it("never lets a command center that hangs or throws delay or fail a run", async () => {
+    for (const broken of [
+      () => new Promise<CommandCenter>(() => {}),
+      async (): Promise<CommandCenter> => {
+        throw new Error("command center is down");
+      }
+    ]) {
+      const repo = uniqueRepo();
+      const session = sessionName(repo, 33);
+      const agent = await getAgentByName(env.ThinkAgent, session);
+      await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance) => {
+        (instance as unknown as { commandCenter: () => Promise<CommandCenter> }).commandCenter = broken;
+      });
+      const started = Date.now();
+      const { submissionId } = await exports.AgentThink.dispatch({
+        repo,
+        issueNumber: 33,
+        instruction: "TEST: run echo still-fine\nTEST: reply done",
+        installationToken: ""
+      });
+      expect((await waitForStatus(await agentFor(session), submissionId)).status).toBe("completed");
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { accessGuard, accessToken, isAccessProtectedPath, normalizeTeamDomain } from "../../src/http/access";
+
+const TEAM = "agent-think-test.cloudflareaccess.com";
+const AUD = "aud-0123456789abcdef";
+const config = { CF_ACCESS_TEAM_DOMAIN: TEAM, CF_ACCESS_AUD: AUD };
+
+let signer: { privateKey: CryptoKey; jwk: JWK };
+let stranger: { privateKey: CryptoKey };
+let certsFetched = 0;
+
+const server = setupServer(
+  http.get(`https://${TEAM}/cdn-cgi/access/certs`, () => {
+    certsFetched++;
+    return HttpResponse.json({ keys: [signer.jwk] });
+  })
+);
+
+beforeAll(async () => {
+  const pair = await generateKeyPair("RS256");
+  signer = { privateKey: pair.privateKey, jwk: { ...(await exportJWK(pair.publicKey)), kid: "team-key", alg: "RS256", use: "sig" } };
+  stranger = { privateKey: (await generateKeyPair("RS256")).privateKey };
+  server.listen({ onUnhandledRequest: "error" });
+});
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+type TokenOptions = { aud?: string; iss?: string; exp?: number | string; key?: CryptoKey; kid?: string };
+async function token(options: TokenOptions = {}): Promise<string> {
+  return new SignJWT({ email: "operator@example.com", type: "app" })
+    .setProtectedHeader({ alg: "RS256", kid: options.kid ?? "team-key" })
+    .setIssuer(options.iss ?? `https://${TEAM}`)
+    .setAudience(options.aud ?? AUD)
+    .setSubject("user-1")
+    .setIssuedAt()
+    .setExpirationTime(options.exp ?? "5m")
+    .sign(options.key ?? signer.privateKey);
+}
+
+const request = (path: string, headers: Record<string, string> = {}) => new Request(`https://agent-think.test${path}`, { headers });
+const withJwt = async (path: string, options?: TokenOptions) => request(path, { "cf-access-jwt-assertion": await token(options) });
+
+describe("accessGuard with Access configured", () => {
+  it("lets a valid token through on every guarded path", async () => {
+    for (const path of ["/", "/thread/acme-widgets-7", "/api/command-center", "/agents/command-center-agent/main"]) {
+      expect(await accessGuard(await withJwt(path), config), path).toBeNull();
+    }
+  });
+
+  it("refuses a token for another application (wrong audience)", async () => {
+    const response = await accessGuard(await withJwt("/api/command-center", { aud: "someone-else" }), config);
+    expect(response?.status).toBe(403);
+  });
+
+  it("refuses an expired token", async () => {
+    const expired = await withJwt("/", { exp: Math.floor(Date.now() / 1000) - 120 });
+    expect((await accessGuard(expired, config))?.status).toBe(403);
+    // …and the same token is fine at a time before it expired.
+    expect(await accessGuard(expired, config, { now: () => Date.now() - 10 * 60_000 })).toBeNull();
+  });
+
+  it("refuses a token signed by a key not in the team's JWKS", async () => {
+    expect((await accessGuard(await withJwt("/", { key: stranger.privateKey }), config))?.status).toBe(403);
+    expect((await accessGuard(await withJwt("/", { key: stranger.privateKey, kid: "other-key" }), config))?.status).toBe(403);
+  });
+
+  it("refuses a token from another issuer", async () => {
+    expect((await accessGuard(await withJwt("/", { iss: "https://evil.cloudflareaccess.com" }), config))?.status).toBe(403);
+  });
+
+  it("refuses a token that is not RS256", async () => {
+    const hs = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(`https://${TEAM}`)
+      .setAudience(AUD)
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode("a shared secret that is long enough"));
+    expect((await accessGuard(request("/", { "cf-access-jwt-assertion": hs }), config))?.status).toBe(403);
+  });
+
+  it("refuses a request without a token, and garbage", async () => {
+    const denied: string[] = [];
+    const response = await accessGuard(request("/api/command-center"), config, { onDenied: (reason) => denied.push(reason) });
+    expect(response?.status).toBe(403);
+    expect(await response?.text()).toBe("forbidden");
+    expect(denied).toEqual(["no Access token"]);
+    expect((await accessGuard(request("/", { "cf-access-jwt-assertion": "not.a.jwt" }), config))?.status).toBe(403);
+  });
+
+  it("falls back to the CF_Authorization cookie", async () => {
+    const cookie = `theme=dark; CF_Authorization=${await token()}; other=1`;
+    expect(await accessGuard(request("/thread/acme-widgets-7", { cookie }), config)).toBeNull();
+    const bad = `CF_Authorization=${await token({ aud: "nope" })}`;
+    expect((await accessGuard(request("/", { cookie: bad }), config))?.status).toBe(403);
+  });
+
+  it("leaves static assets and other paths alone", async () => {
+    for (const path of ["/assets/index-abc.js", "/favicon.ico", "/dev/dispatch", "/threads", "/apix"]) {
+      expect(await accessGuard(request(path), config), path).toBeNull();
+    }
+  });
+
+  it("fetches the team's JWKS once per isolate", async () => {
+    const before = certsFetched;
+    for (let i = 0; i < 5; i++) expect(await accessGuard(await withJwt("/"), config)).toBeNull();
+    expect(certsFetched - before).toBeLessThanOrEqual(1);
+  });
+
+  it("accepts the team domain as a URL, and several audiences", async () => {
+    const variants = [
+      { CF_ACCESS_TEAM_DOMAIN: `https://${TEAM}/`, CF_ACCESS_AUD: AUD },
+      { CF_ACCESS_TEAM_DOMAIN: "agent-think-test", CF_ACCESS_AUD: `other, ${AUD}` }
+    ];
+    for (const variant of variants) expect(await accessGuard(await withJwt("/"), variant)).toBeNull();
+  });
+});
+
+describe("accessGuard without Access", () => {
+  it("is open when neither var is set (local dev)", async () => {
+    for (const open of [{}, { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" }, { CF_ACCESS_TEAM_DOMAIN: " ", CF_ACCESS_AUD: "" }]) {
+      expect(await accessGuard(request("/api/command-center"), open)).toBeNull();
+      expect(await accessGuard(request("/agents/command-center-agent/main"), open)).toBeNull();
+    }
+  });
+
+  it("refuses to guess when only one var is set", async () => {
+    expect((await accessGuard(request("/"), { CF_ACCESS_TEAM_DOMAIN: TEAM, CF_ACCESS_AUD: "" }))?.status).toBe(500);
+    expect((await accessGuard(request("/api/x"), { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: AUD }))?.status).toBe(500);
+  });
+});
+
+describe("helpers", () => {
+  it("isAccessProtectedPath", () => {
+    expect(["/", "/thread/x", "/api/command-center", "/agents/a/b"].every(isAccessProtectedPath)).toBe(true);
+    expect(["/assets/a.js", "/threadx", "/dev/dispatch"].some(isAccessProtectedPath)).toBe(false);
+  });
+
+  it("normalizeTeamDomain", () => {
+    expect(normalizeTeamDomain("https://Team.CloudflareAccess.com/")).toBe("team.cloudflareaccess.com");
+    expect(normalizeTeamDomain("team")).toBe("team.cloudflareaccess.com");
+  });
+
+  it("accessToken prefers the header", () => {
+    expect(accessToken(request("/", { "cf-access-jwt-assertion": "h", cookie: "CF_Authorization=c" }))).toBe("h");
+    expect(accessToken(request("/", { cookie: "CF_Authorization=" }))).toBeNull();
+  });
+});

@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { encodeCursor } from "../../src/command-center/cursor";
+import { EMPTY_METRICS } from "../../src/command-center/metrics";
+import { handleApiRoute, isSameOrigin, type ApiRouteDeps, type ContinueOutcome } from "../../src/http/api-routes";
+import type { Snapshot, SnapshotOptions } from "../../src/shared/command-center";
+
+const ORIGIN = "https://agent-think.test";
+
+function fakeDeps(outcomes: Record<string, ContinueOutcome | Error> = {}) {
+  const snapshots: SnapshotOptions[] = [];
+  const continued: string[] = [];
+  const errors: unknown[] = [];
+  const deps: ApiRouteDeps = {
+    async snapshot(options) {
+      snapshots.push(options);
+      const snapshot: Snapshot = { metrics: EMPTY_METRICS, threads: [], total: 0, generatedAt: 1 };
+      return snapshot;
+    },
+    async continueRun(session) {
+      continued.push(session);
+      const outcome = outcomes[session] ?? { ok: false, reason: "not_found" };
+      if (outcome instanceof Error) throw outcome;
+      return outcome;
+    },
+    onError: (error) => void errors.push(error)
+  };
+  return { deps, snapshots, continued, errors };
+}
+
+const get = (path: string) => new Request(`${ORIGIN}${path}`);
+const post = (path: string, headers: Record<string, string> = { origin: ORIGIN, "sec-fetch-site": "same-origin" }) =>
+  new Request(`${ORIGIN}${path}`, { method: "POST", headers });
+
+describe("GET /api/command-center", () => {
+  it("returns the snapshot with the default limit, uncached", async () => {
+    const { deps, snapshots } = fakeDeps();
+    const response = await handleApiRoute(get("/api/command-center"), deps);
+    expect(response?.status).toBe(200);
+    expect(response?.headers.get("cache-control")).toBe("no-store");
+    expect(await response?.json()).toEqual({ metrics: EMPTY_METRICS, threads: [], total: 0, generatedAt: 1 });
+    expect(snapshots).toEqual([{ limit: 50 }]);
+  });
+
+  it("passes a valid cursor and limit through", async () => {
+    const { deps, snapshots } = fakeDeps();
+    const cursor = encodeCursor({ lastActivityAt: 5, session: "a-b-1" });
+    const response = await handleApiRoute(get(`/api/command-center?cursor=${cursor}&limit=200`), deps);
+    expect(response?.status).toBe(200);
+    expect(snapshots).toEqual([{ cursor, limit: 200 }]);
+  });
+
+  it("answers 400 for a bad limit or cursor, touching nothing", async () => {
+    const { deps, snapshots } = fakeDeps();
+    for (const query of ["limit=0", "limit=201", "limit=abc", "limit=1.5", "cursor=nope!", "cursor=" + btoa("x:y"), "cursor="]) {
+      const response = await handleApiRoute(get(`/api/command-center?${query}`), deps);
+      expect(response?.status, query).toBe(400);
+      expect((await response?.json()) as { error: string }).toMatchObject({ error: expect.stringMatching(/^invalid query: (limit|cursor): /) });
+    }
+    expect(snapshots).toEqual([]);
+  });
+
+  it("refuses other methods", async () => {
+    const response = await handleApiRoute(post("/api/command-center"), fakeDeps().deps);
+    expect(response?.status).toBe(405);
+    expect(response?.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("POST /api/command-center/continue/:session", () => {
+  const accepted: ContinueOutcome = { ok: true, result: { session: "acme-widgets-7", submissionId: "s2" } };
+
+  it("answers 202 with the new submission", async () => {
+    const { deps, continued } = fakeDeps({ "acme-widgets-7": accepted });
+    const response = await handleApiRoute(post("/api/command-center/continue/acme-widgets-7"), deps);
+    expect(response?.status).toBe(202);
+    expect(await response?.json()).toEqual({ session: "acme-widgets-7", submissionId: "s2" });
+    expect(continued).toEqual(["acme-widgets-7"]);
+  });
+
+  it("answers 404 for an unknown thread and for anything that is not a session name", async () => {
+    const { deps, continued } = fakeDeps();
+    expect((await handleApiRoute(post("/api/command-center/continue/acme-widgets-8"), deps))?.status).toBe(404);
+    for (const bad of ["Not_A_Session", "%E0%A4%A", "a-b"]) {
+      expect((await handleApiRoute(post(`/api/command-center/continue/${bad}`), deps))?.status, bad).toBe(404);
+    }
+    expect(continued).toEqual(["acme-widgets-8"]);
+  });
+
+  it("answers 409 when the run is neither failed nor stale", async () => {
+    const { deps } = fakeDeps({ "acme-widgets-7": { ok: false, reason: "not_claimable" } });
+    const response = await handleApiRoute(post("/api/command-center/continue/acme-widgets-7"), deps);
+    expect(response?.status).toBe(409);
+    expect(await response?.json()).toMatchObject({ reason: "not_claimable" });
+  });
+
+  it("answers 403 to anything not same-origin, before touching the thread", async () => {
+    const { deps, continued } = fakeDeps({ "acme-widgets-7": accepted });
+    const path = "/api/command-center/continue/acme-widgets-7";
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { origin: "https://evil.example" },
+      { origin: "https://agent-think.test.evil.example" },
+      { origin: "http://agent-think.test" },
+      { origin: "null" },
+      { origin: ORIGIN, "sec-fetch-site": "cross-site" },
+      { origin: ORIGIN, "sec-fetch-site": "same-site" },
+      { "sec-fetch-site": "same-origin" }
+    ]) {
+      const response = await handleApiRoute(post(path, headers), deps);
+      expect(response?.status, JSON.stringify(headers)).toBe(403);
+    }
+    expect(continued).toEqual([]);
+    // Without Sec-Fetch-Site (older clients) the Origin alone decides.
+    expect((await handleApiRoute(post(path, { origin: ORIGIN }), deps))?.status).toBe(202);
+  });
+
+  it("answers 502 without detail when the continuation fails past its claim", async () => {
+    const { deps, errors } = fakeDeps({ "acme-widgets-7": new Error("token broker down: secret detail") });
+    const response = await handleApiRoute(post("/api/command-center/continue/acme-widgets-7"), deps);
+    expect(response?.status).toBe(502);
+    expect(await response?.text()).not.toContain("secret detail");
+    expect(errors).toHaveLength(1);
+  });
+
+  it("refuses other methods", async () => {
+    const response = await handleApiRoute(get("/api/command-center/continue/acme-widgets-7"), fakeDeps().deps);
+    expect(response?.status).toBe(405);
+  });
+});
+
+describe("other paths", () => {
+  it("are left to the next handler", async () => {
+    const { deps } = fakeDeps();
+    for (const path of ["/", "/api", "/api/other", "/api/command-center/", "/api/command-center/continue", "/agents/x", "/thread/a-b-1"]) {
+      expect(await handleApiRoute(get(path), deps), path).toBeNull();
+    }
+  });
+});
+
+describe("isSameOrigin", () => {
+  it("compares scheme, host and port", () => {
+    const at = (origin: string) => new Request("http://127.0.0.1:8787/api/x", { method: "POST", headers: { origin } });
+    expect(isSameOrigin(at("http://127.0.0.1:8787"))).toBe(true);
+    expect(isSameOrigin(at("http://127.0.0.1:8788"))).toBe(false);
+    expect(isSameOrigin(at("http://localhost:8787"))).toBe(false);
+  });
+});

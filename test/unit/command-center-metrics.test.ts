@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { computeMetrics, EMPTY_METRICS, METRICS_WINDOW_MS, percentile } from "../../src/command-center/metrics";
+import { recordEvent } from "../../src/command-center/registry";
+import { metricsOf } from "../../src/command-center/snapshot";
+import type { RunRecord } from "../../src/command-center/store";
+import { metricsSchema } from "../../src/shared/command-center";
+import { MemoryRegistryStore } from "../command-center/memory-store";
+
+const NOW = 1_700_000_000_000;
+const DAY = METRICS_WINDOW_MS;
+
+const run = (fields: Partial<RunRecord>): RunRecord => ({
+  session: "s",
+  submissionId: crypto.randomUUID(),
+  toolCalls: 0,
+  toolErrors: 0,
+  touchedAt: NOW,
+  ...fields
+});
+
+describe("percentile (nearest rank)", () => {
+  it("picks the smallest value with at least p% at or below it", () => {
+    const values = Array.from({ length: 100 }, (_, i) => 100 - i); // 1..100, unsorted
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 95)).toBe(95);
+    expect(percentile([7], 50)).toBe(7);
+    expect(percentile([7], 95)).toBe(7);
+    expect(percentile([1, 2, 3, 4], 50)).toBe(2);
+    expect(percentile([1, 2, 3, 4], 95)).toBe(4);
+    expect(percentile([], 50)).toBeNull();
+  });
+});
+
+describe("computeMetrics", () => {
+  it("is empty with no runs", () => {
+    expect(computeMetrics([], { calls: 0, errors: 0 }, NOW)).toEqual(EMPTY_METRICS);
+  });
+
+  it("follows the documented definitions over the last 24 hours", () => {
+    const runs = [
+      // dispatched and ended in the window
+      run({ dispatchedAt: NOW - 10_000, firstToolAt: NOW - 9_000, endedAt: NOW - 5_000, status: "done" }),
+      run({ dispatchedAt: NOW - 20_000, firstToolAt: NOW - 17_000, endedAt: NOW - 10_000, status: "error" }),
+      // running, no tool call yet
+      run({ dispatchedAt: NOW - 1_000 }),
+      // dispatched before the window, ended inside it: counts for success and duration, not runs24h
+      run({ dispatchedAt: NOW - DAY - 60_000, firstToolAt: NOW - DAY - 59_000, endedAt: NOW - 60_000, status: "done" }),
+      // wholly before the window
+      run({ dispatchedAt: NOW - DAY - 10, endedAt: NOW - DAY - 5, status: "error" }),
+      // ended without a known dispatch: success only
+      run({ endedAt: NOW - 100, status: "done" })
+    ];
+    const metrics = computeMetrics(runs, { calls: 8, errors: 2 }, NOW);
+    expect(metrics).toEqual({
+      runs24h: 3,
+      successRate: 3 / 4,
+      durationP50Ms: 10_000,
+      durationP95Ms: DAY,
+      firstToolP50Ms: 1_000,
+      firstToolP95Ms: 3_000,
+      toolErrorRate: 0.25
+    });
+    expect(metricsSchema.parse(metrics)).toEqual(metrics);
+  });
+});
+
+describe("metricsOf a registry", () => {
+  it("counts each tool call once, in the window it was made", () => {
+    const store = new MemoryRegistryStore();
+    const base = { session: "a-b-1", submissionId: "s1" };
+    recordEvent(store, { type: "dispatched", ...base, repo: "a/b", issueNumber: 1, instruction: "x", at: NOW - 5_000 });
+    recordEvent(store, { type: "tool", ...base, tool: "bash", ok: true, toolCallId: "1", at: NOW - 4_000 });
+    recordEvent(store, { type: "tool", ...base, tool: "bash", ok: false, toolCallId: "2", at: NOW - 3_000 });
+    recordEvent(store, { type: "tool", ...base, tool: "bash", ok: false, toolCallId: "2", at: NOW - 3_000 });
+    recordEvent(store, { type: "turn-ended", ...base, status: "done", at: NOW - 1_000 });
+    expect(metricsOf(store, NOW)).toEqual({
+      runs24h: 1,
+      successRate: 1,
+      durationP50Ms: 4_000,
+      durationP95Ms: 4_000,
+      firstToolP50Ms: 1_000,
+      firstToolP95Ms: 1_000,
+      toolErrorRate: 0.5
+    });
+    expect(metricsOf(store, NOW + DAY)).toEqual(EMPTY_METRICS);
+  });
+});

@@ -1,0 +1,325 @@
+import { describe, expect, it } from "vitest";
+import {
+  claimThread,
+  isStale,
+  parseStaleRunMs,
+  recordEvent,
+  releaseClaim,
+  toSummary
+} from "../../src/command-center/registry";
+import type { CommandCenterEvent, DispatchedEvent } from "../../src/shared/command-center";
+import { threadSummarySchema } from "../../src/shared/command-center";
+import { MemoryRegistryStore } from "../command-center/memory-store";
+
+const STALE = 600_000;
+const T0 = 1_700_000_000_000;
+
+function dispatched(overrides: Partial<DispatchedEvent> = {}): DispatchedEvent {
+  return {
+    type: "dispatched",
+    session: "acme-widgets-7",
+    repo: "acme/widgets",
+    issueNumber: 7,
+    issueTitle: "Widgets wobble",
+    requestedBy: { login: "octocat", avatarUrl: "https://avatars.example/octocat" },
+    instruction: "reproduce this issue\nand then some detail",
+    submissionId: "s1",
+    at: T0,
+    ...overrides
+  };
+}
+
+const started = (at: number, submissionId = "s1"): CommandCenterEvent => ({ type: "turn-started", session: "acme-widgets-7", submissionId, at });
+const tool = (at: number, ok = true, toolCallId?: string, submissionId = "s1"): CommandCenterEvent => ({
+  type: "tool",
+  session: "acme-widgets-7",
+  submissionId,
+  tool: "bash",
+  ok,
+  at,
+  ...(toolCallId ? { toolCallId } : {})
+});
+const ended = (at: number, status: "done" | "error" = "done", extra: { error?: string; tokens?: { input: number; output: number } } = {}, submissionId = "s1"): CommandCenterEvent => ({
+  type: "turn-ended",
+  session: "acme-widgets-7",
+  submissionId,
+  status,
+  at,
+  ...extra
+});
+
+function thread(store: MemoryRegistryStore, now = T0) {
+  const record = store.getThread("acme-widgets-7");
+  return record && toSummary(record, now, STALE);
+}
+
+describe("thread registry: a run's lifecycle", () => {
+  it("records a whole run: dispatch, turn start, tools, end", () => {
+    const store = new MemoryRegistryStore();
+    expect(recordEvent(store, dispatched())).toEqual({ applied: true });
+    expect(thread(store)).toMatchObject({ status: "running", runCount: 1, toolCalls: 0, startedAt: T0, lastActivityAt: T0 });
+    recordEvent(store, started(T0 + 100));
+    recordEvent(store, tool(T0 + 1_500, true, "c1"));
+    recordEvent(store, tool(T0 + 2_000, false, "c2"));
+    recordEvent(store, ended(T0 + 9_000, "done", { tokens: { input: 1000, output: 200 } }));
+
+    const summary = thread(store, T0 + 10_000);
+    expect(summary).toEqual({
+      session: "acme-widgets-7",
+      repo: "acme/widgets",
+      issueNumber: 7,
+      issueTitle: "Widgets wobble",
+      requestedBy: { login: "octocat", avatarUrl: "https://avatars.example/octocat" },
+      instructionSummary: "reproduce this issue",
+      status: "done",
+      stale: false,
+      runCount: 1,
+      toolCalls: 2,
+      toolErrors: 1,
+      submissionId: "s1",
+      startedAt: T0,
+      turnStartedAt: T0 + 100,
+      lastActivityAt: T0 + 9_000,
+      firstToolMs: 1_500,
+      durationMs: 9_000,
+      tokens: { input: 1000, output: 200 }
+    });
+    expect(threadSummarySchema.parse(summary)).toEqual(summary);
+  });
+
+  it("records an error with its message and clears it when a later run ends done", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 50, "error", { error: "model failed: 500" }));
+    expect(thread(store)).toMatchObject({ status: "error", lastError: "model failed: 500", durationMs: 50 });
+
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_000, instruction: "open a PR fixing this" }));
+    // The new run runs with the last error still shown as context.
+    expect(thread(store)).toMatchObject({ status: "running", runCount: 2, submissionId: "s2", lastError: "model failed: 500", instructionSummary: "open a PR fixing this" });
+    expect(thread(store)?.durationMs).toBeUndefined();
+    recordEvent(store, ended(T0 + 3_000, "done", {}, "s2"));
+    const summary = thread(store)!;
+    expect(summary).toMatchObject({ status: "done", durationMs: 2_000 });
+    expect(summary.lastError).toBeUndefined();
+  });
+
+  it("an error without a message still says it failed", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 5, "error"));
+    expect(thread(store)?.lastError).toBe("failed");
+  });
+
+  it("keeps totals across runs and timings of the latest run", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 10, true, "a"));
+    recordEvent(store, ended(T0 + 20, "done", { tokens: { input: 10, output: 1 } }));
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 100 }));
+    recordEvent(store, tool(T0 + 400, false, "b", "s2"));
+    recordEvent(store, ended(T0 + 500, "error", { error: "x", tokens: { input: 5, output: 2 } }, "s2"));
+    expect(thread(store)).toMatchObject({
+      runCount: 2,
+      toolCalls: 2,
+      toolErrors: 1,
+      tokens: { input: 15, output: 3 },
+      firstToolMs: 300,
+      durationMs: 400,
+      startedAt: T0 + 100
+    });
+  });
+
+  it("redacts token-shaped text and cuts long errors and titles", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched({ issueTitle: "t".repeat(5_000), instruction: "use ghs_abcdefghijklmnopqrstuvwxyz0123 please" }));
+    recordEvent(store, ended(T0 + 1, "error", { error: `bad token ghs_abcdefghijklmnopqrstuvwxyz0123 ${"e".repeat(10_000)}` }));
+    const summary = thread(store)!;
+    expect(summary.instructionSummary).toBe("use [redacted] please");
+    expect(summary.issueTitle!.length).toBeLessThanOrEqual(1_024);
+    expect(summary.lastError!.length).toBeLessThanOrEqual(2_000);
+    expect(summary.lastError).toMatch(/^bad token \[redacted\] e+…$/);
+  });
+});
+
+describe("thread registry: late, repeated and out-of-order events", () => {
+  it("counts each event once however often it arrives", () => {
+    const store = new MemoryRegistryStore();
+    const events = [dispatched(), started(T0 + 1), tool(T0 + 2, true, "c1"), tool(T0 + 3, false, "c2"), ended(T0 + 4, "error", { error: "boom", tokens: { input: 3, output: 4 } })];
+    for (const event of events) recordEvent(store, event);
+    const once = thread(store);
+    for (const event of events) expect(recordEvent(store, event)).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)).toEqual(once);
+    expect(once).toMatchObject({ runCount: 1, toolCalls: 2, toolErrors: 1, tokens: { input: 3, output: 4 } });
+  });
+
+  it("dedupes tool reports without an id by tool, time and outcome", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 5));
+    expect(recordEvent(store, tool(T0 + 5))).toEqual({ applied: false, reason: "duplicate" });
+    recordEvent(store, tool(T0 + 6));
+    expect(thread(store)?.toolCalls).toBe(2);
+  });
+
+  it("a run's end is final: a later or repeated end does not change it", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 10, "done"));
+    expect(recordEvent(store, ended(T0 + 20, "error", { error: "late" }))).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)).toMatchObject({ status: "done", durationMs: 10 });
+  });
+
+  it("a turn start or tool call arriving after the end does not reopen the run", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 10, "done"));
+    recordEvent(store, tool(T0 + 5, true, "late"));
+    recordEvent(store, started(T0 + 1));
+    expect(thread(store)).toMatchObject({ status: "done", toolCalls: 1, firstToolMs: 5, turnStartedAt: T0 + 1, lastActivityAt: T0 + 10 });
+  });
+
+  it("takes over events that arrived before their dispatch", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 10, "done"));
+    // Run s2's events overtake its dispatch report.
+    expect(recordEvent(store, started(T0 + 200, "s2"))).toEqual({ applied: false, reason: "not_current" });
+    recordEvent(store, tool(T0 + 300, false, "x", "s2"));
+    recordEvent(store, ended(T0 + 900, "error", { error: "late boom" }, "s2"));
+    expect(thread(store)).toMatchObject({ submissionId: "s1", status: "done" });
+
+    expect(recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 100 }))).toEqual({ applied: true });
+    expect(thread(store, T0 + 1_000)).toMatchObject({
+      submissionId: "s2",
+      status: "error",
+      lastError: "late boom",
+      runCount: 2,
+      toolCalls: 1,
+      toolErrors: 1,
+      turnStartedAt: T0 + 200,
+      firstToolMs: 200,
+      durationMs: 800,
+      lastActivityAt: T0 + 900
+    });
+  });
+
+  it("ignores events of a run that is no longer the current one", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 100 }));
+    expect(recordEvent(store, tool(T0 + 150, true, "old", "s1"))).toEqual({ applied: false, reason: "not_current" });
+    expect(recordEvent(store, ended(T0 + 200, "error", { error: "old" }, "s1"))).toEqual({ applied: false, reason: "not_current" });
+    expect(thread(store)).toMatchObject({ submissionId: "s2", status: "running", toolCalls: 0, runCount: 2, lastActivityAt: T0 + 100 });
+  });
+
+  it("ignores an older run's dispatch arriving after a newer one's", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 100 }));
+    expect(recordEvent(store, dispatched({ submissionId: "s1", at: T0 }))).toEqual({ applied: false, reason: "not_current" });
+    expect(thread(store)).toMatchObject({ submissionId: "s2", runCount: 1 });
+    // …but the older run still counts for the metrics.
+    expect(store.getRun("acme-widgets-7", "s1")?.dispatchedAt).toBe(T0);
+  });
+
+  it("events for an unknown session change no thread", () => {
+    const store = new MemoryRegistryStore();
+    expect(recordEvent(store, tool(T0, true, "c"))).toEqual({ applied: false, reason: "not_current" });
+    expect(store.countThreads()).toBe(0);
+  });
+
+  it("rebuilds the current run's record after retention pruned it", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 10, true, "a"));
+    store.prune(T0 + 1_000_000);
+    recordEvent(store, tool(T0 + 2_000_000, true, "b"));
+    recordEvent(store, ended(T0 + 2_000_100, "done"));
+    expect(thread(store)).toMatchObject({ toolCalls: 2, firstToolMs: 10, status: "done", durationMs: 2_000_100 });
+    expect(store.getRun("acme-widgets-7", "s1")).toMatchObject({ dispatchedAt: T0, firstToolAt: T0 + 10, endedAt: T0 + 2_000_100 });
+  });
+});
+
+describe("thread registry: continuation claims", () => {
+  function failed() {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 10, "error", { error: "boom" }));
+    return store;
+  }
+
+  it("claims a failed thread once: running again, one more run", () => {
+    const store = failed();
+    const claim = claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
+    expect(claim).toMatchObject({ ok: true, thread: { status: "running", runCount: 2, stale: false, lastActivityAt: T0 + 1_000 } });
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_001, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+  });
+
+  it("reports unknown threads and threads that are done or still active", () => {
+    const store = new MemoryRegistryStore();
+    expect(claimThread(store, "nope-1", T0, STALE)).toEqual({ ok: false, reason: "not_found" });
+    recordEvent(store, dispatched());
+    expect(claimThread(store, "acme-widgets-7", T0 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    recordEvent(store, ended(T0 + 10, "done"));
+    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+  });
+
+  it("claims a stale running thread and gives up its run for the metrics", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 100, true, "a"));
+    expect(isStale(store.getThread("acme-widgets-7")!, T0 + 100 + STALE, STALE)).toBe(false);
+    expect(isStale(store.getThread("acme-widgets-7")!, T0 + 101 + STALE, STALE)).toBe(true);
+    expect(thread(store, T0 + 101 + STALE)?.stale).toBe(true);
+    expect(claimThread(store, "acme-widgets-7", T0 + 100 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+
+    const claim = claimThread(store, "acme-widgets-7", T0 + 101 + STALE, STALE);
+    expect(claim).toMatchObject({ ok: true, thread: { status: "running", runCount: 2, stale: false } });
+    expect(store.getRun("acme-widgets-7", "s1")).toMatchObject({ status: "error", endedAt: T0 + 101 + STALE });
+    expect(store.getRun("acme-widgets-7", "s1")?.error).toMatch(/^abandoned: no activity for 600 s$/);
+  });
+
+  it("the continuation's dispatch takes the claim without counting the run twice", () => {
+    const store = failed();
+    claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_100, instruction: "continue" }));
+    expect(thread(store)).toMatchObject({ submissionId: "s2", runCount: 2, status: "running" });
+    expect(store.getThread("acme-widgets-7")?.claim).toBeUndefined();
+    recordEvent(store, ended(T0 + 2_000, "done", {}, "s2"));
+    expect(thread(store)).toMatchObject({ status: "done", runCount: 2 });
+  });
+
+  it("the old run's late events do not reach a claimed thread", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    claimThread(store, "acme-widgets-7", T0 + STALE + 1, STALE);
+    expect(recordEvent(store, ended(T0 + STALE + 2, "done"))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, tool(T0 + STALE + 3, true, "late"))).toEqual({ applied: false, reason: "not_current" });
+    expect(thread(store)).toMatchObject({ status: "running", toolCalls: 0, runCount: 2 });
+  });
+
+  it("a released claim shows the error and can be claimed again", () => {
+    const store = failed();
+    claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
+    expect(releaseClaim(store, "acme-widgets-7", T0 + 1_200, "could not mint a token")).toBe(true);
+    expect(thread(store)).toMatchObject({ status: "error", runCount: 1, lastError: "could not mint a token", lastActivityAt: T0 + 1_200 });
+    expect(releaseClaim(store, "acme-widgets-7", T0 + 1_300)).toBe(false);
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_400, STALE)).toMatchObject({ ok: true, thread: { runCount: 2 } });
+    expect(releaseClaim(store, "acme-widgets-7", T0 + 1_500)).toBe(true);
+    expect(thread(store)?.lastError).toBe("could not mint a token");
+    expect(releaseClaim(store, "unknown-1", T0)).toBe(false);
+  });
+
+  it("a claim never followed by its dispatch goes stale and can be claimed again", () => {
+    const store = failed();
+    claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_000 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_001 + STALE, STALE)).toMatchObject({ ok: true, thread: { runCount: 2 } });
+  });
+});
+
+describe("STALE_RUN_MS", () => {
+  it("parses a positive integer and falls back to ten minutes", () => {
+    expect(parseStaleRunMs("1500")).toBe(1500);
+    for (const bad of [undefined, "", " ", "0", "-5", "1.5", "ten"]) expect(parseStaleRunMs(bad)).toBe(600_000);
+  });
+});
