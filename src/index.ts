@@ -10,6 +10,7 @@ import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
 import { accessGuard } from "./http/access";
 import { handleApiRoute } from "./http/api-routes";
+import { handleSpaRoute, type AssetsFetcher } from "./http/spa";
 import { commandCenter } from "./command-center";
 import { createLogger } from "./run/log";
 import { notFound } from "./http/responses";
@@ -64,6 +65,7 @@ export default {
         onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
       (await routeAgentRequest(request, env)) ??
+      (await handleSpaRoute(request, env.ASSETS as AssetsFetcher | undefined)) ??
       notFound()
     );
   },

@@ -1,0 +1,90 @@
+/**
+ * The dashboard's HTTP calls: the command-center snapshot, the continue
+ * route and a thread's transcript. Answers are checked (`view-models/wire`),
+ * so a backend that drifts shows a clear error, not a blank page.
+ * Same-origin only: the Worker serves both the SPA and these routes.
+ */
+import type { CommandCenterState, Snapshot } from "../shared/command-center";
+import type { TranscriptMessage } from "../shared/dispatch";
+import { continueNetworkError, continueOutcome, continuePath, type ContinueOutcome } from "./view-models/continue";
+import { snapshotPath } from "./view-models/dashboard";
+import { readLiveState, readSnapshot } from "./view-models/wire";
+
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  constructor(
+    message: string,
+    readonly status?: number
+  ) {
+    super(message);
+  }
+}
+
+async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { accept: "application/json" }, signal, credentials: "same-origin" });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(`the server did not answer (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!response.ok) {
+    const text = (await response.text().catch(() => "")).trim().slice(0, 200);
+    throw new ApiError(`HTTP ${response.status}${text && !text.startsWith("<") ? `: ${text}` : ""}`, response.status);
+  }
+  try {
+    return await response.json();
+  } catch {
+    throw new ApiError("the server did not answer with JSON", response.status);
+  }
+}
+
+export async function fetchSnapshot(cursor?: string, signal?: AbortSignal): Promise<Snapshot> {
+  const body = await getJson(snapshotPath(cursor), signal);
+  const read = readSnapshot(body);
+  if (!read.ok) throw new ApiError(`unexpected snapshot shape: ${read.reason}`);
+  if (read.dropped > 0) console.warn(`[agent-think] ${read.dropped} thread(s) in the snapshot were unreadable and are not shown`);
+  return read.value;
+}
+
+/** The live state as synced over the socket, or null when it is not the expected shape. */
+export function parseLiveState(state: unknown): CommandCenterState | null {
+  const read = readLiveState(state);
+  if (!read.ok) {
+    console.warn(`[agent-think] ignoring live state: ${read.reason}`);
+    return null;
+  }
+  return read.value;
+}
+
+export async function postContinue(session: string): Promise<ContinueOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(continuePath(session), {
+      method: "POST",
+      headers: { accept: "application/json" },
+      credentials: "same-origin"
+    });
+  } catch (error) {
+    return continueNetworkError(error);
+  }
+  const text = await response.text().catch(() => "");
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  return continueOutcome(response.status, body);
+}
+
+export const transcriptPath = (session: string) => `/agents/think-agent/${encodeURIComponent(session)}/get-messages`;
+
+export async function fetchTranscript(session: string, signal?: AbortSignal): Promise<TranscriptMessage[]> {
+  const body = await getJson(transcriptPath(session), signal);
+  if (!Array.isArray(body)) throw new ApiError("unexpected transcript shape: not a list of messages");
+  return body.filter(
+    (message): message is TranscriptMessage =>
+      typeof message === "object" && message !== null && typeof message.role === "string" && Array.isArray(message.parts)
+  );
+}

@@ -1,0 +1,56 @@
+/** Failed and stale threads, each with its last error and a Continue button; a continued one stays to show the answer. */
+import { Link } from "react-router";
+import type { ThreadSummary } from "../../shared/command-center";
+import type { ContinueState } from "../hooks/use-continue";
+import { canContinue } from "../view-models/continue";
+import { threadRowView } from "../view-models/threads";
+import { ContinueButton, ContinueResult } from "./continue-button";
+import { Empty } from "./state-views";
+import { StatusBadge } from "./status-badge";
+
+export function AttentionList(props: { threads: ThreadSummary[]; now: number; continuing: ContinueState }) {
+  const { pending, results, continueThread, dismiss } = props.continuing;
+  return (
+    <section className="panel" aria-label="Needs attention" data-testid="attention">
+      <h2>
+        Needs attention <span className="muted">{props.threads.filter(canContinue).length}</span>
+      </h2>
+      {props.threads.length === 0 ? (
+        <Empty title="Nothing failed or stalled" testId="attention-empty">
+          Failed runs and runs quiet past the stale window show up here, ready to continue.
+        </Empty>
+      ) : (
+        <ul className="attention-list">
+          {props.threads.map((thread) => {
+            const row = threadRowView(thread, props.now);
+            const result = results.get(row.session);
+            return (
+              <li key={row.session} className={`attention-item tone-${row.tone}`} data-testid="attention-item" data-session={row.session}>
+                <div className="attention-head">
+                  <StatusBadge label={row.statusLabel} tone={row.tone} status={row.status} />
+                  <Link to={row.href} className="attention-title">
+                    {row.repo} {row.title}
+                  </Link>
+                  <time className="muted small" title={row.whenTitle}>
+                    {row.when}
+                  </time>
+                </div>
+                <div className="attention-body">
+                  <span className="muted">{row.instruction}</span>
+                  {row.status === "stale" ? <span className="small">No activity since {row.when}: the run looks stuck.</span> : null}
+                  {row.lastError ? <code className="last-error" data-testid="last-error">{row.lastError}</code> : null}
+                </div>
+                <div className="attention-actions">
+                  {row.canContinue ? (
+                    <ContinueButton session={row.session} pending={pending.has(row.session)} onContinue={continueThread} />
+                  ) : null}
+                  {result ? <ContinueResult session={row.session} outcome={result} onDismiss={() => dismiss(row.session)} /> : null}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

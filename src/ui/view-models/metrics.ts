@@ -1,0 +1,80 @@
+/**
+ * The command center's metric tiles: runs in the last 24 h, success rate,
+ * duration and time to the first tool call (p50 with p95 beside it) and the
+ * tool-error rate, each with a tone that flags a bad figure. Pure.
+ */
+import type { Metrics } from "../../shared/command-center";
+import { formatCount, formatDuration, formatPercent, NO_VALUE } from "./format";
+import type { Tone } from "./threads";
+
+export type MetricId = "runs-24h" | "success-rate" | "duration" | "first-tool" | "tool-error-rate";
+
+export type MetricTile = {
+  id: MetricId;
+  label: string;
+  value: string;
+  /** A second figure or an explanation under the value. */
+  detail: string;
+  tone: Tone;
+};
+
+/** Below these a success rate is a warning / bad. */
+export const SUCCESS_RATE_WARN = 0.95;
+export const SUCCESS_RATE_BAD = 0.8;
+/** Above these a tool-error rate is a warning / bad. */
+export const TOOL_ERROR_RATE_WARN = 0.05;
+export const TOOL_ERROR_RATE_BAD = 0.2;
+
+function successTone(rate: number | null): Tone {
+  if (rate === null) return "neutral";
+  if (rate < SUCCESS_RATE_BAD) return "bad";
+  if (rate < SUCCESS_RATE_WARN) return "warn";
+  return "good";
+}
+
+function toolErrorTone(rate: number | null): Tone {
+  if (rate === null) return "neutral";
+  if (rate > TOOL_ERROR_RATE_BAD) return "bad";
+  if (rate > TOOL_ERROR_RATE_WARN) return "warn";
+  return "good";
+}
+
+const p95 = (ms: number | null) => (ms === null ? "p95 —" : `p95 ${formatDuration(ms)}`);
+
+/** The tiles, in display order; every figure reads "—" until it exists. */
+export function metricTiles(metrics: Metrics | null | undefined): MetricTile[] {
+  const m: Metrics = metrics ?? {
+    runs24h: 0,
+    successRate: null,
+    durationP50Ms: null,
+    durationP95Ms: null,
+    firstToolP50Ms: null,
+    firstToolP95Ms: null,
+    toolErrorRate: null
+  };
+  return [
+    { id: "runs-24h", label: "Runs (24 h)", value: metrics ? formatCount(m.runs24h) : NO_VALUE, detail: "dispatched", tone: "neutral" },
+    {
+      id: "success-rate",
+      label: "Success rate",
+      value: formatPercent(m.successRate),
+      detail: m.successRate === null ? "no finished runs" : "of finished runs",
+      tone: successTone(m.successRate)
+    },
+    { id: "duration", label: "Duration p50", value: formatDuration(m.durationP50Ms), detail: p95(m.durationP95Ms), tone: "neutral" },
+    {
+      id: "first-tool",
+      label: "First tool call p50",
+      value: formatDuration(m.firstToolP50Ms),
+      detail: p95(m.firstToolP95Ms),
+      tone: "neutral"
+    },
+    {
+      id: "tool-error-rate",
+      label: "Tool-error rate",
+      value: formatPercent(m.toolErrorRate),
+      detail: m.toolErrorRate === null ? "no tool calls" : "of tool calls",
+      tone: toolErrorTone(m.toolErrorRate)
+    }
+  ];
+}

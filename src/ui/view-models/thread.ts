@@ -1,0 +1,142 @@
+/**
+ * The thread page's header: the run envelope as links and text (repo, issue,
+ * instruction, who asked), the thread's status, and its timing. Status
+ * comes from the command center's summary when the dashboard has it, else
+ * from what the transcript socket says (a turn streaming, a turn failed).
+ * Pure: `now` is a parameter.
+ */
+import type { ThreadSummary } from "../../shared/command-center";
+import { GITHUB_WEB_URL } from "../../shared/github-urls";
+import type { RunEnvelope } from "../../run/envelope";
+import { formatCount, formatDuration, formatRelativeTime, formatTimestamp } from "./format";
+import { displayStatus, STATUS_LABEL, STATUS_TONE, type DisplayStatus, type Tone } from "./threads";
+import { canContinue } from "./continue";
+
+/** Only http(s) links are rendered; anything else (javascript:, data:) is dropped. */
+export function safeHref(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const GITHUB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function githubPath(path: string): string | undefined {
+  return path.split("/").every((segment) => GITHUB_NAME.test(segment)) ? `${GITHUB_WEB_URL}/${path}` : undefined;
+}
+
+export type EnvelopeHeaderView = {
+  repo: string;
+  repoHref?: string;
+  issueLabel: string;
+  issueHref?: string;
+  instruction: string;
+  requestedBy?: string;
+  requestedByHref?: string;
+  commentHref?: string;
+  submitted: string;
+  submittedTitle: string;
+  session: string;
+};
+
+export function envelopeHeaderView(envelope: RunEnvelope, now: number): EnvelopeHeaderView {
+  const submittedAt = Date.parse(envelope.submittedAt);
+  const login = envelope.requestedBy?.login;
+  return {
+    repo: envelope.repository,
+    repoHref: githubPath(envelope.repository),
+    issueLabel: envelope.issue.title ? `#${envelope.issue.number} ${envelope.issue.title}` : `#${envelope.issue.number}`,
+    issueHref: safeHref(envelope.issue.url),
+    instruction: envelope.instruction,
+    requestedBy: login ? `@${login}` : undefined,
+    requestedByHref: login ? githubPath(login.replace(/\[bot\]$/, "")) : undefined,
+    commentHref: safeHref(envelope.triggeringComment?.url),
+    submitted: Number.isFinite(submittedAt) ? formatRelativeTime(submittedAt, now) : envelope.submittedAt,
+    submittedTitle: Number.isFinite(submittedAt) ? formatTimestamp(submittedAt) : envelope.submittedAt,
+    session: envelope.session
+  };
+}
+
+export type ThreadStatusView = {
+  status: DisplayStatus | "idle" | "unknown";
+  label: string;
+  tone: Tone;
+  /** The last error, when the thread failed. */
+  detail?: string;
+  canContinue: boolean;
+};
+
+export type LiveTurn = {
+  /** A turn is streaming on the socket. */
+  streaming: boolean;
+  /** The socket reported a turn that ended in an error. */
+  turnError: string | null;
+  /** The server is recovering an interrupted turn. */
+  recovering: boolean;
+  hasMessages: boolean;
+};
+
+export function threadStatusView(summary: ThreadSummary | undefined, live: LiveTurn): ThreadStatusView {
+  if (summary) {
+    const status = displayStatus(summary);
+    // The socket can be ahead of the command center for a moment; a streaming
+    // turn is running whatever the registry said last.
+    if (live.streaming && status !== "running") {
+      return { status: "running", label: STATUS_LABEL.running, tone: STATUS_TONE.running, canContinue: false };
+    }
+    return {
+      status,
+      label: STATUS_LABEL[status],
+      tone: STATUS_TONE[status],
+      detail: status === "error" ? summary.lastError : undefined,
+      canContinue: canContinue(summary)
+    };
+  }
+  if (live.recovering) return { status: "running", label: "recovering", tone: "warn", canContinue: false };
+  if (live.streaming) return { status: "running", label: STATUS_LABEL.running, tone: STATUS_TONE.running, canContinue: false };
+  if (live.turnError) return { status: "error", label: STATUS_LABEL.error, tone: STATUS_TONE.error, detail: live.turnError, canContinue: false };
+  if (live.hasMessages) return { status: "idle", label: "idle", tone: "neutral", canContinue: false };
+  return { status: "unknown", label: "no runs yet", tone: "neutral", canContinue: false };
+}
+
+export type TimingItem = { id: string; label: string; value: string; title?: string };
+
+/** The timing line under the header: started, last activity, duration, first tool call, counters. */
+export function threadTiming(
+  summary: ThreadSummary | undefined,
+  fallback: { firstSubmittedAt: number | null; runs: number; toolCalls: number },
+  now: number
+): TimingItem[] {
+  const items: TimingItem[] = [];
+  const startedAt = summary?.startedAt ?? fallback.firstSubmittedAt;
+  if (startedAt !== null && startedAt !== undefined) {
+    items.push({ id: "started", label: "started", value: formatRelativeTime(startedAt, now), title: formatTimestamp(startedAt) });
+  }
+  if (summary) {
+    items.push({
+      id: "last-activity",
+      label: "last activity",
+      value: formatRelativeTime(summary.lastActivityAt, now),
+      title: formatTimestamp(summary.lastActivityAt)
+    });
+    if (summary.durationMs !== undefined) items.push({ id: "duration", label: "duration", value: formatDuration(summary.durationMs) });
+    else if (summary.status === "running") {
+      items.push({ id: "duration", label: "running for", value: formatDuration(Math.max(0, now - summary.startedAt)) });
+    }
+    if (summary.firstToolMs !== undefined) items.push({ id: "first-tool", label: "first tool call", value: formatDuration(summary.firstToolMs) });
+    items.push({ id: "runs", label: "runs", value: formatCount(summary.runCount) });
+    items.push({ id: "tool-calls", label: "tool calls", value: formatCount(summary.toolCalls) });
+    if (summary.toolErrors > 0) items.push({ id: "tool-errors", label: "tool errors", value: formatCount(summary.toolErrors) });
+    if (summary.tokens) {
+      items.push({ id: "tokens", label: "tokens", value: `${formatCount(summary.tokens.input)} in / ${formatCount(summary.tokens.output)} out` });
+    }
+  } else {
+    if (fallback.runs > 0) items.push({ id: "runs", label: "runs", value: formatCount(fallback.runs) });
+    items.push({ id: "tool-calls", label: "tool calls", value: formatCount(fallback.toolCalls) });
+  }
+  return items;
+}

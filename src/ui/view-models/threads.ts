@@ -1,0 +1,183 @@
+/**
+ * The thread list of the command center: what status a thread shows, how a
+ * row reads, how threads group by repository, and how the live state (the
+ * most recent threads) merges with polled snapshot pages (older ones).
+ * Pure: types only from the shared wire schemas; `now` is a parameter.
+ */
+import type { ThreadSummary } from "../../shared/command-center";
+import { formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate } from "./format";
+import { canContinue } from "./continue";
+
+/** What the dashboard shows: a running thread with no activity for too long is "stale". */
+export type DisplayStatus = "running" | "stale" | "done" | "error";
+export type Tone = "neutral" | "good" | "warn" | "bad" | "info";
+
+export const STATUS_LABEL: Record<DisplayStatus, string> = {
+  running: "running",
+  stale: "stale",
+  done: "done",
+  error: "failed"
+};
+
+export const STATUS_TONE: Record<DisplayStatus, Tone> = {
+  running: "info",
+  stale: "warn",
+  done: "good",
+  error: "bad"
+};
+
+export function displayStatus(thread: Pick<ThreadSummary, "status" | "stale">): DisplayStatus {
+  if (thread.status === "running") return thread.stale ? "stale" : "running";
+  return thread.status;
+}
+
+/** Where a thread's live view lives. Session names are URL-safe, but encode anyway. */
+export const threadHref = (session: string) => `/thread/${encodeURIComponent(session)}`;
+
+export type ThreadRowView = {
+  session: string;
+  href: string;
+  repo: string;
+  /** "#12 Crash on start" or "#12". */
+  title: string;
+  status: DisplayStatus;
+  statusLabel: string;
+  tone: Tone;
+  /** "2 min ago", from the last activity. */
+  when: string;
+  whenTitle: string;
+  instruction: string;
+  requestedBy?: string;
+  /** "run 2 · 5 tool calls · 1 error". */
+  counters: string;
+  duration?: string;
+  /** How long a running thread has been running: "3 min 04 s". */
+  runningFor?: string;
+  lastError?: string;
+  canContinue: boolean;
+};
+
+export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView {
+  const status = displayStatus(thread);
+  const counters = [
+    thread.runCount > 1 ? `run ${thread.runCount}` : null,
+    `${formatCount(thread.toolCalls)} tool call${thread.toolCalls === 1 ? "" : "s"}`,
+    thread.toolErrors > 0 ? `${formatCount(thread.toolErrors)} error${thread.toolErrors === 1 ? "" : "s"}` : null
+  ].filter((part) => part !== null);
+  return {
+    session: thread.session,
+    href: threadHref(thread.session),
+    repo: thread.repo,
+    title: thread.issueTitle ? `#${thread.issueNumber} ${truncate(thread.issueTitle, 90)}` : `#${thread.issueNumber}`,
+    status,
+    statusLabel: STATUS_LABEL[status],
+    tone: STATUS_TONE[status],
+    when: formatRelativeTime(thread.lastActivityAt, now),
+    whenTitle: `last activity ${formatTimestamp(thread.lastActivityAt)}`,
+    instruction: truncate(thread.instructionSummary, 140),
+    requestedBy: thread.requestedBy ? `@${thread.requestedBy.login}` : undefined,
+    counters: counters.join(" · "),
+    duration: thread.durationMs === undefined ? undefined : formatDuration(thread.durationMs),
+    runningFor: thread.status === "running" ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
+    lastError: thread.lastError ? truncate(thread.lastError, 300) : undefined,
+    canContinue: canContinue(thread)
+  };
+}
+
+export type RepoGroup = {
+  repo: string;
+  threads: ThreadSummary[];
+  latestActivityAt: number;
+  /** "3 threads · 1 running · 1 failed". */
+  summary: string;
+};
+
+const byRecentActivity = (a: ThreadSummary, b: ThreadSummary) =>
+  b.lastActivityAt - a.lastActivityAt || a.session.localeCompare(b.session);
+
+/** Groups by repository: the most recently active repository first, its threads newest first. */
+export function groupByRepo(threads: readonly ThreadSummary[]): RepoGroup[] {
+  const groups = new Map<string, ThreadSummary[]>();
+  for (const thread of threads) {
+    const key = thread.repo.toLowerCase();
+    const list = groups.get(key);
+    if (list) list.push(thread);
+    else groups.set(key, [thread]);
+  }
+  return [...groups.values()]
+    .map((list) => {
+      const sorted = [...list].sort(byRecentActivity);
+      const count = (status: DisplayStatus) => sorted.filter((thread) => displayStatus(thread) === status).length;
+      const parts = [`${sorted.length} thread${sorted.length === 1 ? "" : "s"}`];
+      for (const status of ["running", "stale", "error"] as const) {
+        const n = count(status);
+        if (n > 0) parts.push(`${n} ${STATUS_LABEL[status]}`);
+      }
+      return {
+        repo: sorted[0]!.repo,
+        threads: sorted,
+        latestActivityAt: sorted[0]!.lastActivityAt,
+        summary: parts.join(" · ")
+      };
+    })
+    .sort((a, b) => b.latestActivityAt - a.latestActivityAt || a.repo.localeCompare(b.repo));
+}
+
+/**
+ * One list from several sources (live state first, then snapshot pages): one
+ * entry per session, the copy with the latest activity winning (the earlier
+ * source on a tie), newest first.
+ */
+export function mergeThreads(...sources: ReadonlyArray<readonly ThreadSummary[] | undefined>): ThreadSummary[] {
+  const bySession = new Map<string, ThreadSummary>();
+  for (const source of sources) {
+    for (const thread of source ?? []) {
+      const seen = bySession.get(thread.session);
+      if (!seen || thread.lastActivityAt > seen.lastActivityAt) bySession.set(thread.session, thread);
+    }
+  }
+  return [...bySession.values()].sort(byRecentActivity);
+}
+
+/**
+ * Failed and stale threads, the ones an operator may continue, oldest trouble
+ * first; then the threads in `keep` (just continued: they stay to show the
+ * answer) that no longer qualify.
+ */
+export function needsAttention(threads: readonly ThreadSummary[], keep: Iterable<string> = []): ThreadSummary[] {
+  const list = threads.filter(canContinue).sort((a, b) => a.lastActivityAt - b.lastActivityAt);
+  const listed = new Set(list.map((thread) => thread.session));
+  for (const session of keep) {
+    if (listed.has(session)) continue;
+    const thread = threads.find((candidate) => candidate.session === session);
+    if (thread) {
+      list.push(thread);
+      listed.add(session);
+    }
+  }
+  return list;
+}
+
+/** Threads running right now (stale ones are in `needsAttention`), the longest-running first. */
+export function runningNow(threads: readonly ThreadSummary[]): ThreadSummary[] {
+  return threads
+    .filter((thread) => displayStatus(thread) === "running")
+    .sort((a, b) => a.startedAt - b.startedAt || a.session.localeCompare(b.session));
+}
+
+/** Case-insensitive filter over repo, issue, title, requester and instruction. */
+export function filterThreads(threads: readonly ThreadSummary[], query: string): ThreadSummary[] {
+  const needle = query.trim().toLowerCase();
+  if (!needle) return [...threads];
+  return threads.filter((thread) =>
+    [
+      thread.repo,
+      `#${thread.issueNumber}`,
+      thread.issueTitle ?? "",
+      thread.requestedBy?.login ?? "",
+      thread.instructionSummary,
+      thread.session,
+      STATUS_LABEL[displayStatus(thread)]
+    ].some((field) => field.toLowerCase().includes(needle))
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * Reading the command center's wire shapes (snapshot and live state) in the
+ * browser without zod: the shared schemas would put zod's whole runtime on
+ * the dashboard's first paint. Lenient where it helps an operator: a thread
+ * row that does not read is dropped and counted, not fatal for the list; a
+ * body without metrics or a thread list is rejected. Pure.
+ */
+import type { CommandCenterState, Metrics, Snapshot, ThreadSummary } from "../../shared/command-center";
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+const isRate = (value: unknown) => value === null || (isNumber(value) && value >= 0 && value <= 1);
+const isNullableNumber = (value: unknown) => value === null || isNumber(value);
+const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
+const isString = (value: unknown): value is string => typeof value === "string";
+const STATUSES = new Set(["running", "done", "error"]);
+
+export function readMetrics(value: unknown): Metrics | null {
+  if (!isRecord(value)) return null;
+  const ok =
+    isNumber(value.runs24h) &&
+    isRate(value.successRate) &&
+    isNullableNumber(value.durationP50Ms) &&
+    isNullableNumber(value.durationP95Ms) &&
+    isNullableNumber(value.firstToolP50Ms) &&
+    isNullableNumber(value.firstToolP95Ms) &&
+    isRate(value.toolErrorRate);
+  return ok ? (value as Metrics) : null;
+}
+
+export function readThread(value: unknown): ThreadSummary | null {
+  if (!isRecord(value)) return null;
+  const ok =
+    isString(value.session) &&
+    isString(value.repo) &&
+    isNumber(value.issueNumber) &&
+    isString(value.instructionSummary) &&
+    isString(value.status) &&
+    STATUSES.has(value.status) &&
+    typeof value.stale === "boolean" &&
+    isNumber(value.runCount) &&
+    isNumber(value.toolCalls) &&
+    isNumber(value.toolErrors) &&
+    isString(value.submissionId) &&
+    isNumber(value.startedAt) &&
+    isNumber(value.lastActivityAt) &&
+    optional(value.issueTitle, isString) &&
+    optional(value.lastError, isString) &&
+    optional(value.firstToolMs, isNumber) &&
+    optional(value.durationMs, isNumber) &&
+    optional(value.requestedBy, (by) => isRecord(by) && isString(by.login)) &&
+    optional(value.tokens, (tokens) => isRecord(tokens) && isNumber(tokens.input) && isNumber(tokens.output));
+  return ok ? (value as ThreadSummary) : null;
+}
+
+function readThreads(value: unknown): { threads: ThreadSummary[]; dropped: number } | null {
+  if (!Array.isArray(value)) return null;
+  const threads = value.map(readThread).filter((thread): thread is ThreadSummary => thread !== null);
+  return { threads, dropped: value.length - threads.length };
+}
+
+export type WireRead<T> = { ok: true; value: T; dropped: number } | { ok: false; reason: string };
+
+export function readSnapshot(body: unknown): WireRead<Snapshot> {
+  if (!isRecord(body)) return { ok: false, reason: "not a JSON object" };
+  const metrics = readMetrics(body.metrics);
+  if (!metrics) return { ok: false, reason: "no readable metrics" };
+  const list = readThreads(body.threads);
+  if (!list) return { ok: false, reason: "no thread list" };
+  if (!isNumber(body.total) || !isNumber(body.generatedAt)) return { ok: false, reason: "no total or generatedAt" };
+  return {
+    ok: true,
+    value: {
+      metrics,
+      threads: list.threads,
+      total: body.total,
+      generatedAt: body.generatedAt,
+      ...(isString(body.nextCursor) && body.nextCursor ? { nextCursor: body.nextCursor } : {})
+    },
+    dropped: list.dropped
+  };
+}
+
+export function readLiveState(state: unknown): WireRead<CommandCenterState> {
+  if (!isRecord(state)) return { ok: false, reason: "not an object" };
+  const metrics = readMetrics(state.metrics);
+  if (!metrics) return { ok: false, reason: "no readable metrics" };
+  const list = readThreads(state.recent);
+  if (!list) return { ok: false, reason: "no recent thread list" };
+  if (!isNumber(state.total) || !isNumber(state.updatedAt)) return { ok: false, reason: "no total or updatedAt" };
+  return { ok: true, value: { metrics, recent: list.threads, total: state.total, updatedAt: state.updatedAt }, dropped: list.dropped };
+}

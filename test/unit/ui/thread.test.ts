@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import type { RunEnvelope } from "../../../src/run/envelope";
+import { envelopeHeaderView, safeHref, threadStatusView, threadTiming } from "../../../src/ui/view-models/thread";
+import { NOW, thread } from "./fixtures";
+
+const envelope: RunEnvelope = {
+  repository: "cloudflare/agents",
+  issue: { number: 1859, title: "Streams stall", url: "https://github.com/cloudflare/agents/issues/1859" },
+  instruction: "reproduce this issue",
+  requestedBy: { login: "octocat" },
+  triggeringComment: { id: 9, url: "https://github.com/cloudflare/agents/issues/1859#issuecomment-9" },
+  session: "cloudflare-agents-1859",
+  submittedAt: new Date(NOW - 3 * 60_000).toISOString()
+};
+
+const idle = { streaming: false, turnError: null, recovering: false, hasMessages: true };
+
+describe("envelopeHeaderView", () => {
+  it("links the repo, the issue, the requester and the comment", () => {
+    expect(envelopeHeaderView(envelope, NOW)).toMatchObject({
+      repo: "cloudflare/agents",
+      repoHref: "https://github.com/cloudflare/agents",
+      issueLabel: "#1859 Streams stall",
+      issueHref: "https://github.com/cloudflare/agents/issues/1859",
+      instruction: "reproduce this issue",
+      requestedBy: "@octocat",
+      requestedByHref: "https://github.com/octocat",
+      commentHref: "https://github.com/cloudflare/agents/issues/1859#issuecomment-9",
+      submitted: "3 min ago"
+    });
+  });
+
+  it("drops links that are not http(s), and names without a title by number", () => {
+    const view = envelopeHeaderView(
+      { ...envelope, issue: { number: 2, url: "javascript:alert(1)" }, requestedBy: undefined, triggeringComment: undefined },
+      NOW
+    );
+    expect(view).toMatchObject({ issueLabel: "#2", issueHref: undefined, requestedBy: undefined, commentHref: undefined });
+    expect(safeHref("data:text/html,x")).toBeUndefined();
+    expect(safeHref("not a url")).toBeUndefined();
+  });
+
+  it("links a bot requester to its account", () => {
+    expect(envelopeHeaderView({ ...envelope, requestedBy: { login: "renovate[bot]" } }, NOW).requestedByHref).toBe("https://github.com/renovate");
+  });
+});
+
+describe("threadStatusView", () => {
+  it("follows the command center's summary, offering Continue when failed", () => {
+    expect(threadStatusView(thread({ status: "error", lastError: "boom" }), idle)).toEqual({
+      status: "error",
+      label: "failed",
+      tone: "bad",
+      detail: "boom",
+      canContinue: true
+    });
+    expect(threadStatusView(thread({ status: "running", stale: true }), idle)).toMatchObject({ status: "stale", canContinue: true });
+  });
+
+  it("says running while the socket streams, even if the summary lags", () => {
+    expect(threadStatusView(thread({ status: "done" }), { ...idle, streaming: true })).toMatchObject({ status: "running", canContinue: false });
+  });
+
+  it("falls back to the socket without a summary", () => {
+    expect(threadStatusView(undefined, { ...idle, streaming: true })).toMatchObject({ status: "running" });
+    expect(threadStatusView(undefined, { ...idle, recovering: true })).toMatchObject({ label: "recovering" });
+    expect(threadStatusView(undefined, { ...idle, turnError: "model failed" })).toMatchObject({ status: "error", detail: "model failed", canContinue: false });
+    expect(threadStatusView(undefined, idle)).toMatchObject({ status: "idle" });
+    expect(threadStatusView(undefined, { ...idle, hasMessages: false })).toMatchObject({ status: "unknown" });
+  });
+});
+
+describe("threadTiming", () => {
+  it("lists start, activity, duration, first tool call and counters from the summary", () => {
+    const items = threadTiming(thread({ toolErrors: 1, tokens: { input: 1200, output: 300 } }), { firstSubmittedAt: null, runs: 0, toolCalls: 0 }, NOW);
+    expect(Object.fromEntries(items.map((item) => [item.id, item.value]))).toEqual({
+      started: "10 min ago",
+      "last-activity": "2 min ago",
+      duration: "42 s",
+      "first-tool": "800 ms",
+      runs: "1",
+      "tool-calls": "4",
+      "tool-errors": "1",
+      tokens: "1,200 in / 300 out"
+    });
+  });
+
+  it("shows how long a running thread has run", () => {
+    const items = threadTiming(thread({ status: "running", durationMs: undefined }), { firstSubmittedAt: null, runs: 0, toolCalls: 0 }, NOW);
+    expect(items.find((item) => item.id === "duration")).toMatchObject({ label: "running for", value: "10 min 00 s" });
+  });
+
+  it("falls back to the transcript without a summary", () => {
+    const items = threadTiming(undefined, { firstSubmittedAt: NOW - 60_000, runs: 2, toolCalls: 5 }, NOW);
+    expect(items.map((item) => [item.id, item.value])).toEqual([
+      ["started", "1 min ago"],
+      ["runs", "2"],
+      ["tool-calls", "5"]
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import {
+  displayStatus,
+  filterThreads,
+  groupByRepo,
+  mergeThreads,
+  needsAttention,
+  runningNow,
+  threadHref,
+  threadRowView
+} from "../../../src/ui/view-models/threads";
+import { NOW, thread } from "./fixtures";
+
+describe("displayStatus", () => {
+  it("shows a running thread with no recent activity as stale", () => {
+    expect(displayStatus({ status: "running", stale: false })).toBe("running");
+    expect(displayStatus({ status: "running", stale: true })).toBe("stale");
+    expect(displayStatus({ status: "error", stale: false })).toBe("error");
+    expect(displayStatus({ status: "done", stale: true })).toBe("done");
+  });
+});
+
+describe("threadRowView", () => {
+  it("reads a row: title, status, relative time, counters, continue", () => {
+    const row = threadRowView(thread({ status: "error", toolErrors: 1, runCount: 2, lastError: "model timed out" }), NOW);
+    expect(row).toMatchObject({
+      session: "cloudflare-agents-1859",
+      href: "/thread/cloudflare-agents-1859",
+      title: "#1859 Streams stall after deploy",
+      status: "error",
+      statusLabel: "failed",
+      tone: "bad",
+      when: "2 min ago",
+      requestedBy: "@octocat",
+      counters: "run 2 · 4 tool calls · 1 error",
+      lastError: "model timed out",
+      canContinue: true
+    });
+  });
+
+  it("has no title text beyond the number without an issue title, and no continue when done", () => {
+    const row = threadRowView(thread({ issueTitle: undefined, toolCalls: 1 }), NOW);
+    expect(row.title).toBe("#1859");
+    expect(row.counters).toBe("1 tool call");
+    expect(row.canContinue).toBe(false);
+  });
+
+  it("encodes the session in the link", () => {
+    expect(threadHref("a/b")).toBe("/thread/a%2Fb");
+  });
+});
+
+describe("groupByRepo", () => {
+  it("groups by repository, the most recently active first, threads newest first", () => {
+    const groups = groupByRepo([
+      thread({ session: "a-x-1", repo: "a/x", lastActivityAt: NOW - 5_000 }),
+      thread({ session: "b-y-1", repo: "b/y", lastActivityAt: NOW - 1_000, status: "running" }),
+      thread({ session: "a-x-2", repo: "a/x", lastActivityAt: NOW - 500, status: "error" }),
+      thread({ session: "A-x-3", repo: "A/x", lastActivityAt: NOW - 9_000, status: "running", stale: true })
+    ]);
+    expect(groups.map((group) => group.repo)).toEqual(["a/x", "b/y"]);
+    expect(groups[0]!.threads.map((t) => t.session)).toEqual(["a-x-2", "a-x-1", "A-x-3"]);
+    expect(groups[0]!.summary).toBe("3 threads · 1 stale · 1 failed");
+    expect(groups[1]!.summary).toBe("1 thread · 1 running");
+  });
+
+  it("is empty for no threads", () => {
+    expect(groupByRepo([])).toEqual([]);
+  });
+});
+
+describe("mergeThreads", () => {
+  it("keeps one copy per session, the latest activity winning, newest first", () => {
+    const live = [thread({ session: "s1", lastActivityAt: NOW, status: "running" })];
+    const page = [
+      thread({ session: "s1", lastActivityAt: NOW - 60_000, status: "error" }),
+      thread({ session: "s2", lastActivityAt: NOW - 30_000 })
+    ];
+    const merged = mergeThreads(live, page);
+    expect(merged.map((t) => [t.session, t.status])).toEqual([
+      ["s1", "running"],
+      ["s2", "done"]
+    ]);
+  });
+
+  it("prefers the earlier source on a tie and skips missing sources", () => {
+    const a = thread({ session: "s1", status: "running" });
+    const b = thread({ session: "s1", status: "error" });
+    expect(mergeThreads(undefined, [a], [b])[0]!.status).toBe("running");
+  });
+});
+
+describe("needsAttention and filterThreads", () => {
+  const list = [
+    thread({ session: "done-1" }),
+    thread({ session: "failed-1", status: "error", lastActivityAt: NOW - 1_000 }),
+    thread({ session: "stale-1", status: "running", stale: true, lastActivityAt: NOW - 50_000 }),
+    thread({ session: "running-1", status: "running", repo: "other/repo", requestedBy: { login: "hubot" } })
+  ];
+
+  it("lists failed and stale threads, oldest first, plus the ones just continued", () => {
+    expect(needsAttention(list).map((t) => t.session)).toEqual(["stale-1", "failed-1"]);
+    expect(needsAttention(list, ["running-1", "unknown"]).map((t) => t.session)).toEqual(["stale-1", "failed-1", "running-1"]);
+  });
+
+  it("filters on repo, issue, requester and status label", () => {
+    expect(filterThreads(list, "other/").map((t) => t.session)).toEqual(["running-1"]);
+    expect(filterThreads(list, "@hubot".slice(1)).map((t) => t.session)).toEqual(["running-1"]);
+    expect(filterThreads(list, "FAILED").map((t) => t.session)).toEqual(["failed-1"]);
+    expect(filterThreads(list, "#1859")).toHaveLength(4);
+    expect(filterThreads(list, "  ")).toHaveLength(4);
+  });
+});
+
+describe("runningNow", () => {
+  it("lists live running threads, the longest-running first, with how long", () => {
+    const list = [
+      thread({ session: "late", status: "running", startedAt: NOW - 60_000 }),
+      thread({ session: "stale", status: "running", stale: true }),
+      thread({ session: "early", status: "running", startedAt: NOW - 120_000 }),
+      thread({ session: "done" })
+    ];
+    expect(runningNow(list).map((t) => t.session)).toEqual(["early", "late"]);
+    expect(threadRowView(list[0]!, NOW).runningFor).toBe("1 min 00 s");
+    expect(threadRowView(list[3]!, NOW).runningFor).toBeUndefined();
+  });
+});

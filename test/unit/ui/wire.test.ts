@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { readLiveState, readSnapshot, readThread } from "../../../src/ui/view-models/wire";
+import { metrics, NOW, thread } from "./fixtures";
+
+describe("readSnapshot", () => {
+  it("reads a snapshot, keeping its cursor", () => {
+    const read = readSnapshot({ metrics, threads: [thread()], total: 1, generatedAt: NOW, nextCursor: "c1" });
+    expect(read).toEqual({ ok: true, value: { metrics, threads: [thread()], total: 1, generatedAt: NOW, nextCursor: "c1" }, dropped: 0 });
+  });
+
+  it("drops an unreadable thread row instead of failing the list", () => {
+    const read = readSnapshot({ metrics, threads: [thread(), { session: "x" }, thread({ session: "b" })], total: 3, generatedAt: NOW });
+    expect(read.ok && read.value.threads.map((t) => t.session)).toEqual(["cloudflare-agents-1859", "b"]);
+    expect(read.ok && read.dropped).toBe(1);
+  });
+
+  it("rejects a body without metrics, a thread list or its counts", () => {
+    expect(readSnapshot(null)).toMatchObject({ ok: false });
+    expect(readSnapshot({ threads: [], total: 0, generatedAt: NOW })).toMatchObject({ ok: false, reason: "no readable metrics" });
+    expect(readSnapshot({ metrics, total: 0, generatedAt: NOW })).toMatchObject({ ok: false, reason: "no thread list" });
+    expect(readSnapshot({ metrics: { ...metrics, successRate: 2 }, threads: [], total: 0, generatedAt: NOW })).toMatchObject({ ok: false });
+    expect(readSnapshot({ metrics, threads: [] })).toMatchObject({ ok: false });
+  });
+});
+
+describe("readLiveState and readThread", () => {
+  it("reads the synced state", () => {
+    const state = { metrics, recent: [thread()], total: 9, updatedAt: NOW };
+    expect(readLiveState(state)).toEqual({ ok: true, value: state, dropped: 0 });
+    expect(readLiveState({ metrics, total: 9, updatedAt: NOW })).toMatchObject({ ok: false });
+    expect(readLiveState(undefined)).toMatchObject({ ok: false });
+  });
+
+  it("checks a thread's status and optional fields", () => {
+    expect(readThread(thread({ status: "paused" as never }))).toBeNull();
+    expect(readThread(thread({ tokens: { input: 10, output: 2 } }))).not.toBeNull();
+    expect(readThread({ ...thread(), requestedBy: { avatarUrl: "x" } })).toBeNull();
+    expect(readThread({ ...thread(), lastError: 5 })).toBeNull();
+  });
+});
