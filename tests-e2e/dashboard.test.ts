@@ -1,0 +1,104 @@
+/**
+ * The dashboard in a real browser (Debian's Chromium driven by
+ * playwright-core) against `wrangler dev --local`: a dispatched run appears
+ * and finishes live on the command center, its thread shows the tool calls,
+ * and a failed run's Continue button finishes it in the same session.
+ * Screenshots land in test-results/.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import { test } from "./fixture";
+import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SHOTS = "test-results/screenshots";
+
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openPage(url: string): Promise<Page> {
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+  await page.goto(url);
+  return page;
+}
+
+describe("the dashboard", () => {
+  test("shows a dispatched run live, then its thread with the tool calls", { timeout: 90_000 }, async ({ server }) => {
+    const page = await openPage(server.url);
+    await page.getByTestId("command-center").waitFor();
+    await page.getByTestId("connection-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+
+    const run = await dispatch(server.url, {
+      repo: "acme/dashboard",
+      issueNumber: freshIssueNumber(),
+      instruction: "TEST: run echo from-the-dashboard-test\nTEST: sleep 1500\nTEST: run echo second\nTEST: reply all done",
+      requestedBy: { login: "octocat" }
+    });
+    const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
+    // It appears while it runs, and finishes without a reload.
+    await row.waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: `${SHOTS}/command-center-running.png`, fullPage: true });
+    await expect.poll(() => row.getAttribute("data-status"), { timeout: 20_000 }).toBe("done");
+    expect(await page.getByTestId("metric-runs-24h-value").textContent()).toMatch(/[1-9]/);
+    await page.screenshot({ path: `${SHOTS}/command-center-done.png`, fullPage: true });
+
+    await row.click();
+    await page.getByTestId("thread-page").waitFor();
+    await page.getByTestId("envelope-header").waitFor();
+    expect(await page.getByTestId("envelope-repo").textContent()).toContain("acme/dashboard");
+    expect(await page.getByTestId("envelope-requested-by").textContent()).toContain("octocat");
+    const calls = page.getByTestId("tool-call");
+    await expect.poll(() => calls.count(), { timeout: 10_000 }).toBe(2);
+    await calls.first().locator("summary").click();
+    expect(await calls.first().getByTestId("tool-stdout").textContent()).toContain("from-the-dashboard-test");
+    await page.screenshot({ path: `${SHOTS}/thread.png`, fullPage: true });
+    await page.close();
+  });
+
+  test("continues a failed run from its Continue button", { timeout: 90_000 }, async ({ server }) => {
+    const run = await dispatch(server.url, {
+      repo: "acme/dashboard",
+      issueNumber: freshIssueNumber(),
+      instruction: "TEST: run echo before-the-failure\nTEST: fail-once the model fell over\nTEST: reply finished after continue"
+    });
+    const failed = await waitForSubmission(server.url, run);
+    expect(failed.submission.status).toBe("error");
+
+    const page = await openPage(server.url);
+    const button = page.locator(`[data-testid="continue-button"][data-session="${run.session}"]`);
+    await button.waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: `${SHOTS}/command-center-failed.png`, fullPage: true });
+    await button.click();
+    const outcome = page.locator(`[data-testid="continue-result"][data-session="${run.session}"]`);
+    await outcome.waitFor({ timeout: 10_000 });
+    expect(await outcome.getAttribute("data-outcome")).toBe("ok");
+
+    const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
+    await expect.poll(() => row.getAttribute("data-status"), { timeout: 20_000 }).toBe("done");
+    await page.screenshot({ path: `${SHOTS}/command-center-continued.png`, fullPage: true });
+
+    // The same session now holds both runs, the second finished.
+    await page.goto(`${server.url}/thread/${run.session}`);
+    await page.getByTestId("thread-page").waitFor();
+    await expect.poll(() => page.getByTestId("run-marker").count(), { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(async () => (await page.getByTestId("assistant-text").allTextContents()).join("\n"), { timeout: 10_000 })
+      .toContain("finished after continue");
+    await page.screenshot({ path: `${SHOTS}/thread-continued.png`, fullPage: true });
+    await page.close();
+  });
+});
