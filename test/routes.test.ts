@@ -15,7 +15,8 @@ const post = (path: string, body: unknown) =>
 
 describe("routes", () => {
   it("answers unknown paths with a plain 404", async () => {
-    for (const path of ["/", "/nope", "/api/unknown", "/devx/dispatch"]) {
+    // (`/` is the dashboard in a Worker with its assets; this runtime has none.)
+    for (const path of ["/nope", "/api/unknown", "/devx/dispatch", "/thread/Not%20A%20Session"]) {
       const response = await fetchWorker(path);
       expect(response.status, path).toBe(404);
       expect(await response.text()).toBe("not found");
