@@ -16,5 +16,7 @@ export async function handleSpaRoute(request: Request, assets: AssetsFetcher | u
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
   if (!assets) return notFound(); // a Worker built without the dashboard (the test runtime)
-  return assets.fetch(new Request(new URL("/index.html", url), { method: request.method, headers: request.headers }));
+  // "/" is the asset layer's index.html (asking for /index.html by name
+  // would be redirected to "/").
+  return assets.fetch(new Request(new URL("/", url), { method: request.method, headers: request.headers }));
 }
