@@ -57,12 +57,4 @@ export function percentile(values: readonly number[], p: number): number | null 
   return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1]!;
 }
 
-export const EMPTY_METRICS: Metrics = {
-  runs24h: 0,
-  successRate: null,
-  durationP50Ms: null,
-  durationP95Ms: null,
-  firstToolP50Ms: null,
-  firstToolP95Ms: null,
-  toolErrorRate: null
-};
+export { EMPTY_METRICS } from "../shared/empty-metrics";

@@ -4,6 +4,7 @@
  * tool-error rate, each with a tone that flags a bad figure. Pure.
  */
 import type { Metrics } from "../../shared/command-center";
+import { EMPTY_METRICS } from "../../shared/empty-metrics";
 import { formatCount, formatDuration, formatPercent, NO_VALUE } from "./format";
 import type { Tone } from "./threads";
 
@@ -43,15 +44,7 @@ const p95 = (ms: number | null) => (ms === null ? "p95 —" : `p95 ${formatDurat
 
 /** The tiles, in display order; every figure reads "—" until it exists. */
 export function metricTiles(metrics: Metrics | null | undefined): MetricTile[] {
-  const m: Metrics = metrics ?? {
-    runs24h: 0,
-    successRate: null,
-    durationP50Ms: null,
-    durationP95Ms: null,
-    firstToolP50Ms: null,
-    firstToolP95Ms: null,
-    toolErrorRate: null
-  };
+  const m: Metrics = metrics ?? EMPTY_METRICS;
   return [
     { id: "runs-24h", label: "Runs (24 h)", value: metrics ? formatCount(m.runs24h) : NO_VALUE, detail: "dispatched", tone: "neutral" },
     {
