@@ -1,12 +1,17 @@
 /**
  * What the bench found, as figures and as a table: our side beside the
  * baselines measured in the same run (dispatch, then the shell sections from
- * shell-report.ts), the ratios, and a PASS/FAIL line per target. Only
- * correctness failures are fatal: a storm that yields more than one
- * submission on our side, or flood output past the bound reaching the model.
- * Latency targets are reported, never enforced, because a noisy machine
- * moves them. Pure.
+ * shell-report.ts, then the command center, the dashboard's first paint and
+ * its JS from command-center-report.ts), the ratios, and a PASS/FAIL line per
+ * target. Only correctness failures are fatal: a storm that yields more than
+ * one submission on our side, flood output past the bound reaching the model,
+ * or a command-center state past its bound with 2,000 threads. Latency and
+ * size targets are reported, never enforced, because a noisy machine moves
+ * them. Pure.
  */
+import type { BundleFigures } from "./bundle-size";
+import type { CommandCenterFigures } from "./command-center-bench";
+import { commandCenterTargets, formatBundle, formatCommandCenter, formatDashboard, type DashboardResult } from "./command-center-report";
 import type { ContainerFloodFigures } from "./container-flood";
 import { floodTextBytes, formatFloods, formatShellExec, NOTE_ALLOWANCE_BYTES, type ShellFigures } from "./shell-report";
 import { ratio, type Summary } from "./stats";
@@ -44,6 +49,9 @@ export type BenchResult = {
   storm: Record<Side, StormFigures>;
   shell: ShellFigures;
   containerFlood: ContainerFloodFigures;
+  commandCenter: CommandCenterFigures;
+  dashboard: DashboardResult;
+  bundle: BundleFigures;
   /** Every timed call in ms, in run order, for a closer look at the JSON. */
   samples: { blocks: { side: Side; ms: number[] }[]; storms: { side: Side; ms: number[] }[] };
   /** Other work on the machine shows up here; a high load means noisier figures. */
@@ -91,7 +99,8 @@ export function evaluateTargets(result: BenchResult): Target[] {
       pass: [flood.a, ...flood.b].every((bytes) => bytes <= result.containerFlood.maxBytes + NOTE_ALLOWANCE_BYTES),
       figure: `(a) ${flood.a}; (b) ${flood.b.join(", ")}`,
       fatal: true
-    }
+    },
+    ...commandCenterTargets(result.commandCenter, result.bundle)
   ];
 }
 
@@ -136,10 +145,11 @@ export function formatReport(result: BenchResult, targets: readonly Target[]): s
   latencyRows(storm.ours.latency, storm.bare.latency);
 
   lines.push("", ...formatShellExec(result.shell.exec), "", ...formatFloods(result.shell, result.containerFlood));
+  lines.push("", ...formatCommandCenter(result.commandCenter), "", ...formatDashboard(result.dashboard), "", ...formatBundle(result.bundle));
 
   lines.push("", "Targets");
   for (const target of targets) {
-    lines.push(`  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(56)}${target.figure}`);
+    lines.push(`  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(68)}${target.figure}`);
   }
   const bareStormOk = storm.bare.distinctIds.every((n) => n === 1);
   lines.push(

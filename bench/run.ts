@@ -12,6 +12,14 @@
  *     bare Workspace (shell-bench.ts).
  *  4. The container path's 100 MB flood, run before wrangler starts by this
  *     machine's bash with and without our wrapper (container-flood.ts).
+ *  5. A command center holding 2,000 threads: its synced state beside its
+ *     bound and its unbounded size, and snapshot latency (first and deep
+ *     page) beside a `state` read (command-center-bench.ts).
+ *  6. The dashboard's first paint in headless Chromium, `main` seeded with
+ *     2,000 threads, beside a static page of the same markup served by the
+ *     same Worker (dashboard-bench.ts).
+ *  7. The built dashboard JS, gzipped, read from dist/client before wrangler
+ *     starts (bundle-size.ts).
  *
  * The bench Worker drives and times the calls itself (routes.ts says why);
  * this runner plans the workload, alternates the sides (blocks A B B A ...,
@@ -19,14 +27,18 @@
  * turn a block started has finished (so one block's background turns never
  * weigh on the next), and reports ratios, because machines are noisy. Exits
  * non-zero only when the bench cannot run, our storm yields more than one
- * submission, or flood output past MAX_TOOL_OUTPUT_BYTES reaches the model;
- * latency targets are reported, not enforced.
+ * submission, flood output past MAX_TOOL_OUTPUT_BYTES reaches the model, or
+ * the command center's synced state exceeds its bound (64 KiB, 50 threads)
+ * with 2,000 threads; latency and size targets are reported, not enforced.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { experimental_readRawConfig } from "wrangler";
+import { measureBundle } from "./bundle-size";
+import { measureCommandCenter, readState, seedCommandCenter } from "./command-center-bench";
 import { measureContainerFlood } from "./container-flood";
+import { measureDashboard } from "./dashboard-bench";
 import { DevServer } from "./dev-server";
 import { evaluateTargets, formatReport, type BenchResult, type Side, type StormFigures } from "./report";
 import { measureShell } from "./shell-bench";
@@ -51,7 +63,7 @@ const READY_TIMEOUT_MS = 90_000;
 const REQUEST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 const SETTLE_POLL_MS = 100;
-const BENCH_DEADLINE_MS = 220_000;
+const BENCH_DEADLINE_MS = 290_000;
 const KILL_GRACE_MS = 5_000;
 
 /** Key ranges, so warm-up, blocks and storms never share an issue or an agent. */
@@ -62,6 +74,10 @@ const STORM_KEY = 300_000;
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = "bench/wrangler.jsonc";
 const RESULTS_DIR = fileURLToPath(new URL("./results/", import.meta.url));
+/** The dashboard `npm run build` (prebench) wrote, which bench/wrangler.jsonc serves. */
+const CLIENT_DIR = fileURLToPath(new URL("../dist/client/", import.meta.url));
+/** The command center the dashboard shows (src/command-center.ts COMMAND_CENTER_NAME). */
+const DASHBOARD_CENTER = "main";
 const TERMINAL = new Set(["completed", "aborted", "skipped", "error"]);
 
 type Call = { side: Side; agent: string; submissionId: string; ms: number };
@@ -152,7 +168,7 @@ async function storm(client: BenchClient, side: Side, key: number): Promise<Call
 
 async function measure(
   client: BenchClient
-): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs" | "shell" | "containerFlood">> {
+): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs" | "shell" | "containerFlood" | "commandCenter" | "dashboard" | "bundle">> {
   // Warm-up, discarded. The first call loads Think's module graph.
   const coldMs = {
     ours: (await client.batch("ours", [WARMUP_KEY], 1)).calls[0]!.ms,
@@ -244,6 +260,7 @@ async function main(): Promise<number> {
   try {
     const loadStart = loadavg()[0]!;
     const maxBytes = maxToolOutputBytes();
+    const bundle = measureBundle(CLIENT_DIR);
     // Before wrangler starts, so nothing else of ours runs beside bash.
     console.log("bench: container-path flood with this machine's bash ...");
     const containerFlood = await measureContainerFlood(maxBytes);
@@ -253,8 +270,15 @@ async function main(): Promise<number> {
     await server.ready("/bench/ping", READY_TIMEOUT_MS);
     console.log(`bench: ready at ${server.baseUrl}; measuring dispatch, then the shell (about a minute) ...\n`);
     const client = new BenchClient(server.baseUrl, deadline);
+    const post = (path: string, body: unknown) => client.post(path, body);
     const measured = await measure(client);
-    const shell = await measureShell((path, body) => client.post(path, body), maxBytes);
+    const shell = await measureShell(post, maxBytes);
+    console.log("bench: command center: seeding 2,000 threads, then snapshot latency ...");
+    const commandCenter = await measureCommandCenter(post);
+    console.log(`bench: dashboard: seeding \`${DASHBOARD_CENTER}\` with 2,000 threads, then first paint in headless Chromium ...\n`);
+    const seed = await seedCommandCenter(post, DASHBOARD_CENTER);
+    const mainState = await readState(post, DASHBOARD_CENTER);
+    const dashboard = { ...(await measureDashboard(server.baseUrl, post)), seed, mainState };
     const reloads = server.reloads();
     if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
     const result: BenchResult = {
@@ -262,6 +286,9 @@ async function main(): Promise<number> {
       ...measured,
       shell,
       containerFlood,
+      commandCenter,
+      dashboard,
+      bundle,
       machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
       wallMs: Date.now() - startedAt.getTime()
     };

@@ -14,6 +14,13 @@
  * BareWorkspace, what @cloudflare/computer itself costs: a Workspace with
  * only the worker-shell backend and its default options, and one RPC method
  * that runs `runtime.exec` and `result()` inside the object.
+ *
+ * The command center (command-center-routes.ts): the real CommandCenterAgent,
+ * seeded and timed through `commandCenter(env, name)`, the stub
+ * `GET /api/command-center` uses. The dashboard is the real one too: the
+ * built SPA from ../dist/client (the `assets` block in wrangler.jsonc), the
+ * real API routes and agents socket, reached through the agent Worker's own
+ * fetch below.
  */
 import { Workspace, type WorkspaceStub } from "@cloudflare/computer";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
@@ -25,6 +32,8 @@ import worker from "../src/index";
 import { ScriptedModel } from "../src/model/scripted";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import type { SubmissionStatus, TranscriptMessage } from "../src/shared/dispatch";
+import { commandCenter } from "../src/command-center";
+import { handleCommandCenterRoute, type BenchCommandCenter } from "./command-center-routes";
 import { handleBenchRoute, type BareSubmitInput } from "./routes";
 import { handleShellRoute, type BareExecResult } from "./shell-routes";
 
@@ -128,6 +137,11 @@ export default {
           return (await agent.submissionStatus(submissionId))?.status ?? "unknown";
         },
         transcript: async (session) => (await issueAgent(session)).transcript(),
+        now: () => Date.now()
+      })) ??
+      (await handleCommandCenterRoute(request, {
+        // The same stub GET /api/command-center uses, with the Agent's `state` getter read over RPC.
+        center: async (name) => (await commandCenter(env, name)) as BenchCommandCenter,
         now: () => Date.now()
       })) ??
       (await handleBenchRoute(request, {
