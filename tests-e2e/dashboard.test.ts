@@ -42,6 +42,7 @@ describe("the dashboard", () => {
     await page.getByTestId("command-center").waitFor();
     await page.getByTestId("connection-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
 
+    const dispatchedAt = Date.now();
     const run = await dispatch(server.url, {
       repo: "acme/dashboard",
       issueNumber: freshIssueNumber(),
@@ -49,8 +50,11 @@ describe("the dashboard", () => {
       requestedBy: { login: "octocat" }
     });
     const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
-    // It appears while it runs, and finishes without a reload.
+    // It appears while it runs, within about a second, and finishes without a reload.
     await row.waitFor({ timeout: 5_000 });
+    const appearedMs = Date.now() - dispatchedAt;
+    console.info(`e2e: the run appeared on the dashboard ${appearedMs} ms after dispatch`);
+    expect(appearedMs).toBeLessThan(2_000);
     await page.screenshot({ path: `${SHOTS}/command-center-running.png`, fullPage: true });
     await expect.poll(() => row.getAttribute("data-status"), { timeout: 20_000 }).toBe("done");
     expect(await page.getByTestId("metric-runs-24h-value").textContent()).toMatch(/[1-9]/);
