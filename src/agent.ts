@@ -35,6 +35,7 @@ export const DEFAULT_MAX_STEPS = 250;
 
 export type StartRunInput = DispatchInput & { session: string };
 export type StartRunResult = { submissionId: string; accepted: boolean };
+export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
 export class ThinkAgent extends Think<Env> {
   override maxSteps = parseMaxSteps(this.env.MAX_STEPS);
@@ -182,17 +183,33 @@ export class ThinkAgent extends Think<Env> {
 
   /** Cancel queued and running turns, clear the transcript and forget the run context. */
   async resetRun(): Promise<Omit<ResetSessionResult, "session">> {
-    const active = await this.listSubmissions({ status: ["pending", "running"] });
-    let cancelled = 0;
-    for (const submission of active) {
-      const result = await this.cancelSubmission(submission.submissionId, "session reset");
-      if (result.outcome === "cancelled") cancelled++;
-    }
+    const { cancelled } = await this.#cancelActive("session reset");
     await this.clearMessages();
     await this.#runs.clear();
     this.#token = "";
     this.#log("reset", { cancelled });
     return { cancelled };
+  }
+
+  /**
+   * Stop this issue's work: cancel the running turn and any queued behind
+   * it. Each ends `aborted`, which releases its container and is reported
+   * to the command center; the transcript keeps what was done.
+   */
+  async cancelRun(reason = "cancelled"): Promise<CancelRunResult> {
+    const result = await this.#cancelActive(reason);
+    this.#log("cancelled", { cancelled: result.cancelled, submissionIds: result.submissionIds });
+    return result;
+  }
+
+  async #cancelActive(reason: string): Promise<CancelRunResult> {
+    const active = await this.listSubmissions({ status: ["pending", "running"] });
+    const submissionIds: string[] = [];
+    for (const submission of active) {
+      const result = await this.cancelSubmission(submission.submissionId, reason);
+      if (result.outcome === "cancelled") submissionIds.push(submission.submissionId);
+    }
+    return { cancelled: submissionIds.length, submissionIds };
   }
 
   override async beforeTurn(ctx: TurnContext) {

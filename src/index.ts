@@ -15,7 +15,7 @@ import { commandCenter } from "./command-center";
 import { createLogger } from "./run/log";
 import { notFound } from "./http/responses";
 import { primeWarmPool } from "./warm-pool";
-import type { DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
+import type { CancelResult, DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
 
 export { ThinkAgent } from "./agent";
 export { WorkspaceAgent } from "./workspace-agent";
@@ -35,6 +35,11 @@ export class AgentThink extends WorkerEntrypoint<Env> {
 
   async getSubmissionStatus(input: unknown): Promise<SubmissionStatus | null> {
     return await createService(this.env).getSubmissionStatus(input);
+  }
+
+  /** Stop the running and queued turns; each ends aborted and gives back its container. */
+  async cancel(input: unknown): Promise<CancelResult> {
+    return await createService(this.env).cancel(input);
   }
 
   async resetSession(input: unknown): Promise<ResetSessionResult> {

@@ -13,7 +13,10 @@ import { ModelConfigError, resolveModelConfig } from "./model";
 import { createLogger } from "./run/log";
 import { sessionName } from "./run/session-name";
 import {
+  cancelInputSchema,
   dispatchInputSchema,
+  isStopInstruction,
+  type CancelResult,
   parseInput,
   resetSessionInputSchema,
   submissionStatusInputSchema,
@@ -31,6 +34,7 @@ export function threadUrl(publicBaseUrl: string, session: string): string {
 
 /** The ThinkAgent methods this service calls over RPC. */
 export interface IssueAgent {
+  cancelRun(reason?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
   startRun(input: StartRunInput): Promise<StartRunResult>;
   continueRun(input: { installationToken: string }): Promise<{ submissionId: string }>;
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
@@ -65,9 +69,19 @@ export function createService(env: Env) {
     async dispatch(input: unknown): Promise<DispatchResult> {
       const startedAt = Date.now();
       const parsed = parseInput(dispatchInputSchema, input, "input");
+      const session = sessionName(parsed.repo, parsed.issueNumber);
+      if (isStopInstruction(parsed.instruction)) {
+        // "stop" cancels the issue's running and queued turns and starts
+        // nothing, so it needs no model; submissionId is the run it stopped
+        // ("" when nothing was running).
+        const agent = await agentFor(session);
+        const by = parsed.requestedBy ? `@${parsed.requestedBy.login}` : "a maintainer";
+        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`);
+        log("stopped", { session, cancelled: submissionIds.length });
+        return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? "" };
+      }
       const model = resolveModelConfig(env);
       if (!model.ok) throw new ModelConfigError(model.error);
-      const session = sessionName(parsed.repo, parsed.issueNumber);
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
       const { submissionId } = await agent.startRun({ ...parsed, session });
@@ -79,6 +93,13 @@ export function createService(env: Env) {
       const { session, submissionId } = parseInput(submissionStatusInputSchema, input, "input");
       const agent = await agentFor(session);
       return agent.submissionStatus(submissionId);
+    },
+
+    async cancel(input: unknown): Promise<CancelResult> {
+      const { session } = parseInput(cancelInputSchema, input, "input");
+      const agent = await agentFor(session);
+      const { cancelled } = await agent.cancelRun("cancelled by an operator");
+      return { session, cancelled };
     },
 
     async resetSession(input: unknown): Promise<ResetSessionResult> {

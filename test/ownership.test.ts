@@ -204,3 +204,31 @@ describe("the installation token", () => {
     expect(await scan((await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub)).toEqual([]);
   });
 });
+
+describe("stopping", () => {
+  it("cancel({ session }) stops the running turn, releases its container and starts nothing", async () => {
+    const { fleet, pool, repo, session, agent, workspace } = await setup();
+    const { submissionId } = await dispatch(repo, "TEST: container echo working\nTEST: sleep 5000\nTEST: reply late", "ghs_tokenSTOP_000000000");
+    for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await exports.AgentThink.cancel({ session })).toEqual({ session, cancelled: 1 });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
+    expect(fleet.stopped()).toHaveLength(1);
+    expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
+    expect(await exports.AgentThink.cancel({ session })).toEqual({ session, cancelled: 0 });
+  });
+
+  it("an instruction of exactly `stop` cancels instead of starting a run", async () => {
+    const { repo, session, agent } = await setup();
+    const running = await dispatch(repo, "TEST: sleep 5000\nTEST: reply late", "ghs_tokenSTOP_000000000", 61);
+    const queued = await dispatch(repo, "TEST: reply queued", "ghs_tokenSTOP_000000000", 62);
+    await waitForStatus(agent, running.submissionId, ["running"]);
+    const stop = await dispatch(repo, "  Stop ", "ghs_tokenSTOP_000000000", 63);
+    expect(stop).toMatchObject({ session, submissionId: expect.any(String) });
+    expect([running.submissionId, queued.submissionId]).toContain(stop.submissionId);
+    expect((await waitForStatus(agent, running.submissionId)).status).toBe("aborted");
+    expect((await waitForStatus(agent, queued.submissionId)).status).toBe("aborted");
+    expect(await agent.listSubmissions()).toHaveLength(2);
+    const nothing = await dispatch(repo, "stop", "ghs_tokenSTOP_000000000", 64);
+    expect(nothing.submissionId).toBe("");
+  });
+});

@@ -65,6 +65,13 @@ export type SubmissionStatus = {
 };
 
 export const resetSessionInputSchema = z.strictObject({ session: sessionSchema });
+export const cancelInputSchema = z.strictObject({ session: sessionSchema });
+export type CancelInput = z.infer<typeof cancelInputSchema>;
+export type CancelResult = { session: string; cancelled: number };
+
+/** An instruction of exactly this word stops the work instead of starting a run. */
+export const STOP_INSTRUCTION = "stop";
+export const isStopInstruction = (instruction: string) => instruction.trim().toLowerCase() === STOP_INSTRUCTION;
 export type ResetSessionInput = z.infer<typeof resetSessionInputSchema>;
 export type ResetSessionResult = { session: string; cancelled: number };
 
