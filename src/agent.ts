@@ -17,6 +17,7 @@ import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { formatRunMessage, type RunEnvelope } from "./run/envelope";
+import { sanitizeUserText } from "./run/sanitize";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, type RunContext } from "./run/run-context";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
@@ -376,16 +377,22 @@ type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" 
 
 /** The user message that opens a run: the envelope, then one plain sentence. */
 function runMessage(run: RunContext, session: string, now: number, continuationOf?: string): UIMessage {
+  // Commenter-controlled text is cleaned here, as it enters the prompt; the
+  // run context keeps it as it was given.
+  const instruction = sanitizeUserText(run.instruction);
+  const title = run.issueTitle === undefined ? undefined : sanitizeUserText(run.issueTitle);
+  const removed = [...new Set([...instruction.removed, ...(title?.removed ?? [])])];
   const envelope: RunEnvelope = {
     repository: run.repo,
-    issue: { number: run.issueNumber, title: run.issueTitle, url: issueUrl(run.repo, run.issueNumber) },
-    instruction: run.instruction,
+    issue: { number: run.issueNumber, title: title?.text, url: issueUrl(run.repo, run.issueNumber) },
+    instruction: instruction.text,
     requestedBy: run.requestedBy,
     triggeringComment:
       run.commentId === undefined ? undefined : { id: run.commentId, url: commentUrl(run.repo, run.issueNumber, run.commentId) },
     session,
     submittedAt: new Date(now).toISOString(),
-    ...(continuationOf === undefined ? {} : { continuationOf })
+    ...(continuationOf === undefined ? {} : { continuationOf }),
+    ...(removed.length > 0 ? { sanitized: removed } : {})
   };
   return {
     id: continuationOf === undefined && run.commentId !== undefined ? `comment-${run.commentId}` : crypto.randomUUID(),
