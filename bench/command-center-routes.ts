@@ -23,7 +23,7 @@
 import { z } from "zod";
 import { jsonBytes } from "../src/command-center/broadcast";
 import type { CommandCenter } from "../src/command-center";
-import { json } from "../src/http/responses";
+import { json, readJsonPost } from "../src/http/responses";
 import type { CommandCenterState, Metrics, Snapshot } from "../src/shared/command-center";
 import { pool } from "./routes";
 
@@ -85,13 +85,9 @@ export async function handleCommandCenterRoute(request: Request, deps: CommandCe
     });
   }
   if (!pathname.startsWith("/bench/cc/") && pathname !== "/bench/static-page") return null;
-  if (request.method !== "POST") return json({ error: "method not allowed" }, 405, { allow: "POST" });
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    return json({ error: "body must be JSON" }, 400);
-  }
+  const read = await readJsonPost(request);
+  if (!read.ok) return read.response;
+  const body = read.body;
   try {
     switch (pathname) {
       case "/bench/static-page": {

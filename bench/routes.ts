@@ -17,7 +17,7 @@
  * to serve. Pure: the agents are reached through `deps`.
  */
 import { z } from "zod";
-import { json } from "../src/http/responses";
+import { json, readJsonPost } from "../src/http/responses";
 
 export type BenchSide = "ours" | "bare";
 
@@ -70,14 +70,9 @@ export async function handleBenchRoute(request: Request, deps: BenchRouteDeps): 
   const { pathname } = new URL(request.url);
   if (!pathname.startsWith("/bench/")) return null;
   if (pathname === "/bench/ping") return new Response("ok");
-  if (request.method !== "POST") return json({ error: "method not allowed" }, 405, { allow: "POST" });
-
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    return json({ error: "body must be JSON" }, 400);
-  }
+  const read = await readJsonPost(request);
+  if (!read.ok) return read.response;
+  const body = read.body;
   switch (pathname) {
     case "/bench/batch": {
       const batch = batchSchema.safeParse(body);

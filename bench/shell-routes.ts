@@ -18,7 +18,7 @@
  * Durable Objects are reached through `deps`.
  */
 import { z } from "zod";
-import { json } from "../src/http/responses";
+import { json, readJsonPost } from "../src/http/responses";
 import type { BashResult } from "../src/tools/bash-tool";
 import type { TranscriptMessage } from "../src/shared/dispatch";
 import { pool, type BenchSide } from "./routes";
@@ -122,13 +122,9 @@ export type TurnInput = z.infer<typeof turnSchema> & { installationToken: string
 export async function handleShellRoute(request: Request, deps: ShellRouteDeps): Promise<Response | null> {
   const { pathname } = new URL(request.url);
   if (pathname !== "/bench/exec" && pathname !== "/bench/files" && pathname !== "/bench/turn") return null;
-  if (request.method !== "POST") return json({ error: "method not allowed" }, 405, { allow: "POST" });
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    return json({ error: "body must be JSON" }, 400);
-  }
+  const read = await readJsonPost(request);
+  if (!read.ok) return read.response;
+  const body = read.body;
 
   if (pathname === "/bench/exec") {
     const input = execSchema.safeParse(body);
