@@ -59,8 +59,6 @@ export class ThinkAgent extends Think<Env> {
   protected commandCenter: () => Promise<CommandCenter> = () => commandCenter(this.env);
 
   readonly #runs = new RunContextStore(this.ctx.storage);
-  /** Tokens the model reported per submission, in this isolate. */
-  readonly #usage = new Map<string, TokenUsage>();
   #model: LanguageModel | undefined;
   #token = "";
   /** The token last handed to the workspace for git auth, in this isolate. */
@@ -259,8 +257,10 @@ export class ThinkAgent extends Think<Env> {
   override async onStepFinish(ctx: StepContext) {
     const turn = await this.#turn();
     if (!turn) return;
-    const sum = this.#usage.get(turn.submissionId) ?? { input: 0, output: 0 };
-    this.#usage.set(turn.submissionId, {
+    // Kept durably, so a run that survives an eviction reports all of it.
+    const key = usageKey(turn.submissionId);
+    const sum = (await this.ctx.storage.get<TokenUsage>(key)) ?? { input: 0, output: 0 };
+    await this.ctx.storage.put<TokenUsage>(key, {
       input: sum.input + (ctx.usage.inputTokens ?? 0),
       output: sum.output + (ctx.usage.outputTokens ?? 0)
     });
@@ -286,8 +286,8 @@ export class ThinkAgent extends Think<Env> {
     if (!TERMINAL_STATUSES.has(submission.status)) return;
     await this.#endTurn(turn, submission.status);
     const done = submission.status === "completed";
-    const tokens = this.#usage.get(submission.submissionId);
-    this.#usage.delete(submission.submissionId);
+    const tokens = await this.ctx.storage.get<TokenUsage>(usageKey(submission.submissionId));
+    await this.ctx.storage.delete(usageKey(submission.submissionId));
     this.#report({
       type: "turn-ended",
       session: this.name,
@@ -371,6 +371,8 @@ export class ThinkAgent extends Think<Env> {
 }
 
 const ACTIVE_TURN_KEY = "agent-think:active-turn";
+/** The tokens a submission's model calls have reported so far. */
+const usageKey = (submissionId: string) => `agent-think:usage:${submissionId}`;
 
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
 type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;

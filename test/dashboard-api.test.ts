@@ -60,8 +60,11 @@ describe("the command center API", () => {
       toolErrors: 0,
       submissionId,
       firstToolMs: expect.any(Number),
-      durationMs: expect.any(Number)
+      durationMs: expect.any(Number),
+      // The scripted model reports usage for each of its three calls.
+      tokens: { input: expect.any(Number), output: expect.any(Number) }
     });
+    expect((await threadOf(session))!.tokens!.input).toBeGreaterThan(0);
   });
 
   it("continues a failed run in the same session with a freshly minted token", async () => {
