@@ -12,17 +12,15 @@ import { Think, type ChatRecoveryContext, type ChatRecoveryOptions, type TurnCon
 import type { ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
 import { getAgentByName } from "agents";
-import type { LanguageModel, ToolSet, UIMessage } from "ai";
+import type { LanguageModel, ToolSet } from "ai";
 import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
-import { formatRunMessage, type RunEnvelope } from "./run/envelope";
-import { sanitizeUserText } from "./run/sanitize";
+import { runMessage } from "./run/run-message";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, type RunContext } from "./run/run-context";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
-import { issueUrl, commentUrl } from "./shared/github-urls";
 import { createBashTool } from "./tools/bash-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
@@ -376,32 +374,6 @@ const usageKey = (submissionId: string) => `agent-think:usage:${submissionId}`;
 
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
 type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;
-
-/** The user message that opens a run: the envelope, then one plain sentence. */
-function runMessage(run: RunContext, session: string, now: number, continuationOf?: string): UIMessage {
-  // Commenter-controlled text is cleaned here, as it enters the prompt; the
-  // run context keeps it as it was given.
-  const instruction = sanitizeUserText(run.instruction);
-  const title = run.issueTitle === undefined ? undefined : sanitizeUserText(run.issueTitle);
-  const removed = [...new Set([...instruction.removed, ...(title?.removed ?? [])])];
-  const envelope: RunEnvelope = {
-    repository: run.repo,
-    issue: { number: run.issueNumber, title: title?.text, url: issueUrl(run.repo, run.issueNumber) },
-    instruction: instruction.text,
-    requestedBy: run.requestedBy,
-    triggeringComment:
-      run.commentId === undefined ? undefined : { id: run.commentId, url: commentUrl(run.repo, run.issueNumber, run.commentId) },
-    session,
-    submittedAt: new Date(now).toISOString(),
-    ...(continuationOf === undefined ? {} : { continuationOf }),
-    ...(removed.length > 0 ? { sanitized: removed } : {})
-  };
-  return {
-    id: continuationOf === undefined && run.commentId !== undefined ? `comment-${run.commentId}` : crypto.randomUUID(),
-    role: "user",
-    parts: [{ type: "text", text: formatRunMessage(envelope) }]
-  };
-}
 
 function parseMaxSteps(value: string | undefined): number {
   const parsed = Number.parseInt(value ?? "", 10);

@@ -1,0 +1,37 @@
+/**
+ * The user message that opens each run: the `<agent-think-run>` envelope
+ * built from the run context, then one plain sentence. Commenter-controlled
+ * text is cleaned as it enters here; the run context keeps it as given.
+ * Pure; used by ThinkAgent for dispatched and continued runs.
+ */
+import type { UIMessage } from "ai";
+import { formatRunMessage, type RunEnvelope } from "./envelope";
+import type { RunContext } from "./run-context";
+import { sanitizeUserText } from "./sanitize";
+import { commentUrl, issueUrl } from "../shared/github-urls";
+
+/** The user message that opens a run: the envelope, then one plain sentence. */
+export function runMessage(run: RunContext, session: string, now: number, continuationOf?: string): UIMessage {
+  // Commenter-controlled text is cleaned here, as it enters the prompt; the
+  // run context keeps it as it was given.
+  const instruction = sanitizeUserText(run.instruction);
+  const title = run.issueTitle === undefined ? undefined : sanitizeUserText(run.issueTitle);
+  const removed = [...new Set([...instruction.removed, ...(title?.removed ?? [])])];
+  const envelope: RunEnvelope = {
+    repository: run.repo,
+    issue: { number: run.issueNumber, title: title?.text, url: issueUrl(run.repo, run.issueNumber) },
+    instruction: instruction.text,
+    requestedBy: run.requestedBy,
+    triggeringComment:
+      run.commentId === undefined ? undefined : { id: run.commentId, url: commentUrl(run.repo, run.issueNumber, run.commentId) },
+    session,
+    submittedAt: new Date(now).toISOString(),
+    ...(continuationOf === undefined ? {} : { continuationOf }),
+    ...(removed.length > 0 ? { sanitized: removed } : {})
+  };
+  return {
+    id: continuationOf === undefined && run.commentId !== undefined ? `comment-${run.commentId}` : crypto.randomUUID(),
+    role: "user",
+    parts: [{ type: "text", text: formatRunMessage(envelope) }]
+  };
+}
