@@ -1,0 +1,21 @@
+/**
+ * The recording GitHub stand-in on its own (`npm start` runs one itself):
+ * `npm run github-standin`, port from GITHUB_STANDIN_PORT (default 8790).
+ * Prints each call it records; `GET /_standin/records` lists them.
+ */
+import { describeRecord, startGitHubStandin } from "./lib/github-standin";
+import { parsePort } from "./lib/wrangler-dev";
+
+const port = parsePort(process.env.GITHUB_STANDIN_PORT ?? "8790");
+if (!port.ok) {
+  console.error(`github-standin: ${port.error.replace("PORT", "GITHUB_STANDIN_PORT")}`);
+  process.exit(2);
+}
+const standin = await startGitHubStandin({
+  port: port.port,
+  onRecord: (record) => console.log(`github-standin ${describeRecord(record)}`)
+});
+console.log(`github-standin listening on ${standin.url} (records: ${standin.url}/_standin/records)`);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => void standin.close().then(() => process.exit(0)));
+}
