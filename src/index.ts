@@ -15,6 +15,7 @@ import { commandCenter } from "./command-center";
 import { createLogger } from "./run/log";
 import { notFound } from "./http/responses";
 import { primeWarmPool } from "./warm-pool";
+import { listSkills, skillSource } from "./run/skills";
 import type { CancelResult, DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
 
 export { ThinkAgent } from "./agent";
@@ -62,7 +63,8 @@ export default {
         localDev: env.LOCAL_DEV === "1",
         dispatch: (input) => service.dispatch(input),
         messages: (session) => service.messages(session),
-        status: (session, submissionId) => service.getSubmissionStatus({ session, submissionId })
+        status: (session, submissionId) => service.getSubmissionStatus({ session, submissionId }),
+        skills: () => listSkills(skillSource(env.SKILLS_BUCKET))
       })) ??
       (await handleApiRoute(request, {
         snapshot: async (options) => (await commandCenter(env)).snapshot(options),

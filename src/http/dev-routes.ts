@@ -5,6 +5,8 @@
  *                                 → 202 with the dispatch result
  *   GET  /dev/messages/:session   the transcript (and, with ?submissionId=,
  *                                 that submission's status)
+ *   GET  /dev/skills              the skills the agent reads from R2, by name
+ *                                 and description (what `seed:r2 -- --local` put there)
  * Without LOCAL_DEV these are plain 404s. Pure: the agent is reached through
  * `deps`, so the routes are tested with fakes.
  */
@@ -26,6 +28,7 @@ export type DevRouteDeps = {
   dispatch(input: DispatchInput): Promise<DispatchResult>;
   messages(session: string): Promise<TranscriptMessage[]>;
   status(session: string, submissionId: string): Promise<SubmissionStatus | null>;
+  skills(): Promise<unknown>;
 };
 
 const MAX_DEV_BODY_BYTES = 64 * 1024;
@@ -74,6 +77,11 @@ export async function handleDevRoute(request: Request, deps: DevRouteDeps): Prom
       submissionId.success ? deps.status(session, submissionId.data) : Promise.resolve(undefined)
     ]);
     return json({ session, messages: transcript, ...(submission === undefined ? {} : { submission }) });
+  }
+
+  if (url.pathname === "/dev/skills") {
+    if (request.method !== "GET") return json({ error: "method not allowed" }, 405, { allow: "GET" });
+    return json(await deps.skills());
   }
 
   return notFound();

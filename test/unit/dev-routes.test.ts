@@ -12,7 +12,8 @@ function fakeDeps(localDev = true) {
       return { session: "a-b-1", threadUrl: "https://x.test/thread/a-b-1", submissionId: "s1" };
     },
     messages: async () => [{ id: "m1", role: "user", parts: [{ type: "text", text: "hi" }] }],
-    status: async (_session, id) => (id === "s1" ? { status: "running", createdAt: 1 } : null)
+    status: async (_session, id) => (id === "s1" ? { status: "running", createdAt: 1 } : null),
+    skills: async () => ({ skills: [{ name: "reproduce", description: "Reproduce an issue." }], invalid: [] })
   };
   return { deps, dispatched };
 }
@@ -71,5 +72,13 @@ describe("dev routes", () => {
     expect(await withStatus?.json()).toMatchObject({ submission: { status: "running", createdAt: 1 } });
     const unknown = await handleDevRoute(request("/dev/messages/a-b-1?submissionId=nope"), deps);
     expect(await unknown?.json()).toMatchObject({ submission: null });
+  });
+
+  it("lists the skills the agent reads, only with LOCAL_DEV", async () => {
+    const listed = await handleDevRoute(request("/dev/skills"), fakeDeps().deps);
+    expect(listed?.status).toBe(200);
+    expect(await listed?.json()).toEqual({ skills: [{ name: "reproduce", description: "Reproduce an issue." }], invalid: [] });
+    expect((await handleDevRoute(request("/dev/skills", { method: "POST" }), fakeDeps().deps))?.status).toBe(405);
+    expect((await handleDevRoute(request("/dev/skills"), fakeDeps(false).deps))?.status).toBe(404);
   });
 });
