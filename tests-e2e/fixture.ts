@@ -27,18 +27,26 @@ const MAX_OUTPUT_CHARS = 20_000;
 
 export type DevServer = {
   url: string;
+  /** The `--persist-to` directory: local Durable Object and R2 state (the skills bucket). */
+  persistTo: string;
   /** The tail of wrangler's output, for failure messages. */
   output(): string;
 };
 
 type RunningServer = DevServer & { stop(): Promise<void> };
 
-export async function startDevServer(options: { localDev: boolean; containers?: boolean }): Promise<RunningServer> {
+export async function startDevServer(options: {
+  localDev: boolean;
+  containers?: boolean;
+  /** A state directory the caller created and removes (e.g. seeded before start); a fresh temporary one otherwise. */
+  persistTo?: string;
+}): Promise<RunningServer> {
   const port = await freePort();
   // Explicit, so wranglers started side by side never race for the default 9229.
   let inspectorPort = await freePort();
   while (inspectorPort === port) inspectorPort = await freePort();
-  const persistTo = await mkdtemp(join(tmpdir(), "agent-think-e2e-"));
+  const ownsPersistTo = options.persistTo === undefined;
+  const persistTo = options.persistTo ?? (await mkdtemp(join(tmpdir(), "agent-think-e2e-")));
   const url = localUrl(port);
   const child = spawn(
     join(ROOT, "node_modules", ".bin", "wrangler"),
@@ -81,7 +89,7 @@ export async function startDevServer(options: { localDev: boolean; containers?: 
     // Also reaps workerd children that outlive wrangler.
     killGroup("SIGKILL");
     process.off("exit", killOnExit);
-    await rm(persistTo, { recursive: true, force: true });
+    if (ownsPersistTo) await rm(persistTo, { recursive: true, force: true });
   };
 
   try {
@@ -90,7 +98,7 @@ export async function startDevServer(options: { localDev: boolean; containers?: 
     await stop();
     throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${output}`);
   }
-  return { url, output: () => output, stop };
+  return { url, persistTo, output: () => output, stop };
 }
 
 /** Any HTTP answer means the worker is serving; wrangler holds requests until it is loaded. */
