@@ -12,7 +12,7 @@ import { Think, type ChatRecoveryContext, type ChatRecoveryOptions, type TurnCon
 import type { ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
 import { getAgentByName } from "agents";
-import type { LanguageModel, ToolSet } from "ai";
+import { tool, type LanguageModel, type StopCondition, type ToolSet } from "ai";
 import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
@@ -29,20 +29,42 @@ import { reportSafely } from "./command-center/report";
 import { REDACTED } from "./run/log";
 import type { CommandCenterEvent, TokenUsage } from "./shared/command-center";
 import type { StepContext } from "@cloudflare/think";
+import { Reporter } from "./report/reporter";
+import {
+  closingNotice,
+  describeEnding,
+  endingError,
+  rocketNotice,
+  runResultSchema,
+  staleNotice,
+  type RunRef,
+  type RunResult
+} from "./report/notices";
+import { parseStaleRunMs } from "./command-center/registry";
+import { mintInstallationToken } from "./github/token-broker";
+import { threadUrl } from "./shared/thread-url";
 import type { DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
 export const DEFAULT_MAX_STEPS = 250;
+export const DEFAULT_RUN_TOKEN_BUDGET = 4_000_000;
+/** What Think records as the error of a run whose recovery was exhausted. */
+export const RECOVERY_EXHAUSTED_MESSAGE =
+  "agent-think was interrupted and could not recover this run. Continue it from the dashboard.";
 
 export type StartRunInput = DispatchInput & { session: string };
 export type StartRunResult = { submissionId: string; accepted: boolean };
 export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
 export class ThinkAgent extends Think<Env> {
-  override maxSteps = parseMaxSteps(this.env.MAX_STEPS);
+  override maxSteps = parsePositiveInt(this.env.MAX_STEPS, DEFAULT_MAX_STEPS);
+  /** Input + output tokens one run may use; 0 for no budget. An instance property: tests lower it. */
+  tokenBudget = parseTokenBudget(this.env.RUN_TOKEN_BUDGET);
+  /** A running turn with no tool activity for this long gets one stale notice on its issue. */
+  staleRunMs = parseStaleRunMs(this.env.STALE_RUN_MS);
 
   override chatRecovery = {
     maxAttempts: 10,
-    terminalMessage: "agent-think was interrupted and could not recover this run. Continue it from the dashboard.",
+    terminalMessage: RECOVERY_EXHAUSTED_MESSAGE,
     onExhausted: (ctx: { incidentId: string; reason: string }) =>
       this.#log("recovery:exhausted", { incidentId: ctx.incidentId, reason: ctx.reason })
   };
@@ -58,11 +80,25 @@ export class ThinkAgent extends Think<Env> {
   protected commandCenter: () => Promise<CommandCenter> = () => commandCenter(this.env);
 
   readonly #runs = new RunContextStore(this.ctx.storage);
+  readonly #reporter = new Reporter({
+    storage: this.ctx.storage,
+    apiUrl: () => this.githubApiUrl(),
+    token: async () => (await this.#runs.get())?.installationToken ?? "",
+    refreshToken: (repo) => this.#refreshToken(repo),
+    scheduleRetry: async (inMs) => {
+      // The timer is prompt while the isolate lives (a running turn holds the
+      // object's scheduled work until it ends); the schedule outlives it.
+      setTimeout(() => void this.deliverNotices().catch(() => {}), inMs);
+      await this.schedule(inMs / 1000, "deliverNotices");
+    },
+    log: (event, fields) => this.#log(event, fields)
+  });
   #model: LanguageModel | undefined;
   #token = "";
   /** The token last handed to the workspace for git auth, in this isolate. */
   #syncedToken: string | undefined;
   #activeTurn: TurnRef | null | undefined;
+  #watchdogTimer: ReturnType<typeof setTimeout> | undefined;
   #log: Logger = (event, fields) => createLogger({ session: this.#sessionName() }, () => [this.#token])(event, fields);
 
   #sessionName(): string | undefined {
@@ -83,6 +119,11 @@ export class ThinkAgent extends Think<Env> {
       this.#log("socket:refused", { connection: connection.id });
       connection.send(refusalFrame(message));
     };
+  }
+
+  /** Where reactions and comments go (GITHUB_API_URL); empty posts nothing. The tests' reporting agent overrides it. */
+  protected githubApiUrl(): string {
+    return this.env.GITHUB_API_URL ?? "";
   }
 
   /** The configuration the model is built from; the tests' gateway agent overrides it. */
@@ -118,6 +159,17 @@ export class ThinkAgent extends Think<Env> {
         run: async (input) => {
           const [workspace, turn, run] = [await this.#workspaceAgent(), await this.#turn(), await this.#runs.get()];
           return workspace.exec({ ...input, turn: turn ?? undefined, token: run?.installationToken });
+        }
+      }),
+      report_result: tool({
+        description:
+          "Record the run's structured result. Call it exactly once, as the last step of a skill. agent-think posts it on the issue as the App's one result comment when the run ends; never post that comment yourself.",
+        inputSchema: runResultSchema,
+        execute: async (result) => {
+          const turn = await this.#turn();
+          if (!turn) return { recorded: false, error: "no run is in progress" };
+          await this.ctx.storage.put<RunResult>(resultKey(turn.submissionId), result);
+          return { recorded: true, note: "It will be posted on the issue when the run ends. Finish now." };
         }
       })
     };
@@ -187,6 +239,8 @@ export class ThinkAgent extends Think<Env> {
   /** Cancel queued and running turns, clear the transcript and forget the run context. */
   async resetRun(): Promise<Omit<ResetSessionResult, "session">> {
     const { cancelled } = await this.#cancelActive("session reset");
+    // The cancelled runs' notices go out while the run context still holds a token.
+    await this.#reporter.deliverPending();
     await this.clearMessages();
     await this.#runs.clear();
     this.#token = "";
@@ -209,6 +263,8 @@ export class ThinkAgent extends Think<Env> {
     const active = await this.listSubmissions({ status: ["pending", "running"] });
     const submissionIds: string[] = [];
     for (const submission of active) {
+      // Read back when the submission ends, for its closing message.
+      await this.ctx.storage.put(cancelKey(submission.submissionId), reason);
       const result = await this.cancelSubmission(submission.submissionId, reason);
       if (result.outcome === "cancelled") submissionIds.push(submission.submissionId);
     }
@@ -219,8 +275,11 @@ export class ThinkAgent extends Think<Env> {
     const run = await this.#runs.get();
     this.#token = run?.installationToken ?? "";
     this.#log("turn:start", { requestId: ctx.requestId, trigger: ctx.trigger, continuation: ctx.continuation });
+    const turn = await this.#turn();
+    if (turn) this.#armWatchdog(turn.submissionId, this.staleRunMs);
     return {
       maxSteps: this.maxSteps,
+      ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
       providerOptions: GATEWAY_PROVIDER_OPTIONS,
       // bash replaces the workspace's generic exec tool.
       activeTools: Object.keys(ctx.tools).filter((name) => name !== "exec")
@@ -239,6 +298,7 @@ export class ThinkAgent extends Think<Env> {
 
   override async afterToolCall(ctx: ToolCallResultContext) {
     const turn = await this.#turn();
+    if (turn) await this.ctx.storage.put(activityKey(turn.submissionId), Date.now());
     this.#report({
       type: "tool",
       session: this.name,
@@ -263,10 +323,12 @@ export class ThinkAgent extends Think<Env> {
     if (!turn) return;
     // Kept durably, so a run that survives an eviction reports all of it.
     const key = usageKey(turn.submissionId);
-    const sum = (await this.ctx.storage.get<TokenUsage>(key)) ?? { input: 0, output: 0 };
-    await this.ctx.storage.put<TokenUsage>(key, {
+    const sum = (await this.ctx.storage.get<RunUsage>(key)) ?? { input: 0, output: 0, steps: 0 };
+    await this.ctx.storage.put<RunUsage>(key, {
       input: sum.input + (ctx.usage.inputTokens ?? 0),
-      output: sum.output + (ctx.usage.outputTokens ?? 0)
+      output: sum.output + (ctx.usage.outputTokens ?? 0),
+      steps: sum.steps + 1,
+      lastFinishReason: ctx.finishReason
     });
   }
 
@@ -285,28 +347,164 @@ export class ThinkAgent extends Think<Env> {
     if (submission.status === "running") {
       await this.#setTurn(turn);
       this.#report({ type: "turn-started", session: this.name, submissionId: submission.submissionId, at: submission.startedAt ?? Date.now() });
+      await this.#turnStarted(submission.submissionId, submission.metadata);
       return;
     }
     if (!TERMINAL_STATUSES.has(submission.status)) return;
     await this.#endTurn(turn, submission.status);
-    const done = submission.status === "completed";
-    const tokens = await this.ctx.storage.get<TokenUsage>(usageKey(submission.submissionId));
-    await this.ctx.storage.delete(usageKey(submission.submissionId));
+    const usage = await this.ctx.storage.get<RunUsage>(usageKey(submission.submissionId));
+    const ending = await this.#closeRun(submission);
+    const error = endingError(ending);
     this.#report({
       type: "turn-ended",
       session: this.name,
       submissionId: submission.submissionId,
-      status: done ? "done" : "error",
-      ...(done ? {} : { error: this.#redact(submission.error ?? `the run was ${submission.status}`) }),
-      ...(tokens && (tokens.input > 0 || tokens.output > 0) ? { tokens } : {}),
+      status: error === undefined ? "done" : "error",
+      ...(error === undefined ? {} : { error: this.#redact(error) }),
+      ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
       at: submission.completedAt ?? Date.now()
     });
     const event = submission.status === "completed" ? "turn:done" : `turn:${submission.status}`;
     this.#log(event, {
       submissionId: submission.submissionId,
+      ending: ending.kind,
       ...(submission.error ? { error: submission.error } : {}),
       durationMs: submission.completedAt && submission.startedAt ? submission.completedAt - submission.startedAt : undefined
     });
+  }
+
+  /** A turn began: 🚀 on its triggering comment, once, and the watchdog armed. */
+  async #turnStarted(submissionId: string, metadata: Record<string, unknown> | undefined): Promise<void> {
+    const now = Date.now();
+    await this.ctx.storage.put(activityKey(submissionId), now);
+    const run = await this.#runRef(submissionId);
+    const commentId = metadata?.commentId;
+    if (run && typeof commentId === "number" && (await this.#reporter.enqueue(rocketNotice(run, commentId)))) {
+      this.#deliverSoon();
+    }
+  }
+
+  /**
+   * The submission ended: work out how, queue its one closing message and
+   * forget what the turn kept. Returns the ending.
+   */
+  async #closeRun(submission: Parameters<Think["onSubmissionStatus"]>[0]) {
+    const id = submission.submissionId;
+    const usage = await this.ctx.storage.get<RunUsage>(usageKey(id));
+    const ending = describeEnding({
+      status: submission.status as "completed" | "error" | "aborted" | "skipped",
+      error: submission.error === undefined ? undefined : this.#redact(submission.error),
+      interrupted: submission.error === this.chatRecovery.terminalMessage,
+      result: await this.ctx.storage.get<RunResult>(resultKey(id)),
+      finalText: submission.status === "completed" ? this.#redact(await this.#finalText(submission.messageId)) : "",
+      budgetHit: await this.ctx.storage.get<{ used: number; budget: number }>(budgetKey(id)),
+      steps: usage?.steps ?? 0,
+      lastFinishReason: usage?.lastFinishReason,
+      maxSteps: this.maxSteps,
+      cancelReason: await this.ctx.storage.get<string>(cancelKey(id))
+    });
+    const run = await this.#runRef(id);
+    if (run && (await this.#reporter.enqueue(closingNotice(run, ending)))) this.#deliverSoon();
+    await this.ctx.storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id)]);
+    return ending;
+  }
+
+  /**
+   * The watchdog: while a turn runs, a timer in this isolate checks it has
+   * done something (started, or finished a tool call) within the stale
+   * window. A turn that went quiet gets one stale notice on its issue. A
+   * timer rather than a schedule, because the object's scheduled callbacks
+   * wait for the running turn to end; a recovered turn arms it again in
+   * beforeTurn.
+   */
+  #armWatchdog(submissionId: string, inMs: number): void {
+    clearTimeout(this.#watchdogTimer);
+    this.#watchdogTimer = setTimeout(() => {
+      this.#watchdogTimer = undefined;
+      this.#checkQuiet(submissionId).catch((error) => this.#log("watchdog:failed", { submissionId, error: errorMessage(error) }));
+    }, inMs);
+  }
+
+  async #checkQuiet(submissionId: string): Promise<void> {
+    if ((await this.#turn())?.submissionId !== submissionId) return;
+    const lastActivity = (await this.ctx.storage.get<number>(activityKey(submissionId))) ?? Date.now();
+    const quietFor = Date.now() - lastActivity;
+    if (quietFor < this.staleRunMs) {
+      this.#armWatchdog(submissionId, this.staleRunMs - quietFor);
+      return;
+    }
+    this.#log("watchdog:stale", { submissionId, quietForMs: quietFor });
+    const run = await this.#runRef(submissionId);
+    if (run && (await this.#reporter.enqueue(staleNotice(run, quietFor)))) this.#deliverSoon();
+  }
+
+  /** Scheduled callback: deliver what the outbox still owes the issue. */
+  async deliverNotices(): Promise<void> {
+    await this.#reporter.deliverPending();
+  }
+
+  /** Every message this session has queued for its issue, delivered or not (tests, local dev). */
+  async notices() {
+    return this.#reporter.entries();
+  }
+
+  /** Deliver now, without holding up the turn; a scheduled pass backs it up if this isolate dies first. */
+  #deliverSoon(): void {
+    this.ctx.waitUntil(
+      (async () => {
+        await this.schedule(DELIVERY_BACKSTOP_S, "deliverNotices");
+        await this.#reporter.deliverPending();
+      })().catch((error) => this.#log("github:deliver-failed", { error: errorMessage(error) }))
+    );
+  }
+
+  async #runRef(submissionId: string): Promise<RunRef | null> {
+    const run = await this.#runs.get();
+    if (!run) return null;
+    return { repo: run.repo, issueNumber: run.issueNumber, submissionId, threadUrl: threadUrl(this.env.PUBLIC_BASE_URL, this.name) };
+  }
+
+  /** The text of the assistant message a turn persisted. */
+  async #finalText(messageId: string | undefined): Promise<string> {
+    const messages = (await this.getMessages()) as TranscriptMessage[];
+    const message = messages.find((entry) => entry.id === messageId) ?? messages.findLast((entry) => entry.role === "assistant");
+    if (!message || message.role !== "assistant") return "";
+    return message.parts
+      .filter((part): part is { type: "text"; text: string } => part.type === "text" && typeof part.text === "string")
+      .map((part) => part.text)
+      .join("\n")
+      .trim();
+  }
+
+  /**
+   * Stops the turn's loop once the run's tokens reach the budget: what
+   * earlier turns of this submission used (a recovered turn) plus this
+   * turn's steps so far. Records the hit for the closing message.
+   */
+  async #budgetStop(submissionId: string, budget: number): Promise<StopCondition<ToolSet>> {
+    const before = (await this.ctx.storage.get<RunUsage>(usageKey(submissionId))) ?? { input: 0, output: 0, steps: 0 };
+    return async ({ steps }) => {
+      const used = steps.reduce((sum, step) => sum + (step.usage.inputTokens ?? 0) + (step.usage.outputTokens ?? 0), before.input + before.output);
+      if (used < budget) return false;
+      await this.ctx.storage.put(budgetKey(submissionId), { used, budget });
+      this.#log("budget:exhausted", { submissionId, used, budget });
+      return true;
+    };
+  }
+
+  /** After a 401: a fresh installation token from the token broker, kept as the run's token. */
+  async #refreshToken(repo: string): Promise<string | null> {
+    try {
+      const token = await mintInstallationToken(this.env, repo);
+      const run = await this.#runs.get();
+      if (!token || !run) return null;
+      await this.#runs.put({ ...run, installationToken: token, updatedAt: Date.now() });
+      this.#token = token;
+      return token;
+    } catch (error) {
+      this.#log("github:token-refresh-failed", { error: errorMessage(error) });
+      return null;
+    }
   }
 
   /** Fire and forget: a slow or failing command center never delays or fails a run. */
@@ -360,6 +558,8 @@ export class ThinkAgent extends Think<Env> {
 
   /** Release what the turn held. A failure here is logged, never thrown into Think. */
   async #endTurn(turn: TurnRef, outcome: string): Promise<void> {
+    clearTimeout(this.#watchdogTimer);
+    this.#watchdogTimer = undefined;
     try {
       const { released } = await (await this.#workspaceAgent()).endTurn(turn, outcome);
       this.#log("turn:released", { submissionId: turn.submissionId, outcome, container: released });
@@ -375,15 +575,31 @@ export class ThinkAgent extends Think<Env> {
 }
 
 const ACTIVE_TURN_KEY = "agent-think:active-turn";
-/** The tokens a submission's model calls have reported so far. */
+/** A backstop delivery pass, in case the isolate dies during the immediate one. */
+const DELIVERY_BACKSTOP_S = 30;
+/** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
+type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string };
 const usageKey = (submissionId: string) => `agent-think:usage:${submissionId}`;
+/** The structured result the model recorded with report_result. */
+const resultKey = (submissionId: string) => `agent-think:result:${submissionId}`;
+/** Set when the token budget stopped the loop. */
+const budgetKey = (submissionId: string) => `agent-think:budget:${submissionId}`;
+/** Why the submission was cancelled. */
+const cancelKey = (submissionId: string) => `agent-think:cancel:${submissionId}`;
+/** When the turn last did something (started, or finished a tool call), for the watchdog. */
+const activityKey = (submissionId: string) => `agent-think:activity:${submissionId}`;
 
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
 type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;
 
-function parseMaxSteps(value: string | undefined): number {
+function parsePositiveInt(value: string | undefined, fallback: number): number {
   const parsed = Number.parseInt(value ?? "", 10);
-  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : DEFAULT_MAX_STEPS;
+  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/** RUN_TOKEN_BUDGET: a positive number of tokens, "0" for none, the default when unset or bad. */
+function parseTokenBudget(value: string | undefined): number {
+  return value?.trim() === "0" ? 0 : parsePositiveInt(value, DEFAULT_RUN_TOKEN_BUDGET);
 }
 
 function errorMessage(error: unknown): string {

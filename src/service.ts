@@ -12,6 +12,8 @@ import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { createLogger } from "./run/log";
 import { sessionName } from "./run/session-name";
+import { mintInstallationToken } from "./github/token-broker";
+import { threadUrl } from "./shared/thread-url";
 import {
   cancelInputSchema,
   dispatchInputSchema,
@@ -28,10 +30,6 @@ import {
 
 export type AgentThinkService = ReturnType<typeof createService>;
 
-export function threadUrl(publicBaseUrl: string, session: string): string {
-  return `${publicBaseUrl.replace(/\/+$/, "")}/thread/${encodeURIComponent(session)}`;
-}
-
 /** The ThinkAgent methods this service calls over RPC. */
 export interface IssueAgent {
   cancelRun(reason?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
@@ -40,23 +38,6 @@ export interface IssueAgent {
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
   resetRun(): Promise<{ cancelled: number }>;
   transcript(): Promise<TranscriptMessage[]>;
-}
-
-/** The token broker's answer (the webhook app's AgentThinkTokenBroker). */
-type TokenBroker = { mintInstallationToken(repo: string): Promise<{ token: string }> };
-
-/**
- * A fresh installation token for `repo`. Local dev runs without the webhook
- * app, so there a broker that cannot be reached means no GitHub access
- * rather than a failed continuation.
- */
-async function mintInstallationToken(env: Env, repo: string): Promise<string> {
-  try {
-    return (await (env.GITHUB_AUTH as unknown as TokenBroker).mintInstallationToken(repo)).token;
-  } catch (error) {
-    if (env.LOCAL_DEV === "1") return "";
-    throw error;
-  }
 }
 
 export function createService(env: Env) {

@@ -1,11 +1,16 @@
-// The test worker's extra binding (see test/wrangler.jsonc), declared on both
+// The test worker's extra bindings (see test/wrangler.jsonc), declared on both
 // names the generated types use for the environment.
 type GatewayThinkAgentNamespace = DurableObjectNamespace<import("./worker").GatewayThinkAgent>;
+type ReportingThinkAgentNamespace = DurableObjectNamespace<import("./worker").ReportingThinkAgent>;
 declare namespace Cloudflare {
   interface Env {
     GatewayThinkAgent: GatewayThinkAgentNamespace;
+    ReportingThinkAgent: ReportingThinkAgentNamespace;
+    FragileThinkAgent: ReportingThinkAgentNamespace;
   }
 }
 interface Env {
   GatewayThinkAgent: GatewayThinkAgentNamespace;
+  ReportingThinkAgent: ReportingThinkAgentNamespace;
+  FragileThinkAgent: ReportingThinkAgentNamespace;
 }

@@ -21,7 +21,7 @@ export type TestAgent = IssueAgent & {
 
 export async function agentFor(
   session: string,
-  namespace: DurableObjectNamespace<ThinkAgent> | Env["GatewayThinkAgent"] = env.ThinkAgent
+  namespace: DurableObjectNamespace<ThinkAgent> | Env["GatewayThinkAgent"] | Env["ReportingThinkAgent"] = env.ThinkAgent
 ) {
   return (await getAgentByName(namespace as DurableObjectNamespace<ThinkAgent>, session)) as unknown as TestAgent & DurableObjectStub;
 }

@@ -4,7 +4,7 @@
  * tests drive real turns against MSW-served providers.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { ThinkAgent } from "../src/agent";
+import { RECOVERY_EXHAUSTED_MESSAGE, ThinkAgent } from "../src/agent";
 
 export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
@@ -30,4 +30,19 @@ export class TestTokenBroker extends WorkerEntrypoint<Env> {
     TestTokenBroker.minted.push(repo);
     return { token: `ghs_testMinted_${repo.replace(/\W/g, "_")}`, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
   }
+}
+
+/** Where the reporting agents post: MSW answers it in test/reporting.test.ts. */
+export const TEST_GITHUB_API_URL = "https://github.test/api/v3";
+
+/** The real ThinkAgent, posting its reactions and comments to a GitHub that MSW plays. */
+export class ReportingThinkAgent extends ThinkAgent {
+  protected override githubApiUrl() {
+    return TEST_GITHUB_API_URL;
+  }
+}
+
+/** The same, giving up on a turn after one recovery, so an eviction can exhaust it. */
+export class FragileThinkAgent extends ReportingThinkAgent {
+  override chatRecovery = { maxAttempts: 1, terminalMessage: RECOVERY_EXHAUSTED_MESSAGE, onExhausted: () => {} };
 }

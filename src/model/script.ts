@@ -12,6 +12,8 @@
  *   TEST: fail <message>       the model request fails with <message>
  *   TEST: fail-once <message>  the same, except in a continued run (the
  *                              envelope's continuationOf is set)
+ *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
+ *                              not-reproduced, needs-info, pr-opened, no-pr)
  *   TEST: reply <text>         answer with <text> and end the turn
  * Without directives it plans a short demo run: look around the workspace,
  * write notes, check them with the shell, and report. Pure and deterministic.
@@ -92,6 +94,13 @@ export function planScript(instruction: string, options: { continuation?: boolea
         if (options.continuation) break;
         push({ kind: "fail", message: rest || "scripted model failure" });
         return steps;
+      case "result": {
+        const space = rest.indexOf(" ");
+        const outcome = space < 0 ? rest : rest.slice(0, space);
+        const summary = space < 0 ? "Scripted result." : rest.slice(space + 1);
+        push({ kind: "tool", toolName: "report_result", input: { outcome, summary }, say: "Recording the result." });
+        break;
+      }
       case "reply":
         push({ kind: "reply", text: rest });
         return steps;
@@ -135,6 +144,18 @@ function demoPlan(instruction: string): ScriptStep[] {
       toolName: "bash",
       input: { command: `grep -c "\\[x\\]" ${NOTES} && wc -l ${NOTES}` },
       say: "Checking the notes with the shell."
+    },
+    {
+      kind: "tool",
+      toolName: "report_result",
+      input: {
+        outcome: "not-reproduced",
+        summary:
+          "This was a scripted demo run: no model credentials are configured, so nothing was cloned or reproduced. " +
+          "Configure the AI Gateway to run a real model.",
+        steps: [`Wrote a plan to ${NOTES}`, "Ticked off a step with an edit and read it back", "Checked the notes with the shell"]
+      },
+      say: "Recording the result for the issue."
     },
     {
       kind: "reply",

@@ -61,8 +61,17 @@ describe("planScript", () => {
       "edit",
       "read",
       "bash",
+      "report_result",
       "reply"
     ]);
+  });
+
+  it("records a result with the outcome and summary given", () => {
+    expect(planScript("TEST: result reproduced The button throws.")[0]).toMatchObject({
+      kind: "tool",
+      toolName: "report_result",
+      input: { outcome: "reproduced", summary: "The button throws." }
+    });
   });
 });
 

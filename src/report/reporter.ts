@@ -1,0 +1,105 @@
+/**
+ * The issue reporter of one ThinkAgent: takes notices into the durable
+ * outbox and delivers them to GitHub as the App, retrying with backoff on a
+ * schedule that survives eviction. One delivery pass runs at a time in an
+ * isolate; across isolates the outbox's attempt count and comment markers
+ * keep every message to one.
+ */
+import { createGitHubClient, type GitHubClient } from "../github/client";
+import type { Logger } from "../run/log";
+import { deliver, Outbox, type OutboxEntry, type OutboxStorage } from "./outbox";
+import type { Notice } from "./notices";
+
+export type ReporterDeps = {
+  storage: OutboxStorage;
+  /** GitHub's API base URL; empty turns reporting off (logged per notice). */
+  apiUrl: () => string;
+  /** The run's current installation token. */
+  token: () => Promise<string>;
+  /** A fresh token for `repo` after a 401, stored for the run; null when none can be had. */
+  refreshToken?: (repo: string) => Promise<string | null>;
+  /** Run `deliverPending` again in `inMs`, durably. */
+  scheduleRetry: (inMs: number) => Promise<void>;
+  log: Logger;
+  now?: () => number;
+  fetch?: typeof fetch;
+};
+
+export class Reporter {
+  readonly #deps: ReporterDeps;
+  readonly #outbox: Outbox;
+  #delivering: Promise<void> | undefined;
+
+  constructor(deps: ReporterDeps) {
+    this.#deps = deps;
+    this.#outbox = new Outbox(deps.storage);
+  }
+
+  get enabled(): boolean {
+    return this.#deps.apiUrl().trim() !== "";
+  }
+
+  /** Keep a notice for delivery. False when it was already kept, or reporting is off. */
+  async enqueue(notice: Notice): Promise<boolean> {
+    if (!this.enabled) {
+      this.#deps.log("github:off", { notice: notice.id, kind: notice.kind });
+      return false;
+    }
+    const added = await this.#outbox.add(notice, this.#now());
+    if (added) this.#deps.log("github:queued", { notice: notice.id, kind: notice.kind });
+    return added !== null;
+  }
+
+  entries(): Promise<OutboxEntry[]> {
+    return this.#outbox.all();
+  }
+
+  /** Deliver every pending notice, oldest first. Concurrent calls share one pass. */
+  deliverPending(): Promise<void> {
+    this.#delivering ??= this.#pass().finally(() => {
+      this.#delivering = undefined;
+    });
+    return this.#delivering;
+  }
+
+  async #pass(): Promise<void> {
+    if (!this.enabled) return;
+    const pending = await this.#outbox.pending();
+    if (pending.length === 0) return;
+    let client = await this.#client();
+    let retryInMs: number | undefined;
+    for (const entry of pending) {
+      const result = await deliver(entry, {
+        outbox: this.#outbox,
+        client,
+        refreshClient: async () => {
+          const token = await this.#deps.refreshToken?.(entry.repo);
+          if (!token) return null;
+          client = await this.#client(token);
+          return client;
+        },
+        now: () => this.#now()
+      });
+      const fields = { notice: entry.id, kind: entry.kind, attempts: result.entry.attempts };
+      if (result.outcome === "sent") this.#deps.log("github:posted", { ...fields, found: result.found, url: result.entry.url });
+      if (result.outcome === "failed") this.#deps.log("github:failed", { ...fields, error: result.entry.lastError });
+      if (result.outcome === "retry") {
+        this.#deps.log("github:retry", { ...fields, error: result.entry.lastError, inMs: result.inMs });
+        retryInMs = Math.min(retryInMs ?? Infinity, result.inMs);
+      }
+    }
+    if (retryInMs !== undefined) await this.#deps.scheduleRetry(retryInMs);
+  }
+
+  async #client(token?: string): Promise<GitHubClient> {
+    return createGitHubClient({
+      baseUrl: this.#deps.apiUrl(),
+      token: token ?? (await this.#deps.token()),
+      ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {})
+    });
+  }
+
+  #now(): number {
+    return this.#deps.now?.() ?? Date.now();
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * Reporting back on the issue, with real Think turns against a GitHub that
+ * MSW plays: 🚀 once when a run's turn starts, and exactly one closing
+ * message per run whatever way it ends (a result, a plain finish, an error,
+ * exhausted recovery, a cancel, a spent budget), plus one stale notice for a
+ * run that goes quiet. Exactly once holds across an eviction, a lost answer
+ * from GitHub, retries and an expired token.
+ */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sessionName } from "../src/run/session-name";
+import type { ThinkAgent } from "../src/agent";
+import type { OutboxEntry } from "../src/report/outbox";
+import { agentFor, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { FakeGitHub } from "./support/github";
+
+const github = new FakeGitHub();
+const server = setupServer(...github.handlers());
+beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
+afterAll(() => server.close());
+afterEach(() => server.resetHandlers(...github.handlers()));
+
+const TOKEN = "ghs_REPORTINGtestTOKEN000000000000000";
+const COMMENT_ID = 424242;
+
+type ReportingAgent = TestAgent &
+  DurableObjectStub & {
+    notices(): Promise<OutboxEntry[]>;
+    deliverNotices(): Promise<void>;
+  };
+
+async function start(instruction: string, options: { namespace?: Env["ReportingThinkAgent"]; commentId?: number } = {}) {
+  const repo = uniqueRepo();
+  const session = sessionName(repo, 7);
+  const agent = (await agentFor(session, options.namespace ?? env.ReportingThinkAgent)) as unknown as ReportingAgent;
+  const { submissionId } = await agent.startRun({
+    session,
+    repo,
+    issueNumber: 7,
+    instruction,
+    installationToken: TOKEN,
+    commentId: options.commentId ?? COMMENT_ID
+  });
+  return { agent, repo, session, submissionId };
+}
+
+/** Wait until the outbox holds `count` entries and none is pending. */
+async function settled(agent: ReportingAgent, count: number, timeoutMs = 15_000): Promise<OutboxEntry[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const entries = await agent.notices();
+    if (entries.length >= count && entries.every((entry) => entry.state !== "pending")) return entries;
+    if (Date.now() > deadline) throw new Error(`outbox did not settle: ${JSON.stringify(entries)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const commentBodies = (repo: string) => github.comments(repo, 7).map((comment) => comment.body);
+const reactions = (repo: string) => github.callsFor(repo).filter((call) => call.path.endsWith("/reactions"));
+
+/** The one comment on the issue, checked to be the only message of its kind. */
+function onlyComment(repo: string): string {
+  const bodies = commentBodies(repo);
+  expect(bodies).toHaveLength(1);
+  return bodies[0]!;
+}
+
+describe("reporting back on the issue", () => {
+  it("reacts 🚀 when the turn starts and posts the skill's result once, as the App", async () => {
+    const { agent, repo, session, submissionId } = await start(
+      "TEST: run echo working\nTEST: result reproduced Clicking Save throws a TypeError.\nTEST: reply done"
+    );
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const entries = await settled(agent, 2);
+    expect(entries.map((entry) => [entry.kind, entry.state])).toEqual([
+      ["rocket", "sent"],
+      ["closing", "sent"]
+    ]);
+    expect(reactions(repo)).toEqual([
+      { method: "POST", path: `/repos/${repo}/issues/comments/${COMMENT_ID}/reactions`, auth: `token ${TOKEN}`, body: { content: "rocket" } }
+    ]);
+    const body = onlyComment(repo);
+    expect(body).toContain(`<!-- agent-think:${submissionId}:closing -->`);
+    expect(body).toContain("### ✅ Reproduced");
+    expect(body).toContain("Clicking Save throws a TypeError.");
+    expect(body).toContain(`https://agent-think.test/thread/${session}`);
+    const posts = github.callsFor(repo).filter((call) => call.path.endsWith("/comments"));
+    expect(posts.map((call) => call.auth)).toEqual([`token ${TOKEN}`]);
+  });
+
+  it("posts the final answer when the run finished without a structured result", async () => {
+    const { agent, repo, submissionId } = await start("TEST: run echo hi\nTEST: reply I looked and found nothing wrong.");
+    await waitForStatus(agent, submissionId);
+    await settled(agent, 2);
+    const body = onlyComment(repo);
+    expect(body).toContain("**agent-think finished.**");
+    expect(body).toContain("I looked and found nothing wrong.");
+  });
+
+  it("posts no 🚀 for a run without a triggering comment, and still closes it", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: reply ok", installationToken: TOKEN });
+    await waitForStatus(agent, submissionId);
+    expect((await settled(agent, 1)).map((entry) => entry.kind)).toEqual(["closing"]);
+    expect(reactions(repo)).toEqual([]);
+    expect(commentBodies(repo)).toHaveLength(1);
+  });
+
+  it("posts one result and one 🚀 across an eviction in the middle of the run", async () => {
+    const { agent, repo, session, submissionId } = await start(
+      "TEST: run sleep 1 && echo slept\nTEST: result not-reproduced Works on main.\nTEST: reply done"
+    );
+    await waitForStatus(agent, submissionId, ["running"]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await runInDurableObject(agent, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+    const revived = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    expect((await waitForStatus(revived, submissionId)).status).toBe("completed");
+    await settled(revived, 2);
+    expect(reactions(repo)).toHaveLength(1);
+    expect(onlyComment(repo)).toContain("Works on main.");
+  });
+
+  it("posts once when GitHub took the comment but the answer was lost", async () => {
+    github.failNext((call) => call.method === "POST" && call.path.endsWith("/7/comments"), "lost");
+    const { agent, repo, submissionId } = await start("TEST: result needs-info Which version?\nTEST: reply done", { commentId: 9001 });
+    await waitForStatus(agent, submissionId);
+    // The first attempt failed as far as the agent knows; the retry finds the marker instead of posting again.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await agent.deliverNotices();
+    const [, closing] = await settled(agent, 2);
+    expect(closing).toMatchObject({ kind: "closing", state: "sent", attempts: 2 });
+    expect(onlyComment(repo)).toContain("Which version?");
+    const listed = github.callsFor(repo).filter((call) => call.method === "GET");
+    expect(listed).toHaveLength(1);
+  });
+
+  it("retries a failed post on its schedule and posts once", async () => {
+    github.failNext((call) => call.method === "POST" && call.path.endsWith("/7/comments"), 502);
+    const { agent, repo, submissionId } = await start("TEST: reply done");
+    await waitForStatus(agent, submissionId);
+    const [, closing] = await settled(agent, 2, 20_000);
+    expect(closing).toMatchObject({ state: "sent", attempts: 2 });
+    expect(commentBodies(repo)).toHaveLength(1);
+  });
+
+  it("asks the token broker for a fresh token when GitHub says the run's token expired", async () => {
+    github.failNext((call) => call.method === "POST" && call.path.endsWith("/7/comments"), 401);
+    const { agent, repo, submissionId } = await start("TEST: reply done");
+    await waitForStatus(agent, submissionId);
+    await settled(agent, 2);
+    const posts = github.callsFor(repo).filter((call) => call.method === "POST" && call.path.endsWith("/7/comments"));
+    expect(posts.map((call) => call.auth)).toEqual([`token ${TOKEN}`, `token ghs_testMinted_${repo.replace(/\W/g, "_")}`]);
+    expect(commentBodies(repo)).toHaveLength(1);
+  });
+
+  it("gives up on a post GitHub refuses, and records why", async () => {
+    github.failNext((call) => call.method === "POST" && call.path.endsWith("/7/comments"), 404);
+    const { agent, repo, submissionId } = await start("TEST: reply done");
+    await waitForStatus(agent, submissionId);
+    const [, closing] = await settled(agent, 2);
+    expect(closing).toMatchObject({ state: "failed", attempts: 1, lastError: "GitHub comment: 404 failed by the test" });
+    expect(commentBodies(repo)).toEqual([]);
+  });
+
+  it("posts one failure notice with the last error and the thread link when the run errors", async () => {
+    const { agent, repo, session, submissionId } = await start("TEST: run echo before\nTEST: fail the model is down");
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    await settled(agent, 2);
+    const body = onlyComment(repo);
+    expect(body).toContain("❌ **agent-think could not finish this run.**");
+    expect(body).toContain("the model is down");
+    expect(body).toContain(`https://agent-think.test/thread/${session}`);
+  });
+
+  it("posts one interrupted notice when recovery is exhausted", async () => {
+    const { session, repo, submissionId } = await start("TEST: run sleep 2 && echo one\nTEST: run sleep 2 && echo two\nTEST: reply done", {
+      namespace: env.FragileThinkAgent
+    });
+    const fresh = async () => (await agentFor(session, env.FragileThinkAgent)) as unknown as ReportingAgent;
+    await waitForStatus(await fresh(), submissionId, ["running"]);
+    // Evict it mid-tool until it gives up (one recovery is allowed).
+    for (let i = 0; i < 6; i++) {
+      const agent = await fresh();
+      const status = await agent.submissionStatus(submissionId);
+      if (status?.status !== "running") break;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await runInDurableObject(agent, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+    }
+    const agent = await fresh();
+    const status = await waitForStatus(agent, submissionId);
+    expect(status.status).toBe("error");
+    await settled(agent, 2);
+    const body = onlyComment(repo);
+    expect(body).toContain("❌ **agent-think was interrupted and could not recover this run.**");
+  });
+
+  it("posts one notice when the run is cancelled, saying who stopped it", async () => {
+    const { agent, repo, submissionId } = await start("TEST: run sleep 2 && echo slow\nTEST: reply done");
+    await waitForStatus(agent, submissionId, ["running"]);
+    expect((await agent.cancelRun("stopped by @alice")).submissionIds).toEqual([submissionId]);
+    expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
+    await settled(agent, 2);
+    expect(onlyComment(repo)).toContain("⏹️ **agent-think stopped this run (stopped by @alice).**");
+  });
+
+  it("ends a run that spends its token budget as budget exhausted, and says so once", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance: ThinkAgent) => {
+      instance.tokenBudget = 50;
+    });
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: tools 5", installationToken: TOKEN });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    await settled(agent, 1);
+    const body = onlyComment(repo);
+    expect(body).toMatch(/⏸️ \*\*agent-think stopped this run: it used its token budget \([\d,]+ of 50 tokens\) before finishing\.\*\*/);
+    const tools = (await agent.transcript()).flatMap((message) => message.parts).filter((part) => String(part.type).startsWith("tool-"));
+    expect(tools).toHaveLength(1);
+  });
+
+  it("ends a run that reaches the step cap as budget exhausted, and says so once", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance: ThinkAgent) => {
+      instance.maxSteps = 3;
+    });
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: tools 10", installationToken: TOKEN });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    await settled(agent, 1);
+    expect(onlyComment(repo)).toContain("it reached the step cap (3 steps) before finishing");
+  });
+
+  it("posts one stale notice for a run with no tool activity in the stale window, then its result", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance: ThinkAgent) => {
+      instance.staleRunMs = 300;
+    });
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 7,
+      instruction: "TEST: run sleep 3 && echo late\nTEST: reply finished late",
+      installationToken: TOKEN
+    });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const entries = await settled(agent, 2);
+    expect(entries.map((entry) => entry.kind)).toEqual(["stale", "closing"]);
+    const bodies = commentBodies(repo);
+    expect(bodies).toHaveLength(2);
+    expect(bodies.filter((body) => body.includes("has done nothing on this run"))).toHaveLength(1);
+    expect(bodies[1]).toContain("finished late");
+  });
+
+  it("never puts the installation token in what it posts", async () => {
+    const { agent, repo, submissionId } = await start(`TEST: run echo ${TOKEN}\nTEST: reply the token was ${TOKEN}`);
+    await waitForStatus(agent, submissionId);
+    await settled(agent, 2);
+    const body = onlyComment(repo);
+    expect(body).not.toContain(TOKEN);
+    expect(body).toContain("[redacted]");
+  });
+});
