@@ -21,6 +21,8 @@ if (parsed.kind === "help") {
 try {
   console.log(formatSeedSummary(await seedSkills(parsed.args)));
 } catch (error) {
-  console.error(error instanceof SeedError ? error.message : `seed:r2: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  // A SeedError lists every problem; anything else (most often: not logged in
+  // to Cloudflare for a remote seed) is wrangler's own message.
+  console.error(error instanceof SeedError ? error.message : `seed:r2: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

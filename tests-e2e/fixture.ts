@@ -1,7 +1,8 @@
 /**
  * The e2e fixture: a real `wrangler dev --local` per test file, on a free
- * port, with its Durable Object state in a fresh temporary directory (other
- * wrangler processes on this machine use `.wrangler/state` and 8787).
+ * port, with its Durable Object and R2 state in a fresh temporary directory
+ * or one the caller passes in, e.g. with skills seeded before the start
+ * (other wrangler processes on this machine use `.wrangler/state` and 8787).
  *
  * `test` exposes it twice, both file-scoped and started only when a test
  * asks for them: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model)
