@@ -161,7 +161,7 @@ function inlineCode(text: string): string {
 }
 
 export function formatDuration(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
+  const minutes = Math.floor(ms / 60_000);
   if (minutes >= 1) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
   const seconds = Math.max(1, Math.round(ms / 1_000));
   return `${seconds} second${seconds === 1 ? "" : "s"}`;

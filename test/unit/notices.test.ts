@@ -1,0 +1,125 @@
+/**
+ * What a run says on its issue: the closing message for each way a run can
+ * end, the stale notice, and the markers that make each message findable.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  closingNotice,
+  closingText,
+  describeEnding,
+  endingError,
+  formatDuration,
+  noticeMarker,
+  rocketNotice,
+  runResultSchema,
+  staleNotice,
+  type EndingFacts
+} from "../../src/report/notices";
+
+const run = { repo: "acme/app", issueNumber: 12, submissionId: "sub-1", threadUrl: "https://bot.test/thread/acme-app-12" };
+const facts = (overrides: Partial<EndingFacts>): EndingFacts => ({
+  status: "completed",
+  interrupted: false,
+  finalText: "",
+  steps: 3,
+  maxSteps: 250,
+  ...overrides
+});
+
+describe("describeEnding", () => {
+  it("prefers the structured result of a completed run, then its final text", () => {
+    const result = { outcome: "reproduced" as const, summary: "It throws." };
+    expect(describeEnding(facts({ result, finalText: "bye" }))).toEqual({ kind: "result", result });
+    expect(describeEnding(facts({ finalText: "bye" }))).toEqual({ kind: "finished", text: "bye" });
+  });
+
+  it("calls a completed run budget exhausted when the token budget stopped it, or the cap cut it mid-work", () => {
+    expect(describeEnding(facts({ budgetHit: { used: 120, budget: 100 } }))).toEqual({
+      kind: "budget",
+      limit: { kind: "tokens", used: 120, budget: 100 }
+    });
+    expect(describeEnding(facts({ steps: 250, lastFinishReason: "tool-calls" }))).toEqual({
+      kind: "budget",
+      limit: { kind: "steps", steps: 250 }
+    });
+    // Reaching the cap with a final answer is a finished run.
+    expect(describeEnding(facts({ steps: 250, lastFinishReason: "stop", finalText: "done" })).kind).toBe("finished");
+  });
+
+  it("tells an exhausted recovery from an error, and a cancel from both", () => {
+    expect(describeEnding(facts({ status: "error", error: "boom" }))).toEqual({ kind: "failed", error: "boom" });
+    expect(describeEnding(facts({ status: "error", error: "x", interrupted: true }))).toEqual({ kind: "interrupted" });
+    expect(describeEnding(facts({ status: "aborted", cancelReason: "stopped by @a" }))).toEqual({ kind: "cancelled", reason: "stopped by @a" });
+    expect(describeEnding(facts({ status: "skipped" }))).toEqual({ kind: "cancelled" });
+  });
+
+  it("gives the command center an error line for every ending but a success", () => {
+    expect(endingError({ kind: "finished", text: "" })).toBeUndefined();
+    expect(endingError({ kind: "result", result: { outcome: "no-pr", summary: "s" } })).toBeUndefined();
+    expect(endingError({ kind: "failed", error: "boom" })).toBe("boom");
+    expect(endingError({ kind: "interrupted" })).toBe("interrupted: recovery exhausted");
+    expect(endingError({ kind: "cancelled", reason: "stopped by @a" })).toBe("cancelled: stopped by @a");
+    expect(endingError({ kind: "budget", limit: { kind: "steps", steps: 9 } })).toBe("budget exhausted: step cap of 9");
+  });
+});
+
+describe("closing messages", () => {
+  it("render a reproduce result with its link and steps, and a PR result with changes and verification", () => {
+    const repro = closingText(
+      { kind: "result", result: { outcome: "reproduced", summary: "Save throws.", steps: ["Open", "Click\nSave"], reproductionUrl: "https://r.test" } },
+      run.threadUrl
+    );
+    expect(repro).toContain("### ✅ Reproduced\n\nSave throws.");
+    expect(repro).toContain("**Reproduction:** https://r.test");
+    expect(repro).toContain("1. Open\n2. Click Save");
+    const pr = closingText(
+      {
+        kind: "result",
+        result: { outcome: "pr-opened", summary: "Fixed.", pullRequestUrl: "https://p.test/1", changes: ["guard null"], verification: "tests pass" }
+      },
+      run.threadUrl
+    );
+    expect(pr).toContain("### 🛠️ Pull request opened");
+    expect(pr).toContain("- guard null");
+    expect(pr).toContain("**Verified:** tests pass");
+  });
+
+  it("say how a failed, interrupted, cancelled or budget-stopped run ended, each with the thread link", () => {
+    const endings = [
+      { kind: "failed", error: "model `down`" },
+      { kind: "interrupted" },
+      { kind: "cancelled", reason: "stopped by @a" },
+      { kind: "budget", limit: { kind: "tokens", used: 1500, budget: 1000 } }
+    ] as const;
+    for (const ending of endings) expect(closingText(ending, run.threadUrl)).toContain(`(${run.threadUrl})`);
+    expect(closingText(endings[0], run.threadUrl)).toContain("Last error: `` model `down` ``");
+    expect(closingText(endings[3], run.threadUrl)).toContain("(1,500 of 1,000 tokens)");
+  });
+
+  it("drop HTML comments from model text, so it cannot forge a marker", () => {
+    const text = closingText({ kind: "finished", text: `ok <!-- agent-think:other:closing --> done` }, run.threadUrl);
+    expect(text).not.toContain("<!--");
+  });
+
+  it("carry one marker keyed by submission and kind", () => {
+    const notice = closingNotice(run, { kind: "interrupted" });
+    expect(notice).toMatchObject({ id: "sub-1:closing", kind: "closing", repo: "acme/app", issueNumber: 12 });
+    expect(notice.body!.startsWith(`${noticeMarker("sub-1:closing")}\n`)).toBe(true);
+    expect(staleNotice(run, 600_000).body).toContain("for 10 minutes");
+    expect(rocketNotice(run, 99)).toEqual({ id: "sub-1:rocket", kind: "rocket", submissionId: "sub-1", repo: "acme/app", issueNumber: 12, commentId: 99 });
+  });
+
+  it("formats durations in minutes, or seconds under a minute", () => {
+    expect(formatDuration(60_000)).toBe("1 minute");
+    expect(formatDuration(300)).toBe("1 second");
+    expect(formatDuration(45_000)).toBe("45 seconds");
+  });
+});
+
+describe("report_result input", () => {
+  it("accepts the skills' shape and refuses an unknown outcome or a bad link", () => {
+    expect(runResultSchema.safeParse({ outcome: "needs-info", summary: "Which version?" }).success).toBe(true);
+    expect(runResultSchema.safeParse({ outcome: "fixed", summary: "x" }).success).toBe(false);
+    expect(runResultSchema.safeParse({ outcome: "reproduced", summary: "x", reproductionUrl: "not a url" }).success).toBe(false);
+  });
+});
