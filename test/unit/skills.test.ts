@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseSkill, type Skill } from "agents/skills";
 import { describe, expect, it } from "vitest";
 import { runEnvelopeSchema } from "../../src/run/envelope";
+import { RESULT_OUTCOMES, runResultSchema } from "../../src/report/notices";
 import { readSkillTree } from "../../scripts/lib/seed-skills";
 
 const SKILLS_DIR = fileURLToPath(new URL("../../skills", import.meta.url));
@@ -27,9 +28,8 @@ const RECIPE_FILES = [
 // The Agent Skills spec's advice for a SKILL.md; longer material goes to references/.
 const MAX_SKILL_LINES = 500;
 
-// The report_result tool's input fields, and which outcomes each skill may report.
-const RESULT_FIELDS = ["outcome", "summary", "steps", "reproductionUrl", "pullRequestUrl", "changes", "verification"];
-const OUTCOMES: Record<string, string[]> = {
+// Which of report_result's outcomes each skill may report.
+const OUTCOMES: Record<string, Array<(typeof RESULT_OUTCOMES)[number]>> = {
   reproduce: ["reproduced", "not-reproduced", "needs-info"],
   "open-pr": ["pr-opened", "no-pr", "needs-info"]
 };
@@ -103,8 +103,7 @@ describe.each(directories)("skills/%s/SKILL.md", (directory) => {
     const { skill } = load(directory);
     expect(skill.body).toContain("report_result");
     expect(skill.body).toMatch(/exactly once/);
-    const result = jsonBlocks(skill.body).at(-1) as Record<string, unknown>;
-    expect(Object.keys(result).filter((key) => !RESULT_FIELDS.includes(key))).toEqual([]);
+    const result = runResultSchema.strict().parse(jsonBlocks(skill.body).at(-1));
     expect(OUTCOMES[directory]).toContain(result.outcome);
     for (const outcome of OUTCOMES[directory]!) expect(skill.body).toContain(`\`${outcome}\``);
   });
