@@ -41,6 +41,8 @@ export async function startDevServer(options: {
   containers?: boolean;
   /** A state directory the caller created and removes (e.g. seeded before start); a fresh temporary one otherwise. */
   persistTo?: string;
+  /** The GitHub the Worker posts to (a local stand-in); with LOCAL_DEV and none, it posts nothing. */
+  githubApiUrl?: string;
 }): Promise<RunningServer> {
   const port = await freePort();
   // Explicit, so wranglers started side by side never race for the default 9229.
@@ -51,7 +53,14 @@ export async function startDevServer(options: {
   const url = localUrl(port);
   const child = spawn(
     join(ROOT, "node_modules", ".bin", "wrangler"),
-    wranglerDevArgs({ port, inspectorPort, localDev: options.localDev, persistTo, containers: options.containers }),
+    wranglerDevArgs({
+      port,
+      inspectorPort,
+      localDev: options.localDev,
+      persistTo,
+      containers: options.containers,
+      githubApiUrl: options.githubApiUrl
+    }),
     {
       cwd: ROOT,
       detached: true,

@@ -17,6 +17,12 @@ export type WranglerDevOptions = {
   inspectorPort?: number;
   /** Run the Sandbox's container (needs a Docker engine); off by default. */
   containers?: boolean;
+  /**
+   * Where the Worker posts reactions and comments: the local GitHub stand-in.
+   * With LOCAL_DEV and no URL, nothing is posted (a local run never reaches
+   * the real GitHub by accident).
+   */
+  githubApiUrl?: string;
 };
 
 export function wranglerDevArgs(options: WranglerDevOptions): string[] {
@@ -33,6 +39,9 @@ export function wranglerDevArgs(options: WranglerDevOptions): string[] {
     `PUBLIC_BASE_URL:${localUrl(options.port)}`
   ];
   if (options.localDev) args.push("--var", "LOCAL_DEV:1");
+  if (options.githubApiUrl !== undefined || options.localDev) {
+    args.push("--var", `GITHUB_API_URL:${options.githubApiUrl ?? ""}`);
+  }
   if (options.containers) {
     args.push("--enable-containers=true", "--var", "CONTAINERS_ENABLED:1");
   } else {
@@ -69,7 +78,7 @@ export function findReadyUrl(text: string): string | null {
   return match ? match[1]! : null;
 }
 
-export function startBanner(url: string): string {
+export function startBanner(url: string, githubStandinUrl?: string): string {
   // dispatch defaults to the default port; any other needs --url.
   const urlOption = url === localUrl(DEFAULT_PORT) ? "" : ` --url ${url}`;
   return [
@@ -79,6 +88,7 @@ export function startBanner(url: string): string {
     "",
     `  dispatch a run:     npm run dispatch -- owner/repo#123 "reproduce this issue"${urlOption}`,
     `  read a transcript:  curl ${url}/dev/messages/<session>`,
+    ...(githubStandinUrl ? [`  what it posted:     curl ${githubStandinUrl}/_standin/records   (the local GitHub stand-in)`] : []),
     "  stop:               Ctrl-C",
     ""
   ].join("\n");

@@ -29,6 +29,8 @@ export class Reporter {
   readonly #deps: ReporterDeps;
   readonly #outbox: Outbox;
   #delivering: Promise<void> | undefined;
+  /** A notice arrived during a pass: run another when it ends. */
+  #again = false;
 
   constructor(deps: ReporterDeps) {
     this.#deps = deps;
@@ -54,9 +56,22 @@ export class Reporter {
     return this.#outbox.all();
   }
 
-  /** Deliver every pending notice, oldest first. Concurrent calls share one pass. */
+  /**
+   * Deliver every pending notice, oldest first. One pass runs at a time; a
+   * call during a pass makes it go round once more, so a notice queued
+   * meanwhile is not left for the backstop.
+   */
   deliverPending(): Promise<void> {
-    this.#delivering ??= this.#pass().finally(() => {
+    if (this.#delivering) {
+      this.#again = true;
+      return this.#delivering;
+    }
+    this.#delivering = (async () => {
+      do {
+        this.#again = false;
+        await this.#pass();
+      } while (this.#again);
+    })().finally(() => {
       this.#delivering = undefined;
     });
     return this.#delivering;

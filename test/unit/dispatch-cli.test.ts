@@ -589,11 +589,18 @@ describe("npm start helpers", () => {
       "PUBLIC_BASE_URL:http://127.0.0.1:8787",
       "--var",
       "LOCAL_DEV:1",
+      // Local dev posts to GitHub only when given a stand-in.
+      "--var",
+      "GITHUB_API_URL:",
       "--var",
       "CONTAINERS_ENABLED:"
     ]);
+    expect(wranglerDevArgs({ port: 8787, localDev: true, githubApiUrl: "http://127.0.0.1:8790" })).toContain(
+      "GITHUB_API_URL:http://127.0.0.1:8790"
+    );
     const args = wranglerDevArgs({ port: 9001, localDev: false, persistTo: "/tmp/state", inspectorPort: 9002 });
     expect(args).not.toContain("LOCAL_DEV:1");
+    expect(args.join(" ")).not.toContain("GITHUB_API_URL");
     expect(args.join(" ")).toContain("--port 9001");
     expect(args.join(" ")).toContain("PUBLIC_BASE_URL:http://127.0.0.1:9001");
     expect(args.join(" ")).toContain("--persist-to /tmp/state --inspector-port 9002");
@@ -619,5 +626,6 @@ describe("npm start helpers", () => {
     expect(banner).toContain('npm run dispatch -- owner/repo#123 "reproduce this issue"\n');
     expect(banner).toContain("curl http://127.0.0.1:8787/dev/messages/<session>");
     expect(startBanner("http://127.0.0.1:9000")).toContain('"reproduce this issue" --url http://127.0.0.1:9000');
+    expect(startBanner("http://127.0.0.1:8787", "http://127.0.0.1:8790")).toContain("curl http://127.0.0.1:8790/_standin/records");
   });
 });

@@ -1,0 +1,134 @@
+/**
+ * `npm start` as a maintainer runs it: skills seeded into the local bucket,
+ * the recording GitHub stand-in up, and wrangler dev posting to it. A
+ * scripted reproduce run ends with one result comment on the stand-in, a
+ * failing run with one failure notice carrying the thread link, and both
+ * triggering comments get 🚀 once.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { StandinRecord } from "../scripts/lib/github-standin";
+import { freePort, ROOT } from "./fixture";
+
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 8_000;
+
+type Started = { url: string; standinUrl: string; output(): string; stop(): Promise<void> };
+
+async function startNpmStart(): Promise<Started> {
+  const [port, standinPort] = [await freePort(), await freePort()];
+  const persistTo = await mkdtemp(join(tmpdir(), "agent-think-start-"));
+  const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      PORT: String(port),
+      GITHUB_STANDIN_PORT: String(standinPort),
+      PERSIST_TO: persistTo
+    }
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => void (output = (output + chunk.toString("utf8")).slice(-50_000));
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const stop = async () => {
+    // start.ts stops its wrangler group and the stand-in on SIGTERM.
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS))]);
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    await rm(persistTo, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!output.includes("agent-think is running at")) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`npm start did not come up\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url: `http://127.0.0.1:${port}`, standinUrl: `http://127.0.0.1:${standinPort}`, output: () => output, stop };
+}
+
+let started: Started;
+beforeAll(async () => {
+  started = await startNpmStart();
+}, READY_TIMEOUT_MS + 10_000);
+afterAll(async () => {
+  await started?.stop();
+});
+
+async function dispatch(body: Record<string, unknown>): Promise<{ session: string; threadUrl: string; submissionId: string }> {
+  const response = await fetch(`${started.url}/dev/dispatch`, { method: "POST", body: JSON.stringify(body) });
+  expect(response.status).toBe(202);
+  return (await response.json()) as { session: string; threadUrl: string; submissionId: string };
+}
+
+async function records(): Promise<StandinRecord[]> {
+  return ((await (await fetch(`${started.standinUrl}/_standin/records`)).json()) as { records: StandinRecord[] }).records;
+}
+
+/** The stand-in's records for one issue once its closing comment is in (and a moment more, to catch a second). */
+async function recordsForIssue(repo: string, issue: number, commentId: number): Promise<StandinRecord[]> {
+  const mine = (all: StandinRecord[]) =>
+    all.filter((record) => record.path === `/repos/${repo}/issues/${issue}/comments` || record.path === `/repos/${repo}/issues/comments/${commentId}/reactions`);
+  const deadline = Date.now() + 30_000;
+  while (!mine(await records()).some((record) => record.path.endsWith("/comments") && record.method === "POST")) {
+    if (Date.now() > deadline) throw new Error(`no comment for ${repo}#${issue}\n${started.output().slice(-4_000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  return mine(await records());
+}
+
+describe("npm start", () => {
+  it("seeds the skills the agent reads", async () => {
+    const listed = (await (await fetch(`${started.url}/dev/skills`)).json()) as { skills: Array<{ name: string }> };
+    expect(listed.skills.map((skill) => skill.name).sort()).toEqual(["open-pr", "reproduce"]);
+    expect(started.output()).toMatch(/seed:r2: local .* uploaded \d+/);
+  });
+
+  it("ends a scripted reproduce run with 🚀 and one result comment on the GitHub stand-in", async () => {
+    const { session } = await dispatch({ repo: "acme/widgets", issueNumber: 3, commentId: 9301, requestedBy: { login: "alice" } });
+    const calls = await recordsForIssue("acme/widgets", 3, 9301);
+    expect(calls.map((call) => [call.method, call.path])).toEqual([
+      ["POST", "/repos/acme/widgets/issues/comments/9301/reactions"],
+      ["POST", "/repos/acme/widgets/issues/3/comments"]
+    ]);
+    expect(calls[0]!.body).toEqual({ content: "rocket" });
+    const body = (calls[1]!.body as { body: string }).body;
+    expect(body).toContain("### ❔ Not reproduced");
+    expect(body).toContain(`${started.url}/thread/${session}`);
+    // The dev log shows what was posted.
+    expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: ### ❔ Not reproduced");
+  });
+
+  it("ends a scripted failing run with one failure notice carrying the thread link", async () => {
+    const { session } = await dispatch({
+      repo: "acme/widgets",
+      issueNumber: 4,
+      commentId: 9401,
+      instruction: "TEST: run echo trying\nTEST: fail the model went away"
+    });
+    const calls = await recordsForIssue("acme/widgets", 4, 9401);
+    const comments = calls.filter((call) => call.path.endsWith("/4/comments"));
+    expect(comments).toHaveLength(1);
+    const body = (comments[0]!.body as { body: string }).body;
+    expect(body).toContain("❌ **agent-think could not finish this run.**");
+    expect(body).toContain("the model went away");
+    expect(body).toContain(`${started.url}/thread/${session}`);
+    expect(calls.filter((call) => call.path.endsWith("/reactions"))).toHaveLength(1);
+  });
+});
