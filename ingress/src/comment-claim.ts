@@ -1,0 +1,38 @@
+/**
+ * CommentClaim: the atomic "first delivery of this comment wins". One tiny
+ * Durable Object per comment id (`comment:<id>`), so claims for different
+ * comments never queue behind each other. A KV marker alone cannot do this:
+ * two concurrent redeliveries would both read "not handled" before either
+ * wrote. Here the read and the write happen in one synchronous step of a
+ * single-threaded object, so of any number of concurrent claims exactly one
+ * sees `true`.
+ *
+ * The claim is forgotten after CLAIM_RETENTION_MS (an alarm clears the
+ * object), long after GitHub stops redelivering (three days); the agent's
+ * dispatch is idempotent per comment as well.
+ */
+import { DurableObject } from "cloudflare:workers";
+
+export const CLAIM_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const CLAIM_KEY = "claim";
+
+export type ClaimRecord = { deliveryId: string; claimedAt: number };
+
+export const claimName = (commentId: number) => `comment:${commentId}`;
+
+export class CommentClaim extends DurableObject<Env> {
+  /** True for the first claim of this comment; false for every later one. */
+  async claim(deliveryId: string): Promise<boolean> {
+    const { storage } = this.ctx;
+    if (storage.kv.get<ClaimRecord>(CLAIM_KEY) !== undefined) return false;
+    const claimedAt = Date.now();
+    storage.kv.put<ClaimRecord>(CLAIM_KEY, { deliveryId, claimedAt });
+    // After the claim is taken: awaiting here cannot let a second claim in first.
+    await storage.setAlarm(claimedAt + CLAIM_RETENTION_MS);
+    return true;
+  }
+
+  override async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The webhook app's configuration, read from its vars once per request:
+ * where GitHub is, the handle that starts a run, which repositories may use
+ * it, the App's own bot login, and the largest delivery it reads. A value
+ * that cannot be used is a ConfigError naming the variable (never its
+ * value), so a misconfigured deployment fails loudly instead of quietly
+ * accepting or ignoring everything. Secrets are not read here.
+ *
+ * Pure.
+ */
+import { normalizeHandle } from "./mention";
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** GitHub caps webhook payloads at 25 MB; more than that is never a delivery. */
+const MAX_MAX_BODY_BYTES = 25 * 1024 * 1024;
+
+export type IngressVars = {
+  GITHUB_API_URL?: string;
+  MENTION_HANDLE?: string;
+  ALLOWED_REPOS?: string;
+  BOT_LOGIN?: string;
+  MAX_BODY_BYTES?: string;
+};
+
+export type IngressConfig = {
+  /** Without a trailing slash. */
+  apiUrl: string;
+  /** Lowercase, with its `@`. */
+  handle: string;
+  /** Lowercase `owner/name`. */
+  allowedRepos: ReadonlySet<string>;
+  /** Lowercase; empty when unset. */
+  botLogin: string;
+  maxBodyBytes: number;
+};
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly code = "config";
+  constructor(readonly variable: string, detail: string) {
+    super(`${variable} ${detail}`);
+  }
+}
+
+export function readConfig(vars: IngressVars): IngressConfig {
+  const apiUrl = (vars.GITHUB_API_URL ?? "").trim().replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]/.test(apiUrl)) throw new ConfigError("GITHUB_API_URL", "must be an http(s) URL");
+  const handle = normalizeHandle(vars.MENTION_HANDLE || "@agent-think");
+  if (!/^@[a-z0-9][a-z0-9-]*$/.test(handle)) throw new ConfigError("MENTION_HANDLE", "must be an @login");
+  return {
+    apiUrl,
+    handle,
+    allowedRepos: parseAllowedRepos(vars.ALLOWED_REPOS ?? ""),
+    botLogin: (vars.BOT_LOGIN ?? "").trim().toLowerCase(),
+    maxBodyBytes: parseMaxBodyBytes(vars.MAX_BODY_BYTES)
+  };
+}
+
+export function parseAllowedRepos(value: string): ReadonlySet<string> {
+  const repos = value
+    .split(",")
+    .map((repo) => repo.trim().toLowerCase())
+    .filter((repo) => repo !== "");
+  const bad = repos.find((repo) => !/^[^/\s]+\/[^/\s]+$/.test(repo));
+  if (bad !== undefined) throw new ConfigError("ALLOWED_REPOS", "must be a comma-separated list of owner/name");
+  return new Set(repos);
+}
+
+export function isAllowedRepo(config: Pick<IngressConfig, "allowedRepos">, fullName: string): boolean {
+  return config.allowedRepos.has(fullName.toLowerCase());
+}
+
+function parseMaxBodyBytes(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_MAX_BODY_BYTES;
+  const bytes = Number(value);
+  if (!Number.isSafeInteger(bytes) || bytes < 1024 || bytes > MAX_MAX_BODY_BYTES) {
+    throw new ConfigError("MAX_BODY_BYTES", `must be a whole number of bytes from 1024 to ${MAX_MAX_BODY_BYTES}`);
+  }
+  return bytes;
+}

@@ -1,0 +1,133 @@
+/**
+ * GitHub as the App sees it, through Octokit. Two kinds of client:
+ *
+ * - the App itself (a JWT signed with the App's private key by
+ *   @octokit/auth-app): finds the repository's installation and mints an
+ *   installation token scoped to that one repository;
+ * - one installation token: reacts on a comment and posts a comment, as the
+ *   App's bot.
+ *
+ * Errors that leave here are TokenMintError with a public message naming
+ * the repository and what to check, never a token, a key or GitHub's own
+ * response body. Every request has a deadline: GitHub waits at most ten
+ * seconds for the webhook's answer.
+ */
+import { createAppAuth } from "@octokit/auth-app";
+import { Octokit } from "@octokit/rest";
+import type { Logger } from "../log";
+import { PrivateKeyError, toPkcs8Pem } from "./private-key";
+
+export const GITHUB_REQUEST_TIMEOUT_MS = 4_000;
+
+export type RepoRef = { owner: string; name: string };
+export type RepoToken = { token: string; expiresAt: string };
+export type AppCredentials = { appId: string; privateKey: string; apiUrl: string };
+/** GitHub's reaction contents; ❌ is not one of them (see docs/ingress.md). */
+export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+
+export type TokenMintErrorCode = "config" | "not_installed" | "app_auth" | "github";
+
+export class TokenMintError extends Error {
+  override readonly name = "TokenMintError";
+  constructor(
+    readonly code: TokenMintErrorCode,
+    message: string
+  ) {
+    super(message);
+  }
+}
+
+/** An installation token that can act on `repo` only. */
+export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, log: Logger): Promise<RepoToken> {
+  const full = `${repo.owner}/${repo.name}`;
+  if (!/^\d+$/.test(credentials.appId.trim())) throw new TokenMintError("config", "GITHUB_APP_ID must be the App's numeric id");
+  let privateKey: string;
+  try {
+    privateKey = toPkcs8Pem(credentials.privateKey);
+  } catch (error) {
+    if (error instanceof PrivateKeyError) throw new TokenMintError("config", error.message);
+    throw error;
+  }
+  const app = new Octokit({
+    ...clientOptions(credentials.apiUrl, log),
+    authStrategy: createAppAuth,
+    auth: { appId: credentials.appId.trim(), privateKey }
+  });
+  const installation = await app.rest.apps
+    .getRepoInstallation({ owner: repo.owner, repo: repo.name })
+    .catch((error: unknown) => {
+      throw mintError(error, full, { 404: ["not_installed", `the GitHub App is not installed on ${full}`] });
+    });
+  const { data } = await app.rest.apps
+    .createInstallationAccessToken({ installation_id: installation.data.id, repositories: [repo.name] })
+    .catch((error: unknown) => {
+      throw mintError(error, full, {
+        404: ["not_installed", `the GitHub App's installation for ${full} is gone`],
+        422: ["not_installed", `the GitHub App's installation does not include ${full}`]
+      });
+    });
+  return { token: data.token, expiresAt: data.expires_at };
+}
+
+export type InstallationClient = {
+  react(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
+  comment(repo: RepoRef, issueNumber: number, body: string): Promise<void>;
+};
+
+export function installationClient(token: string, apiUrl: string, log: Logger): InstallationClient {
+  const octokit = new Octokit({ ...clientOptions(apiUrl, log), auth: token });
+  return {
+    async react(repo, commentId, content) {
+      await octokit.rest.reactions.createForIssueComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
+    },
+    async comment(repo, issueNumber, body) {
+      await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: issueNumber, body });
+    }
+  };
+}
+
+/** Status and a public description of a failed GitHub call; never its body. */
+export function describeGitHubError(error: unknown): string {
+  const status = statusOf(error);
+  if (status !== undefined) return `GitHub answered ${status}`;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  if ([error, cause].some((e) => e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError"))) {
+    return `GitHub did not answer within ${GITHUB_REQUEST_TIMEOUT_MS} ms`;
+  }
+  return "GitHub could not be reached";
+}
+
+function clientOptions(apiUrl: string, log: Logger) {
+  return {
+    baseUrl: apiUrl,
+    userAgent: "agent-think-ingress",
+    // Octokit's own notices (deprecations, clock-skew retries) as structured lines.
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (message: string) => log("octokit:warn", { message }),
+      error: (message: string) => log("octokit:error", { message })
+    },
+    request: {
+      // Looked up on each call, so the tests' MSW interception applies.
+      fetch: (url: RequestInfo | URL, init?: RequestInit) =>
+        fetch(url, { ...init, signal: AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS) })
+    }
+  };
+}
+
+function mintError(error: unknown, full: string, known: Record<number, [TokenMintErrorCode, string]>): TokenMintError {
+  const status = statusOf(error);
+  const mapped = status === undefined ? undefined : known[status];
+  if (mapped) return new TokenMintError(mapped[0], mapped[1]);
+  if (status === 401) {
+    return new TokenMintError("app_auth", "GitHub refused the App's JWT: check GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY");
+  }
+  return new TokenMintError("github", `${describeGitHubError(error)} while minting a token for ${full}`);
+}
+
+/** The status GitHub answered with; undefined when it never answered (Octokit then reports a made-up 500). */
+function statusOf(error: unknown): number | undefined {
+  const status = (error as { response?: { status?: unknown } } | null)?.response?.status;
+  return typeof status === "number" ? status : undefined;
+}

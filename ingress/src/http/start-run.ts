@@ -1,0 +1,177 @@
+/**
+ * What happens to a comment once it is claimed: mark it handled in KV (the
+ * record operators read), mint an installation token for its repository
+ * only, react 👀 as the App, and dispatch the run in the background
+ * (`waitUntil`), answering the webhook at once with 202.
+ *
+ * The marker is written before dispatch, so a failed dispatch is never
+ * retried by a redelivery: it is reported instead, with a 😕 (`confused`)
+ * reaction (GitHub has no ❌ reaction) and one short comment that says the
+ * run did not start and carries no error detail. The marker is updated with
+ * the outcome. An instruction longer than the agent accepts is refused the
+ * same way, with the limit named, instead of failing inside dispatch.
+ */
+import { MAX_INSTRUCTION_CHARS, type DispatchInput, type DispatchResult } from "../../../src/shared/dispatch";
+import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
+import type { Logger } from "../log";
+import { respond } from "./responses";
+
+/** How long `handled:comments:<id>` markers are kept; GitHub redelivers for three days. */
+export const MARKER_TTL_SECONDS = 30 * 24 * 60 * 60;
+export const markerKey = (commentId: number) => `handled:comments:${commentId}`;
+
+export type AcceptedComment = {
+  deliveryId: string;
+  repo: RepoRef;
+  fullName: string;
+  issueNumber: number;
+  issueTitle: string;
+  commentId: number;
+  instruction: string;
+  requestedBy: { login: string; avatarUrl?: string };
+  handle: string;
+};
+
+export type MarkerState = "claimed" | "dispatched" | "failed" | "refused";
+
+export type HandledMarker = {
+  state: MarkerState;
+  repo: string;
+  issueNumber: number;
+  commentId: number;
+  deliveryId: string;
+  requestedBy: string;
+  claimedAt: string;
+  updatedAt: string;
+  session?: string;
+  submissionId?: string;
+  reason?: string;
+};
+
+export type StartRunDeps = {
+  log: Logger;
+  markHandled(marker: HandledMarker): Promise<void>;
+  mintToken(repo: RepoRef): Promise<RepoToken>;
+  github(token: string): InstallationClient;
+  dispatch(input: DispatchInput): Promise<DispatchResult>;
+  waitUntil(promise: Promise<unknown>): void;
+  now(): number;
+};
+
+export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Promise<Response> {
+  const { log } = deps;
+  const where = { deliveryId: comment.deliveryId, repo: comment.fullName, issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const claimedAt = new Date(deps.now()).toISOString();
+  const mark = (state: MarkerState, extra: Partial<HandledMarker> = {}) =>
+    deps.markHandled({
+      state,
+      repo: comment.fullName,
+      issueNumber: comment.issueNumber,
+      commentId: comment.commentId,
+      deliveryId: comment.deliveryId,
+      requestedBy: comment.requestedBy.login,
+      claimedAt,
+      updatedAt: new Date(deps.now()).toISOString(),
+      ...extra
+    });
+  await mark("claimed");
+
+  let token: RepoToken;
+  try {
+    token = await deps.mintToken(comment.repo);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    log("token:failed", { ...where, code, error: errorMessage(error) });
+    await mark("failed", { reason: "token" });
+    return respond(502, "token_failed");
+  }
+  log.addSecret(token.token);
+  log("token:minted", { ...where, expiresAt: token.expiresAt });
+  const github = deps.github(token.token);
+
+  if (comment.instruction.length > MAX_INSTRUCTION_CHARS) {
+    log("delivery:refused", { ...where, reason: "instruction_too_long", chars: comment.instruction.length });
+    const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and mention ${comment.handle} again with a shorter instruction.`;
+    deps.waitUntil(
+      reportNotStarted(comment, github, body, log).then(() => settle(mark("refused", { reason: "instruction_too_long" }), log, where))
+    );
+    return respond(200, "refused:instruction_too_long");
+  }
+
+  await react(github, comment, "eyes", log);
+  deps.waitUntil(dispatchRun(comment, token.token, github, deps, mark));
+  log("delivery:accepted", where);
+  return respond(202, "accepted");
+}
+
+async function dispatchRun(
+  comment: AcceptedComment,
+  installationToken: string,
+  github: InstallationClient,
+  deps: StartRunDeps,
+  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+): Promise<void> {
+  const { log } = deps;
+  const where = { deliveryId: comment.deliveryId, repo: comment.fullName, issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const { avatarUrl } = comment.requestedBy;
+  const input: DispatchInput = {
+    repo: comment.fullName,
+    issueNumber: comment.issueNumber,
+    instruction: comment.instruction,
+    installationToken,
+    commentId: comment.commentId,
+    issueTitle: comment.issueTitle.slice(0, 1024),
+    requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) }
+  };
+  let result: DispatchResult;
+  try {
+    result = await deps.dispatch(input);
+  } catch (error) {
+    log("dispatch:failed", { ...where, error: errorMessage(error) });
+    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment. Nothing is running for it; mention ${comment.handle} again to retry.`;
+    await reportNotStarted(comment, github, body, log);
+    await settle(mark("failed", { reason: "dispatch" }), log, where);
+    return;
+  }
+  log("dispatch:done", { ...where, session: result.session, submissionId: result.submissionId, threadUrl: result.threadUrl });
+  await settle(mark("dispatched", { session: result.session, submissionId: result.submissionId }), log, where);
+}
+
+/** 😕 on the comment and one short comment on the issue; each failure is logged, never thrown. */
+async function reportNotStarted(comment: AcceptedComment, github: InstallationClient, body: string, log: Logger): Promise<void> {
+  await react(github, comment, "confused", log);
+  const marker = `<!-- agent-think-ingress:not-started comment=${comment.commentId} -->`;
+  try {
+    await github.comment(comment.repo, comment.issueNumber, `${marker}\n${body}`);
+    log("report:commented", { repo: comment.fullName, issueNumber: comment.issueNumber, commentId: comment.commentId });
+  } catch (error) {
+    log("report:failed", { repo: comment.fullName, commentId: comment.commentId, error: gitHubFailure(error) });
+  }
+}
+
+async function react(github: InstallationClient, comment: AcceptedComment, content: "eyes" | "confused", log: Logger): Promise<void> {
+  try {
+    await github.react(comment.repo, comment.commentId, content);
+  } catch (error) {
+    // A missing reaction is cosmetic: the run goes on, and the log says why.
+    log("react:failed", { repo: comment.fullName, commentId: comment.commentId, content, error: gitHubFailure(error) });
+  }
+}
+
+async function settle(marking: Promise<void>, log: Logger, where: Record<string, unknown>): Promise<void> {
+  try {
+    await marking;
+  } catch (error) {
+    log("marker:failed", { ...where, error: errorMessage(error) });
+  }
+}
+
+/** A failed GitHub call for a log line: what GitHub answered and its message. */
+function gitHubFailure(error: unknown): string {
+  return `${describeGitHubError(error)}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** For log lines only (the logger redacts secrets); never sent to GitHub. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

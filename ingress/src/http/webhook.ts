@@ -1,0 +1,102 @@
+/**
+ * `POST /webhooks/github`: from a GitHub delivery to a started run.
+ *
+ * verified delivery (delivery.ts) → `issue_comment.created` only → allowed
+ * repository → a mention with an instruction (mention.ts) → a trusted human
+ * commenter (gates.ts) → the atomic claim of the comment → then start-run.ts
+ * (marker, token, 👀, dispatch in the background) answers 202.
+ *
+ * Everything before the claim is a decision without side effects: each
+ * refusal answers with a clear status, logs why, and leaves nothing behind.
+ * The outcome is also in the `agent-think-outcome` response header, which
+ * GitHub's delivery log shows. A function of (request, deps); index.ts
+ * wires the deps.
+ */
+import { ConfigError, isAllowedRepo, type IngressConfig } from "../config";
+import { gateCommenter } from "../gates";
+import type { Logger } from "../log";
+import { parseMention } from "../mention";
+import { actionSchema, issueCommentSchema } from "../payload";
+import { readDelivery } from "./delivery";
+import { respond } from "./responses";
+import { startRun, type StartRunDeps } from "./start-run";
+
+export const WEBHOOK_PATH = "/webhooks/github";
+
+export type WebhookDeps = StartRunDeps & {
+  /** Throws ConfigError when a var is unusable. */
+  config(): IngressConfig;
+  /** The webhook secret, or "" when it is not set. */
+  webhookSecret: string;
+  verify(payload: string, signature: string): Promise<boolean>;
+  /** True for the first claim of this comment id, ever; false for every later one. */
+  claim(commentId: number, deliveryId: string): Promise<boolean>;
+  log: Logger;
+};
+
+export async function handleWebhook(request: Request, deps: WebhookDeps): Promise<Response | null> {
+  if (new URL(request.url).pathname !== WEBHOOK_PATH) return null;
+  if (request.method !== "POST") {
+    return respond(405, "method_not_allowed", { allow: "POST" });
+  }
+  const { log } = deps;
+  let config: IngressConfig;
+  try {
+    config = deps.config();
+    if (deps.webhookSecret === "") throw new ConfigError("GITHUB_WEBHOOK_SECRET", "is not set");
+  } catch (error) {
+    // Refuse everything rather than run without a signature check or an allowlist.
+    if (!(error instanceof ConfigError)) throw error;
+    log("config:invalid", { variable: error.variable, error: error.message });
+    return respond(500, "config_error");
+  }
+
+  const deliveryId = request.headers.get("x-github-delivery") ?? "";
+  const read = await readDelivery(request, { maxBodyBytes: config.maxBodyBytes, verify: deps.verify });
+  if (!read.ok) {
+    log("delivery:rejected", { deliveryId, status: read.status, outcome: read.outcome });
+    return respond(read.status, read.outcome);
+  }
+  const { event, payload } = read.delivery;
+  const ignore = (reason: string, fields: Record<string, unknown> = {}) => {
+    log("delivery:ignored", { deliveryId, githubEvent: event, reason, ...fields });
+    return respond(204, `ignored:${reason}`);
+  };
+
+  if (event !== "issue_comment") return ignore("event");
+  const action = actionSchema.safeParse(payload);
+  if (!action.success || action.data.action !== "created") return ignore("action", { action: action.data?.action });
+  const parsed = issueCommentSchema.safeParse(payload);
+  if (!parsed.success) {
+    log("delivery:rejected", { deliveryId, status: 400, outcome: "bad_payload", field: parsed.error.issues[0]?.path.join(".") });
+    return respond(400, "bad_payload");
+  }
+  const { comment, issue, repository } = parsed.data;
+  const where = { repo: repository.full_name, issueNumber: issue.number, commentId: comment.id };
+
+  if (!isAllowedRepo(config, repository.full_name)) return ignore("repo_not_allowed", where);
+  const mention = parseMention(comment.body ?? "", config.handle);
+  if (mention.kind === "none") return ignore("no_mention", where);
+  const commenter = gateCommenter(comment.user, comment.author_association, config.botLogin);
+  if (!commenter.ok) {
+    return ignore(commenter.reason, { ...where, login: comment.user?.login, association: comment.author_association });
+  }
+  if (mention.kind === "empty") return ignore("empty_instruction", { ...where, login: commenter.login });
+
+  if (!(await deps.claim(comment.id, deliveryId))) return ignore("duplicate", where);
+  log("delivery:claimed", { deliveryId, ...where, login: commenter.login });
+  return startRun(
+    {
+      deliveryId,
+      repo: { owner: repository.owner.login, name: repository.name },
+      fullName: repository.full_name,
+      issueNumber: issue.number,
+      issueTitle: issue.title,
+      commentId: comment.id,
+      instruction: mention.instruction,
+      requestedBy: { login: commenter.login, avatarUrl: comment.user?.avatar_url },
+      handle: config.handle
+    },
+    deps
+  );
+}

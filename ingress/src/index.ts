@@ -1,0 +1,37 @@
+/**
+ * The webhook app's entry (agent-think-ingress): the default fetch serves
+ * `POST /webhooks/github` (http/webhook.ts), and AgentThinkTokenBroker is
+ * the RPC entrypoint the agent Worker binds to for fresh installation
+ * tokens (token-broker.ts). Both are thin: wiring.ts builds their
+ * dependencies from the environment. CommentClaim is re-exported for the
+ * runtime.
+ */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type { RepoToken } from "./github/app-client";
+import { errorMessage } from "./http/start-run";
+import { respond } from "./http/responses";
+import { handleWebhook } from "./http/webhook";
+import { mintForRepo } from "./token-broker";
+import { brokerDeps, ingressLogger, webhookDeps } from "./wiring";
+
+export { CommentClaim } from "./comment-claim";
+
+export class AgentThinkTokenBroker extends WorkerEntrypoint<Env> {
+  /** A short-lived installation token for one allowlisted repository the App is installed on. */
+  async mintInstallationToken(repo: string): Promise<RepoToken> {
+    const log = ingressLogger(this.env);
+    return await mintForRepo(repo, brokerDeps(this.env, log));
+  }
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const log = ingressLogger(env);
+    try {
+      return (await handleWebhook(request, webhookDeps(env, ctx, log))) ?? new Response("not found", { status: 404 });
+    } catch (error) {
+      log("delivery:error", { error: errorMessage(error) });
+      return respond(500, "internal_error");
+    }
+  }
+} satisfies ExportedHandler<Env>;

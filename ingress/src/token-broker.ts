@@ -1,0 +1,55 @@
+/**
+ * The token broker's rule: an installation token only for a well-formed
+ * repository on the allowlist that the App is installed on, scoped to that
+ * repository alone. The agent Worker calls it (through
+ * AgentThinkTokenBroker in index.ts) to continue a failed run with a fresh
+ * token, so the agent never holds App credentials.
+ *
+ * Errors are TokenBrokerError with a code and a message that names the
+ * repository and what to fix, never a token; a malformed `repo` is not
+ * echoed back.
+ */
+import { parseRepo } from "../../src/shared/repo";
+import { isAllowedRepo, type IngressConfig } from "./config";
+import { TokenMintError, type RepoRef, type RepoToken } from "./github/app-client";
+import type { Logger } from "./log";
+
+export type TokenBrokerErrorCode = "invalid_repo" | "not_allowed" | TokenMintError["code"];
+
+export class TokenBrokerError extends Error {
+  override readonly name = "TokenBrokerError";
+  constructor(
+    readonly code: TokenBrokerErrorCode,
+    detail: string
+  ) {
+    // The prefix survives RPC, where the class and code do not.
+    super(`agent-think-ingress token broker: ${detail}`);
+  }
+}
+
+export type BrokerDeps = {
+  config(): IngressConfig;
+  mint(repo: RepoRef): Promise<RepoToken>;
+  log: Logger;
+};
+
+export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<RepoToken> {
+  const refuse = (code: TokenBrokerErrorCode, detail: string, fields: Record<string, unknown> = {}) => {
+    deps.log("broker:refused", { code, ...fields });
+    return new TokenBrokerError(code, detail);
+  };
+  const parsed = typeof repo === "string" ? parseRepo(repo) : null;
+  if (parsed === null || !parsed.ok) throw refuse("invalid_repo", `repo must be "owner/name" (${parsed?.reason ?? "not a string"})`);
+  const full = `${parsed.owner}/${parsed.name}`;
+  if (!isAllowedRepo(deps.config(), full)) throw refuse("not_allowed", `${full} is not in ALLOWED_REPOS`, { repo: full });
+  let token: RepoToken;
+  try {
+    token = await deps.mint(parsed);
+  } catch (error) {
+    if (error instanceof TokenMintError) throw refuse(error.code, error.message, { repo: full });
+    throw error;
+  }
+  deps.log.addSecret(token.token);
+  deps.log("broker:minted", { repo: full, expiresAt: token.expiresAt });
+  return token;
+}
