@@ -1,0 +1,87 @@
+/**
+ * GitHub for the webhook app's tests: MSW handlers for the calls the App
+ * makes (find the installation, mint a token, react, comment), each one
+ * recorded with its Authorization header, and a check of the App JWT the
+ * Worker signs against the public key of this run's generated key pair.
+ */
+import { env } from "cloudflare:workers";
+import { http, HttpResponse, type HttpResponseResolver } from "msw";
+
+export const API = "https://api.github.test";
+export const INSTALLATION_ID = 77;
+
+export type GitHubCall = { method: string; path: string; authorization: string; body: unknown };
+
+export type GitHubOverrides = {
+  installation?: HttpResponseResolver;
+  accessToken?: HttpResponseResolver;
+  reaction?: HttpResponseResolver;
+  comment?: HttpResponseResolver;
+};
+
+/** Handlers that record every call into `calls` and mint a fresh `ghs_` token each time (pushed to `minted`). */
+export function githubHandlers(calls: GitHubCall[], minted: string[], overrides: GitHubOverrides = {}) {
+  const recorded =
+    (fallback: HttpResponseResolver, override?: HttpResponseResolver): HttpResponseResolver =>
+    async (info) => {
+      const text = await info.request.clone().text();
+      calls.push({
+        method: info.request.method,
+        path: new URL(info.request.url).pathname,
+        authorization: info.request.headers.get("authorization") ?? "",
+        body: text === "" ? undefined : JSON.parse(text)
+      });
+      return (override ?? fallback)(info);
+    };
+  return [
+    http.get(`${API}/repos/:owner/:repo/installation`, recorded(() => HttpResponse.json({ id: INSTALLATION_ID, account: { login: "acme" } }), overrides.installation)),
+    http.post(
+      `${API}/app/installations/:id/access_tokens`,
+      recorded(() => {
+        const token = `ghs_${crypto.randomUUID().replaceAll("-", "")}`;
+        minted.push(token);
+        return HttpResponse.json({ token, expires_at: new Date(Date.now() + 3_600_000).toISOString() }, { status: 201 });
+      }, overrides.accessToken)
+    ),
+    http.post(
+      `${API}/repos/:owner/:repo/issues/comments/:id/reactions`,
+      recorded(({ params }) => HttpResponse.json({ id: 1, content: "eyes", comment: params.id }, { status: 201 }), overrides.reaction)
+    ),
+    http.post(
+      `${API}/repos/:owner/:repo/issues/:number/comments`,
+      recorded(() => HttpResponse.json({ id: 9001, html_url: "https://github.test/c/9001" }, { status: 201 }), overrides.comment)
+    )
+  ];
+}
+
+export const status = (code: number, message = "refused") => () => HttpResponse.json({ message }, { status: code });
+
+export type AppJwt = { header: { alg: string; typ: string }; payload: { iss: unknown; iat: number; exp: number } };
+
+/** Decodes `Bearer <jwt>` and verifies its RS256 signature with this run's App public key; throws if it does not verify. */
+export async function verifyAppJwt(authorization: string): Promise<AppJwt> {
+  const match = /^bearer (\S+)$/i.exec(authorization);
+  if (!match) throw new Error(`not a bearer token: ${authorization.slice(0, 12)}...`);
+  const [header, payload, signature] = match[1]!.split(".");
+  if (!header || !payload || !signature) throw new Error("not a JWT");
+  const key = await crypto.subtle.importKey(
+    "spki",
+    base64Bytes(env.TEST_APP_PUBLIC_KEY),
+    { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    false,
+    ["verify"]
+  );
+  const signed = new TextEncoder().encode(`${header}.${payload}`);
+  if (!(await crypto.subtle.verify("RSASSA-PKCS1-v1_5", key, base64Bytes(signature), signed))) {
+    throw new Error("the JWT's signature does not verify with the App's public key");
+  }
+  const decode = (part: string) => JSON.parse(new TextDecoder().decode(base64Bytes(part)));
+  return { header: decode(header), payload: decode(payload) };
+}
+
+/** Standard or URL-safe base64, padded or not. */
+export function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
+  const standard = text.replace(/-/g, "+").replace(/_/g, "/");
+  const padded = standard + "=".repeat((4 - (standard.length % 4)) % 4);
+  return Uint8Array.from(atob(padded), (char) => char.charCodeAt(0));
+}

@@ -1,0 +1,83 @@
+/**
+ * Driving the webhook app in its tests: send a delivery through the test
+ * worker's fetch and wait for everything it started in `waitUntil`, look at
+ * what the Worker stored (KV markers, claim objects) and dispatched, and
+ * capture its log lines.
+ */
+import { createExecutionContext, listDurableObjectIds, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { vi } from "vitest";
+import { issueCommentPayload, signedDelivery, type CommentDeliveryOptions, type Delivery } from "../../../scripts/lib/github-delivery";
+import worker, { RecordingAgentThink } from "../worker";
+
+export const WEBHOOK_URL = "https://ingress.test/webhooks/github";
+
+/** A comment id no other test uses. */
+export const newCommentId = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+
+export function commentPayload(options: Partial<CommentDeliveryOptions> = {}) {
+  return issueCommentPayload({
+    repo: "acme/widgets",
+    issueNumber: 7,
+    commentId: newCommentId(),
+    body: "@agent-think reproduce this issue",
+    ...options
+  });
+}
+
+export const sign = (payload: unknown, options?: { event?: string; deliveryId?: string; secret?: string }) =>
+  signedDelivery(options?.secret ?? env.GITHUB_WEBHOOK_SECRET, payload, options);
+
+export type SendOptions = { headers?: Record<string, string | null>; method?: string; url?: string; env?: Env; body?: BodyInit };
+
+/** POST a delivery to the Worker and wait until its background work (dispatch, reports) is done. */
+export async function send(delivery: Delivery, options: SendOptions = {}): Promise<Response> {
+  const headers = new Headers(delivery.headers);
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  }
+  const method = options.method ?? "POST";
+  const request = new Request(options.url ?? WEBHOOK_URL, {
+    method,
+    headers,
+    body: method === "GET" ? undefined : (options.body ?? delivery.body)
+  });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, options.env ?? env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+export const outcome = (response: Response) => response.headers.get("agent-think-outcome");
+
+export async function marker(commentId: number): Promise<Record<string, unknown> | null> {
+  return await env.EVENT_STATE.get(`handled:comments:${commentId}`, "json");
+}
+
+export const dispatchesFor = (commentId: number) => RecordingAgentThink.calls.filter((call) => call.commentId === commentId);
+
+/** Everything the Worker could have left behind: KV keys, claim objects, dispatches. */
+export async function storedState() {
+  return {
+    markers: (await env.EVENT_STATE.list()).keys.map((key) => key.name).sort(),
+    claims: (await listDurableObjectIds(env.COMMENT_CLAIMS)).map((id) => id.toString()).sort(),
+    dispatches: RecordingAgentThink.calls.length
+  };
+}
+
+/** Every console line written while `run` runs (the Worker shares the test isolate). */
+export async function captureConsole<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+  const lines: string[] = [];
+  const record = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+  const spies = (["log", "info", "warn", "error", "debug"] as const).map((method) => vi.spyOn(console, method).mockImplementation(record));
+  try {
+    return { result: await run(), lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+/** The parsed `agent-think-ingress {json}` lines. */
+export const logEvents = (lines: string[]) =>
+  lines.filter((line) => line.startsWith("agent-think-ingress ")).map((line) => JSON.parse(line.slice("agent-think-ingress ".length)) as Record<string, unknown>);

@@ -1,0 +1,152 @@
+/**
+ * Installation tokens: the App JWT GitHub sees (RS256, iss = App id, inside
+ * GitHub's ten-minute window, signed by the App's key), the token scoped to
+ * one repository, the broker the agent Worker calls over RPC and its
+ * refusals, and no secret or token in any log line on any of these paths.
+ */
+import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { mintRepoToken } from "../src/github/app-client";
+import { toPem } from "../src/github/private-key";
+import { createLogger } from "../src/log";
+import { AgentThinkTokenBroker } from "../src/index";
+import { FAIL_DISPATCH } from "./worker";
+import { API, githubHandlers, INSTALLATION_ID, status, verifyAppJwt, type GitHubCall, type GitHubOverrides } from "./support/github";
+import { captureConsole, commentPayload, send, sign } from "./support/ingress";
+import { generatedPkcs8 } from "./support/keys";
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+let calls: GitHubCall[];
+let minted: string[];
+beforeEach(() => {
+  calls = [];
+  minted = [];
+});
+const github = (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides));
+
+/** The broker as the agent Worker reaches it: over the service binding. */
+const broker = () => env.TOKEN_BROKER;
+
+/** An RPC call as a plain promise (an RpcPromise handed to `rejects` leaves an unhandled rejection). */
+async function call<T>(rpc: () => Promise<T>): Promise<T> {
+  return await rpc();
+}
+
+describe("the App JWT and the token request", () => {
+  it("signs an RS256 JWT with iss = the App id, inside GitHub's ten-minute window", async () => {
+    github();
+    const before = Math.floor(Date.now() / 1000);
+    await call(() => broker().mintInstallationToken("acme/widgets"));
+    const after = Math.floor(Date.now() / 1000);
+    expect(calls.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
+      "GET /repos/acme/widgets/installation",
+      `POST /app/installations/${INSTALLATION_ID}/access_tokens`
+    ]);
+    for (const entry of calls) {
+      const jwt = await verifyAppJwt(entry.authorization);
+      expect(jwt.header).toEqual({ alg: "RS256", typ: "JWT" });
+      expect(String(jwt.payload.iss)).toBe(env.GITHUB_APP_ID);
+      // GitHub refuses an iat in the future and an exp more than ten minutes after it.
+      expect(jwt.payload.iat).toBeLessThanOrEqual(after);
+      expect(jwt.payload.iat).toBeGreaterThanOrEqual(before - 90);
+      expect(jwt.payload.exp - jwt.payload.iat).toBeLessThanOrEqual(600);
+      expect(jwt.payload.exp).toBeGreaterThan(after);
+    }
+    expect(calls[1]!.body).toEqual({ repositories: ["widgets"] });
+  });
+
+  it("works the same with a PKCS#8 key", async () => {
+    github();
+    const pkcs8 = toPem("PRIVATE KEY", await generatedPkcs8());
+    const token = await mintRepoToken({ appId: "99", privateKey: pkcs8, apiUrl: API }, { owner: "acme", name: "widgets" }, createLogger({}, [], () => {}));
+    expect(token.token).toBe(minted[0]);
+    // Signed by this other key, so it does not verify with the App's public key.
+    await expect(verifyAppJwt(calls[0]!.authorization)).rejects.toThrow(/does not verify/);
+  });
+});
+
+describe("AgentThinkTokenBroker.mintInstallationToken", () => {
+  it("returns the token and its expiry for an allowlisted repository (any case)", async () => {
+    github();
+    const result = await call(() => broker().mintInstallationToken("Acme/Widgets"));
+    expect(result.token).toBe(minted[0]);
+    expect(Date.parse(result.expiresAt)).toBeGreaterThan(Date.now());
+    expect(calls[1]!.body).toEqual({ repositories: ["Widgets"] });
+  });
+
+  it("refuses a repository off the allowlist without asking GitHub", async () => {
+    github();
+    await expect(call(() => broker().mintInstallationToken("evil/widgets"))).rejects.toThrow(
+      "agent-think-ingress token broker: evil/widgets is not in ALLOWED_REPOS"
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses a malformed repository without echoing it", async () => {
+    github();
+    const secretish = "ghs_aTokenPassedByMistake000000000000";
+    const error = await call(() => broker().mintInstallationToken(secretish)).catch((caught: Error) => caught);
+    expect(String(error)).toMatch(/repo must be "owner\/name"/);
+    expect(String(error)).not.toContain(secretish);
+    expect(calls).toEqual([]);
+  });
+
+  it("says what to fix when GitHub refuses", async () => {
+    const cases: [GitHubOverrides, RegExp][] = [
+      [{ installation: status(404) }, /the GitHub App is not installed on acme\/widgets$/],
+      [{ installation: status(401, "A JSON web token could not be decoded") }, /GitHub refused the App's JWT: check GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY$/],
+      [{ accessToken: status(422, "There is at least one repository that does not exist") }, /installation does not include acme\/widgets$/],
+      [{ accessToken: status(500) }, /GitHub answered 500 while minting a token for acme\/widgets$/]
+    ];
+    for (const [overrides, message] of cases) {
+      server.resetHandlers();
+      github(overrides);
+      await expect(call(() => broker().mintInstallationToken("acme/widgets"))).rejects.toThrow(message);
+    }
+  });
+
+  it("refuses with a configuration error when the App key is unusable", async () => {
+    github();
+    const local = new AgentThinkTokenBroker(createExecutionContext(), { ...env, GITHUB_APP_PRIVATE_KEY: "not a key" });
+    await expect(local.mintInstallationToken("acme/widgets")).rejects.toThrow(/GITHUB_APP_PRIVATE_KEY is not a PEM private key/);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("no secret in any log line", () => {
+  it("across the webhook's token, dispatch and failure paths and the broker's", async () => {
+    const webhookSecret = env.GITHUB_WEBHOOK_SECRET;
+    const privateKey = env.GITHUB_APP_PRIVATE_KEY;
+    github();
+    const { lines } = await captureConsole(async () => {
+      await send(await sign(commentPayload()));
+      // The recording agent throws an error that names the token.
+      await send(await sign(commentPayload({ body: `@agent-think reproduce ${FAIL_DISPATCH}` })));
+      // A delivery signed with the wrong secret, which must not be echoed either.
+      await send(await sign(commentPayload(), { secret: `${webhookSecret}-wrong` }));
+      await call(() => broker().mintInstallationToken("acme/widgets"));
+      await call(() => broker().mintInstallationToken("evil/widgets")).catch(() => {});
+      server.resetHandlers();
+      github({ accessToken: status(500, "server error") });
+      await send(await sign(commentPayload()));
+      await call(() => broker().mintInstallationToken("acme/widgets")).catch(() => {});
+    });
+    const text = lines.join("\n");
+    // The paths ran and logged: the absence below means something.
+    expect(minted).toHaveLength(3);
+    for (const event of ["token:minted", "dispatch:done", "dispatch:failed", "broker:minted", "broker:refused", "token:failed", "delivery:rejected"]) {
+      expect(text).toContain(`"event":"${event}"`);
+    }
+    for (const token of minted) expect(text).not.toContain(token);
+    expect(text).not.toContain(webhookSecret);
+    const keyLines = privateKey.split("\n").filter((line) => line.length >= 16 && !line.startsWith("-----"));
+    expect(keyLines.length).toBeGreaterThan(10);
+    for (const line of keyLines) expect(text).not.toContain(line);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * The webhook app's test worker: the real ingress Worker plus a recording
+ * stand-in for the agent Worker's `AgentThink` entrypoint (AGENT_THINK in
+ * test/wrangler.jsonc), with the same `dispatch` signature. It records each
+ * call; an instruction containing FAIL_DISPATCH makes it throw, with the
+ * token in the message, as a careless agent might. Under wrangler dev (the
+ * bench) `GET /__recorded/dispatches` reports what it recorded.
+ */
+import { WorkerEntrypoint } from "cloudflare:workers";
+import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
+import ingress from "../src/index";
+
+export { AgentThinkTokenBroker, CommentClaim } from "../src/index";
+
+export const FAIL_DISPATCH = "[fail dispatch]";
+export const RECORDED_PATH = "/__recorded/dispatches";
+
+export class RecordingAgentThink extends WorkerEntrypoint<Env> {
+  static calls: DispatchInput[] = [];
+
+  async dispatch(input: DispatchInput): Promise<DispatchResult> {
+    RecordingAgentThink.calls.push(input);
+    if (input.instruction.includes(FAIL_DISPATCH)) throw new Error(`agent refused the run for token ${input.installationToken}`);
+    const session = `${input.repo.toLowerCase().replace("/", "-")}-${input.issueNumber}`;
+    return { session, threadUrl: `https://agent-think.test/thread/${session}`, submissionId: `submission-${input.commentId}` };
+  }
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    if (new URL(request.url).pathname === RECORDED_PATH) {
+      const calls = RecordingAgentThink.calls;
+      return Response.json({ count: calls.length, commentIds: calls.map((call) => call.commentId) });
+    }
+    return ingress.fetch(request, env, ctx);
+  }
+} satisfies ExportedHandler<Env>;
