@@ -14,3 +14,8 @@ interface Env {
   ReportingThinkAgent: ReportingThinkAgentNamespace;
   FragileThinkAgent: ReportingThinkAgentNamespace;
 }
+// Vite's raw imports: a file's text (the skills' SKILL.md in test/skills.test.ts).
+declare module "*.md?raw" {
+  const text: string;
+  export default text;
+}

@@ -14,6 +14,7 @@
  *                              envelope's continuationOf is set)
  *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
  *                              not-reproduced, needs-info, pr-opened, no-pr)
+ *   TEST: skill <name>         call activate_skill for <name>
  *   TEST: reply <text>         answer with <text> and end the turn
  * Without directives it plans a short demo run: look around the workspace,
  * write notes, check them with the shell, and report. Pure and deterministic.
@@ -101,6 +102,9 @@ export function planScript(instruction: string, options: { continuation?: boolea
         push({ kind: "tool", toolName: "report_result", input: { outcome, summary }, say: "Recording the result." });
         break;
       }
+      case "skill":
+        push({ kind: "tool", toolName: "activate_skill", input: { name: rest }, say: `Activating the ${rest} skill.` });
+        break;
       case "reply":
         push({ kind: "reply", text: rest });
         return steps;

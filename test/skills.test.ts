@@ -1,0 +1,53 @@
+/**
+ * The skills reach a real turn through Think's R2 skill source: with the
+ * repository's SKILL.md files in the bucket (as `npm run seed:r2` puts
+ * them), the model can activate a skill and gets its instructions.
+ */
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import openPr from "../skills/open-pr/SKILL.md?raw";
+import reproduce from "../skills/reproduce/SKILL.md?raw";
+import { sessionName } from "../src/run/session-name";
+import { agentFor, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+
+beforeAll(async () => {
+  await env.SKILLS_BUCKET.put("skills/reproduce/SKILL.md", reproduce);
+  await env.SKILLS_BUCKET.put("skills/open-pr/SKILL.md", openPr);
+});
+
+describe("skills from R2", () => {
+  it("lets the model activate the reproduce skill and read its instructions", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 2);
+    const agent = await agentFor(session);
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 2,
+      instruction: "TEST: skill reproduce\nTEST: reply activated",
+      installationToken: ""
+    });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const [activation] = toolParts(await agent.transcript());
+    expect(activation).toMatchObject({ type: "tool-activate_skill", state: "output-available" });
+    const output = JSON.stringify(activation!.output);
+    expect(output).toContain("agent-think-run");
+    expect(output).toContain("report_result");
+  });
+
+  it("refuses a skill the bucket does not hold, as a tool error the model sees", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 2);
+    const agent = await agentFor(session);
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 2,
+      instruction: "TEST: skill deploy-to-prod\nTEST: reply ok",
+      installationToken: ""
+    });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const [activation] = toolParts(await agent.transcript());
+    expect(activation).toMatchObject({ type: "tool-activate_skill", state: "output-error" });
+  });
+});
