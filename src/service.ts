@@ -32,7 +32,7 @@ export type AgentThinkService = ReturnType<typeof createService>;
 
 /** The ThinkAgent methods this service calls over RPC. */
 export interface IssueAgent {
-  cancelRun(reason?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
+  cancelRun(reason?: string, installationToken?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
   startRun(input: StartRunInput): Promise<StartRunResult>;
   continueRun(input: { installationToken: string }): Promise<{ submissionId: string }>;
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
@@ -57,7 +57,7 @@ export function createService(env: Env) {
         // ("" when nothing was running).
         const agent = await agentFor(session);
         const by = parsed.requestedBy ? `@${parsed.requestedBy.login}` : "a maintainer";
-        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`);
+        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`, parsed.installationToken);
         log("stopped", { session, cancelled: submissionIds.length });
         return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? "" };
       }
