@@ -250,10 +250,17 @@ export class ThinkAgent extends Think<Env> {
 
   /**
    * Stop this issue's work: cancel the running turn and any queued behind
-   * it. Each ends `aborted`, which releases its container and is reported
-   * to the command center; the transcript keeps what was done.
+   * it. Each ends `aborted`, which releases its container, is reported to
+   * the command center and says so on the issue; the transcript keeps what
+   * was done. A `stop` comment's fresh token, when given, becomes the run's
+   * token, so those notices go out with it.
    */
-  async cancelRun(reason = "cancelled"): Promise<CancelRunResult> {
+  async cancelRun(reason = "cancelled", installationToken?: string): Promise<CancelRunResult> {
+    const run = await this.#runs.get();
+    if (run && installationToken) {
+      await this.#runs.put({ ...run, installationToken, updatedAt: Date.now() });
+      this.#token = installationToken;
+    }
     const result = await this.#cancelActive(reason);
     this.#log("cancelled", { cancelled: result.cancelled, submissionIds: result.submissionIds });
     return result;
