@@ -46,6 +46,16 @@ async function start(instruction: string, options: { namespace?: Env["ReportingT
   return { agent, repo, session, submissionId };
 }
 
+/** A run on an agent whose seams (budgets, the stale window) `configure` set first; no triggering comment. */
+async function startConfigured(configure: (instance: ThinkAgent) => void, instruction: string) {
+  const repo = uniqueRepo();
+  const session = sessionName(repo, 7);
+  const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+  await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, configure);
+  const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction, installationToken: TOKEN });
+  return { agent, repo, submissionId };
+}
+
 /** Wait until the outbox holds `count` entries and none is pending. */
 async function settled(agent: ReportingAgent, count: number, timeoutMs = 15_000): Promise<OutboxEntry[]> {
   const deadline = Date.now() + timeoutMs;
@@ -100,10 +110,7 @@ describe("reporting back on the issue", () => {
   });
 
   it("posts no 🚀 for a run without a triggering comment, and still closes it", async () => {
-    const repo = uniqueRepo();
-    const session = sessionName(repo, 7);
-    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
-    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: reply ok", installationToken: TOKEN });
+    const { agent, repo, submissionId } = await startConfigured(() => {}, "TEST: reply ok");
     await waitForStatus(agent, submissionId);
     expect((await settled(agent, 1)).map((entry) => entry.kind)).toEqual(["closing"]);
     expect(reactions(repo)).toEqual([]);
@@ -208,13 +215,9 @@ describe("reporting back on the issue", () => {
   });
 
   it("ends a run that spends its token budget as budget exhausted, and says so once", async () => {
-    const repo = uniqueRepo();
-    const session = sessionName(repo, 7);
-    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
-    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance: ThinkAgent) => {
+    const { agent, repo, submissionId } = await startConfigured((instance) => {
       instance.tokenBudget = 50;
-    });
-    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: tools 5", installationToken: TOKEN });
+    }, "TEST: tools 5");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     await settled(agent, 1);
     const body = onlyComment(repo);
@@ -224,32 +227,18 @@ describe("reporting back on the issue", () => {
   });
 
   it("ends a run that reaches the step cap as budget exhausted, and says so once", async () => {
-    const repo = uniqueRepo();
-    const session = sessionName(repo, 7);
-    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
-    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance: ThinkAgent) => {
+    const { agent, repo, submissionId } = await startConfigured((instance) => {
       instance.maxSteps = 3;
-    });
-    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: tools 10", installationToken: TOKEN });
+    }, "TEST: tools 10");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     await settled(agent, 1);
     expect(onlyComment(repo)).toContain("it reached the step cap (3 steps) before finishing");
   });
 
   it("posts one stale notice for a run with no tool activity in the stale window, then its result", async () => {
-    const repo = uniqueRepo();
-    const session = sessionName(repo, 7);
-    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
-    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance: ThinkAgent) => {
+    const { agent, repo, submissionId } = await startConfigured((instance) => {
       instance.staleRunMs = 300;
-    });
-    const { submissionId } = await agent.startRun({
-      session,
-      repo,
-      issueNumber: 7,
-      instruction: "TEST: run sleep 3 && echo late\nTEST: reply finished late",
-      installationToken: TOKEN
-    });
+    }, "TEST: run sleep 3 && echo late\nTEST: reply finished late");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     const entries = await settled(agent, 2);
     expect(entries.map((entry) => entry.kind)).toEqual(["stale", "closing"]);

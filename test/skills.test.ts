@@ -15,20 +15,19 @@ beforeAll(async () => {
   await env.SKILLS_BUCKET.put("skills/open-pr/SKILL.md", openPr);
 });
 
+/** Run the scripted `instruction` on a fresh issue and return its first tool call. */
+async function firstToolCall(instruction: string) {
+  const repo = uniqueRepo();
+  const session = sessionName(repo, 2);
+  const agent = await agentFor(session);
+  const { submissionId } = await agent.startRun({ session, repo, issueNumber: 2, instruction, installationToken: "" });
+  expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+  return toolParts(await agent.transcript())[0];
+}
+
 describe("skills from R2", () => {
   it("lets the model activate the reproduce skill and read its instructions", async () => {
-    const repo = uniqueRepo();
-    const session = sessionName(repo, 2);
-    const agent = await agentFor(session);
-    const { submissionId } = await agent.startRun({
-      session,
-      repo,
-      issueNumber: 2,
-      instruction: "TEST: skill reproduce\nTEST: reply activated",
-      installationToken: ""
-    });
-    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
-    const [activation] = toolParts(await agent.transcript());
+    const activation = await firstToolCall("TEST: skill reproduce\nTEST: reply activated");
     expect(activation).toMatchObject({ type: "tool-activate_skill", state: "output-available" });
     const output = JSON.stringify(activation!.output);
     expect(output).toContain("agent-think-run");
@@ -36,18 +35,7 @@ describe("skills from R2", () => {
   });
 
   it("refuses a skill the bucket does not hold, as a tool error the model sees", async () => {
-    const repo = uniqueRepo();
-    const session = sessionName(repo, 2);
-    const agent = await agentFor(session);
-    const { submissionId } = await agent.startRun({
-      session,
-      repo,
-      issueNumber: 2,
-      instruction: "TEST: skill deploy-to-prod\nTEST: reply ok",
-      installationToken: ""
-    });
-    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
-    const [activation] = toolParts(await agent.transcript());
+    const activation = await firstToolCall("TEST: skill deploy-to-prod\nTEST: reply ok");
     expect(activation).toMatchObject({ type: "tool-activate_skill", state: "output-error" });
   });
 });
