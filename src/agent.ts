@@ -366,8 +366,8 @@ export class ThinkAgent extends Think<Env> {
       type: "turn-ended",
       session: this.name,
       submissionId: submission.submissionId,
-      status: error === undefined ? "done" : "error",
-      ...(error === undefined ? {} : { error: this.#redact(error) }),
+      status: ending.kind === "cancelled" ? "cancelled" : error === undefined ? "done" : "error",
+      ...(error === undefined || ending.kind === "cancelled" ? {} : { error: this.#redact(error) }),
       ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
       at: submission.completedAt ?? Date.now()
     });

@@ -4,10 +4,11 @@
  * step with docs/command-center.md):
  *
  * - runs24h: runs dispatched in the window (continuations included).
- * - successRate: of the runs that ended in the window, the share that ended
- *   done; null when none ended.
+ * - successRate: of the runs that ended in the window done or error, the
+ *   share that ended done; null when none did. A cancelled run was stopped
+ *   on purpose, so it is neither a success nor a failure and is left out.
  * - durationP50Ms / P95: dispatch to end, over runs that ended in the window
- *   and whose dispatch is known.
+ *   (cancelled ones included) and whose dispatch is known.
  * - firstToolP50Ms / P95: dispatch to the first tool call, over runs
  *   dispatched in the window that made one.
  * - toolErrorRate: tool calls made in the window that failed (the tool
@@ -36,11 +37,12 @@ export function computeMetrics(
   const firstTools = dispatched.flatMap((run) =>
     run.firstToolAt === undefined ? [] : [Math.max(0, run.firstToolAt - run.dispatchedAt!)]
   );
-  const done = ended.filter((run) => run.status === "done").length;
+  const judged = ended.filter((run) => run.status !== "cancelled");
+  const done = judged.filter((run) => run.status === "done").length;
 
   return {
     runs24h: dispatched.length,
-    successRate: ended.length === 0 ? null : done / ended.length,
+    successRate: judged.length === 0 ? null : done / judged.length,
     durationP50Ms: percentile(durations, 50),
     durationP95Ms: percentile(durations, 95),
     firstToolP50Ms: percentile(firstTools, 50),

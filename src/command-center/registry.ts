@@ -43,7 +43,10 @@ export function isStale(thread: Pick<ThreadRecord, "status" | "lastActivityAt">,
   return thread.status === "running" && now - thread.lastActivityAt > staleRunMs;
 }
 
-/** Failed, or stale: what a continuation may claim. */
+/**
+ * Failed, or stale: what a continuation may claim. Done and cancelled runs
+ * ended as someone meant them to; a new mention starts the next run.
+ */
 export function isClaimable(thread: ThreadRecord, now: number, staleRunMs: number): boolean {
   return thread.status === "error" || isStale(thread, now, staleRunMs);
 }
@@ -214,7 +217,11 @@ function onRun(
   return { applied: true };
 }
 
-/** The thread takes its current run's end: status, error, duration and tokens. */
+/**
+ * The thread takes its current run's end: status, error, duration and tokens.
+ * `lastError` belongs to the latest ended run: a run that ends done or
+ * cancelled clears it.
+ */
 function endThreadRun(thread: ThreadRecord, run: RunRecord): void {
   if (run.endedAt === undefined || run.status === undefined) return;
   thread.status = run.status;

@@ -25,7 +25,7 @@ export type ThreadRecord = {
   toolCalls: number;
   toolErrors: number;
   tokens?: TokenUsage;
-  /** The latest run's error; cleared when a run ends done. */
+  /** The latest run's error; cleared when a run ends done or cancelled (a cancel never sets it). */
   lastError?: string;
   /** The current run: the latest dispatched one. */
   submissionId: string;
@@ -53,7 +53,8 @@ export type RunRecord = {
   turnStartedAt?: number;
   firstToolAt?: number;
   endedAt?: number;
-  status?: "done" | "error";
+  status?: Exclude<ThreadStatus, "running">;
+  /** What failed, for `error` only. */
   error?: string;
   tokens?: TokenUsage;
   toolCalls: number;

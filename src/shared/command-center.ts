@@ -5,7 +5,11 @@
  */
 import { z } from "zod";
 
-export const THREAD_STATUSES = ["running", "done", "error"] as const;
+/**
+ * `cancelled`: the run was stopped (a maintainer's `stop`, `AgentThink.cancel`).
+ * Not a failure: it is not continued and does not count against the success rate.
+ */
+export const THREAD_STATUSES = ["running", "done", "error", "cancelled"] as const;
 export const threadStatusSchema = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
 
@@ -44,7 +48,7 @@ export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 
 export const metricsSchema = z.object({
   runs24h: z.number().int().min(0),
-  /** Finished runs in the last 24 h that ended done, over all that finished; null with none finished. */
+  /** Runs that ended in the last 24 h done, over those that ended done or error (cancelled left out); null with none. */
   successRate: z.number().min(0).max(1).nullable(),
   durationP50Ms: z.number().nullable(),
   durationP95Ms: z.number().nullable(),
@@ -132,7 +136,8 @@ export const turnEndedEventSchema = z.object({
   type: z.literal("turn-ended"),
   session: sessionField,
   submissionId: submissionIdField,
-  status: z.enum(["done", "error"]),
+  status: z.enum(["done", "error", "cancelled"]),
+  /** What failed, for `error`; ignored otherwise. */
   error: z.string().optional(),
   tokens: tokenUsageSchema.optional(),
   at: atField

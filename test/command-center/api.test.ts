@@ -63,4 +63,18 @@ describe("dashboard API over the command center", () => {
     expect(snapshot.threads[0]).toMatchObject({ session, status: "running", runCount: 2, submissionId: body.submissionId });
     expect((await handleApiRoute(new Request(`${ORIGIN}/api/command-center?limit=999`), deps))?.status).toBe(400);
   });
+
+  it("refuses to continue a cancelled run (409), minting no token", async () => {
+    const { center, deps, submitted } = await api();
+    const repo = `acme/r${crypto.randomUUID().slice(0, 8)}`;
+    const session = `${repo.replace("/", "-")}-6`;
+    const at = Date.now();
+    await center.record({ type: "dispatched", session, repo, issueNumber: 6, instruction: "reproduce", submissionId: "s1", at });
+    await center.record({ type: "turn-ended", session, submissionId: "s1", status: "cancelled", at: at + 1 });
+
+    expect((await handleApiRoute(post(session), deps))?.status).toBe(409);
+    expect(submitted).toEqual([]);
+    const snapshot = (await (await handleApiRoute(new Request(`${ORIGIN}/api/command-center?limit=10`), deps))!.json()) as Snapshot;
+    expect(snapshot.threads[0]).toMatchObject({ session, status: "cancelled", runCount: 1, submissionId: "s1" });
+  });
 });

@@ -122,6 +122,29 @@ describe("CommandCenterAgent registry", () => {
     });
   });
 
+  it("records a cancelled run as cancelled over RPC, in the snapshot and the state", async () => {
+    const { center, stub } = await fresh();
+    const run = dispatched();
+    await center.record(run);
+    expect(await center.record({ type: "turn-ended", ...ref(run), status: "cancelled", at: run.at + 700 })).toEqual({ applied: true });
+    const snapshot = snapshotSchema.parse(await center.snapshot());
+    expect(snapshot.threads[0]).toMatchObject({ session: run.session, status: "cancelled", stale: false, durationMs: 700 });
+    expect(snapshot.threads[0]!.lastError).toBeUndefined();
+    const state = commandCenterStateSchema.parse(await center.refreshState());
+    expect(state.recent[0]).toEqual(snapshot.threads[0]);
+    expect(await storedState(stub)).toEqual(state);
+  });
+
+  it("leaves cancelled runs out of the success rate", async () => {
+    const { center } = await fresh();
+    const now = Date.now();
+    const runs = [0, 1, 2].map((i) => dispatched({ at: now - 60_000 + i }));
+    await center.recordBatch(runs);
+    const statuses = ["done", "error", "cancelled"] as const;
+    await center.recordBatch(runs.map((run, i) => ({ type: "turn-ended", ...ref(run), status: statuses[i]!, at: run.at + 1_000 * (i + 1) })));
+    expect((await center.refreshState()).metrics).toMatchObject({ runs24h: 3, successRate: 0.5, durationP50Ms: 2_000, durationP95Ms: 3_000 });
+  });
+
   it("computes metrics across threads", async () => {
     const { center } = await fresh();
     const now = Date.now();
@@ -177,6 +200,15 @@ describe("CommandCenterAgent claims", () => {
     expect(await center.claimForContinuation(run.session, Date.now())).toEqual({ ok: false, reason: "not_claimable" });
     await center.record({ type: "turn-ended", ...ref(run), status: "done", at: run.at + 1 });
     expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toEqual({ ok: false, reason: "not_claimable" });
+  });
+
+  it("never claims a cancelled thread", async () => {
+    const { center } = await fresh();
+    const run = dispatched();
+    await center.record(run);
+    await center.record({ type: "turn-ended", ...ref(run), status: "cancelled", at: run.at + 1 });
+    expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toEqual({ ok: false, reason: "not_claimable" });
+    expect((await center.snapshot()).threads[0]).toMatchObject({ status: "cancelled", runCount: 1 });
   });
 
   it("reclaims a stale run after the stale window (injected now), and the continuation takes over", async () => {

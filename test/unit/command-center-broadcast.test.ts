@@ -81,5 +81,6 @@ describe("nextStaleAt", () => {
     ];
     expect(nextStaleAt(threads, 10_000)).toBe(13_001);
     expect(nextStaleAt([summary(1, { status: "error" })], 10_000)).toBeUndefined();
+    expect(nextStaleAt([summary(1, { status: "cancelled" })], 10_000)).toBeUndefined();
   });
 });

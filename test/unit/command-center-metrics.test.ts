@@ -62,6 +62,26 @@ describe("computeMetrics", () => {
     });
     expect(metricsSchema.parse(metrics)).toEqual(metrics);
   });
+
+  it("leaves cancelled runs out of the success rate but counts their runs and durations", () => {
+    const runs = [
+      run({ dispatchedAt: NOW - 10_000, endedAt: NOW - 9_000, status: "done" }),
+      run({ dispatchedAt: NOW - 10_000, endedAt: NOW - 7_000, status: "error" }),
+      run({ dispatchedAt: NOW - 10_000, endedAt: NOW - 5_000, status: "cancelled" }),
+      run({ dispatchedAt: NOW - 10_000, endedAt: NOW - 4_000, status: "cancelled" })
+    ];
+    expect(computeMetrics(runs, { calls: 0, errors: 0 }, NOW)).toMatchObject({
+      runs24h: 4,
+      successRate: 1 / 2,
+      durationP50Ms: 3_000,
+      durationP95Ms: 6_000
+    });
+  });
+
+  it("has no success rate when every run that ended was cancelled", () => {
+    const runs = [run({ dispatchedAt: NOW - 10_000, endedAt: NOW - 5_000, status: "cancelled" })];
+    expect(computeMetrics(runs, { calls: 0, errors: 0 }, NOW)).toMatchObject({ runs24h: 1, successRate: null, durationP50Ms: 5_000 });
+  });
 });
 
 describe("metricsOf a registry", () => {
@@ -83,5 +103,15 @@ describe("metricsOf a registry", () => {
       toolErrorRate: 0.5
     });
     expect(metricsOf(store, NOW + DAY)).toEqual(EMPTY_METRICS);
+  });
+
+  it("reads a cancelled run from the registry as neither success nor failure", () => {
+    const store = new MemoryRegistryStore();
+    for (const [i, status] of (["done", "error", "cancelled"] as const).entries()) {
+      const base = { session: `a-b-${i + 1}`, submissionId: "s1" };
+      recordEvent(store, { type: "dispatched", ...base, repo: "a/b", issueNumber: i + 1, instruction: "x", at: NOW - 10_000 });
+      recordEvent(store, { type: "turn-ended", ...base, status, at: NOW - 10_000 + 1_000 * (i + 1) });
+    }
+    expect(metricsOf(store, NOW)).toMatchObject({ runs24h: 3, successRate: 0.5, durationP50Ms: 2_000, durationP95Ms: 3_000 });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   claimThread,
+  isClaimable,
   isStale,
   parseStaleRunMs,
   recordEvent,
@@ -39,7 +40,7 @@ const tool = (at: number, ok = true, toolCallId?: string, submissionId = "s1"): 
   at,
   ...(toolCallId ? { toolCallId } : {})
 });
-const ended = (at: number, status: "done" | "error" = "done", extra: { error?: string; tokens?: { input: number; output: number } } = {}, submissionId = "s1"): CommandCenterEvent => ({
+const ended = (at: number, status: "done" | "error" | "cancelled" = "done", extra: { error?: string; tokens?: { input: number; output: number } } = {}, submissionId = "s1"): CommandCenterEvent => ({
   type: "turn-ended",
   session: "acme-widgets-7",
   submissionId,
@@ -101,6 +102,32 @@ describe("thread registry: a run's lifecycle", () => {
     const summary = thread(store)!;
     expect(summary).toMatchObject({ status: "done", durationMs: 2_000 });
     expect(summary.lastError).toBeUndefined();
+  });
+
+  it("records a cancelled run as cancelled, not as a failure, with its duration and tokens", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 10, true, "a"));
+    expect(recordEvent(store, ended(T0 + 400, "cancelled", { tokens: { input: 7, output: 3 } }))).toEqual({ applied: true });
+    const summary = thread(store, T0 + 10 * STALE)!;
+    expect(summary).toMatchObject({ status: "cancelled", stale: false, durationMs: 400, tokens: { input: 7, output: 3 }, toolCalls: 1 });
+    expect(summary.lastError).toBeUndefined();
+    expect(threadSummarySchema.parse(summary)).toEqual(summary);
+    expect(store.getRun("acme-widgets-7", "s1")).toMatchObject({ status: "cancelled", endedAt: T0 + 400 });
+    expect(store.getRun("acme-widgets-7", "s1")?.error).toBeUndefined();
+  });
+
+  it("a cancel sets no error, even when the event carries one, and clears an earlier run's", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 50, "error", { error: "model failed: 500" }));
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_000 }));
+    expect(thread(store)?.lastError).toBe("model failed: 500");
+    recordEvent(store, ended(T0 + 1_200, "cancelled", { error: "cancelled: stopped by @alice" }, "s2"));
+    const summary = thread(store)!;
+    expect(summary).toMatchObject({ status: "cancelled", runCount: 2, durationMs: 200 });
+    expect(summary.lastError).toBeUndefined();
+    expect(store.getRun("acme-widgets-7", "s2")?.error).toBeUndefined();
   });
 
   it("an error without a message still says it failed", () => {
@@ -203,6 +230,15 @@ describe("thread registry: late, repeated and out-of-order events", () => {
     });
   });
 
+  it("takes over a cancel that arrived before its dispatch", () => {
+    const store = new MemoryRegistryStore();
+    expect(recordEvent(store, ended(T0 + 300, "cancelled"))).toEqual({ applied: false, reason: "not_current" });
+    expect(recordEvent(store, dispatched())).toEqual({ applied: true });
+    expect(thread(store)).toMatchObject({ status: "cancelled", durationMs: 300, lastActivityAt: T0 + 300 });
+    expect(recordEvent(store, ended(T0 + 400, "error", { error: "late" }))).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)?.lastError).toBeUndefined();
+  });
+
   it("ignores events of a run that is no longer the current one", () => {
     const store = new MemoryRegistryStore();
     recordEvent(store, dispatched());
@@ -260,6 +296,24 @@ describe("thread registry: continuation claims", () => {
     recordEvent(store, dispatched());
     expect(claimThread(store, "acme-widgets-7", T0 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
     recordEvent(store, ended(T0 + 10, "done"));
+    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+  });
+
+  it("never claims a cancelled thread, however long ago it ended", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 10, "cancelled"));
+    expect(isClaimable(store.getThread("acme-widgets-7")!, T0 + 10 * STALE, STALE)).toBe(false);
+    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(thread(store)).toMatchObject({ status: "cancelled", runCount: 1 });
+  });
+
+  it("a claimed continuation that is cancelled ends cancelled, and is not claimable again", () => {
+    const store = failed();
+    claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_100, instruction: "continue" }));
+    recordEvent(store, ended(T0 + 1_500, "cancelled", {}, "s2"));
+    expect(thread(store)).toMatchObject({ status: "cancelled", runCount: 2, durationMs: 400 });
     expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
   });
 

@@ -57,6 +57,21 @@ describe("snapshotPage", () => {
     expect(page.nextCursor).toBeTypeOf("string");
   });
 
+  it("lists a cancelled thread as cancelled, not stale and without an error, and parses", () => {
+    const store = seeded(3);
+    recordEvent(store, { type: "turn-ended", session: "acme-repo-0", submissionId: "sub-0", status: "cancelled", at: NOW + 5 });
+    recordEvent(store, { type: "turn-ended", session: "acme-repo-1", submissionId: "sub-1", status: "error", error: "boom", at: NOW + 2 });
+    recordEvent(store, { type: "turn-ended", session: "acme-repo-2", submissionId: "sub-2", status: "done", at: NOW + 1 });
+    const page = snapshotSchema.parse(snapshotPage(store, {}, NOW + 10 * 600_000, 600_000));
+    expect(page.threads.map((t) => [t.session, t.status, t.stale, t.lastError])).toEqual([
+      ["acme-repo-0", "cancelled", false, undefined],
+      ["acme-repo-1", "error", false, "boom"],
+      ["acme-repo-2", "done", false, undefined]
+    ]);
+    // One done of one done and one failed: the cancelled run is not judged.
+    expect(page.metrics.successRate).toBe(0.5);
+  });
+
   it("pages through every thread exactly once, ties on activity included", () => {
     for (const sameTime of [false, true]) {
       const store = seeded(437, sameTime);

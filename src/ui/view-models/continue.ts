@@ -5,7 +5,10 @@
  */
 import type { ThreadSummary } from "../../shared/command-center";
 
-/** A thread that failed, or runs with no activity past the stale window, may be continued. */
+/**
+ * A thread that failed, or runs with no activity past the stale window, may
+ * be continued; a done or cancelled one may not (the server says 409).
+ */
 export function canContinue(thread: Pick<ThreadSummary, "status" | "stale">): boolean {
   return thread.status === "error" || (thread.status === "running" && thread.stale);
 }

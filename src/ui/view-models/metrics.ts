@@ -51,7 +51,8 @@ export function metricTiles(metrics: Metrics | null | undefined): MetricTile[] {
       id: "success-rate",
       label: "Success rate",
       value: formatPercent(m.successRate),
-      detail: m.successRate === null ? "no finished runs" : "of finished runs",
+      // Cancelled runs are not judged (docs/command-center.md, Metrics).
+      detail: m.successRate === null ? "no done or failed runs" : "of done and failed runs",
       tone: successTone(m.successRate)
     },
     { id: "duration", label: "Duration p50", value: formatDuration(m.durationP50Ms), detail: p95(m.durationP95Ms), tone: "neutral" },

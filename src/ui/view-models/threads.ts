@@ -9,21 +9,24 @@ import { formatCount, formatDuration, formatRelativeTime, formatTimestamp, trunc
 import { canContinue } from "./continue";
 
 /** What the dashboard shows: a running thread with no activity for too long is "stale". */
-export type DisplayStatus = "running" | "stale" | "done" | "error";
+export type DisplayStatus = "running" | "stale" | "done" | "error" | "cancelled";
 export type Tone = "neutral" | "good" | "warn" | "bad" | "info";
 
 export const STATUS_LABEL: Record<DisplayStatus, string> = {
   running: "running",
   stale: "stale",
   done: "done",
-  error: "failed"
+  error: "failed",
+  cancelled: "cancelled"
 };
 
 export const STATUS_TONE: Record<DisplayStatus, Tone> = {
   running: "info",
   stale: "warn",
   done: "good",
-  error: "bad"
+  error: "bad",
+  // Stopped on purpose: neither a success nor trouble.
+  cancelled: "neutral"
 };
 
 export function displayStatus(thread: Pick<ThreadSummary, "status" | "stale">): DisplayStatus {

@@ -5,7 +5,7 @@
  * row that does not read is dropped and counted, not fatal for the list; a
  * body without metrics or a thread list is rejected. Pure.
  */
-import type { CommandCenterState, Metrics, Snapshot, ThreadSummary } from "../../shared/command-center";
+import type { CommandCenterState, Metrics, Snapshot, ThreadStatus, ThreadSummary } from "../../shared/command-center";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -13,7 +13,8 @@ const isRate = (value: unknown) => value === null || (isNumber(value) && value >
 const isNullableNumber = (value: unknown) => value === null || isNumber(value);
 const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
 const isString = (value: unknown): value is string => typeof value === "string";
-const STATUSES = new Set(["running", "done", "error"]);
+/** Every thread status; a Record, so a status added to the shared schema fails to compile until it is listed. */
+const STATUSES: Record<ThreadStatus, true> = { running: true, done: true, error: true, cancelled: true };
 
 export function readMetrics(value: unknown): Metrics | null {
   if (!isRecord(value)) return null;
@@ -36,7 +37,7 @@ export function readThread(value: unknown): ThreadSummary | null {
     isNumber(value.issueNumber) &&
     isString(value.instructionSummary) &&
     isString(value.status) &&
-    STATUSES.has(value.status) &&
+    Object.hasOwn(STATUSES, value.status) &&
     typeof value.stale === "boolean" &&
     isNumber(value.runCount) &&
     isNumber(value.toolCalls) &&

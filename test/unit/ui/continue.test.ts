@@ -8,6 +8,8 @@ describe("canContinue", () => {
     expect(canContinue({ status: "running", stale: false })).toBe(false);
     expect(canContinue({ status: "done", stale: false })).toBe(false);
     expect(canContinue({ status: "done", stale: true })).toBe(false);
+    expect(canContinue({ status: "cancelled", stale: false })).toBe(false);
+    expect(canContinue({ status: "cancelled", stale: true })).toBe(false);
   });
 });
 

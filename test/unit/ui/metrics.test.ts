@@ -7,7 +7,7 @@ describe("metricTiles", () => {
     const tiles = metricTiles(metrics);
     expect(tiles.map((tile) => [tile.id, tile.value, tile.detail])).toEqual([
       ["runs-24h", "12", "dispatched"],
-      ["success-rate", "75%", "of finished runs"],
+      ["success-rate", "75%", "of done and failed runs"],
       ["duration", "42 s", "p95 3 min 00 s"],
       ["first-tool", "900 ms", "p95 2.4 s"],
       ["tool-error-rate", "3%", "of tool calls"]
@@ -35,6 +35,7 @@ describe("metricTiles", () => {
       toolErrorRate: null
     });
     expect(empty.map((tile) => tile.value)).toEqual(["0", "—", "—", "—", "—"]);
+    expect(empty.find((tile) => tile.id === "success-rate")!.detail).toBe("no done or failed runs");
     expect(empty.every((tile) => tile.tone === "neutral")).toBe(true);
     expect(metricTiles(null)[0]!.value).toBe("—");
   });

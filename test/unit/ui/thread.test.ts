@@ -57,6 +57,16 @@ describe("threadStatusView", () => {
     expect(threadStatusView(thread({ status: "running", stale: true }), idle)).toMatchObject({ status: "stale", canContinue: true });
   });
 
+  it("shows a cancelled thread as cancelled, neutral, with no error and no Continue", () => {
+    expect(threadStatusView(thread({ status: "cancelled" }), idle)).toEqual({
+      status: "cancelled",
+      label: "cancelled",
+      tone: "neutral",
+      detail: undefined,
+      canContinue: false
+    });
+  });
+
   it("says running while the socket streams, even if the summary lags", () => {
     expect(threadStatusView(thread({ status: "done" }), { ...idle, streaming: true })).toMatchObject({ status: "running", canContinue: false });
   });

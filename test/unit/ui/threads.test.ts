@@ -17,6 +17,7 @@ describe("displayStatus", () => {
     expect(displayStatus({ status: "running", stale: true })).toBe("stale");
     expect(displayStatus({ status: "error", stale: false })).toBe("error");
     expect(displayStatus({ status: "done", stale: true })).toBe("done");
+    expect(displayStatus({ status: "cancelled", stale: true })).toBe("cancelled");
   });
 });
 
@@ -45,6 +46,14 @@ describe("threadRowView", () => {
     expect(row.canContinue).toBe(false);
   });
 
+  it("shows a cancelled thread in a neutral tone, with no continue", () => {
+    const row = threadRowView(thread({ status: "cancelled" }), NOW);
+    expect(row).toMatchObject({ status: "cancelled", statusLabel: "cancelled", tone: "neutral", canContinue: false });
+    expect(row.lastError).toBeUndefined();
+    expect(row.runningFor).toBeUndefined();
+    expect(row.duration).toBe("42 s");
+  });
+
   it("encodes the session in the link", () => {
     expect(threadHref("a/b")).toBe("/thread/a%2Fb");
   });
@@ -62,6 +71,11 @@ describe("groupByRepo", () => {
     expect(groups[0]!.threads.map((t) => t.session)).toEqual(["a-x-2", "a-x-1", "A-x-3"]);
     expect(groups[0]!.summary).toBe("3 threads · 1 stale · 1 failed");
     expect(groups[1]!.summary).toBe("1 thread · 1 running");
+  });
+
+  it("does not count cancelled threads as trouble in the summary", () => {
+    const [group] = groupByRepo([thread({ session: "a-x-1", status: "cancelled" }), thread({ session: "a-x-2", status: "error" })]);
+    expect(group!.summary).toBe("2 threads · 1 failed");
   });
 
   it("is empty for no threads", () => {
@@ -95,10 +109,11 @@ describe("needsAttention and filterThreads", () => {
     thread({ session: "done-1" }),
     thread({ session: "failed-1", status: "error", lastActivityAt: NOW - 1_000 }),
     thread({ session: "stale-1", status: "running", stale: true, lastActivityAt: NOW - 50_000 }),
-    thread({ session: "running-1", status: "running", repo: "other/repo", requestedBy: { login: "hubot" } })
+    thread({ session: "running-1", status: "running", repo: "other/repo", requestedBy: { login: "hubot" } }),
+    thread({ session: "cancelled-1", status: "cancelled", lastActivityAt: NOW - 90_000 })
   ];
 
-  it("lists failed and stale threads, oldest first, plus the ones just continued", () => {
+  it("lists failed and stale threads, oldest first, plus the ones just continued; never a cancelled one", () => {
     expect(needsAttention(list).map((t) => t.session)).toEqual(["stale-1", "failed-1"]);
     expect(needsAttention(list, ["running-1", "unknown"]).map((t) => t.session)).toEqual(["stale-1", "failed-1", "running-1"]);
   });
@@ -107,8 +122,9 @@ describe("needsAttention and filterThreads", () => {
     expect(filterThreads(list, "other/").map((t) => t.session)).toEqual(["running-1"]);
     expect(filterThreads(list, "@hubot".slice(1)).map((t) => t.session)).toEqual(["running-1"]);
     expect(filterThreads(list, "FAILED").map((t) => t.session)).toEqual(["failed-1"]);
-    expect(filterThreads(list, "#1859")).toHaveLength(4);
-    expect(filterThreads(list, "  ")).toHaveLength(4);
+    expect(filterThreads(list, "cancelled").map((t) => t.session)).toEqual(["cancelled-1"]);
+    expect(filterThreads(list, "#1859")).toHaveLength(5);
+    expect(filterThreads(list, "  ")).toHaveLength(5);
   });
 });
 

@@ -33,6 +33,8 @@ describe("readLiveState and readThread", () => {
 
   it("checks a thread's status and optional fields", () => {
     expect(readThread(thread({ status: "paused" as never }))).toBeNull();
+    expect(readThread(thread({ status: "toString" as never }))).toBeNull();
+    expect(readThread(thread({ status: "cancelled" }))).toEqual(thread({ status: "cancelled" }));
     expect(readThread(thread({ tokens: { input: 10, output: 2 } }))).not.toBeNull();
     expect(readThread({ ...thread(), requestedBy: { avatarUrl: "x" } })).toBeNull();
     expect(readThread({ ...thread(), lastError: 5 })).toBeNull();
