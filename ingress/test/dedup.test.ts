@@ -5,24 +5,19 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CLAIM_RETENTION_MS, claimName, type ClaimRecord } from "../src/comment-claim";
-import { githubHandlers, type GitHubCall } from "./support/github";
+import { githubServer } from "./support/github";
 import { commentPayload, dispatchesFor, marker, outcome, send, sign } from "./support/ingress";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const github = githubServer();
 
 const REDELIVERIES = 100;
 
 describe("dedup", () => {
   it(`dispatches once for ${REDELIVERIES} concurrent deliveries of one comment`, async () => {
-    const calls: GitHubCall[] = [];
-    const minted: string[] = [];
-    server.use(...githubHandlers(calls, minted));
+    github.use();
+    const { calls, minted } = github;
     const payload = commentPayload();
     // Redeliveries carry the same body and signature under new delivery ids.
     const deliveries = await Promise.all(Array.from({ length: REDELIVERIES }, () => sign(payload)));
@@ -39,7 +34,7 @@ describe("dedup", () => {
   });
 
   it("keeps different comments apart: concurrent deliveries of distinct comments all dispatch", async () => {
-    server.use(...githubHandlers([], []));
+    github.use();
     const payloads = Array.from({ length: 20 }, () => commentPayload());
     const responses = await Promise.all(payloads.map(async (payload) => send(await sign(payload))));
     expect(responses.map(outcome)).toEqual(payloads.map(() => "accepted"));

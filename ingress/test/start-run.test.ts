@@ -5,24 +5,12 @@
  * and never with a secret.
  */
 import { HttpResponse } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FAIL_DISPATCH } from "./worker";
-import { githubHandlers, INSTALLATION_ID, status, type GitHubCall, type GitHubOverrides } from "./support/github";
+import { describe, expect, it } from "vitest";
+import { FAIL_DISPATCH } from "./support/recording";
+import { githubServer, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
 import { captureConsole, commentPayload, dispatchesFor, logEvents, marker, outcome, send, sign } from "./support/ingress";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-let calls: GitHubCall[];
-let minted: string[];
-beforeEach(() => {
-  calls = [];
-  minted = [];
-});
-const github = (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides));
+const { calls, minted, use: github } = githubServer();
 const route = (call: GitHubCall) => `${call.method} ${call.path}`;
 
 /** Send a signed delivery for `payload`, capturing the Worker's log events. */

@@ -6,29 +6,17 @@
  */
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mintRepoToken } from "../src/github/app-client";
 import { toPem } from "../src/github/private-key";
 import { createLogger } from "../src/log";
 import { AgentThinkTokenBroker } from "../src/index";
-import { FAIL_DISPATCH } from "./worker";
-import { API, githubHandlers, INSTALLATION_ID, status, verifyAppJwt, type GitHubCall, type GitHubOverrides } from "./support/github";
+import { FAIL_DISPATCH } from "./support/recording";
+import { API, githubServer, INSTALLATION_ID, status, verifyAppJwt, type GitHubOverrides } from "./support/github";
 import { captureConsole, commentPayload, send, sign } from "./support/ingress";
 import { generatedPkcs8 } from "./support/keys";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-let calls: GitHubCall[];
-let minted: string[];
-beforeEach(() => {
-  calls = [];
-  minted = [];
-});
-const github = (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides));
+const { calls, minted, use: github, reset } = githubServer();
 
 /** The broker as the agent Worker reaches it: over the service binding. */
 const broker = () => env.TOKEN_BROKER;
@@ -105,7 +93,7 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
       [{ accessToken: status(500) }, /GitHub answered 500 while minting a token for acme\/widgets$/]
     ];
     for (const [overrides, message] of cases) {
-      server.resetHandlers();
+      reset();
       github(overrides);
       await expect(call(() => broker().mintInstallationToken("acme/widgets"))).rejects.toThrow(message);
     }
@@ -132,7 +120,7 @@ describe("no secret in any log line", () => {
       await send(await sign(commentPayload(), { secret: `${webhookSecret}-wrong` }));
       await call(() => broker().mintInstallationToken("acme/widgets"));
       await call(() => broker().mintInstallationToken("evil/widgets")).catch(() => {});
-      server.resetHandlers();
+      reset();
       github({ accessToken: status(500, "server error") });
       await send(await sign(commentPayload()));
       await call(() => broker().mintInstallationToken("acme/widgets")).catch(() => {});

@@ -4,9 +4,8 @@
  * dispatch, no GitHub call). GitHub is MSW; nothing reaches the network.
  */
 import { env } from "cloudflare:workers";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { githubHandlers, type GitHubCall } from "./support/github";
+import { beforeEach, describe, expect, it } from "vitest";
+import { githubServer } from "./support/github";
 import {
   captureConsole,
   commentPayload,
@@ -21,18 +20,9 @@ import {
 } from "./support/ingress";
 import type { Delivery } from "../../scripts/lib/github-delivery";
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
-
-let calls: GitHubCall[];
-let minted: string[];
-beforeEach(() => {
-  calls = [];
-  minted = [];
-  server.use(...githubHandlers(calls, minted));
-});
+const github = githubServer();
+const { calls } = github;
+beforeEach(() => github.use());
 
 /** Sends and checks that the Worker changed nothing anywhere. */
 async function expectNothingDone(delivery: Delivery, options: SendOptions = {}) {

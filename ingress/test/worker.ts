@@ -9,11 +9,10 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
 import ingress from "../src/index";
+import { FAIL_DISPATCH, RECORDED_PATH } from "./support/recording";
 
 export { AgentThinkTokenBroker, CommentClaim } from "../src/index";
 
-export const FAIL_DISPATCH = "[fail dispatch]";
-export const RECORDED_PATH = "/__recorded/dispatches";
 
 export class RecordingAgentThink extends WorkerEntrypoint<Env> {
   static calls: DispatchInput[] = [];

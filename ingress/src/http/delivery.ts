@@ -8,7 +8,7 @@
  *
  * Used by the webhook route; knows nothing about comments or runs.
  */
-export type VerifiedDelivery = { event: string; deliveryId: string; payload: unknown };
+export type VerifiedDelivery = { event: string; payload: unknown };
 
 export type DeliveryRejection = {
   status: 400 | 401 | 413;
@@ -56,7 +56,7 @@ export async function readDelivery(request: Request, options: DeliveryOptions): 
   }
   const event = request.headers.get("x-github-event")?.trim() ?? "";
   if (event === "") return reject(400, "missing_event");
-  return { ok: true, delivery: { event, deliveryId: request.headers.get("x-github-delivery")?.trim() ?? "", payload } };
+  return { ok: true, delivery: { event, payload } };
 }
 
 /** The body, or null as soon as it passes `maxBytes` (a chunked body has no Content-Length to trust). */

@@ -29,7 +29,7 @@ export type WebhookDeps = StartRunDeps & {
   /** The webhook secret, or "" when it is not set. */
   webhookSecret: string;
   verify(payload: string, signature: string): Promise<boolean>;
-  /** True for the first claim of this comment id, ever; false for every later one. */
+  /** True for the first claim of this comment id (within the claim's retention); false for every later one. */
   claim(commentId: number, deliveryId: string): Promise<boolean>;
   log: Logger;
 };

@@ -6,6 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 export const API = "https://api.github.test";
 export const INSTALLATION_ID = 77;
@@ -52,6 +54,25 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
       recorded(() => HttpResponse.json({ id: 9001, html_url: "https://github.test/c/9001" }, { status: 201 }), overrides.comment)
     )
   ];
+}
+
+/**
+ * MSW for one test file, as a tripwire (any unhandled request fails the
+ * test): `use()` installs the GitHub handlers for the current test; `calls`
+ * and `minted` are emptied before each test.
+ */
+export function githubServer() {
+  const server = setupServer();
+  const calls: GitHubCall[] = [];
+  const minted: string[] = [];
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  beforeEach(() => {
+    calls.length = 0;
+    minted.length = 0;
+  });
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+  return { calls, minted, use: (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides)), reset: () => server.resetHandlers() };
 }
 
 export const status = (code: number, message = "refused") => () => HttpResponse.json({ message }, { status: code });

@@ -1,0 +1,8 @@
+/**
+ * The recording agent's switches (ingress/test/worker.ts), kept out of the
+ * worker's main module, whose every export workerd takes for an entrypoint.
+ */
+/** An instruction containing this makes the recording agent's dispatch throw. */
+export const FAIL_DISPATCH = "[fail dispatch]";
+/** `GET` on the test worker: what the recording agent received (the bench reads it). */
+export const RECORDED_PATH = "/__recorded/dispatches";
