@@ -20,6 +20,9 @@
  *     same Worker (dashboard-bench.ts).
  *  7. The built dashboard JS, gzipped, read from dist/client before wrangler
  *     starts (bundle-size.ts).
+ *  8. The webhook app: 1,000 signed deliveries (10% redeliveries) against the
+ *     ingress Worker under its own wrangler dev, beside the bare signature
+ *     check, and one dispatch per distinct comment (webhook-bench.ts).
  *
  * The bench Worker drives and times the calls itself (routes.ts says why);
  * this runner plans the workload, alternates the sides (blocks A B B A ...,
@@ -27,9 +30,10 @@
  * turn a block started has finished (so one block's background turns never
  * weigh on the next), and reports ratios, because machines are noisy. Exits
  * non-zero only when the bench cannot run, our storm yields more than one
- * submission, flood output past MAX_TOOL_OUTPUT_BYTES reaches the model, or
- * the command center's synced state exceeds its bound (64 KiB, 50 threads)
- * with 2,000 threads; latency and size targets are reported, not enforced.
+ * submission, the webhook app dispatches other than once per comment, flood
+ * output past MAX_TOOL_OUTPUT_BYTES reaches the model, or the command center's
+ * synced state exceeds its bound (64 KiB, 50 threads) with 2,000 threads;
+ * latency and size targets are reported, not enforced.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -42,6 +46,7 @@ import { measureDashboard } from "./dashboard-bench";
 import { DevServer } from "./dev-server";
 import { evaluateTargets, formatReport, type BenchResult, type Side, type StormFigures } from "./report";
 import { measureShell } from "./shell-bench";
+import { formatWebhooks, measureWebhooks, webhookTargets } from "./webhook-bench";
 import { summarize } from "./stats";
 
 const ISSUES = 200;
@@ -264,6 +269,8 @@ async function main(): Promise<number> {
     // Before wrangler starts, so nothing else of ours runs beside bash.
     console.log("bench: container-path flood with this machine's bash ...");
     const containerFlood = await measureContainerFlood(maxBytes);
+    console.log("bench: webhook app: 1,000 signed deliveries against the ingress Worker under its own wrangler dev ...");
+    const webhook = await measureWebhooks(ROOT);
     console.log("bench: bundling bench/worker.ts and starting wrangler dev --local ...");
     server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
     await server.start();
@@ -292,9 +299,10 @@ async function main(): Promise<number> {
       machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
       wallMs: Date.now() - startedAt.getTime()
     };
-    const targets = evaluateTargets(result);
+    const targets = [...evaluateTargets(result), ...webhookTargets(webhook)];
+    console.log(`${formatWebhooks(webhook).join("\n")}\n`);
     console.log(formatReport(result, targets));
-    console.log(`\nresults: ${writeResults(result)}`);
+    console.log(`\nresults: ${writeResults(Object.assign(result, { webhook }))}`);
     const failed = targets.filter((target) => !target.pass && target.fatal);
     ok = failed.length === 0;
     for (const target of failed) console.error(`\nbench: FAIL: ${target.name} (${target.figure})`);
