@@ -18,18 +18,27 @@ process.env.GITHUB_WEBHOOK_SECRET = Buffer.from(webcrypto.getRandomValues(new Ui
 process.env.GITHUB_APP_PRIVATE_KEY = KeyObject.from(privateKey).export({ type: "pkcs1", format: "pem" }).toString();
 
 export default defineConfig({
-  plugins: [
-    cloudflareTest({
-      wrangler: { configPath: "./ingress/test/wrangler.jsonc" },
-      miniflare: { bindings: { TEST_APP_PUBLIC_KEY: appPublicKey } }
-    })
-  ],
   test: {
-    name: "ingress",
-    include: ["ingress/test/**/*.test.ts"],
-    testTimeout: 30_000,
-    isolate: false,
     // The Worker logs every delivery; show those lines only for a failing test.
-    silent: "passed-only"
+    silent: "passed-only",
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./ingress/test/wrangler.jsonc" },
+            miniflare: { bindings: { TEST_APP_PUBLIC_KEY: appPublicKey } }
+          })
+        ],
+        test: {
+          name: "ingress",
+          include: ["ingress/test/**/*.test.ts"],
+          exclude: ["ingress/test/unit/**"],
+          testTimeout: 30_000,
+          isolate: false
+        }
+      },
+      // Checks that read files and wrangler's config parser: plain Node.
+      { test: { name: "ingress-unit", include: ["ingress/test/unit/**/*.test.ts"] } }
+    ]
   }
 });
