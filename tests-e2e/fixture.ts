@@ -43,6 +43,34 @@ export async function startDevServer(options: {
   persistTo?: string;
   /** The GitHub the Worker posts to (a local stand-in); with LOCAL_DEV and none, it posts nothing. */
   githubApiUrl?: string;
+  /** A private dev registry, shared with the Workers this one binds to (see startWrangler). */
+  registryPath?: string;
+}): Promise<RunningServer> {
+  return startWrangler({
+    persistTo: options.persistTo,
+    registryPath: options.registryPath,
+    args: ({ port, inspectorPort, persistTo }) =>
+      wranglerDevArgs({
+        port,
+        inspectorPort,
+        localDev: options.localDev,
+        persistTo,
+        containers: options.containers,
+        githubApiUrl: options.githubApiUrl
+      })
+  });
+}
+
+/**
+ * Any `wrangler dev` on a free port and inspector port, with its own state
+ * directory. `registryPath` gives it a private dev registry: Workers started
+ * with the same one find each other's service bindings, and a developer's
+ * own `npm start` (registered under the same Worker name) cannot answer them.
+ */
+export async function startWrangler(options: {
+  args(ports: { port: number; inspectorPort: number; persistTo: string }): string[];
+  persistTo?: string;
+  registryPath?: string;
 }): Promise<RunningServer> {
   const port = await freePort();
   // Explicit, so wranglers started side by side never race for the default 9229.
@@ -51,24 +79,20 @@ export async function startDevServer(options: {
   const ownsPersistTo = options.persistTo === undefined;
   const persistTo = options.persistTo ?? (await mkdtemp(join(tmpdir(), "agent-think-e2e-")));
   const url = localUrl(port);
-  const child = spawn(
-    join(ROOT, "node_modules", ".bin", "wrangler"),
-    wranglerDevArgs({
-      port,
-      inspectorPort,
-      localDev: options.localDev,
-      persistTo,
-      containers: options.containers,
-      githubApiUrl: options.githubApiUrl
-    }),
-    {
-      cwd: ROOT,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+  // Private by default, so a developer's own `npm start` or a bench never
+  // shares (or reloads) this one's registry.
+  const registryPath = options.registryPath ?? join(persistTo, "dev-registry");
+  const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), options.args({ port, inspectorPort, persistTo }), {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
       // Wrangler's `#!/usr/bin/env node` must find Node 22, the one running the tests.
-      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` }
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+      WRANGLER_REGISTRY_PATH: registryPath
     }
-  );
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error("wrangler dev did not start");
 

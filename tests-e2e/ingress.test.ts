@@ -1,0 +1,129 @@
+/**
+ * The whole chain, both Workers under real `wrangler dev`: a signed
+ * `issue_comment` delivery to the webhook app (ingress/) is verified, gated,
+ * answered 202, reacted 👀 and dispatched over the service binding to the
+ * agent Worker, whose scripted run reacts 🚀, finishes, posts its result and
+ * shows on the dashboard's API. Continue on the dashboard mints a fresh
+ * token through the webhook app's token broker. GitHub is the recording
+ * stand-in; the two Workers share a private dev registry.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
+import { startGitHubStandin, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
+import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
+import { startDevServer, startWrangler } from "./fixture";
+import type { Snapshot } from "../src/shared/command-center";
+
+const REPO = "acme/widgets";
+const SECRET = randomBytes(24).toString("hex");
+const START_TIMEOUT_MS = 120_000;
+
+let dir: string;
+let standin: GitHubStandin;
+let agent: Awaited<ReturnType<typeof startDevServer>>;
+let ingress: Awaited<ReturnType<typeof startWrangler>>;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "agent-think-chain-"));
+  const registryPath = join(dir, "registry");
+  standin = await startGitHubStandin();
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const envFile = join(dir, "ingress.dev.vars");
+  await writeFile(envFile, devVarsText({ webhookSecret: SECRET, appId: "1", privateKeyPem: privateKey }), { mode: 0o600 });
+  [agent, ingress] = await Promise.all([
+    startDevServer({ localDev: true, githubApiUrl: standin.url, registryPath }),
+    startWrangler({
+      registryPath,
+      args: ({ port, inspectorPort, persistTo }) =>
+        ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: standin.url, allowedRepos: REPO })
+    })
+  ]);
+}, START_TIMEOUT_MS);
+
+afterAll(async () => {
+  await Promise.all([agent?.stop(), ingress?.stop()]);
+  await standin?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+async function deliver(options: { issueNumber: number; commentId: number; body: string }, secret = SECRET): Promise<Response> {
+  const delivery = await signedDelivery(secret, issueCommentPayload({ repo: REPO, login: "alice", association: "MEMBER", ...options }));
+  return fetch(`${ingress.url}${WEBHOOK_PATH}`, { method: "POST", headers: delivery.headers, body: delivery.body });
+}
+
+/** Wait until the stand-in holds `count` comments on the issue. */
+async function commentsOn(issueNumber: number, count: number): Promise<StandinRecord[]> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    const comments = standin.records().filter((record) => record.method === "POST" && record.path === `/repos/${REPO}/issues/${issueNumber}/comments`);
+    if (comments.length >= count) return comments;
+    if (Date.now() > deadline) {
+      throw new Error(`${comments.length} comments on #${issueNumber}\n--- agent ---\n${agent.output().slice(-3_000)}\n--- ingress ---\n${ingress.output().slice(-3_000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+async function thread(session: string) {
+  const snapshot = (await (await fetch(`${agent.url}/api/command-center`)).json()) as Snapshot;
+  return snapshot.threads.find((entry) => entry.session === session);
+}
+
+const bodyText = (record: StandinRecord) => (record.body as { body: string }).body;
+
+describe("webhook to finished run", () => {
+  it("follows one signed delivery to a finished scripted run on the dashboard, with 👀, 🚀 and one result comment", async () => {
+    const response = await deliver({ issueNumber: 11, commentId: 71001, body: "@agent-think reproduce this issue" });
+    expect(response.status).toBe(202);
+    const [result] = await commentsOn(11, 1);
+    expect(bodyText(result!)).toContain("### ❔ Not reproduced");
+    expect(bodyText(result!)).toContain(`${agent.url}/thread/acme-widgets-11`);
+
+    const calls = standin.records().filter((record) => record.path.includes("/71001/") || record.path.includes("/issues/11/") || record.path.startsWith("/app/"));
+    expect(calls.map((record) => `${record.method} ${record.path}${record.body && "content" in (record.body as object) ? ` ${(record.body as { content: string }).content}` : ""}`)).toEqual([
+      "POST /app/installations/1/access_tokens",
+      "POST /repos/acme/widgets/issues/comments/71001/reactions eyes",
+      "POST /repos/acme/widgets/issues/comments/71001/reactions rocket",
+      "POST /repos/acme/widgets/issues/11/comments"
+    ]);
+    const mint = calls[0]!.body as { repositories?: string[] };
+    expect(mint.repositories).toEqual(["widgets"]);
+
+    const finished = await thread("acme-widgets-11");
+    expect(finished).toMatchObject({ repo: REPO, issueNumber: 11, status: "done", requestedBy: { login: "alice" } });
+    // A redelivery of the same comment starts nothing.
+    const redelivery = await deliver({ issueNumber: 11, commentId: 71001, body: "@agent-think reproduce this issue" });
+    expect(redelivery.status).toBe(204);
+    expect(redelivery.headers.get("agent-think-outcome")).toContain("duplicate");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await commentsOn(11, 1)).length).toBe(1);
+  });
+
+  it("refuses a delivery signed with another secret and records nothing", async () => {
+    const before = standin.records().length;
+    const response = await deliver({ issueNumber: 12, commentId: 71002, body: "@agent-think reproduce this issue" }, "not-the-secret");
+    expect(response.status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(standin.records().length).toBe(before);
+    expect(await thread("acme-widgets-12")).toBeUndefined();
+  });
+
+  it("continues a failed run from the dashboard with a token minted by the webhook app's broker", async () => {
+    expect((await deliver({ issueNumber: 13, commentId: 71003, body: "@agent-think TEST: fail-once the model went away" })).status).toBe(202);
+    const [failure] = await commentsOn(13, 1);
+    expect(bodyText(failure!)).toContain("the model went away");
+    expect(await thread("acme-widgets-13")).toMatchObject({ status: "error" });
+
+    const mintsBefore = standin.records().filter((record) => record.path.startsWith("/app/")).length;
+    const continued = await fetch(`${agent.url}/api/command-center/continue/acme-widgets-13`, { method: "POST", headers: { origin: agent.url } });
+    expect(continued.status).toBe(202);
+    const comments = await commentsOn(13, 2);
+    expect(bodyText(comments[1]!)).toContain("agent-think finished.");
+    expect(standin.records().filter((record) => record.path.startsWith("/app/")).length).toBe(mintsBefore + 1);
+    expect(await thread("acme-widgets-13")).toMatchObject({ status: "done", runCount: 2 });
+  });
+});
