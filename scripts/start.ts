@@ -15,16 +15,11 @@
  * behind; Ctrl-C or SIGTERM stops that whole group and the stand-in. When
  * wrangler exits by itself, this exits with its code.
  */
-import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { findReadyUrl, parsePort, startBanner, wranglerDevArgs } from "./lib/wrangler-dev";
+import { runWranglerInForeground } from "./lib/foreground-wrangler";
+import { parsePort, startBanner, wranglerDevArgs } from "./lib/wrangler-dev";
 import { describeRecord, startGitHubStandin } from "./lib/github-standin";
 import { formatSeedSummary, seedSkills } from "./lib/seed-skills";
-
-const STOP_GRACE_MS = 5_000;
-// Enough of the output to hold a "Ready on" line split across chunks.
-const READY_SCAN_CHARS = 4_096;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -56,74 +51,10 @@ const standin = await startGitHubStandin({
   process.exit(1);
 });
 
-const args = wranglerDevArgs({ port: port.port, localDev: true, githubApiUrl: standin.url, ...(persistTo ? { persistTo } : {}) });
-const wrangler = spawn(join(root, "node_modules", ".bin", "wrangler"), args, {
-  cwd: root,
-  detached: true,
-  stdio: ["ignore", "pipe", "pipe"],
-  // Wrangler's `#!/usr/bin/env node` must find the Node this runs on (22), not the system one.
-  env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` }
+runWranglerInForeground({
+  name: "npm start",
+  root,
+  args: wranglerDevArgs({ port: port.port, localDev: true, githubApiUrl: standin.url, ...(persistTo ? { persistTo } : {}) }),
+  onReady: (url) => process.stdout.write(`${startBanner(url, standin.url)}\n`),
+  onStop: () => standin.close()
 });
-
-let recentOutput = "";
-let ready = false;
-const watchForReady = (chunk: Buffer) => {
-  if (ready) return;
-  recentOutput = (recentOutput + chunk.toString("utf8")).slice(-READY_SCAN_CHARS);
-  const url = findReadyUrl(recentOutput);
-  if (url === null) return;
-  ready = true;
-  process.stdout.write(`${startBanner(url, standin.url)}\n`);
-};
-wrangler.stdout.on("data", (chunk: Buffer) => {
-  process.stdout.write(chunk);
-  watchForReady(chunk);
-});
-wrangler.stderr.on("data", (chunk: Buffer) => {
-  process.stderr.write(chunk);
-  watchForReady(chunk);
-});
-
-let stopping = false;
-wrangler.on("error", (error) => {
-  console.error(`npm start: could not run wrangler: ${error.message}`);
-  process.exit(1);
-});
-wrangler.on("exit", (code, signal) => {
-  if (stopping) return;
-  // Wrangler is gone, but workerd children it left in its group may not be.
-  killGroup("SIGKILL");
-  if (signal !== null) console.error(`npm start: wrangler was killed by ${signal}`);
-  process.exit(code ?? 1);
-});
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => void stop());
-}
-
-async function stop(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  killGroup("SIGTERM");
-  const exited = await Promise.race([
-    new Promise<boolean>((resolve) => {
-      if (wrangler.exitCode !== null || wrangler.signalCode !== null) resolve(true);
-      else wrangler.once("exit", () => resolve(true));
-    }),
-    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), STOP_GRACE_MS))
-  ]);
-  // Also reaps workerd children that outlive wrangler itself.
-  killGroup("SIGKILL");
-  await standin.close();
-  if (!exited) console.error("npm start: wrangler did not stop in time; killed it");
-  process.exit(0);
-}
-
-function killGroup(signal: NodeJS.Signals): void {
-  if (wrangler.pid === undefined) return;
-  try {
-    process.kill(-wrangler.pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}

@@ -20,6 +20,8 @@ export type ForegroundWranglerOptions = {
   root: string;
   args: string[];
   onReady(url: string): void;
+  /** After wrangler stopped on Ctrl-C or SIGTERM, before this process exits (e.g. close a stand-in). */
+  onStop?(): Promise<void>;
 };
 
 export function runWranglerInForeground(options: ForegroundWranglerOptions): void {
@@ -80,6 +82,7 @@ export function runWranglerInForeground(options: ForegroundWranglerOptions): voi
     // Also reaps workerd children that outlive wrangler itself.
     killGroup("SIGKILL");
     if (!exited) console.error(`${options.name}: wrangler did not stop in time; killed it`);
+    await options.onStop?.().catch(() => {});
     process.exit(0);
   };
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop());
