@@ -140,7 +140,15 @@ function spawnWrangler(
       cwd: options.cwd,
       detached: options.detached,
       stdio: ["ignore", logFd, logFd],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", FORCE_COLOR: "0" }
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        NO_COLOR: "1",
+        FORCE_COLOR: "0",
+        // A private dev registry: another wrangler joining or leaving the
+        // machine-wide one reloads this server mid-bench.
+        WRANGLER_REGISTRY_PATH: `${options.logPath}.registry`
+      }
     });
   } finally {
     closeSync(logFd);
