@@ -18,6 +18,7 @@ import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { runMessage } from "./run/run-message";
 import { skillSource } from "./run/skills";
+import { publishInputSchema, publishReproduction } from "./repro/publish";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, type RunContext } from "./run/run-context";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
@@ -160,6 +161,13 @@ export class ThinkAgent extends Think<Env> {
           const [workspace, turn, run] = [await this.#workspaceAgent(), await this.#turn(), await this.#runs.get()];
           return workspace.exec({ ...input, turn: turn ?? undefined, token: run?.installationToken });
         }
+      }),
+      publish_reproduction: tool({
+        description:
+          "Publish a built reproduction page (a directory under /workspace holding index.html, such as /workspace/repro/dist) at this issue's public reproduction URL, replacing any earlier page. Returns the URL to put in report_result's reproductionUrl.",
+        inputSchema: publishInputSchema,
+        execute: (input) =>
+          publishReproduction(input, { fs: this.workspace.fs, bucket: this.env.REPROS, session: this.name, publicBaseUrl: this.env.PUBLIC_BASE_URL })
       }),
       report_result: tool({
         description:

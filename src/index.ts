@@ -10,6 +10,7 @@ import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
 import { accessGuard } from "./http/access";
 import { handleApiRoute } from "./http/api-routes";
+import { handleReproRoute } from "./http/repro-routes";
 import { handleSpaRoute, type AssetsFetcher } from "./http/spa";
 import { commandCenter } from "./command-center";
 import { createLogger } from "./run/log";
@@ -71,6 +72,7 @@ export default {
         continueRun: (session) => service.continueRun(session),
         onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
+      (await handleReproRoute(request, env.REPROS)) ??
       (await routeAgentRequest(request, env)) ??
       (await handleSpaRoute(request, env.ASSETS as AssetsFetcher | undefined)) ??
       notFound()

@@ -105,4 +105,37 @@ describe("the dashboard", () => {
     await page.screenshot({ path: `${SHOTS}/thread-continued.png`, fullPage: true });
     await page.close();
   });
+
+  test("a published reproduction page works in its sandbox, and cannot reach the dashboard's API", { timeout: 60_000 }, async ({ server }) => {
+    const page = [
+      "<!doctype html><title>repro</title><button id=trigger>Trigger bug</button><p id=out></p>",
+      "<script type=module crossorigin src=./assets/app.js></script>"
+    ].join("");
+    const script = [
+      "document.getElementById('trigger').onclick = async () => {",
+      "  let api = 'reachable';",
+      "  try { await fetch('/api/command-center'); } catch { api = 'blocked'; }",
+      "  document.getElementById('out').textContent = 'expected 2, actual 3; api ' + api;",
+      "};"
+    ].join(" ");
+    const run = await dispatch(server.url, {
+      repo: "acme/repro",
+      issueNumber: freshIssueNumber(),
+      instruction: [
+        `TEST: write /workspace/repro/dist/index.html ${page}`,
+        `TEST: write /workspace/repro/dist/assets/app.js ${script}`,
+        "TEST: publish /workspace/repro/dist",
+        "TEST: reply published"
+      ].join("\n")
+    });
+    expect((await waitForSubmission(server.url, run)).submission.status).toBe("completed");
+
+    const repro = await openPage(`${server.url}/repro/${run.session}/`);
+    await repro.locator("#trigger").click();
+    await expect.poll(() => repro.locator("#out").textContent(), { timeout: 10_000 }).toContain("expected 2, actual 3");
+    // The sandbox gives the page an opaque origin: the dashboard's API does not answer it.
+    expect(await repro.locator("#out").textContent()).toContain("api blocked");
+    await repro.screenshot({ path: `${SHOTS}/repro-page.png` });
+    await repro.close();
+  });
 });

@@ -15,6 +15,7 @@
  *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
  *                              not-reproduced, needs-info, pr-opened, no-pr)
  *   TEST: skill <name>         call activate_skill for <name>
+ *   TEST: publish <directory>  call publish_reproduction for <directory>
  *   TEST: reply <text>         answer with <text> and end the turn
  * Without directives it plans a short demo run: look around the workspace,
  * write notes, check them with the shell, and report. Pure and deterministic.
@@ -102,6 +103,9 @@ export function planScript(instruction: string, options: { continuation?: boolea
         push({ kind: "tool", toolName: "report_result", input: { outcome, summary }, say: "Recording the result." });
         break;
       }
+      case "publish":
+        push({ kind: "tool", toolName: "publish_reproduction", input: { directory: rest }, say: `Publishing ${rest}.` });
+        break;
       case "skill":
         push({ kind: "tool", toolName: "activate_skill", input: { name: rest }, say: `Activating the ${rest} skill.` });
         break;

@@ -126,10 +126,10 @@ describe.each(directories)("skills/%s/SKILL.md", (directory) => {
 describe("the reproduce skill", () => {
   const { skill } = load("reproduce");
 
-  it("uses the container, deploys the page and reports steps and the page's URL", () => {
+  it("uses the container, publishes the built page and reports steps and the page's URL", () => {
     expect(skill.body).toMatch(/backend: "container"/);
-    expect(skill.body).toMatch(/wrangler deploy/);
-    expect(skill.body).toMatch(/repro-<session>/);
+    expect(skill.body).toContain('publish_reproduction');
+    expect(skill.body).toContain('"directory": "/workspace/repro/dist"');
     expect(skill.body).toContain("steps");
     expect(skill.body).toContain("reproductionUrl");
   });
