@@ -12,10 +12,11 @@ import {
   MAX_BROADCAST_BYTES,
   MAX_RECENT_THREADS,
   type CommandCenterState,
+  type IssueMessages,
   type Metrics,
   type ThreadSummary
 } from "../shared/command-center";
-import { cutText } from "./text";
+import { cutText, ISSUE_MESSAGE_ERROR_MAX_CHARS } from "./text";
 
 /** Cuts for the broadcast: roomy enough for a sidebar, small enough that 50 threads fit. */
 export const BROADCAST_TITLE_MAX_CHARS = 200;
@@ -65,12 +66,23 @@ export function trimForBroadcast(thread: ThreadSummary, textMax?: number): Threa
   const trimmed: ThreadSummary = { ...thread, instructionSummary: cutText(thread.instructionSummary, textMax ?? Infinity) };
   if (thread.issueTitle !== undefined) trimmed.issueTitle = cutText(thread.issueTitle, title);
   if (thread.lastError !== undefined) trimmed.lastError = cutText(thread.lastError, error);
+  if (thread.issueMessages !== undefined) trimmed.issueMessages = trimMessages(thread.issueMessages, textMax ?? ISSUE_MESSAGE_ERROR_MAX_CHARS);
   if (thread.requestedBy !== undefined) {
     const { login, avatarUrl } = thread.requestedBy;
     trimmed.requestedBy =
       avatarUrl !== undefined && avatarUrl.length <= BROADCAST_AVATAR_URL_MAX_CHARS && textMax === undefined
         ? { login, avatarUrl }
         : { login };
+  }
+  return trimmed;
+}
+
+/** Errors cut again (the registry already did; the broadcast does not trust it). URLs are identifiers: kept whole. */
+function trimMessages(messages: IssueMessages, errorMax: number): IssueMessages {
+  const trimmed: IssueMessages = {};
+  for (const [kind, message] of Object.entries(messages) as Array<[keyof IssueMessages, IssueMessages[keyof IssueMessages]]>) {
+    if (message === undefined) continue;
+    trimmed[kind] = message.error === undefined ? { ...message } : { ...message, error: cutText(message.error, errorMax) };
   }
   return trimmed;
 }

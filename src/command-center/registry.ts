@@ -13,22 +13,34 @@
  *   Events of other runs stay on their run (metrics still count them); events
  *   that arrive before their run's `dispatched` wait there and are taken over
  *   when it arrives.
+ * An issue message settling (`notice`) is not activity: it does not move the
+ * thread's last activity, so a stale notice cannot hide that a run is stale.
  * It does not broadcast or compute metrics (metrics.ts, broadcast.ts).
  */
 import type {
   ClaimResult,
   CommandCenterEvent,
   DispatchedEvent,
+  IssueMessage,
+  NoticeEvent,
   RecordResult,
   ThreadSummary,
   TokenUsage
 } from "../shared/command-center";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
-import { STORED_ERROR_MAX_CHARS, STORED_TITLE_MAX_CHARS, storedText, summarizeInstruction } from "./text";
+import {
+  ISSUE_MESSAGE_ERROR_MAX_CHARS,
+  STORED_ERROR_MAX_CHARS,
+  STORED_TITLE_MAX_CHARS,
+  storedText,
+  summarizeInstruction
+} from "./text";
 
 export const DEFAULT_STALE_RUN_MS = 600_000;
 export const CONTINUATION_FAILED_ERROR = "continuation failed";
 const MAX_AVATAR_URL_CHARS = 2_048;
+/** A comment's page on GitHub is far shorter; a longer URL is dropped, never cut. */
+export const ISSUE_MESSAGE_URL_MAX_CHARS = 300;
 
 /** `STALE_RUN_MS` from configuration; the default for a missing or bad value. */
 export function parseStaleRunMs(value: string | undefined): number {
@@ -94,6 +106,15 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
       }, (thread, run) => {
         endThreadRun(thread, run);
       });
+    case "notice":
+      return onRun(store, event, (run) => {
+        const message = issueMessage(event);
+        if (!settles(run.notices?.[event.kind], message)) return false;
+        run.notices = { ...run.notices, [event.kind]: message };
+        return true;
+      }, (thread, run) => {
+        if (run.notices) thread.issueMessages = { ...run.notices };
+      }, { activity: false });
   }
 }
 
@@ -182,6 +203,8 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
     ...(run.turnStartedAt === undefined ? {} : { turnStartedAt: run.turnStartedAt }),
     lastActivityAt: Math.max(thread?.lastActivityAt ?? 0, run.touchedAt),
     ...(run.firstToolAt === undefined ? {} : { firstToolMs: elapsed(event.at, run.firstToolAt) }),
+    // Only the current run's messages: the previous run's go with it.
+    ...(run.notices === undefined ? {} : { issueMessages: { ...run.notices } }),
     createdAt: thread?.createdAt ?? event.at
   };
   // The run may have ended before its dispatch was reported.
@@ -192,13 +215,15 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
 
 /**
  * Apply an event to its run (`toRun` returns false for a repeat), then to the
- * thread if the run is the thread's current one.
+ * thread if the run is the thread's current one. An event that is not
+ * activity (`activity: false`) leaves the thread's last activity alone.
  */
 function onRun(
   store: RegistryStore,
   event: { session: string; submissionId: string; at: number },
   toRun: (run: RunRecord) => boolean,
-  toThread: (thread: ThreadRecord, run: RunRecord) => void
+  toThread: (thread: ThreadRecord, run: RunRecord) => void,
+  options: { activity: boolean } = { activity: true }
 ): RecordResult {
   const thread = store.getThread(event.session);
   const current = thread !== undefined && thread.submissionId === event.submissionId && !thread.claim;
@@ -212,7 +237,7 @@ function onRun(
 
   const next = { ...thread };
   toThread(next, run);
-  next.lastActivityAt = Math.max(next.lastActivityAt, event.at);
+  if (options.activity) next.lastActivityAt = Math.max(next.lastActivityAt, event.at);
   store.putThread(next);
   return { applied: true };
 }
@@ -230,6 +255,26 @@ function endThreadRun(thread: ThreadRecord, run: RunRecord): void {
   thread.durationMs = elapsed(thread.startedAt, run.endedAt);
   if (run.tokens) thread.tokens = addTokens(thread.tokens, run.tokens);
   thread.lastActivityAt = Math.max(thread.lastActivityAt, run.endedAt);
+}
+
+/** The message as stored: the error redacted and cut, a URL kept only whole and short. */
+function issueMessage(event: NoticeEvent): IssueMessage {
+  const url = event.url?.trim();
+  const error = event.error?.trim();
+  return {
+    state: event.state,
+    ...(event.state === "sent" && url && url.length <= ISSUE_MESSAGE_URL_MAX_CHARS ? { url } : {}),
+    ...(event.state === "failed" ? { error: storedText(error || "failed", ISSUE_MESSAGE_ERROR_MAX_CHARS) } : {})
+  };
+}
+
+/**
+ * Whether `next` changes what is known of a message: the first report wins,
+ * as a run's end does, except that `sent` replaces `failed` (what is on the
+ * issue is what counts). A repeat changes nothing.
+ */
+function settles(known: IssueMessage | undefined, next: IssueMessage): boolean {
+  return known === undefined || (known.state === "failed" && next.state === "sent");
 }
 
 /** A URL cut short is no URL: an over-long avatar is dropped. */
@@ -257,6 +302,7 @@ function runFromThread(thread: ThreadRecord): RunRecord {
     ...(thread.status === "running" || thread.durationMs === undefined
       ? {}
       : { endedAt: thread.startedAt + thread.durationMs, status: thread.status }),
+    ...(thread.issueMessages === undefined ? {} : { notices: { ...thread.issueMessages } }),
     toolCalls: 0,
     toolErrors: 0,
     touchedAt: thread.lastActivityAt

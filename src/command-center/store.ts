@@ -8,7 +8,7 @@
  * synchronous so the registry's read-check-write stays atomic inside one
  * Durable Object transaction.
  */
-import type { ThreadStatus, TokenUsage } from "../shared/command-center";
+import type { IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
 export type ThreadRecord = {
@@ -35,6 +35,8 @@ export type ThreadRecord = {
   lastActivityAt: number;
   firstToolMs?: number;
   durationMs?: number;
+  /** What the current run posted on its issue, or could not. */
+  issueMessages?: IssueMessages;
   /** When the thread was first dispatched. */
   createdAt: number;
   /**
@@ -57,6 +59,8 @@ export type RunRecord = {
   /** What failed, for `error` only. */
   error?: string;
   tokens?: TokenUsage;
+  /** Its issue messages that settled, by kind. */
+  notices?: IssueMessages;
   toolCalls: number;
   toolErrors: number;
   /** The latest `at` of any event of this run; what retention prunes by. */

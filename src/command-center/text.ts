@@ -12,6 +12,11 @@
 export const INSTRUCTION_SUMMARY_MAX_CHARS = 140;
 /** Longest error the registry stores; the broadcast cuts it further. */
 export const STORED_ERROR_MAX_CHARS = 2_000;
+/**
+ * Longest issue-message error the registry stores. GitHub's message is cut
+ * to 200 upstream already; every thread in the broadcast may carry three.
+ */
+export const ISSUE_MESSAGE_ERROR_MAX_CHARS = 200;
 /** Longest issue title the registry stores (the dispatch contract's limit). */
 export const STORED_TITLE_MAX_CHARS = 1_024;
 

@@ -16,6 +16,29 @@ export type ThreadStatus = z.infer<typeof threadStatusSchema>;
 export const tokenUsageSchema = z.object({ input: z.number().int().min(0), output: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
+/** The messages a run posts on its issue (docs/reporting.md): 🚀, the one closing comment, the stale notice. */
+export const ISSUE_MESSAGE_KINDS = ["rocket", "closing", "stale"] as const;
+export type IssueMessageKind = (typeof ISSUE_MESSAGE_KINDS)[number];
+/** How a message settled: posted, or given up (pending ones are not reported). */
+export const ISSUE_MESSAGE_STATES = ["sent", "failed"] as const;
+
+/** One of the current run's messages, once it settled. */
+export const issueMessageSchema = z.object({
+  state: z.enum(ISSUE_MESSAGE_STATES),
+  /** The posted comment's page (comments only). */
+  url: z.string().optional(),
+  /** Why it could not be posted, cut short. */
+  error: z.string().optional()
+});
+export type IssueMessage = z.infer<typeof issueMessageSchema>;
+
+export const issueMessagesSchema = z.object({
+  rocket: issueMessageSchema.optional(),
+  closing: issueMessageSchema.optional(),
+  stale: issueMessageSchema.optional()
+});
+export type IssueMessages = z.infer<typeof issueMessagesSchema>;
+
 /** One thread (one issue's session) as the dashboard lists it. */
 export const threadSummarySchema = z.object({
   session: z.string(),
@@ -42,7 +65,9 @@ export const threadSummarySchema = z.object({
   firstToolMs: z.number().optional(),
   /** Dispatch to the end of the latest run, when it ended. */
   durationMs: z.number().optional(),
-  tokens: tokenUsageSchema.optional()
+  tokens: tokenUsageSchema.optional(),
+  /** What the latest run posted on its issue, or could not, by kind; absent until one settles. */
+  issueMessages: issueMessagesSchema.optional()
 });
 export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 
@@ -144,11 +169,27 @@ export const turnEndedEventSchema = z.object({
 });
 export type TurnEndedEvent = z.infer<typeof turnEndedEventSchema>;
 
+/** One of the run's issue messages settled: posted, or given up after its retries. */
+export const noticeEventSchema = z.object({
+  type: z.literal("notice"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  kind: z.enum(ISSUE_MESSAGE_KINDS),
+  state: z.enum(ISSUE_MESSAGE_STATES),
+  /** The posted comment's page; the registry drops one too long to be a plain comment URL. */
+  url: z.string().optional(),
+  /** Why it failed, for `failed`; the registry cuts it. */
+  error: z.string().optional(),
+  at: atField
+});
+export type NoticeEvent = z.infer<typeof noticeEventSchema>;
+
 export const commandCenterEventSchema = z.discriminatedUnion("type", [
   dispatchedEventSchema,
   turnStartedEventSchema,
   toolEventSchema,
-  turnEndedEventSchema
+  turnEndedEventSchema,
+  noticeEventSchema
 ]);
 export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 

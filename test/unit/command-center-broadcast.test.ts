@@ -69,6 +69,48 @@ describe("boundedState", () => {
     expect(trimmed.session).toBe(`s-${long}`);
     expect(trimmed.requestedBy).toEqual({ login: "o" });
   });
+
+  it("cuts issue-message errors again and keeps their URLs whole", () => {
+    const url = "https://github.com/acme/repo/issues/1#issuecomment-1";
+    const fat = summary(1, {
+      issueMessages: { closing: { state: "failed", error: "e".repeat(1_000) }, stale: { state: "sent", url }, rocket: { state: "sent" } }
+    });
+    const trimmed = trimForBroadcast(fat);
+    expect(trimmed.issueMessages?.closing?.error).toHaveLength(200);
+    expect(trimmed.issueMessages?.stale).toEqual({ state: "sent", url });
+    expect(trimmed.issueMessages?.rocket).toEqual({ state: "sent" });
+    expect(trimForBroadcast(fat, 40).issueMessages?.closing?.error).toHaveLength(40);
+    expect(fat.issueMessages?.closing?.error).toHaveLength(1_000);
+  });
+
+  it("fits 50 busy threads that each carry all three issue messages", () => {
+    const url = (i: number) => `https://github.com/some-organization/some-repository/issues/${1_000 + i}#issuecomment-2512345678`;
+    const threads = Array.from({ length: MAX_RECENT_THREADS + 10 }, (_, i) =>
+      summary(i + 1, {
+        session: `some-organization-some-repository-${1_000 + i}`,
+        repo: "some-organization/some-repository",
+        issueTitle: "Streams stall after a deploy when the socket reconnects mid-turn",
+        requestedBy: { login: "octocat-maintainer", avatarUrl: `https://avatars.githubusercontent.com/u/${i}?v=4` },
+        instructionSummary: "reproduce this issue and open a PR with a fix if it is a bug in the reconnect path of the client",
+        submissionId: crypto.randomUUID(),
+        status: "error",
+        lastError: "x".repeat(300),
+        turnStartedAt: 1_000,
+        firstToolMs: 1_234,
+        durationMs: 123_456,
+        tokens: { input: 1_234_567, output: 123_456 },
+        issueMessages: {
+          closing: i % 2 ? { state: "failed", error: "GitHub comment: 403 Resource not accessible by integration" } : { state: "sent", url: url(i) },
+          rocket: { state: "sent" },
+          stale: { state: "sent", url: url(i) }
+        }
+      })
+    );
+    const state = boundedState({ metrics: EMPTY_METRICS, threads, total: threads.length, updatedAt: 1 });
+    expect(state.recent).toHaveLength(MAX_RECENT_THREADS);
+    expect(jsonBytes(state)).toBeLessThanOrEqual(MAX_BROADCAST_BYTES);
+    expect(commandCenterStateSchema.parse(state)).toEqual(state);
+  });
 });
 
 describe("nextStaleAt", () => {

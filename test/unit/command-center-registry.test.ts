@@ -40,6 +40,14 @@ const tool = (at: number, ok = true, toolCallId?: string, submissionId = "s1"): 
   at,
   ...(toolCallId ? { toolCallId } : {})
 });
+const notice = (
+  at: number,
+  kind: "rocket" | "closing" | "stale",
+  state: "sent" | "failed",
+  extra: { url?: string; error?: string } = {},
+  submissionId = "s1"
+): CommandCenterEvent => ({ type: "notice", session: "acme-widgets-7", submissionId, kind, state, at, ...extra });
+const COMMENT_URL = "https://github.com/acme/widgets/issues/7#issuecomment-99";
 const ended = (at: number, status: "done" | "error" | "cancelled" = "done", extra: { error?: string; tokens?: { input: number; output: number } } = {}, submissionId = "s1"): CommandCenterEvent => ({
   type: "turn-ended",
   session: "acme-widgets-7",
@@ -272,6 +280,86 @@ describe("thread registry: late, repeated and out-of-order events", () => {
     recordEvent(store, ended(T0 + 2_000_100, "done"));
     expect(thread(store)).toMatchObject({ toolCalls: 2, firstToolMs: 10, status: "done", durationMs: 2_000_100 });
     expect(store.getRun("acme-widgets-7", "s1")).toMatchObject({ dispatchedAt: T0, firstToolAt: T0 + 10, endedAt: T0 + 2_000_100 });
+  });
+});
+
+describe("thread registry: what the run posted on its issue", () => {
+  it("shows each settled message of the current run, without counting it as activity", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, started(T0 + 10));
+    expect(recordEvent(store, notice(T0 + 20, "rocket", "sent"))).toEqual({ applied: true });
+    recordEvent(store, ended(T0 + 1_000, "done"));
+    expect(recordEvent(store, notice(T0 + 1_500, "closing", "sent", { url: COMMENT_URL }))).toEqual({ applied: true });
+    const summary = thread(store, T0 + 2_000)!;
+    expect(summary.issueMessages).toEqual({ rocket: { state: "sent" }, closing: { state: "sent", url: COMMENT_URL } });
+    expect(summary.lastActivityAt).toBe(T0 + 1_000);
+    expect(threadSummarySchema.parse(summary)).toEqual(summary);
+  });
+
+  it("a stale notice does not make a quiet run look active", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, notice(T0 + STALE + 5, "stale", "sent", { url: COMMENT_URL }));
+    expect(thread(store, T0 + STALE + 10)).toMatchObject({ stale: true, lastActivityAt: T0, issueMessages: { stale: { state: "sent" } } });
+  });
+
+  it("records why a message failed, redacted and cut, and drops a URL too long to be whole", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, notice(T0 + 1, "rocket", "sent", { url: `https://x.test/${"u".repeat(400)}` }));
+    recordEvent(store, notice(T0 + 2, "closing", "failed", { error: `GitHub comment: 403 ghs_abcdefghijklmnopqrstuvwxyz0123 ${"e".repeat(1_000)}`, url: COMMENT_URL }));
+    recordEvent(store, notice(T0 + 3, "stale", "failed"));
+    const messages = thread(store)!.issueMessages!;
+    expect(messages.rocket).toEqual({ state: "sent" });
+    expect(messages.closing?.url).toBeUndefined();
+    expect(messages.closing?.error).toMatch(/^GitHub comment: 403 \[redacted\] e+…$/);
+    expect(messages.closing!.error!.length).toBeLessThanOrEqual(200);
+    expect(messages.stale).toEqual({ state: "failed", error: "failed" });
+  });
+
+  it("is idempotent: the first report of a message wins, except that sent replaces failed", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, notice(T0 + 1, "closing", "failed", { error: "GitHub comment: 502" }));
+    const once = thread(store);
+    expect(recordEvent(store, notice(T0 + 1, "closing", "failed", { error: "GitHub comment: 502" }))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, notice(T0 + 2, "closing", "failed", { error: "other" }))).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)).toEqual(once);
+    expect(recordEvent(store, notice(T0 + 3, "closing", "sent", { url: COMMENT_URL }))).toEqual({ applied: true });
+    expect(recordEvent(store, notice(T0 + 4, "closing", "failed", { error: "late" }))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, notice(T0 + 3, "closing", "sent", { url: COMMENT_URL }))).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)?.issueMessages).toEqual({ closing: { state: "sent", url: COMMENT_URL } });
+  });
+
+  it("follows only the current run: an older run's message is ignored, a new run starts with none", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, notice(T0 + 1, "closing", "failed", { error: "GitHub comment: 404" }));
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 100 }));
+    expect(thread(store)?.issueMessages).toBeUndefined();
+    expect(recordEvent(store, notice(T0 + 150, "rocket", "sent", {}, "s1"))).toEqual({ applied: false, reason: "not_current" });
+    expect(thread(store)?.issueMessages).toBeUndefined();
+    recordEvent(store, notice(T0 + 200, "rocket", "sent", {}, "s2"));
+    expect(thread(store)?.issueMessages).toEqual({ rocket: { state: "sent" } });
+  });
+
+  it("takes over a message that arrived before its run's dispatch", () => {
+    const store = new MemoryRegistryStore();
+    expect(recordEvent(store, notice(T0 + 50, "rocket", "sent"))).toEqual({ applied: false, reason: "not_current" });
+    recordEvent(store, dispatched());
+    expect(thread(store)?.issueMessages).toEqual({ rocket: { state: "sent" } });
+  });
+
+  it("keeps a message known after retention pruned the current run", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 10, "done"));
+    recordEvent(store, notice(T0 + 20, "closing", "sent", { url: COMMENT_URL }));
+    store.prune(T0 + 1_000_000);
+    expect(recordEvent(store, notice(T0 + 2_000_000, "closing", "failed", { error: "late" }))).toEqual({ applied: false, reason: "duplicate" });
+    recordEvent(store, notice(T0 + 2_000_000, "rocket", "sent"));
+    expect(thread(store)?.issueMessages).toEqual({ closing: { state: "sent", url: COMMENT_URL }, rocket: { state: "sent" } });
   });
 });
 
