@@ -31,6 +31,7 @@ import { REDACTED } from "./run/log";
 import type { CommandCenterEvent, TokenUsage } from "./shared/command-center";
 import type { StepContext } from "@cloudflare/think";
 import { Reporter } from "./report/reporter";
+import { noticeEvent } from "./report/notice-event";
 import {
   closingNotice,
   describeEnding,
@@ -92,7 +93,12 @@ export class ThinkAgent extends Think<Env> {
       setTimeout(() => void this.deliverNotices().catch(() => {}), inMs);
       await this.schedule(inMs / 1000, "deliverNotices");
     },
-    log: (event, fields) => this.#log(event, fields)
+    log: (event, fields) => this.#log(event, fields),
+    // The dashboard shows what the issue got, and says so when it got nothing.
+    onSettled: (entry) => {
+      const event = noticeEvent(this.name, entry, { now: Date.now(), redact: (text) => this.#redact(text) });
+      if (event) this.#report(event);
+    }
   });
   #model: LanguageModel | undefined;
   #token = "";

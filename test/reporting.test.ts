@@ -4,7 +4,8 @@
  * message per run whatever way it ends (a result, a plain finish, an error,
  * exhausted recovery, a cancel, a spent budget), plus one stale notice for a
  * run that goes quiet. Exactly once holds across an eviction, a lost answer
- * from GitHub, retries and an expired token.
+ * from GitHub, retries and an expired token. The command center (`main`, where
+ * these agents report) shows what the issue got, or why it got nothing.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -12,7 +13,9 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
+import { commandCenter } from "../src/command-center";
 import type { OutboxEntry } from "../src/report/outbox";
+import type { ThreadSummary } from "../src/shared/command-center";
 import { agentFor, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
 import { FakeGitHub } from "./support/github";
 
@@ -67,6 +70,24 @@ async function settled(agent: ReportingAgent, count: number, timeoutMs = 15_000)
   }
 }
 
+/** The command center's thread for `session` once `ready` holds: the notice event is fire-and-forget. */
+async function centerThread(session: string, ready: (thread: ThreadSummary) => boolean, timeoutMs = 10_000): Promise<ThreadSummary> {
+  const center = await commandCenter(env);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let found: ThreadSummary | undefined;
+    let cursor: string | undefined;
+    do {
+      const page = await center.snapshot({ limit: 200, ...(cursor ? { cursor } : {}) });
+      found = page.threads.find((thread) => thread.session === session);
+      cursor = page.nextCursor;
+    } while (!found && cursor);
+    if (found && ready(found)) return found;
+    if (Date.now() > deadline) throw new Error(`the command center does not show it: ${JSON.stringify(found)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const commentBodies = (repo: string) => github.comments(repo, 7).map((comment) => comment.body);
 const reactions = (repo: string) => github.callsFor(repo).filter((call) => call.path.endsWith("/reactions"));
 
@@ -98,6 +119,10 @@ describe("reporting back on the issue", () => {
     expect(body).toContain(`https://agent-think.test/thread/${session}`);
     const posts = github.callsFor(repo).filter((call) => call.path.endsWith("/comments"));
     expect(posts.map((call) => call.auth)).toEqual([`token ${TOKEN}`]);
+    const url = github.comments(repo, 7)[0]!.html_url;
+    const shown = await centerThread(session, (thread) => thread.issueMessages?.closing !== undefined && thread.issueMessages.rocket !== undefined);
+    expect(shown).toMatchObject({ submissionId, status: "done" });
+    expect(shown.issueMessages).toEqual({ rocket: { state: "sent" }, closing: { state: "sent", url } });
   });
 
   it("posts the final answer when the run finished without a structured result", async () => {
@@ -166,11 +191,14 @@ describe("reporting back on the issue", () => {
 
   it("gives up on a post GitHub refuses, and records why", async () => {
     github.failNext((call) => call.method === "POST" && call.path.endsWith("/7/comments"), 404);
-    const { agent, repo, submissionId } = await start("TEST: reply done");
+    const { agent, repo, session, submissionId } = await start("TEST: reply done");
     await waitForStatus(agent, submissionId);
     const [, closing] = await settled(agent, 2);
     expect(closing).toMatchObject({ state: "failed", attempts: 1, lastError: "GitHub comment: 404 failed by the test" });
     expect(commentBodies(repo)).toEqual([]);
+    const shown = await centerThread(session, (thread) => thread.issueMessages?.closing !== undefined);
+    expect(shown).toMatchObject({ submissionId, status: "done" });
+    expect(shown.issueMessages?.closing).toEqual({ state: "failed", error: "GitHub comment: 404 failed by the test" });
   });
 
   it("posts one failure notice with the last error and the thread link when the run errors", async () => {

@@ -3,7 +3,8 @@
  * outbox and delivers them to GitHub as the App, retrying with backoff on a
  * schedule that survives eviction. One delivery pass runs at a time in an
  * isolate; across isolates the outbox's attempt count and comment markers
- * keep every message to one.
+ * keep every message to one. Each entry that settles (sent or failed) is
+ * handed to `onSettled`, which the ThinkAgent reports to the command center.
  */
 import { createGitHubClient, type GitHubClient } from "../github/client";
 import type { Logger } from "../run/log";
@@ -21,6 +22,12 @@ export type ReporterDeps = {
   /** Run `deliverPending` again in `inMs`, durably. */
   scheduleRetry: (inMs: number) => Promise<void>;
   log: Logger;
+  /**
+   * Told each time an entry ends `sent` or `failed` in a pass (the command
+   * center shows it). Called synchronously: keep it quick and fire-and-forget;
+   * a throw is logged and never stops the pass.
+   */
+  onSettled?: (entry: OutboxEntry) => void;
   now?: () => number;
   fetch?: typeof fetch;
 };
@@ -102,8 +109,17 @@ export class Reporter {
         this.#deps.log("github:retry", { ...fields, error: result.entry.lastError, inMs: result.inMs });
         retryInMs = Math.min(retryInMs ?? Infinity, result.inMs);
       }
+      if (result.outcome === "sent" || result.outcome === "failed") this.#settled(result.entry);
     }
     if (retryInMs !== undefined) await this.#deps.scheduleRetry(retryInMs);
+  }
+
+  #settled(entry: OutboxEntry): void {
+    try {
+      this.#deps.onSettled?.(entry);
+    } catch (error) {
+      this.#deps.log("github:on-settled-failed", { notice: entry.id, error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   async #client(token?: string): Promise<GitHubClient> {

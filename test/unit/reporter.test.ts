@@ -1,11 +1,16 @@
 /**
  * The reporter over a GitHub that a stub fetch plays: a notice queued while
  * a delivery pass is in flight goes out in the same call, not at the next
- * scheduled pass; with no API URL nothing is kept or sent.
+ * scheduled pass; with no API URL nothing is kept or sent; each entry that
+ * settles is handed to `onSettled`, and becomes the command center's
+ * `notice` event.
  */
 import { describe, expect, it } from "vitest";
 import { closingNotice, rocketNotice } from "../../src/report/notices";
+import { noticeEvent } from "../../src/report/notice-event";
+import type { OutboxEntry } from "../../src/report/outbox";
 import { Reporter } from "../../src/report/reporter";
+import { commandCenterEventSchema } from "../../src/shared/command-center";
 
 const run = { repo: "acme/app", issueNumber: 3, submissionId: "s1", threadUrl: "https://bot.test/thread/acme-app-3" };
 
@@ -30,7 +35,12 @@ function slowGitHub(delayMs: number) {
   return { fetch, requests };
 }
 
-function reporter(apiUrl: string, fetch: typeof globalThis.fetch, retries: number[] = []) {
+function reporter(
+  apiUrl: string,
+  fetch: typeof globalThis.fetch,
+  retries: number[] = [],
+  onSettled?: (entry: OutboxEntry) => void
+) {
   const logged: string[] = [];
   return {
     logged,
@@ -40,9 +50,20 @@ function reporter(apiUrl: string, fetch: typeof globalThis.fetch, retries: numbe
       token: async () => "ghs_x",
       scheduleRetry: async (inMs) => void retries.push(inMs),
       log: (event) => void logged.push(event),
+      ...(onSettled ? { onSettled } : {}),
       fetch
     })
   };
+}
+
+/** GitHub answering each path with its status; a comment gets its page. */
+function statusGitHub(statusFor: (path: string) => number) {
+  return (async (input: RequestInfo | URL) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const status = statusFor(url.pathname);
+    const body = status >= 400 ? { message: "Resource not accessible by integration" } : { id: 2, html_url: "https://gh.test/c/2" };
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
 }
 
 describe("Reporter", () => {
@@ -77,5 +98,69 @@ describe("Reporter", () => {
     await subject.deliverPending();
     expect(retries).toEqual([2_000]);
     expect((await subject.entries())[0]).toMatchObject({ state: "pending", attempts: 1, lastError: expect.stringMatching(/^GitHub comment: 503/) });
+  });
+
+  it("hands each entry that ends sent or failed to onSettled, and none that waits for a retry", async () => {
+    const settled: OutboxEntry[] = [];
+    const github = statusGitHub((path) => (path.endsWith("/reactions") ? 503 : path.endsWith("/comments") ? 403 : 201));
+    const { reporter: subject } = reporter("https://gh.test/api/v3", github, [], (entry) => void settled.push(entry));
+    await subject.enqueue(rocketNotice(run, 5));
+    await subject.enqueue(closingNotice(run, { kind: "interrupted" }));
+    await subject.deliverPending();
+    expect(settled).toEqual([
+      expect.objectContaining({ kind: "closing", state: "failed", lastError: "GitHub comment: 403 Resource not accessible by integration" })
+    ]);
+
+    const ok = reporter("https://gh.test/api/v3", statusGitHub(() => 201), [], (entry) => void settled.push(entry));
+    await ok.reporter.enqueue(closingNotice(run, { kind: "interrupted" }));
+    await ok.reporter.deliverPending();
+    expect(settled[1]).toMatchObject({ kind: "closing", state: "sent", url: "https://gh.test/c/2" });
+  });
+
+  it("keeps delivering when onSettled throws, and logs it", async () => {
+    const { reporter: subject, logged } = reporter("https://gh.test/api/v3", statusGitHub(() => 201), [], () => {
+      throw new Error("sink down");
+    });
+    await subject.enqueue(rocketNotice(run, 5));
+    await subject.enqueue(closingNotice(run, { kind: "interrupted" }));
+    await subject.deliverPending();
+    expect((await subject.entries()).map((entry) => entry.state)).toEqual(["sent", "sent"]);
+    expect(logged.filter((event) => event === "github:on-settled-failed")).toHaveLength(2);
+  });
+});
+
+describe("noticeEvent", () => {
+  const entry = (fields: Partial<OutboxEntry>): OutboxEntry => ({
+    ...closingNotice(run, { kind: "interrupted" }),
+    state: "sent",
+    attempts: 1,
+    createdAt: 1_000,
+    ...fields
+  });
+
+  it("reports a sent comment with its page, at the time it was sent", () => {
+    const event = noticeEvent("acme-app-3", entry({ sentAt: 2_000, url: "https://gh.test/c/2" }), { now: 9_000 });
+    expect(event).toEqual({ type: "notice", session: "acme-app-3", submissionId: "s1", kind: "closing", state: "sent", url: "https://gh.test/c/2", at: 2_000 });
+    expect(commandCenterEventSchema.parse(event)).toEqual(event);
+  });
+
+  it("reports a failure with its error, redacted, now", () => {
+    const event = noticeEvent("acme-app-3", entry({ state: "failed", lastError: "GitHub comment: 403 ghs_secret" }), {
+      now: 9_000,
+      redact: (text) => text.replace("ghs_secret", "[redacted]")
+    });
+    expect(event).toEqual({
+      type: "notice",
+      session: "acme-app-3",
+      submissionId: "s1",
+      kind: "closing",
+      state: "failed",
+      error: "GitHub comment: 403 [redacted]",
+      at: 9_000
+    });
+  });
+
+  it("has nothing to report for a pending entry", () => {
+    expect(noticeEvent("acme-app-3", entry({ state: "pending" }), { now: 1 })).toBeNull();
   });
 });
