@@ -1,9 +1,12 @@
-/** Failed and stale threads, each with its last error and a Continue button; a continued one stays to show the answer. */
+/**
+ * Threads that need a human: failed and stale ones, each with its last error
+ * and a Continue button (a continued one stays to show the answer), and ones
+ * whose closing comment could not be posted on the issue, with why.
+ */
 import { Link } from "react-router";
 import type { ThreadSummary } from "../../shared/command-center";
 import type { ContinueState } from "../hooks/use-continue";
-import { canContinue } from "../view-models/continue";
-import { threadRowView } from "../view-models/threads";
+import { needsHuman, threadRowView } from "../view-models/threads";
 import { ContinueButton, ContinueResult } from "./continue-button";
 import { Empty } from "./state-views";
 import { StatusBadge } from "./status-badge";
@@ -13,11 +16,12 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
   return (
     <section className="panel" aria-label="Needs attention" data-testid="attention">
       <h2>
-        Needs attention <span className="muted">{props.threads.filter(canContinue).length}</span>
+        Needs attention <span className="muted">{props.threads.filter(needsHuman).length}</span>
       </h2>
       {props.threads.length === 0 ? (
         <Empty title="Nothing failed or stalled" testId="attention-empty">
-          Failed runs and runs quiet past the stale window show up here, ready to continue.
+          Failed runs and runs quiet past the stale window show up here, ready to continue; so do runs whose answer
+          could not be posted on the issue.
         </Empty>
       ) : (
         <ul className="attention-list">
@@ -25,7 +29,7 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
             const row = threadRowView(thread, props.now);
             const result = results.get(row.session);
             return (
-              <li key={row.session} className={`attention-item tone-${row.tone}`} data-testid="attention-item" data-session={row.session}>
+              <li key={row.session} className={`attention-item tone-${row.attentionTone}`} data-testid="attention-item" data-session={row.session}>
                 <div className="attention-head">
                   <StatusBadge label={row.statusLabel} tone={row.tone} status={row.status} />
                   <Link to={row.href} className="attention-title">
@@ -39,6 +43,11 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
                   <span className="muted">{row.instruction}</span>
                   {row.status === "stale" ? <span className="small">No activity since {row.when}: the run looks stuck.</span> : null}
                   {row.lastError ? <code className="last-error" data-testid="last-error">{row.lastError}</code> : null}
+                  {row.issueFailure ? (
+                    <span className="issue-failure" data-testid="issue-failure">
+                      {row.issueFailure}
+                    </span>
+                  ) : null}
                 </div>
                 <div className="attention-actions">
                   {row.canContinue ? (

@@ -5,6 +5,7 @@ import { isSessionName } from "../../run/session-name";
 import { AppHeader } from "../components/app-header";
 import { ContinueButton, ContinueResult } from "../components/continue-button";
 import { EnvelopeHeader } from "../components/envelope-header";
+import { IssueMessages } from "../components/issue-messages";
 import { Empty, ErrorState, Loading } from "../components/state-views";
 import { StatusBadge } from "../components/status-badge";
 import { TranscriptView } from "../components/transcript-view";
@@ -14,7 +15,7 @@ import { useFollowScroll } from "../hooks/use-follow-scroll";
 import { useNow } from "../hooks/use-now";
 import { useThreadTranscript } from "../hooks/use-thread-transcript";
 import { connectionView } from "../view-models/dashboard";
-import { envelopeHeaderView, threadStatusView, threadTiming } from "../view-models/thread";
+import { envelopeHeaderView, issueMessagesView, threadStatusView, threadTiming } from "../view-models/thread";
 import { threadHeader, transcriptItems } from "../view-models/transcript";
 
 export function ThreadPage() {
@@ -50,6 +51,7 @@ function ThreadView(props: { session: string }) {
     hasMessages: transcript.messages.length > 0
   });
   const timing = threadTiming(summary, header, now);
+  const issueMessages = issueMessagesView(summary);
   const connection = connectionView(transcript.socket, transcript.socket !== "open", transcript.error !== null);
   const result = continuing.results.get(session);
   useFollowScroll(transcript.streaming, items);
@@ -84,6 +86,7 @@ function ThreadView(props: { session: string }) {
             <ContinueButton session={session} pending={continuing.pending.has(session)} onContinue={continuing.continueThread} />
           ) : null}
         </section>
+        {issueMessages ? <IssueMessages view={issueMessages} /> : null}
         {result ? <ContinueResult session={session} outcome={result} onDismiss={() => continuing.dismiss(session)} /> : null}
         {status.detail ? (
           <p className="banner tone-bad" data-testid="thread-error">

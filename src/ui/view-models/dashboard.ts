@@ -29,7 +29,13 @@ export function combineSources(
     (best, snapshot) => (!best || snapshot.generatedAt > best.generatedAt ? snapshot : best),
     null
   );
-  const threads = mergeThreads(live?.recent, ...snapshots.map((snapshot) => snapshot.threads));
+  // Freshest source first: it wins a tie on last activity, which is how a
+  // change that is not activity (an issue message settling) gets through.
+  const sources = [
+    ...(live ? [{ at: live.updatedAt, threads: live.recent }] : []),
+    ...snapshots.map((snapshot) => ({ at: snapshot.generatedAt, threads: snapshot.threads }))
+  ].sort((a, b) => b.at - a.at);
+  const threads = mergeThreads(...sources.map((source) => source.threads));
   if (live && (!latestSnapshot || live.updatedAt >= latestSnapshot.generatedAt)) {
     return { metrics: live.metrics, threads, total: Math.max(live.total, threads.length), asOf: live.updatedAt, source: "live" };
   }

@@ -3,13 +3,14 @@
  * instruction, who asked), the thread's status, and its timing. Status
  * comes from the command center's summary when the dashboard has it, else
  * from what the transcript socket says (a turn streaming, a turn failed).
+ * And what the latest run posted on its issue, or could not.
  * Pure: `now` is a parameter.
  */
-import type { ThreadSummary } from "../../shared/command-center";
+import type { IssueMessageKind, ThreadSummary } from "../../shared/command-center";
 import { GITHUB_WEB_URL } from "../../shared/github-urls";
 import type { RunEnvelope } from "../../run/envelope";
 import { formatCount, formatDuration, formatRelativeTime, formatTimestamp } from "./format";
-import { displayStatus, STATUS_LABEL, STATUS_TONE, type DisplayStatus, type Tone } from "./threads";
+import { couldNotPost, displayStatus, STATUS_LABEL, STATUS_TONE, type DisplayStatus, type Tone } from "./threads";
 import { canContinue } from "./continue";
 
 /** Only http(s) links are rendered; anything else (javascript:, data:) is dropped. */
@@ -139,4 +140,39 @@ export function threadTiming(
     items.push({ id: "tool-calls", label: "tool calls", value: formatCount(fallback.toolCalls) });
   }
   return items;
+}
+
+export type IssueMessageItem = { kind: IssueMessageKind; label: string; title: string; href?: string };
+export type IssueMessagesView = {
+  /** What is on the issue, for "On the issue:": 🚀, "comment posted ↗" links. */
+  posted: IssueMessageItem[];
+  /** "Could not post on the issue: …", one per message that failed, the closing comment first. */
+  failed: Array<{ kind: IssueMessageKind; text: string }>;
+};
+
+/** In the order both lines read: the closing comment, the answer, first. A Record, so a new kind fails to compile until it is listed. */
+const POSTED: Record<IssueMessageKind, { label: string; title: string }> = {
+  closing: { label: "comment posted", title: "The run's closing comment on the issue" },
+  rocket: { label: "🚀", title: "🚀 on the comment that asked for the run" },
+  stale: { label: "stale notice posted", title: "The notice that the run went quiet" }
+};
+const ORDER = Object.keys(POSTED) as IssueMessageKind[];
+
+/** The latest run's issue messages; null when none has settled (or the dashboard does not know the thread). */
+export function issueMessagesView(summary: Pick<ThreadSummary, "issueMessages"> | undefined): IssueMessagesView | null {
+  const messages = summary?.issueMessages;
+  if (!messages) return null;
+  const view: IssueMessagesView = { posted: [], failed: [] };
+  for (const kind of ORDER) {
+    const message = messages[kind];
+    if (message?.state === "sent") {
+      // A comment whose link does not read is still on the issue: shown, without a link.
+      const href = kind === "rocket" ? undefined : safeHref(message.url);
+      const { label, title } = POSTED[kind];
+      view.posted.push(href ? { kind, label: `${label} ↗`, title, href } : { kind, label, title });
+    } else if (message?.state === "failed") {
+      view.failed.push({ kind, text: couldNotPost(message) });
+    }
+  }
+  return view.posted.length > 0 || view.failed.length > 0 ? view : null;
 }

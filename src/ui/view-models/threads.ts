@@ -4,7 +4,7 @@
  * most recent threads) merges with polled snapshot pages (older ones).
  * Pure: types only from the shared wire schemas; `now` is a parameter.
  */
-import type { ThreadSummary } from "../../shared/command-center";
+import type { IssueMessage, ThreadSummary } from "../../shared/command-center";
 import { formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate } from "./format";
 import { canContinue } from "./continue";
 
@@ -34,6 +34,24 @@ export function displayStatus(thread: Pick<ThreadSummary, "status" | "stale">): 
   return thread.status;
 }
 
+/** The warning for an issue message that could not be posted. */
+export function couldNotPost(message: Pick<IssueMessage, "error">): string {
+  return `Could not post on the issue: ${truncate(message.error?.trim() || "no reason given", 200)}`;
+}
+
+/** The run's closing comment could not be posted: the issue never got its answer. */
+export function closingFailed(thread: Pick<ThreadSummary, "issueMessages">): boolean {
+  return thread.issueMessages?.closing?.state === "failed";
+}
+
+/**
+ * Needs a human: failed or stale (Continue), or its issue never got the
+ * closing comment (someone has to tell the issue, whatever the run did).
+ */
+export function needsHuman(thread: Pick<ThreadSummary, "status" | "stale" | "issueMessages">): boolean {
+  return canContinue(thread) || closingFailed(thread);
+}
+
 /** Where a thread's live view lives. Session names are URL-safe, but encode anyway. */
 export const threadHref = (session: string) => `/thread/${encodeURIComponent(session)}`;
 
@@ -57,11 +75,17 @@ export type ThreadRowView = {
   /** How long a running thread has been running: "3 min 04 s". */
   runningFor?: string;
   lastError?: string;
+  /** "Could not post on the issue: …", when the closing comment failed. */
+  issueFailure?: string;
+  /** The tone of its entry in the attention list: at least a warning when the issue got no answer. */
+  attentionTone: Tone;
   canContinue: boolean;
 };
 
 export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView {
   const status = displayStatus(thread);
+  const closing = thread.issueMessages?.closing;
+  const issueFailure = closing?.state === "failed" ? couldNotPost(closing) : undefined;
   const counters = [
     thread.runCount > 1 ? `run ${thread.runCount}` : null,
     `${formatCount(thread.toolCalls)} tool call${thread.toolCalls === 1 ? "" : "s"}`,
@@ -83,6 +107,8 @@ export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView
     duration: thread.durationMs === undefined ? undefined : formatDuration(thread.durationMs),
     runningFor: thread.status === "running" ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
     lastError: thread.lastError ? truncate(thread.lastError, 300) : undefined,
+    issueFailure,
+    attentionTone: issueFailure && STATUS_TONE[status] !== "bad" ? "warn" : STATUS_TONE[status],
     canContinue: canContinue(thread)
   };
 }
@@ -143,12 +169,12 @@ export function mergeThreads(...sources: ReadonlyArray<readonly ThreadSummary[] 
 }
 
 /**
- * Failed and stale threads, the ones an operator may continue, oldest trouble
- * first; then the threads in `keep` (just continued: they stay to show the
- * answer) that no longer qualify.
+ * Threads that need a human (failed, stale, or whose closing comment could
+ * not be posted), oldest trouble first; then the threads in `keep` (just
+ * continued: they stay to show the answer) that no longer qualify.
  */
 export function needsAttention(threads: readonly ThreadSummary[], keep: Iterable<string> = []): ThreadSummary[] {
-  const list = threads.filter(canContinue).sort((a, b) => a.lastActivityAt - b.lastActivityAt);
+  const list = threads.filter(needsHuman).sort((a, b) => a.lastActivityAt - b.lastActivityAt);
   const listed = new Set(list.map((thread) => thread.session));
   for (const session of keep) {
     if (listed.has(session)) continue;

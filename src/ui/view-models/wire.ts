@@ -3,9 +3,20 @@
  * browser without zod: the shared schemas would put zod's whole runtime on
  * the dashboard's first paint. Lenient where it helps an operator: a thread
  * row that does not read is dropped and counted, not fatal for the list; a
- * body without metrics or a thread list is rejected. Pure.
+ * body without metrics or a thread list is rejected. A thread's issue
+ * messages are extra: a message that does not read (a kind or state this
+ * build does not know) is left out, the thread kept. Pure.
  */
-import type { CommandCenterState, Metrics, Snapshot, ThreadStatus, ThreadSummary } from "../../shared/command-center";
+import type {
+  CommandCenterState,
+  IssueMessage,
+  IssueMessageKind,
+  IssueMessages,
+  Metrics,
+  Snapshot,
+  ThreadStatus,
+  ThreadSummary
+} from "../../shared/command-center";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -15,6 +26,8 @@ const optional = (value: unknown, check: (value: unknown) => boolean) => value =
 const isString = (value: unknown): value is string => typeof value === "string";
 /** Every thread status; a Record, so a status added to the shared schema fails to compile until it is listed. */
 const STATUSES: Record<ThreadStatus, true> = { running: true, done: true, error: true, cancelled: true };
+const MESSAGE_KINDS: Record<IssueMessageKind, true> = { rocket: true, closing: true, stale: true };
+const MESSAGE_STATES: Record<IssueMessage["state"], true> = { sent: true, failed: true };
 
 export function readMetrics(value: unknown): Metrics | null {
   if (!isRecord(value)) return null;
@@ -51,7 +64,34 @@ export function readThread(value: unknown): ThreadSummary | null {
     optional(value.durationMs, isNumber) &&
     optional(value.requestedBy, (by) => isRecord(by) && isString(by.login)) &&
     optional(value.tokens, (tokens) => isRecord(tokens) && isNumber(tokens.input) && isNumber(tokens.output));
-  return ok ? (value as ThreadSummary) : null;
+  if (!ok) return null;
+  if (value.issueMessages === undefined) return value as ThreadSummary;
+  const { issueMessages, ...rest } = value;
+  const messages = readIssueMessages(issueMessages);
+  return (messages ? { ...rest, issueMessages: messages } : rest) as ThreadSummary;
+}
+
+/** The readable messages, by kind; undefined when none reads. */
+export function readIssueMessages(value: unknown): IssueMessages | undefined {
+  if (!isRecord(value)) return undefined;
+  const messages: IssueMessages = {};
+  for (const kind of Object.keys(MESSAGE_KINDS) as IssueMessageKind[]) {
+    const message = value[kind];
+    if (
+      isRecord(message) &&
+      isString(message.state) &&
+      Object.hasOwn(MESSAGE_STATES, message.state) &&
+      optional(message.url, isString) &&
+      optional(message.error, isString)
+    ) {
+      messages[kind] = {
+        state: message.state as IssueMessage["state"],
+        ...(message.url === undefined ? {} : { url: message.url as string }),
+        ...(message.error === undefined ? {} : { error: message.error as string })
+      };
+    }
+  }
+  return Object.keys(messages).length > 0 ? messages : undefined;
 }
 
 function readThreads(value: unknown): { threads: ThreadSummary[]; dropped: number } | null {

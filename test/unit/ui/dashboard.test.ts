@@ -38,6 +38,13 @@ describe("combineSources", () => {
     expect(fromPoll.total).toBe(2);
   });
 
+  it("takes a thread from the fresher source when its activity did not move (an issue message settled)", () => {
+    const answered = thread({ session: "s1", status: "running", lastActivityAt: NOW, issueMessages: { rocket: { state: "sent" } } });
+    const polled = snapshot(NOW + 5_000, [answered]);
+    expect(combineSources(live, [polled]).threads[0]?.issueMessages).toEqual({ rocket: { state: "sent" } });
+    expect(combineSources({ ...live, updatedAt: NOW + 9_000 }, [polled]).threads[0]?.issueMessages).toBeUndefined();
+  });
+
   it("never reports fewer threads in total than it lists", () => {
     const many = snapshot(NOW, [thread({ session: "a" }), thread({ session: "b" }), thread({ session: "c" })]);
     expect(combineSources(null, [many]).total).toBe(3);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEnvelope } from "../../../src/run/envelope";
-import { envelopeHeaderView, safeHref, threadStatusView, threadTiming } from "../../../src/ui/view-models/thread";
+import { envelopeHeaderView, issueMessagesView, safeHref, threadStatusView, threadTiming } from "../../../src/ui/view-models/thread";
 import { NOW, thread } from "./fixtures";
 
 const envelope: RunEnvelope = {
@@ -107,5 +107,48 @@ describe("threadTiming", () => {
       ["runs", "2"],
       ["tool-calls", "5"]
     ]);
+  });
+});
+
+describe("issueMessagesView", () => {
+  const COMMENT = "https://github.com/cloudflare/agents/issues/1859#issuecomment-42";
+
+  it("links the posted closing comment and shows the 🚀, the comment first", () => {
+    const view = issueMessagesView(thread({ issueMessages: { rocket: { state: "sent" }, closing: { state: "sent", url: COMMENT } } }));
+    expect(view).toEqual({
+      posted: [
+        { kind: "closing", label: "comment posted ↗", title: "The run's closing comment on the issue", href: COMMENT },
+        { kind: "rocket", label: "🚀", title: "🚀 on the comment that asked for the run" }
+      ],
+      failed: []
+    });
+  });
+
+  it("warns for each message that could not be posted", () => {
+    const view = issueMessagesView(
+      thread({
+        issueMessages: {
+          rocket: { state: "sent" },
+          stale: { state: "failed", error: "GitHub comment: 502" },
+          closing: { state: "failed", error: "GitHub comment: 403 Resource not accessible by integration" }
+        }
+      })
+    );
+    expect(view?.posted.map((item) => item.kind)).toEqual(["rocket"]);
+    expect(view?.failed).toEqual([
+      { kind: "closing", text: "Could not post on the issue: GitHub comment: 403 Resource not accessible by integration" },
+      { kind: "stale", text: "Could not post on the issue: GitHub comment: 502" }
+    ]);
+  });
+
+  it("shows a posted comment without a link when its URL is not http(s)", () => {
+    const view = issueMessagesView(thread({ issueMessages: { closing: { state: "sent", url: "javascript:alert(1)" } } }));
+    expect(view?.posted).toEqual([{ kind: "closing", label: "comment posted", title: "The run's closing comment on the issue" }]);
+  });
+
+  it("is null when nothing settled or the thread is unknown", () => {
+    expect(issueMessagesView(thread())).toBeNull();
+    expect(issueMessagesView(thread({ issueMessages: {} }))).toBeNull();
+    expect(issueMessagesView(undefined)).toBeNull();
   });
 });

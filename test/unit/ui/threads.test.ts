@@ -5,6 +5,7 @@ import {
   groupByRepo,
   mergeThreads,
   needsAttention,
+  needsHuman,
   runningNow,
   threadHref,
   threadRowView
@@ -52,6 +53,24 @@ describe("threadRowView", () => {
     expect(row.lastError).toBeUndefined();
     expect(row.runningFor).toBeUndefined();
     expect(row.duration).toBe("42 s");
+  });
+
+  it("says when the closing comment could not be posted, at least as a warning", () => {
+    const failed = { closing: { state: "failed" as const, error: "GitHub comment: 403 Resource not accessible by integration" } };
+    const done = threadRowView(thread({ issueMessages: failed }), NOW);
+    expect(done).toMatchObject({
+      tone: "good",
+      attentionTone: "warn",
+      issueFailure: "Could not post on the issue: GitHub comment: 403 Resource not accessible by integration",
+      canContinue: false
+    });
+    expect(threadRowView(thread({ status: "error", issueMessages: failed }), NOW).attentionTone).toBe("bad");
+    expect(threadRowView(thread({ issueMessages: { closing: { state: "failed" } } }), NOW).issueFailure).toBe(
+      "Could not post on the issue: no reason given"
+    );
+    const sent = threadRowView(thread({ issueMessages: { closing: { state: "sent", url: "https://github.com/x" }, stale: { state: "failed", error: "e" } } }), NOW);
+    expect(sent.issueFailure).toBeUndefined();
+    expect(sent.attentionTone).toBe("good");
   });
 
   it("encodes the session in the link", () => {
@@ -116,6 +135,17 @@ describe("needsAttention and filterThreads", () => {
   it("lists failed and stale threads, oldest first, plus the ones just continued; never a cancelled one", () => {
     expect(needsAttention(list).map((t) => t.session)).toEqual(["stale-1", "failed-1"]);
     expect(needsAttention(list, ["running-1", "unknown"]).map((t) => t.session)).toEqual(["stale-1", "failed-1", "running-1"]);
+  });
+
+  it("lists a thread whose closing comment could not be posted, whatever its status, but not for a failed 🚀 or stale notice", () => {
+    const unanswered = thread({ session: "unanswered-1", lastActivityAt: NOW - 20_000, issueMessages: { closing: { state: "failed", error: "GitHub comment: 404" } } });
+    const noRocket = thread({ session: "no-rocket-1", issueMessages: { rocket: { state: "failed", error: "GitHub react rocket: 404" } } });
+    const answered = thread({ session: "answered-1", issueMessages: { closing: { state: "sent", url: "https://github.com/x" } } });
+    expect(needsAttention([...list, unanswered, noRocket, answered]).map((t) => t.session)).toEqual(["stale-1", "unanswered-1", "failed-1"]);
+    expect(needsHuman(unanswered)).toBe(true);
+    expect(needsHuman({ ...unanswered, status: "cancelled" })).toBe(true);
+    expect(needsHuman(noRocket)).toBe(false);
+    expect(needsHuman(answered)).toBe(false);
   });
 
   it("filters on repo, issue, requester and status label", () => {

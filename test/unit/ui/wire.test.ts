@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readLiveState, readSnapshot, readThread } from "../../../src/ui/view-models/wire";
+import { readIssueMessages, readLiveState, readSnapshot, readThread } from "../../../src/ui/view-models/wire";
 import { metrics, NOW, thread } from "./fixtures";
 
 describe("readSnapshot", () => {
@@ -38,5 +38,33 @@ describe("readLiveState and readThread", () => {
     expect(readThread(thread({ tokens: { input: 10, output: 2 } }))).not.toBeNull();
     expect(readThread({ ...thread(), requestedBy: { avatarUrl: "x" } })).toBeNull();
     expect(readThread({ ...thread(), lastError: 5 })).toBeNull();
+  });
+});
+
+describe("issue messages on the wire", () => {
+  const messages = {
+    closing: { state: "sent" as const, url: "https://github.com/cloudflare/agents/issues/1859#issuecomment-1" },
+    rocket: { state: "sent" as const },
+    stale: { state: "failed" as const, error: "GitHub comment: 403 Resource not accessible by integration" }
+  };
+
+  it("reads a thread with them, and an old snapshot's thread without them", () => {
+    expect(readThread(thread({ issueMessages: messages }))).toEqual(thread({ issueMessages: messages }));
+    const old = readThread(thread());
+    expect(old).toEqual(thread());
+    expect(old && "issueMessages" in old).toBe(false);
+    const state = { metrics, recent: [thread({ issueMessages: messages }), thread({ session: "old" })], total: 2, updatedAt: NOW };
+    expect(readLiveState(state)).toEqual({ ok: true, value: state, dropped: 0 });
+  });
+
+  it("leaves out a message it cannot read and keeps the thread", () => {
+    const read = readThread({
+      ...thread(),
+      issueMessages: { closing: { state: "pending" }, rocket: { state: "sent", url: 5 }, stale: messages.stale, progress: { state: "sent" } }
+    });
+    expect(read).toEqual(thread({ issueMessages: { stale: messages.stale } }));
+    expect(readThread({ ...thread(), issueMessages: "broken" })).toEqual(thread());
+    expect(readThread({ ...thread(), issueMessages: { closing: null } })).toEqual(thread());
+    expect(readIssueMessages({ rocket: { state: "sent", extra: 1 } })).toEqual({ rocket: { state: "sent" } });
   });
 });
