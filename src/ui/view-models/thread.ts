@@ -153,7 +153,7 @@ export type IssueMessagesView = {
 /** In the order both lines read: the closing comment, the answer, first. A Record, so a new kind fails to compile until it is listed. */
 const POSTED: Record<IssueMessageKind, { label: string; title: string }> = {
   closing: { label: "comment posted", title: "The run's closing comment on the issue" },
-  rocket: { label: "🚀", title: "🚀 on the comment that asked for the run" },
+  rocket: { label: "🚀 reacted", title: "🚀 on the comment that asked for the run" },
   stale: { label: "stale notice posted", title: "The notice that the run went quiet" }
 };
 const ORDER = Object.keys(POSTED) as IssueMessageKind[];

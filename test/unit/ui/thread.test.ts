@@ -118,7 +118,7 @@ describe("issueMessagesView", () => {
     expect(view).toEqual({
       posted: [
         { kind: "closing", label: "comment posted ↗", title: "The run's closing comment on the issue", href: COMMENT },
-        { kind: "rocket", label: "🚀", title: "🚀 on the comment that asked for the run" }
+        { kind: "rocket", label: "🚀 reacted", title: "🚀 on the comment that asked for the run" }
       ],
       failed: []
     });
