@@ -21,7 +21,7 @@ import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
 import { containerBackendOptions } from "./pool/launch-spec";
 import { poolOwner, type PoolOwner } from "./pool/pool-types";
 import { sandboxStub } from "./sandbox";
-import { GIT_AUTH_SCRIPT, tokenDigest } from "./run/git-auth";
+import { botLogin, gitAuthScript, tokenDigest } from "./run/git-auth";
 import { createLogger, type Logger } from "./run/log";
 import { boundText, LOG_DIR, logPath, parseReport, wrapCommand, type StreamName } from "./tools/command-report";
 import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
@@ -220,7 +220,7 @@ export class WorkspaceAgent extends Agent<Env> {
     const digest = await tokenDigest(this.#token);
     if (current.authDigest === digest) return undefined;
     this.#log("git-auth:start", {});
-    const run = await this.containerRunner.run(GIT_AUTH_SCRIPT, { stdin: this.#token, timeoutMs: 60_000 });
+    const run = await this.containerRunner.run(gitAuthScript(botLogin(this.env.BOT_LOGIN)), { stdin: this.#token, timeoutMs: 60_000 });
     if (run.exitCode !== 0) {
       this.#log("git-auth:failed", { exitCode: run.exitCode });
       return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;

@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { GIT_AUTH_SCRIPT, tokenDigest } from "../../src/run/git-auth";
+import { botLogin, GIT_AUTH_SCRIPT, gitAuthScript, tokenDigest } from "../../src/run/git-auth";
 
 const root = mkdtempSync(join(tmpdir(), "agent-think-gitauth-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,20 +29,31 @@ writeFileSync(
   case "$src" in /*) echo "stdin-file: $src mode $(stat -c %a "$src")" ;; esac
   if [ "$1 $2" = "auth login" ]; then echo "stdin: $(cat)"; fi
 } >> ${JSON.stringify(record)}
+if [ "$1" = "api" ]; then
+  [ -n "\${GH_BOT_ID:-}" ] || exit 1
+  echo "$GH_BOT_ID"
+fi
 exit \${GH_EXIT:-0}
 `
 );
 chmodSync(join(bin, "gh"), 0o755);
 
-function runScript(exitCode = 0) {
+const home = join(root, "home");
+spawnSync("mkdir", ["-p", home]);
+
+function runScript(exitCode = 0, options: { script?: string; botId?: string } = {}) {
   rmSync(record, { force: true });
-  const script = GIT_AUTH_SCRIPT.replaceAll("/temp/agent-think", temp);
+  rmSync(join(home, ".gitconfig"), { force: true });
+  const script = (options.script ?? GIT_AUTH_SCRIPT).replaceAll("/temp/agent-think", temp);
   return spawnSync("bash", ["-c", script], {
     input: CANARY,
     encoding: "utf8",
-    env: { PATH: `${bin}:/usr/bin:/bin`, GH_EXIT: String(exitCode) } as unknown as NodeJS.ProcessEnv
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: home, GH_EXIT: String(exitCode), GH_BOT_ID: options.botId ?? "" } as unknown as NodeJS.ProcessEnv
   });
 }
+
+const gitIdentity = () =>
+  ["user.name", "user.email"].map((key) => spawnSync("git", ["config", "--global", key], { encoding: "utf8", env: { HOME: home, PATH: "/usr/bin:/bin" } }).stdout.trim());
 
 describe("GIT_AUTH_SCRIPT", () => {
   it("feeds the token to gh over stdin from a 0600 file, then sets up git and removes the file", () => {
@@ -63,6 +74,25 @@ describe("GIT_AUTH_SCRIPT", () => {
     expect(result.status).toBe(4);
     expect(readFileSync(record, "utf8")).not.toContain("setup-git");
     expect(readdirSync(temp)).toEqual([]);
+  });
+
+  it("makes git commit as the App's bot, with the noreply address GitHub attributes to it", () => {
+    const result = runScript(0, { script: gitAuthScript("widget-fixer[bot]"), botId: "41898282" });
+    expect(result.status).toBe(0);
+    expect(readFileSync(record, "utf8")).toMatch(/args: api users\/widget-fixer%5Bbot%5D --jq \.id\n/);
+    expect(gitIdentity()).toEqual(["widget-fixer[bot]", "41898282+widget-fixer[bot]@users.noreply.github.com"]);
+  });
+
+  it("falls back to the plain noreply address when the bot's id cannot be read", () => {
+    expect(runScript(0).status).toBe(0);
+    expect(gitIdentity()).toEqual(["agent-think[bot]", "agent-think[bot]@users.noreply.github.com"]);
+  });
+
+  it("takes only a bot login into the script", () => {
+    expect(() => gitAuthScript("x'; rm -rf / #[bot]")).toThrow("not a bot login");
+    expect(botLogin("widget-fixer[bot]")).toBe("widget-fixer[bot]");
+    expect(botLogin("octocat")).toBe("agent-think[bot]");
+    expect(botLogin(undefined)).toBe("agent-think[bot]");
   });
 
   it("remembers a digest, never the token", async () => {
