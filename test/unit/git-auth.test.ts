@@ -53,7 +53,7 @@ function runScript(exitCode = 0, options: { script?: string; botId?: string } = 
 }
 
 const gitIdentity = () =>
-  ["user.name", "user.email"].map((key) => spawnSync("git", ["config", "--global", key], { encoding: "utf8", env: { HOME: home, PATH: "/usr/bin:/bin" } }).stdout.trim());
+  ["user.name", "user.email"].map((key) => spawnSync("git", ["config", "--global", key], { encoding: "utf8", env: { HOME: home, PATH: "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv }).stdout.trim());
 
 describe("GIT_AUTH_SCRIPT", () => {
   it("feeds the token to gh over stdin from a 0600 file, then sets up git and removes the file", () => {
