@@ -12,43 +12,38 @@ import { Think, type ChatRecoveryContext, type ChatRecoveryOptions, type TurnCon
 import type { ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
 import { getAgentByName } from "agents";
-import { tool, type LanguageModel, type StopCondition, type ToolSet } from "ai";
+import type { LanguageModel, ToolSet } from "ai";
 import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { runMessage } from "./run/run-message";
 import { skillSource } from "./run/skills";
-import { publishInputSchema, publishReproduction } from "./repro/publish";
+import { publishReproduction } from "./repro/publish";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, type RunContext } from "./run/run-context";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { createBashTool } from "./tools/bash-tool";
+import { createPublishReproductionTool } from "./tools/publish-reproduction-tool";
+import { createReportResultTool } from "./tools/report-result-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
 import { reportSafely } from "./command-center/report";
 import { REDACTED } from "./run/log";
-import type { CommandCenterEvent, TokenUsage } from "./shared/command-center";
+import type { CommandCenterEvent } from "./shared/command-center";
 import type { StepContext } from "@cloudflare/think";
 import { Reporter } from "./report/reporter";
 import { noticeEvent } from "./report/notice-event";
-import {
-  closingNotice,
-  describeEnding,
-  endingError,
-  rocketNotice,
-  runResultSchema,
-  staleNotice,
-  type RunRef,
-  type RunResult
-} from "./report/notices";
+import { closingNotice, rocketNotice, staleNotice, type RunRef } from "./report/notices";
+import { describeEnding, endingError, finalAssistantText, type RunEnding } from "./run/ending";
+import { RunLedger, type RunUsage } from "./run/run-ledger";
+import { parseMaxSteps, parseTokenBudget, tokenBudgetStop } from "./run/budget";
+import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs } from "./command-center/registry";
 import { mintInstallationToken } from "./github/token-broker";
 import { threadUrl } from "./shared/thread-url";
 import type { DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
-export const DEFAULT_MAX_STEPS = 250;
-export const DEFAULT_RUN_TOKEN_BUDGET = 4_000_000;
 /** What Think records as the error of a run whose recovery was exhausted. */
 export const RECOVERY_EXHAUSTED_MESSAGE =
   "agent-think was interrupted and could not recover this run. Continue it from the dashboard.";
@@ -58,7 +53,7 @@ export type StartRunResult = { submissionId: string; accepted: boolean };
 export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
 export class ThinkAgent extends Think<Env> {
-  override maxSteps = parsePositiveInt(this.env.MAX_STEPS, DEFAULT_MAX_STEPS);
+  override maxSteps = parseMaxSteps(this.env.MAX_STEPS);
   /** Input + output tokens one run may use; 0 for no budget. An instance property: tests lower it. */
   tokenBudget = parseTokenBudget(this.env.RUN_TOKEN_BUDGET);
   /** A running turn with no tool activity for this long gets one stale notice on its issue. */
@@ -82,17 +77,26 @@ export class ThinkAgent extends Think<Env> {
   protected commandCenter: () => Promise<CommandCenter> = () => commandCenter(this.env);
 
   readonly #runs = new RunContextStore(this.ctx.storage);
+  readonly #ledger = new RunLedger(this.ctx.storage);
+  readonly #watchdog = new TurnWatchdog({
+    windowMs: () => this.staleRunMs,
+    isCurrent: async (id) => (await this.#turn())?.submissionId === id,
+    lastActivity: (id) => this.#ledger.lastActivity(id),
+    onQuiet: (id, quietForMs) => this.#postStaleNotice(id, quietForMs),
+    onError: (id, error) => this.#log("watchdog:failed", { submissionId: id, error: errorMessage(error) })
+  });
   readonly #reporter = new Reporter({
     storage: this.ctx.storage,
     apiUrl: () => this.githubApiUrl(),
     token: async () => (await this.#runs.get())?.installationToken ?? "",
     refreshToken: (repo) => this.#refreshToken(repo),
-    scheduleRetry: async (inMs) => {
+    scheduleDelivery: async (inMs) => {
       // The timer is prompt while the isolate lives (a running turn holds the
       // object's scheduled work until it ends); the schedule outlives it.
       setTimeout(() => void this.deliverNotices().catch(() => {}), inMs);
       await this.schedule(inMs / 1000, "deliverNotices");
     },
+    waitUntil: (promise) => this.ctx.waitUntil(promise),
     log: (event, fields) => this.#log(event, fields),
     // The dashboard shows what the issue got, and says so when it got nothing.
     onSettled: (entry) => {
@@ -105,7 +109,6 @@ export class ThinkAgent extends Think<Env> {
   /** The token last handed to the workspace for git auth, in this isolate. */
   #syncedToken: string | undefined;
   #activeTurn: TurnRef | null | undefined;
-  #watchdogTimer: ReturnType<typeof setTimeout> | undefined;
   #log: Logger = (event, fields) => createLogger({ session: this.#sessionName() }, () => [this.#token])(event, fields);
 
   #sessionName(): string | undefined {
@@ -168,22 +171,15 @@ export class ThinkAgent extends Think<Env> {
           return workspace.exec({ ...input, turn: turn ?? undefined, token: run?.installationToken });
         }
       }),
-      publish_reproduction: tool({
-        description:
-          "Publish a built reproduction page (a directory under /workspace holding index.html, such as /workspace/repro/dist) at this issue's public reproduction URL, replacing any earlier page. Returns the URL to put in report_result's reproductionUrl.",
-        inputSchema: publishInputSchema,
-        execute: (input) =>
+      publish_reproduction: createPublishReproductionTool({
+        publish: (input) =>
           publishReproduction(input, { fs: this.workspace.fs, bucket: this.env.REPROS, session: this.name, publicBaseUrl: this.env.PUBLIC_BASE_URL })
       }),
-      report_result: tool({
-        description:
-          "Record the run's structured result. Call it exactly once, as the last step of a skill. agent-think posts it on the issue as the App's one result comment when the run ends; never post that comment yourself.",
-        inputSchema: runResultSchema,
-        execute: async (result) => {
+      report_result: createReportResultTool({
+        record: async (result) => {
           const turn = await this.#turn();
-          if (!turn) return { recorded: false, error: "no run is in progress" };
-          await this.ctx.storage.put<RunResult>(resultKey(turn.submissionId), result);
-          return { recorded: true, note: "It will be posted on the issue when the run ends. Finish now." };
+          if (turn) await this.#ledger.recordResult(turn.submissionId, result);
+          return turn !== null;
         }
       })
     };
@@ -226,12 +222,10 @@ export class ThinkAgent extends Think<Env> {
    * previous submission. The transcript so far is the model's context.
    */
   async continueRun(input: { installationToken: string }): Promise<{ submissionId: string }> {
-    const previous = await this.#runs.get();
-    if (!previous) throw new Error("this session has no run to continue");
     const now = Date.now();
-    const run: RunContext = { ...previous, installationToken: input.installationToken, updatedAt: now };
+    const run = await this.#runs.setToken(input.installationToken, now);
+    if (!run) throw new Error("this session has no run to continue");
     this.#token = run.installationToken;
-    await this.#runs.put(run);
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
     const submission = await this.submitMessages([message], { metadata: { continuation: true } });
@@ -270,11 +264,7 @@ export class ThinkAgent extends Think<Env> {
    * token, so those notices go out with it.
    */
   async cancelRun(reason = "cancelled", installationToken?: string): Promise<CancelRunResult> {
-    const run = await this.#runs.get();
-    if (run && installationToken) {
-      await this.#runs.put({ ...run, installationToken, updatedAt: Date.now() });
-      this.#token = installationToken;
-    }
+    if (installationToken && (await this.#runs.setToken(installationToken, Date.now()))) this.#token = installationToken;
     const result = await this.#cancelActive(reason);
     this.#log("cancelled", { cancelled: result.cancelled, submissionIds: result.submissionIds });
     return result;
@@ -285,7 +275,7 @@ export class ThinkAgent extends Think<Env> {
     const submissionIds: string[] = [];
     for (const submission of active) {
       // Read back when the submission ends, for its closing message.
-      await this.ctx.storage.put(cancelKey(submission.submissionId), reason);
+      await this.#ledger.recordCancel(submission.submissionId, reason);
       const result = await this.cancelSubmission(submission.submissionId, reason);
       if (result.outcome === "cancelled") submissionIds.push(submission.submissionId);
     }
@@ -297,7 +287,7 @@ export class ThinkAgent extends Think<Env> {
     this.#token = run?.installationToken ?? "";
     this.#log("turn:start", { requestId: ctx.requestId, trigger: ctx.trigger, continuation: ctx.continuation });
     const turn = await this.#turn();
-    if (turn) this.#armWatchdog(turn.submissionId, this.staleRunMs);
+    if (turn) this.#watchdog.arm(turn.submissionId);
     return {
       maxSteps: this.maxSteps,
       ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
@@ -319,7 +309,7 @@ export class ThinkAgent extends Think<Env> {
 
   override async afterToolCall(ctx: ToolCallResultContext) {
     const turn = await this.#turn();
-    if (turn) await this.ctx.storage.put(activityKey(turn.submissionId), Date.now());
+    if (turn) await this.#ledger.touch(turn.submissionId, Date.now());
     this.#report({
       type: "tool",
       session: this.name,
@@ -343,13 +333,10 @@ export class ThinkAgent extends Think<Env> {
     const turn = await this.#turn();
     if (!turn) return;
     // Kept durably, so a run that survives an eviction reports all of it.
-    const key = usageKey(turn.submissionId);
-    const sum = (await this.ctx.storage.get<RunUsage>(key)) ?? { input: 0, output: 0, steps: 0 };
-    await this.ctx.storage.put<RunUsage>(key, {
-      input: sum.input + (ctx.usage.inputTokens ?? 0),
-      output: sum.output + (ctx.usage.outputTokens ?? 0),
-      steps: sum.steps + 1,
-      lastFinishReason: ctx.finishReason
+    await this.#ledger.addStep(turn.submissionId, {
+      inputTokens: ctx.usage.inputTokens,
+      outputTokens: ctx.usage.outputTokens,
+      finishReason: ctx.finishReason
     });
   }
 
@@ -373,8 +360,7 @@ export class ThinkAgent extends Think<Env> {
     }
     if (!TERMINAL_STATUSES.has(submission.status)) return;
     await this.#endTurn(turn, submission.status);
-    const usage = await this.ctx.storage.get<RunUsage>(usageKey(submission.submissionId));
-    const ending = await this.#closeRun(submission);
+    const { ending, usage } = await this.#closeRun(submission);
     const error = endingError(ending);
     this.#report({
       type: "turn-ended",
@@ -396,67 +382,45 @@ export class ThinkAgent extends Think<Env> {
 
   /** A turn began: 🚀 on its triggering comment, once, and the watchdog armed. */
   async #turnStarted(submissionId: string, metadata: Record<string, unknown> | undefined): Promise<void> {
-    const now = Date.now();
-    await this.ctx.storage.put(activityKey(submissionId), now);
+    await this.#ledger.touch(submissionId, Date.now());
     const run = await this.#runRef(submissionId);
     const commentId = metadata?.commentId;
-    if (run && typeof commentId === "number" && (await this.#reporter.enqueue(rocketNotice(run, commentId)))) {
-      this.#deliverSoon();
-    }
+    if (run && typeof commentId === "number") await this.#reporter.post(rocketNotice(run, commentId));
   }
 
   /**
-   * The submission ended: work out how, queue its one closing message and
-   * forget what the turn kept. Returns the ending.
+   * The submission ended: work out how from what the ledger kept, queue its
+   * one closing message and forget the ledger's entries.
    */
-  async #closeRun(submission: Parameters<Think["onSubmissionStatus"]>[0]) {
+  async #closeRun(submission: Parameters<Think["onSubmissionStatus"]>[0]): Promise<{ ending: RunEnding; usage?: RunUsage }> {
     const id = submission.submissionId;
-    const usage = await this.ctx.storage.get<RunUsage>(usageKey(id));
+    const facts = await this.#ledger.facts(id);
     const ending = describeEnding({
       status: submission.status as "completed" | "error" | "aborted" | "skipped",
       error: submission.error === undefined ? undefined : this.#redact(submission.error),
       interrupted: submission.error === this.chatRecovery.terminalMessage,
-      result: await this.ctx.storage.get<RunResult>(resultKey(id)),
-      finalText: submission.status === "completed" ? this.#redact(await this.#finalText(submission.messageId)) : "",
-      budgetHit: await this.ctx.storage.get<{ used: number; budget: number }>(budgetKey(id)),
-      steps: usage?.steps ?? 0,
-      lastFinishReason: usage?.lastFinishReason,
+      result: facts.result,
+      finalText:
+        submission.status === "completed"
+          ? this.#redact(finalAssistantText((await this.getMessages()) as TranscriptMessage[], submission.messageId))
+          : "",
+      budgetHit: facts.budgetHit,
+      steps: facts.usage?.steps ?? 0,
+      lastFinishReason: facts.usage?.lastFinishReason,
       maxSteps: this.maxSteps,
-      cancelReason: await this.ctx.storage.get<string>(cancelKey(id))
+      cancelReason: facts.cancelReason
     });
     const run = await this.#runRef(id);
-    if (run && (await this.#reporter.enqueue(closingNotice(run, ending)))) this.#deliverSoon();
-    await this.ctx.storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id)]);
-    return ending;
+    if (run) await this.#reporter.post(closingNotice(run, ending));
+    await this.#ledger.forget(id);
+    return { ending, usage: facts.usage };
   }
 
-  /**
-   * The watchdog: while a turn runs, a timer in this isolate checks it has
-   * done something (started, or finished a tool call) within the stale
-   * window. A turn that went quiet gets one stale notice on its issue. A
-   * timer rather than a schedule, because the object's scheduled callbacks
-   * wait for the running turn to end; a recovered turn arms it again in
-   * beforeTurn.
-   */
-  #armWatchdog(submissionId: string, inMs: number): void {
-    clearTimeout(this.#watchdogTimer);
-    this.#watchdogTimer = setTimeout(() => {
-      this.#watchdogTimer = undefined;
-      this.#checkQuiet(submissionId).catch((error) => this.#log("watchdog:failed", { submissionId, error: errorMessage(error) }));
-    }, inMs);
-  }
-
-  async #checkQuiet(submissionId: string): Promise<void> {
-    if ((await this.#turn())?.submissionId !== submissionId) return;
-    const lastActivity = (await this.ctx.storage.get<number>(activityKey(submissionId))) ?? Date.now();
-    const quietFor = Date.now() - lastActivity;
-    if (quietFor < this.staleRunMs) {
-      this.#armWatchdog(submissionId, this.staleRunMs - quietFor);
-      return;
-    }
-    this.#log("watchdog:stale", { submissionId, quietForMs: quietFor });
+  /** The watchdog found the turn quiet for the stale window: one stale notice on its issue. */
+  async #postStaleNotice(submissionId: string, quietForMs: number): Promise<void> {
+    this.#log("watchdog:stale", { submissionId, quietForMs });
     const run = await this.#runRef(submissionId);
-    if (run && (await this.#reporter.enqueue(staleNotice(run, quietFor)))) this.#deliverSoon();
+    if (run) await this.#reporter.post(staleNotice(run, quietForMs));
   }
 
   /** Scheduled callback: deliver what the outbox still owes the issue. */
@@ -469,57 +433,30 @@ export class ThinkAgent extends Think<Env> {
     return this.#reporter.entries();
   }
 
-  /** Deliver now, without holding up the turn; a scheduled pass backs it up if this isolate dies first. */
-  #deliverSoon(): void {
-    this.ctx.waitUntil(
-      (async () => {
-        await this.schedule(DELIVERY_BACKSTOP_S, "deliverNotices");
-        await this.#reporter.deliverPending();
-      })().catch((error) => this.#log("github:deliver-failed", { error: errorMessage(error) }))
-    );
-  }
-
   async #runRef(submissionId: string): Promise<RunRef | null> {
     const run = await this.#runs.get();
     if (!run) return null;
     return { repo: run.repo, issueNumber: run.issueNumber, submissionId, threadUrl: threadUrl(this.env.PUBLIC_BASE_URL, this.name) };
   }
 
-  /** The text of the assistant message a turn persisted. */
-  async #finalText(messageId: string | undefined): Promise<string> {
-    const messages = (await this.getMessages()) as TranscriptMessage[];
-    const message = messages.find((entry) => entry.id === messageId) ?? messages.findLast((entry) => entry.role === "assistant");
-    if (!message || message.role !== "assistant") return "";
-    return message.parts
-      .filter((part): part is { type: "text"; text: string } => part.type === "text" && typeof part.text === "string")
-      .map((part) => part.text)
-      .join("\n")
-      .trim();
-  }
-
-  /**
-   * Stops the turn's loop once the run's tokens reach the budget: what
-   * earlier turns of this submission used (a recovered turn) plus this
-   * turn's steps so far. Records the hit for the closing message.
-   */
-  async #budgetStop(submissionId: string, budget: number): Promise<StopCondition<ToolSet>> {
-    const before = (await this.ctx.storage.get<RunUsage>(usageKey(submissionId))) ?? { input: 0, output: 0, steps: 0 };
-    return async ({ steps }) => {
-      const used = steps.reduce((sum, step) => sum + (step.usage.inputTokens ?? 0) + (step.usage.outputTokens ?? 0), before.input + before.output);
-      if (used < budget) return false;
-      await this.ctx.storage.put(budgetKey(submissionId), { used, budget });
-      this.#log("budget:exhausted", { submissionId, used, budget });
-      return true;
-    };
+  /** The token budget's stop condition for this turn, counting what a recovered turn's earlier attempts used. */
+  async #budgetStop(submissionId: string, budget: number) {
+    const before = await this.#ledger.usage(submissionId);
+    return tokenBudgetStop({
+      budget,
+      usedBefore: (before?.input ?? 0) + (before?.output ?? 0),
+      onHit: async (hit) => {
+        await this.#ledger.recordBudgetHit(submissionId, hit);
+        this.#log("budget:exhausted", { submissionId, ...hit });
+      }
+    });
   }
 
   /** After a 401: a fresh installation token from the token broker, kept as the run's token. */
   async #refreshToken(repo: string): Promise<string | null> {
     try {
       const token = await mintInstallationToken(this.env, repo);
-      const run = await this.#runs.get();
-      if (!token || !run) return null;
-      await this.#runs.put({ ...run, installationToken: token, updatedAt: Date.now() });
+      if (!token || !(await this.#runs.setToken(token, Date.now()))) return null;
       this.#token = token;
       return token;
     } catch (error) {
@@ -579,8 +516,7 @@ export class ThinkAgent extends Think<Env> {
 
   /** Release what the turn held. A failure here is logged, never thrown into Think. */
   async #endTurn(turn: TurnRef, outcome: string): Promise<void> {
-    clearTimeout(this.#watchdogTimer);
-    this.#watchdogTimer = undefined;
+    this.#watchdog.stop();
     try {
       const { released } = await (await this.#workspaceAgent()).endTurn(turn, outcome);
       this.#log("turn:released", { submissionId: turn.submissionId, outcome, container: released });
@@ -596,32 +532,8 @@ export class ThinkAgent extends Think<Env> {
 }
 
 const ACTIVE_TURN_KEY = "agent-think:active-turn";
-/** A backstop delivery pass, in case the isolate dies during the immediate one. */
-const DELIVERY_BACKSTOP_S = 30;
-/** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
-type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string };
-const usageKey = (submissionId: string) => `agent-think:usage:${submissionId}`;
-/** The structured result the model recorded with report_result. */
-const resultKey = (submissionId: string) => `agent-think:result:${submissionId}`;
-/** Set when the token budget stopped the loop. */
-const budgetKey = (submissionId: string) => `agent-think:budget:${submissionId}`;
-/** Why the submission was cancelled. */
-const cancelKey = (submissionId: string) => `agent-think:cancel:${submissionId}`;
-/** When the turn last did something (started, or finished a tool call), for the watchdog. */
-const activityKey = (submissionId: string) => `agent-think:activity:${submissionId}`;
-
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
 type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;
-
-function parsePositiveInt(value: string | undefined, fallback: number): number {
-  const parsed = Number.parseInt(value ?? "", 10);
-  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
-/** RUN_TOKEN_BUDGET: a positive number of tokens, "0" for none, the default when unset or bad. */
-function parseTokenBudget(value: string | undefined): number {
-  return value?.trim() === "0" ? 0 : parsePositiveInt(value, DEFAULT_RUN_TOKEN_BUDGET);
-}
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -9,32 +9,7 @@
  * comment carries a hidden marker with that key, so a comment whose response
  * was lost is found again instead of posted twice.
  */
-import { z } from "zod";
-
-export const RESULT_OUTCOMES = ["reproduced", "not-reproduced", "needs-info", "pr-opened", "no-pr"] as const;
-
-/** The `report_result` tool's input: the skill's structured result. */
-export const runResultSchema = z.object({
-  outcome: z.enum(RESULT_OUTCOMES).describe("How the run ended."),
-  summary: z.string().min(1).max(4_000).describe("One to three sentences a maintainer reads first."),
-  steps: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("Steps to reproduce, or what was done."),
-  reproductionUrl: z.url().optional().describe("The deployed reproduction page."),
-  pullRequestUrl: z.url().optional().describe("The pull request that was opened."),
-  changes: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("What the pull request changes."),
-  verification: z.string().min(1).max(2_000).optional().describe("How the result was verified.")
-});
-export type RunResult = z.infer<typeof runResultSchema>;
-
-/** How a run ended, as far as the issue is told. */
-export type RunEnding =
-  | { kind: "result"; result: RunResult }
-  | { kind: "finished"; text: string }
-  | { kind: "failed"; error: string }
-  | { kind: "interrupted" }
-  | { kind: "cancelled"; reason?: string }
-  | { kind: "budget"; limit: BudgetLimit };
-
-export type BudgetLimit = { kind: "tokens"; used: number; budget: number } | { kind: "steps"; steps: number };
+import type { BudgetLimit, RunEnding, RunResult } from "../run/ending";
 
 export type NoticeKind = "rocket" | "closing" | "stale";
 
@@ -165,56 +140,4 @@ export function formatDuration(ms: number): string {
   if (minutes >= 1) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
   const seconds = Math.max(1, Math.round(ms / 1_000));
   return `${seconds} second${seconds === 1 ? "" : "s"}`;
-}
-
-/** What the agent knows when a submission reaches a terminal status. */
-export type EndingFacts = {
-  status: "completed" | "error" | "aborted" | "skipped";
-  error?: string;
-  /** The submission's error is the recovery-exhausted message. */
-  interrupted: boolean;
-  result?: RunResult;
-  finalText: string;
-  budgetHit?: { used: number; budget: number };
-  steps: number;
-  lastFinishReason?: string;
-  maxSteps: number;
-  cancelReason?: string;
-};
-
-/** How a run ended, for its closing message. */
-export function describeEnding(facts: EndingFacts): RunEnding {
-  switch (facts.status) {
-    case "completed":
-      if (facts.budgetHit) return { kind: "budget", limit: { kind: "tokens", ...facts.budgetHit } };
-      // The loop stopped at the cap while the model still wanted tools.
-      if (facts.steps >= facts.maxSteps && facts.lastFinishReason === "tool-calls") {
-        return { kind: "budget", limit: { kind: "steps", steps: facts.maxSteps } };
-      }
-      return facts.result ? { kind: "result", result: facts.result } : { kind: "finished", text: facts.finalText };
-    case "error":
-      return facts.interrupted ? { kind: "interrupted" } : { kind: "failed", error: facts.error ?? "the run failed without an error message" };
-    case "aborted":
-    case "skipped":
-      return { kind: "cancelled", ...(facts.cancelReason ? { reason: facts.cancelReason } : {}) };
-  }
-}
-
-/** The one-line status the command center records for an ending that is not a plain success. */
-export function endingError(ending: RunEnding): string | undefined {
-  switch (ending.kind) {
-    case "result":
-    case "finished":
-      return undefined;
-    case "failed":
-      return ending.error;
-    case "interrupted":
-      return "interrupted: recovery exhausted";
-    case "cancelled":
-      return `cancelled${ending.reason ? `: ${ending.reason}` : ""}`;
-    case "budget":
-      return ending.limit.kind === "tokens"
-        ? `budget exhausted: ${ending.limit.used} of ${ending.limit.budget} tokens`
-        : `budget exhausted: step cap of ${ending.limit.steps}`;
-  }
 }

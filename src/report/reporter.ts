@@ -11,6 +11,9 @@ import type { Logger } from "../run/log";
 import { deliver, Outbox, type OutboxEntry, type OutboxStorage } from "./outbox";
 import type { Notice } from "./notices";
 
+/** The backstop pass after an immediate one, in case the isolate dies during it. */
+const DELIVERY_BACKSTOP_MS = 30_000;
+
 export type ReporterDeps = {
   storage: OutboxStorage;
   /** GitHub's API base URL; empty turns reporting off (logged per notice). */
@@ -19,8 +22,10 @@ export type ReporterDeps = {
   token: () => Promise<string>;
   /** A fresh token for `repo` after a 401, stored for the run; null when none can be had. */
   refreshToken?: (repo: string) => Promise<string | null>;
-  /** Run `deliverPending` again in `inMs`, durably. */
-  scheduleRetry: (inMs: number) => Promise<void>;
+  /** Run `deliverPending` again in `inMs`, durably: a retry, or the backstop of an immediate pass. */
+  scheduleDelivery: (inMs: number) => Promise<void>;
+  /** Keeps the isolate alive for a pass `post` starts without waiting for it. */
+  waitUntil: (promise: Promise<unknown>) => void;
   log: Logger;
   /**
    * Told each time an entry ends `sent` or `failed` in a pass (the command
@@ -57,6 +62,22 @@ export class Reporter {
     const added = await this.#outbox.add(notice, this.#now());
     if (added) this.#deps.log("github:queued", { notice: notice.id, kind: notice.kind });
     return added !== null;
+  }
+
+  /**
+   * Keep a notice and start delivering it now, without the caller waiting; a
+   * scheduled pass backs that up in case the isolate dies first.
+   */
+  async post(notice: Notice): Promise<void> {
+    if (!(await this.enqueue(notice))) return;
+    this.#deps.waitUntil(
+      (async () => {
+        await this.#deps.scheduleDelivery(DELIVERY_BACKSTOP_MS);
+        await this.deliverPending();
+      })().catch((error: unknown) =>
+        this.#deps.log("github:deliver-failed", { error: error instanceof Error ? error.message : String(error) })
+      )
+    );
   }
 
   entries(): Promise<OutboxEntry[]> {
@@ -111,7 +132,7 @@ export class Reporter {
       }
       if (result.outcome === "sent" || result.outcome === "failed") this.#settled(result.entry);
     }
-    if (retryInMs !== undefined) await this.#deps.scheduleRetry(retryInMs);
+    if (retryInMs !== undefined) await this.#deps.scheduleDelivery(retryInMs);
   }
 
   #settled(entry: OutboxEntry): void {

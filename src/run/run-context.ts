@@ -37,6 +37,15 @@ export class RunContextStore {
   put(context: RunContext): Promise<void> {
     return this.#storage.put(KEY, context);
   }
+  /** Make `token` the run's token (a continuation, a `stop` comment, a refresh after a 401); null without a run. */
+  async setToken(token: string, now: number): Promise<RunContext | null> {
+    const run = await this.get();
+    if (!run) return null;
+    const next = { ...run, installationToken: token, updatedAt: now };
+    await this.put(next);
+    return next;
+  }
+
   async clear(): Promise<void> {
     await this.#storage.delete(KEY);
   }

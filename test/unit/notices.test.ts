@@ -1,67 +1,12 @@
 /**
  * What a run says on its issue: the closing message for each way a run can
  * end, the stale notice, and the markers that make each message findable.
+ * How a run's ending is worked out is in ending.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import {
-  closingNotice,
-  closingText,
-  describeEnding,
-  endingError,
-  formatDuration,
-  noticeMarker,
-  rocketNotice,
-  runResultSchema,
-  staleNotice,
-  type EndingFacts
-} from "../../src/report/notices";
+import { closingNotice, closingText, formatDuration, noticeMarker, rocketNotice, staleNotice } from "../../src/report/notices";
 
 const run = { repo: "acme/app", issueNumber: 12, submissionId: "sub-1", threadUrl: "https://bot.test/thread/acme-app-12" };
-const facts = (overrides: Partial<EndingFacts>): EndingFacts => ({
-  status: "completed",
-  interrupted: false,
-  finalText: "",
-  steps: 3,
-  maxSteps: 250,
-  ...overrides
-});
-
-describe("describeEnding", () => {
-  it("prefers the structured result of a completed run, then its final text", () => {
-    const result = { outcome: "reproduced" as const, summary: "It throws." };
-    expect(describeEnding(facts({ result, finalText: "bye" }))).toEqual({ kind: "result", result });
-    expect(describeEnding(facts({ finalText: "bye" }))).toEqual({ kind: "finished", text: "bye" });
-  });
-
-  it("calls a completed run budget exhausted when the token budget stopped it, or the cap cut it mid-work", () => {
-    expect(describeEnding(facts({ budgetHit: { used: 120, budget: 100 } }))).toEqual({
-      kind: "budget",
-      limit: { kind: "tokens", used: 120, budget: 100 }
-    });
-    expect(describeEnding(facts({ steps: 250, lastFinishReason: "tool-calls" }))).toEqual({
-      kind: "budget",
-      limit: { kind: "steps", steps: 250 }
-    });
-    // Reaching the cap with a final answer is a finished run.
-    expect(describeEnding(facts({ steps: 250, lastFinishReason: "stop", finalText: "done" })).kind).toBe("finished");
-  });
-
-  it("tells an exhausted recovery from an error, and a cancel from both", () => {
-    expect(describeEnding(facts({ status: "error", error: "boom" }))).toEqual({ kind: "failed", error: "boom" });
-    expect(describeEnding(facts({ status: "error", error: "x", interrupted: true }))).toEqual({ kind: "interrupted" });
-    expect(describeEnding(facts({ status: "aborted", cancelReason: "stopped by @a" }))).toEqual({ kind: "cancelled", reason: "stopped by @a" });
-    expect(describeEnding(facts({ status: "skipped" }))).toEqual({ kind: "cancelled" });
-  });
-
-  it("gives the command center an error line for every ending but a success", () => {
-    expect(endingError({ kind: "finished", text: "" })).toBeUndefined();
-    expect(endingError({ kind: "result", result: { outcome: "no-pr", summary: "s" } })).toBeUndefined();
-    expect(endingError({ kind: "failed", error: "boom" })).toBe("boom");
-    expect(endingError({ kind: "interrupted" })).toBe("interrupted: recovery exhausted");
-    expect(endingError({ kind: "cancelled", reason: "stopped by @a" })).toBe("cancelled: stopped by @a");
-    expect(endingError({ kind: "budget", limit: { kind: "steps", steps: 9 } })).toBe("budget exhausted: step cap of 9");
-  });
-});
 
 describe("closing messages", () => {
   it("render a reproduce result with its link and steps, and a PR result with changes and verification", () => {
@@ -113,13 +58,5 @@ describe("closing messages", () => {
     expect(formatDuration(60_000)).toBe("1 minute");
     expect(formatDuration(300)).toBe("1 second");
     expect(formatDuration(45_000)).toBe("45 seconds");
-  });
-});
-
-describe("report_result input", () => {
-  it("accepts the skills' shape and refuses an unknown outcome or a bad link", () => {
-    expect(runResultSchema.safeParse({ outcome: "needs-info", summary: "Which version?" }).success).toBe(true);
-    expect(runResultSchema.safeParse({ outcome: "fixed", summary: "x" }).success).toBe(false);
-    expect(runResultSchema.safeParse({ outcome: "reproduced", summary: "x", reproductionUrl: "not a url" }).success).toBe(false);
   });
 });

@@ -48,7 +48,8 @@ function reporter(
       storage: memoryStorage(),
       apiUrl: () => apiUrl,
       token: async () => "ghs_x",
-      scheduleRetry: async (inMs) => void retries.push(inMs),
+      scheduleDelivery: async (inMs) => void retries.push(inMs),
+      waitUntil: () => {},
       log: (event) => void logged.push(event),
       ...(onSettled ? { onSettled } : {}),
       fetch

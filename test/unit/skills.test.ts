@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { parseSkill, type Skill } from "agents/skills";
 import { describe, expect, it } from "vitest";
 import { runEnvelopeSchema } from "../../src/run/envelope";
-import { RESULT_OUTCOMES, runResultSchema } from "../../src/report/notices";
+import { RESULT_OUTCOMES, runResultSchema } from "../../src/run/ending";
 import { readSkillTree } from "../../scripts/lib/seed-skills";
 
 const SKILLS_DIR = fileURLToPath(new URL("../../skills", import.meta.url));

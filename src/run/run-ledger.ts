@@ -1,0 +1,93 @@
+/**
+ * The run ledger: what a ThinkAgent keeps about one submission while it
+ * runs, for the message its issue gets when it ends. Tokens and steps the
+ * model reported, the result `report_result` recorded, whether the token
+ * budget stopped the loop, why it was cancelled, and when it last did
+ * something (for the watchdog). Each fact is its own key, so writers that
+ * run side by side (a tool call and its afterToolCall) never overwrite each
+ * other; `forget` drops them all once the closing message is queued.
+ *
+ * Pure: storage is a narrow interface the Durable Object fills with
+ * `ctx.storage`. docs/storage.md lists the keys.
+ */
+import type { TokenUsage } from "../shared/command-center";
+import type { RunResult } from "./ending";
+
+/** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
+export type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string };
+
+export type BudgetHit = { used: number; budget: number };
+
+/** What the ledger knows when the submission ends. */
+export type RunFacts = { usage?: RunUsage; result?: RunResult; budgetHit?: BudgetHit; cancelReason?: string };
+
+export interface RunLedgerStorage {
+  get<T>(key: string): Promise<T | undefined>;
+  get<T>(keys: string[]): Promise<Map<string, T>>;
+  put<T>(key: string, value: T): Promise<void>;
+  delete(keys: string[]): Promise<number>;
+}
+
+const usageKey = (id: string) => `agent-think:usage:${id}`;
+const resultKey = (id: string) => `agent-think:result:${id}`;
+const budgetKey = (id: string) => `agent-think:budget:${id}`;
+const cancelKey = (id: string) => `agent-think:cancel:${id}`;
+const activityKey = (id: string) => `agent-think:activity:${id}`;
+
+export class RunLedger {
+  readonly #storage: RunLedgerStorage;
+  constructor(storage: RunLedgerStorage) {
+    this.#storage = storage;
+  }
+
+  /** Add one model step: its tokens, and how it finished. */
+  async addStep(id: string, step: { inputTokens?: number; outputTokens?: number; finishReason?: string }): Promise<void> {
+    const sum = (await this.usage(id)) ?? { input: 0, output: 0, steps: 0 };
+    await this.#storage.put<RunUsage>(usageKey(id), {
+      input: sum.input + (step.inputTokens ?? 0),
+      output: sum.output + (step.outputTokens ?? 0),
+      steps: sum.steps + 1,
+      lastFinishReason: step.finishReason
+    });
+  }
+
+  usage(id: string): Promise<RunUsage | undefined> {
+    return this.#storage.get<RunUsage>(usageKey(id));
+  }
+
+  recordResult(id: string, result: RunResult): Promise<void> {
+    return this.#storage.put(resultKey(id), result);
+  }
+
+  recordBudgetHit(id: string, hit: BudgetHit): Promise<void> {
+    return this.#storage.put(budgetKey(id), hit);
+  }
+
+  recordCancel(id: string, reason: string): Promise<void> {
+    return this.#storage.put(cancelKey(id), reason);
+  }
+
+  /** The turn did something (started, or finished a tool call). */
+  touch(id: string, at: number): Promise<void> {
+    return this.#storage.put(activityKey(id), at);
+  }
+
+  lastActivity(id: string): Promise<number | undefined> {
+    return this.#storage.get<number>(activityKey(id));
+  }
+
+  /** Everything the closing message needs, in one read. */
+  async facts(id: string): Promise<RunFacts> {
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id)]);
+    return {
+      usage: values.get(usageKey(id)) as RunUsage | undefined,
+      result: values.get(resultKey(id)) as RunResult | undefined,
+      budgetHit: values.get(budgetKey(id)) as BudgetHit | undefined,
+      cancelReason: values.get(cancelKey(id)) as string | undefined
+    };
+  }
+
+  async forget(id: string): Promise<void> {
+    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id)]);
+  }
+}

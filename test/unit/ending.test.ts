@@ -1,0 +1,75 @@
+/**
+ * How a run ended: the classification behind the closing message and the
+ * command center's status, the report_result input, and the final text of
+ * a run that ended without a result.
+ */
+import { describe, expect, it } from "vitest";
+import { describeEnding, endingError, finalAssistantText, runResultSchema, type EndingFacts } from "../../src/run/ending";
+
+const facts = (overrides: Partial<EndingFacts>): EndingFacts => ({
+  status: "completed",
+  interrupted: false,
+  finalText: "",
+  steps: 3,
+  maxSteps: 250,
+  ...overrides
+});
+
+describe("describeEnding", () => {
+  it("prefers the structured result of a completed run, then its final text", () => {
+    const result = { outcome: "reproduced" as const, summary: "It throws." };
+    expect(describeEnding(facts({ result, finalText: "bye" }))).toEqual({ kind: "result", result });
+    expect(describeEnding(facts({ finalText: "bye" }))).toEqual({ kind: "finished", text: "bye" });
+  });
+
+  it("calls a completed run budget exhausted when the token budget stopped it, or the cap cut it mid-work", () => {
+    expect(describeEnding(facts({ budgetHit: { used: 120, budget: 100 } }))).toEqual({
+      kind: "budget",
+      limit: { kind: "tokens", used: 120, budget: 100 }
+    });
+    expect(describeEnding(facts({ steps: 250, lastFinishReason: "tool-calls" }))).toEqual({
+      kind: "budget",
+      limit: { kind: "steps", steps: 250 }
+    });
+    // Reaching the cap with a final answer is a finished run.
+    expect(describeEnding(facts({ steps: 250, lastFinishReason: "stop", finalText: "done" })).kind).toBe("finished");
+  });
+
+  it("tells an exhausted recovery from an error, and a cancel from both", () => {
+    expect(describeEnding(facts({ status: "error", error: "boom" }))).toEqual({ kind: "failed", error: "boom" });
+    expect(describeEnding(facts({ status: "error", error: "x", interrupted: true }))).toEqual({ kind: "interrupted" });
+    expect(describeEnding(facts({ status: "aborted", cancelReason: "stopped by @a" }))).toEqual({ kind: "cancelled", reason: "stopped by @a" });
+    expect(describeEnding(facts({ status: "skipped" }))).toEqual({ kind: "cancelled" });
+  });
+
+  it("gives the command center an error line for every ending but a success", () => {
+    expect(endingError({ kind: "finished", text: "" })).toBeUndefined();
+    expect(endingError({ kind: "result", result: { outcome: "no-pr", summary: "s" } })).toBeUndefined();
+    expect(endingError({ kind: "failed", error: "boom" })).toBe("boom");
+    expect(endingError({ kind: "interrupted" })).toBe("interrupted: recovery exhausted");
+    expect(endingError({ kind: "cancelled", reason: "stopped by @a" })).toBe("cancelled: stopped by @a");
+    expect(endingError({ kind: "budget", limit: { kind: "steps", steps: 9 } })).toBe("budget exhausted: step cap of 9");
+  });
+});
+
+describe("report_result input", () => {
+  it("accepts the skills' shape and refuses an unknown outcome or a bad link", () => {
+    expect(runResultSchema.safeParse({ outcome: "needs-info", summary: "Which version?" }).success).toBe(true);
+    expect(runResultSchema.safeParse({ outcome: "fixed", summary: "x" }).success).toBe(false);
+    expect(runResultSchema.safeParse({ outcome: "reproduced", summary: "x", reproductionUrl: "not a url" }).success).toBe(false);
+  });
+});
+
+describe("finalAssistantText", () => {
+  const messages = [
+    { id: "u1", role: "user", parts: [{ type: "text", text: "reproduce" }] },
+    { id: "a1", role: "assistant", parts: [{ type: "text", text: "first" }, { type: "tool-bash" }, { type: "text", text: "second" }] },
+    { id: "a2", role: "assistant", parts: [{ type: "text", text: " latest " }] }
+  ] as never;
+
+  it("reads the text parts of the turn's message, or of the last assistant message", () => {
+    expect(finalAssistantText(messages, "a1")).toBe("first\nsecond");
+    expect(finalAssistantText(messages, undefined)).toBe("latest");
+    expect(finalAssistantText([], "a1")).toBe("");
+  });
+});

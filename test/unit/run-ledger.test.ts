@@ -1,0 +1,43 @@
+/** The run ledger over an in-memory storage: steps add up, facts read back together, forget drops them all. */
+import { describe, expect, it } from "vitest";
+import { RunLedger, type RunLedgerStorage } from "../../src/run/run-ledger";
+
+function memoryStorage() {
+  const map = new Map<string, unknown>();
+  const storage = {
+    map,
+    async get(key: string | string[]) {
+      if (Array.isArray(key)) return new Map(key.filter((k) => map.has(k)).map((k) => [k, map.get(k)]));
+      return map.get(key);
+    },
+    async put(key: string, value: unknown) {
+      map.set(key, value);
+    },
+    async delete(keys: string[]) {
+      return keys.filter((key) => map.delete(key)).length;
+    }
+  };
+  return storage as typeof storage & RunLedgerStorage;
+}
+
+describe("RunLedger", () => {
+  it("sums steps and keeps each fact of a submission apart from another's", async () => {
+    const storage = memoryStorage();
+    const ledger = new RunLedger(storage);
+    await ledger.addStep("s1", { inputTokens: 10, outputTokens: 2, finishReason: "tool-calls" });
+    await ledger.addStep("s1", { inputTokens: 5, finishReason: "stop" });
+    await ledger.recordResult("s1", { outcome: "no-pr", summary: "x" });
+    await ledger.recordBudgetHit("s1", { used: 17, budget: 10 });
+    await ledger.recordCancel("s2", "stopped by @a");
+    await ledger.touch("s1", 1_234);
+    expect(await ledger.facts("s1")).toEqual({
+      usage: { input: 15, output: 2, steps: 2, lastFinishReason: "stop" },
+      result: { outcome: "no-pr", summary: "x" },
+      budgetHit: { used: 17, budget: 10 },
+      cancelReason: undefined
+    });
+    expect(await ledger.lastActivity("s1")).toBe(1_234);
+    await ledger.forget("s1");
+    expect([...storage.map.keys()]).toEqual(["agent-think:cancel:s2"]);
+  });
+});
