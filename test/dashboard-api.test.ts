@@ -12,27 +12,21 @@ import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { CommandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
-import type { Snapshot, ThreadSummary } from "../src/shared/command-center";
-import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
+import type { Snapshot } from "../src/shared/command-center";
+import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { TestTokenBroker } from "./worker";
 
 const BASE = "https://agent-think.test";
 
-async function threadOf(session: string): Promise<ThreadSummary | undefined> {
-  for (let i = 0; i < 100; i++) {
-    let cursor: string | undefined;
-    do {
+/** The thread as GET /api/command-center pages it, once it no longer runs. */
+const threadOf = (session: string) =>
+  waitForThread(session, undefined, {
+    readPage: async (cursor) => {
       const response = await exports.default.fetch(`${BASE}/api/command-center?limit=200${cursor ? `&cursor=${cursor}` : ""}`);
       expect(response.status).toBe(200);
-      const page = (await response.json()) as Snapshot;
-      const found = page.threads.find((thread) => thread.session === session);
-      if (found && found.status !== "running") return found;
-      cursor = page.nextCursor;
-    } while (cursor);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
-}
+      return (await response.json()) as Snapshot;
+    }
+  });
 
 const continueRequest = (session: string, origin = BASE) =>
   exports.default.fetch(`${BASE}/api/command-center/continue/${session}`, { method: "POST", headers: { origin } });

@@ -5,6 +5,8 @@ import { vi } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { IssueAgent } from "../src/service";
 import type { SubmissionStatus, SubmissionStatusValue, TranscriptMessage } from "../src/shared/dispatch";
+import { commandCenter } from "../src/command-center";
+import type { Snapshot, ThreadSummary } from "../src/shared/command-center";
 
 /** A repository no other test uses, so each test gets its own Durable Object. */
 export function uniqueRepo(owner = "acme"): string {
@@ -95,4 +97,31 @@ export function assistantText(messages: Transcript): string {
  */
 export async function call<T>(rpc: () => Promise<T>): Promise<T> {
   return await rpc();
+}
+
+/**
+ * The session's thread on the command center once `ready` holds (by default:
+ * it no longer runs). Reports reach the command center fire and forget, so
+ * this polls, paging through snapshots; `readPage` reads them another way
+ * (the HTTP API). Throws with what it last saw when time runs out.
+ */
+export async function waitForThread(
+  session: string,
+  ready: (thread: ThreadSummary) => boolean = (thread) => thread.status !== "running",
+  options: { readPage?: (cursor: string | undefined) => Promise<Snapshot>; timeoutMs?: number } = {}
+): Promise<ThreadSummary> {
+  const readPage = options.readPage ?? (async (cursor) => (await commandCenter(env)).snapshot({ limit: 200, ...(cursor ? { cursor } : {}) }));
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    let found: ThreadSummary | undefined;
+    let cursor: string | undefined;
+    do {
+      const page = await readPage(cursor);
+      found = page.threads.find((thread) => thread.session === session);
+      cursor = page.nextCursor;
+    } while (!found && cursor);
+    if (found && ready(found)) return found;
+    if (Date.now() > deadline) throw new Error(`the command center does not show ${session} ready: ${JSON.stringify(found)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -15,12 +15,10 @@ import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
-import { commandCenter } from "../src/command-center";
-import type { ThreadSummary } from "../src/shared/command-center";
 import { sessionName } from "../src/run/session-name";
 import { GIT_AUTH_SCRIPT } from "../src/run/git-auth";
 import type { CommandRunner, RawRun, WorkspaceAgent } from "../src/workspace-agent";
-import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { RecordingFleet } from "./pool/fakes";
 import { poolWithFleet } from "./pool/seams";
 
@@ -77,22 +75,6 @@ async function setup() {
 
 async function dispatch(repo: string, instruction: string, token: string, commentId?: number) {
   return exports.AgentThink.dispatch({ repo, issueNumber: 77, instruction, installationToken: token, commentId });
-}
-
-/** The session's thread in the command center the agents report to, once it no longer runs (reports are fire and forget). */
-async function endedThread(session: string): Promise<ThreadSummary | undefined> {
-  const center = await commandCenter(env);
-  for (let i = 0; i < 100; i++) {
-    let cursor: string | undefined;
-    do {
-      const page = await center.snapshot({ limit: 200, ...(cursor ? { cursor } : {}) });
-      const found = page.threads.find((thread) => thread.session === session);
-      if (found && found.status !== "running") return found;
-      cursor = page.nextCursor;
-    } while (cursor);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
 }
 
 const settledPool = async (pool: Awaited<ReturnType<typeof poolWithFleet>>) => {
@@ -230,7 +212,7 @@ describe("stopping", () => {
     for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await exports.AgentThink.cancel({ session })).toEqual({ session, cancelled: 1 });
     expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
-    expect(await endedThread(session)).toMatchObject({ status: "cancelled", submissionId });
+    expect(await waitForThread(session)).toMatchObject({ status: "cancelled", submissionId });
     expect(fleet.stopped()).toHaveLength(1);
     expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
     expect(await exports.AgentThink.cancel({ session })).toEqual({ session, cancelled: 0 });

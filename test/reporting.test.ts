@@ -13,10 +13,8 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
-import { commandCenter } from "../src/command-center";
 import type { OutboxEntry } from "../src/report/outbox";
-import type { ThreadSummary } from "../src/shared/command-center";
-import { agentFor, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { agentFor, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { FakeGitHub } from "./support/github";
 
 const github = new FakeGitHub();
@@ -70,24 +68,6 @@ async function settled(agent: ReportingAgent, count: number, timeoutMs = 15_000)
   }
 }
 
-/** The command center's thread for `session` once `ready` holds: the notice event is fire-and-forget. */
-async function centerThread(session: string, ready: (thread: ThreadSummary) => boolean, timeoutMs = 10_000): Promise<ThreadSummary> {
-  const center = await commandCenter(env);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    let found: ThreadSummary | undefined;
-    let cursor: string | undefined;
-    do {
-      const page = await center.snapshot({ limit: 200, ...(cursor ? { cursor } : {}) });
-      found = page.threads.find((thread) => thread.session === session);
-      cursor = page.nextCursor;
-    } while (!found && cursor);
-    if (found && ready(found)) return found;
-    if (Date.now() > deadline) throw new Error(`the command center does not show it: ${JSON.stringify(found)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const commentBodies = (repo: string) => github.comments(repo, 7).map((comment) => comment.body);
 const reactions = (repo: string) => github.callsFor(repo).filter((call) => call.path.endsWith("/reactions"));
 
@@ -120,7 +100,7 @@ describe("reporting back on the issue", () => {
     const posts = github.callsFor(repo).filter((call) => call.path.endsWith("/comments"));
     expect(posts.map((call) => call.auth)).toEqual([`token ${TOKEN}`]);
     const url = github.comments(repo, 7)[0]!.html_url;
-    const shown = await centerThread(session, (thread) => thread.issueMessages?.closing !== undefined && thread.issueMessages.rocket !== undefined);
+    const shown = await waitForThread(session, (thread) => thread.issueMessages?.closing !== undefined && thread.issueMessages.rocket !== undefined);
     expect(shown).toMatchObject({ submissionId, status: "done" });
     expect(shown.issueMessages).toEqual({ rocket: { state: "sent" }, closing: { state: "sent", url } });
   });
@@ -196,7 +176,7 @@ describe("reporting back on the issue", () => {
     const [, closing] = await settled(agent, 2);
     expect(closing).toMatchObject({ state: "failed", attempts: 1, lastError: "GitHub comment: 404 failed by the test" });
     expect(commentBodies(repo)).toEqual([]);
-    const shown = await centerThread(session, (thread) => thread.issueMessages?.closing !== undefined);
+    const shown = await waitForThread(session, (thread) => thread.issueMessages?.closing !== undefined);
     expect(shown).toMatchObject({ submissionId, status: "done" });
     expect(shown.issueMessages?.closing).toEqual({ state: "failed", error: "GitHub comment: 404 failed by the test" });
   });

@@ -82,17 +82,7 @@ export async function startWrangler(options: {
   // Private by default, so a developer's own `npm start` or a bench never
   // shares (or reloads) this one's registry.
   const registryPath = options.registryPath ?? join(persistTo, "dev-registry");
-  const child = spawn(join(ROOT, "node_modules", ".bin", "wrangler"), options.args({ port, inspectorPort, persistTo }), {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      // Wrangler's `#!/usr/bin/env node` must find Node 22, the one running the tests.
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-      WRANGLER_REGISTRY_PATH: registryPath
-    }
-  });
+  const child = spawnInGroup("wrangler", options.args({ port, inspectorPort, persistTo }), { WRANGLER_REGISTRY_PATH: registryPath });
   const pid = child.pid;
   if (pid === undefined) throw new Error("wrangler dev did not start");
 
@@ -151,6 +141,20 @@ async function waitUntilServing(url: string, hasExited: () => boolean): Promise<
     }
   }
   throw new Error(`wrangler dev was not ready at ${url} after ${READY_TIMEOUT_MS} ms`);
+}
+
+/**
+ * A tool from node_modules/.bin in its own process group (wrangler leaves
+ * workerd children; the group is what gets stopped), output piped, with
+ * Node 22 first on PATH for its `#!/usr/bin/env node`.
+ */
+export function spawnInGroup(bin: string, args: string[], env: Record<string, string> = {}) {
+  return spawn(join(ROOT, "node_modules", ".bin", bin), args, {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...env }
+  });
 }
 
 /** A port nothing listens on right now. */

@@ -5,13 +5,12 @@
  * failing run with one failure notice carrying the thread link, and both
  * triggering comments get 🚀 once.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { StandinRecord } from "../scripts/lib/github-standin";
-import { freePort, ROOT } from "./fixture";
+import { freePort, spawnInGroup } from "./fixture";
 
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 8_000;
@@ -21,17 +20,12 @@ type Started = { url: string; standinUrl: string; output(): string; stop(): Prom
 async function startNpmStart(): Promise<Started> {
   const [port, standinPort] = [await freePort(), await freePort()];
   const persistTo = await mkdtemp(join(tmpdir(), "agent-think-start-"));
-  const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/start.ts"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
-      PORT: String(port),
-      GITHUB_STANDIN_PORT: String(standinPort),
-      PERSIST_TO: persistTo
-    }
+  const child = spawnInGroup("tsx", ["scripts/start.ts"], {
+    PORT: String(port),
+    GITHUB_STANDIN_PORT: String(standinPort),
+    PERSIST_TO: persistTo,
+    // Its own dev registry, so a developer's running `npm start` is not disturbed.
+    WRANGLER_REGISTRY_PATH: join(persistTo, "dev-registry")
   });
   let output = "";
   const collect = (chunk: Buffer) => void (output = (output + chunk.toString("utf8")).slice(-50_000));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { metricTiles } from "../../../src/ui/view-models/metrics";
 import { metrics } from "./fixtures";
+import { EMPTY_METRICS } from "../../../src/shared/empty-metrics";
 
 describe("metricTiles", () => {
   it("shows the six figures in five tiles, p95 beside each p50", () => {
@@ -25,15 +26,7 @@ describe("metricTiles", () => {
   });
 
   it("reads dashes before any run finished, and before metrics arrived at all", () => {
-    const empty = metricTiles({
-      runs24h: 0,
-      successRate: null,
-      durationP50Ms: null,
-      durationP95Ms: null,
-      firstToolP50Ms: null,
-      firstToolP95Ms: null,
-      toolErrorRate: null
-    });
+    const empty = metricTiles(EMPTY_METRICS);
     expect(empty.map((tile) => tile.value)).toEqual(["0", "—", "—", "—", "—"]);
     expect(empty.find((tile) => tile.id === "success-rate")!.detail).toBe("no done or failed runs");
     expect(empty.every((tile) => tile.tone === "neutral")).toBe(true);
