@@ -10,39 +10,12 @@
  * SKILL.md) is a problem to fix, not something to upload silently.
  */
 
-/** Where skills live in the bucket; Think's R2 source is created with the same prefix. */
-export const SKILLS_PREFIX = "skills/";
+import { contentTypeFor, SKILLS_PREFIX } from "../../src/shared/buckets";
+
+export { contentTypeFor, SKILLS_PREFIX };
 
 /** Path segments Think's skill sources skip; never uploaded. */
 const IGNORED_SEGMENTS = new Set([".git", "node_modules", ".DS_Store"]);
-
-const TEXT = "; charset=utf-8";
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  ".md": `text/markdown${TEXT}`,
-  ".txt": `text/plain${TEXT}`,
-  ".html": `text/html${TEXT}`,
-  ".css": `text/css${TEXT}`,
-  ".js": `text/javascript${TEXT}`,
-  ".mjs": `text/javascript${TEXT}`,
-  ".jsx": `text/javascript${TEXT}`,
-  ".ts": `text/x-typescript${TEXT}`,
-  ".tsx": `text/x-typescript${TEXT}`,
-  ".json": `application/json${TEXT}`,
-  ".jsonc": `application/jsonc${TEXT}`,
-  ".yaml": `application/yaml${TEXT}`,
-  ".yml": `application/yaml${TEXT}`,
-  ".toml": `application/toml${TEXT}`,
-  ".sh": `text/x-shellscript${TEXT}`,
-  ".py": `text/x-python${TEXT}`,
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".pdf": "application/pdf"
-};
-const UNKNOWN_CONTENT_TYPE = "application/octet-stream";
 
 /** A file to upload: its path relative to the skills directory (with `/`), its key and content type. */
 export type SkillFile = { path: string; key: string; contentType: string };
@@ -60,12 +33,6 @@ export function isIgnoredPath(path: string): boolean {
   return path.split("/").some((segment) => IGNORED_SEGMENTS.has(segment));
 }
 
-export function contentTypeFor(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
-  if (dot <= 0) return UNKNOWN_CONTENT_TYPE;
-  return CONTENT_TYPES[name.slice(dot).toLowerCase()] ?? UNKNOWN_CONTENT_TYPE;
-}
 
 /**
  * Sorts the files found under the skills directory (relative paths with

@@ -10,7 +10,7 @@
  * parameter.
  */
 import { isSessionName } from "../run/session-name";
-import { REPRO_PREFIX } from "../repro/publish";
+import { REPRO_PREFIX } from "../shared/buckets";
 import { json, notFound } from "./responses";
 
 export const REPRO_SANDBOX = "sandbox allow-scripts allow-forms allow-modals allow-popups";

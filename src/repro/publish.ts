@@ -10,8 +10,8 @@
  * workspace's `fs` and an R2 bucket.
  */
 import { z } from "zod";
+import { contentTypeFor, REPRO_PREFIX } from "../shared/buckets";
 
-export const REPRO_PREFIX = "repros/";
 export const MAX_REPRO_FILES = 200;
 export const MAX_REPRO_BYTES = 10 * 1024 * 1024;
 
@@ -94,28 +94,4 @@ async function listAll(bucket: ReproBucket, prefix: string): Promise<string[]> {
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   return keys;
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  html: "text/html; charset=utf-8",
-  js: "text/javascript; charset=utf-8",
-  mjs: "text/javascript; charset=utf-8",
-  css: "text/css; charset=utf-8",
-  json: "application/json; charset=utf-8",
-  svg: "image/svg+xml",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  ico: "image/x-icon",
-  txt: "text/plain; charset=utf-8",
-  map: "application/json; charset=utf-8",
-  wasm: "application/wasm",
-  woff2: "font/woff2"
-};
-
-export function contentTypeFor(key: string): string {
-  const extension = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
-  return CONTENT_TYPES[extension] ?? "application/octet-stream";
 }

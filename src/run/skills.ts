@@ -4,8 +4,7 @@
  * files in the repository changes nothing until the bucket is reseeded.
  */
 import { skills } from "@cloudflare/think";
-
-export const SKILLS_PREFIX = "skills/";
+import { SKILLS_PREFIX } from "../shared/buckets";
 
 export type SkillSource = ReturnType<typeof skills.r2>;
 

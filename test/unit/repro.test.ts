@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { handleReproRoute, REPRO_SANDBOX } from "../../src/http/repro-routes";
-import { contentTypeFor, MAX_REPRO_FILES, publishInputSchema, publishReproduction, reproUrl } from "../../src/repro/publish";
+import { MAX_REPRO_FILES, publishInputSchema, publishReproduction, reproUrl } from "../../src/repro/publish";
+import { contentTypeFor } from "../../src/shared/buckets";
 
 function memoryBucket() {
   const objects = new Map<string, { body: Uint8Array; contentType?: string }>();
