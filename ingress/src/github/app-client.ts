@@ -16,14 +16,15 @@ import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
 import type { Logger } from "../log";
 import { PrivateKeyError, toPkcs8Pem } from "./private-key";
+import type { ReactionContent } from "../../../src/github/client";
 
 export const GITHUB_REQUEST_TIMEOUT_MS = 4_000;
 
 export type RepoRef = { owner: string; name: string };
 export type RepoToken = { token: string; expiresAt: string };
 export type AppCredentials = { appId: string; privateKey: string; apiUrl: string };
-/** GitHub's reaction contents; ❌ is not one of them (see docs/ingress.md). */
-export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
+/** GitHub's reaction contents (the agent Worker's client names them); ❌ is not one of them (see docs/ingress.md). */
+export type { ReactionContent } from "../../../src/github/client";
 
 export type TokenMintErrorCode = "config" | "not_installed" | "app_auth" | "github";
 
