@@ -13,6 +13,9 @@ import { isSessionName } from "../run/session-name";
 export const MAX_INSTRUCTION_CHARS = 8_000;
 export const MAX_TOKEN_CHARS = 4_096;
 export const MAX_TITLE_CHARS = 1_024;
+/** GitHub's `repository.visibility`; `internal` is visible to an enterprise's members only. */
+export const REPO_VISIBILITIES = ["public", "private", "internal"] as const;
+export type RepoVisibility = (typeof REPO_VISIBILITIES)[number];
 const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(\[bot\])?$/;
 
 const repoSchema = z.string().superRefine((value, ctx) => {
@@ -39,7 +42,10 @@ export const dispatchInputSchema = z.strictObject({
       login: z.string().regex(GITHUB_LOGIN, "must be a GitHub login"),
       avatarUrl: z.url({ protocol: /^https?$/ }).optional()
     })
-    .optional()
+    .optional(),
+  // The repository's visibility from the webhook payload. A reproduction of
+  // a repository that is not known to be public is served only behind Access.
+  repoVisibility: z.enum(REPO_VISIBILITIES).optional()
 });
 export type DispatchInput = z.infer<typeof dispatchInputSchema>;
 
