@@ -11,7 +11,7 @@
 import { Think, type ChatRecoveryContext, type ChatRecoveryOptions, type TurnContext } from "@cloudflare/think";
 import type { ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
-import { getAgentByName } from "agents";
+import { getAgentByName, type Connection } from "agents";
 import type { LanguageModel, ToolSet } from "ai";
 import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
@@ -129,6 +129,15 @@ export class ThinkAgent extends Think<Env> {
       this.#log("socket:refused", { connection: connection.id });
       connection.send(refusalFrame(message));
     };
+  }
+
+  /** Sockets only watch: no client may write this agent's state (src/http/agent-routes.ts lets only dashboards connect). */
+  override shouldConnectionBeReadonly(): boolean {
+    return true;
+  }
+
+  override validateStateChange(_next: unknown, source: Connection | "server"): void {
+    if (source !== "server") throw new Error("a ThinkAgent's state is read-only");
   }
 
   /** Where reactions and comments go (GITHUB_API_URL); empty posts nothing. The tests' reporting agent overrides it. */

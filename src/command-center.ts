@@ -22,6 +22,7 @@ import { metricsOf, snapshotPage } from "./command-center/snapshot";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import { createLogger } from "./run/log";
 import {
+  COMMAND_CENTER_NAME,
   commandCenterEventSchema,
   MAX_RECENT_THREADS,
   type ClaimResult,
@@ -31,7 +32,7 @@ import {
   type SnapshotOptions
 } from "./shared/command-center";
 
-export const COMMAND_CENTER_NAME = "main";
+export { COMMAND_CENTER_NAME };
 
 /** At most one broadcast per this many milliseconds; a change waits at most this long to be seen. */
 export const BROADCAST_INTERVAL_MS = 250;
@@ -46,6 +47,7 @@ export interface CommandCenter {
   record(event: unknown): Promise<RecordResult>;
   recordBatch(events: unknown[]): Promise<RecordResult[]>;
   snapshot(options?: SnapshotOptions): Promise<Snapshot>;
+  hasThread(session: string): Promise<boolean>;
   claimForContinuation(session: string, now?: number): Promise<ClaimResult>;
   releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
   refreshState(): Promise<CommandCenterState>;
@@ -100,6 +102,11 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   /** A page of threads, newest activity first, with the metrics. Throws SnapshotOptionsError on a bad cursor or limit. */
   async snapshot(options: SnapshotOptions = {}): Promise<Snapshot> {
     return snapshotPage(this.#registry(), options, this.clock(), this.staleRunMs);
+  }
+
+  /** Whether a thread exists for this session: only those are reachable from the dashboard (src/http/agent-routes.ts). */
+  async hasThread(session: string): Promise<boolean> {
+    return typeof session === "string" && this.#registry().getThread(session) !== undefined;
   }
 
   /** Atomically claim a failed or stale thread for a continuation. See registry.ts `claimThread`. */

@@ -8,7 +8,8 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { routeAgentRequest } from "agents";
 import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
-import { accessGuard } from "./http/access";
+import { gate } from "./http/gate";
+import { handleAgentRoute } from "./http/agent-routes";
 import { handleApiRoute } from "./http/api-routes";
 import { handleReproRoute } from "./http/repro-routes";
 import { handleSpaRoute, type AssetsFetcher } from "./http/spa";
@@ -50,15 +51,18 @@ export class AgentThink extends WorkerEntrypoint<Env> {
 }
 
 export default {
-  async fetch(request, env) {
+  async fetch(incoming, env) {
     const service = createService(env);
     const log = createLogger({ worker: "agent-think" });
-    // Access first: the dashboard, /api/* and /agents/* are verified before
-    // anything else runs (open when Access is not configured: local dev).
-    const denied = await accessGuard(request, env, {
-      onDenied: (reason) => log("access:denied", { path: new URL(request.url).pathname, reason })
+    // Every request is decided on its canonical path, and every route below
+    // serves that same canonical request (src/http/route-policy.ts).
+    const admitted = await gate(incoming, {
+      localDev: env.LOCAL_DEV === "1",
+      access: env,
+      onRefused: (reason, path) => log("request:refused", { path, reason })
     });
-    if (denied) return denied;
+    if (!admitted.ok) return admitted.response;
+    const { request, segments } = admitted;
     return (
       (await handleDevRoute(request, {
         localDev: env.LOCAL_DEV === "1",
@@ -73,7 +77,10 @@ export default {
         onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
       (await handleReproRoute(request, env.REPROS)) ??
-      (await routeAgentRequest(request, env)) ??
+      (await handleAgentRoute(request, segments, {
+        knowsSession: async (session) => (await commandCenter(env)).hasThread(session),
+        route: (allowed) => routeAgentRequest(allowed, env)
+      })) ??
       (await handleSpaRoute(request, env.ASSETS as AssetsFetcher | undefined)) ??
       notFound()
     );

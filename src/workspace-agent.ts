@@ -14,7 +14,7 @@
  * turn's commands whenever the run's token has changed. It holds no
  * transcript and stores no token.
  */
-import { Agent } from "agents";
+import { Agent, type Connection } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
 import { ContainerBackend, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
@@ -92,6 +92,15 @@ export class WorkspaceAgent extends Agent<Env> {
 
   #runner(backend: BackendId): CommandRunner {
     return backend === "container" ? this.containerRunner : this.#runtimeRunner("shell");
+  }
+
+  /** Reached over RPC only (no route leads here); a socket that got here anyway could not write state. */
+  override shouldConnectionBeReadonly(): boolean {
+    return true;
+  }
+
+  override validateStateChange(_next: unknown, source: Connection | "server"): void {
+    if (source !== "server") throw new Error("a workspace's state is read-only");
   }
 
   __getWorkspaceStub(): Promise<WorkspaceStub> {

@@ -16,7 +16,8 @@ import type { Snapshot } from "../src/shared/command-center";
 import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { TestTokenBroker } from "./worker";
 
-const BASE = "https://agent-think.test";
+// The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
+const BASE = "http://127.0.0.1:8787";
 
 /** The thread as GET /api/command-center pages it, once it no longer runs. */
 const threadOf = (session: string) =>
@@ -29,7 +30,11 @@ const threadOf = (session: string) =>
   });
 
 const continueRequest = (session: string, origin = BASE) =>
-  exports.default.fetch(`${BASE}/api/command-center/continue/${session}`, { method: "POST", headers: { origin } });
+  exports.default.fetch(`${BASE}/api/command-center/continue/${session}`, {
+    method: "POST",
+    headers: { origin, "content-type": "application/json" },
+    body: "{}"
+  });
 
 describe("the command center API", () => {
   it("lists a finished run with its counts", async () => {

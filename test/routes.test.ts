@@ -8,10 +8,15 @@ import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
 
-const BASE = "https://agent-think.test";
+// The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
+const BASE = "http://127.0.0.1:8787";
 const fetchWorker = (path: string, init?: RequestInit) => exports.default.fetch(`${BASE}${path}`, init);
 const post = (path: string, body: unknown) =>
-  fetchWorker(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+  fetchWorker(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body)
+  });
 
 describe("routes", () => {
   it("answers unknown paths with a plain 404", async () => {
@@ -28,7 +33,7 @@ describe("routes", () => {
     const response = await post("/dev/dispatch", { repo, issueNumber: 3 });
     expect(response.status).toBe(202);
     const result = (await response.json()) as { session: string; submissionId: string; threadUrl: string };
-    expect(result.threadUrl).toBe(`${BASE}/thread/${result.session}`);
+    expect(result.threadUrl).toBe(`${env.PUBLIC_BASE_URL}/thread/${result.session}`);
     const agent = await agentFor(result.session);
     await waitForStatus(agent, result.submissionId);
 
@@ -63,6 +68,7 @@ describe("routes", () => {
     ] as const) {
       const request = new Request(`${BASE}${path}`, {
         method,
+        headers: { "content-type": "application/json" },
         body: method === "POST" ? JSON.stringify({ repo: "acme/widgets", issueNumber: 1 }) : undefined
       });
       const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], closed);

@@ -119,7 +119,11 @@ describe("webhook to finished run", () => {
     expect(await thread("acme-widgets-13")).toMatchObject({ status: "error" });
 
     const mintsBefore = standin.records().filter((record) => record.path.startsWith("/app/")).length;
-    const continued = await fetch(`${agent.url}/api/command-center/continue/acme-widgets-13`, { method: "POST", headers: { origin: agent.url } });
+    const continued = await fetch(`${agent.url}/api/command-center/continue/acme-widgets-13`, {
+      method: "POST",
+      headers: { origin: agent.url, "content-type": "application/json" },
+      body: "{}"
+    });
     expect(continued.status).toBe(202);
     const comments = await commentsOn(13, 2);
     expect(bodyText(comments[1]!)).toContain("agent-think finished.");

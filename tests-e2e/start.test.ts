@@ -65,7 +65,11 @@ afterAll(async () => {
 });
 
 async function dispatch(body: Record<string, unknown>): Promise<{ session: string; threadUrl: string; submissionId: string }> {
-  const response = await fetch(`${started.url}/dev/dispatch`, { method: "POST", body: JSON.stringify(body) });
+  const response = await fetch(`${started.url}/dev/dispatch`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body)
+  });
   expect(response.status).toBe(202);
   return (await response.json()) as { session: string; threadUrl: string; submissionId: string };
 }

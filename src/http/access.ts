@@ -1,10 +1,12 @@
 /**
  * Cloudflare Access, verified by the Worker itself rather than trusted from
- * the edge: when Access is configured (`CF_ACCESS_TEAM_DOMAIN` and
- * `CF_ACCESS_AUD` both set), the dashboard (`/`, `/thread/*`), `/api/*` and
- * `/agents/*` need a valid Access JWT, from the `Cf-Access-Jwt-Assertion`
- * header or else the `CF_Authorization` cookie: RS256, signed by a key of the
- * team's JWKS (`https://<team domain>/cdn-cgi/access/certs`), issuer
+ * the edge. Which requests need it is decided by the route policy
+ * (route-policy.ts: everything but public reproductions); this module only
+ * checks one request. When Access is configured (`CF_ACCESS_TEAM_DOMAIN` and
+ * `CF_ACCESS_AUD` both set) the request needs a valid Access JWT, from the
+ * `Cf-Access-Jwt-Assertion` header or else the `CF_Authorization` cookie:
+ * RS256, signed by a key of the team's JWKS
+ * (`https://<team domain>/cdn-cgi/access/certs`), issuer
  * `https://<team domain>`, audience the application's AUD tag, not expired.
  * Anything else is a 403. With both vars empty (local dev) everything is
  * open; with only one set the Worker refuses to guess (500).
@@ -31,19 +33,6 @@ export const ACCESS_COOKIE = "CF_Authorization";
 
 const jwksByDomain = new Map<string, JWTVerifyGetKey>();
 
-/** The paths Access guards: the dashboard, its API and the agents' sockets. Static assets are not secret. */
-export function isAccessProtectedPath(pathname: string): boolean {
-  return (
-    pathname === "/" ||
-    pathname === "/thread" ||
-    pathname.startsWith("/thread/") ||
-    pathname === "/api" ||
-    pathname.startsWith("/api/") ||
-    pathname === "/agents" ||
-    pathname.startsWith("/agents/")
-  );
-}
-
 /** `myteam.cloudflareaccess.com` from that host, an https URL of it, or the bare team name `myteam`. */
 export function normalizeTeamDomain(value: string): string {
   const host = value.trim().replace(/^https?:\/\//i, "").replace(/\/+$/, "").toLowerCase();
@@ -57,7 +46,6 @@ export async function accessGuard(request: Request, config: AccessConfig, deps: 
     .map((aud) => aud.trim())
     .filter(Boolean);
   if (teamDomain === "" && audiences.length === 0) return null;
-  if (!isAccessProtectedPath(new URL(request.url).pathname)) return null;
   if (teamDomain === "" || audiences.length === 0) {
     deps.onDenied?.("access is half configured: set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither", request);
     return new Response("access is misconfigured", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });

@@ -5,9 +5,10 @@
  *                                              paint and the polling fallback
  *   POST /api/command-center/continue/:session continue a failed or stale run
  *                                              → 202 { session, submissionId }
- * The continuation is same-origin only: a page on another site must not be
- * able to start runs with an operator's Access cookie (403). Unknown thread
- * 404, not failed or stale 409. Pure: the command center and the continuation
+ * The continuation is a write: the gate (gate.ts) lets it through only from
+ * the dashboard's own origin with a JSON body, so a page on another site
+ * cannot start runs with an operator's Access cookie. Unknown thread 404,
+ * not failed or stale 409. Pure: the command center and the continuation
  * (claim, fresh token, submit: src/service.ts) are reached through `deps`.
  * Other paths → null, for the next handler.
  */
@@ -67,7 +68,6 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
   const match = CONTINUE_PATH.exec(url.pathname);
   if (match) {
     if (request.method !== "POST") return json({ error: "method not allowed" }, 405, { allow: "POST" });
-    if (!isSameOrigin(request, url)) return json({ error: "forbidden: cross-origin request" }, 403);
     const session = safeDecode(match[1]!);
     if (session === null || !isSessionName(session)) return json({ error: "not found" }, 404);
     let outcome: ContinueOutcome;
@@ -84,17 +84,6 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
   }
 
   return null;
-}
-
-/**
- * The `Origin` header must name this request's own origin, and a browser's
- * `Sec-Fetch-Site`, when sent, must say same-origin. A request without an
- * Origin is refused: browsers send one on every POST.
- */
-export function isSameOrigin(request: Request, url: URL = new URL(request.url)): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin") return false;
-  return request.headers.get("origin") === url.origin;
 }
 
 function safeDecode(segment: string): string | null {

@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 
+/** The one CommandCenterAgent's name: the dashboard's socket is `/agents/command-center-agent/main`. */
+export const COMMAND_CENTER_NAME = "main";
+
 /**
  * `cancelled`: the run was stopped (a maintainer's `stop`, `AgentThink.cancel`).
  * Not a failure: it is not continued and does not count against the success rate.

@@ -62,7 +62,9 @@ export async function postContinue(session: string): Promise<ContinueOutcome> {
   try {
     response = await fetch(continuePath(session), {
       method: "POST",
-      headers: { accept: "application/json" },
+      // JSON, so the Worker can tell it from a cross-site form post.
+      headers: { accept: "application/json", "content-type": "application/json" },
+      body: "{}",
       credentials: "same-origin"
     });
   } catch (error) {

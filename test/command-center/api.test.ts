@@ -40,16 +40,13 @@ const post = (session: string) =>
   new Request(`${ORIGIN}/api/command-center/continue/${session}`, { method: "POST", headers: { origin: ORIGIN, "sec-fetch-site": "same-origin" } });
 
 describe("dashboard API over the command center", () => {
-  it("continues a failed run once (202, then 409), 404 for unknown, 403 cross-site", async () => {
+  it("continues a failed run once (202, then 409), 404 for unknown", async () => {
     const { center, deps, submitted } = await api();
     const repo = `acme/r${crypto.randomUUID().slice(0, 8)}`;
     const session = `${repo.replace("/", "-")}-5`;
     const at = Date.now();
     await center.record({ type: "dispatched", session, repo, issueNumber: 5, instruction: "reproduce", submissionId: "s1", at });
     await center.record({ type: "turn-ended", session, submissionId: "s1", status: "error", error: "boom", at: at + 1 });
-
-    const forged = new Request(`${ORIGIN}/api/command-center/continue/${session}`, { method: "POST", headers: { origin: "https://evil.example" } });
-    expect((await handleApiRoute(forged, deps))?.status).toBe(403);
 
     const accepted = await handleApiRoute(post(session), deps);
     expect(accepted?.status).toBe(202);

@@ -4,7 +4,7 @@
  * with 2,000 threads, snapshot paging, and the live state on a read-only
  * socket. Each test has its own command center (fresh name).
  */
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it, vi } from "vitest";
@@ -236,12 +236,13 @@ describe("CommandCenterAgent claims", () => {
   it("uses a small stale window through the instance seam", async () => {
     const { center, stub } = await fresh();
     await runInDurableObject(stub, (instance: CommandCenterAgent) => {
-      instance.staleRunMs = 50;
+      // Long enough that a loaded machine still reads the first snapshot inside it.
+      instance.staleRunMs = 400;
     });
     const run = dispatched();
     await center.record(run);
     expect((await center.snapshot()).threads[0]?.stale).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 450));
     expect((await center.snapshot()).threads[0]?.stale).toBe(true);
     expect(await center.claimForContinuation(run.session)).toMatchObject({ ok: true, thread: { stale: false, runCount: 2 } });
   });
@@ -309,8 +310,9 @@ describe("CommandCenterAgent bounded broadcast", () => {
 describe("CommandCenterAgent live state", () => {
   type Frame = { type?: string; state?: CommandCenterState };
 
-  async function socket(name: string) {
-    const response = await exports.default.fetch(`https://agent-think.test/agents/command-center-agent/${name}`, {
+  /** A dashboard's socket on this test's own command center (the Worker routes only `main`). */
+  async function socket(stub: DurableObjectStub<CommandCenterAgent>) {
+    const response = await stub.fetch(`https://agent-think.test/agents/command-center-agent/${crypto.randomUUID()}`, {
       headers: { Upgrade: "websocket" }
     });
     expect(response.status).toBe(101);
@@ -325,8 +327,8 @@ describe("CommandCenterAgent live state", () => {
   }
 
   it("pushes each change to a dashboard within a second, coalescing bursts", async () => {
-    const { name, center } = await fresh();
-    const { ws, states } = await socket(name);
+    const { center, stub } = await fresh();
+    const { ws, states } = await socket(stub);
     await vi.waitFor(() => expect(states().length).toBeGreaterThan(0));
 
     const run = dispatched();
@@ -343,11 +345,11 @@ describe("CommandCenterAgent live state", () => {
   });
 
   it("tells dashboards when a running thread turns stale, with no event to say so", async () => {
-    const { name, center, stub } = await fresh();
+    const { center, stub } = await fresh();
     await runInDurableObject(stub, (instance: CommandCenterAgent) => {
       instance.staleRunMs = 300;
     });
-    const { ws, states } = await socket(name);
+    const { ws, states } = await socket(stub);
     await center.record(dispatched());
     await vi.waitFor(() => expect(states().at(-1)?.recent[0]?.stale).toBe(false));
     await vi.waitFor(() => expect(states().at(-1)?.recent[0]?.stale).toBe(true), { timeout: 3_000 });
@@ -355,9 +357,9 @@ describe("CommandCenterAgent live state", () => {
   });
 
   it("is read-only for sockets", async () => {
-    const { name, center } = await fresh();
+    const { center, stub } = await fresh();
     await center.record(dispatched());
-    const { ws, frames, states } = await socket(name);
+    const { ws, frames, states } = await socket(stub);
     await vi.waitFor(() => expect(states().length).toBeGreaterThan(0));
     const forged: CommandCenterState = { ...states()[0]!, recent: [], total: 999 };
     ws.send(JSON.stringify({ type: "cf_agent_state", state: forged }));

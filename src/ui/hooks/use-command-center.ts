@@ -6,12 +6,11 @@
  */
 import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { CommandCenterState, Snapshot } from "../../shared/command-center";
+import { COMMAND_CENTER_NAME, type CommandCenterState, type Snapshot } from "../../shared/command-center";
 import { fetchSnapshot, parseLiveState } from "../api";
 import { combineSources, pollDelayMs, POLL_INTERVAL_MS, shouldPoll, type DashboardData, type SocketStatus } from "../view-models/dashboard";
 
 export const COMMAND_CENTER_AGENT = "command-center-agent";
-export const COMMAND_CENTER_NAME = "main";
 
 export type CommandCenterData = DashboardData & {
   socket: SocketStatus;
