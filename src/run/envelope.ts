@@ -7,6 +7,7 @@
  * never holds a token. Pure; used by the agent, the scripted model and skills.
  */
 import { z } from "zod";
+import { REMOVED_KINDS, TAG_BRACKET_REPLACEMENT, type Removed } from "./sanitize";
 
 export const RUN_ENVELOPE_TAG = "agent-think-run";
 
@@ -20,8 +21,11 @@ export const runEnvelopeSchema = z.object({
   submittedAt: z.string(),
   /** Set when an operator continues a failed or stale run: the submission it continues. */
   continuationOf: z.string().optional(),
-  /** What sanitizeUserText removed from the instruction and title before they got here. */
-  sanitized: z.array(z.enum(["html-comments", "invisible-characters"])).optional()
+  /**
+   * What sanitizeUserText removed from the instruction and title before they
+   * got here. The enum only grows, so older transcripts keep parsing.
+   */
+  sanitized: z.array(z.enum(REMOVED_KINDS)).optional()
 });
 export type RunEnvelope = z.infer<typeof runEnvelopeSchema>;
 
@@ -30,7 +34,9 @@ const CLOSE = `</${RUN_ENVELOPE_TAG}>`;
 
 /**
  * `<` is written as `\u003c` inside the JSON, so no text a commenter controls
- * (the instruction, an issue title) can close the tag early.
+ * (the instruction, an issue title) can close the tag early. Spellings a
+ * model could still read as the tag (look-alike brackets, fullwidth letters)
+ * never get here: sanitizeUserText neutralizes them first.
  */
 export function formatEnvelope(envelope: RunEnvelope): string {
   const json = JSON.stringify(envelope, null, 2).replaceAll("<", "\\u003c");
@@ -50,6 +56,15 @@ export function parseEnvelope(text: string): RunEnvelope | null {
   }
 }
 
+// What each kind means, for the model: the kind names alone are our jargon.
+// A Record, so a new kind cannot reach the prompt unexplained.
+const REMOVED_IN_WORDS: Record<Removed, string> = {
+  "html-comments": "HTML comments, which GitHub does not display",
+  "unicode-tags": "invisible Unicode tag characters, which can spell out hidden instructions",
+  "invisible-characters": "invisible formatting characters (zero-width, bidi-control and variation-selector characters)",
+  "lookalike-tags": `text spelling this message's agent-think-run tag, in ASCII or look-alike characters, whose brackets were replaced with ${TAG_BRACKET_REPLACEMENT}`
+};
+
 /** The user message text of one turn: the envelope, then the instruction as plain words. */
 export function formatRunMessage(envelope: RunEnvelope): string {
   const who = envelope.requestedBy ? `@${envelope.requestedBy.login}` : "A maintainer";
@@ -57,7 +72,7 @@ export function formatRunMessage(envelope: RunEnvelope): string {
     ? " The previous run on this issue ended before it finished; an operator asked to continue it: pick up where it left off instead of starting over."
     : "";
   const cleaned = envelope.sanitized?.length
-    ? ` Hidden content (${envelope.sanitized.join(", ")}) was removed from the commenter's text before it reached you.`
+    ? ` Hidden content (${envelope.sanitized.join(", ")}) was removed from the commenter's text before it reached you: ${envelope.sanitized.map((kind) => REMOVED_IN_WORDS[kind]).join("; ")}.`
     : "";
   return [
     formatEnvelope(envelope),

@@ -1,32 +1,112 @@
 /**
  * Prompt-injection hygiene for text a commenter controls (the instruction,
- * the issue title, later the issue body and comments): hidden HTML comments
- * and zero-width or bidi-control characters are removed before the text
- * reaches the model, and what was removed is noted so the model (and a
- * reader of the transcript) knows. The text still reaches the model only as
- * data inside the run envelope. Pure.
+ * the issue title, later the issue body and comments), applied as it enters
+ * the run envelope (`run-message.ts`). Removed: hidden HTML comments, the
+ * Unicode tag block (which can spell whole sentences no one sees) and
+ * invisible formatting characters. Neutralized: any spelling of the
+ * envelope's own `<agent-think-run>` tag, ASCII or look-alike, so nothing in
+ * the data reads as our markup. Each kind applied is listed in `removed`, so
+ * the model (and a reader of the transcript) is told.
+ *
+ * It does not normalize the text: fullwidth or other compatibility
+ * characters are kept as written unless they spell the tag. The text still
+ * reaches the model only as data inside the envelope. Pure.
  */
-export type Removed = "html-comments" | "invisible-characters";
+
+/** Every kind, in the order the passes run; `runEnvelopeSchema` accepts exactly these. */
+export const REMOVED_KINDS = ["html-comments", "unicode-tags", "invisible-characters", "lookalike-tags"] as const;
+export type Removed = (typeof REMOVED_KINDS)[number];
 
 export type Sanitized = { text: string; removed: Removed[] };
 
+/** What replaces each bracket of a neutralized tag: visible, and no bracket to any reader. */
+export const TAG_BRACKET_REPLACEMENT = "\uFFFD";
+
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
-// Zero-width space/non-joiner/joiner, word joiner, BOM, soft hyphen, and the
-// bidi embedding, override and isolate controls.
-const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/g;
+// U+E0000–U+E007F: tag characters mirror ASCII but render as nothing, so a
+// commenter can write instructions only a model reads ("ASCII smuggling").
+// Astral, hence the `u` flag: without it the class would match surrogates.
+const UNICODE_TAGS = /[\u{E0000}-\u{E007F}]/gu;
+// Soft hyphen, combining grapheme joiner, Arabic letter mark, Mongolian vowel
+// separator, zero-width space/non-joiner/joiner, LRM/RLM, the bidi
+// embedding, override and isolate controls, word joiner and the invisible
+// math operators, BOM, and all variation selectors. The supplementary
+// selectors (U+E0100–U+E01EF) go too: with U+FE00–U+FE0F they are the 256
+// values "emoji smuggling" hides bytes in. Dropping U+FE0F costs nothing
+// visible: an emoji still renders from its base code point.
+const INVISIBLE =
+  /[\u00AD\u034F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0F\uFEFF\u{E0100}-\u{E01EF}]/gu;
 
 export function sanitizeUserText(text: string): Sanitized {
   const removed: Removed[] = [];
   let out = text;
-  if (HTML_COMMENT.test(out)) {
-    removed.push("html-comments");
-    out = out.replace(HTML_COMMENT, "");
+  // Removal runs before the tag pass, so a comment or an invisible character
+  // inside a tag's name cannot hide the tag from it.
+  for (const [kind, pattern] of [
+    ["html-comments", HTML_COMMENT],
+    ["unicode-tags", UNICODE_TAGS],
+    ["invisible-characters", INVISIBLE]
+  ] as const) {
+    const next = out.replace(pattern, "");
+    if (next !== out) removed.push(kind);
+    out = next;
   }
-  HTML_COMMENT.lastIndex = 0;
-  if (INVISIBLE.test(out)) {
-    removed.push("invisible-characters");
-    out = out.replace(INVISIBLE, "");
+  const neutralized = neutralizeEnvelopeTags(out);
+  if (neutralized !== out) removed.push("lookalike-tags");
+  return { text: neutralized, removed };
+}
+
+// Characters a reader takes for the tag's punctuation though NFKC keeps them
+// apart (NFKC already folds fullwidth ＜ ／ － and small-form ﹤ ﹥ to ASCII).
+const OPEN_BRACKETS = "\u2039\u2329\u3008\u27E8\u27EA\u1438\u02C2\u276C\u276E\u2770\u29FC\u2991\u00AB\u300A";
+const CLOSE_BRACKETS = "\u203A\u232A\u3009\u27E9\u27EB\u1433\u02C3\u276D\u276F\u2771\u29FD\u2992\u00BB\u300B";
+const SLASHES = "\u2044\u2215\u29F8";
+const DASH = /[\p{Pd}\u2212]/u;
+// Skipped while reading a tag, as a reader's eye skips them.
+const SKIPPED = /[\s\p{Default_Ignorable_Code_Point}]/u;
+const TAG = /<\/?agent-think-run>/g;
+
+/**
+ * Replaces both brackets of every substring that reads as `<agent-think-run>`
+ * or `</agent-think-run>` once each character is NFKC-folded, lower-cased
+ * and look-alike punctuation is read as ASCII, with whitespace skipped.
+ * Folding is per code point and only to find the tags: the text between the
+ * brackets stays as written. Open and close brackets are disjoint sets and a
+ * replacement is no bracket, so one pass leaves no tag behind.
+ */
+function neutralizeEnvelopeTags(text: string): string {
+  const chars = [...text];
+  let folded = "";
+  // origin[i]: the index in `chars` of the code point that UTF-16 unit
+  // folded[i] came from (match indices count units, not code points).
+  const origin: number[] = [];
+  // Text repeats few distinct characters; normalizing each once keeps a long
+  // issue body cheap.
+  const folds = new Map<string, string>();
+  chars.forEach((char, index) => {
+    let piece = folds.get(char);
+    if (piece === undefined) folds.set(char, (piece = foldForTag(char)));
+    folded += piece;
+    for (let unit = 0; unit < piece.length; unit++) origin.push(index);
+  });
+  const replaced = new Set<number>();
+  for (const match of folded.matchAll(TAG)) {
+    replaced.add(origin[match.index]!);
+    replaced.add(origin[match.index + match[0].length - 1]!);
   }
-  INVISIBLE.lastIndex = 0;
-  return { text: out, removed };
+  if (replaced.size === 0) return text;
+  return chars.map((char, index) => (replaced.has(index) ? TAG_BRACKET_REPLACEMENT : char)).join("");
+}
+
+function foldForTag(char: string): string {
+  // NFKC can turn a character into a space (U+2002) or into several.
+  return [...char.normalize("NFKC").toLowerCase()]
+    .filter((c) => !SKIPPED.test(c))
+    .map((c) => {
+      if (OPEN_BRACKETS.includes(c)) return "<";
+      if (CLOSE_BRACKETS.includes(c)) return ">";
+      if (SLASHES.includes(c)) return "/";
+      return DASH.test(c) ? "-" : c;
+    })
+    .join("");
 }
