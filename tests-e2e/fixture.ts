@@ -4,9 +4,11 @@
  * or one the caller passes in, e.g. with skills seeded before the start
  * (other wrangler processes on this machine use `.wrangler/state` and 8787).
  *
- * `test` exposes it twice, both file-scoped and started only when a test
- * asks for them: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model)
- * and `serverWithoutLocalDev` as production would run. Wrangler runs in its
+ * `test` exposes it three times, each file-scoped and started only when a
+ * test asks for it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted
+ * model), `serverWithoutLocalDev` as production would run, and
+ * `accessServer`, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
+ * local HTTPS stand-in (support/access-issuer.ts). Wrangler runs in its
  * own process group because it leaves workerd children; teardown kills the
  * group whether the tests passed or not, and so does this process's exit.
  */
@@ -18,6 +20,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test as base } from "vitest";
 import { LOCAL_HOST, localUrl, wranglerDevArgs } from "../scripts/lib/wrangler-dev";
+import { startAccessIssuer, type AccessIssuer } from "./support/access-issuer";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -45,10 +48,15 @@ export async function startDevServer(options: {
   githubApiUrl?: string;
   /** A private dev registry, shared with the Workers this one binds to (see startWrangler). */
   registryPath?: string;
+  /** More Worker vars (`--var NAME:value`), e.g. CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD. */
+  vars?: Record<string, string>;
+  /** More environment for wrangler and its workerd, e.g. NODE_EXTRA_CA_CERTS. */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   return startWrangler({
     persistTo: options.persistTo,
     registryPath: options.registryPath,
+    env: options.env,
     args: ({ port, inspectorPort, persistTo }) =>
       wranglerDevArgs({
         port,
@@ -56,9 +64,48 @@ export async function startDevServer(options: {
         localDev: options.localDev,
         persistTo,
         containers: options.containers,
-        githubApiUrl: options.githubApiUrl
+        githubApiUrl: options.githubApiUrl,
+        vars: options.vars
       })
   });
+}
+
+export type AccessDevServer = DevServer & {
+  /** The Access team the Worker verifies against: its JWKS server and token minting. */
+  access: AccessIssuer;
+};
+
+/**
+ * The agent Worker with Cloudflare Access configured (`CF_ACCESS_TEAM_DOMAIN`
+ * = the stand-in team's `127.0.0.1:<port>`, `CF_ACCESS_AUD`), fetching the
+ * team's JWKS over HTTPS as in production: wrangler and its workerd get
+ * `NODE_EXTRA_CA_CERTS` naming the stand-in's throwaway CA.
+ */
+export async function startAccessDevServer(options: { localDev: boolean; aud?: string }): Promise<AccessDevServer & { stop(): Promise<void> }> {
+  const directory = await mkdtemp(join(tmpdir(), "agent-think-access-"));
+  let access: AccessIssuer | undefined;
+  try {
+    access = await startAccessIssuer({ directory, ...(options.aud ? { aud: options.aud } : {}) });
+    const server = await startDevServer({
+      localDev: options.localDev,
+      vars: { CF_ACCESS_TEAM_DOMAIN: access.teamDomain, CF_ACCESS_AUD: access.aud },
+      env: { NODE_EXTRA_CA_CERTS: access.caFile }
+    });
+    const issuer = access;
+    return {
+      ...server,
+      access: issuer,
+      stop: async () => {
+        await server.stop();
+        await issuer.stop();
+        await rm(directory, { recursive: true, force: true });
+      }
+    };
+  } catch (error) {
+    await access?.stop();
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /**
@@ -71,6 +118,8 @@ export async function startWrangler(options: {
   args(ports: { port: number; inspectorPort: number; persistTo: string }): string[];
   persistTo?: string;
   registryPath?: string;
+  /** More environment for the process group (workerd inherits it from wrangler). */
+  env?: Record<string, string>;
 }): Promise<RunningServer> {
   const port = await freePort();
   // Explicit, so wranglers started side by side never race for the default 9229.
@@ -82,7 +131,10 @@ export async function startWrangler(options: {
   // Private by default, so a developer's own `npm start` or a bench never
   // shares (or reloads) this one's registry.
   const registryPath = options.registryPath ?? join(persistTo, "dev-registry");
-  const child = spawnInGroup("wrangler", options.args({ port, inspectorPort, persistTo }), { WRANGLER_REGISTRY_PATH: registryPath });
+  const child = spawnInGroup("wrangler", options.args({ port, inspectorPort, persistTo }), {
+    ...options.env,
+    WRANGLER_REGISTRY_PATH: registryPath
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error("wrangler dev did not start");
 
@@ -182,6 +234,11 @@ export const test = base
   })
   .extend("serverWithoutLocalDev", { scope: "file" }, async ({}, { onCleanup }): Promise<DevServer> => {
     const server = await startDevServer({ localDev: false });
+    onCleanup(() => server.stop());
+    return server;
+  })
+  .extend("accessServer", { scope: "file" }, async ({}, { onCleanup }): Promise<AccessDevServer> => {
+    const server = await startAccessDevServer({ localDev: true });
     onCleanup(() => server.stop());
     return server;
   });

@@ -23,6 +23,11 @@ export type WranglerDevOptions = {
    * the real GitHub by accident).
    */
   githubApiUrl?: string;
+  /**
+   * More `--var NAME:value` pairs, after the ones above (a later `--var`
+   * wins), e.g. the Cloudflare Access settings for the e2e tests.
+   */
+  vars?: Record<string, string>;
 };
 
 export function wranglerDevArgs(options: WranglerDevOptions): string[] {
@@ -49,6 +54,7 @@ export function wranglerDevArgs(options: WranglerDevOptions): string[] {
     // sets dev.enable_containers to false).
     args.push("--var", "CONTAINERS_ENABLED:");
   }
+  for (const [name, value] of Object.entries(options.vars ?? {})) args.push("--var", `${name}:${value}`);
   if (options.persistTo !== undefined) args.push("--persist-to", options.persistTo);
   if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
   return args;
