@@ -5,9 +5,16 @@
  * requests arrive as issue_comment too and are handled the same way: a pull
  * request is an issue with the same number.
  *
+ * The repository is named three times (`full_name`, `owner.login`, `name`);
+ * the parse keeps one name, `full_name` split into owner and name, and
+ * refuses a payload whose three disagree, so the allowlist, the token, the
+ * reactions and the dispatch can never be about different repositories.
+ *
  * Pure.
  */
 import { z } from "zod";
+import { REPO_VISIBILITIES, type RepoVisibility } from "../../src/shared/dispatch";
+import { parseRepo } from "../../src/shared/repo";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
@@ -16,6 +23,38 @@ const userSchema = z.object({
   type: z.string(),
   avatar_url: z.string().optional()
 });
+
+const repositorySchema = z
+  .object({
+    full_name: z.string(),
+    owner: z.object({ login: z.string() }),
+    name: z.string(),
+    // Read leniently: an odd value means "unknown" (served as private), never a refused delivery.
+    visibility: z.unknown().optional(),
+    private: z.unknown().optional()
+  })
+  .transform((repository, ctx) => {
+    const refuse = (path: string[], message: string) => {
+      // The message names the rule, never the value: the log shows the path only.
+      ctx.addIssue({ code: "custom", path, message });
+      return z.NEVER;
+    };
+    const parsed = parseRepo(repository.full_name);
+    if (!parsed.ok) return refuse(["full_name"], parsed.reason);
+    const { owner, name } = parsed;
+    // GitHub names are case-insensitive; full_name's spelling is the one kept.
+    if (owner.toLowerCase() !== repository.owner.login.toLowerCase()) return refuse(["owner", "login"], "must be full_name's owner");
+    if (name.toLowerCase() !== repository.name.toLowerCase()) return refuse(["name"], "must be full_name's name");
+    return { owner, name, fullName: `${owner}/${name}`, visibility: visibilityOf(repository) };
+  });
+
+/** `visibility` when GitHub sent a known one, else what `private` implies, else unknown. */
+function visibilityOf(repository: { visibility?: unknown; private?: unknown }): RepoVisibility | undefined {
+  const known = REPO_VISIBILITIES.find((visibility) => visibility === repository.visibility);
+  if (known !== undefined) return known;
+  if (typeof repository.private !== "boolean") return undefined;
+  return repository.private ? "private" : "public";
+}
 
 export const issueCommentSchema = z.object({
   action: z.string(),
@@ -27,7 +66,7 @@ export const issueCommentSchema = z.object({
     body: z.string().nullable(),
     author_association: z.string()
   }),
-  repository: z.object({ name: z.string().min(1), full_name: z.string().min(3), owner: z.object({ login: z.string().min(1) }) })
+  repository: repositorySchema
 });
 export type IssueCommentDelivery = z.infer<typeof issueCommentSchema>;
 export type Commenter = z.infer<typeof userSchema>;

@@ -9,3 +9,9 @@ declare namespace Cloudflare {
   interface Env extends TestOnlyBindings {}
 }
 interface Env extends TestOnlyBindings {}
+
+// Vite's `?raw` import: the file's text (GitHub's published webhook examples).
+declare module "*?raw" {
+  const text: string;
+  export default text;
+}

@@ -118,6 +118,27 @@ describe("bad input", () => {
     expect(events).toContainEqual(expect.objectContaining({ outcome: "bad_payload", field: "comment" }));
   });
 
+  it("answers 400 when repository.full_name and owner.login/name name different repositories", async () => {
+    // full_name is on the allowlist; the other two would have been the token's and the reactions' repository.
+    const cases = [
+      { repository: { full_name: "acme/widgets", owner: { login: "evil" }, name: "other" }, field: "repository.owner.login" },
+      { repository: { full_name: "acme/widgets", owner: { login: "acme" }, name: "other" }, field: "repository.name" },
+      { repository: { full_name: "acme/widgets/other", owner: { login: "acme" }, name: "widgets" }, field: "repository.full_name" },
+      { repository: { full_name: "acmewidgets", owner: { login: "acme" }, name: "widgets" }, field: "repository.full_name" }
+    ];
+    for (const { repository, field } of cases) {
+      const payload = commentPayload();
+      const { response, events } = await expectNothingDone(await sign({ ...payload, repository: { ...payload.repository, ...repository } }));
+      expect(response.status).toBe(400);
+      expect(outcome(response)).toBe("bad_payload");
+      expect(await response.json()).toEqual({ outcome: "bad_payload" });
+      expect(events).toEqual([expect.objectContaining({ event: "delivery:rejected", status: 400, outcome: "bad_payload", field })]);
+      // The line names the field, never the values it was given.
+      expect(JSON.stringify(events)).not.toMatch(/evil|other|acmewidgets/);
+      expect(await marker(payload.comment.id)).toBeNull();
+    }
+  });
+
   it("answers 204 for events it does not handle, ping included", async () => {
     for (const event of ["ping", "issues", "pull_request_review_comment", "push"]) {
       const { response } = await expectNothingDone(await sign(commentPayload(), { event }));
@@ -164,6 +185,20 @@ describe("gates", () => {
     const payload = commentPayload({ repo: "ACME/Gadgets" });
     expect((await send(await sign(payload))).status).toBe(202);
     expect(dispatchesFor(payload.comment.id)[0]?.repo).toBe("ACME/Gadgets");
+  });
+
+  it("takes names that differ from full_name only in case as the same repository, and uses full_name's spelling for all of it", async () => {
+    const payload = commentPayload({ repo: "ACME/Gadgets" });
+    const repository = { ...payload.repository, owner: { login: "acme" }, name: "gadgets" };
+    expect((await send(await sign({ ...payload, repository }))).status).toBe(202);
+    expect(calls.map((call) => call.path)).toEqual([
+      "/repos/ACME/Gadgets/installation",
+      "/app/installations/77/access_tokens",
+      `/repos/ACME/Gadgets/issues/comments/${payload.comment.id}/reactions`
+    ]);
+    expect(calls[1]!.body).toEqual({ repositories: ["Gadgets"] });
+    expect(dispatchesFor(payload.comment.id)[0]?.repo).toBe("ACME/Gadgets");
+    expect(await marker(payload.comment.id)).toMatchObject({ repo: "ACME/Gadgets" });
   });
 
   it("ignores and logs a mention from a commenter without write standing", async () => {
@@ -220,6 +255,25 @@ describe("gates", () => {
 });
 
 describe("what an accepted delivery leaves", () => {
+  it("dispatches the repository's visibility: visibility when GitHub sent a known one, else what private says, else nothing", async () => {
+    const cases: [Record<string, unknown>, string | undefined][] = [
+      [{ visibility: "internal", private: true }, "internal"],
+      [{ visibility: "public", private: false }, "public"],
+      [{ visibility: "private" }, "private"],
+      [{ private: true }, "private"],
+      [{ private: false }, "public"],
+      [{ visibility: "secret", private: true }, "private"],
+      [{}, undefined]
+    ];
+    for (const [fields, expected] of cases) {
+      const payload = commentPayload();
+      expect((await send(await sign({ ...payload, repository: { ...payload.repository, ...fields } }))).status).toBe(202);
+      const [input] = dispatchesFor(payload.comment.id);
+      expect(input?.repoVisibility, JSON.stringify(fields)).toBe(expected);
+      expect(input !== undefined && "repoVisibility" in input).toBe(expected !== undefined);
+    }
+  });
+
   it("marks the comment handled in KV with the dispatch's outcome (what the refusals above never leave)", async () => {
     const payload = commentPayload({ issueNumber: 12 });
     const delivery = await sign(payload, { deliveryId: "delivery-marker-test" });

@@ -11,7 +11,7 @@
  * the outcome. An instruction longer than the agent accepts is refused the
  * same way, with the limit named, instead of failing inside dispatch.
  */
-import { MAX_INSTRUCTION_CHARS, type DispatchInput, type DispatchResult } from "../../../src/shared/dispatch";
+import { MAX_INSTRUCTION_CHARS, type DispatchInput, type DispatchResult, type RepoVisibility } from "../../../src/shared/dispatch";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { respond } from "./responses";
@@ -22,8 +22,10 @@ export const markerKey = (commentId: number) => `handled:comments:${commentId}`;
 
 export type AcceptedComment = {
   deliveryId: string;
+  /** The one name of the repository (webhook.ts): the token, reactions, comments, marker and dispatch all use it. */
   repo: RepoRef;
-  fullName: string;
+  /** Unknown when the payload said neither `visibility` nor `private`. */
+  repoVisibility: RepoVisibility | undefined;
   issueNumber: number;
   issueTitle: string;
   commentId: number;
@@ -60,12 +62,12 @@ export type StartRunDeps = {
 
 export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Promise<Response> {
   const { log } = deps;
-  const where = { deliveryId: comment.deliveryId, repo: comment.fullName, issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const where = { deliveryId: comment.deliveryId, repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId };
   const claimedAt = new Date(deps.now()).toISOString();
   const mark = (state: MarkerState, extra: Partial<HandledMarker> = {}) =>
     deps.markHandled({
       state,
-      repo: comment.fullName,
+      repo: fullName(comment.repo),
       issueNumber: comment.issueNumber,
       commentId: comment.commentId,
       deliveryId: comment.deliveryId,
@@ -112,16 +114,18 @@ async function dispatchRun(
   mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
 ): Promise<void> {
   const { log } = deps;
-  const where = { deliveryId: comment.deliveryId, repo: comment.fullName, issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const where = { deliveryId: comment.deliveryId, repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId };
   const { avatarUrl } = comment.requestedBy;
+  const { repoVisibility } = comment;
   const input: DispatchInput = {
-    repo: comment.fullName,
+    repo: fullName(comment.repo),
     issueNumber: comment.issueNumber,
     instruction: comment.instruction,
     installationToken,
     commentId: comment.commentId,
     issueTitle: comment.issueTitle.slice(0, 1024),
-    requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) }
+    requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) },
+    ...(repoVisibility ? { repoVisibility } : {})
   };
   let result: DispatchResult;
   try {
@@ -143,9 +147,9 @@ async function reportNotStarted(comment: AcceptedComment, github: InstallationCl
   const marker = `<!-- agent-think-ingress:not-started comment=${comment.commentId} -->`;
   try {
     await github.comment(comment.repo, comment.issueNumber, `${marker}\n${body}`);
-    log("report:commented", { repo: comment.fullName, issueNumber: comment.issueNumber, commentId: comment.commentId });
+    log("report:commented", { repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId });
   } catch (error) {
-    log("report:failed", { repo: comment.fullName, commentId: comment.commentId, error: gitHubFailure(error) });
+    log("report:failed", { repo: fullName(comment.repo), commentId: comment.commentId, error: gitHubFailure(error) });
   }
 }
 
@@ -154,7 +158,7 @@ async function react(github: InstallationClient, comment: AcceptedComment, conte
     await github.react(comment.repo, comment.commentId, content);
   } catch (error) {
     // A missing reaction is cosmetic: the run goes on, and the log says why.
-    log("react:failed", { repo: comment.fullName, commentId: comment.commentId, content, error: gitHubFailure(error) });
+    log("react:failed", { repo: fullName(comment.repo), commentId: comment.commentId, content, error: gitHubFailure(error) });
   }
 }
 
@@ -165,6 +169,8 @@ async function settle(marking: Promise<void>, log: Logger, where: Record<string,
     log("marker:failed", { ...where, error: errorMessage(error) });
   }
 }
+
+const fullName = (repo: RepoRef) => `${repo.owner}/${repo.name}`;
 
 /** A failed GitHub call for a log line: what GitHub answered and its message. */
 function gitHubFailure(error: unknown): string {

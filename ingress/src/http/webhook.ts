@@ -1,8 +1,9 @@
 /**
  * `POST /webhooks/github`: from a GitHub delivery to a started run.
  *
- * verified delivery (delivery.ts) → `issue_comment.created` only → allowed
- * repository → a mention with an instruction (mention.ts) → a trusted human
+ * verified delivery (delivery.ts) → `issue_comment.created` only → a
+ * payload whose repository names agree (payload.ts) → allowed repository →
+ * a mention with an instruction (mention.ts) → a trusted human
  * commenter (gates.ts) → the atomic claim of the comment → then start-run.ts
  * (marker, token, 👀, dispatch in the background) answers 202.
  *
@@ -72,9 +73,9 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
     return respond(400, "bad_payload");
   }
   const { comment, issue, repository } = parsed.data;
-  const where = { repo: repository.full_name, issueNumber: issue.number, commentId: comment.id };
+  const where = { repo: repository.fullName, issueNumber: issue.number, commentId: comment.id };
 
-  if (!isAllowedRepo(config, repository.full_name)) return ignore("repo_not_allowed", where);
+  if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
   const mention = parseMention(comment.body ?? "", config.handle);
   if (mention.kind === "none") return ignore("no_mention", where);
   const commenter = gateCommenter(comment.user, comment.author_association, config.botLogin);
@@ -88,8 +89,8 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   return startRun(
     {
       deliveryId,
-      repo: { owner: repository.owner.login, name: repository.name },
-      fullName: repository.full_name,
+      repo: { owner: repository.owner, name: repository.name },
+      repoVisibility: repository.visibility,
       issueNumber: issue.number,
       issueTitle: issue.title,
       commentId: comment.id,
