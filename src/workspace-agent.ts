@@ -23,6 +23,7 @@ import { poolOwner, type PoolOwner } from "./pool/pool-types";
 import { sandboxStub } from "./sandbox";
 import { botLogin, gitAuthScript, tokenDigest } from "./run/git-auth";
 import { createLogger, type Logger } from "./run/log";
+import { isolateSecrets } from "./run/console-guard";
 import { boundText, LOG_DIR, logPath, parseReport, wrapCommand, type StreamName } from "./tools/command-report";
 import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
@@ -119,7 +120,7 @@ export class WorkspaceAgent extends Agent<Env> {
     try {
       if (backend === "container") {
         if (request.turn) await this.beginTurn(request.turn);
-        if (request.token !== undefined) this.#token = request.token;
+        if (request.token !== undefined) this.#holdToken(request.token);
         // Claim before connecting: the claim is the turn's, whichever call
         // (this one, or the backend's own connect) gets there first.
         await this.#sandboxHost();
@@ -199,7 +200,7 @@ export class WorkspaceAgent extends Agent<Env> {
    * authenticate again now; otherwise keep it for the first container use.
    */
   async syncGitAuth(turn: TurnRef, token: string): Promise<{ authenticated: boolean; error?: string }> {
-    this.#token = token;
+    this.#holdToken(token);
     const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
     if (current?.submissionId !== turn.submissionId || !current.sandboxId || !this.containersEnabled()) {
       return { authenticated: false };
@@ -219,6 +220,12 @@ export class WorkspaceAgent extends Agent<Env> {
     await this.#ensureReady();
     await this.#workspace.fs.rm("/workspace", { recursive: true, force: true });
     await this.#workspace.fs.mkdir("/workspace", { recursive: true });
+  }
+
+  /** Keep the run's token for the container's git auth; the console guard redacts it too. */
+  #holdToken(token: string): void {
+    this.#token = token;
+    isolateSecrets.add(token);
   }
 
   /** Authenticate the container if the token changed. Returns an error message or undefined. */

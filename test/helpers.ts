@@ -6,6 +6,7 @@ import type { ThinkAgent } from "../src/agent";
 import type { IssueAgent } from "../src/service";
 import type { SubmissionStatus, SubmissionStatusValue, TranscriptMessage } from "../src/shared/dispatch";
 import { commandCenter } from "../src/command-center";
+import { guardConsole, type GuardableConsole } from "../src/run/console-guard";
 import type { Snapshot, ThreadSummary } from "../src/shared/command-center";
 
 /** A repository no other test uses, so each test gets its own Durable Object. */
@@ -59,18 +60,36 @@ export async function waitForStatus(
   }
 }
 
-/** Every console line written while `run` runs (the Worker shares the test isolate). */
+/**
+ * Every console line written while `run` runs (the Worker shares the test
+ * isolate), as the runtime prints it: the spies sit under the Worker's
+ * console guard (src/run/console-guard.ts), so what they record is redacted.
+ */
 export async function captureConsole<T>(run: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
   const lines: string[] = [];
-  const record = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+  const record = (...args: unknown[]) => void lines.push(args.map(describeArg).join(" "));
   const spies = (["log", "info", "warn", "error", "debug"] as const).map((method) =>
     vi.spyOn(console, method).mockImplementation(record)
   );
+  guardConsole(console as unknown as GuardableConsole);
   try {
     return { result: await run(), lines };
   } finally {
     for (const spy of spies) spy.mockRestore();
   }
+}
+
+/** An argument as a console shows it: an error with its stack, message and cause, an object as JSON. */
+function describeArg(arg: unknown): string {
+  if (arg instanceof Error) return `${arg.stack ?? ""} ${arg.message} ${describeArg((arg as { cause?: unknown }).cause ?? "")}`;
+  if (typeof arg === "object" && arg !== null) {
+    try {
+      return JSON.stringify(arg);
+    } catch {
+      return String(arg);
+    }
+  }
+  return String(arg);
 }
 
 type Transcript = TranscriptMessage[];

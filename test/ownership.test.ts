@@ -17,59 +17,14 @@ import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import { GIT_AUTH_SCRIPT } from "../src/run/git-auth";
-import type { CommandRunner, RawRun, WorkspaceAgent } from "../src/workspace-agent";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
-import { RecordingFleet } from "./pool/fakes";
-import { poolWithFleet } from "./pool/seams";
-
-type Recorded = { script: string; stdin?: string };
-
-/** Answers a wrapped command as the real wrapper would, from the markers in the script. */
-class RecordingContainer implements CommandRunner {
-  readonly runs: Recorded[] = [];
-  async run(script: string, options: { stdin?: string }): Promise<RawRun> {
-    this.runs.push({ script, stdin: options.stdin });
-    if (script === GIT_AUTH_SCRIPT) return { exitCode: 0, stdout: "", stderr: "" };
-    const nonce = /"@@([A-Za-z0-9-]+)"/.exec(script)?.[1];
-    const echoed = /\n(?:timeout -k 5 \d+ bash -c ')?echo ([^'\n]*)/.exec(script)?.[1] ?? "";
-    const out = `${echoed}\n`;
-    return {
-      exitCode: 0,
-      stdout: `\n@@${nonce} stdout ${out.length} 1\n${out}\n@@${nonce} stderr 0 0\n\n@@${nonce} end 0\n`,
-      stderr: ""
-    };
-  }
-  commands(): string[] {
-    return this.runs.filter((run) => run.script !== GIT_AUTH_SCRIPT).map((run) => /echo ([^'\n]*)/.exec(run.script)?.[1] ?? "?");
-  }
-  auths(): Array<string | undefined> {
-    return this.runs.filter((run) => run.script === GIT_AUTH_SCRIPT).map((run) => run.stdin);
-  }
-}
-
-type WorkspaceSeams = { containersEnabled: () => boolean; poolName: string; containerRunner: CommandRunner };
-
-/** Give the issue's WorkspaceAgent a container path: the fakes behind the real pool. */
-async function withContainers(session: string, container: RecordingContainer, poolName: string) {
-  const workspace = await getAgentByName(env.WorkspaceAgent, session);
-  await runInDurableObject(workspace as unknown as DurableObjectStub<WorkspaceAgent>, (instance) => {
-    const seams = instance as unknown as WorkspaceSeams;
-    seams.containersEnabled = () => true;
-    seams.poolName = poolName;
-    seams.containerRunner = container;
-  });
-  return workspace as unknown as { holding(): Promise<{ submissionId?: string; sandboxId?: string }> } & DurableObjectStub;
-}
+import { containerFor } from "./support/containers";
+import type { poolWithFleet } from "./pool/seams";
 
 async function setup() {
-  const fleet = new RecordingFleet();
-  const pool = await poolWithFleet(fleet);
-  await pool.prime();
-  const poolName = (await runInDurableObject(pool, (_instance, state) => state.id.name)) ?? "";
   const repo = uniqueRepo();
   const session = sessionName(repo, 77);
-  const container = new RecordingContainer();
-  const workspace = await withContainers(session, container, poolName);
+  const { fleet, pool, container, workspace } = await containerFor(session);
   return { fleet, pool, repo, session, container, workspace, agent: await agentFor(session) };
 }
 

@@ -8,6 +8,7 @@
  * token is redacted on the way in, as a second line of defence behind the
  * reporter's own redaction.
  */
+import { redactSecrets } from "../run/redact";
 
 export const INSTRUCTION_SUMMARY_MAX_CHARS = 140;
 /** Longest error the registry stores; the broadcast cuts it further. */
@@ -21,9 +22,6 @@ export const ISSUE_MESSAGE_ERROR_MAX_CHARS = 200;
 export const STORED_TITLE_MAX_CHARS = 1_024;
 
 const ELLIPSIS = "…";
-const REDACTED = "[redacted]";
-/** GitHub token shapes: installation (ghs_), OAuth/user/refresh (gho_, ghu_, ghr_), classic and fine-grained PATs. */
-const GITHUB_TOKEN = /(?:gh[opsur]_|github_pat_)[A-Za-z0-9_]{16,}/g;
 
 /** `text` if it fits in `max` UTF-16 code units, else its head and "…" in exactly at most `max`. */
 export function cutText(text: string, max: number): string {
@@ -47,7 +45,7 @@ function isHighSurrogate(code: number): boolean {
 
 /** `text` with anything shaped like a GitHub token replaced by "[redacted]". */
 export function redactTokens(text: string): string {
-  return text.replace(GITHUB_TOKEN, REDACTED);
+  return redactSecrets(text);
 }
 
 /** Free text as the registry stores it: tokens redacted, then cut. */

@@ -17,6 +17,9 @@
  *   TEST: skill <name>         call activate_skill for <name>
  *   TEST: publish <directory>  call publish_reproduction for <directory>
  *   TEST: reply <text>         answer with <text> and end the turn
+ * In the texts of write, edit, result, reply and fail, `\n` is a newline and
+ * `\xNN` the character with that hex code, so a test can have the model
+ * say what its instruction does not spell (a token, for the redaction tests).
  * Without directives it plans a short demo run: look around the workspace,
  * write notes, check them with the shell, and report. Pure and deterministic.
  */
@@ -90,16 +93,16 @@ export function planScript(instruction: string, options: { continuation?: boolea
         delayMs += Math.min(Math.max(Number.parseInt(rest, 10) || 0, 0), MAX_SCRIPTED_SLEEP_MS);
         break;
       case "fail":
-        push({ kind: "fail", message: rest || "scripted model failure" });
+        push({ kind: "fail", message: unescape(rest) || "scripted model failure" });
         return steps;
       case "fail-once":
         if (options.continuation) break;
-        push({ kind: "fail", message: rest || "scripted model failure" });
+        push({ kind: "fail", message: unescape(rest) || "scripted model failure" });
         return steps;
       case "result": {
         const space = rest.indexOf(" ");
         const outcome = space < 0 ? rest : rest.slice(0, space);
-        const summary = space < 0 ? "Scripted result." : rest.slice(space + 1);
+        const summary = space < 0 ? "Scripted result." : unescape(rest.slice(space + 1));
         push({ kind: "tool", toolName: "report_result", input: { outcome, summary }, say: "Recording the result." });
         break;
       }
@@ -110,7 +113,7 @@ export function planScript(instruction: string, options: { continuation?: boolea
         push({ kind: "tool", toolName: "activate_skill", input: { name: rest }, say: `Activating the ${rest} skill.` });
         break;
       case "reply":
-        push({ kind: "reply", text: rest });
+        push({ kind: "reply", text: unescape(rest) });
         return steps;
       default:
         push({ kind: "reply", text: `Unknown TEST directive "${verb}".` });
@@ -122,7 +125,8 @@ export function planScript(instruction: string, options: { continuation?: boolea
   return steps;
 }
 
-const unescape = (text: string) => text.replaceAll("\\n", "\n");
+const unescape = (text: string) =>
+  text.replaceAll("\\n", "\n").replace(/\\x([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 const NOTES = "/workspace/agent-think/notes.md";
 

@@ -22,6 +22,12 @@ export type ReporterDeps = {
   token: () => Promise<string>;
   /** A fresh token for `repo` after a 401, stored for the run; null when none can be had. */
   refreshToken?: (repo: string) => Promise<string | null>;
+  /**
+   * Applied to every comment body as it is queued, before it is stored or
+   * posted: the run's token, or anything shaped like one, never reaches the
+   * issue, whatever the model put in its result.
+   */
+  redact?: (text: string) => string;
   /** Run `deliverPending` again in `inMs`, durably: a retry, or the backstop of an immediate pass. */
   scheduleDelivery: (inMs: number) => Promise<void>;
   /** Keeps the isolate alive for a pass `post` starts without waiting for it. */
@@ -59,7 +65,8 @@ export class Reporter {
       this.#deps.log("github:off", { notice: notice.id, kind: notice.kind });
       return false;
     }
-    const added = await this.#outbox.add(notice, this.#now());
+    const redact = this.#deps.redact;
+    const added = await this.#outbox.add(redact && notice.body !== undefined ? { ...notice, body: redact(notice.body) } : notice, this.#now());
     if (added) this.#deps.log("github:queued", { notice: notice.id, kind: notice.kind });
     return added !== null;
   }

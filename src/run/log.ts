@@ -3,22 +3,21 @@
  * field (start, submitted, turn:start, tool, turn:done, turn:error, ...).
  *
  * The logger knows the secrets of the run it logs for and replaces any of
- * them found anywhere in a line, so a token that slips into an error message
- * still never reaches a log. Pure: the sink is a parameter.
+ * them, and anything shaped like a GitHub token, found anywhere in a line,
+ * so a token that slips into an error message still never reaches a log.
+ * (What libraries print to the console goes through console-guard.ts.)
+ * Pure: the sink is a parameter.
  */
+import { redactSecrets } from "./redact";
+
+export { REDACTED } from "./redact";
 export const LOG_PREFIX = "agent-think ";
 
 export type LogFields = Record<string, unknown>;
 export type Logger = (event: string, fields?: LogFields) => void;
 
-export const REDACTED = "[redacted]";
-
 export function formatLogLine(event: string, fields: LogFields, secrets: readonly string[] = []): string {
-  let json = JSON.stringify({ event, ...fields });
-  for (const secret of secrets) {
-    if (secret.length >= 8) json = json.replaceAll(secret, REDACTED);
-  }
-  return LOG_PREFIX + json;
+  return LOG_PREFIX + redactSecrets(JSON.stringify({ event, ...fields }), secrets);
 }
 
 export function createLogger(

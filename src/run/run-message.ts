@@ -1,12 +1,15 @@
 /**
  * The user message that opens each run: the `<agent-think-run>` envelope
  * built from the run context, then one plain sentence. Commenter-controlled
- * text is cleaned as it enters here; the run context keeps it as given.
- * Pure; used by ThinkAgent for dispatched and continued runs.
+ * text is cleaned as it enters here (hidden content removed, and the run's
+ * token or anything shaped like a GitHub token redacted: a maintainer who
+ * pastes one does not hand it to the model); the run context keeps it as
+ * given. Pure; used by ThinkAgent for dispatched and continued runs.
  */
 import type { UIMessage } from "ai";
 import { formatRunMessage, type RunEnvelope } from "./envelope";
 import type { RunContext } from "./run-context";
+import { redactSecrets } from "./redact";
 import { sanitizeUserText } from "./sanitize";
 import { commentUrl, issueUrl } from "../shared/github-urls";
 
@@ -14,8 +17,12 @@ import { commentUrl, issueUrl } from "../shared/github-urls";
 export function runMessage(run: RunContext, session: string, now: number, continuationOf?: string): UIMessage {
   // Commenter-controlled text is cleaned here, as it enters the prompt; the
   // run context keeps it as it was given.
-  const instruction = sanitizeUserText(run.instruction);
-  const title = run.issueTitle === undefined ? undefined : sanitizeUserText(run.issueTitle);
+  const clean = (text: string) => {
+    const sanitized = sanitizeUserText(text);
+    return { ...sanitized, text: redactSecrets(sanitized.text, [run.installationToken]) };
+  };
+  const instruction = clean(run.instruction);
+  const title = run.issueTitle === undefined ? undefined : clean(run.issueTitle);
   const removed = [...new Set([...instruction.removed, ...(title?.removed ?? [])])];
   const envelope: RunEnvelope = {
     repository: run.repo,

@@ -75,6 +75,15 @@ describe("planScript", () => {
   });
 });
 
+describe("escapes", () => {
+  it("turns \\n and \\xNN into characters the instruction does not spell", () => {
+    const plan = planScript("TEST: result reproduced gh\\x73_token\\nsecond line\nTEST: reply a\\x2fb\nTEST: fail x");
+    expect(plan[0]).toMatchObject({ input: { summary: "ghs_token\nsecond line" } });
+    expect(plan[1]).toEqual({ kind: "reply", text: "a/b" });
+    expect(planScript("TEST: fail gh\\x70_x")).toEqual([{ kind: "fail", message: "ghp_x" }]);
+  });
+});
+
 describe("fail-once", () => {
   it("fails a first run and lets a continued run through", () => {
     expect(planScript("TEST: fail-once boom\nTEST: reply recovered").map((step) => step.kind)).toEqual(["fail"]);
