@@ -18,9 +18,12 @@ import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { runMessage } from "./run/run-message";
 import { skillSource } from "./run/skills";
-import { publishReproduction } from "./repro/publish";
+import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, type RunContext } from "./run/run-context";
+import { RunToken } from "./run/run-token";
+import { isolateSecrets } from "./run/console-guard";
+import { confineTools } from "./tools/confine";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { createBashTool } from "./tools/bash-tool";
@@ -29,7 +32,6 @@ import { createReportResultTool } from "./tools/report-result-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
 import { reportSafely } from "./command-center/report";
-import { REDACTED } from "./run/log";
 import type { CommandCenterEvent } from "./shared/command-center";
 import type { StepContext } from "@cloudflare/think";
 import { Reporter } from "./report/reporter";
@@ -77,7 +79,20 @@ export class ThinkAgent extends Think<Env> {
   protected commandCenter: () => Promise<CommandCenter> = () => commandCenter(this.env);
 
   readonly #runs = new RunContextStore(this.ctx.storage);
+  readonly #token = new RunToken({
+    runs: this.#runs,
+    mint: (repo) => mintInstallationToken(this.env, repo),
+    secrets: isolateSecrets,
+    now: () => Date.now()
+  });
   readonly #ledger = new RunLedger(this.ctx.storage);
+  readonly #repros = new ReproPublisher({
+    storage: this.ctx.storage,
+    bucket: this.env.REPROS,
+    publicBaseUrl: this.env.PUBLIC_BASE_URL,
+    fs: () => this.workspace.fs,
+    session: () => this.name
+  });
   readonly #watchdog = new TurnWatchdog({
     windowMs: () => this.staleRunMs,
     isCurrent: async (id) => (await this.#turn())?.submissionId === id,
@@ -90,6 +105,8 @@ export class ThinkAgent extends Think<Env> {
     apiUrl: () => this.githubApiUrl(),
     token: async () => (await this.#runs.get())?.installationToken ?? "",
     refreshToken: (repo) => this.#refreshToken(repo),
+    // Every comment the Worker posts, whatever the model put in it.
+    redact: (text) => this.#token.redact(text),
     scheduleDelivery: async (inMs) => {
       // The timer is prompt while the isolate lives (a running turn holds the
       // object's scheduled work until it ends); the schedule outlives it.
@@ -100,16 +117,13 @@ export class ThinkAgent extends Think<Env> {
     log: (event, fields) => this.#log(event, fields),
     // The dashboard shows what the issue got, and says so when it got nothing.
     onSettled: (entry) => {
-      const event = noticeEvent(this.name, entry, { now: Date.now(), redact: (text) => this.#redact(text) });
+      const event = noticeEvent(this.name, entry, { now: Date.now(), redact: (text) => this.#token.redact(text) });
       if (event) this.#report(event);
     }
   });
   #model: LanguageModel | undefined;
-  #token = "";
-  /** The token last handed to the workspace for git auth, in this isolate. */
-  #syncedToken: string | undefined;
   #activeTurn: TurnRef | null | undefined;
-  #log: Logger = (event, fields) => createLogger({ session: this.#sessionName() }, () => [this.#token])(event, fields);
+  #log: Logger = (event, fields) => createLogger({ session: this.#sessionName() }, () => this.#token.secrets())(event, fields);
 
   #sessionName(): string | undefined {
     try {
@@ -129,6 +143,9 @@ export class ThinkAgent extends Think<Env> {
       this.#log("socket:refused", { connection: connection.id });
       connection.send(refusalFrame(message));
     };
+    // Whatever wakes this object (a turn, a recovery, a scheduled delivery)
+    // redacts with the run's token from the start.
+    await this.#token.load();
   }
 
   /** Sockets only watch: no client may write this agent's state (src/http/agent-routes.ts lets only dashboards connect). */
@@ -181,13 +198,18 @@ export class ThinkAgent extends Think<Env> {
         }
       }),
       publish_reproduction: createPublishReproductionTool({
-        publish: (input) =>
-          publishReproduction(input, { fs: this.workspace.fs, bucket: this.env.REPROS, session: this.name, publicBaseUrl: this.env.PUBLIC_BASE_URL })
+        publish: async (input) => {
+          const run = await this.#runs.get();
+          const result = await this.#repros.publish(input, { repoVisibility: run?.repoVisibility, secrets: this.#token.secrets() });
+          if (result.published) await this.#published(result.url);
+          return result;
+        }
       }),
       report_result: createReportResultTool({
         record: async (result) => {
           const turn = await this.#turn();
-          if (turn) await this.#ledger.recordResult(turn.submissionId, result);
+          // The result becomes the closing comment and an event: nothing in it may hold a token.
+          if (turn) await this.#ledger.recordResult(turn.submissionId, this.#token.redactDeep(result));
           return turn !== null;
         }
       })
@@ -197,12 +219,13 @@ export class ThinkAgent extends Think<Env> {
   /** Store the run context and submit the turn. Idempotent per triggering comment. */
   async startRun(input: StartRunInput): Promise<StartRunResult> {
     const now = Date.now();
-    this.#token = input.installationToken;
+    this.#token.adopt(input.installationToken);
     const run: RunContext = {
       repo: input.repo,
       issueNumber: input.issueNumber,
       issueTitle: input.issueTitle,
       requestedBy: input.requestedBy,
+      repoVisibility: input.repoVisibility,
       commentId: input.commentId,
       instruction: input.instruction,
       installationToken: input.installationToken,
@@ -232,9 +255,8 @@ export class ThinkAgent extends Think<Env> {
    */
   async continueRun(input: { installationToken: string }): Promise<{ submissionId: string }> {
     const now = Date.now();
-    const run = await this.#runs.setToken(input.installationToken, now);
+    const run = await this.#token.replace(input.installationToken);
     if (!run) throw new Error("this session has no run to continue");
-    this.#token = run.installationToken;
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
     const submission = await this.submitMessages([message], { metadata: { continuation: true } });
@@ -250,7 +272,9 @@ export class ThinkAgent extends Think<Env> {
 
   async submissionStatus(submissionId: string): Promise<SubmissionStatus | null> {
     const record = await this.inspectSubmission(submissionId);
-    return record ? toSubmissionStatus(record as SubmissionRecord) : null;
+    if (!record) return null;
+    const status = toSubmissionStatus(record as SubmissionRecord);
+    return status.error === undefined ? status : { ...status, error: this.#token.redact(status.error) };
   }
 
   /** Cancel queued and running turns, clear the transcript and forget the run context. */
@@ -260,7 +284,7 @@ export class ThinkAgent extends Think<Env> {
     await this.#reporter.deliverPending();
     await this.clearMessages();
     await this.#runs.clear();
-    this.#token = "";
+    this.#token.clear();
     this.#log("reset", { cancelled });
     return { cancelled };
   }
@@ -273,7 +297,7 @@ export class ThinkAgent extends Think<Env> {
    * token, so those notices go out with it.
    */
   async cancelRun(reason = "cancelled", installationToken?: string): Promise<CancelRunResult> {
-    if (installationToken && (await this.#runs.setToken(installationToken, Date.now()))) this.#token = installationToken;
+    if (installationToken) await this.#token.replace(installationToken);
     const result = await this.#cancelActive(reason);
     this.#log("cancelled", { cancelled: result.cancelled, submissionIds: result.submissionIds });
     return result;
@@ -292,8 +316,7 @@ export class ThinkAgent extends Think<Env> {
   }
 
   override async beforeTurn(ctx: TurnContext) {
-    const run = await this.#runs.get();
-    this.#token = run?.installationToken ?? "";
+    await this.#token.load();
     this.#log("turn:start", { requestId: ctx.requestId, trigger: ctx.trigger, continuation: ctx.continuation });
     const turn = await this.#turn();
     if (turn) this.#watchdog.arm(turn.submissionId);
@@ -301,6 +324,8 @@ export class ThinkAgent extends Think<Env> {
       maxSteps: this.maxSteps,
       ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
       providerOptions: GATEWAY_PROVIDER_OPTIONS,
+      // Every tool result is redacted before the model, the transcript or a socket sees it.
+      tools: confineTools(ctx.tools, (value) => this.#token.redactDeep(value)),
       // bash replaces the workspace's generic exec tool.
       activeTools: Object.keys(ctx.tools).filter((name) => name !== "exec")
     };
@@ -308,11 +333,10 @@ export class ThinkAgent extends Think<Env> {
 
   /** Before every model call: re-authenticate the container if the run's token changed. */
   override async beforeStep() {
-    const [turn, run] = [await this.#turn(), await this.#runs.get()];
-    const token = run?.installationToken ?? "";
-    if (!turn || token === this.#syncedToken) return;
+    const [turn, token] = [await this.#turn(), await this.#token.load()];
+    if (!turn || !this.#token.needsGitSync(token)) return;
     const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token);
-    this.#syncedToken = token;
+    this.#token.gitSynced(token);
     if (result.error) this.#log("git-auth:failed", { error: result.error });
   }
 
@@ -376,7 +400,7 @@ export class ThinkAgent extends Think<Env> {
       session: this.name,
       submissionId: submission.submissionId,
       status: ending.kind === "cancelled" ? "cancelled" : error === undefined ? "done" : "error",
-      ...(error === undefined || ending.kind === "cancelled" ? {} : { error: this.#redact(error) }),
+      ...(error === undefined || ending.kind === "cancelled" ? {} : { error: this.#token.redact(error) }),
       ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
       at: submission.completedAt ?? Date.now()
     });
@@ -406,23 +430,32 @@ export class ThinkAgent extends Think<Env> {
     const facts = await this.#ledger.facts(id);
     const ending = describeEnding({
       status: submission.status as "completed" | "error" | "aborted" | "skipped",
-      error: submission.error === undefined ? undefined : this.#redact(submission.error),
+      error: submission.error === undefined ? undefined : this.#token.redact(submission.error),
       interrupted: submission.error === this.chatRecovery.terminalMessage,
       result: facts.result,
       finalText:
         submission.status === "completed"
-          ? this.#redact(finalAssistantText((await this.getMessages()) as TranscriptMessage[], submission.messageId))
+          ? this.#token.redact(finalAssistantText((await this.getMessages()) as TranscriptMessage[], submission.messageId))
           : "",
       budgetHit: facts.budgetHit,
       steps: facts.usage?.steps ?? 0,
       lastFinishReason: facts.usage?.lastFinishReason,
       maxSteps: this.maxSteps,
-      cancelReason: facts.cancelReason
+      cancelReason: facts.cancelReason,
+      reproductionUrl: facts.reproductionUrl
     });
     const run = await this.#runRef(id);
     if (run) await this.#reporter.post(closingNotice(run, ending));
     await this.#ledger.forget(id);
     return { ending, usage: facts.usage };
+  }
+
+  /** A page was published: the closing comment links it, and the thread page shows it. */
+  async #published(url: string): Promise<void> {
+    const turn = await this.#turn();
+    if (!turn) return;
+    await this.#ledger.recordReproduction(turn.submissionId, url);
+    this.#report({ type: "reproduction", session: this.name, submissionId: turn.submissionId, url, at: Date.now() });
   }
 
   /** The watchdog found the turn quiet for the stale window: one stale notice on its issue. */
@@ -464,21 +497,19 @@ export class ThinkAgent extends Think<Env> {
   /** After a 401: a fresh installation token from the token broker, kept as the run's token. */
   async #refreshToken(repo: string): Promise<string | null> {
     try {
-      const token = await mintInstallationToken(this.env, repo);
-      if (!token || !(await this.#runs.setToken(token, Date.now()))) return null;
-      this.#token = token;
-      return token;
+      return await this.#token.refresh(repo);
     } catch (error) {
       this.#log("github:token-refresh-failed", { error: errorMessage(error) });
       return null;
     }
   }
 
-  /** Fire and forget: a slow or failing command center never delays or fails a run. */
+  /** Fire and forget: a slow or failing command center never delays or fails a run. Nothing in an event holds the token. */
   #report(event: CommandCenterEvent): void {
+    const redacted = this.#token.redactDeep(event);
     this.ctx.waitUntil(
       reportSafely(
-        async () => (await this.commandCenter()).record(event),
+        async () => (await this.commandCenter()).record(redacted),
         (error) => this.#log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
       )
     );
@@ -496,10 +527,6 @@ export class ThinkAgent extends Think<Env> {
       submissionId,
       at: now
     });
-  }
-
-  #redact(text: string): string {
-    return this.#token.length >= 8 ? text.replaceAll(this.#token, REDACTED) : text;
   }
 
   async #workspaceAgent(): Promise<WorkspaceAgentStub> {
@@ -536,7 +563,7 @@ export class ThinkAgent extends Think<Env> {
       this.#activeTurn = null;
       await this.ctx.storage.delete(ACTIVE_TURN_KEY);
     }
-    this.#syncedToken = undefined;
+    this.#token.forgetGitSync();
   }
 }
 

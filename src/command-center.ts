@@ -39,6 +39,7 @@ export const BROADCAST_INTERVAL_MS = 250;
 /** Runs and tool calls are kept an hour past the metrics window, then pruned (hourly). */
 const RETENTION_MS = METRICS_WINDOW_MS + 60 * 60 * 1000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const REPRO_GRANT_KEY = "agent-think:repro-grant-key";
 /** The most events one recordBatch call takes. */
 export const MAX_RECORD_BATCH = 5_000;
 
@@ -48,6 +49,7 @@ export interface CommandCenter {
   recordBatch(events: unknown[]): Promise<RecordResult[]>;
   snapshot(options?: SnapshotOptions): Promise<Snapshot>;
   hasThread(session: string): Promise<boolean>;
+  reproGrantKey(): Promise<Uint8Array>;
   claimForContinuation(session: string, now?: number): Promise<ClaimResult>;
   releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
   refreshState(): Promise<CommandCenterState>;
@@ -107,6 +109,21 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   /** Whether a thread exists for this session: only those are reachable from the dashboard (src/http/agent-routes.ts). */
   async hasThread(session: string): Promise<boolean> {
     return typeof session === "string" && this.#registry().getThread(session) !== undefined;
+  }
+
+  /**
+   * The key the Worker signs private reproduction grants with
+   * (src/repro/grant.ts): 32 random bytes, made on first use and kept, so
+   * every isolate signs and checks with the same one. Needs no configuration.
+   */
+  async reproGrantKey(): Promise<Uint8Array> {
+    return this.ctx.storage.transactionSync(() => {
+      const stored = this.ctx.storage.kv.get<Uint8Array>(REPRO_GRANT_KEY);
+      if (stored) return stored;
+      const key = crypto.getRandomValues(new Uint8Array(32));
+      this.ctx.storage.kv.put(REPRO_GRANT_KEY, key);
+      return key;
+    });
   }
 
   /** Atomically claim a failed or stale thread for a continuation. See registry.ts `claimThread`. */

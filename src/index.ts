@@ -12,6 +12,7 @@ import { gate } from "./http/gate";
 import { handleAgentRoute } from "./http/agent-routes";
 import { handleApiRoute } from "./http/api-routes";
 import { handleReproRoute } from "./http/repro-routes";
+import { importGrantKey } from "./repro/grant";
 import { handleSpaRoute, type AssetsFetcher } from "./http/spa";
 import { commandCenter } from "./command-center";
 import { createLogger } from "./run/log";
@@ -19,6 +20,11 @@ import { notFound } from "./http/responses";
 import { primeWarmPool } from "./warm-pool";
 import { listSkills, skillSource } from "./run/skills";
 import type { CancelResult, DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
+import { guardConsole, type GuardableConsole } from "./run/console-guard";
+
+// Once per isolate: what any library prints inside this Worker's objects is
+// redacted of the run tokens they hold (src/run/console-guard.ts).
+guardConsole(console as unknown as GuardableConsole);
 
 export { ThinkAgent } from "./agent";
 export { WorkspaceAgent } from "./workspace-agent";
@@ -50,6 +56,20 @@ export class AgentThink extends WorkerEntrypoint<Env> {
   }
 }
 
+let grantKey: Promise<CryptoKey> | undefined;
+
+/** The command center's grant key, imported once per isolate (a failure is retried on the next request). */
+function reproGrantKey(env: Env): Promise<CryptoKey> {
+  grantKey ??= commandCenter(env)
+    .then((center) => center.reproGrantKey())
+    .then(importGrantKey)
+    .catch((error: unknown) => {
+      grantKey = undefined;
+      throw error;
+    });
+  return grantKey;
+}
+
 export default {
   async fetch(incoming, env) {
     const service = createService(env);
@@ -76,7 +96,11 @@ export default {
         continueRun: (session) => service.continueRun(session),
         onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
-      (await handleReproRoute(request, env.REPROS)) ??
+      (await handleReproRoute(request, segments, {
+        bucket: env.REPROS,
+        grantKey: () => reproGrantKey(env),
+        now: () => Date.now()
+      })) ??
       (await handleAgentRoute(request, segments, {
         knowsSession: async (session) => (await commandCenter(env)).hasThread(session),
         route: (allowed) => routeAgentRequest(allowed, env)

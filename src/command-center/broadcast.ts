@@ -2,8 +2,9 @@
  * The state synced live to dashboards, bounded however many threads exist:
  * metrics, the total, and the most recent threads, at most
  * MAX_RECENT_THREADS of them and at most MAX_BROADCAST_BYTES of JSON in all.
- * Free text is cut for the broadcast (the snapshot keeps it whole); threads
- * are dropped from the tail until the state fits. Pure.
+ * Free text is cut for the broadcast (the snapshot keeps it whole); URLs are
+ * kept whole or dropped; threads are dropped from the tail until the state
+ * fits. Pure.
  *
  * Also: when the next running thread turns stale, so the dashboard is told
  * without any event arriving.
@@ -11,6 +12,7 @@
 import {
   MAX_BROADCAST_BYTES,
   MAX_RECENT_THREADS,
+  REPRODUCTION_URL_MAX_CHARS,
   type CommandCenterState,
   type IssueMessages,
   type Metrics,
@@ -18,9 +20,13 @@ import {
 } from "../shared/command-center";
 import { cutText, ISSUE_MESSAGE_ERROR_MAX_CHARS } from "./text";
 
-/** Cuts for the broadcast: roomy enough for a sidebar, small enough that 50 threads fit. */
+/**
+ * Cuts for the broadcast: roomy enough for a sidebar, small enough that 50
+ * busy threads fit, each with its issue messages and a reproduction URL.
+ * Errors are cut as issue-message errors are: the snapshot has them whole.
+ */
 export const BROADCAST_TITLE_MAX_CHARS = 200;
-export const BROADCAST_ERROR_MAX_CHARS = 300;
+export const BROADCAST_ERROR_MAX_CHARS = 200;
 export const BROADCAST_AVATAR_URL_MAX_CHARS = 300;
 /** The tighter cuts for a thread that does not fit alone. */
 const TIGHT_TEXT_MAX_CHARS = 40;
@@ -67,6 +73,8 @@ export function trimForBroadcast(thread: ThreadSummary, textMax?: number): Threa
   if (thread.issueTitle !== undefined) trimmed.issueTitle = cutText(thread.issueTitle, title);
   if (thread.lastError !== undefined) trimmed.lastError = cutText(thread.lastError, error);
   if (thread.issueMessages !== undefined) trimmed.issueMessages = trimMessages(thread.issueMessages, textMax ?? ISSUE_MESSAGE_ERROR_MAX_CHARS);
+  // An identifier, so never cut: the registry keeps none longer; the broadcast does not trust it.
+  if (thread.reproductionUrl !== undefined && thread.reproductionUrl.length > REPRODUCTION_URL_MAX_CHARS) delete trimmed.reproductionUrl;
   if (thread.requestedBy !== undefined) {
     const { login, avatarUrl } = thread.requestedBy;
     trimmed.requestedBy =

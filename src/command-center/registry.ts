@@ -15,17 +15,21 @@
  *   when it arrives.
  * An issue message settling (`notice`) is not activity: it does not move the
  * thread's last activity, so a stale notice cannot hide that a run is stale.
+ * A published reproduction (it follows a tool call) is. Unlike the run's own
+ * fields, the thread keeps its reproduction URL across runs: the page stays
+ * published until a later publication replaces it.
  * It does not broadcast or compute metrics (metrics.ts, broadcast.ts).
  */
-import type {
-  ClaimResult,
-  CommandCenterEvent,
-  DispatchedEvent,
-  IssueMessage,
-  NoticeEvent,
-  RecordResult,
-  ThreadSummary,
-  TokenUsage
+import {
+  type ClaimResult,
+  type CommandCenterEvent,
+  type DispatchedEvent,
+  type IssueMessage,
+  type NoticeEvent,
+  type RecordResult,
+  REPRODUCTION_URL_MAX_CHARS,
+  type ThreadSummary,
+  type TokenUsage
 } from "../shared/command-center";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
 import {
@@ -115,6 +119,19 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
       }, (thread, run) => {
         if (run.notices) thread.issueMessages = { ...run.notices };
       }, { activity: false });
+    case "reproduction": {
+      // A URL that is not a whole http(s) page link is dropped, never cut.
+      const url = reproductionUrl(event.url);
+      if (url === undefined) return { applied: false, reason: "invalid" };
+      return onRun(store, event, (run) => {
+        const known = run.reproduction;
+        if (known && (known.url === url || event.at <= known.at)) return false;
+        run.reproduction = { url, at: event.at };
+        return true;
+      }, (thread, run) => {
+        if (run.reproduction) thread.reproductionUrl = run.reproduction.url;
+      });
+    }
   }
 }
 
@@ -205,6 +222,9 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
     ...(run.firstToolAt === undefined ? {} : { firstToolMs: elapsed(event.at, run.firstToolAt) }),
     // Only the current run's messages: the previous run's go with it.
     ...(run.notices === undefined ? {} : { issueMessages: { ...run.notices } }),
+    // The page outlives its run: the new run's own publication (one that
+    // overtook this dispatch), else the one already on the thread.
+    ...withReproduction(run.reproduction?.url ?? thread?.reproductionUrl),
     createdAt: thread?.createdAt ?? event.at
   };
   // The run may have ended before its dispatch was reported.
@@ -266,6 +286,22 @@ function issueMessage(event: NoticeEvent): IssueMessage {
     ...(event.state === "sent" && url && url.length <= ISSUE_MESSAGE_URL_MAX_CHARS ? { url } : {}),
     ...(event.state === "failed" ? { error: storedText(error || "failed", ISSUE_MESSAGE_ERROR_MAX_CHARS) } : {})
   };
+}
+
+/** The URL as stored: trimmed, http(s) and whole, else undefined (a URL cut short is no URL). */
+function reproductionUrl(value: string): string | undefined {
+  const url = value.trim();
+  if (url.length === 0 || url.length > REPRODUCTION_URL_MAX_CHARS) return undefined;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "https:" || protocol === "http:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withReproduction(url: string | undefined): Pick<ThreadRecord, "reproductionUrl"> {
+  return url === undefined ? {} : { reproductionUrl: url };
 }
 
 /**

@@ -37,6 +37,11 @@ export type ThreadRecord = {
   durationMs?: number;
   /** What the current run posted on its issue, or could not. */
   issueMessages?: IssueMessages;
+  /**
+   * The issue's latest reproduction page, as its run reported it. Outlives
+   * the run: carried over to the next run until a publication replaces it.
+   */
+  reproductionUrl?: string;
   /** When the thread was first dispatched. */
   createdAt: number;
   /**
@@ -61,6 +66,8 @@ export type RunRecord = {
   tokens?: TokenUsage;
   /** Its issue messages that settled, by kind. */
   notices?: IssueMessages;
+  /** The latest reproduction page this run published, and when (a later publication replaces it). */
+  reproduction?: { url: string; at: number };
   toolCalls: number;
   toolErrors: number;
   /** The latest `at` of any event of this run; what retention prunes by. */

@@ -12,11 +12,16 @@
  * `/%61gents/...` and `/agents/...` are one path, with one rule.
  *
  * Deny by default: only published reproductions of public repositories
- * (`/repro/<id>/…`) are public. `/dev/*` exists only with `LOCAL_DEV=1`.
+ * (`/repro/<id>/…`) are public, and a private one's page while its grant
+ * holds (`/repro/private/<id>.<grant>/…`, checked by the route; see
+ * repro/grant.ts). `/dev/*` exists only with `LOCAL_DEV=1`.
  * Everything else, known route or not, needs Access when Access is
  * configured. Static assets never reach the Worker (the asset layer serves
  * them first). Pure.
  */
+import { GRANTED_SEGMENT } from "../repro/grant";
+import { PRIVATE_SEGMENT } from "../repro/publish";
+
 export type RouteAccess = "public" | "protected" | "local-dev";
 
 export type RouteRule = {
@@ -70,7 +75,10 @@ export function canonicalPath(segments: readonly string[], trailingSlash: boolea
 /** Who may reach a canonical path. */
 export function ruleFor(segments: readonly string[], method: string): RouteRule {
   const [first, second] = segments;
-  if (first === "repro") return { access: second === "private" ? "protected" : "public" };
+  if (first === "repro") {
+    if (second !== PRIVATE_SEGMENT) return { access: "public" };
+    return { access: GRANTED_SEGMENT.test(segments[2] ?? "") ? "public" : "protected" };
+  }
   if (first === "dev") return { access: "local-dev" };
   if (first === "api" && second === "command-center" && segments[2] === "continue" && method !== "GET" && method !== "HEAD") {
     return { access: "protected", sameOriginWrite: true };

@@ -77,7 +77,14 @@ export function closingText(ending: RunEnding, threadUrl: string): string {
     case "result":
       return resultText(ending.result, threadUrl);
     case "finished":
-      return [`**agent-think finished.**`, "", quoteModelText(ending.text) || "_The run ended without a report._", "", `Details: ${thread}.`].join("\n");
+      return [
+        `**agent-think finished.**`,
+        "",
+        quoteModelText(ending.text) || "_The run ended without a report._",
+        ...(ending.reproductionUrl ? ["", `**Reproduction:** ${ending.reproductionUrl}`] : []),
+        "",
+        `Details: ${thread}.`
+      ].join("\n");
     case "failed":
       return [
         `❌ **agent-think could not finish this run.**`,

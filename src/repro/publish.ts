@@ -1,15 +1,21 @@
 /**
  * Reproduction pages: a built static site in the issue's workspace (the
  * reproduce skill's Vite + React page, `npm run build` → `dist/`) copied
- * into the REPROS bucket under `repros/<session>/` and served by this
- * Worker at `${PUBLIC_BASE_URL}/repro/<session>/`. Nothing in the container
- * needs deploy credentials, and one issue always has one URL.
+ * into the REPROS bucket and served by this Worker (src/http/repro-routes.ts).
  *
- * Publishing replaces the session's page: files not in the new build are
- * deleted. Bounded in files and bytes. Pure over narrow interfaces: the
+ * Each publication gets its own unguessable address, 128 random bits:
+ * `/repro/<id>/` for a repository known to be public, `/repro/private/<id>/`
+ * (behind Access) for any other. Publishing replaces the issue's page: the
+ * previous publication's files, and those of the old per-session layout
+ * (`repros/<session>/`), are deleted once the new one is in place.
+ *
+ * A build that holds the run's token, or anything shaped like a GitHub
+ * token, is refused before anything is written, with an error the model can
+ * act on. Bounded in files and bytes. Pure over narrow interfaces: the
  * workspace's `fs` and an R2 bucket.
  */
 import { z } from "zod";
+import { holdsSecret } from "../run/redact";
 import { contentTypeFor, REPRO_PREFIX } from "../shared/buckets";
 
 export const MAX_REPRO_FILES = 200;
@@ -31,21 +37,59 @@ export type ReproFs = {
 
 export type ReproBucket = Pick<R2Bucket, "put" | "list" | "delete">;
 
+/** Who may open a page: anyone with its address, or only someone Access lets in. */
+export type ReproVisibility = "public" | "private";
+
+/** One published page: where it lives. */
+export type Publication = { id: string; visibility: ReproVisibility };
+
+/** A publication's id: 32 lowercase hex digits, 128 random bits. */
+export const PUBLICATION_ID = /^[0-9a-f]{32}$/;
+/** The URL segment under /repro/ (and the key segment under repros/) of pages behind Access. */
+export const PRIVATE_SEGMENT = "private";
+
 export type PublishResult =
-  | { published: true; url: string; files: number; bytes: number; removed: number }
+  | { published: true; url: string; files: number; bytes: number; removed: number; publication: Publication }
   | { published: false; error: string };
+
+export type PublishDeps = {
+  fs: ReproFs;
+  bucket: ReproBucket;
+  publicBaseUrl: string;
+  /** The issue's session: the old layout kept its page under `repros/<session>/`. */
+  session: string;
+  visibility: ReproVisibility;
+  /** The issue's current page, replaced by this one. */
+  previous?: Publication;
+  /** The run's token: a page holding it (or anything shaped like a GitHub token) is refused. */
+  secrets: readonly string[];
+  createId?: () => string;
+};
 
 export class PublishError extends Error {
   override readonly name = "PublishError";
 }
 
-export const reproUrl = (publicBaseUrl: string, session: string) =>
-  `${publicBaseUrl.replace(/\/+$/, "")}/repro/${encodeURIComponent(session)}/`;
+export function newPublicationId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
-export async function publishReproduction(
-  input: PublishInput,
-  deps: { fs: ReproFs; bucket: ReproBucket; session: string; publicBaseUrl: string }
-): Promise<PublishResult> {
+/** Where a publication's files are kept in the bucket. */
+export function publicationPrefix(publication: Publication): string {
+  return publication.visibility === "public"
+    ? `${REPRO_PREFIX}${publication.id}/`
+    : `${REPRO_PREFIX}${PRIVATE_SEGMENT}/${publication.id}/`;
+}
+
+export function reproUrl(publicBaseUrl: string, publication: Publication): string {
+  const base = publicBaseUrl.replace(/\/+$/, "");
+  return publication.visibility === "public"
+    ? `${base}/repro/${publication.id}/`
+    : `${base}/repro/${PRIVATE_SEGMENT}/${publication.id}/`;
+}
+
+export async function publishReproduction(input: PublishInput, deps: PublishDeps): Promise<PublishResult> {
   try {
     const root = input.directory.replace(/\/+$/, "");
     const found = await deps.fs.find(root).catch(() => {
@@ -56,22 +100,36 @@ export async function publishReproduction(
     if (!files.some((file) => file.key === "index.html")) throw new PublishError(`${root} has no index.html: build the page first`);
     if (files.length > MAX_REPRO_FILES) throw new PublishError(`${files.length} files: a reproduction page may have at most ${MAX_REPRO_FILES}`);
 
-    const prefix = `${REPRO_PREFIX}${deps.session}/`;
     let bytes = 0;
     const bodies: Array<{ key: string; body: Uint8Array }> = [];
+    const text = new TextDecoder();
     for (const file of files) {
       const body = new Uint8Array(await new Response(await deps.fs.readFile(file.path)).arrayBuffer());
       bytes += body.byteLength;
       if (bytes > MAX_REPRO_BYTES) throw new PublishError(`the page is over ${MAX_REPRO_BYTES / 1024 / 1024} MiB: publish only the built site`);
+      // Tokens are ASCII, which survives decoding whatever the file's other bytes are.
+      if (holdsSecret(text.decode(body), deps.secrets)) {
+        throw new PublishError(
+          `refused: ${file.key} holds a GitHub token (this run's, or a string shaped like one). Nothing was published. ` +
+            "Remove it from the source and the build (never print or embed a token in a page), rebuild, and publish again."
+        );
+      }
       bodies.push({ key: file.key, body });
     }
+
+    const publication: Publication = { id: (deps.createId ?? newPublicationId)(), visibility: deps.visibility };
+    const prefix = publicationPrefix(publication);
     for (const { key, body } of bodies) {
       await deps.bucket.put(prefix + key, body, { httpMetadata: { contentType: contentTypeFor(key) } });
     }
-    const keep = new Set(bodies.map((file) => prefix + file.key));
-    const stale = (await listAll(deps.bucket, prefix)).filter((key) => !keep.has(key));
-    if (stale.length > 0) await deps.bucket.delete(stale);
-    return { published: true, url: reproUrl(deps.publicBaseUrl, deps.session), files: bodies.length, bytes, removed: stale.length };
+    const replaced = [...(deps.previous ? [publicationPrefix(deps.previous)] : []), `${REPRO_PREFIX}${deps.session}/`];
+    let removed = 0;
+    for (const old of replaced.filter((candidate) => candidate !== prefix)) {
+      const stale = await listAll(deps.bucket, old);
+      if (stale.length > 0) await deps.bucket.delete(stale);
+      removed += stale.length;
+    }
+    return { published: true, url: reproUrl(deps.publicBaseUrl, publication), files: bodies.length, bytes, removed, publication };
   } catch (error) {
     if (error instanceof PublishError) return { published: false, error: error.message };
     return { published: false, error: `publishing failed: ${error instanceof Error ? error.message : String(error)}` };

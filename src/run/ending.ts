@@ -25,7 +25,7 @@ export type RunResult = z.infer<typeof runResultSchema>;
 /** How a run ended, as far as the issue is told. */
 export type RunEnding =
   | { kind: "result"; result: RunResult }
-  | { kind: "finished"; text: string }
+  | { kind: "finished"; text: string; reproductionUrl?: string }
   | { kind: "failed"; error: string }
   | { kind: "interrupted" }
   | { kind: "cancelled"; reason?: string }
@@ -46,6 +46,8 @@ export type EndingFacts = {
   lastFinishReason?: string;
   maxSteps: number;
   cancelReason?: string;
+  /** The page the run published (publish_reproduction): the address the issue gets, whatever the model wrote. */
+  reproductionUrl?: string;
 };
 
 /** How a run ended, for its closing message. */
@@ -57,7 +59,10 @@ export function describeEnding(facts: EndingFacts): RunEnding {
       if (facts.steps >= facts.maxSteps && facts.lastFinishReason === "tool-calls") {
         return { kind: "budget", limit: { kind: "steps", steps: facts.maxSteps } };
       }
-      return facts.result ? { kind: "result", result: facts.result } : { kind: "finished", text: facts.finalText };
+      if (facts.result) {
+        return { kind: "result", result: facts.reproductionUrl ? { ...facts.result, reproductionUrl: facts.reproductionUrl } : facts.result };
+      }
+      return { kind: "finished", text: facts.finalText, ...(facts.reproductionUrl ? { reproductionUrl: facts.reproductionUrl } : {}) };
     case "error":
       return facts.interrupted ? { kind: "interrupted" } : { kind: "failed", error: facts.error ?? "the run failed without an error message" };
     case "aborted":

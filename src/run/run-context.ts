@@ -6,12 +6,16 @@
  * transcript, the envelope and the logs never carry the token. Pure: storage
  * is a narrow interface the Durable Object fills with `ctx.storage`.
  */
+import type { RepoVisibility } from "../shared/dispatch";
+
 export type RunContext = {
   repo: string;
   issueNumber: number;
   issueTitle?: string;
   requestedBy?: { login: string; avatarUrl?: string };
   commentId?: number;
+  /** The repository's visibility as the webhook reported it; a reproduction is public only for "public". */
+  repoVisibility?: RepoVisibility;
   /** The latest dispatch's instruction, which a continuation carries on. */
   instruction: string;
   installationToken: string;

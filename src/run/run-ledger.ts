@@ -2,8 +2,8 @@
  * The run ledger: what a ThinkAgent keeps about one submission while it
  * runs, for the message its issue gets when it ends. Tokens and steps the
  * model reported, the result `report_result` recorded, whether the token
- * budget stopped the loop, why it was cancelled, and when it last did
- * something (for the watchdog). Each fact is its own key, so writers that
+ * budget stopped the loop, why it was cancelled, the reproduction page it
+ * published, and when it last did something (for the watchdog). Each fact is its own key, so writers that
  * run side by side (a tool call and its afterToolCall) never overwrite each
  * other; `forget` drops them all once the closing message is queued.
  *
@@ -19,7 +19,7 @@ export type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string }
 export type BudgetHit = { used: number; budget: number };
 
 /** What the ledger knows when the submission ends. */
-export type RunFacts = { usage?: RunUsage; result?: RunResult; budgetHit?: BudgetHit; cancelReason?: string };
+export type RunFacts = { usage?: RunUsage; result?: RunResult; budgetHit?: BudgetHit; cancelReason?: string; reproductionUrl?: string };
 
 export interface RunLedgerStorage {
   get<T>(key: string): Promise<T | undefined>;
@@ -33,6 +33,7 @@ const resultKey = (id: string) => `agent-think:result:${id}`;
 const budgetKey = (id: string) => `agent-think:budget:${id}`;
 const cancelKey = (id: string) => `agent-think:cancel:${id}`;
 const activityKey = (id: string) => `agent-think:activity:${id}`;
+const reproductionKey = (id: string) => `agent-think:reproduction:${id}`;
 
 export class RunLedger {
   readonly #storage: RunLedgerStorage;
@@ -59,6 +60,11 @@ export class RunLedger {
     return this.#storage.put(resultKey(id), result);
   }
 
+  /** The page the submission published last (publish_reproduction). */
+  recordReproduction(id: string, url: string): Promise<void> {
+    return this.#storage.put(reproductionKey(id), url);
+  }
+
   recordBudgetHit(id: string, hit: BudgetHit): Promise<void> {
     return this.#storage.put(budgetKey(id), hit);
   }
@@ -78,16 +84,17 @@ export class RunLedger {
 
   /** Everything the closing message needs, in one read. */
   async facts(id: string): Promise<RunFacts> {
-    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id)]);
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id)]);
     return {
       usage: values.get(usageKey(id)) as RunUsage | undefined,
       result: values.get(resultKey(id)) as RunResult | undefined,
       budgetHit: values.get(budgetKey(id)) as BudgetHit | undefined,
-      cancelReason: values.get(cancelKey(id)) as string | undefined
+      cancelReason: values.get(cancelKey(id)) as string | undefined,
+      reproductionUrl: values.get(reproductionKey(id)) as string | undefined
     };
   }
 
   async forget(id: string): Promise<void> {
-    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id)]);
+    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id)]);
   }
 }

@@ -70,7 +70,13 @@ export const threadSummarySchema = z.object({
   durationMs: z.number().optional(),
   tokens: tokenUsageSchema.optional(),
   /** What the latest run posted on its issue, or could not, by kind; absent until one settles. */
-  issueMessages: issueMessagesSchema.optional()
+  issueMessages: issueMessagesSchema.optional(),
+  /**
+   * The issue's latest published reproduction page (an http(s) URL of at most
+   * REPRODUCTION_URL_MAX_CHARS). Kept across runs: a page stays published
+   * until a later publication replaces it.
+   */
+  reproductionUrl: z.string().optional()
 });
 export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 
@@ -124,6 +130,8 @@ export const MAX_RECENT_THREADS = 50;
 const sessionField = z.string().min(1).max(256);
 const submissionIdField = z.string().min(1).max(256);
 const atField = z.number().finite().min(0);
+/** `${PUBLIC_BASE_URL}/repro/[private/]<32 hex>/` is far shorter; a longer URL is refused, never cut. */
+export const REPRODUCTION_URL_MAX_CHARS = 300;
 
 export const dispatchedEventSchema = z.object({
   type: z.literal("dispatched"),
@@ -187,12 +195,27 @@ export const noticeEventSchema = z.object({
 });
 export type NoticeEvent = z.infer<typeof noticeEventSchema>;
 
+/**
+ * The run published a reproduction page (`publish_reproduction`). Each
+ * publication has a new URL and replaces the issue's earlier page.
+ */
+export const reproductionEventSchema = z.object({
+  type: z.literal("reproduction"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  /** The page on this Worker: `/repro/<32 hex>/`, or `/repro/private/<32 hex>/` behind Access. The registry keeps only http(s). */
+  url: z.string().max(REPRODUCTION_URL_MAX_CHARS),
+  at: atField
+});
+export type ReproductionEvent = z.infer<typeof reproductionEventSchema>;
+
 export const commandCenterEventSchema = z.discriminatedUnion("type", [
   dispatchedEventSchema,
   turnStartedEventSchema,
   toolEventSchema,
   turnEndedEventSchema,
-  noticeEventSchema
+  noticeEventSchema,
+  reproductionEventSchema
 ]);
 export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 

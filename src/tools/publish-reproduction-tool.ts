@@ -1,7 +1,8 @@
 /**
  * `publish_reproduction`: a built reproduction page from the workspace,
  * served by the agent Worker at the issue's reproduction URL
- * (src/repro/publish.ts). Its answer, success or not, is data for the model.
+ * (src/repro/publish.ts). Its answer, success or not, is data for the model:
+ * the address, or what to fix (a page holding a token is refused).
  */
 import { tool } from "ai";
 import { publishInputSchema, type PublishInput, type PublishResult } from "../repro/publish";
@@ -9,8 +10,14 @@ import { publishInputSchema, type PublishInput, type PublishResult } from "../re
 export function createPublishReproductionTool(deps: { publish(input: PublishInput): Promise<PublishResult> }) {
   return tool({
     description:
-      "Publish a built reproduction page (a directory under /workspace holding index.html, such as /workspace/repro/dist) at this issue's public reproduction URL, replacing any earlier page. Returns the URL to put in report_result's reproductionUrl.",
+      "Publish a built reproduction page (a directory under /workspace holding index.html, such as /workspace/repro/dist) at a new reproduction URL for this issue, replacing any earlier page (its URL stops working). Returns the URL to put in report_result's reproductionUrl. A page that contains a GitHub token is refused.",
     inputSchema: publishInputSchema,
-    execute: (input) => deps.publish(input)
+    execute: async (input) => {
+      const result = await deps.publish(input);
+      if (!result.published) return result;
+      // Where the page is kept is agent-think's business; the model needs its address.
+      const { publication: _publication, ...shown } = result;
+      return shown;
+    }
   });
 }

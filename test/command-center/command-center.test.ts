@@ -91,6 +91,34 @@ describe("CommandCenterAgent registry", () => {
     expect(await storedState(stub)).toEqual(state);
   });
 
+  it("shows the issue's reproduction page on the thread, and keeps it across the next run", async () => {
+    const { center, stub } = await fresh();
+    const run = dispatched();
+    const url = "https://agent-think.example.dev/repro/private/0123456789abcdef0123456789abcdef/";
+    await center.record(run);
+    await center.record({ type: "tool", ...ref(run), tool: "publish_reproduction", ok: true, toolCallId: "p1", at: run.at + 100 });
+    expect(await center.record({ type: "reproduction", ...ref(run), url, at: run.at + 150 })).toEqual({ applied: true });
+    expect(await center.record({ type: "reproduction", ...ref(run), url, at: run.at + 150 })).toEqual({ applied: false, reason: "duplicate" });
+    for (const bad of ["javascript:alert(1)", `https://x.test/${"a".repeat(300)}`]) {
+      expect(await center.record({ type: "reproduction", ...ref(run), url: bad, at: run.at + 160 })).toEqual({ applied: false, reason: "invalid" });
+    }
+    await center.record({ type: "turn-ended", ...ref(run), status: "done", at: run.at + 1_000 });
+
+    const snapshot = snapshotSchema.parse(await center.snapshot());
+    expect(snapshot.threads[0]).toMatchObject({ session: run.session, status: "done", reproductionUrl: url });
+    const state = commandCenterStateSchema.parse(await center.refreshState());
+    expect(state.recent[0]).toEqual(snapshot.threads[0]);
+    expect(await storedState(stub)).toEqual(state);
+
+    // A new mention on the issue: the page stays published until replaced.
+    const next = dispatched({ session: run.session, issueNumber: run.issueNumber, instruction: "open a PR fixing this", at: run.at + 5_000 });
+    expect(await center.record(next)).toEqual({ applied: true });
+    expect((await center.snapshot()).threads[0]).toMatchObject({ submissionId: next.submissionId, status: "running", runCount: 2, reproductionUrl: url });
+    const replaced = "https://agent-think.example.dev/repro/private/fedcba9876543210fedcba9876543210/";
+    expect(await center.record({ type: "reproduction", ...ref(next), url: replaced, at: next.at + 100 })).toEqual({ applied: true });
+    expect((await center.snapshot()).threads[0]?.reproductionUrl).toBe(replaced);
+  });
+
   it("refuses malformed events without throwing", async () => {
     const { center } = await fresh();
     for (const bad of [null, {}, { type: "tool" }, { ...dispatched(), issueNumber: -1 }, { ...dispatched(), type: "nope" }]) {

@@ -5,6 +5,7 @@ import {
   commandCenterStateSchema,
   MAX_BROADCAST_BYTES,
   MAX_RECENT_THREADS,
+  REPRODUCTION_URL_MAX_CHARS,
   type ThreadSummary
 } from "../../src/shared/command-center";
 
@@ -43,7 +44,7 @@ describe("boundedState", () => {
     expect(state.recent.length).toBeGreaterThan(0);
     expect(state.recent.length).toBeLessThanOrEqual(MAX_RECENT_THREADS);
     expect(state.recent[0]?.issueTitle?.length).toBeLessThanOrEqual(200);
-    expect(state.recent[0]?.lastError?.length).toBeLessThanOrEqual(300);
+    expect(state.recent[0]?.lastError?.length).toBeLessThanOrEqual(200);
     // A prefix of the input, in order.
     expect(state.recent.map((t) => t.session)).toEqual(threads.slice(0, state.recent.length).map((t) => t.session));
   });
@@ -83,7 +84,16 @@ describe("boundedState", () => {
     expect(fat.issueMessages?.closing?.error).toHaveLength(1_000);
   });
 
-  it("fits 50 busy threads that each carry all three issue messages", () => {
+  it("keeps a reproduction URL whole, even in a thread cut tight, and drops one too long to be whole", () => {
+    const url = "https://agent-think.example.dev/repro/private/0123456789abcdef0123456789abcdef/";
+    expect(trimForBroadcast(summary(1, { reproductionUrl: url })).reproductionUrl).toBe(url);
+    expect(trimForBroadcast(summary(1, { reproductionUrl: url }), 40).reproductionUrl).toBe(url);
+    const long = `https://agent-think.example.dev/repro/${"a".repeat(REPRODUCTION_URL_MAX_CHARS)}/`;
+    const trimmed = trimForBroadcast(summary(1, { reproductionUrl: long }));
+    expect("reproductionUrl" in trimmed).toBe(false);
+  });
+
+  it("fits 50 busy threads that each carry all three issue messages and a reproduction URL", () => {
     const url = (i: number) => `https://github.com/some-organization/some-repository/issues/${1_000 + i}#issuecomment-2512345678`;
     const threads = Array.from({ length: MAX_RECENT_THREADS + 10 }, (_, i) =>
       summary(i + 1, {
@@ -103,7 +113,8 @@ describe("boundedState", () => {
           closing: i % 2 ? { state: "failed", error: "GitHub comment: 403 Resource not accessible by integration" } : { state: "sent", url: url(i) },
           rocket: { state: "sent" },
           stale: { state: "sent", url: url(i) }
-        }
+        },
+        reproductionUrl: `https://agent-think.some-organization.workers.dev/repro/private/${crypto.randomUUID().replaceAll("-", "")}/`
       })
     );
     const state = boundedState({ metrics: EMPTY_METRICS, threads, total: threads.length, updatedAt: 1 });

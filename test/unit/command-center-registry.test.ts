@@ -48,6 +48,9 @@ const notice = (
   submissionId = "s1"
 ): CommandCenterEvent => ({ type: "notice", session: "acme-widgets-7", submissionId, kind, state, at, ...extra });
 const COMMENT_URL = "https://github.com/acme/widgets/issues/7#issuecomment-99";
+const repro = (at: number, url: string, submissionId = "s1"): CommandCenterEvent => ({ type: "reproduction", session: "acme-widgets-7", submissionId, url, at });
+const REPRO_URL = "https://agent-think.example.dev/repro/0123456789abcdef0123456789abcdef/";
+const REPRO_URL_2 = "https://agent-think.example.dev/repro/private/fedcba9876543210fedcba9876543210/";
 const ended = (at: number, status: "done" | "error" | "cancelled" = "done", extra: { error?: string; tokens?: { input: number; output: number } } = {}, submissionId = "s1"): CommandCenterEvent => ({
   type: "turn-ended",
   session: "acme-widgets-7",
@@ -360,6 +363,100 @@ describe("thread registry: what the run posted on its issue", () => {
     expect(recordEvent(store, notice(T0 + 2_000_000, "closing", "failed", { error: "late" }))).toEqual({ applied: false, reason: "duplicate" });
     recordEvent(store, notice(T0 + 2_000_000, "rocket", "sent"));
     expect(thread(store)?.issueMessages).toEqual({ closing: { state: "sent", url: COMMENT_URL }, rocket: { state: "sent" } });
+  });
+});
+
+describe("thread registry: the issue's reproduction page", () => {
+  it("shows the current run's page on the thread, as activity", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 100, true, "a"));
+    expect(recordEvent(store, repro(T0 + 200, REPRO_URL))).toEqual({ applied: true });
+    const summary = thread(store, T0 + 300)!;
+    expect(summary).toMatchObject({ reproductionUrl: REPRO_URL, lastActivityAt: T0 + 200, toolCalls: 1 });
+    expect(threadSummarySchema.parse(summary)).toEqual(summary);
+    expect(store.getRun("acme-widgets-7", "s1")).toMatchObject({ reproduction: { url: REPRO_URL, at: T0 + 200 }, touchedAt: T0 + 200 });
+  });
+
+  it("is idempotent: the same URL again is a duplicate, a newer one replaces it, an older one does not", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, repro(T0 + 200, REPRO_URL));
+    expect(recordEvent(store, repro(T0 + 200, REPRO_URL))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, repro(T0 + 900, REPRO_URL))).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)?.lastActivityAt).toBe(T0 + 200);
+
+    expect(recordEvent(store, repro(T0 + 500, REPRO_URL_2))).toEqual({ applied: true });
+    expect(thread(store)?.reproductionUrl).toBe(REPRO_URL_2);
+    // A publication the newer one replaced, reported late (or at the same moment).
+    expect(recordEvent(store, repro(T0 + 300, "https://agent-think.example.dev/repro/older/"))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, repro(T0 + 500, "https://agent-think.example.dev/repro/same-time/"))).toEqual({ applied: false, reason: "duplicate" });
+    expect(thread(store)).toMatchObject({ reproductionUrl: REPRO_URL_2, lastActivityAt: T0 + 500 });
+  });
+
+  it("drops a URL that is not http(s) or is longer than 300 characters, never cutting it", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    const long = `https://agent-think.example.dev/repro/${"a".repeat(300)}/`;
+    for (const bad of ["javascript:alert(1)", "data:text/html,x", "/repro/0123/", "", "not a url", long]) {
+      expect(recordEvent(store, repro(T0 + 10, bad))).toEqual({ applied: false, reason: "invalid" });
+    }
+    expect(thread(store)?.reproductionUrl).toBeUndefined();
+    expect(thread(store)?.lastActivityAt).toBe(T0);
+    expect(store.getRun("acme-widgets-7", "s1")?.reproduction).toBeUndefined();
+
+    const exactly300 = `http://x.test/${"a".repeat(300 - "http://x.test/".length)}`;
+    expect(recordEvent(store, repro(T0 + 20, ` ${exactly300} `))).toEqual({ applied: true });
+    expect(thread(store)?.reproductionUrl).toBe(exactly300);
+  });
+
+  it("keeps the page across later runs until a publication replaces it", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, repro(T0 + 200, REPRO_URL));
+    recordEvent(store, ended(T0 + 1_000, "error", { error: "boom" }));
+    // A continuation, then a new mention: the page stays published.
+    claimThread(store, "acme-widgets-7", T0 + 2_000, STALE);
+    expect(thread(store, T0 + 2_000)?.reproductionUrl).toBe(REPRO_URL);
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 2_100, instruction: "continue" }));
+    expect(thread(store, T0 + 2_100)).toMatchObject({ submissionId: "s2", reproductionUrl: REPRO_URL });
+    recordEvent(store, ended(T0 + 3_000, "done", {}, "s2"));
+    recordEvent(store, dispatched({ submissionId: "s3", at: T0 + 4_000, instruction: "open a PR" }));
+    expect(thread(store, T0 + 4_000)).toMatchObject({ submissionId: "s3", runCount: 3, reproductionUrl: REPRO_URL });
+
+    expect(recordEvent(store, repro(T0 + 4_500, REPRO_URL_2, "s3"))).toEqual({ applied: true });
+    expect(thread(store, T0 + 4_500)?.reproductionUrl).toBe(REPRO_URL_2);
+  });
+
+  it("a released claim keeps the page", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, repro(T0 + 200, REPRO_URL));
+    recordEvent(store, ended(T0 + 1_000, "error", { error: "boom" }));
+    claimThread(store, "acme-widgets-7", T0 + 2_000, STALE);
+    releaseClaim(store, "acme-widgets-7", T0 + 2_100, "could not mint a token");
+    expect(thread(store, T0 + 2_100)).toMatchObject({ status: "error", reproductionUrl: REPRO_URL });
+  });
+
+  it("follows only the current run: an older run's page does not reach the thread", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 100 }));
+    expect(recordEvent(store, repro(T0 + 150, REPRO_URL, "s1"))).toEqual({ applied: false, reason: "not_current" });
+    expect(thread(store)).toMatchObject({ submissionId: "s2", lastActivityAt: T0 + 100 });
+    expect(thread(store)?.reproductionUrl).toBeUndefined();
+    expect(store.getRun("acme-widgets-7", "s1")?.reproduction).toEqual({ url: REPRO_URL, at: T0 + 150 });
+  });
+
+  it("takes over a page published before its run's dispatch arrived, over the thread's earlier one", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, repro(T0 + 50, REPRO_URL));
+    recordEvent(store, ended(T0 + 100, "done"));
+    expect(recordEvent(store, repro(T0 + 900, REPRO_URL_2, "s2"))).toEqual({ applied: false, reason: "not_current" });
+    expect(thread(store)?.reproductionUrl).toBe(REPRO_URL);
+    expect(recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 500 }))).toEqual({ applied: true });
+    expect(thread(store, T0 + 1_000)).toMatchObject({ submissionId: "s2", reproductionUrl: REPRO_URL_2, lastActivityAt: T0 + 900 });
   });
 });
 

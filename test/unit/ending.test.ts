@@ -22,6 +22,13 @@ describe("describeEnding", () => {
     expect(describeEnding(facts({ finalText: "bye" }))).toEqual({ kind: "finished", text: "bye" });
   });
 
+  it("gives the issue the page the run published, whatever URL the model wrote", () => {
+    const published = "https://bot.test/repro/0123456789abcdef0123456789abcdef/";
+    const result = { outcome: "reproduced" as const, summary: "s", reproductionUrl: "https://bot.test/repro/acme-widgets-7/" };
+    expect(describeEnding(facts({ result, reproductionUrl: published }))).toEqual({ kind: "result", result: { ...result, reproductionUrl: published } });
+    expect(describeEnding(facts({ finalText: "bye", reproductionUrl: published }))).toEqual({ kind: "finished", text: "bye", reproductionUrl: published });
+  });
+
   it("calls a completed run budget exhausted when the token budget stopped it, or the cap cut it mid-work", () => {
     expect(describeEnding(facts({ budgetHit: { used: 120, budget: 100 } }))).toEqual({
       kind: "budget",

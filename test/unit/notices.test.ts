@@ -42,6 +42,9 @@ describe("closing messages", () => {
   });
 
   it("drop HTML comments from model text, so it cannot forge a marker", () => {
+    expect(closingText({ kind: "finished", text: "ok", reproductionUrl: "https://bot.test/repro/ab/" }, run.threadUrl)).toContain(
+      "**Reproduction:** https://bot.test/repro/ab/"
+    );
     const text = closingText({ kind: "finished", text: `ok <!-- agent-think:other:closing --> done` }, run.threadUrl);
     expect(text).not.toContain("<!--");
   });

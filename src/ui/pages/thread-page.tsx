@@ -1,4 +1,8 @@
-/** `/thread/:session`: one thread live: the envelope header, status and timing, and the streaming transcript. */
+/**
+ * `/thread/:session`: one thread live: the envelope header, status and timing,
+ * the issue's reproduction page and what the run posted on the issue, and the
+ * streaming transcript.
+ */
 import { useMemo } from "react";
 import { useParams } from "react-router";
 import { isSessionName } from "../../run/session-name";
@@ -6,6 +10,7 @@ import { AppHeader } from "../components/app-header";
 import { ContinueButton, ContinueResult } from "../components/continue-button";
 import { EnvelopeHeader } from "../components/envelope-header";
 import { IssueMessages } from "../components/issue-messages";
+import { ReproductionLink } from "../components/reproduction-link";
 import { Empty, ErrorState, Loading } from "../components/state-views";
 import { StatusBadge } from "../components/status-badge";
 import { TranscriptView } from "../components/transcript-view";
@@ -15,7 +20,7 @@ import { useFollowScroll } from "../hooks/use-follow-scroll";
 import { useNow } from "../hooks/use-now";
 import { useThreadTranscript } from "../hooks/use-thread-transcript";
 import { connectionView } from "../view-models/dashboard";
-import { envelopeHeaderView, issueMessagesView, threadStatusView, threadTiming } from "../view-models/thread";
+import { envelopeHeaderView, issueMessagesView, reproductionLinkView, threadStatusView, threadTiming } from "../view-models/thread";
 import { threadHeader, transcriptItems } from "../view-models/transcript";
 
 export function ThreadPage() {
@@ -52,6 +57,7 @@ function ThreadView(props: { session: string }) {
   });
   const timing = threadTiming(summary, header, now);
   const issueMessages = issueMessagesView(summary);
+  const reproduction = reproductionLinkView(summary);
   const connection = connectionView(transcript.socket, transcript.socket !== "open", transcript.error !== null);
   const result = continuing.results.get(session);
   useFollowScroll(transcript.streaming, items);
@@ -86,6 +92,7 @@ function ThreadView(props: { session: string }) {
             <ContinueButton session={session} pending={continuing.pending.has(session)} onContinue={continuing.continueThread} />
           ) : null}
         </section>
+        {reproduction ? <ReproductionLink view={reproduction} /> : null}
         {issueMessages ? <IssueMessages view={issueMessages} /> : null}
         {result ? <ContinueResult session={session} outcome={result} onDismiss={() => continuing.dismiss(session)} /> : null}
         {status.detail ? (

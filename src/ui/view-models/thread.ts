@@ -3,7 +3,8 @@
  * instruction, who asked), the thread's status, and its timing. Status
  * comes from the command center's summary when the dashboard has it, else
  * from what the transcript socket says (a turn streaming, a turn failed).
- * And what the latest run posted on its issue, or could not.
+ * And what the latest run posted on its issue, or could not, and the link to
+ * the issue's published reproduction page.
  * Pure: `now` is a parameter.
  */
 import type { IssueMessageKind, ThreadSummary } from "../../shared/command-center";
@@ -175,4 +176,22 @@ export function issueMessagesView(summary: Pick<ThreadSummary, "issueMessages"> 
     }
   }
   return view.posted.length > 0 || view.failed.length > 0 ? view : null;
+}
+
+export type ReproductionLinkView = { href: string; label: string; title: string };
+
+/**
+ * The link to the issue's latest reproduction page, opened in a new tab; null
+ * without one, or when its URL is not http(s). A page of a private repository
+ * (`/repro/private/…`) asks for a Cloudflare Access login, so the title says so.
+ */
+export function reproductionLinkView(summary: Pick<ThreadSummary, "reproductionUrl"> | undefined): ReproductionLinkView | null {
+  const href = safeHref(summary?.reproductionUrl);
+  if (!href) return null;
+  const title = "The issue's published reproduction page";
+  return {
+    href,
+    label: "Reproduction ↗",
+    title: new URL(href).pathname.includes("/repro/private/") ? `${title} (behind Access)` : title
+  };
 }

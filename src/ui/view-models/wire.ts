@@ -5,7 +5,8 @@
  * row that does not read is dropped and counted, not fatal for the list; a
  * body without metrics or a thread list is rejected. A thread's issue
  * messages are extra: a message that does not read (a kind or state this
- * build does not know) is left out, the thread kept. Pure.
+ * build does not know) is left out, the thread kept; so is a reproduction
+ * URL that is not a string. Pure.
  */
 import type {
   CommandCenterState,
@@ -65,10 +66,14 @@ export function readThread(value: unknown): ThreadSummary | null {
     optional(value.requestedBy, (by) => isRecord(by) && isString(by.login)) &&
     optional(value.tokens, (tokens) => isRecord(tokens) && isNumber(tokens.input) && isNumber(tokens.output));
   if (!ok) return null;
-  if (value.issueMessages === undefined) return value as ThreadSummary;
-  const { issueMessages, ...rest } = value;
-  const messages = readIssueMessages(issueMessages);
-  return (messages ? { ...rest, issueMessages: messages } : rest) as ThreadSummary;
+  if (value.issueMessages === undefined && optional(value.reproductionUrl, isString)) return value as ThreadSummary;
+  const { issueMessages, reproductionUrl, ...rest } = value;
+  const messages = issueMessages === undefined ? undefined : readIssueMessages(issueMessages);
+  return {
+    ...rest,
+    ...(messages ? { issueMessages: messages } : {}),
+    ...(isString(reproductionUrl) ? { reproductionUrl } : {})
+  } as ThreadSummary;
 }
 
 /** The readable messages, by kind; undefined when none reads. */

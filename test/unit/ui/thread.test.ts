@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { RunEnvelope } from "../../../src/run/envelope";
-import { envelopeHeaderView, issueMessagesView, safeHref, threadStatusView, threadTiming } from "../../../src/ui/view-models/thread";
+import {
+  envelopeHeaderView,
+  issueMessagesView,
+  reproductionLinkView,
+  safeHref,
+  threadStatusView,
+  threadTiming
+} from "../../../src/ui/view-models/thread";
 import { NOW, thread } from "./fixtures";
 
 const envelope: RunEnvelope = {
@@ -150,5 +157,36 @@ describe("issueMessagesView", () => {
     expect(issueMessagesView(thread())).toBeNull();
     expect(issueMessagesView(thread({ issueMessages: {} }))).toBeNull();
     expect(issueMessagesView(undefined)).toBeNull();
+  });
+});
+
+describe("reproductionLinkView", () => {
+  const PUBLIC = "https://agent-think.example.dev/repro/0123456789abcdef0123456789abcdef/";
+  const PRIVATE = "https://agent-think.example.dev/repro/private/0123456789abcdef0123456789abcdef/";
+
+  it("links the issue's published reproduction page", () => {
+    expect(reproductionLinkView(thread({ reproductionUrl: PUBLIC }))).toEqual({
+      href: PUBLIC,
+      label: "Reproduction ↗",
+      title: "The issue's published reproduction page"
+    });
+  });
+
+  it("says a private repository's page is behind Access", () => {
+    expect(reproductionLinkView(thread({ reproductionUrl: PRIVATE }))).toEqual({
+      href: PRIVATE,
+      label: "Reproduction ↗",
+      title: "The issue's published reproduction page (behind Access)"
+    });
+    // Only the path says so, not a query that mentions it.
+    expect(reproductionLinkView(thread({ reproductionUrl: `${PUBLIC}?from=/repro/private/x` }))?.title).toBe("The issue's published reproduction page");
+  });
+
+  it("is null without a page, or when its URL is not http(s)", () => {
+    expect(reproductionLinkView(thread())).toBeNull();
+    expect(reproductionLinkView(undefined)).toBeNull();
+    for (const url of ["javascript:alert(1)", "data:text/html,x", "/repro/private/abc/", "", "not a url"]) {
+      expect(reproductionLinkView(thread({ reproductionUrl: url }))).toBeNull();
+    }
   });
 });

@@ -68,3 +68,22 @@ describe("issue messages on the wire", () => {
     expect(readIssueMessages({ rocket: { state: "sent", extra: 1 } })).toEqual({ rocket: { state: "sent" } });
   });
 });
+
+describe("the reproduction URL on the wire", () => {
+  const url = "https://agent-think.example.dev/repro/0123456789abcdef0123456789abcdef/";
+
+  it("reads a thread with one, alone or beside issue messages", () => {
+    expect(readThread(thread({ reproductionUrl: url }))).toEqual(thread({ reproductionUrl: url }));
+    const both = thread({ reproductionUrl: url, issueMessages: { rocket: { state: "sent" } } });
+    expect(readThread(both)).toEqual(both);
+  });
+
+  it("leaves out one that is not a string and keeps the thread", () => {
+    const read = readThread({ ...thread(), reproductionUrl: 5 });
+    expect(read).toEqual(thread());
+    expect(read && "reproductionUrl" in read).toBe(false);
+    expect(readThread({ ...thread(), reproductionUrl: { href: url }, issueMessages: { rocket: { state: "sent" } } })).toEqual(
+      thread({ issueMessages: { rocket: { state: "sent" } } })
+    );
+  });
+});
