@@ -31,8 +31,7 @@ import { createPublishReproductionTool } from "./tools/publish-reproduction-tool
 import { createReportResultTool } from "./tools/report-result-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
-import { reportSafely } from "./command-center/report";
-import type { CommandCenterEvent } from "./shared/command-center";
+import { CenterReports } from "./command-center/report";
 import type { StepContext } from "@cloudflare/think";
 import { Reporter } from "./report/reporter";
 import { noticeEvent } from "./report/notice-event";
@@ -100,6 +99,13 @@ export class ThinkAgent extends Think<Env> {
     onQuiet: (id, quietForMs) => this.#postStaleNotice(id, quietForMs),
     onError: (id, error) => this.#log("watchdog:failed", { submissionId: id, error: errorMessage(error) })
   });
+  /** Lifecycle events to the command center: fire and forget, redacted. */
+  readonly #center = new CenterReports({
+    center: () => this.commandCenter(),
+    redact: (value) => this.#token.redactDeep(value),
+    waitUntil: (promise) => this.ctx.waitUntil(promise),
+    onError: (event, error) => this.#log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
+  });
   readonly #reporter = new Reporter({
     storage: this.ctx.storage,
     apiUrl: () => this.githubApiUrl(),
@@ -118,7 +124,7 @@ export class ThinkAgent extends Think<Env> {
     // The dashboard shows what the issue got, and says so when it got nothing.
     onSettled: (entry) => {
       const event = noticeEvent(this.name, entry, { now: Date.now(), redact: (text) => this.#token.redact(text) });
-      if (event) this.#report(event);
+      if (event) this.#center.send(event);
     }
   });
   #model: LanguageModel | undefined;
@@ -244,7 +250,7 @@ export class ThinkAgent extends Think<Env> {
       accepted: submission.accepted
     });
     // A duplicate comment is the same run: nothing new to report.
-    if (submission.accepted) this.#reportDispatched(run, input.session, submission.submissionId, now);
+    if (submission.accepted) this.#center.dispatched(run, input.session, submission.submissionId, now);
     return { submissionId: submission.submissionId, accepted: submission.accepted };
   }
 
@@ -261,7 +267,7 @@ export class ThinkAgent extends Think<Env> {
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
     const submission = await this.submitMessages([message], { metadata: { continuation: true } });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
-    this.#reportDispatched(run, this.name, submission.submissionId, now);
+    this.#center.dispatched(run, this.name, submission.submissionId, now);
     return { submissionId: submission.submissionId };
   }
 
@@ -343,7 +349,7 @@ export class ThinkAgent extends Think<Env> {
   override async afterToolCall(ctx: ToolCallResultContext) {
     const turn = await this.#turn();
     if (turn) await this.#ledger.touch(turn.submissionId, Date.now());
-    this.#report({
+    this.#center.send({
       type: "tool",
       session: this.name,
       submissionId: turn?.submissionId ?? ctx.requestId ?? "unknown",
@@ -387,7 +393,7 @@ export class ThinkAgent extends Think<Env> {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     if (submission.status === "running") {
       await this.#setTurn(turn);
-      this.#report({ type: "turn-started", session: this.name, submissionId: submission.submissionId, at: submission.startedAt ?? Date.now() });
+      this.#center.send({ type: "turn-started", session: this.name, submissionId: submission.submissionId, at: submission.startedAt ?? Date.now() });
       await this.#turnStarted(submission.submissionId, submission.metadata);
       return;
     }
@@ -395,7 +401,7 @@ export class ThinkAgent extends Think<Env> {
     await this.#endTurn(turn, submission.status);
     const { ending, usage } = await this.#closeRun(submission);
     const error = endingError(ending);
-    this.#report({
+    this.#center.send({
       type: "turn-ended",
       session: this.name,
       submissionId: submission.submissionId,
@@ -455,7 +461,7 @@ export class ThinkAgent extends Think<Env> {
     const turn = await this.#turn();
     if (!turn) return;
     await this.#ledger.recordReproduction(turn.submissionId, url);
-    this.#report({ type: "reproduction", session: this.name, submissionId: turn.submissionId, url, at: Date.now() });
+    this.#center.send({ type: "reproduction", session: this.name, submissionId: turn.submissionId, url, at: Date.now() });
   }
 
   /** The watchdog found the turn quiet for the stale window: one stale notice on its issue. */
@@ -502,31 +508,6 @@ export class ThinkAgent extends Think<Env> {
       this.#log("github:token-refresh-failed", { error: errorMessage(error) });
       return null;
     }
-  }
-
-  /** Fire and forget: a slow or failing command center never delays or fails a run. Nothing in an event holds the token. */
-  #report(event: CommandCenterEvent): void {
-    const redacted = this.#token.redactDeep(event);
-    this.ctx.waitUntil(
-      reportSafely(
-        async () => (await this.commandCenter()).record(redacted),
-        (error) => this.#log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
-      )
-    );
-  }
-
-  #reportDispatched(run: RunContext, session: string, submissionId: string, now: number): void {
-    this.#report({
-      type: "dispatched",
-      session,
-      repo: run.repo,
-      issueNumber: run.issueNumber,
-      issueTitle: run.issueTitle,
-      requestedBy: run.requestedBy,
-      instruction: run.instruction,
-      submissionId,
-      at: now
-    });
   }
 
   async #workspaceAgent(): Promise<WorkspaceAgentStub> {
