@@ -6,8 +6,10 @@
  * other turns of the same session.
  *
  * Two sources feed one printer that dedupes by event key: the session's agent
- * WebSocket (`/agents/think-agent/<session>`, opened before the dispatch),
- * which streams the turn's chunks live, and a poll of
+ * WebSocket (`/agents/think-agent/<session>`, opened before the dispatch when
+ * the thread exists already; the Worker opens it only for threads the
+ * command center knows, so a new issue's socket is opened just after, and
+ * Think replays what it missed), which streams the turn's chunks live, and a poll of
  * `GET /dev/messages/:session?submissionId=`, which gives the terminal status
  * and, since the assistant message is saved only when the turn ends, prints
  * at the end whatever the socket did not (it could not connect, it dropped,
@@ -39,6 +41,9 @@ const POLL_INTERVAL_MS = 300;
 const REQUEST_TIMEOUT_MS = 10_000;
 // Past this the run is followed by polling alone; a local socket opens in well under 100 ms.
 const SOCKET_CONNECT_TIMEOUT_MS = 3_000;
+// A new issue's thread reaches the command center a moment after its dispatch answers.
+const NEW_THREAD_SOCKET_WAIT_MS = 3_000;
+const SOCKET_RETRY_MS = 100;
 // A server restart between polls is survivable; this many failures in a row is not.
 const MAX_CONSECUTIVE_POLL_FAILURES = 10;
 
@@ -86,24 +91,26 @@ async function dispatchAndFollow(args: DispatchArgs): Promise<number> {
     knownMessageIds: new Set(before.messages.map((message) => message.id))
   };
 
-  // Subscribed before dispatching, so not even the run's first chunks go by unseen.
-  const socket = await openLiveSocket(baseUrl, session);
+  // Subscribed before dispatching when the thread exists, so not even the
+  // run's first chunks go by unseen; a new thread's socket opens just after.
+  const early = await openAgentSocket({ url: agentSocketUrl(baseUrl, session), connectTimeoutMs: SOCKET_CONNECT_TIMEOUT_MS });
+  let socket: AgentSocket | null = early.ok ? early.socket : null;
   try {
-    return await follow({ ...args, anchor, socket, deadline });
+    const dispatched = await postDispatch(baseUrl, request);
+    if (!dispatched.ok) {
+      console.error(`dispatch: the server rejected the request: ${dispatched.error}`);
+      return 2;
+    }
+    socket ??= await openLiveSocket(baseUrl, session);
+    return await follow({ ...args, anchor, socket, deadline, run: dispatched.result });
   } finally {
     socket?.close();
   }
 }
 
-type Following = DispatchArgs & { anchor: RunAnchor; socket: AgentSocket | null; deadline: number };
+type Following = DispatchArgs & { anchor: RunAnchor; socket: AgentSocket | null; deadline: number; run: DispatchResult };
 
-async function follow({ request, baseUrl, timeoutSeconds, anchor, socket, deadline }: Following): Promise<number> {
-  const dispatched = await postDispatch(baseUrl, request);
-  if (!dispatched.ok) {
-    console.error(`dispatch: the server rejected the request: ${dispatched.error}`);
-    return 2;
-  }
-  const run = dispatched.result;
+async function follow({ baseUrl, timeoutSeconds, anchor, socket, deadline, run }: Following): Promise<number> {
   console.log(`session     ${run.session}`);
   console.log(`submission  ${run.submissionId}`);
   console.log(`thread      ${run.threadUrl}`);
@@ -161,12 +168,18 @@ async function follow({ request, baseUrl, timeoutSeconds, anchor, socket, deadli
   return 1;
 }
 
-/** The session's agent socket, or null (with a note) when it cannot be opened: then the poll alone follows the run. */
+/**
+ * The session's agent socket, tried until its thread appears on the command
+ * center, or null (with a note) when it cannot be opened: then the poll
+ * alone follows the run.
+ */
 async function openLiveSocket(baseUrl: string, session: string): Promise<AgentSocket | null> {
-  const opened = await openAgentSocket({
-    url: agentSocketUrl(baseUrl, session),
-    connectTimeoutMs: SOCKET_CONNECT_TIMEOUT_MS
-  });
+  const until = Date.now() + NEW_THREAD_SOCKET_WAIT_MS;
+  let opened = await openAgentSocket({ url: agentSocketUrl(baseUrl, session), connectTimeoutMs: SOCKET_CONNECT_TIMEOUT_MS });
+  while (!opened.ok && Date.now() < until) {
+    await sleep(SOCKET_RETRY_MS);
+    opened = await openAgentSocket({ url: agentSocketUrl(baseUrl, session), connectTimeoutMs: SOCKET_CONNECT_TIMEOUT_MS });
+  }
   if (opened.ok) return opened.socket;
   console.error(`dispatch: live updates unavailable (${opened.reason}); the run prints when it ends`);
   return null;
