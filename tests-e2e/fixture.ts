@@ -81,13 +81,19 @@ export type AccessDevServer = DevServer & {
  * team's JWKS over HTTPS as in production: wrangler and its workerd get
  * `NODE_EXTRA_CA_CERTS` naming the stand-in's throwaway CA.
  */
-export async function startAccessDevServer(options: { localDev: boolean; aud?: string }): Promise<AccessDevServer & { stop(): Promise<void> }> {
+export async function startAccessDevServer(options: {
+  localDev: boolean;
+  aud?: string;
+  /** The GitHub the Worker posts to (a local stand-in), as for startDevServer. */
+  githubApiUrl?: string;
+}): Promise<AccessDevServer & { stop(): Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "agent-think-access-"));
   let access: AccessIssuer | undefined;
   try {
     access = await startAccessIssuer({ directory, ...(options.aud ? { aud: options.aud } : {}) });
     const server = await startDevServer({
       localDev: options.localDev,
+      githubApiUrl: options.githubApiUrl,
       vars: { CF_ACCESS_TEAM_DOMAIN: access.teamDomain, CF_ACCESS_AUD: access.aud },
       env: { NODE_EXTRA_CA_CERTS: access.caFile }
     });
