@@ -19,7 +19,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { ROOT, test as base, type AccessDevServer } from "./fixture";
-import { dispatchWith, waitForSubmissionWith } from "./support/access-dev-api";
+import { dispatch, waitForSubmission } from "./dev-api";
 import { accessCookie, accessHeader } from "./support/access-issuer";
 import { countAllDurableObjects, countDurableObjects } from "./support/durable-objects";
 import { jsonFrames, probe, type ProbeRequest, type ProbeResponse } from "./support/raw-http";
@@ -33,13 +33,9 @@ type Thread = { session: string; transcript: unknown[] };
 
 const test = base.extend("thread", { scope: "file" }, async ({ accessServer }): Promise<Thread> => {
   const credentials = accessHeader(await accessServer.access.sign());
-  const run = await dispatchWith(accessServer.url, credentials, {
-    repo: "acme/widgets",
-    issueNumber: 1,
-    instruction: "TEST: reply hi"
-  });
+  const run = await dispatch(accessServer.url, { repo: "acme/widgets", issueNumber: 1, instruction: "TEST: reply hi" }, credentials);
   expect(run.session).toBe(S);
-  const settled = await waitForSubmissionWith(accessServer.url, credentials, run);
+  const settled = await waitForSubmission(accessServer.url, run, { credentials });
   expect(settled.submission.status, accessServer.output()).toBe("completed");
   return { session: run.session, transcript: settled.messages };
 });

@@ -128,9 +128,16 @@ describe("the dashboard", () => {
         "TEST: reply published"
       ].join("\n")
     });
-    expect((await waitForSubmission(server.url, run)).submission.status).toBe("completed");
+    const settled = await waitForSubmission(server.url, run);
+    expect(settled.submission.status).toBe("completed");
+    // A repository the run was not told is public: its page is private, and
+    // (Access being off locally) reached through its grant.
+    const published = settled.messages
+      .flatMap((message) => message.parts)
+      .find((part) => part.type === "tool-publish_reproduction")?.output as { url?: string } | undefined;
+    expect(published?.url).toMatch(/\/repro\/private\/[0-9a-f]{32}\/$/);
 
-    const repro = await openPage(`${server.url}/repro/${run.session}/`);
+    const repro = await openPage(published!.url!);
     await repro.locator("#trigger").click();
     await expect.poll(() => repro.locator("#out").textContent(), { timeout: 10_000 }).toContain("expected 2, actual 3");
     // The sandbox gives the page an opaque origin: the dashboard's API does not answer it.

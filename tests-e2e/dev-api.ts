@@ -2,6 +2,8 @@
  * Small clients for the local dev API, for the e2e tests: dispatch a run,
  * read a transcript, wait for a submission to end. Answers are parsed with
  * the same schemas the CLI uses, so a change of wire shape fails here too.
+ * Each call takes optional credentials (an Access JWT header or cookie) for
+ * a Worker behind Access.
  */
 import { expect } from "vitest";
 import {
@@ -13,6 +15,7 @@ import {
   type MessagesResponse,
   type SubmissionStatus
 } from "../scripts/lib/dev-api";
+import type { RepoVisibility } from "../src/shared/dispatch";
 
 const POLL_MS = 100;
 const RUN_TIMEOUT_MS = 30_000;
@@ -24,12 +27,17 @@ export type DispatchBody = {
   commentId?: number;
   issueTitle?: string;
   requestedBy?: { login: string };
+  installationToken?: string;
+  repoVisibility?: RepoVisibility;
 };
 
-export async function dispatch(baseUrl: string, body: DispatchBody): Promise<DispatchResult> {
+/** Request headers that get a request past Access (none where Access is off). */
+export type Credentials = Record<string, string>;
+
+export async function dispatch(baseUrl: string, body: DispatchBody, credentials: Credentials = {}): Promise<DispatchResult> {
   const response = await fetch(`${baseUrl}/dev/dispatch`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { ...credentials, "content-type": "application/json" },
     body: JSON.stringify(body)
   });
   const text = await response.text();
@@ -37,8 +45,8 @@ export async function dispatch(baseUrl: string, body: DispatchBody): Promise<Dis
   return dispatchResultSchema.parse(JSON.parse(text));
 }
 
-export async function readMessages(baseUrl: string, session: string, submissionId?: string): Promise<MessagesResponse> {
-  const response = await fetch(`${baseUrl}${messagesPath(session, submissionId)}`);
+export async function readMessages(baseUrl: string, session: string, submissionId?: string, credentials: Credentials = {}): Promise<MessagesResponse> {
+  const response = await fetch(`${baseUrl}${messagesPath(session, submissionId)}`, { headers: credentials });
   const text = await response.text();
   expect(response.status, text).toBe(200);
   return messagesResponseSchema.parse(JSON.parse(text));
@@ -48,16 +56,17 @@ export async function readMessages(baseUrl: string, session: string, submissionI
 export async function waitForSubmission(
   baseUrl: string,
   run: Pick<DispatchResult, "session" | "submissionId">,
-  timeoutMs = RUN_TIMEOUT_MS
+  options: { timeoutMs?: number; credentials?: Credentials } = {}
 ): Promise<MessagesResponse & { submission: SubmissionStatus }> {
+  const { timeoutMs = RUN_TIMEOUT_MS, credentials = {} } = options;
   const deadline = Date.now() + timeoutMs;
   let last: MessagesResponse | undefined;
   while (Date.now() < deadline) {
-    last = await readMessages(baseUrl, run.session, run.submissionId);
+    last = await readMessages(baseUrl, run.session, run.submissionId, credentials);
     const submission = last.submission;
     if (submission && isTerminalStatus(submission.status)) {
       // Status and transcript are read side by side: read once more for the settled transcript.
-      const settled = await readMessages(baseUrl, run.session, run.submissionId);
+      const settled = await readMessages(baseUrl, run.session, run.submissionId, credentials);
       return { ...settled, submission: settled.submission ?? submission };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -20,9 +20,9 @@ import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { freshIssueNumber } from "./dev-api";
-import { waitForSubmissionWith } from "./support/access-dev-api";
+import { waitForSubmission, type DispatchBody } from "./dev-api";
 import { ACCESS_COOKIE } from "./support/access-issuer";
-import { dispatchRun, test, waitForClosingComment, type ReportingServer, type RunBody } from "./support/reporting-server";
+import { dispatchRun, test, waitForClosingComment, type ReportingServer } from "./support/reporting-server";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SHOTS = "test-results/screenshots";
@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 /** Publishes the page for a fresh issue and returns the URL the publish tool gave the model, and the run's closing comment. */
-async function publish(server: ReportingServer, repoVisibility?: RunBody["repoVisibility"]) {
+async function publish(server: ReportingServer, repoVisibility?: DispatchBody["repoVisibility"]) {
   const run = await dispatchRun(server, {
     repo: "acme/repro-pages",
     issueNumber: freshIssueNumber(),
@@ -74,7 +74,7 @@ async function publish(server: ReportingServer, repoVisibility?: RunBody["repoVi
     instruction: PUBLISH,
     ...(repoVisibility ? { repoVisibility } : {})
   });
-  const settled = await waitForSubmissionWith(server.url, await server.jwtHeader(), run);
+  const settled = await waitForSubmission(server.url, run, { credentials: await server.jwtHeader() });
   expect(settled.submission.status, server.output()).toBe("completed");
   const published = settled.messages
     .flatMap((message) => message.parts)

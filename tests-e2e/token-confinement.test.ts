@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import type { TranscriptMessage } from "../scripts/lib/dev-api";
 import { freshIssueNumber } from "./dev-api";
-import { waitForSubmissionWith } from "./support/access-dev-api";
+import { waitForSubmission } from "./dev-api";
 import { accessCookie } from "./support/access-issuer";
 import { commentBody, dispatchRun, issueRecords, outputCoveringRun, standinRecords, test, waitForClosingComment, type ReportingServer } from "./support/reporting-server";
 import { followSession } from "./support/session-socket";
@@ -194,7 +194,7 @@ describe("a canary token printed by tools", () => {
     });
     const socket = await followSession(server.url, run.session, { Origin: server.url, ...accessCookie(await server.access.sign()) });
 
-    const settled = await waitForSubmissionWith(server.url, await server.jwtHeader(), run);
+    const settled = await waitForSubmission(server.url, run, { credentials: await server.jwtHeader() });
     expect(settled.submission.status, server.output()).toBe("completed");
     const closing = await waitForClosingComment(server.github, run.submissionId);
     const output = await outputCoveringRun(server, run.submissionId, "turn:done");
@@ -269,7 +269,7 @@ describe("a canary token the model writes into an error", () => {
       instruction: `TEST: fail the provider echoed ${spelled(RUN_TOKEN)} and ${spelled(FOUND)}`
     });
 
-    const settled = await waitForSubmissionWith(server.url, await server.jwtHeader(), run);
+    const settled = await waitForSubmission(server.url, run, { credentials: await server.jwtHeader() });
     expect(settled.submission.status, server.output()).toBe("error");
     const closing = await waitForClosingComment(server.github, run.submissionId);
     const output = await outputCoveringRun(server, run.submissionId, "turn:error");

@@ -85,7 +85,7 @@ describe.skipIf(!dockerReady)("a real container (needs a Docker engine)", () => 
         issueNumber: freshIssueNumber(),
         instruction: "TEST: container node --version && echo from-the-container\nTEST: reply done"
       });
-      const { submission, messages } = await waitForSubmission(server.url, run, 10 * 60_000);
+      const { submission, messages } = await waitForSubmission(server.url, run, { timeoutMs: 10 * 60_000 });
       expect(submission, server.output()).toMatchObject({ status: "completed" });
       const [bash] = toolParts(messages);
       expect(bash).toMatchObject({

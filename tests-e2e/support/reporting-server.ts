@@ -15,9 +15,7 @@ import { expect } from "vitest";
 import { startGitHubStandin, type GitHubStandin, type StandinRecord } from "../../scripts/lib/github-standin";
 import { startAccessDevServer, test as base, type AccessDevServer } from "../fixture";
 import type { DispatchResult } from "../../scripts/lib/dev-api";
-import type { RepoVisibility } from "../../src/shared/dispatch";
-import type { DispatchBody } from "../dev-api";
-import { dispatchWith } from "./access-dev-api";
+import { dispatch, type DispatchBody } from "../dev-api";
 import { accessHeader } from "./access-issuer";
 
 export type ReportingServer = AccessDevServer & {
@@ -50,12 +48,9 @@ export const test = base.extend("reportingServer", { scope: "file" }, async ({},
   };
 });
 
-/** What /dev/dispatch takes beyond the basics: the run's token and the repository's visibility, as the webhook app sends them. */
-export type RunBody = DispatchBody & { installationToken?: string; repoVisibility?: RepoVisibility };
-
 /** `POST /dev/dispatch` with a valid Access JWT. */
-export async function dispatchRun(server: ReportingServer, body: RunBody): Promise<DispatchResult> {
-  return dispatchWith(server.url, await server.jwtHeader(), body);
+export async function dispatchRun(server: ReportingServer, body: DispatchBody): Promise<DispatchResult> {
+  return dispatch(server.url, body, await server.jwtHeader());
 }
 
 /** Everything the stand-in was asked so far, read the way an operator would (`GET /_standin/records`). */
