@@ -5,32 +5,16 @@
  * and a failed run's Continue button finishes it in the same session.
  * Screenshots land in test-results/.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import { test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
+import { SHOTS, useChromium } from "./support/browser";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = "test-results/screenshots";
-
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 async function openPage(url: string): Promise<Page> {
-  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
   page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
   await page.goto(url);
   return page;

@@ -16,16 +16,13 @@
  * served (the grant is the credential, so it must not be forgeable).
  * Screenshots land in test-results/screenshots/.
  */
-import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect } from "vitest";
-import { freshIssueNumber } from "./dev-api";
-import { waitForSubmission, type DispatchBody } from "./dev-api";
+import type { BrowserContext, Request } from "playwright-core";
+import { describe, expect } from "vitest";
+import { freshIssueNumber, waitForSubmission, type DispatchBody } from "./dev-api";
+import { SHOTS, useChromium } from "./support/browser";
 import { ACCESS_COOKIE } from "./support/access-issuer";
 import { dispatchRun, test, waitForClosingComment, type ReportingServer } from "./support/reporting-server";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = "test-results/screenshots";
 const CLICK_TIMEOUT_MS = 10_000;
 
 const PAGE = [
@@ -50,20 +47,7 @@ const PUBLICATION_ID = "[0-9a-f]{32}";
 /** `<id>.<expires, epoch seconds>.<base64url HMAC-SHA256>` (src/repro/grant.ts). */
 const GRANTED = new RegExp(`^/repro/private/(${PUBLICATION_ID})\\.([0-9]+)\\.([A-Za-z0-9_-]{43})/$`);
 
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does)`);
-  mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run", "--disable-component-update", "--disable-sync"]
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromium();
 
 /** Publishes the page for a fresh issue and returns the URL the publish tool gave the model, and the run's closing comment. */
 async function publish(server: ReportingServer, repoVisibility?: DispatchBody["repoVisibility"]) {
@@ -90,7 +74,7 @@ async function publish(server: ReportingServer, repoVisibility?: DispatchBody["r
 
 /** A fresh browser context: no cookies unless given, every request to the page's assets recorded. */
 async function openContext(cookies: Parameters<BrowserContext["addCookies"]>[0] = []) {
-  const context = await browser!.newContext({ viewport: { width: 900, height: 500 } });
+  const context = await browser().newContext({ viewport: { width: 900, height: 500 } });
   if (cookies.length > 0) await context.addCookies(cookies);
   const scripts: Request[] = [];
   context.on("request", (request) => {
