@@ -10,16 +10,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ContainerBackend, WorkspaceContainerAPI } from "@cloudflare/computer/backends/container";
 import { LOG_PREFIX } from "../../src/run/log";
 import { CONTAINERS_UNAVAILABLE_MESSAGE } from "../../src/pool/errors";
+import { callingSideHolder } from "../../src/pool/calling-side-host";
 import { containerBackendOptions, warmLaunchSpec } from "../../src/pool/launch-spec";
 import { sandboxStub } from "../../src/sandbox";
 import { captureConsole } from "../helpers";
 import { FakeContainer } from "./fakes";
 import { installContainer, rejectionOf, sandboxWithContainer } from "./seams";
 
+/** A backend wired as the WorkspaceAgent wires its own: the Sandbox across RPC, through the calling-side host. */
 function backendFor(sandboxId: string) {
   return new ContainerBackend({
     ...containerBackendOptions(),
-    container: () => sandboxStub(env, sandboxId),
+    container: () => callingSideHolder(sandboxStub(env, sandboxId)),
     workspace: { binding: "WorkspaceAgent", id: "workspace-under-test" },
     connectTimeoutMs: 400,
     restartAttempts: 0,
