@@ -6,22 +6,27 @@
  * worker shell (`shell`, the default) and, where Cloudflare Containers run,
  * the container backend (`container`). ThinkAgent reaches it over RPC: Think's
  * file tools through `__getWorkspaceStub`, the bash tool through `exec`.
+ * computerd reaches it too: the container dials `ws://computer.internal/api`,
+ * the package's WorkspaceProxy forwards that upgrade here, and `fetch` hands
+ * it to the container backend (everything else goes to the agents SDK).
  *
- * Container ownership follows the turn: `beginTurn` names the turn, the first
- * container command of that turn claims a warm container from the WarmPool
- * (idempotently, so an eviction does not claim a second one), and `endTurn`
- * releases it. Git in the container is authenticated as the App before the
- * turn's commands whenever the run's token has changed. It holds no
- * transcript and stores no token.
+ * Container ownership follows the turn (pool/turn-container.ts): `beginTurn`
+ * names the turn, its first container command claims a warm container from
+ * the WarmPool, and `endTurn` gives it back, durably. Git in the container is
+ * authenticated as the App per container: every container command starts
+ * with a guard that stops when this container has not logged in with the
+ * run's current token (src/run/git-auth.ts). It holds no transcript and
+ * stores no token.
  */
 import { Agent, type Connection } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
-import { ContainerBackend, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
+import { ContainerBackend, type ContainerBackendOptions, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
+import { callingSideHolder } from "./pool/calling-side-host";
 import { containerBackendOptions } from "./pool/launch-spec";
-import { poolOwner, type PoolOwner } from "./pool/pool-types";
+import { RELEASE_RETRY_INITIAL_MS, RELEASE_RETRY_MAX_MS, TurnContainers, type RetryPolicy, type TurnPool, type TurnRef } from "./pool/turn-container";
 import { sandboxStub } from "./sandbox";
-import { botLogin, gitAuthScript, tokenDigest } from "./run/git-auth";
+import { authGuard, authMarker, botLogin, gitAuthScript, stoppedForGitAuth } from "./run/git-auth";
 import { createLogger, type Logger } from "./run/log";
 import { isolateSecrets } from "./run/console-guard";
 import { boundText, LOG_DIR, logPath, parseReport, wrapCommand, type StreamName } from "./tools/command-report";
@@ -32,12 +37,10 @@ export const CONTAINER_UNAVAILABLE =
   "container backend unavailable: this environment has no container engine (local dev); use the shell backend";
 
 const DEFAULT_MAX_TOOL_OUTPUT_BYTES = 16 * 1024;
-// The backend's clock starts before start(): a stale-container reconcile and
-// a cold boot both have to fit in it.
-const CONTAINER_CONNECT_TIMEOUT_MS = 90_000;
+/** How long a release waits for container commands still running (and their last sync) before it gives the container back. */
+export const RELEASE_SYNC_WAIT_MS = 30_000;
 
-/** The turn a workspace call belongs to. */
-export type TurnRef = { session: string; submissionId: string };
+export type { TurnRef };
 
 export type ExecRequest = BashInput & { turn?: TurnRef; token?: string };
 
@@ -49,10 +52,6 @@ export interface CommandRunner {
   run(script: string, options: { stdin?: string; timeoutMs: number }): Promise<RawRun>;
 }
 
-type TurnState = { owner: PoolOwner; submissionId: string; sandboxId?: string; authDigest?: string };
-
-const TURN_KEY = "agent-think:workspace-turn";
-
 export class WorkspaceAgent extends Agent<Env> {
   // Seams, kept as instance properties so they are not on the RPC surface;
   // tests swap in fakes with runInDurableObject (see test/ownership.test.ts).
@@ -60,20 +59,58 @@ export class WorkspaceAgent extends Agent<Env> {
   protected containersEnabled: () => boolean = () => this.env.CONTAINERS_ENABLED === "1";
   /** The WarmPool this workspace claims from. */
   protected poolName = WARM_POOL_NAME;
+  /** Where claims and releases go: that WarmPool (tests put a failing or slow pool in front). */
+  protected pool: () => TurnPool = () => warmPool(this.env, this.poolName);
   /** Runs scripts on the container backend; the recording fake in tests. */
   protected containerRunner: CommandRunner = this.#runtimeRunner("container");
 
-  readonly #workspace = new Workspace({
-    storage: this.ctx.storage,
-    backends: this.#backends(),
-    // Bounding is ours (command-report.ts): nothing is saved twice.
-    output: false
+  /** Seam: how long a release waits for the last container commands and their sync (tests shorten it). */
+  protected releaseSyncWaitMs = RELEASE_SYNC_WAIT_MS;
+  /** Seam: the backoff of a failed release (tests shorten it). */
+  protected releaseRetry: RetryPolicy = { initialMs: RELEASE_RETRY_INITIAL_MS, maxMs: RELEASE_RETRY_MAX_MS };
+  /** Seam: options laid over the container backend's (tests shorten its timeouts). */
+  protected containerBackendOverrides: Partial<ContainerBackendOptions> = {};
+  /** Seam: the container backend this workspace built, if any (tests drive its connect). */
+  protected containerBackend = (): ContainerBackend | undefined => {
+    void this.#workspace;
+    return this.#containerBackend;
+  };
+
+  #workspaceInstance: Workspace | undefined;
+  /** The container backend, when this environment has one: computerd's /api upgrade goes to it. */
+  #containerBackend: ContainerBackend | undefined;
+  readonly #turns = new TurnContainers({
+    store: this.ctx.storage,
+    pool: () => this.pool(),
+    log: (event, fields) => this.#log(event, fields),
+    now: () => Date.now(),
+    scheduleRetry: async (ms) => {
+      await this.schedule(Math.max(1, Math.ceil(ms / 1000)), "retryReleases");
+    },
+    beforeRelease: () => this.#settleContainer(),
+    retryPolicy: () => this.releaseRetry
   });
+  /** Container commands still running in this isolate (their results include the sync back from the container). */
+  readonly #inflight = new Set<Promise<unknown>>();
   #log: Logger = (event, fields) =>
     createLogger({ session: this.#name(), component: "workspace" }, () => (this.#token ? [this.#token] : []))(event, fields);
   /** The run's token, in memory only, for a container claimed later in the turn. */
   #token = "";
   #ready: Promise<void> | undefined;
+
+  /**
+   * Built on first use, not in a field initializer, so the backends follow
+   * the `containersEnabled` seam (tests turn the container path on).
+   */
+  get #workspace(): Workspace {
+    this.#workspaceInstance ??= new Workspace({
+      storage: this.ctx.storage,
+      backends: this.#backends(),
+      // Bounding is ours (command-report.ts): nothing is saved twice.
+      output: false
+    });
+    return this.#workspaceInstance;
+  }
 
   #runtimeRunner(backend: BackendId): CommandRunner {
     return {
@@ -104,63 +141,123 @@ export class WorkspaceAgent extends Agent<Env> {
     if (source !== "server") throw new Error("a workspace's state is read-only");
   }
 
+  /**
+   * computerd's callback: the container dials `ws://computer.internal/api`
+   * and the WorkspaceProxy forwards the upgrade here. It belongs to the
+   * container backend's pending connect (which checks the bearer secret);
+   * the agents SDK's own socket handling would swallow it. Every other
+   * request is the SDK's.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (new URL(request.url).pathname === COMPUTERD_CALLBACK_PATH) {
+      const backend = this.containerBackend();
+      return backend ? await backend.handleFetch(request) : new Response("no container backend in this workspace", { status: 404 });
+    }
+    return await super.fetch(request);
+  }
+
   __getWorkspaceStub(): Promise<WorkspaceStub> {
     return this.#ensureReady().then(() => this.#workspace.stub());
   }
 
   /** Run one bash command for the model, with bounded output. Failures are data. */
   async exec(request: ExecRequest): Promise<BashResult> {
-    const { command, backend, timeoutMs } = request;
+    const { backend } = request;
     if (backend === "container" && !this.containersEnabled()) return { backend, error: CONTAINER_UNAVAILABLE };
     await this.#ensureReady();
-    const started = Date.now();
-    const id = `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
-    const nonce = crypto.randomUUID().replaceAll("-", "");
-    const maxBytes = this.#maxOutputBytes();
     try {
-      if (backend === "container") {
-        if (request.turn) await this.beginTurn(request.turn);
-        if (request.token !== undefined) this.#holdToken(request.token);
-        // Claim before connecting: the claim is the turn's, whichever call
-        // (this one, or the backend's own connect) gets there first.
-        await this.#sandboxHost();
-        const auth = await this.#authenticate();
-        if (auth) return { backend, error: auth };
-      }
-      if (backend === "shell") {
-        const raw = await this.#runner("shell").run(command, { timeoutMs });
-        const [stdout, stderr] = await Promise.all([
-          this.#boundAndKeep(raw.stdout, "stdout", id, maxBytes),
-          this.#boundAndKeep(raw.stderr, "stderr", id, maxBytes)
-        ]);
-        return { backend, exitCode: raw.exitCode, stdout, stderr, durationMs: Date.now() - started };
-      }
-      // The container's output never leaves it whole: the wrapper keeps it
-      // in /temp and reports a head and tail. coreutils' timeout stops the
-      // command and leaves the report intact.
-      const script = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
-      const raw = await this.#runner(backend).run(script, { timeoutMs: timeoutMs + 15_000 });
-      const parsed = parseReport(raw.stdout, { id, nonce, maxBytes });
-      if (!parsed.ok) {
-        return {
-          backend,
-          error: `${parsed.reason} (exit ${raw.exitCode}${raw.stderr ? `: ${raw.stderr.slice(0, 500)}` : ""})`
-        };
-      }
-      const { exitCode, stdout, stderr } = parsed.report;
-      return {
-        backend,
-        exitCode,
-        stdout,
-        stderr,
-        durationMs: Date.now() - started,
-        ...(exitCode === 124 ? { timedOut: true } : {})
-      };
+      if (backend === "shell") return await this.#execShell(request);
+      if (request.turn) await this.beginTurn(request.turn);
+      if (request.token !== undefined) this.#holdToken(request.token);
+      return await this.#track(this.#execContainer(request));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#log("exec:error", { backend, error: message });
       return { backend, error: message };
     }
+  }
+
+  async #execShell({ command, timeoutMs }: ExecRequest): Promise<BashResult> {
+    const started = Date.now();
+    const id = commandId();
+    const maxBytes = this.#maxOutputBytes();
+    const raw = await this.#runner("shell").run(command, { timeoutMs });
+    const [stdout, stderr] = await Promise.all([
+      this.#boundAndKeep(raw.stdout, "stdout", id, maxBytes),
+      this.#boundAndKeep(raw.stderr, "stderr", id, maxBytes)
+    ]);
+    return { backend: "shell", exitCode: raw.exitCode, stdout, stderr, durationMs: Date.now() - started };
+  }
+
+  /**
+   * The container's output never leaves it whole: the wrapper keeps it in
+   * /temp and reports a head and tail. The guard in front stops the command
+   * when this container is not logged in with the run's token; then it logs
+   * in and runs the command again. A container stopped under the turn (its
+   * lifetime ran out) is given back and the command runs on a fresh one.
+   */
+  async #execContainer({ command, timeoutMs }: ExecRequest): Promise<BashResult> {
+    const started = Date.now();
+    const id = commandId();
+    const nonce = crypto.randomUUID().replaceAll("-", "");
+    const maxBytes = this.#maxOutputBytes();
+    const login = botLogin(this.env.BOT_LOGIN);
+    const marker = this.#token ? await authMarker(this.#token, login) : undefined;
+    const wrapped = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
+    const script = marker ? `${authGuard(marker, nonce)}\n${wrapped}` : wrapped;
+    let raw = await this.#onContainer(() => this.containerRunner.run(script, { timeoutMs: timeoutMs + 15_000 }));
+    if (marker && stoppedForGitAuth(raw.stdout, nonce)) {
+      const failure = await this.#authenticate(login, marker);
+      if (failure) return { backend: "container", error: failure };
+      raw = await this.containerRunner.run(script, { timeoutMs: timeoutMs + 15_000 });
+    }
+    const parsed = parseReport(raw.stdout, { id, nonce, maxBytes });
+    if (!parsed.ok) {
+      return {
+        backend: "container",
+        error: `${parsed.reason} (exit ${raw.exitCode}${raw.stderr ? `: ${raw.stderr.slice(0, 500)}` : ""})`
+      };
+    }
+    const { exitCode, stdout, stderr } = parsed.report;
+    return {
+      backend: "container",
+      exitCode,
+      stdout,
+      stderr,
+      durationMs: Date.now() - started,
+      ...(exitCode === 124 ? { timedOut: true } : {})
+    };
+  }
+
+  /**
+   * Run on the turn's container, claiming it first (the claim is the turn's,
+   * whichever call gets there first). A retired container is given back and
+   * the call runs once more on a fresh one.
+   */
+  async #onContainer<T>(run: () => Promise<T>): Promise<T> {
+    const sandboxId = await this.#turns.sandbox();
+    try {
+      return await run();
+    } catch (error) {
+      if (!isRetired(error)) throw error;
+      this.#log("container:retired", { sandboxId });
+      await this.#turns.replaceRetired(sandboxId);
+      await this.#workspaceInstance?.close().catch(() => {});
+      await this.#turns.sandbox();
+      return await run();
+    }
+  }
+
+  /** Log this container in with the run's token; an error message when it failed. */
+  async #authenticate(login: string, marker: string): Promise<string | undefined> {
+    this.#log("git-auth:start", {});
+    const run = await this.containerRunner.run(gitAuthScript(login, marker), { stdin: this.#token, timeoutMs: 60_000 });
+    if (run.exitCode !== 0) {
+      this.#log("git-auth:failed", { exitCode: run.exitCode });
+      return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
+    }
+    this.#log("git-auth:done", {});
+    return undefined;
   }
 
   /** Bound one stream of the worker shell; keep the whole of a cut stream in /temp. */
@@ -175,44 +272,33 @@ export class WorkspaceAgent extends Agent<Env> {
 
   /** Name the turn that container use belongs to. Idempotent. */
   async beginTurn(turn: TurnRef): Promise<void> {
-    const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
-    if (current?.submissionId === turn.submissionId) return;
-    if (current) await this.#release(current, "superseded");
-    await this.ctx.storage.put<TurnState>(TURN_KEY, {
-      owner: poolOwner(turn.session, turn.submissionId),
-      submissionId: turn.submissionId
-    });
+    await this.#turns.begin(turn);
   }
 
-  /** The turn ended (done, error, recovery exhausted, cancelled): give its container back. */
-  async endTurn(turn: TurnRef, outcome: string): Promise<{ released: boolean }> {
-    const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
+  /** The turn ended (done, error, recovery exhausted, cancelled): give its container back, durably. */
+  async endTurn(turn: TurnRef, outcome: string): Promise<{ released: boolean; pending?: boolean }> {
     this.#token = "";
-    if (current?.submissionId !== turn.submissionId) return { released: false };
-    const released = await this.#release(current, outcome);
-    await this.ctx.storage.delete(TURN_KEY);
-    return { released };
+    return await this.#turns.end(turn, outcome);
   }
 
   /**
-   * Called before each model call with the run's current token: when a
-   * container is attached and the token changed since it was authenticated,
-   * authenticate again now; otherwise keep it for the first container use.
+   * Called before each model call with the run's current token. The token is
+   * held for the next container command, whose guard logs the container in
+   * when it has not seen this token (a new token, or a new container).
    */
-  async syncGitAuth(turn: TurnRef, token: string): Promise<{ authenticated: boolean; error?: string }> {
+  async syncGitAuth(_turn: TurnRef, token: string): Promise<{ authenticated: boolean; error?: string }> {
     this.#holdToken(token);
-    const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
-    if (current?.submissionId !== turn.submissionId || !current.sandboxId || !this.containersEnabled()) {
-      return { authenticated: false };
-    }
-    const error = await this.#authenticate();
-    return error ? { authenticated: false, error } : { authenticated: true };
+    return { authenticated: false };
   }
 
-  /** The turn and container this workspace holds, for tests and the dashboard. */
+  /** The turn and container this workspace holds (the WarmPool asks before reclaiming; tests). */
   async holding(): Promise<{ submissionId?: string; sandboxId?: string }> {
-    const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
-    return { submissionId: current?.submissionId, sandboxId: current?.sandboxId };
+    return await this.#turns.holding();
+  }
+
+  /** Scheduled callback: retry the container releases that failed. */
+  async retryReleases(): Promise<{ pending: number }> {
+    return await this.#turns.retryReleases();
   }
 
   /** Empty /workspace. The transcript lives in ThinkAgent and is not touched. */
@@ -228,71 +314,54 @@ export class WorkspaceAgent extends Agent<Env> {
     isolateSecrets.add(token);
   }
 
-  /** Authenticate the container if the token changed. Returns an error message or undefined. */
-  async #authenticate(): Promise<string | undefined> {
-    if (!this.#token) return undefined; // local dev: no GitHub access to set up
-    const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
-    if (!current) return "no turn is running in this workspace";
-    const digest = await tokenDigest(this.#token);
-    if (current.authDigest === digest) return undefined;
-    this.#log("git-auth:start", {});
-    const run = await this.containerRunner.run(gitAuthScript(botLogin(this.env.BOT_LOGIN)), { stdin: this.#token, timeoutMs: 60_000 });
-    if (run.exitCode !== 0) {
-      this.#log("git-auth:failed", { exitCode: run.exitCode });
-      return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
-    }
-    const latest = (await this.ctx.storage.get<TurnState>(TURN_KEY)) ?? current;
-    await this.ctx.storage.put<TurnState>(TURN_KEY, { ...latest, authDigest: digest });
-    this.#log("git-auth:done", {});
-    return undefined;
+  #track<T>(work: Promise<T>): Promise<T> {
+    this.#inflight.add(work);
+    void work.finally(() => this.#inflight.delete(work)).catch(() => {});
+    return work;
   }
 
-  /** The container backend's host: the turn's claimed Sandbox, claiming one on first use. */
+  /**
+   * Before the container goes back: let the commands still running here
+   * finish (bounded), so their sync from the container lands, then drop the
+   * connection (the next use of any backend reconnects lazily).
+   */
+  async #settleContainer(): Promise<void> {
+    if (this.#inflight.size > 0) {
+      const settled = Promise.allSettled([...this.#inflight]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), this.releaseSyncWaitMs);
+      });
+      const outcome = await Promise.race([settled, timeout]);
+      clearTimeout(timer);
+      if (outcome === "timeout") this.#log("container:release-sync-timeout", { running: this.#inflight.size, waitedMs: this.releaseSyncWaitMs });
+    }
+    await this.#workspaceInstance?.close().catch(() => {});
+  }
+
+  /** The container backend's host: the turn's Sandbox, claiming one on first use. */
   async #sandboxHost(): Promise<ContainerHostHolder> {
-    const current = await this.ctx.storage.get<TurnState>(TURN_KEY);
-    if (!current) throw new Error("no turn is running in this workspace, so it holds no container");
-    let sandboxId = current.sandboxId;
-    if (!sandboxId) {
-      const claim = await this.#pool().claim(current.owner);
-      sandboxId = claim.sandboxId;
-      const latest = (await this.ctx.storage.get<TurnState>(TURN_KEY)) ?? current;
-      await this.ctx.storage.put<TurnState>(TURN_KEY, { ...latest, sandboxId });
-      this.#log("container:claimed", { owner: current.owner, sandboxId, reused: claim.reused });
-    }
-    return sandboxStub(this.env, sandboxId) as unknown as ContainerHostHolder;
-  }
-
-  async #release(state: TurnState, outcome: string): Promise<boolean> {
-    if (!state.sandboxId) return false;
-    // Drop the connection to a container about to be stopped; the next use
-    // of any backend reconnects lazily.
-    await this.#workspace.close().catch(() => {});
-    const result = await this.#pool().release(state.owner);
-    this.#log("container:released", { owner: state.owner, sandboxId: state.sandboxId, outcome, released: result.released });
-    return result.released;
-  }
-
-  #pool() {
-    return warmPool(this.env, this.poolName);
+    return sandboxStub(this.env, await this.#turns.sandbox()) as unknown as ContainerHostHolder;
   }
 
   #backends(): WorkspaceRegisteredBackend[] {
-    const workspace = { binding: "WorkspaceAgent", id: this.ctx.id.toString() };
+    // The name lets the WorkspaceProxy wake this object by name (so it keeps `this.name`).
+    const workspace = { binding: "WorkspaceAgent", id: this.ctx.id.toString(), ...(this.ctx.id.name ? { name: this.ctx.id.name } : {}) };
     const backends: WorkspaceRegisteredBackend[] = [
       new WorkerShellBackend({ id: "shell", loader: this.env.LOADER, workspace, ctx: this.ctx })
     ];
-    if (this.env.CONTAINERS_ENABLED === "1") {
-      backends.push(
-        new ContainerBackend({
-          // The same launch spec the pool warms with, so a claimed warm
-          // container is adopted, not relaunched (src/pool/launch-spec.ts).
-          ...containerBackendOptions(),
-          id: "container",
-          container: () => this.#sandboxHost(),
-          workspace,
-          connectTimeoutMs: CONTAINER_CONNECT_TIMEOUT_MS
-        })
-      );
+    if (this.containersEnabled()) {
+      this.#containerBackend = new ContainerBackend({
+        // The same launch spec the pool warms with, so a claimed warm
+        // container is adopted, not relaunched (src/pool/launch-spec.ts).
+        ...containerBackendOptions(this.env),
+        id: "container",
+        // The host is in the Sandbox, across RPC: its health probe's signal stays here.
+        container: () => callingSideHolder(this.#sandboxHost()),
+        workspace,
+        ...this.containerBackendOverrides
+      });
+      backends.push(this.#containerBackend);
     }
     return backends;
   }
@@ -318,4 +387,14 @@ export class WorkspaceAgent extends Agent<Env> {
       return undefined;
     }
   }
+}
+
+/** Where computerd's callback arrives (the ContainerBackend's `/api`). */
+const COMPUTERD_CALLBACK_PATH = "/api";
+
+const commandId = () => `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** A Sandbox that was stopped never starts again (its message crosses RPC; its class does not). */
+function isRetired(error: unknown): boolean {
+  return /was stopped and is never started again/.test(error instanceof Error ? error.message : String(error));
 }

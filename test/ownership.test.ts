@@ -16,7 +16,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
-import { GIT_AUTH_SCRIPT } from "../src/run/git-auth";
+import { authMarker, DEFAULT_BOT_LOGIN, gitAuthScript } from "../src/run/git-auth";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
 import type { poolWithFleet } from "./pool/seams";
@@ -50,7 +50,9 @@ describe("container ownership follows the turn", () => {
 
     expect(container.commands()).toEqual(["one", "two"]);
     expect(container.auths()).toEqual(["ghs_tokenONE_0000000000"]);
-    expect(container.runs[0]!.script).toBe(GIT_AUTH_SCRIPT);
+    // The fresh container had not logged in: its guard stopped the first command, which ran again after the login.
+    expect(container.guardStops).toEqual(["one"]);
+    expect(container.runs[1]!.script).toBe(gitAuthScript(DEFAULT_BOT_LOGIN, await authMarker("ghs_tokenONE_0000000000", DEFAULT_BOT_LOGIN)));
     const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
     expect(bash.map((part) => part.output)).toMatchObject([
       { backend: "container", exitCode: 0, stdout: { text: "one\n" } },
@@ -60,7 +62,7 @@ describe("container ownership follows the turn", () => {
     // The warm one was handed out, its replacement warmed, and it was stopped at the end.
     expect(fleet.stopped()).toEqual([warm]);
     expect(fleet.warmed()).toHaveLength(2);
-    expect(await settledPool(pool)).toEqual({ warm: 1, assigned: 0, total: 1, target: 1 });
+    expect(await settledPool(pool)).toEqual({ warm: 1, assigned: 0, total: 1, target: 1, retiring: 0 });
     expect(await workspace.holding()).toEqual({ submissionId: undefined, sandboxId: undefined });
     expect(session).toMatch(/-77$/);
   });
@@ -112,7 +114,22 @@ describe("container ownership follows the turn", () => {
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
     expect(container.auths()).toEqual(["ghs_tokenOLD_0000000000", "ghs_tokenNEW_0000000000"]);
     const newAuth = container.runs.findIndex((run) => run.stdin === "ghs_tokenNEW_0000000000");
-    expect(container.runs.findIndex((run) => run.script.includes("echo b"))).toBeGreaterThan(newAuth);
+    expect(container.runs.findLastIndex((run) => run.script.includes("echo b"))).toBeGreaterThan(newAuth);
+    expect(container.commands()).toEqual(["a", "b"]);
+  });
+
+  it("logs a container that replaced the turn's one in before its next command", async () => {
+    const { repo, container, agent } = await setup();
+    const { submissionId } = await dispatch(repo, "TEST: container echo before\nTEST: sleep 300\nTEST: container echo after", "ghs_tokenREP_0000000000");
+    for (let i = 0; i < 200 && container.commands().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    // A crash relaunch, a restart or a reconcile: same Sandbox, a new container with no gh login.
+    container.replace();
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    expect(container.commands()).toEqual(["before", "after"]);
+    expect(container.guardStops).toEqual(["before", "after"]);
+    expect(container.auths()).toEqual(["ghs_tokenREP_0000000000", "ghs_tokenREP_0000000000"]);
+    const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
+    expect(bash.map((part) => part.output)).toMatchObject([{ exitCode: 0 }, { exitCode: 0, stdout: { text: "after\n" } }]);
   });
 });
 

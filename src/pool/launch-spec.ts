@@ -14,8 +14,11 @@
  * it passes to `start()` equals `warmLaunchSpec()`.
  *
  * Only static values belong here: a per-run value (a token, an issue number)
- * would change the env digest per turn and defeat adoption. Pure.
+ * would change the env digest per turn and defeat adoption. Configuration
+ * (the instance type) is static per deploy, and both sides read it from the
+ * same env. Pure.
  */
+import type { ContainerInstanceSize } from "@cloudflare/computer/backends/container";
 
 /** computerd's HTTP and WebSocket port (the backend's default). */
 export const CONTAINER_PORT = 8080;
@@ -24,11 +27,62 @@ export const CONTAINER_IMAGE_NAME = "app";
 /** Where computerd mounts the workspace (the backend always sends this). */
 export const WORKSPACE_MOUNT_POINT = "/workspace";
 
+/**
+ * Paths under /workspace the container keeps on its own disk instead of
+ * syncing them into the WorkspaceAgent's storage (computerd's MOUNT_IGNORE,
+ * the backend's `ignore`): dependency trees and caches, which are large, are
+ * rebuilt by `npm install`, and would otherwise be held in the Durable
+ * Object and in the container's memory. Never `dist` (publish_reproduction
+ * reads the built page from the workspace) and never `.git` (a later run's
+ * container gets the issue's clone, history included, only through the
+ * sync). A new container therefore has no node_modules: the skills say to
+ * install before running.
+ */
+export const WORKSPACE_SYNC_IGNORE: readonly string[] = [
+  "**/node_modules",
+  "**/.cache",
+  "**/.next",
+  "**/.turbo",
+  "**/__pycache__"
+];
+
+/** The instance types Cloudflare Containers offer (ContainerStartupOptions["instance"]). */
+export const INSTANCE_TYPES = ["lite", "basic", "standard-1", "standard-2", "standard-3", "standard-4"] as const;
+export type InstanceType = (typeof INSTANCE_TYPES)[number];
+/** Builds and installs of users' repositories want 1 vCPU and 6 GiB or more: standard-2. */
+export const DEFAULT_INSTANCE_TYPE: InstanceType = "standard-2";
+
+/** The configuration the launch spec reads. */
+export type LaunchEnv = { CONTAINER_INSTANCE_TYPE?: string };
+
+/** `CONTAINER_INSTANCE_TYPE`, or the default when it is blank. Throws, naming the variable, on an unknown type. */
+export function containerInstance(env: LaunchEnv = {}): InstanceType {
+  const configured = (env.CONTAINER_INSTANCE_TYPE ?? "").trim();
+  if (configured === "") return DEFAULT_INSTANCE_TYPE;
+  if ((INSTANCE_TYPES as readonly string[]).includes(configured)) return configured as InstanceType;
+  throw new Error(`CONTAINER_INSTANCE_TYPE must be one of ${INSTANCE_TYPES.join(", ")}; got ${JSON.stringify(configured)}`);
+}
+
+/**
+ * How long a WorkspaceAgent's backend waits for a container, from before
+ * start() to the /api upgrade: a stale-container reconcile (up to about 20 s),
+ * a cold boot with an image pull, and one restart after a boot that never
+ * turned healthy. The backend splits it evenly over its attempts, so each
+ * attempt gets 90 s, not the package's 15 s, and a slow first boot is not
+ * destroyed and restarted halfway.
+ */
+export const CONTAINER_CONNECT_TIMEOUT_MS = 180_000;
+/** One restart after a boot that never answered its health check. */
+export const CONTAINER_RESTART_ATTEMPTS = 1;
+/** A single health probe may take this long (a booting daemon answers slowly). */
+export const CONTAINER_HEALTH_PROBE_TIMEOUT_MS = 5_000;
+
 /** The subset of @cloudflare/computer's `ContainerLaunchSpec` this Worker sets. */
 export type LaunchSpec = {
   env: Record<string, string>;
   enableInternet: boolean;
   name: string;
+  instance: ContainerInstanceSize;
 };
 
 /**
@@ -49,25 +103,36 @@ export function containerLaunchEnv(): Record<string, string> {
 
 /**
  * The launch options for the WorkspaceAgent's ContainerBackend:
- * `new ContainerBackend({ ...containerBackendOptions(), container, workspace })`.
- * Adding `ignore`, `instance` or `launch` there changes the spec; add them
- * here (and to `warmLaunchSpec`) instead.
+ * `new ContainerBackend({ ...containerBackendOptions(env), container, workspace })`.
+ * Adding `launch` or changing `ignore` or `instance` changes the spec; do it
+ * here (and in `warmLaunchSpec`) instead.
  */
-export function containerBackendOptions() {
+export function containerBackendOptions(env: LaunchEnv = {}) {
   return {
     containerPort: CONTAINER_PORT,
     containerEnv: containerLaunchEnv(),
     // gh, npm and git need the network; the backend's own default is "none".
     egress: { mode: "direct" } as const,
-    name: CONTAINER_IMAGE_NAME
+    name: CONTAINER_IMAGE_NAME,
+    instance: containerInstance(env),
+    ignore: WORKSPACE_SYNC_IGNORE,
+    connectTimeoutMs: CONTAINER_CONNECT_TIMEOUT_MS,
+    restartAttempts: CONTAINER_RESTART_ATTEMPTS,
+    healthProbeTimeoutMs: CONTAINER_HEALTH_PROBE_TIMEOUT_MS
   };
 }
 
-/** The spec `ContainerBackend.connect()` passes to `host.start()` for `containerBackendOptions()`. */
-export function warmLaunchSpec(): LaunchSpec {
+/** The spec `ContainerBackend.connect()` passes to `host.start()` for `containerBackendOptions(env)`. */
+export function warmLaunchSpec(env: LaunchEnv = {}): LaunchSpec {
   return {
-    env: { PORT: String(CONTAINER_PORT), MOUNT_POINT: WORKSPACE_MOUNT_POINT, ...containerLaunchEnv() },
+    env: {
+      PORT: String(CONTAINER_PORT),
+      MOUNT_POINT: WORKSPACE_MOUNT_POINT,
+      MOUNT_IGNORE: WORKSPACE_SYNC_IGNORE.join(","),
+      ...containerLaunchEnv()
+    },
     enableInternet: true,
-    name: CONTAINER_IMAGE_NAME
+    name: CONTAINER_IMAGE_NAME,
+    instance: containerInstance(env)
   };
 }

@@ -10,8 +10,16 @@
  * GitHub attributes to the bot account (the id is looked up with the new
  * credentials; without it, the plain noreply address).
  *
- * The container is re-authenticated whenever the run's token changes. What
- * is remembered to tell is a SHA-256 digest, never the token. Pure.
+ * Authentication belongs to a container, not to a turn: a container that
+ * replaces another mid-turn (a crash relaunch, a restart, the reconcile
+ * after a deploy) starts with no gh login. So a successful login leaves a
+ * marker file inside the container, named by a digest of the login and the
+ * token (never the token), under /temp (container-local, never synced), and
+ * every container command starts with a guard that stops before running the
+ * command when the marker for the run's current token is missing. The
+ * WorkspaceAgent then logs in and runs the command again: a new container,
+ * or a new token, is authenticated before its first command, at the cost of
+ * one round trip only then. Pure.
  */
 /** A GitHub App's bot login: `<app-slug>[bot]`. */
 export const BOT_LOGIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\[bot\]$/;
@@ -22,9 +30,18 @@ export function botLogin(configured: string | undefined): string {
   return configured !== undefined && BOT_LOGIN_PATTERN.test(configured) ? configured : DEFAULT_BOT_LOGIN;
 }
 
-/** The script for one bot login (checked against BOT_LOGIN_PATTERN, so it is safe inside single quotes). */
-export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN): string {
+/** Where the login markers live in the container: outside /workspace, so never synced or kept. */
+export const AUTH_MARKER_DIR = "/temp/agent-think/git-auth";
+const MARKER = /^[0-9a-f]{32}$/;
+
+/**
+ * The script for one bot login (checked against BOT_LOGIN_PATTERN, so it is
+ * safe inside single quotes). With a marker (from `authMarker`), a
+ * successful login ends by leaving it in AUTH_MARKER_DIR.
+ */
+export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN, marker?: string): string {
   if (!BOT_LOGIN_PATTERN.test(login)) throw new Error(`not a bot login: ${login}`);
+  if (marker !== undefined && !MARKER.test(marker)) throw new Error("not an auth marker");
   const encoded = login.replace("[", "%5B").replace("]", "%5D");
   return [
     ...GIT_AUTH_STEPS,
@@ -34,8 +51,28 @@ export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN): string {
     'case "$id" in',
     '  ""|*[!0-9]*) git config --global user.email "$login@users.noreply.github.com" ;;',
     '  *) git config --global user.email "$id+$login@users.noreply.github.com" ;;',
-    "esac"
+    "esac",
+    ...(marker === undefined ? [] : [`mkdir -p ${AUTH_MARKER_DIR} && : > ${AUTH_MARKER_DIR}/${marker}`])
   ].join("\n");
+}
+
+/** The marker of one login with one token: 128 bits of a SHA-256 digest, never the token. */
+export async function authMarker(token: string, login: string): Promise<string> {
+  return (await tokenDigest(`${login}\n${token}`)).slice(0, 32);
+}
+
+/**
+ * The first lines of a container command: when the marker is missing, print
+ * a line carrying the run's nonce and stop before the command runs.
+ */
+export function authGuard(marker: string, nonce: string): string {
+  if (!MARKER.test(marker) || !/^[A-Za-z0-9-]+$/.test(nonce)) throw new Error("bad auth guard arguments");
+  return `if [ ! -e ${AUTH_MARKER_DIR}/${marker} ]; then printf '\\n@@%s needs-git-auth\\n' '${nonce}'; exit 0; fi`;
+}
+
+/** Whether a guarded command stopped because its container is not logged in with the current token. */
+export function stoppedForGitAuth(stdout: string, nonce: string): boolean {
+  return stdout.includes(`\n@@${nonce} needs-git-auth\n`);
 }
 
 const GIT_AUTH_STEPS = [

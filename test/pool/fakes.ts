@@ -86,6 +86,15 @@ export class RecordingFleet implements ContainerFleet {
  * `running` with its answer. A destroy() resolves at once (as it does for an
  * inherited container) and the container reports not running only after
  * `stopLagReads` further reads of `running`; `neverStops` keeps it running.
+ *
+ * With `computerd = true` it also plays computerd's side of the connect, as
+ * far as @cloudflare/computer documents it: POST /connect answers 200 and
+ * then, like the daemon, dials back through the fetcher the host gave
+ * `interceptOutboundHttp` for the `base` host: GET `<base><health>`, then a
+ * WebSocket upgrade of `<base><api>` bearing the RPC_CLIENT_SECRET it was
+ * started with; and /__computerd/info reports the MOUNT_IGNORE patterns it
+ * was started with. What the dial-back got is in `callbacks`; the socket
+ * it accepted is `socket`. It serves no RPC over that socket.
  */
 export class FakeContainer {
   readonly calls: string[] = [];
@@ -97,8 +106,19 @@ export class FakeContainer {
   /** The fake daemon's answers: /health, and POST /connect (the backend's last step before a real daemon is needed). */
   healthStatus = 200;
   connectStatus = 503;
+  /** Play computerd's side of the connect (see above). */
+  computerd = false;
   /** Paths asked of the daemon, in order. */
   readonly requests: string[] = [];
+  /** The dial-back's requests and their answers' statuses, e.g. "GET /api 101". */
+  readonly callbacks: string[] = [];
+  /** The daemon's end of the accepted /api socket. */
+  socket: WebSocket | undefined;
+  /** Resolves when the dial-back finished (or failed: see `callbacks`). */
+  dialed: Promise<void> = Promise.resolve();
+  /** The fetchers the host handed out for outbound HTTP, by host. */
+  readonly egress = new Map<string, Fetcher>();
+  #env: Record<string, string> = {};
   #running: boolean;
   #stopIn: number | null = null;
   #exit = deferred();
@@ -120,6 +140,7 @@ export class FakeContainer {
     this.calls.push("start");
     if (this.#running) throw new Error("fake: container is already running");
     this.startOptions.push(options);
+    this.#env = (options as { env?: Record<string, string> } | undefined)?.env ?? {};
     this.#running = true;
     this.#exit = deferred();
   }
@@ -143,16 +164,55 @@ export class FakeContainer {
         if (!this.#running) throw new Error("fake: container is not running");
         if (path === "/health") return new Response(null, { status: this.healthStatus });
         if (path === "/api") return new Response("unauthorized", { status: 401 });
+        if (path === "/connect" && this.computerd) return this.#connect(input, init);
         if (path === "/connect") return new Response("fake: no daemon here", { status: this.connectStatus });
+        if (path === "/__computerd/info" && this.computerd) return this.#info(init);
         return new Response("not found", { status: 404 });
       }
     };
   }
 
+  #authorized(init?: RequestInit): boolean {
+    return new Headers(init?.headers).get("authorization") === `Bearer ${this.#env.RPC_CLIENT_SECRET}`;
+  }
+
+  async #connect(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    if (!this.#authorized(init)) return new Response("unauthorized", { status: 401 });
+    const body = JSON.parse(String(init?.body ?? (input instanceof Request ? await input.text() : "{}"))) as { base: string; health: string; api: string };
+    this.dialed = this.#dialBack(body).catch((error: unknown) => {
+      this.callbacks.push(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return Response.json({ ok: true });
+  }
+
+  /** computerd after /connect: check the Worker answers, then open the RPC socket. */
+  async #dialBack({ base, health, api }: { base: string; health: string; api: string }): Promise<void> {
+    const fetcher = this.egress.get(new URL(base).host);
+    if (!fetcher) throw new Error(`no outbound interception for ${base}`);
+    const ok = await fetcher.fetch(`${base}${health}`);
+    await ok.body?.cancel();
+    this.callbacks.push(`GET ${health} ${ok.status}`);
+    const upgrade = await fetcher.fetch(`${base}${api}`, {
+      headers: { upgrade: "websocket", authorization: `Bearer ${this.#env.RPC_CLIENT_SECRET}` }
+    });
+    this.callbacks.push(`GET ${api} ${upgrade.status}`);
+    if (upgrade.webSocket) {
+      upgrade.webSocket.accept();
+      this.socket = upgrade.webSocket;
+    }
+  }
+
+  #info(init?: RequestInit): Response {
+    if (!this.#authorized(init)) return new Response("unauthorized", { status: 401 });
+    const patterns = (this.#env.MOUNT_IGNORE ?? "").split(",").filter(Boolean);
+    return Response.json({ mountPoint: this.#env.MOUNT_POINT ?? "/workspace", ignore: { supported: true, patterns, root: this.#env.MOUNT_POINT } });
+  }
+
   async setInactivityTimeout(_ms: number): Promise<void> {}
 
-  async interceptOutboundHttp(host: string, _binding: unknown): Promise<void> {
+  async interceptOutboundHttp(host: string, binding: unknown): Promise<void> {
     this.intercepted.push(host);
+    this.egress.set(host, binding as Fetcher);
   }
 
   async interceptAllOutboundHttp(_binding: unknown): Promise<void> {}

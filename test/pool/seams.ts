@@ -35,11 +35,12 @@ export async function poolWithFleet(fleet: ContainerFleet | null) {
 export async function installContainer(stub: DurableObjectStub<Sandbox>, container: FakeContainer, policy = FAST_RECONCILE) {
   await runInDurableObject(stub, (instance: Sandbox, state) => {
     // One context object per instance: the container host keys its lifecycle state on it.
+    // The real ctx.exports: the host hands the container the package's real WorkspaceProxy.
     const ctx = {
       container,
       storage: state.storage,
       id: state.id,
-      exports: { WorkspaceProxy: (options: unknown) => ({ options }) }
+      exports: (state as unknown as { exports: unknown }).exports
     } as unknown as ContainerContext;
     const seam = instance as unknown as SandboxSeam;
     seam.containerContext = () => ctx;

@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { botLogin, GIT_AUTH_SCRIPT, gitAuthScript, tokenDigest } from "../../src/run/git-auth";
+import { authGuard, authMarker, botLogin, GIT_AUTH_SCRIPT, gitAuthScript, stoppedForGitAuth, tokenDigest } from "../../src/run/git-auth";
 
 const root = mkdtempSync(join(tmpdir(), "agent-think-gitauth-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -101,5 +101,44 @@ describe("GIT_AUTH_SCRIPT", () => {
     expect(digest).not.toContain(CANARY);
     expect(await tokenDigest(CANARY)).toBe(digest);
     expect(await tokenDigest(`${CANARY}x`)).not.toBe(digest);
+  });
+});
+
+describe("per-container login markers", () => {
+  const guarded = (marker: string, nonce: string) => `${authGuard(marker, nonce)}\necho ran-the-command`;
+
+  it("stop a command in a container that has not logged in with this token, and let it run after the login", async () => {
+    const marker = await authMarker(CANARY, "agent-think[bot]");
+    const nonce = "n0nce-1";
+    rmSync(join(temp, "git-auth"), { recursive: true, force: true });
+    const before = runScript(0, { script: guarded(marker, nonce) });
+    expect(before.status).toBe(0);
+    expect(stoppedForGitAuth(before.stdout, nonce)).toBe(true);
+    expect(before.stdout).not.toContain("ran-the-command");
+
+    expect(runScript(0, { script: gitAuthScript("agent-think[bot]", marker) }).status).toBe(0);
+    const after = runScript(0, { script: guarded(marker, nonce) });
+    expect(stoppedForGitAuth(after.stdout, nonce)).toBe(false);
+    expect(after.stdout).toContain("ran-the-command");
+
+    // A new token (or a new login) has another marker: that container must log in again.
+    const renewed = runScript(0, { script: guarded(await authMarker(`${CANARY}2`, "agent-think[bot]"), nonce) });
+    expect(stoppedForGitAuth(renewed.stdout, nonce)).toBe(true);
+    expect(await authMarker(CANARY, "other-app[bot]")).not.toBe(marker);
+  });
+
+  it("leave no marker when the login failed, and never name the token", async () => {
+    const marker = await authMarker(CANARY, "agent-think[bot]");
+    rmSync(join(temp, "git-auth"), { recursive: true, force: true });
+    expect(runScript(4, { script: gitAuthScript("agent-think[bot]", marker) }).status).toBe(4);
+    expect(stoppedForGitAuth(runScript(0, { script: guarded(marker, "n2") }).stdout, "n2")).toBe(true);
+    expect(marker).toMatch(/^[0-9a-f]{32}$/);
+    expect(gitAuthScript("agent-think[bot]", marker)).not.toContain(CANARY);
+  });
+
+  it("take only a digest and a plain nonce into the script", () => {
+    expect(() => authGuard("../../etc/passwd", "n")).toThrow();
+    expect(() => authGuard("0".repeat(32), "n; rm -rf /")).toThrow();
+    expect(() => gitAuthScript("agent-think[bot]", "x; reboot")).toThrow("not an auth marker");
   });
 });

@@ -5,18 +5,42 @@ import {
   CONTAINER_IMAGE_NAME,
   CONTAINER_PORT,
   containerBackendOptions,
+  containerInstance,
   containerLaunchEnv,
-  warmLaunchSpec
+  DEFAULT_INSTANCE_TYPE,
+  warmLaunchSpec,
+  WORKSPACE_SYNC_IGNORE
 } from "../../src/pool/launch-spec";
 
 describe("launch spec", () => {
   it("is the backend's spec for containerBackendOptions()", () => {
     const options = containerBackendOptions();
     expect(warmLaunchSpec()).toEqual({
-      env: { PORT: String(options.containerPort), MOUNT_POINT: "/workspace", ...options.containerEnv },
+      env: { PORT: String(options.containerPort), MOUNT_POINT: "/workspace", MOUNT_IGNORE: options.ignore.join(","), ...options.containerEnv },
       enableInternet: options.egress.mode === "direct",
-      name: options.name
+      name: options.name,
+      instance: options.instance
     });
+  });
+
+  it("keeps dependency trees and caches out of the sync, but never the clone's history or a built page", () => {
+    expect(containerBackendOptions().ignore).toEqual(WORKSPACE_SYNC_IGNORE);
+    expect(WORKSPACE_SYNC_IGNORE).toContain("**/node_modules");
+    expect(WORKSPACE_SYNC_IGNORE.some((pattern) => /\.git$|dist/.test(pattern))).toBe(false);
+  });
+
+  it("sizes the container from CONTAINER_INSTANCE_TYPE, standard-2 when blank, and refuses an unknown type by name", () => {
+    expect(containerInstance({})).toBe(DEFAULT_INSTANCE_TYPE);
+    expect(containerInstance({ CONTAINER_INSTANCE_TYPE: " " })).toBe("standard-2");
+    expect(containerInstance({ CONTAINER_INSTANCE_TYPE: "standard-4" })).toBe("standard-4");
+    expect(warmLaunchSpec({ CONTAINER_INSTANCE_TYPE: "basic" }).instance).toBe("basic");
+    expect(containerBackendOptions({ CONTAINER_INSTANCE_TYPE: "basic" }).instance).toBe("basic");
+    expect(() => containerInstance({ CONTAINER_INSTANCE_TYPE: "huge" })).toThrow(/CONTAINER_INSTANCE_TYPE must be one of lite, basic/);
+  });
+
+  it("gives a slow first boot its whole attempt: 90 s per attempt, not the package's 15 s", () => {
+    const options = containerBackendOptions();
+    expect(options.connectTimeoutMs / (options.restartAttempts + 1)).toBeGreaterThanOrEqual(90_000);
   });
 
   it("is stable: the same spec every time, so the env digest matches", () => {
