@@ -1,7 +1,9 @@
 # The Sandbox container image: the workspace daemon (computerd) plus the
 # tools the agent's container shell runs: gh, git, Node 22, npm, wrangler,
-# curl, jq. wrangler builds it from wrangler.jsonc (`containers[].images.app`).
-# See docs/containers.md.
+# curl, jq, and a C/C++ toolchain with python3 for node-gyp builds of users'
+# dependencies. wrangler builds it from wrangler.jsonc
+# (`containers[].images.app`). See docs/containers.md; the build context is
+# only ca/ (.dockerignore).
 
 # computerd is pinned to the version of @cloudflare/computer in package.json
 # (0.8.0). The Durable Object and computerd speak an RPC and sync protocol
@@ -15,18 +17,49 @@ FROM ghcr.io/cloudflare/computer-computerd-linux-x64:0.8.0 AS computerd
 # newer. The node image brings Node 22 and npm. amd64: the binary is x64.
 FROM --platform=linux/amd64 node:22-trixie-slim
 
+# computerd hands a shell command only PATH, HOME, TMPDIR, TZ, LANG, TERM,
+# LC_* and the variables prefixed COMPUTER_VAR_ (prefix stripped, applied
+# last); everything else in its environment configures the daemon and stops
+# there. So a variable meant for commands is set twice: the plain name for
+# this build and the daemon, the COMPUTER_VAR_ twin for the commands.
+#
 # Node reads only its own CA bundle unless told otherwise; pointing it at the
 # system bundle makes npm and wrangler, in this build and in the container,
-# trust an optional proxy CA from ca/. computerd hands shell commands only
-# variables prefixed COMPUTER_VAR_ (prefix stripped), hence the second name.
+# trust an optional proxy CA from ca/.
+#
+# HOME: `git config --global` (the App's identity, src/run/git-auth.ts), gh's
+# login, npm's cache and most tools write under it, and fail or scatter files
+# without one. It is on computerd's pass-through list, but the daemon only
+# has it when the container runtime keeps the image's HOME; the twin gives
+# commands /root (the user they run as) whatever the runtime sets.
 ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
     COMPUTER_VAR_NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
+    HOME=/root \
+    COMPUTER_VAR_HOME=/root \
     DEBIAN_FRONTEND=noninteractive
 
-# Debian's mirrors are plain HTTP with signed indexes, so this step works
-# before any proxy CA is trusted.
+# Everything from Debian in one step. Its mirrors are plain HTTP with signed
+# indexes, so this works before any proxy CA is trusted.
+#   fuse3 libfuse2t64    computerd links the FUSE libraries to mount the
+#                        workspace (as cloudflare/computer's example image)
+#   coreutils            always in Debian; named because the output wrapper
+#                        (src/tools/command-report.ts) needs GNU `timeout
+#                        --verbose -k` and `ls --time-style`
+#   build-essential      gcc, g++, make: node-gyp builds of users' native
+#   python3 pkg-config   dependencies (node-gyp runs python3; pkg-config finds
+#                        system libraries)
+#   git jq curl          the agent's shell: clones, JSON, HTTP
+#   unzip xz-utils tar   unpacking release archives and tarballs
+#   procps               ps, pgrep, kill: finding a stuck dev server
+#   bash sed grep findutils   always in Debian; named for the same reason as
+#                        coreutils: the skills and scripts call them
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates curl \
+ && apt-get install -y --no-install-recommends \
+      ca-certificates curl \
+      fuse3 libfuse2t64 \
+      coreutils bash sed grep findutils \
+      build-essential python3 pkg-config \
+      git jq unzip xz-utils tar procps \
  && rm -rf /var/lib/apt/lists/*
 
 # An optional proxy CA (e.g. WARP): put *.crt files in ca/ before building.
@@ -34,7 +67,10 @@ RUN apt-get update \
 COPY ca/ /usr/local/share/ca-certificates/agent-think/
 RUN update-ca-certificates
 
-# gh from GitHub's apt repository (HTTPS: after the CA step).
+# gh from GitHub's apt repository (HTTPS: after the CA step). Deliberately
+# unpinned: the repository serves the current stable channel, and pinning an
+# apt version there breaks the build when an old one is dropped. The version
+# a build got is in its log (`gh --version` below).
 RUN install -d -m 0755 /etc/apt/keyrings \
  && curl -fsSL https://cli.github.com/packages/githubcli-archive-keyring.gpg \
       -o /etc/apt/keyrings/githubcli-archive-keyring.gpg \
@@ -42,13 +78,29 @@ RUN install -d -m 0755 /etc/apt/keyrings \
  && echo "deb [arch=amd64 signed-by=/etc/apt/keyrings/githubcli-archive-keyring.gpg] https://cli.github.com/packages stable main" \
       > /etc/apt/sources.list.d/github-cli.list \
  && apt-get update \
- && apt-get install -y --no-install-recommends fuse3 git jq gh \
+ && apt-get install -y --no-install-recommends gh \
  && rm -rf /var/lib/apt/lists/*
 
-RUN npm install -g wrangler@4 \
+# wrangler pinned to the version in this project's package-lock.json
+# (test/unit/pool-image.test.ts fails when they differ): the reproduce skill's
+# optional workers.dev deploy then behaves as it does here. Bump it with the
+# package.
+RUN npm install -g wrangler@4.164.0 \
  && npm cache clean --force
 
 COPY --from=computerd /usr/local/bin/computerd /usr/local/bin/computerd
+
+# Fail the build, not a run, when a tool is missing: every command the
+# skills, the output wrapper and the git auth script run
+# (test/unit/pool-image.test.ts derives the list from them and keeps it equal
+# to this one), and the GNU `timeout` options the wrapper relies on.
+RUN for tool in bash cat cc curl cut find g++ gcc gh git grep head jq ls make \
+      mkdir mktemp mv node npm npx pkg-config ps python3 rm sed tail tar \
+      timeout tr unzip wc wrangler xz; \
+    do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done \
+ && timeout --verbose -k 1 5 true \
+ && ls --time-style=+%s -lnt / >/dev/null \
+ && node --version && npm --version && gh --version && git --version && wrangler --version
 
 # /temp: container-local scratch for long logs, never synced to the workspace.
 RUN mkdir -p /workspace /temp

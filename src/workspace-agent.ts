@@ -218,14 +218,16 @@ export class WorkspaceAgent extends Agent<Env> {
         error: `${parsed.reason} (exit ${raw.exitCode}${raw.stderr ? `: ${raw.stderr.slice(0, 500)}` : ""})`
       };
     }
-    const { exitCode, stdout, stderr } = parsed.report;
+    // The wrapper says whether our timeout fired (and had to SIGKILL); the exit code alone cannot.
+    const { exitCode, stdout, stderr, timedOut, killed } = parsed.report;
     return {
       backend: "container",
       exitCode,
       stdout,
       stderr,
       durationMs: Date.now() - started,
-      ...(exitCode === 124 ? { timedOut: true } : {})
+      ...(timedOut ? { timedOut: true } : {}),
+      ...(killed ? { killed: true } : {})
     };
   }
 

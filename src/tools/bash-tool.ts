@@ -24,7 +24,10 @@ export type BashResult =
       stdout: BashStream;
       stderr: BashStream;
       durationMs: number;
+      /** The wrapper's timeout stopped the command (container backend), whatever its exit code. */
       timedOut?: boolean;
+      /** It ignored SIGTERM and was killed with SIGKILL after the grace (exit 137); implies timedOut. */
+      killed?: boolean;
     }
   | { backend: BackendId; error: string };
 
@@ -43,7 +46,10 @@ export const bashInputSchema = z.object({
     .min(1_000)
     .max(MAX_TIMEOUT_MS)
     .default(DEFAULT_TIMEOUT_MS)
-    .describe("Stop the command after this many milliseconds (exit code 124).")
+    .describe(
+      "Stop the command after this many milliseconds (exit code 124). On the container the result then says timedOut: true, " +
+        "and also killed: true (exit 137) when the command ignored SIGTERM and was killed 5 seconds later."
+    )
 });
 
 export function createBashTool(options: { run(input: BashInput): Promise<BashResult>; containerAvailable: boolean }) {

@@ -3,22 +3,58 @@
  *
  * `wrapCommand` turns the model's command into a small POSIX shell script
  * that sends the command's stdout and stderr to log files under
- * `/temp/agent-think/logs/` and then prints only a report: for each stream
- * its size, line count and content, or its head and tail when it is larger
- * than the bound. So a command that prints 100 MB moves a few kilobytes out
- * of the container or the shell, and the full log stays behind, named in the
- * report. `/temp` is outside the synced `/workspace`, so a log never reaches
- * the Durable Object's files from the container. Logs of output that fit are
- * removed at once.
+ * `/temp/agent-think/logs/` (`logDir`) and then prints only a report: for
+ * each stream its size, line count and content, or its head and tail when it
+ * is larger than the bound. So a command that prints 100 MB moves a few
+ * kilobytes out of the container or the shell, and the log stays behind,
+ * named in the report. `/temp` is outside the synced `/workspace`, so a log
+ * never reaches the Durable Object's files from the container. Logs of
+ * output that fit are removed at once.
+ *
+ * The logs cannot fill the container's disk. A kept log larger than
+ * `MAX_LOG_FILE_BYTES` (64 MiB) keeps only its first and last half, with a
+ * line in the file saying how many bytes were cut (the report says so too).
+ * After every command the directory is pruned, newest first, to
+ * `MAX_LOG_DIR_BYTES` (256 MiB) of logs: older `<id>.stdout|stderr` files are
+ * removed, never this command's, never a file some process still holds open
+ * (a command running beside this one, or a daemon it left writing: removing
+ * those frees no space anyway; found through /proc), never anything else.
+ * With the defaults one command's logs are at most 2 x 64 MiB, so the
+ * directory ends every command within its bound. A cut log keeps at least
+ * the report's head and tail, so those are always the stream's own.
+ *
+ * With `timeoutSeconds`, the command runs under coreutils'
+ * `timeout --verbose -k <grace> <s> bash -c '<command>'`: TERM at the
+ * timeout, KILL after `KILL_GRACE_SECONDS` (5 s) more if it is still there.
+ * Whether OUR timeout fired is not read from the exit code (a command may
+ * `exit 124` itself, or be killed with 137 by something else) but from
+ * timeout's own diagnostics: `--verbose` makes it write "sending signal TERM"
+ * (and "sending signal KILL" on escalation; English: the slim image carries
+ * no translations) to its stderr, which is a file of
+ * its own, because the command's stderr reaches the log on another
+ * descriptor (`bash -c` first does `exec 2>&3 3>&-`). Whatever else lands
+ * there (bash's startup warnings, timeout's own errors) is appended to the
+ * command's stderr. A diagnostic counts only with the exit status it implies
+ * (124 after TERM, 137 after KILL), so a signal merely forwarded to timeout
+ * is not mistaken for one. The report then carries a marker line,
+ * `timeout term` or `timeout kill`, which `parseReport` turns into
+ * `timedOut` and `killed`. Without `timeoutSeconds` both are false.
  *
  * The worker shell's output is already bounded by just-bash (1 MiB) and
  * arrives in the Durable Object anyway, so it is cut there by `boundText`
  * instead, with no wrapper round trips.
  *
- * `parseReport` reads the report back. Marker lines carry a per-run nonce,
- * so output that imitates them cannot confuse the parser. Pure.
+ * `parseReport` reads the report back. Marker lines carry a per-run nonce and
+ * the last ones must end the output, so output that imitates them cannot
+ * confuse the parser. Pure.
  */
 export const LOG_DIR = "/temp/agent-think/logs";
+/** Seconds between the timeout's TERM and the KILL that follows if the command is still running. */
+export const KILL_GRACE_SECONDS = 5;
+/** A kept log larger than this keeps only its first and last half. */
+export const MAX_LOG_FILE_BYTES = 64 * 1024 * 1024;
+/** The logs directory is pruned to this many bytes of logs after every command. */
+export const MAX_LOG_DIR_BYTES = 256 * 1024 * 1024;
 
 export type StreamName = "stdout" | "stderr";
 
@@ -26,11 +62,19 @@ export type BoundedStream = {
   text: string;
   totalBytes: number;
   totalLines: number;
-  /** Present when the text is a head and tail: the file holding the whole stream. */
+  /** Present when the text is a head and tail: the file holding the stream (its middle cut when it was huge). */
   log?: string;
 };
 
-export type CommandReport = { exitCode: number; stdout: BoundedStream; stderr: BoundedStream };
+export type CommandReport = {
+  exitCode: number;
+  stdout: BoundedStream;
+  stderr: BoundedStream;
+  /** The wrapper's timeout fired (it sent TERM), whatever the exit code. */
+  timedOut: boolean;
+  /** The command outlived the TERM by the grace and was killed with KILL. */
+  killed: boolean;
+};
 
 export type WrapOptions = {
   /** A fresh id per run: names the log files. Letters, digits and dashes. */
@@ -39,35 +83,95 @@ export type WrapOptions = {
   nonce: string;
   /** The most bytes of one stream's text in the report. */
   maxBytes: number;
-  /** Seconds before `timeout` stops the command (exit 124), when the shell has `timeout`. */
+  /** Seconds before `timeout` stops the command (exit 124; 137 when it had to KILL). Needs GNU coreutils. */
   timeoutSeconds?: number;
+  /** Seconds from TERM to KILL; `KILL_GRACE_SECONDS` by default. */
+  killGraceSeconds?: number;
+  /** An absolute directory for the logs; `LOG_DIR` by default. */
+  logDir?: string;
+  /** `MAX_LOG_FILE_BYTES` by default. */
+  maxLogFileBytes?: number;
+  /** `MAX_LOG_DIR_BYTES` by default. */
+  maxLogDirBytes?: number;
 };
 
 const SAFE = /^[A-Za-z0-9-]+$/;
 
-export function logPath(id: string, stream: StreamName): string {
-  return `${LOG_DIR}/${id}.${stream}`;
+function logDirOf(options: Pick<WrapOptions, "logDir">): string {
+  const dir = (options.logDir ?? LOG_DIR).replace(/\/+$/, "");
+  if (!dir.startsWith("/")) throw new TypeError("logDir must be an absolute path");
+  return dir;
 }
+
+export function logPath(id: string, stream: StreamName, dir: string = LOG_DIR): string {
+  return `${dir}/${id}.${stream}`;
+}
+
+const seconds = (value: number) => String(Math.max(1, Math.ceil(value)));
+const bytes = (value: number) => Math.max(1, Math.floor(value));
 
 export function wrapCommand(command: string, options: WrapOptions): string {
   if (!SAFE.test(options.id) || !SAFE.test(options.nonce)) throw new TypeError("id and nonce must be letters, digits or dashes");
-  const half = Math.max(1, Math.floor(options.maxBytes / 2));
+  const dir = logDirOf(options);
+  const id = options.id;
+  const max = bytes(options.maxBytes);
+  const half = Math.max(1, Math.floor(max / 2));
+  // A cut log keeps at least what the report shows, so the report's head and
+  // tail are the stream's own.
+  const keep = Math.max(half, Math.floor(bytes(options.maxLogFileBytes ?? MAX_LOG_FILE_BYTES) / 2));
+  const maxDir = bytes(options.maxLogDirBytes ?? MAX_LOG_DIR_BYTES);
   const marker = `@@${options.nonce}`;
   const run =
     options.timeoutSeconds === undefined
-      ? `(\n${command}\n)`
-      : `timeout -k 5 ${Math.max(1, Math.ceil(options.timeoutSeconds))} bash -c ${shellQuote(command)}`;
+      ? [`(\n${command}\n) >"$__o" 2>"$__e"`, `__code=$?`, `__to=`]
+      : [
+          // The command's stderr is fd 3; timeout's own stderr (its
+          // "sending signal" lines) is the .timeout file. The subshell that
+          // execs timeout keeps that redirection out of this shell, whose
+          // note that its child was killed goes to its own stderr.
+          `( exec timeout --verbose -k ${seconds(options.killGraceSeconds ?? KILL_GRACE_SECONDS)} ${seconds(options.timeoutSeconds)} ` +
+            `bash -c ${shellQuote(`exec 2>&3 3>&-; ${command}`)} >"$__o" 3>"$__e" 2>"$__t" )`,
+          `__code=$?`,
+          `__to=`,
+          `if [ -s "$__t" ]; then`,
+          `  if grep -q 'sending signal KILL' "$__t"; then [ "$__code" -eq 137 ] && __to=kill`,
+          `  elif grep -q 'sending signal' "$__t"; then [ "$__code" -eq 124 ] && __to=term; fi`,
+          `  grep -v 'sending signal' "$__t" >>"$__e"`,
+          `fi`,
+          `rm -f "$__t"`
+        ];
   return [
-    `__d=${LOG_DIR}; mkdir -p "$__d"`,
-    `${run} >"$__d/${options.id}.stdout" 2>"$__d/${options.id}.stderr"`,
-    `__code=$?`,
+    `__d=${shellQuote(dir)}; mkdir -p "$__d"`,
+    `__o="$__d/${id}.stdout"; __e="$__d/${id}.stderr"; __t="$__d/${id}.timeout"`,
+    ...run,
+    `__kept=0`,
     `for __s in stdout stderr; do`,
-    `  __f="$__d/${options.id}.$__s"`,
+    `  __f="$__d/${id}.$__s"`,
     `  __n=$(wc -c < "$__f" | tr -d ' ')`,
     `  __l=$(wc -l < "$__f" | tr -d ' ')`,
-    `  printf '\\n%s %s %s %s\\n' "${marker}" "$__s" "$__n" "$__l"`,
-    `  if [ "$__n" -le ${options.maxBytes} ]; then cat "$__f"; rm -f "$__f"; else head -c ${half} "$__f"; printf '\\n%s\\n' "${marker}-gap"; tail -c ${half} "$__f"; fi`,
+    `  __c=0`,
+    `  if [ "$__n" -gt ${max} ] && [ "$__n" -gt ${2 * keep} ]; then`,
+    `    __c=$((__n - ${2 * keep}))`,
+    `    { head -c ${keep} "$__f"; printf '\\n… [agent-think: %s bytes cut here to bound the disk] …\\n' "$__c"; tail -c ${keep} "$__f"; } >"$__f.cut" \\`,
+    `      && mv -f "$__f.cut" "$__f" || { rm -f "$__f.cut"; __c=0; }`,
+    `  fi`,
+    `  printf '\\n%s %s %s %s %s\\n' "${marker}" "$__s" "$__n" "$__l" "$__c"`,
+    `  if [ "$__n" -le ${max} ]; then cat "$__f"; rm -f "$__f"`,
+    `  else head -c ${half} "$__f"; printf '\\n%s\\n' "${marker}-gap"; tail -c ${half} "$__f"; __k=$(wc -c < "$__f"); __kept=$((__kept + __k)); fi`,
     `done`,
+    // Prune older logs, newest first, to the bound (see the header).
+    `__open=$(ls -l /proc/[0-9]*/fd 2>/dev/null | grep -F " -> $__d/")`,
+    `ls -lnt --time-style=+%s "$__d" 2>/dev/null | {`,
+    `  __sum=$__kept`,
+    `  while read -r __u __u __u __u __z __u __x; do`,
+    `    case "$__x" in ${id}.*|*[!A-Za-z0-9.-]*) continue ;; *.stdout|*.stderr) ;; *) continue ;; esac`,
+    `    __sum=$((__sum + __z))`,
+    `    [ "$__sum" -le ${maxDir} ] && continue`,
+    `    case "$__open" in *" -> $__d/$__x"*) continue ;; esac`,
+    `    rm -f "$__d/$__x"`,
+    `  done`,
+    `}`,
+    `[ -n "$__to" ] && printf '\\n%s timeout %s\\n' "${marker}" "$__to"`,
     `printf '\\n%s end %s\\n' "${marker}" "$__code"`,
     `exit $__code`
   ].join("\n");
@@ -80,12 +184,17 @@ export function shellQuote(value: string): string {
 
 export type ParsedReport = { ok: true; report: CommandReport } | { ok: false; reason: string };
 
-export function parseReport(output: string, options: Pick<WrapOptions, "id" | "nonce" | "maxBytes">): ParsedReport {
+export function parseReport(output: string, options: Pick<WrapOptions, "id" | "nonce" | "maxBytes" | "logDir">): ParsedReport {
   const marker = `@@${options.nonce}`;
-  const header = new RegExp(`\\n${marker} (stdout|stderr) (\\d+) (\\d+)\\n`, "g");
+  // The cut count is absent from an older wrapper's report.
+  const header = new RegExp(`\\n${marker} (stdout|stderr) (\\d+) (\\d+)(?: (\\d+))?\\n`, "g");
   const heads = [...output.matchAll(header)];
-  const end = new RegExp(`\\n${marker} end (-?\\d+)\\n?$`).exec(output);
-  if (heads.length !== 2 || !end) return { ok: false, reason: "the command's report is incomplete" };
+  // The last lines of the output, or nothing: the timeout line, then the end line.
+  const end = new RegExp(`(?:\\n${marker} timeout (term|kill)\\n)?\\n${marker} end (-?\\d+)\\n?$`).exec(output);
+  if (heads.length !== 2 || heads[0]![1] !== "stdout" || heads[1]![1] !== "stderr" || !end) {
+    return { ok: false, reason: "the command's report is incomplete" };
+  }
+  const dir = logDirOf(options);
   const streams = {} as Record<StreamName, BoundedStream>;
   heads.forEach((match, index) => {
     const name = match[1] as StreamName;
@@ -94,13 +203,15 @@ export function parseReport(output: string, options: Pick<WrapOptions, "id" | "n
     const body = output.slice(start, stop);
     const totalBytes = Number(match[2]);
     const totalLines = Number(match[3]);
+    const cut = Number(match[4] ?? 0);
     const gap = `\n${marker}-gap\n`;
     if (totalBytes > options.maxBytes && body.includes(gap)) {
       const [head, tail] = [body.slice(0, body.indexOf(gap)), body.slice(body.indexOf(gap) + gap.length)];
       const omitted = Math.max(0, totalBytes - byteLength(head) - byteLength(tail));
-      const log = logPath(options.id, name);
+      const log = logPath(options.id, name, dir);
+      const where = cut > 0 ? `${log} (its middle ${cut} bytes cut out to bound the disk)` : log;
       streams[name] = {
-        text: `${head}\n… [agent-think: ${omitted} bytes of ${totalBytes} (${totalLines} lines) left out here; the whole ${name} is in ${log}] …\n${tail}`,
+        text: `${head}\n… [agent-think: ${omitted} bytes of ${totalBytes} (${totalLines} lines) left out here; the whole ${name} is in ${where}] …\n${tail}`,
         totalBytes,
         totalLines,
         log
@@ -109,7 +220,16 @@ export function parseReport(output: string, options: Pick<WrapOptions, "id" | "n
       streams[name] = { text: body, totalBytes, totalLines };
     }
   });
-  return { ok: true, report: { exitCode: Number(end[1]), stdout: streams.stdout, stderr: streams.stderr } };
+  return {
+    ok: true,
+    report: {
+      exitCode: Number(end[2]),
+      stdout: streams.stdout,
+      stderr: streams.stderr,
+      timedOut: end[1] !== undefined,
+      killed: end[1] === "kill"
+    }
+  };
 }
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
