@@ -5,13 +5,18 @@
  * pre-starts it (`warm()`) and retires it (`stop()`). It never decides who
  * uses it: that is the WarmPool's bookkeeping.
  *
- * Two rules live here:
+ * Three rules live here:
  * - The first start in an isolate reconciles a container inherited across a
  *   deploy: destroy → wait until not running → start, never `restart()`
  *   (src/pool/reconcile.ts says why).
  * - Starts, restarts and stops are serialized, and a stopped Sandbox never
  *   starts again, so a warm() still in flight cannot revive a released
  *   container, and a backend's start() right after a warm() adopts it.
+ * - A container has a hard lifetime (`CONTAINER_MAX_LIFETIME_MS`,
+ *   src/pool/lifetime.ts) from this Sandbox's first launch: the launch arms a
+ *   Durable Object alarm, and the alarm stops the container then, whoever
+ *   still holds it, retrying a minute later while the stop fails. Nothing
+ *   else has to remember the container for it to end.
  *
  * Where containers are disabled (`CONTAINERS_ENABLED` not "1": local dev,
  * tests) every method fails at once instead of waiting for a container.
@@ -27,16 +32,25 @@ import {
   ContainerUnavailableError,
   containersEnabled,
   describeError,
+  SandboxExpiredError,
   SandboxRetiredError,
   SandboxStopError,
   SandboxUnhealthyError
 } from "./pool/errors";
 import { DEFAULT_HEALTH_POLICY, HEALTH_PATH, waitUntilHealthy, type HealthPolicy } from "./pool/health";
 import { CONTAINER_PORT, warmLaunchSpec } from "./pool/launch-spec";
+import {
+  containerMaxLifetimeMs,
+  LIFETIME_STOP_RETRY_MS,
+  lifetimeDecision,
+  type LifetimeRecord
+} from "./pool/lifetime";
 import { DEFAULT_RECONCILE_POLICY, reconcileThenStart, waitUntilStopped, type ReconcilePolicy } from "./pool/reconcile";
 
 /** Marks a Sandbox whose container was stopped; its id is never started again. */
 const RETIRED_KEY = "sandbox:retired";
+/** When this Sandbox first launched its container (a LifetimeRecord); forgotten with the rest on stop. */
+const STARTED_KEY = "sandbox:started";
 
 /** The Durable Object state with its container, as WorkspaceContainerAPI reads it. */
 export type ContainerContext = DurableObjectState & { container: Container };
@@ -112,6 +126,8 @@ export class Sandbox extends DurableObject<Env> {
   protected reconcilePolicy: ReconcilePolicy = DEFAULT_RECONCILE_POLICY;
   /** Seam: how long warm() waits for computerd's health check (tests shorten it). */
   protected healthPolicy: HealthPolicy = DEFAULT_HEALTH_POLICY;
+  /** Seam: the container's hard lifetime in ms, from `CONTAINER_MAX_LIFETIME_MS` (tests shorten it). */
+  protected maxLifetimeMs: number = containerMaxLifetimeMs(this.env.CONTAINER_MAX_LIFETIME_MS);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -134,7 +150,7 @@ export class Sandbox extends DurableObject<Env> {
     this.#assertNotRetired();
     const host = this.getWorkspaceContainer();
     const outcome =
-      this.#reconciled && ctx.container.running ? ("running" as const) : (await host.start(warmLaunchSpec())).outcome;
+      this.#reconciled && ctx.container.running ? ("running" as const) : (await host.start(warmLaunchSpec(this.env))).outcome;
     const policy = this.healthPolicy;
     const health = await waitUntilHealthy(
       async () => {
@@ -168,18 +184,51 @@ export class Sandbox extends DurableObject<Env> {
         const wait = await waitUntilStopped(() => container.running, sleep, this.reconcilePolicy);
         if (!wait.stopped) throw new SandboxStopError(this.#name(), wait.waitedMs);
       }
-      // Forget the launch record, runtime identity and client secret the
-      // container host kept; keep only the retired mark.
+      // Forget the launch record, runtime identity, client secret and
+      // lifetime record (and its alarm); keep only the retired mark.
       await this.ctx.storage.deleteAll();
+      await this.ctx.storage.deleteAlarm();
       this.ctx.storage.kv.put(RETIRED_KEY, { at: Date.now() });
       this.#log("sandbox:stop", { outcome: "stopped", wasRunning });
       return { stopped: true, wasRunning } as const;
     });
   }
 
+  /**
+   * The lifetime alarm: past the deadline, stop the container exactly as
+   * stop() does (a stopped Sandbox never starts again); a stop that fails is
+   * tried again LIFETIME_STOP_RETRY_MS later. An alarm that fires early is set
+   * again for the deadline.
+   */
+  override async alarm(): Promise<void> {
+    const record = this.ctx.storage.kv.get<LifetimeRecord>(STARTED_KEY);
+    if (!record) return; // never launched, or already stopped (stop forgets the record)
+    const lifetimeMs = this.maxLifetimeMs;
+    const decision = lifetimeDecision(record, lifetimeMs, Date.now());
+    if (decision.action === "wait") {
+      await this.ctx.storage.setAlarm(decision.at);
+      return;
+    }
+    const fields = { startedAt: record.startedAt, lifetimeMs, overdueMs: decision.overdueMs };
+    try {
+      const { wasRunning } = await this.stop();
+      this.#log("sandbox:lifetime", { ...fields, outcome: "stopped", wasRunning });
+    } catch (error) {
+      if (error instanceof ContainerUnavailableError) {
+        // No container engine here: nothing runs, nothing to retry.
+        this.#log("sandbox:lifetime", { ...fields, outcome: "unavailable", error: describeError(error) });
+        return;
+      }
+      await this.ctx.storage.setAlarm(Date.now() + LIFETIME_STOP_RETRY_MS);
+      this.#log("sandbox:lifetime", { ...fields, outcome: "stop-failed", retryInMs: LIFETIME_STOP_RETRY_MS, error: describeError(error) });
+    }
+  }
+
   #launch<T>(launch: () => Promise<T>, freshStart: () => Promise<T>): Promise<T> {
     return this.#serialized(async () => {
       this.#assertNotRetired();
+      // Before the start, so a start that half-succeeds is still bounded.
+      await this.#armLifetime();
       if (this.#reconciled) return await launch();
       const { container } = this.containerContext();
       const result = await reconcileThenStart(
@@ -195,6 +244,28 @@ export class Sandbox extends DurableObject<Env> {
     const run = this.#queue.then(work, work);
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Record the first launch (once: a reconcile or restart does not extend the
+   * lifetime) and set the alarm for its deadline. Past the deadline nothing
+   * starts: the Sandbox is retired and the alarm is (or will be) stopping it.
+   */
+  async #armLifetime(): Promise<void> {
+    const now = Date.now();
+    let record = this.ctx.storage.kv.get<LifetimeRecord>(STARTED_KEY);
+    if (!record) {
+      record = { startedAt: now };
+      this.ctx.storage.kv.put(STARTED_KEY, record);
+    }
+    const decision = lifetimeDecision(record, this.maxLifetimeMs, now);
+    if (decision.action === "stop") {
+      // Retired from now on; make sure the stop is coming, without hurrying a retry already set.
+      this.ctx.storage.kv.put(RETIRED_KEY, { at: now });
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now);
+      throw new SandboxExpiredError(this.#name(), this.maxLifetimeMs);
+    }
+    if ((await this.ctx.storage.getAlarm()) !== decision.at) await this.ctx.storage.setAlarm(decision.at);
   }
 
   #assertNotRetired(): void {

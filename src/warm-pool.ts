@@ -7,13 +7,18 @@
  * Sandbox id is a fresh UUID, stopped for good on release.
  *
  * Callers: the WorkspaceAgent claims on a turn's first container use and
- * releases at the turn's end; the Worker's cron calls `primeWarmPool(env)`.
+ * releases at the turn's end; the Worker's cron calls `primeWarmPool(env)`,
+ * whose prime also asks each old assignment's WorkspaceAgent (`holding()`)
+ * whether its turn still holds it, and stops what no one holds.
  * See docs/containers.md.
  */
 import { DurableObject } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { createLogger } from "./run/log";
 import { containersEnabled } from "./pool/errors";
 import { sandboxFleet, type ContainerFleet } from "./pool/fleet";
+import { containerMaxLifetimeMs } from "./pool/lifetime";
+import { workspaceOwners, type OwnerHolding, type PoolOwners } from "./pool/owners";
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool/pool-types";
 import { WarmPoolManager } from "./pool/warm-pool-manager";
 
@@ -25,8 +30,9 @@ export function warmPool(env: Pick<Env, "WarmPool">, name: string = WARM_POOL_NA
 }
 
 /**
- * For the Worker's `scheduled` handler: fill the warm slot and retry failed
- * warms and stops. Null where containers are disabled (nothing to prime).
+ * For the Worker's `scheduled` handler: fill the warm slot, retry failed
+ * warms and stops, reclaim containers no turn holds. Null where containers
+ * are disabled (nothing to prime).
  */
 export async function primeWarmPool(env: Pick<Env, "WarmPool" | "CONTAINERS_ENABLED">): Promise<PoolStats | null> {
   if (!containersEnabled(env)) return null;
@@ -43,11 +49,26 @@ export class WarmPool extends DurableObject<Env> {
    */
   protected fleet: () => ContainerFleet | null = () => (containersEnabled(this.env) ? sandboxFleet(this.env.Sandbox) : null);
 
+  /**
+   * Seam: the owners the pool asks before reclaiming an assignment: the
+   * issue's WorkspaceAgent (named by the owner's session) and its
+   * `holding()`. Same seam rules as `fleet`.
+   */
+  protected owners: PoolOwners = workspaceOwners(async (session) => {
+    // The narrow contract, not the agent's class: its stub type is too deep for tsc.
+    const workspace = (await getAgentByName(this.env.WorkspaceAgent, session)) as unknown as {
+      holding(): Promise<OwnerHolding>;
+    };
+    return await workspace.holding();
+  });
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#pool = new WarmPoolManager({
       store: ctx.storage.kv,
       fleet: () => this.fleet(),
+      owners: { holds: (owner, sandboxId) => this.owners.holds(owner, sandboxId) },
+      maxLifetimeMs: containerMaxLifetimeMs(env.CONTAINER_MAX_LIFETIME_MS),
       log: createLogger({ component: "warm-pool" }),
       now: () => Date.now(),
       createId: () => crypto.randomUUID(),
@@ -69,7 +90,7 @@ export class WarmPool extends DurableObject<Env> {
     return this.#pool.release(owner);
   }
 
-  /** Fill the warm slot and retry failed warms and stops. Safe to call any time. */
+  /** Fill the warm slot, retry failed warms and stops, reclaim what no turn holds. Safe to call any time. */
   async prime(): Promise<PoolStats> {
     return await this.#pool.prime();
   }

@@ -23,6 +23,7 @@ import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "
 import { ContainerBackend, type ContainerBackendOptions, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
 import { callingSideHolder } from "./pool/calling-side-host";
+import { isSandboxRetired } from "./pool/errors";
 import { containerBackendOptions } from "./pool/launch-spec";
 import { RELEASE_RETRY_INITIAL_MS, RELEASE_RETRY_MAX_MS, TurnContainers, type RetryPolicy, type TurnPool, type TurnRef } from "./pool/turn-container";
 import { sandboxStub } from "./sandbox";
@@ -241,7 +242,7 @@ export class WorkspaceAgent extends Agent<Env> {
     try {
       return await run();
     } catch (error) {
-      if (!isRetired(error)) throw error;
+      if (!isSandboxRetired(error)) throw error;
       this.#log("container:retired", { sandboxId });
       await this.#turns.replaceRetired(sandboxId);
       await this.#workspaceInstance?.close().catch(() => {});
@@ -396,7 +397,3 @@ const COMPUTERD_CALLBACK_PATH = "/api";
 
 const commandId = () => `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
 
-/** A Sandbox that was stopped never starts again (its message crosses RPC; its class does not). */
-function isRetired(error: unknown): boolean {
-  return /was stopped and is never started again/.test(error instanceof Error ? error.message : String(error));
-}

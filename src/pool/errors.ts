@@ -24,13 +24,34 @@ export class ContainerUnavailableError extends Error {
   }
 }
 
+/** What every "this Sandbox never starts again" error says (isSandboxRetired). */
+const RETIRED_PHRASE = "was stopped and is never started again";
+
 /** A Sandbox whose container was stopped: ids are single-use, so it never starts again. */
 export class SandboxRetiredError extends Error {
   override readonly name = "SandboxRetiredError";
   readonly code = "sandbox_retired";
   constructor(sandbox: string) {
-    super(`sandbox ${sandbox} was stopped and is never started again; claim a fresh container from the warm pool`);
+    super(`sandbox ${sandbox} ${RETIRED_PHRASE}; claim a fresh container from the warm pool`);
   }
+}
+
+/** A Sandbox past its hard lifetime (lifetime.ts): it is stopped, never started again. */
+export class SandboxExpiredError extends Error {
+  override readonly name = "SandboxExpiredError";
+  readonly code = "sandbox_expired";
+  constructor(sandbox: string, lifetimeMs: number) {
+    super(`sandbox ${sandbox} reached its maximum lifetime of ${lifetimeMs} ms, so it ${RETIRED_PHRASE}; claim a fresh container from the warm pool`);
+  }
+}
+
+/**
+ * Whether `error` (a Sandbox's, possibly across RPC, where only the message
+ * survives) says the Sandbox will never start again, stopped or past its
+ * lifetime: its owner should give it back and claim a fresh one.
+ */
+export function isSandboxRetired(error: unknown): boolean {
+  return describeError(error).includes(RETIRED_PHRASE);
 }
 
 /** The stale-container reconcile ran out of attempts. */

@@ -18,9 +18,10 @@ export type HealthPolicy = {
   pollMaxMs: number;
 };
 
+/** Generous: a first boot pulls the image; a warm that gives up early only makes the pool retry it. */
 export const DEFAULT_HEALTH_POLICY: HealthPolicy = {
-  budgetMs: 60_000,
-  probeTimeoutMs: 2_000,
+  budgetMs: 120_000,
+  probeTimeoutMs: 5_000,
   pollInitialMs: 250,
   pollMaxMs: 2_000
 };

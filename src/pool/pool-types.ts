@@ -13,6 +13,8 @@ export type PoolStats = {
   assigned: number;
   /** warm + assigned. */
   total: number;
+  /** Containers released or reclaimed whose stop has not succeeded yet (retried until it does). */
+  retiring: number;
   /** How many unassigned containers the pool keeps. */
   target: number;
 };

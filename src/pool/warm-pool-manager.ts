@@ -8,14 +8,20 @@
  * waits for a container to boot here: the backend's own connect waits for
  * health. prime() waits for what it issued, so the cron sees the outcome.
  *
+ * prime() also checks old assignments with their owners (`owners`, see
+ * owners.ts) and reclaims what no live turn holds, so a release that never
+ * arrived does not keep a container running: `pool:reclaim` names the owner,
+ * the Sandbox and the reason (turn-over, unreachable, lifetime).
+ *
  * Calls for one Sandbox are chained, so a stop issued while that Sandbox's
- * warm is still in flight runs after it. Pure: storage, fleet, clock, ids and
- * the background hook are parameters.
+ * warm is still in flight runs after it. Pure: storage, fleet, owners, clock,
+ * ids and the background hook are parameters.
  */
 import type { Logger } from "../run/log";
 import { ContainerUnavailableError, describeError } from "./errors";
 import type { ContainerFleet } from "./fleet";
-import { PoolBook, type PoolEffects, type PoolState, type PoolStore } from "./pool-book";
+import type { PoolOwners } from "./owners";
+import { PoolBook, type OwnerAnswer, type PoolEffects, type PoolState, type PoolStore } from "./pool-book";
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool-types";
 
 export const MAX_OWNER_LENGTH = 512;
@@ -24,6 +30,10 @@ export type WarmPoolManagerDeps = {
   store: PoolStore;
   /** The fleet, or null where no container engine runs (claims then fail fast). */
   fleet: () => ContainerFleet | null;
+  /** Asks an assignment's owner whether it still holds its Sandbox; rejects when it cannot be reached. */
+  owners: PoolOwners;
+  /** The container lifetime (lifetime.ts). */
+  maxLifetimeMs: number;
   log: Logger;
   now: () => number;
   createId: () => string;
@@ -36,10 +46,12 @@ export class WarmPoolManager {
   #deps: WarmPoolManagerDeps;
   /** The tail of each Sandbox's call chain in this isolate. */
   #inflight = new Map<string, Promise<void>>();
+  /** Owners being asked in this isolate, so overlapping primes ask (and count) each once. */
+  #asking = new Set<PoolOwner>();
 
   constructor(deps: WarmPoolManagerDeps) {
     this.#deps = deps;
-    this.#book = new PoolBook(deps.store, { now: deps.now, createId: deps.createId });
+    this.#book = new PoolBook(deps.store, { now: deps.now, createId: deps.createId, maxLifetimeMs: deps.maxLifetimeMs });
   }
 
   claim(owner: PoolOwner): ClaimResult {
@@ -62,12 +74,16 @@ export class WarmPoolManager {
     return result;
   }
 
-  /** Fill the warm slot and retry failed warms and stops; resolves when they have run. */
+  /**
+   * Fill the warm slot, retry failed warms and due stops, replace an aging
+   * warm one, and reclaim assignments no live turn holds; resolves when all
+   * of it has run.
+   */
   async prime(): Promise<PoolStats> {
     const fleet = this.#deps.fleet();
     if (!fleet) return this.stats();
     const effects = this.#book.prime((sandboxId) => this.#inflight.has(sandboxId));
-    await this.#run(fleet, effects);
+    await Promise.all([this.#run(fleet, effects), this.#reclaim(fleet)]);
     return this.stats();
   }
 
@@ -82,6 +98,32 @@ export class WarmPoolManager {
   /** Resolves when every call issued so far has finished. */
   async idle(): Promise<void> {
     while (this.#inflight.size > 0) await Promise.all(this.#inflight.values());
+  }
+
+  /** Ask the owner of every assignment past its grace period, and act on each answer as it comes. */
+  async #reclaim(fleet: ContainerFleet): Promise<void> {
+    const candidates = this.#book.reclaimCandidates().filter(({ owner }) => !this.#asking.has(owner));
+    await Promise.all(candidates.map(({ owner, sandboxId }) => this.#check(fleet, owner, sandboxId)));
+  }
+
+  async #check(fleet: ContainerFleet, owner: PoolOwner, sandboxId: string): Promise<void> {
+    this.#asking.add(owner);
+    let answer: OwnerAnswer;
+    try {
+      answer = { holds: await this.#deps.owners.holds(owner, sandboxId) };
+    } catch (error) {
+      answer = { unreachable: describeError(error) };
+    } finally {
+      this.#asking.delete(owner);
+    }
+    const outcome = this.#book.ownerAnswered(owner, sandboxId, answer);
+    const error = "unreachable" in answer ? answer.unreachable : undefined;
+    if (outcome.verdict === "unreachable") {
+      this.#deps.log("pool:owner", { owner, sandboxId, outcome: "unreachable", failures: outcome.failures, error });
+    } else if (outcome.verdict === "reclaimed") {
+      this.#deps.log("pool:reclaim", { owner, sandboxId, reason: outcome.reason, failures: outcome.failures, error });
+      await this.#run(fleet, outcome.effects);
+    }
   }
 
   #run(fleet: ContainerFleet, effects: PoolEffects): Promise<void> {
@@ -119,11 +161,12 @@ export class WarmPoolManager {
   async #stop(fleet: ContainerFleet, sandboxId: string): Promise<void> {
     try {
       await fleet.stop(sandboxId);
-      this.#book.stopSucceeded(sandboxId);
-      this.#deps.log("pool:stop", { sandboxId, outcome: "stopped" });
+      const { reason } = this.#book.stopSucceeded(sandboxId);
+      this.#deps.log("pool:stop", { sandboxId, outcome: "stopped", reason });
     } catch (error) {
-      const { abandoned, failures } = this.#book.stopFailed(sandboxId, describeError(error));
-      this.#deps.log("pool:stop", { sandboxId, outcome: abandoned ? "abandoned" : "failed", failures, error: describeError(error) });
+      const { failures, nextAttemptAt, reason } = this.#book.stopFailed(sandboxId, describeError(error));
+      const retryInMs = nextAttemptAt === undefined ? undefined : nextAttemptAt - this.#deps.now();
+      this.#deps.log("pool:stop", { sandboxId, outcome: "failed", reason, failures, retryInMs, error: describeError(error) });
     }
   }
 }
