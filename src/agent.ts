@@ -20,7 +20,7 @@ import { runMessage } from "./run/run-message";
 import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
-import { RunContextStore, type RunContext } from "./run/run-context";
+import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
 import { RunToken } from "./run/run-token";
 import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
@@ -50,6 +50,7 @@ export const RECOVERY_EXHAUSTED_MESSAGE =
   "agent-think was interrupted and could not recover this run. Continue it from the dashboard.";
 
 export type StartRunInput = DispatchInput & { session: string };
+export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt">;
 export type StartRunResult = { submissionId: string; accepted: boolean };
 export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
@@ -82,7 +83,8 @@ export class ThinkAgent extends Think<Env> {
     runs: this.#runs,
     mint: (repo) => mintInstallationToken(this.env, repo),
     secrets: isolateSecrets,
-    now: () => Date.now()
+    now: () => Date.now(),
+    log: (event, fields) => this.#log(event, fields)
   });
   readonly #ledger = new RunLedger(this.ctx.storage);
   readonly #repros = new ReproPublisher({
@@ -109,8 +111,9 @@ export class ThinkAgent extends Think<Env> {
   readonly #reporter = new Reporter({
     storage: this.ctx.storage,
     apiUrl: () => this.githubApiUrl(),
-    token: async () => (await this.#runs.get())?.installationToken ?? "",
-    refreshToken: (repo) => this.#refreshToken(repo),
+    // Renewed before it expires (a closing comment can come after minute 60), and after a 401.
+    token: () => this.#token.fresh(),
+    refreshToken: (repo) => this.#token.refresh(repo),
     // Every comment the Worker posts, whatever the model put in it.
     redact: (text) => this.#token.redact(text),
     scheduleDelivery: async (inMs) => {
@@ -199,8 +202,8 @@ export class ThinkAgent extends Think<Env> {
       bash: createBashTool({
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
         run: async (input) => {
-          const [workspace, turn, run] = [await this.#workspaceAgent(), await this.#turn(), await this.#runs.get()];
-          return workspace.exec({ ...input, turn: turn ?? undefined, token: run?.installationToken });
+          const [workspace, turn, token] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.fresh()];
+          return workspace.exec({ ...input, turn: turn ?? undefined, token });
         }
       }),
       publish_reproduction: createPublishReproductionTool({
@@ -235,6 +238,7 @@ export class ThinkAgent extends Think<Env> {
       commentId: input.commentId,
       instruction: input.instruction,
       installationToken: input.installationToken,
+      tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
       updatedAt: now
     };
     await this.#runs.put(run);
@@ -259,9 +263,9 @@ export class ThinkAgent extends Think<Env> {
    * whose envelope repeats the run's instruction and says it continues the
    * previous submission. The transcript so far is the model's context.
    */
-  async continueRun(input: { installationToken: string }): Promise<{ submissionId: string }> {
+  async continueRun(input: ContinueRunInput): Promise<{ submissionId: string }> {
     const now = Date.now();
-    const run = await this.#token.replace(input.installationToken);
+    const run = await this.#token.replace(input.installationToken, input.installationTokenExpiresAt);
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
@@ -302,8 +306,8 @@ export class ThinkAgent extends Think<Env> {
    * was done. A `stop` comment's fresh token, when given, becomes the run's
    * token, so those notices go out with it.
    */
-  async cancelRun(reason = "cancelled", installationToken?: string): Promise<CancelRunResult> {
-    if (installationToken) await this.#token.replace(installationToken);
+  async cancelRun(reason = "cancelled", installationToken?: string, installationTokenExpiresAt?: string): Promise<CancelRunResult> {
+    if (installationToken) await this.#token.replace(installationToken, installationTokenExpiresAt);
     const result = await this.#cancelActive(reason);
     this.#log("cancelled", { cancelled: result.cancelled, submissionIds: result.submissionIds });
     return result;
@@ -337,9 +341,9 @@ export class ThinkAgent extends Think<Env> {
     };
   }
 
-  /** Before every model call: re-authenticate the container if the run's token changed. */
+  /** Before every model call: renew the run's token if it is about to expire, and re-authenticate the container if it changed. */
   override async beforeStep() {
-    const [turn, token] = [await this.#turn(), await this.#token.load()];
+    const [turn, token] = [await this.#turn(), await this.#token.fresh()];
     if (!turn || !this.#token.needsGitSync(token)) return;
     const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token);
     this.#token.gitSynced(token);
@@ -498,16 +502,6 @@ export class ThinkAgent extends Think<Env> {
         this.#log("budget:exhausted", { submissionId, ...hit });
       }
     });
-  }
-
-  /** After a 401: a fresh installation token from the token broker, kept as the run's token. */
-  async #refreshToken(repo: string): Promise<string | null> {
-    try {
-      return await this.#token.refresh(repo);
-    } catch (error) {
-      this.#log("github:token-refresh-failed", { error: errorMessage(error) });
-      return null;
-    }
   }
 
   async #workspaceAgent(): Promise<WorkspaceAgentStub> {

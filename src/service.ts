@@ -5,7 +5,7 @@
  * Durable Object call, so a bad input writes nothing anywhere.
  */
 import { getAgentByName } from "agents";
-import type { StartRunInput, StartRunResult } from "./agent";
+import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";
 import { commandCenter } from "./command-center";
 import { continueThread } from "./command-center/continuation";
 import type { ContinueOutcome } from "./http/api-routes";
@@ -32,9 +32,9 @@ export type AgentThinkService = ReturnType<typeof createService>;
 
 /** The ThinkAgent methods this service calls over RPC. */
 export interface IssueAgent {
-  cancelRun(reason?: string, installationToken?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
+  cancelRun(reason?: string, installationToken?: string, installationTokenExpiresAt?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
   startRun(input: StartRunInput): Promise<StartRunResult>;
-  continueRun(input: { installationToken: string }): Promise<{ submissionId: string }>;
+  continueRun(input: ContinueRunInput): Promise<{ submissionId: string }>;
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
   resetRun(): Promise<{ cancelled: number }>;
   transcript(): Promise<TranscriptMessage[]>;
@@ -57,7 +57,7 @@ export function createService(env: Env) {
         // ("" when nothing was running).
         const agent = await agentFor(session);
         const by = parsed.requestedBy ? `@${parsed.requestedBy.login}` : "a maintainer";
-        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`, parsed.installationToken);
+        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`, parsed.installationToken, parsed.installationTokenExpiresAt);
         log("stopped", { session, cancelled: submissionIds.length });
         return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? "" };
       }
@@ -103,9 +103,9 @@ export function createService(env: Env) {
         claim: (name) => center.claimForContinuation(name, Date.now()),
         release: (name, error) => center.releaseClaim(name, error),
         mintToken: (repo) => mintInstallationToken(env, repo),
-        submit: async (thread, token) => {
+        submit: async (thread, minted) => {
           const agent = await agentFor(thread.session);
-          const { submissionId } = await agent.continueRun({ installationToken: token });
+          const { submissionId } = await agent.continueRun({ installationToken: minted.token, installationTokenExpiresAt: minted.expiresAt });
           return { session: thread.session, submissionId };
         }
       });

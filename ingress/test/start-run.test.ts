@@ -41,11 +41,32 @@ describe("an accepted comment", () => {
         issueNumber: 41,
         instruction: "reproduce this\nOn Node 22.",
         installationToken: minted[0],
+        installationTokenExpiresAt: expect.any(String),
         commentId,
         issueTitle: "Crash on start",
         requestedBy: { login: "octocat", avatarUrl: "https://avatars.githubusercontent.com/u/583231?v=4" }
       }
     ]);
+    // The token's expiry, as GitHub answered it: an hour after it was minted.
+    const expiresAt = Date.parse(dispatchesFor(commentId)[0]!.installationTokenExpiresAt!);
+    expect(expiresAt - Date.now()).toBeGreaterThan(59 * 60_000);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(60 * 60_000);
+  });
+
+  it("tells the agent when the token expires, as GitHub said, or leaves it out when GitHub's answer does not parse", async () => {
+    const answering = (expiresAt: string) => () =>
+      HttpResponse.json({ token: `ghs_${crypto.randomUUID().replaceAll("-", "")}`, expires_at: expiresAt }, { status: 201 });
+    const expiryOf = async (expiresAt: string) => {
+      github({ accessToken: answering(expiresAt) });
+      const payload = commentPayload();
+      expect((await deliver(payload)).response.status).toBe(202);
+      const [dispatched] = dispatchesFor(payload.comment.id);
+      expect(dispatched).toBeDefined();
+      return dispatched!.installationTokenExpiresAt;
+    };
+    expect(await expiryOf("2031-05-04T03:02:01Z")).toBe("2031-05-04T03:02:01.000Z");
+    expect(await expiryOf("2031-05-04T05:02:01+02:00")).toBe("2031-05-04T03:02:01.000Z");
+    expect(await expiryOf("sometime soon")).toBeUndefined();
   });
 
   it("still dispatches when the 👀 reaction is refused, and logs why", async () => {

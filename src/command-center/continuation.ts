@@ -10,22 +10,23 @@
 import type { ContinueOutcome } from "../http/api-routes";
 import type { ClaimResult, ContinueResult, ThreadSummary } from "../shared/command-center";
 
-export type ContinuationDeps = {
+/** `Token` is whatever the broker answers (src/service.ts: the token and its expiry); it only passes through. */
+export type ContinuationDeps<Token = string> = {
   claim(session: string): Promise<ClaimResult>;
   release(session: string, error: string): Promise<unknown>;
   /** A fresh installation token for `repo` (the token broker). */
-  mintToken(repo: string): Promise<string>;
+  mintToken(repo: string): Promise<Token>;
   /** Submit the continuation turn into the thread's session with `token`. */
-  submit(thread: ThreadSummary, token: string): Promise<ContinueResult>;
+  submit(thread: ThreadSummary, token: Token): Promise<ContinueResult>;
 };
 
 export const TOKEN_FAILED_ERROR = "continuation failed: no GitHub token could be minted";
 export const SUBMIT_FAILED_ERROR = "continuation failed: the turn could not be submitted";
 
-export async function continueThread(session: string, deps: ContinuationDeps): Promise<ContinueOutcome> {
+export async function continueThread<Token>(session: string, deps: ContinuationDeps<Token>): Promise<ContinueOutcome> {
   const claim = await deps.claim(session);
   if (!claim.ok) return claim;
-  let token: string;
+  let token: Token;
   try {
     token = await deps.mintToken(claim.thread.repo);
   } catch (error) {
@@ -41,7 +42,7 @@ export async function continueThread(session: string, deps: ContinuationDeps): P
 }
 
 /** The release is best effort: the original failure is what the caller must hear about. */
-async function releaseQuietly(deps: ContinuationDeps, session: string, error: string): Promise<void> {
+async function releaseQuietly<Token>(deps: ContinuationDeps<Token>, session: string, error: string): Promise<void> {
   try {
     await deps.release(session, error);
   } catch {

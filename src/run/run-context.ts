@@ -1,10 +1,11 @@
 /**
  * The run context: who the current run is for and the token it may use.
  *
- * It is the only place an installation token is stored. Each dispatch
- * replaces it, so a queued turn uses the newest (short-lived) token. The
- * transcript, the envelope and the logs never carry the token. Pure: storage
- * is a narrow interface the Durable Object fills with `ctx.storage`.
+ * It is the only place an installation token is stored, with when it
+ * expires. Each dispatch replaces it, so a queued turn uses the newest
+ * (short-lived) token. The transcript, the envelope and the logs never carry
+ * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
+ * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
 import type { RepoVisibility } from "../shared/dispatch";
 
@@ -19,8 +20,27 @@ export type RunContext = {
   /** The latest dispatch's instruction, which a continuation carries on. */
   instruction: string;
   installationToken: string;
+  /** When `installationToken` expires, in ms since the epoch (see `tokenExpiry`). */
+  tokenExpiresAt?: number;
   updatedAt: number;
 };
+
+/** GitHub's documented lifetime of an installation token. */
+export const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+/**
+ * When a token received at `receivedAt` expires: `expiresAt` (ISO 8601) when
+ * its sender knew it, else one lifetime after it arrived.
+ */
+export function tokenExpiry(receivedAt: number, expiresAt?: string): number {
+  const known = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
+  return Number.isNaN(known) ? receivedAt + INSTALLATION_TOKEN_LIFETIME_MS : known;
+}
+
+/** When the run's token expires; a context stored without the expiry counts from its last update. */
+export function runTokenExpiresAt(run: Pick<RunContext, "tokenExpiresAt" | "updatedAt">): number {
+  return run.tokenExpiresAt ?? run.updatedAt + INSTALLATION_TOKEN_LIFETIME_MS;
+}
 
 export interface RunContextStorage {
   get<T>(key: string): Promise<T | undefined>;
@@ -41,11 +61,14 @@ export class RunContextStore {
   put(context: RunContext): Promise<void> {
     return this.#storage.put(KEY, context);
   }
-  /** Make `token` the run's token (a continuation, a `stop` comment, a refresh after a 401); null without a run. */
-  async setToken(token: string, now: number): Promise<RunContext | null> {
+  /**
+   * Make `token`, expiring at `expiresAt` (ISO 8601, when known), the run's
+   * token (a continuation, a `stop` comment, a refresh); null without a run.
+   */
+  async setToken(token: string, now: number, expiresAt?: string): Promise<RunContext | null> {
     const run = await this.get();
     if (!run) return null;
-    const next = { ...run, installationToken: token, updatedAt: now };
+    const next = { ...run, installationToken: token, tokenExpiresAt: tokenExpiry(now, expiresAt), updatedAt: now };
     await this.put(next);
     return next;
   }

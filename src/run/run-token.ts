@@ -2,31 +2,53 @@
  * The run's installation token as a ThinkAgent holds it: the one stored
  * copy is the run context's (run-context.ts); this keeps the copy in memory
  * the agent redacts with, replaces it (a new dispatch, a continuation, a
- * `stop` comment, a refresh after a 401), remembers which token the
- * workspace last authenticated git with, and redacts it (and anything shaped
- * like a GitHub token) out of everything the run sends anywhere.
+ * `stop` comment), renews it through the token broker (before it expires,
+ * and after a 401), remembers which token the workspace last authenticated
+ * git with, and redacts it (and anything shaped like a GitHub token) out of
+ * everything the run sends anywhere.
+ *
+ * Installation tokens live an hour, and a run may take longer: `fresh()`
+ * renews a token with less than TOKEN_REFRESH_MARGIN_MS left. A renewal that
+ * fails is logged and the run keeps its current token; it never throws into
+ * the turn. An empty token (local dev, no GitHub access) is never renewed.
  *
  * Every token it holds is also registered with the isolate's console guard,
  * so a library that prints it prints `[redacted]`. Pure apart from its
  * narrow dependencies.
  */
 import { redactDeep, redactSecrets } from "./redact";
-import type { RunContext, RunContextStore } from "./run-context";
+import { runTokenExpiresAt, type RunContext, type RunContextStore } from "./run-context";
+
+/** A token with less than this left is renewed before it is used: time for a push, a PR and the closing comment. */
+export const TOKEN_REFRESH_MARGIN_MS = 10 * 60 * 1000;
+/** After a failed renewal the broker is asked again no sooner than this, not on every step. */
+export const TOKEN_REFRESH_RETRY_MS = 60 * 1000;
+
+/** What the token broker answers: the token and, when known, its expiry (ISO 8601). */
+export type MintedToken = { token: string; expiresAt?: string };
 
 export type RunTokenDeps = {
   runs: Pick<RunContextStore, "get" | "setToken">;
   /** A fresh installation token for `repo` from the token broker. */
-  mint(repo: string): Promise<string>;
+  mint(repo: string): Promise<MintedToken>;
   /** Where every token this run holds is registered for the console guard. */
   secrets: { add(secret: string): void };
   now(): number;
+  /** The agent's log: `token:refreshed` and `github:token-refresh-failed` (never with the token). */
+  log(event: string, fields: Record<string, unknown>): void;
 };
+
+type RenewReason = "expiring" | "unauthorized";
 
 export class RunToken {
   readonly #deps: RunTokenDeps;
   #token = "";
   /** The token last handed to the workspace for git auth, in this isolate. */
   #synced: string | undefined;
+  /** The renewal under way, shared by every caller that needs one meanwhile. */
+  #renewing: Promise<string | null> | undefined;
+  /** After a failed renewal: when an expiring token may be renewed again (ms since the epoch). */
+  #retryAt = 0;
 
   constructor(deps: RunTokenDeps) {
     this.#deps = deps;
@@ -49,24 +71,61 @@ export class RunToken {
     return this.#token;
   }
 
-  /** Store `token` as the run's and hold it; null when there is no run to give it to. */
-  async replace(token: string): Promise<RunContext | null> {
-    const run = await this.#deps.runs.setToken(token, this.#deps.now());
+  /** Store `token` (expiring at `expiresAt`, when known) as the run's and hold it; null when there is no run to give it to. */
+  async replace(token: string, expiresAt?: string): Promise<RunContext | null> {
+    const run = await this.#deps.runs.setToken(token, this.#deps.now(), expiresAt);
     if (run) this.adopt(token);
     return run;
   }
 
+  /**
+   * The stored token, held in memory too, renewed first when it expires
+   * within TOKEN_REFRESH_MARGIN_MS. When the renewal fails the current token
+   * is returned (and the failure logged).
+   */
+  async fresh(): Promise<string> {
+    const run = await this.#deps.runs.get();
+    this.adopt(run?.installationToken ?? "");
+    if (!run || !this.#token || !this.#expiring(run)) return this.#token;
+    return (await this.#renew(run.repo, "expiring")) ?? this.#token;
+  }
+
   /** After a 401: a fresh token from the broker, stored for the run; null when none can be had. */
-  async refresh(repo: string): Promise<string | null> {
-    const token = await this.#deps.mint(repo);
-    if (!token || !(await this.replace(token))) return null;
-    return token;
+  refresh(repo: string): Promise<string | null> {
+    return this.#renew(repo, "unauthorized");
+  }
+
+  #expiring(run: RunContext): boolean {
+    const now = this.#deps.now();
+    return runTokenExpiresAt(run) - now <= TOKEN_REFRESH_MARGIN_MS && now >= this.#retryAt;
+  }
+
+  #renew(repo: string, reason: RenewReason): Promise<string | null> {
+    this.#renewing ??= this.#mintAndStore(repo, reason).finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
+  }
+
+  async #mintAndStore(repo: string, reason: RenewReason): Promise<string | null> {
+    try {
+      const minted = await this.#deps.mint(repo);
+      const run = minted.token ? await this.replace(minted.token, minted.expiresAt) : null;
+      if (!run) throw new Error(minted.token ? "the run context is gone" : "the token broker gave no token");
+      this.#deps.log("token:refreshed", { reason, expiresAt: minted.expiresAt });
+      return minted.token;
+    } catch (error) {
+      this.#retryAt = this.#deps.now() + TOKEN_REFRESH_RETRY_MS;
+      this.#deps.log("github:token-refresh-failed", { reason, error: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
   }
 
   /** Forget the token in memory (the run context was cleared). */
   clear(): void {
     this.#token = "";
     this.#synced = undefined;
+    this.#retryAt = 0;
   }
 
   /** Whether the workspace must authenticate git again: the stored token is not the one it last got. */

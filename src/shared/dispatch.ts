@@ -35,6 +35,11 @@ export const dispatchInputSchema = z.strictObject({
   // Empty means "no GitHub access" (local dev); callers in production always
   // send a short-lived installation token.
   installationToken: z.string().max(MAX_TOKEN_CHARS),
+  // When that token expires (GitHub's `expires_at`). Without it the agent
+  // counts GitHub's one-hour lifetime from when the token arrived.
+  installationTokenExpiresAt: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 date-time with a time zone, such as 2025-01-01T12:00:00Z" })
+    .optional(),
   commentId: positiveInt.optional(),
   issueTitle: z.string().max(MAX_TITLE_CHARS).optional(),
   requestedBy: z

@@ -32,6 +32,21 @@ describe("dispatch input", () => {
     expect(() => parseInput(dispatchInputSchema, missing, "input")).toThrow("invalid input: installationToken:");
   });
 
+  it("takes the token's expiry as an ISO 8601 date-time with a time zone, and rejects anything else", () => {
+    for (const expiresAt of ["2016-07-11T22:14:10Z", "2016-07-11T22:14:10.123Z", "2016-07-11T23:14:10+01:00"]) {
+      expect(parseInput(dispatchInputSchema, { ...valid, installationTokenExpiresAt: expiresAt }, "input").installationTokenExpiresAt).toBe(expiresAt);
+    }
+    expect(parseInput(dispatchInputSchema, valid, "input")).not.toHaveProperty("installationTokenExpiresAt");
+    for (const expiresAt of ["garbage", "", "2016-07-11", "2016-07-11T22:14:10", "2016-02-30T22:14:10Z", 1468275250000]) {
+      expect(() => parseInput(dispatchInputSchema, { ...valid, installationTokenExpiresAt: expiresAt }, "input")).toThrow(
+        /^invalid input: installationTokenExpiresAt: /
+      );
+    }
+    expect(() => parseInput(dispatchInputSchema, { ...valid, installationTokenExpiresAt: "in an hour" }, "input")).toThrow(
+      "invalid input: installationTokenExpiresAt: must be an ISO 8601 date-time with a time zone, such as 2025-01-01T12:00:00Z"
+    );
+  });
+
   it("accepts bot logins and rejects malformed ones", () => {
     expect(() => parseInput(dispatchInputSchema, { ...valid, requestedBy: { login: "renovate[bot]" } }, "input")).not.toThrow();
     expect(() => parseInput(dispatchInputSchema, { ...valid, requestedBy: { login: "-x" } }, "input")).toThrow(

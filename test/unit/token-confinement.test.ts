@@ -148,10 +148,11 @@ describe("RunToken", () => {
       },
       mint: async (repo) => {
         minted.push(repo);
-        return "ghs_minted_after_401_0000000";
+        return { token: "ghs_minted_after_401_0000000" };
       },
       secrets,
-      now: () => 1
+      now: () => 1,
+      log: () => {}
     });
     return { token, secrets, minted, drop: () => (context = undefined) };
   }

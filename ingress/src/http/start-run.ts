@@ -101,14 +101,14 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
   }
 
   await react(github, comment, "eyes", log);
-  deps.waitUntil(dispatchRun(comment, token.token, github, deps, mark));
+  deps.waitUntil(dispatchRun(comment, token, github, deps, mark));
   log("delivery:accepted", where);
   return respond(202, "accepted");
 }
 
 async function dispatchRun(
   comment: AcceptedComment,
-  installationToken: string,
+  token: RepoToken,
   github: InstallationClient,
   deps: StartRunDeps,
   mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
@@ -121,7 +121,8 @@ async function dispatchRun(
     repo: fullName(comment.repo),
     issueNumber: comment.issueNumber,
     instruction: comment.instruction,
-    installationToken,
+    installationToken: token.token,
+    ...expiryField(token.expiresAt),
     commentId: comment.commentId,
     issueTitle: comment.issueTitle.slice(0, 1024),
     requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) },
@@ -171,6 +172,16 @@ async function settle(marking: Promise<void>, log: Logger, where: Record<string,
 }
 
 const fullName = (repo: RepoRef) => `${repo.owner}/${repo.name}`;
+
+/**
+ * GitHub's `expires_at` as the dispatch carries it (canonical ISO 8601, so
+ * the agent's schema accepts it); left out when it does not parse, and the
+ * agent then counts the token's hour from when it arrived.
+ */
+function expiryField(expiresAt: string): Pick<DispatchInput, "installationTokenExpiresAt"> {
+  const at = Date.parse(expiresAt);
+  return Number.isNaN(at) ? {} : { installationTokenExpiresAt: new Date(at).toISOString() };
+}
 
 /** A failed GitHub call for a log line: what GitHub answered and its message. */
 function gitHubFailure(error: unknown): string {

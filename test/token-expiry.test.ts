@@ -1,0 +1,168 @@
+/**
+ * Installation tokens expire after an hour; a run may take longer. In real
+ * turns, a run whose dispatch token is about to expire gets a fresh one from
+ * the token broker (TestTokenBroker in test/worker.ts) before the next model
+ * step, or before the bash tool hands the token to the workspace, and the
+ * container's git is authenticated with the fresh token (the recording
+ * container in test/support/containers.ts). A token handed over later (a
+ * `stop` comment's, a continuation's) is kept with its expiry too. The rule
+ * alone, on a fake clock: test/unit/run-token.test.ts.
+ */
+import { exports } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { LOG_PREFIX } from "../src/run/log";
+import type { RunContext } from "../src/run/run-context";
+import { TOKEN_REFRESH_MARGIN_MS } from "../src/run/run-token";
+import { sessionName } from "../src/run/session-name";
+import { agentFor, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
+import { containerFor, type RecordingContainer } from "./support/containers";
+import { TestTokenBroker } from "./worker";
+
+const ISSUE = 11;
+/** How long after the dispatch a token "about to expire" still has more than the margin left: the run's first container command falls inside it. */
+const WINDOW_MS = 4_000;
+/** A model step that waits until the token is within the margin. */
+const WAIT_PAST_WINDOW = `TEST: sleep ${WINDOW_MS + 1_000}`;
+
+/**
+ * A run on a new issue with a recording container, dispatched with a token
+ * expiring at `expiresAt`, followed to its end with the console captured.
+ */
+async function run(instruction: string, expiresAt: number) {
+  const repo = uniqueRepo();
+  const session = sessionName(repo, ISSUE);
+  const { container } = await containerFor(session);
+  const installationToken = `ghs_dispatched_${crypto.randomUUID().replaceAll("-", "")}`;
+  const { result, lines } = await captureConsole(async () => {
+    const { submissionId } = await exports.AgentThink.dispatch({
+      repo,
+      issueNumber: ISSUE,
+      instruction,
+      installationToken,
+      installationTokenExpiresAt: new Date(expiresAt).toISOString(),
+      commentId: 1
+    });
+    const agent = await agentFor(session);
+    return { agent, status: await waitForStatus(agent, submissionId) };
+  });
+  return {
+    ...result,
+    repo,
+    container,
+    installationToken,
+    // What TestTokenBroker mints for this repository.
+    minted: `ghs_testMinted_${repo.replace(/\W/g, "_")}`,
+    events: lines
+      .filter((line) => line.startsWith(LOG_PREFIX))
+      .map((line) => JSON.parse(line.slice(LOG_PREFIX.length)) as Record<string, unknown>)
+      .filter((event) => event.session === session)
+  };
+}
+
+/** The run context as stored: the token and when it expires. */
+async function storedRun(agent: DurableObjectStub): Promise<RunContext | undefined> {
+  return runInDurableObject(agent, (_instance, state) => state.storage.get<RunContext>("agent-think:run-context"));
+}
+
+/** The token the container's git was logged in with when `command` last ran there (what `gh auth token` prints). */
+function loggedInWhen(container: RecordingContainer, command: string): string | undefined {
+  let current: string | undefined;
+  let seen: string | undefined;
+  for (const recorded of container.runs) {
+    if (recorded.script.includes("gh auth login")) current = recorded.stdin;
+    else if (recorded.script.includes(command)) seen = current;
+  }
+  return seen;
+}
+
+describe("a run whose token expires", () => {
+  it("never uses a dispatched token that has already expired: the first step renews it, and git gets the fresh one", async () => {
+    const { agent, status, repo, container, minted } = await run("TEST: container gh auth token\nTEST: reply done", Date.now() - 60_000);
+    expect(status.status).toBe("completed");
+
+    expect(TestTokenBroker.minted).toContain(repo);
+    expect(container.auths()).toEqual([minted]);
+    expect(loggedInWhen(container, "gh auth token")).toBe(minted);
+    const stored = await storedRun(agent);
+    expect(stored?.installationToken).toBe(minted);
+    // The broker's expiry is kept with the token: an hour from when it was minted.
+    expect(stored!.tokenExpiresAt! - Date.now()).toBeGreaterThan(50 * 60_000);
+  });
+
+  it("renews it before the next model step once it is within the margin, and logs the container's git in again", async () => {
+    const { agent, status, container, installationToken, minted, events } = await run(
+      [
+        "TEST: container echo before",
+        WAIT_PAST_WINDOW,
+        "TEST: tools 2",
+        "TEST: container gh auth token",
+        "TEST: reply done"
+      ].join("\n"),
+      Date.now() + TOKEN_REFRESH_MARGIN_MS + WINDOW_MS
+    );
+    expect(status.status).toBe("completed");
+
+    // The step after the wait renewed it before its model call: between the two listings, with no bash in between.
+    const order = events.filter((event) => event.event === "token:refreshed" || event.event === "tool").map((event) => event.tool ?? event.event);
+    expect(order).toEqual(["bash", "ls", "token:refreshed", "ls", "bash"]);
+    expect(events.find((event) => event.event === "token:refreshed")).toMatchObject({ reason: "expiring" });
+    expect(container.auths()).toEqual([installationToken, minted]);
+    expect(loggedInWhen(container, "echo before")).toBe(installationToken);
+    expect(loggedInWhen(container, "gh auth token")).toBe(minted);
+    expect((await storedRun(agent))?.installationToken).toBe(minted);
+  });
+
+  it("renews it before the bash tool hands it to the container, so the command already runs with the fresh token", async () => {
+    const { status, container, installationToken, minted } = await run(
+      ["TEST: container echo before", WAIT_PAST_WINDOW, "TEST: container gh auth token", "TEST: reply done"].join("\n"),
+      Date.now() + TOKEN_REFRESH_MARGIN_MS + WINDOW_MS
+    );
+    expect(status.status).toBe("completed");
+
+    // The step began with time left on the token; its model call waited past the margin, then the bash tool renewed it.
+    expect(container.auths()).toEqual([installationToken, minted]);
+    expect(loggedInWhen(container, "gh auth token")).toBe(minted);
+  });
+
+  it("keeps a token with time left", async () => {
+    const { status, repo, container, installationToken } = await run("TEST: container echo one\nTEST: reply done", Date.now() + 30 * 60_000);
+    expect(status.status).toBe("completed");
+    expect(TestTokenBroker.minted).not.toContain(repo);
+    expect(container.auths()).toEqual([installationToken]);
+  });
+});
+
+describe("a token handed to a run later", () => {
+  it("is stored with its expiry: a `stop` comment's, then a continuation's", async () => {
+    const repo = uniqueRepo();
+    const dispatched = (token: string, instruction: string, expiresAt: string, commentId: number) =>
+      exports.AgentThink.dispatch({
+        repo,
+        issueNumber: ISSUE,
+        instruction,
+        installationToken: token,
+        installationTokenExpiresAt: expiresAt,
+        commentId
+      });
+    const first = await dispatched("ghs_first_token_0000000000000", "TEST: reply done", "2031-01-01T00:00:00Z", 1);
+    const agent = await agentFor(first.session);
+    await waitForStatus(agent, first.submissionId);
+
+    await dispatched("ghs_stop_token_00000000000000", "stop", "2031-01-01T01:00:00+01:00", 2);
+    expect(await storedRun(agent)).toMatchObject({
+      installationToken: "ghs_stop_token_00000000000000",
+      tokenExpiresAt: Date.parse("2031-01-01T00:00:00Z")
+    });
+
+    const continued = await agent.continueRun({
+      installationToken: "ghs_continued_token_000000000",
+      installationTokenExpiresAt: "2031-01-01T02:00:00Z"
+    });
+    expect(await storedRun(agent)).toMatchObject({
+      installationToken: "ghs_continued_token_000000000",
+      tokenExpiresAt: Date.parse("2031-01-01T02:00:00Z")
+    });
+    await waitForStatus(agent, continued.submissionId);
+  });
+});
