@@ -96,4 +96,28 @@ describe("computerd's /api callback", () => {
     const plain = await runInDurableObject(workspace, (instance) => instance.fetch(new Request("http://computer.internal/api")));
     expect(plain.status).toBe(400);
   });
+
+  it("wakes the WorkspaceAgent by its name when the callback arrives after an eviction", async () => {
+    const container = new FakeContainer();
+    container.computerd = true;
+    const { workspace, session, warm } = await workspaceWithContainer(container);
+    expect(await connectOwnBackend(workspace)).toMatchObject({ ok: true });
+    await container.dialed;
+    const proxy = container.egress.get("computer.internal")!;
+    const id = await runInDurableObject(workspace, (_instance, state) => state.id.toString());
+    await runInDurableObject(workspace, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+
+    // The next thing to reach the evicted agent is the container, through the proxy (from the Sandbox, whose fetcher it is).
+    const late = await runInDurableObject(sandboxStub(env, warm), async () => {
+      const response = await proxy.fetch("http://computer.internal/api", { headers: { upgrade: "websocket", authorization: "Bearer stale" } });
+      await response.body?.cancel();
+      return response.status;
+    });
+    // A fresh instance (the test's seams are gone with the evicted one, so it has no container backend here).
+    expect(late).toBe(404);
+    // Woken by name (the ref carries it), the agent still knows it; by id alone it would not. Looked at
+    // through an id-only stub, so this test's own access cannot supply the name.
+    const byId = env.WorkspaceAgent.get(env.WorkspaceAgent.idFromString(id));
+    expect(await runInDurableObject(byId, (_instance, state) => state.id.name)).toBe(session);
+  });
 });
