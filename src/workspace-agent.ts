@@ -80,6 +80,8 @@ export class WorkspaceAgent extends Agent<Env> {
   #workspaceInstance: Workspace | undefined;
   /** The container backend, when this environment has one: computerd's /api upgrade goes to it. */
   #containerBackend: ContainerBackend | undefined;
+  /** Why there is no container backend although containers are on (a bad setting), for every container command. */
+  #containerConfigError: string | undefined;
   readonly #turns = new TurnContainers({
     store: this.ctx.storage,
     pool: () => this.pool(),
@@ -166,6 +168,7 @@ export class WorkspaceAgent extends Agent<Env> {
     const { backend } = request;
     if (backend === "container" && !this.containersEnabled()) return { backend, error: CONTAINER_UNAVAILABLE };
     await this.#ensureReady();
+    if (backend === "container" && this.#containerConfigError) return { backend, error: this.#containerConfigError };
     try {
       if (backend === "shell") return await this.#execShell(request);
       if (request.turn) await this.beginTurn(request.turn);
@@ -354,10 +357,18 @@ export class WorkspaceAgent extends Agent<Env> {
       new WorkerShellBackend({ id: "shell", loader: this.env.LOADER, workspace, ctx: this.ctx })
     ];
     if (this.containersEnabled()) {
+      let options: ReturnType<typeof containerBackendOptions>;
+      try {
+        options = containerBackendOptions(this.env);
+      } catch (error) {
+        // A bad container setting (CONTAINER_INSTANCE_TYPE) costs the container, never the shell.
+        this.#containerConfigError = error instanceof Error ? error.message : String(error);
+        return backends;
+      }
       this.#containerBackend = new ContainerBackend({
         // The same launch spec the pool warms with, so a claimed warm
         // container is adopted, not relaunched (src/pool/launch-spec.ts).
-        ...containerBackendOptions(this.env),
+        ...options,
         id: "container",
         // The host is in the Sandbox, across RPC: its health probe's signal stays here.
         container: () => callingSideHolder(this.#sandboxHost()),

@@ -122,4 +122,16 @@ describe("a workspace's container", () => {
     expect(await until(async () => fleet.stopped().length === 1)).toBe(true);
     container.releaseHeld();
   });
+
+  it("answers every container command with the bad setting's name when CONTAINER_INSTANCE_TYPE is wrong, and keeps the shell", async () => {
+    const { workspace, turn, exec, pool } = await setup();
+    await runInDurableObject(workspace, (instance) => {
+      const agent = instance as unknown as { env: Env };
+      agent.env = { ...agent.env, CONTAINER_INSTANCE_TYPE: "huge" };
+    });
+    await workspace.beginTurn(turn);
+    expect(await exec("echo never")).toEqual({ backend: "container", error: expect.stringMatching(/^CONTAINER_INSTANCE_TYPE must be one of lite, basic/) });
+    expect((await pool.stats()).assigned).toBe(0);
+    expect(await workspace.exec({ command: "echo fine", backend: "shell", timeoutMs: 10_000 })).toMatchObject({ exitCode: 0, stdout: { text: "fine\n" } });
+  });
 });
