@@ -134,4 +134,18 @@ describe("a workspace's container", () => {
     expect((await pool.stats()).assigned).toBe(0);
     expect(await workspace.exec({ command: "echo fine", backend: "shell", timeoutMs: 10_000 })).toMatchObject({ exitCode: 0, stdout: { text: "fine\n" } });
   });
+
+  it("gives back a container stopped under the turn (its lifetime ran out) and runs the command on a fresh one", async () => {
+    const { workspace, turn, exec, pool, fleet, container } = await setup();
+    await workspace.beginTurn(turn);
+    expect(await exec("echo first")).toMatchObject({ exitCode: 0 });
+    const first = (await workspace.holding()).sandboxId!;
+    // What the backend's connect says when the Sandbox was retired under it.
+    container.failNextWith(`ContainerBackend(container): connect failed at stage=start lastError=sandbox ${first} was stopped and is never started again; claim a fresh container from the warm pool`);
+    expect(await exec("echo again")).toMatchObject({ exitCode: 0, stdout: { text: "again\n" } });
+    const second = (await workspace.holding()).sandboxId!;
+    expect(second).not.toBe(first);
+    expect(await until(async () => fleet.stopped().includes(first))).toBe(true);
+    expect((await pool.stats()).assigned).toBe(1);
+  });
 });

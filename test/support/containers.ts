@@ -35,6 +35,12 @@ export class RecordingContainer implements CommandRunner {
   generation = 0;
   #stopped = new WeakSet<Recorded>();
   #held: Deferred | undefined;
+  #failNext: string | undefined;
+
+  /** Make the next command throw `message` (as a backend whose connect failed does). */
+  failNextWith(message: string): void {
+    this.#failNext = message;
+  }
 
   /** Make the next commands wait (as a slow command and its sync back would) until `releaseHeld()`. */
   hold(): void {
@@ -50,6 +56,11 @@ export class RecordingContainer implements CommandRunner {
     const recorded: Recorded = { script, stdin: options.stdin };
     this.runs.push(recorded);
     if (this.#held && !isAuthScript(script)) await this.#held.promise;
+    if (this.#failNext !== undefined) {
+      const message = this.#failNext;
+      this.#failNext = undefined;
+      throw new Error(message);
+    }
     if (isAuthScript(script)) {
       this.#ghToken = options.stdin ?? "";
       const marker = markerIn(script, "write");
