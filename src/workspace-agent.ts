@@ -18,7 +18,7 @@
  * run's current token (src/run/git-auth.ts). It holds no transcript and
  * stores no token.
  */
-import { Agent, type Connection } from "agents";
+import { Agent, getAgentByName, type Connection } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
 import { ContainerBackend, type ContainerBackendOptions, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
@@ -33,6 +33,8 @@ import { isolateSecrets } from "./run/console-guard";
 import { boundText, LOG_DIR, logPath, parseReport, wrapCommand, type StreamName } from "./tools/command-report";
 import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
+import { TERMINAL_STATUSES } from "./run/submission";
+import type { ThinkAgent } from "./agent";
 
 export const CONTAINER_UNAVAILABLE =
   "container backend unavailable: this environment has no container engine (local dev); use the shell backend";
@@ -297,9 +299,32 @@ export class WorkspaceAgent extends Agent<Env> {
     return { authenticated: false };
   }
 
-  /** The turn and container this workspace holds (the WarmPool asks before reclaiming; tests). */
+  /**
+   * The turn and container this workspace holds (the WarmPool asks before
+   * reclaiming; tests). A turn whose submission the issue's ThinkAgent says
+   * has ended is ended here first: its endTurn never arrived (the RPC
+   * failed), and nothing else would give its container back.
+   */
   async holding(): Promise<{ submissionId?: string; sandboxId?: string }> {
-    return await this.#turns.holding();
+    const held = await this.#turns.holding();
+    if (held.submissionId && (await this.#submissionEnded(held.submissionId))) {
+      this.#log("turn:ended-elsewhere", { submissionId: held.submissionId, sandboxId: held.sandboxId });
+      await this.endTurn({ session: this.name, submissionId: held.submissionId }, "ended-without-release");
+      return await this.#turns.holding();
+    }
+    return held;
+  }
+
+  /** Whether the ThinkAgent reports `submissionId` in a terminal status; unknown or unreachable counts as not ended. */
+  async #submissionEnded(submissionId: string): Promise<boolean> {
+    try {
+      const agent = (await getAgentByName(this.env.ThinkAgent, this.name)) as unknown as Pick<ThinkAgent, "submissionStatus">;
+      const status = await agent.submissionStatus(submissionId);
+      return status !== null && TERMINAL_STATUSES.has(status.status);
+    } catch (error) {
+      this.#log("turn:status-unknown", { submissionId, error: error instanceof Error ? error.message : String(error) });
+      return false;
+    }
   }
 
   /** Scheduled callback: retry the container releases that failed. */

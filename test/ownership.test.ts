@@ -20,6 +20,7 @@ import { authMarker, DEFAULT_BOT_LOGIN, gitAuthScript } from "../src/run/git-aut
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
 import type { poolWithFleet } from "./pool/seams";
+import type { WorkspaceAgent } from "../src/workspace-agent";
 
 async function setup() {
   const repo = uniqueRepo();
@@ -130,6 +131,24 @@ describe("container ownership follows the turn", () => {
     expect(container.auths()).toEqual(["ghs_tokenREP_0000000000", "ghs_tokenREP_0000000000"]);
     const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
     expect(bash.map((part) => part.output)).toMatchObject([{ exitCode: 0 }, { exitCode: 0, stdout: { text: "after\n" } }]);
+  });
+});
+
+describe("a turn whose end never reached its workspace", () => {
+  it("gives its container back when the workspace is asked what it holds (as the pool asks): the ThinkAgent says the turn ended", async () => {
+    const { fleet, pool, repo, session, workspace, agent } = await setup();
+    const { submissionId } = await dispatch(repo, "TEST: container echo done", "ghs_tokenLOST_000000000");
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    await settledPool(pool);
+    // As if endTurn had been lost: the workspace still thinks the finished turn runs, holding a container.
+    const stub = workspace as unknown as DurableObjectStub<WorkspaceAgent>;
+    const turn = { session, submissionId };
+    await stub.beginTurn(turn);
+    expect(await stub.exec({ command: "echo stale", backend: "container", timeoutMs: 10_000, turn, token: "" })).toMatchObject({ exitCode: 0 });
+    const stale = (await stub.holding()).sandboxId;
+    expect(stale).toBeUndefined();
+    expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
+    expect(fleet.stopped()).toHaveLength(2);
   });
 });
 

@@ -209,7 +209,7 @@ export function parseReport(output: string, options: Pick<WrapOptions, "id" | "n
       const [head, tail] = [body.slice(0, body.indexOf(gap)), body.slice(body.indexOf(gap) + gap.length)];
       const omitted = Math.max(0, totalBytes - byteLength(head) - byteLength(tail));
       const log = logPath(options.id, name, dir);
-      const where = cut > 0 ? `${log} (its middle ${cut} bytes cut out to bound the disk)` : log;
+      const where = cut > 0 ? `${log} (middle ${cut} bytes dropped)` : log;
       streams[name] = {
         text: `${head}\n… [agent-think: ${omitted} bytes of ${totalBytes} (${totalLines} lines) left out here; the whole ${name} is in ${where}] …\n${tail}`,
         totalBytes,

@@ -71,7 +71,7 @@ describe("wrapCommand and parseReport", () => {
     // Over MAX_LOG_FILE_BYTES: the log keeps its first and last 32 MiB.
     const cut = 100_000_000 - MAX_LOG_FILE_BYTES;
     expect(stdout.text).toContain(
-      `left out here; the whole stdout is in ${dir}/${options.id}.stdout (its middle ${cut} bytes cut out to bound the disk)]`
+      `left out here; the whole stdout is in ${dir}/${options.id}.stdout (middle ${cut} bytes dropped)]`
     );
     expect(new TextEncoder().encode(stdout.text).length).toBeLessThan(16_384 + 300);
     expect(stdout.log).toBe(`${dir}/${options.id}.stdout`);
@@ -176,7 +176,7 @@ describe("log bounds", () => {
     expect(stdout.text.startsWith("line-00001\n")).toBe(true);
     expect(stdout.text.endsWith("line-04000\n")).toBe(true);
     expect(stdout.text).toContain(
-      `left out here; the whole stdout is in ${dir}/${options.id}.stdout (its middle 36000 bytes cut out to bound the disk)]`
+      `left out here; the whole stdout is in ${dir}/${options.id}.stdout (middle 36000 bytes dropped)]`
     );
     const kept = readFileSync(join(dir, `${options.id}.stdout`), "utf8");
     expect(kept.startsWith("line-00001\n")).toBe(true);
