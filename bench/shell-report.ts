@@ -95,7 +95,7 @@ export function formatFloods(shell: ShellFigures, container: ContainerFloodFigur
 
   lines.push(
     `Output flood. Bound: MAX_TOOL_OUTPUT_BYTES = ${bytes(container.maxBytes)} (bench/wrangler.jsonc): a stream over it reaches the model`,
-    `as its first and last ${bytes(half)} bytes plus a note naming the log that holds all of it.`,
+    `as its first and last ${bytes(half)} bytes plus a note naming the log that keeps it (in the container, up to 64 MiB: its head and tail).`,
     "",
     "  (a) Container path: the exact wrapCommand script (with `timeout`), run by this machine's bash, on",
     `      \`${container.command}\`; ${container.order.length / 2} runs per side in order ${container.order.map(letter).join(" ")}`,
