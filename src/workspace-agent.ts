@@ -23,14 +23,14 @@ import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "
 import { ContainerBackend, type ContainerBackendOptions, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
 import { callingSideHolder } from "./pool/calling-side-host";
-import { isSandboxRetired } from "./pool/errors";
+import { ContainerCommands, type CommandRunner, type RawRun } from "./pool/container-commands";
 import { containerBackendOptions } from "./pool/launch-spec";
 import { RELEASE_RETRY_INITIAL_MS, RELEASE_RETRY_MAX_MS, TurnContainers, type RetryPolicy, type TurnPool, type TurnRef } from "./pool/turn-container";
 import { sandboxStub } from "./sandbox";
-import { authGuard, authMarker, botLogin, gitAuthScript, stoppedForGitAuth } from "./run/git-auth";
+import { botLogin } from "./run/git-auth";
 import { createLogger, type Logger } from "./run/log";
 import { isolateSecrets } from "./run/console-guard";
-import { boundText, LOG_DIR, logPath, parseReport, wrapCommand, type StreamName } from "./tools/command-report";
+import { boundText, LOG_DIR, logPath, type StreamName } from "./tools/command-report";
 import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
 import { TERMINAL_STATUSES } from "./run/submission";
@@ -47,13 +47,7 @@ export type { TurnRef };
 
 export type ExecRequest = BashInput & { turn?: TurnRef; token?: string };
 
-/** What one run of a script returned, before bounding. */
-export type RawRun = { exitCode: number; stdout: string; stderr: string };
-
-/** Runs a script on one backend. The seam tests replace for the container. */
-export interface CommandRunner {
-  run(script: string, options: { stdin?: string; timeoutMs: number }): Promise<RawRun>;
-}
+export type { CommandRunner, RawRun };
 
 export class WorkspaceAgent extends Agent<Env> {
   // Seams, kept as instance properties so they are not on the RPC surface;
@@ -95,8 +89,17 @@ export class WorkspaceAgent extends Agent<Env> {
     beforeRelease: () => this.#settleContainer(),
     retryPolicy: () => this.releaseRetry
   });
-  /** Container commands still running in this isolate (their results include the sync back from the container). */
-  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #commands = new ContainerCommands({
+    runner: () => this.containerRunner,
+    turns: this.#turns,
+    token: () => this.#token,
+    login: () => botLogin(this.env.BOT_LOGIN),
+    maxOutputBytes: () => this.#maxOutputBytes(),
+    reconnect: async () => {
+      await this.#workspaceInstance?.close().catch(() => {});
+    },
+    log: (event, fields) => this.#log(event, fields)
+  });
   #log: Logger = (event, fields) =>
     createLogger({ session: this.#name(), component: "workspace" }, () => (this.#token ? [this.#token] : []))(event, fields);
   /** The run's token, in memory only, for a container claimed later in the turn. */
@@ -175,7 +178,7 @@ export class WorkspaceAgent extends Agent<Env> {
       if (backend === "shell") return await this.#execShell(request);
       if (request.turn) await this.beginTurn(request.turn);
       if (request.token !== undefined) this.#holdToken(request.token);
-      return await this.#track(this.#execContainer(request));
+      return await this.#commands.run(request.command, request.timeoutMs);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.#log("exec:error", { backend, error: message });
@@ -193,79 +196,6 @@ export class WorkspaceAgent extends Agent<Env> {
       this.#boundAndKeep(raw.stderr, "stderr", id, maxBytes)
     ]);
     return { backend: "shell", exitCode: raw.exitCode, stdout, stderr, durationMs: Date.now() - started };
-  }
-
-  /**
-   * The container's output never leaves it whole: the wrapper keeps it in
-   * /temp and reports a head and tail. The guard in front stops the command
-   * when this container is not logged in with the run's token; then it logs
-   * in and runs the command again. A container stopped under the turn (its
-   * lifetime ran out) is given back and the command runs on a fresh one.
-   */
-  async #execContainer({ command, timeoutMs }: ExecRequest): Promise<BashResult> {
-    const started = Date.now();
-    const id = commandId();
-    const nonce = crypto.randomUUID().replaceAll("-", "");
-    const maxBytes = this.#maxOutputBytes();
-    const login = botLogin(this.env.BOT_LOGIN);
-    const marker = this.#token ? await authMarker(this.#token, login) : undefined;
-    const wrapped = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
-    const script = marker ? `${authGuard(marker, nonce)}\n${wrapped}` : wrapped;
-    let raw = await this.#onContainer(() => this.containerRunner.run(script, { timeoutMs: timeoutMs + 15_000 }));
-    if (marker && stoppedForGitAuth(raw.stdout, nonce)) {
-      const failure = await this.#authenticate(login, marker);
-      if (failure) return { backend: "container", error: failure };
-      raw = await this.containerRunner.run(script, { timeoutMs: timeoutMs + 15_000 });
-    }
-    const parsed = parseReport(raw.stdout, { id, nonce, maxBytes });
-    if (!parsed.ok) {
-      return {
-        backend: "container",
-        error: `${parsed.reason} (exit ${raw.exitCode}${raw.stderr ? `: ${raw.stderr.slice(0, 500)}` : ""})`
-      };
-    }
-    // The wrapper says whether our timeout fired (and had to SIGKILL); the exit code alone cannot.
-    const { exitCode, stdout, stderr, timedOut, killed } = parsed.report;
-    return {
-      backend: "container",
-      exitCode,
-      stdout,
-      stderr,
-      durationMs: Date.now() - started,
-      ...(timedOut ? { timedOut: true } : {}),
-      ...(killed ? { killed: true } : {})
-    };
-  }
-
-  /**
-   * Run on the turn's container, claiming it first (the claim is the turn's,
-   * whichever call gets there first). A retired container is given back and
-   * the call runs once more on a fresh one.
-   */
-  async #onContainer<T>(run: () => Promise<T>): Promise<T> {
-    const sandboxId = await this.#turns.sandbox();
-    try {
-      return await run();
-    } catch (error) {
-      if (!isSandboxRetired(error)) throw error;
-      this.#log("container:retired", { sandboxId });
-      await this.#turns.replaceRetired(sandboxId);
-      await this.#workspaceInstance?.close().catch(() => {});
-      await this.#turns.sandbox();
-      return await run();
-    }
-  }
-
-  /** Log this container in with the run's token; an error message when it failed. */
-  async #authenticate(login: string, marker: string): Promise<string | undefined> {
-    this.#log("git-auth:start", {});
-    const run = await this.containerRunner.run(gitAuthScript(login, marker), { stdin: this.#token, timeoutMs: 60_000 });
-    if (run.exitCode !== 0) {
-      this.#log("git-auth:failed", { exitCode: run.exitCode });
-      return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
-    }
-    this.#log("git-auth:done", {});
-    return undefined;
   }
 
   /** Bound one stream of the worker shell; keep the whole of a cut stream in /temp. */
@@ -345,28 +275,14 @@ export class WorkspaceAgent extends Agent<Env> {
     isolateSecrets.add(token);
   }
 
-  #track<T>(work: Promise<T>): Promise<T> {
-    this.#inflight.add(work);
-    void work.finally(() => this.#inflight.delete(work)).catch(() => {});
-    return work;
-  }
-
   /**
    * Before the container goes back: let the commands still running here
    * finish (bounded), so their sync from the container lands, then drop the
    * connection (the next use of any backend reconnects lazily).
    */
   async #settleContainer(): Promise<void> {
-    if (this.#inflight.size > 0) {
-      const settled = Promise.allSettled([...this.#inflight]);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<"timeout">((resolve) => {
-        timer = setTimeout(() => resolve("timeout"), this.releaseSyncWaitMs);
-      });
-      const outcome = await Promise.race([settled, timeout]);
-      clearTimeout(timer);
-      if (outcome === "timeout") this.#log("container:release-sync-timeout", { running: this.#inflight.size, waitedMs: this.releaseSyncWaitMs });
-    }
+    const { settled, running } = await this.#commands.settle(this.releaseSyncWaitMs);
+    if (!settled) this.#log("container:release-sync-timeout", { running, waitedMs: this.releaseSyncWaitMs });
     await this.#workspaceInstance?.close().catch(() => {});
   }
 

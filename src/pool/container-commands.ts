@@ -1,0 +1,141 @@
+/**
+ * One container command for the model, as the WorkspaceAgent runs it.
+ *
+ * - **Bounded where it runs.** The command is wrapped (tools/command-report.ts):
+ *   its output stays in the container's /temp and only a head and tail come
+ *   back, with whether our timeout fired and had to SIGKILL.
+ * - **Logged in first.** With a run token, the login guard (run/git-auth.ts)
+ *   goes in front: a container that has not logged in with this token (a
+ *   new container, a renewed token) stops before the command, logs in, and
+ *   runs it again.
+ * - **On the turn's container.** The turn's container is claimed before the
+ *   first command (turn-container.ts); one stopped under the turn (its
+ *   lifetime ran out) is given back and the command runs on a fresh one.
+ * - **Tracked.** A release waits (bounded) for the commands still running,
+ *   whose results include the sync of /workspace back from the container.
+ *
+ * Pure apart from its dependencies: the runner, the turn's containers, the
+ * token and login, and reconnecting the workspace.
+ */
+import { authGuard, authMarker, gitAuthScript, stoppedForGitAuth } from "../run/git-auth";
+import type { Logger } from "../run/log";
+import { parseReport, wrapCommand } from "../tools/command-report";
+import type { BashResult } from "../tools/bash-tool";
+import { isSandboxRetired } from "./errors";
+import type { TurnContainers } from "./turn-container";
+
+/** What one run of a script returned, before bounding. */
+export type RawRun = { exitCode: number; stdout: string; stderr: string };
+
+/** Runs a script on one backend. The seam tests replace for the container. */
+export interface CommandRunner {
+  run(script: string, options: { stdin?: string; timeoutMs: number }): Promise<RawRun>;
+}
+
+export type ContainerCommandDeps = {
+  runner: () => CommandRunner;
+  turns: Pick<TurnContainers, "sandbox" | "replaceRetired">;
+  /** The run's token ("" in local dev: no GitHub login to set up). */
+  token: () => string;
+  /** The App's bot login git commits as. */
+  login: () => string;
+  maxOutputBytes: () => number;
+  /** Drop the connection to a container that is gone; the next command reconnects. */
+  reconnect: () => Promise<void>;
+  log: Logger;
+};
+
+/** How much longer than the command's own timeout the runner waits for the wrapper's report. */
+const REPORT_GRACE_MS = 15_000;
+const LOGIN_TIMEOUT_MS = 60_000;
+
+export class ContainerCommands {
+  readonly #deps: ContainerCommandDeps;
+  /** Commands still running in this isolate. */
+  readonly #inflight = new Set<Promise<unknown>>();
+
+  constructor(deps: ContainerCommandDeps) {
+    this.#deps = deps;
+  }
+
+  /** Run `command` on the turn's container. Throws only what the caller turns into an error result. */
+  run(command: string, timeoutMs: number): Promise<BashResult> {
+    const work = this.#run(command, timeoutMs);
+    this.#inflight.add(work);
+    void work.finally(() => this.#inflight.delete(work)).catch(() => {});
+    return work;
+  }
+
+  /** Wait, at most `waitMs`, for the commands still running. True when they all finished. */
+  async settle(waitMs: number): Promise<{ settled: boolean; running: number }> {
+    if (this.#inflight.size === 0) return { settled: true, running: 0 };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), waitMs);
+    });
+    const outcome = await Promise.race([Promise.allSettled([...this.#inflight]), timeout]);
+    clearTimeout(timer);
+    return { settled: outcome !== "timeout", running: this.#inflight.size };
+  }
+
+  async #run(command: string, timeoutMs: number): Promise<BashResult> {
+    const started = Date.now();
+    const id = `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+    const nonce = crypto.randomUUID().replaceAll("-", "");
+    const maxBytes = this.#deps.maxOutputBytes();
+    const token = this.#deps.token();
+    const login = this.#deps.login();
+    const marker = token ? await authMarker(token, login) : undefined;
+    const wrapped = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
+    const script = marker ? `${authGuard(marker, nonce)}\n${wrapped}` : wrapped;
+    const runScript = () => this.#deps.runner().run(script, { timeoutMs: timeoutMs + REPORT_GRACE_MS });
+    let raw = await this.#onTurnContainer(runScript);
+    if (marker && stoppedForGitAuth(raw.stdout, nonce)) {
+      const failure = await this.#logIn(token, login, marker);
+      if (failure) return { backend: "container", error: failure };
+      raw = await runScript();
+    }
+    const parsed = parseReport(raw.stdout, { id, nonce, maxBytes });
+    if (!parsed.ok) {
+      return { backend: "container", error: `${parsed.reason} (exit ${raw.exitCode}${raw.stderr ? `: ${raw.stderr.slice(0, 500)}` : ""})` };
+    }
+    // The wrapper says whether our timeout fired (and had to SIGKILL); the exit code alone cannot.
+    const { exitCode, stdout, stderr, timedOut, killed } = parsed.report;
+    return {
+      backend: "container",
+      exitCode,
+      stdout,
+      stderr,
+      durationMs: Date.now() - started,
+      ...(timedOut ? { timedOut: true } : {}),
+      ...(killed ? { killed: true } : {})
+    };
+  }
+
+  /** Run on the turn's container, claiming it first; a retired one is given back and the call runs once more on a fresh one. */
+  async #onTurnContainer<T>(run: () => Promise<T>): Promise<T> {
+    const sandboxId = await this.#deps.turns.sandbox();
+    try {
+      return await run();
+    } catch (error) {
+      if (!isSandboxRetired(error)) throw error;
+      this.#deps.log("container:retired", { sandboxId });
+      await this.#deps.turns.replaceRetired(sandboxId);
+      await this.#deps.reconnect();
+      await this.#deps.turns.sandbox();
+      return await run();
+    }
+  }
+
+  /** Log this container in with the run's token (stdin only); an error message when it failed. */
+  async #logIn(token: string, login: string, marker: string): Promise<string | undefined> {
+    this.#deps.log("git-auth:start", {});
+    const run = await this.#deps.runner().run(gitAuthScript(login, marker), { stdin: token, timeoutMs: LOGIN_TIMEOUT_MS });
+    if (run.exitCode !== 0) {
+      this.#deps.log("git-auth:failed", { exitCode: run.exitCode });
+      return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
+    }
+    this.#deps.log("git-auth:done", {});
+    return undefined;
+  }
+}

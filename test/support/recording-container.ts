@@ -1,0 +1,109 @@
+/**
+ * A recording container shell behind the `CommandRunner` interface, in plain
+ * TypeScript (the unit and the Workers suites share it). It answers each
+ * wrapped command as the real wrapper (src/tools/command-report.ts) would,
+ * and like a real container it remembers what was logged in: the token git
+ * was authenticated with (so `gh auth token` prints it) and the login
+ * markers under /temp, which the guard in front of every command checks;
+ * `replace()` swaps in a fresh container that has neither. `hold()` and
+ * `failNextWith()` make commands slow or failing.
+ */
+import { AUTH_MARKER_DIR } from "../../src/run/git-auth";
+import type { CommandRunner, RawRun } from "../../src/pool/container-commands";
+import { deferred, type Deferred } from "../pool/fakes";
+
+type Recorded = { script: string; stdin?: string };
+
+const isAuthScript = (script: string) => script.includes("gh auth login");
+const markerIn = (script: string, form: "guard" | "write") =>
+  new RegExp(form === "guard" ? `\\[ ! -e ${AUTH_MARKER_DIR}/([0-9a-f]{32}) \\]` : `: > ${AUTH_MARKER_DIR}/([0-9a-f]{32})`).exec(script)?.[1];
+
+/** Answers a wrapped command as the real wrapper would, from the markers in the script. */
+export class RecordingContainer implements CommandRunner {
+  readonly runs: Recorded[] = [];
+  /** Commands the auth guard stopped because this container had not logged in with the current token. */
+  readonly guardStops: string[] = [];
+  /** What `gh auth login --with-token` was given last. */
+  #ghToken = "";
+  /** Login markers in this container's /temp. */
+  #markers = new Set<string>();
+  /** How many containers this one replaced. */
+  generation = 0;
+  #stopped = new WeakSet<Recorded>();
+  #held: Deferred | undefined;
+  #failNext: string | undefined;
+
+  /** Make the next command throw `message` (as a backend whose connect failed does). */
+  failNextWith(message: string): void {
+    this.#failNext = message;
+  }
+
+  /** Make the next commands wait (as a slow command and its sync back would) until `releaseHeld()`. */
+  hold(): void {
+    this.#held ??= deferred();
+  }
+
+  releaseHeld(): void {
+    this.#held?.resolve();
+    this.#held = undefined;
+  }
+
+  async run(script: string, options: { stdin?: string }): Promise<RawRun> {
+    const recorded: Recorded = { script, stdin: options.stdin };
+    this.runs.push(recorded);
+    if (this.#held && !isAuthScript(script)) await this.#held.promise;
+    if (this.#failNext !== undefined) {
+      const message = this.#failNext;
+      this.#failNext = undefined;
+      throw new Error(message);
+    }
+    if (isAuthScript(script)) {
+      this.#ghToken = options.stdin ?? "";
+      const marker = markerIn(script, "write");
+      if (marker) this.#markers.add(marker);
+      return { exitCode: 0, stdout: "", stderr: "" };
+    }
+    const nonce = /"@@([A-Za-z0-9-]+)"/.exec(script)?.[1];
+    const guard = markerIn(script, "guard");
+    if (guard && !this.#markers.has(guard)) {
+      this.guardStops.push(this.#command(script));
+      this.#stopped.add(recorded);
+      return { exitCode: 0, stdout: `\n@@${nonce} needs-git-auth\n`, stderr: "" };
+    }
+    const out = /\bgh auth token\b/.test(script)
+      ? `${this.#ghToken}\n`
+      : `${this.#command(script)}\n`;
+    return {
+      exitCode: 0,
+      stdout: `\n@@${nonce} stdout ${out.length} 1\n${out}\n@@${nonce} stderr 0 0\n\n@@${nonce} end 0\n`,
+      stderr: ""
+    };
+  }
+
+  /** A new container in place of this one (a crash relaunch, a restart): no login, no markers. */
+  replace(): void {
+    this.#ghToken = "";
+    this.#markers = new Set();
+    this.generation++;
+  }
+
+  /** The echoed text of each command that ran to the end (not the ones the guard stopped). */
+  commands(): string[] {
+    return this.runs
+      .filter((run) => !isAuthScript(run.script) && !this.#stoppedAt(run))
+      .map((run) => this.#command(run.script));
+  }
+
+  /** The tokens git was logged in with, in order. */
+  auths(): Array<string | undefined> {
+    return this.runs.filter((run) => isAuthScript(run.script)).map((run) => run.stdin);
+  }
+
+  #command(script: string): string {
+    return /\becho ([^'\n]*)/.exec(script)?.[1] ?? "?";
+  }
+
+  #stoppedAt(run: Recorded): boolean {
+    return this.#stopped.has(run);
+  }
+}
