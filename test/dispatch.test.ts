@@ -120,8 +120,9 @@ describe("dispatch", () => {
 describe("bad input", () => {
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ["repo without a name", { repo: "acme" }, "repo"],
-    ["repo with a leading hyphen", { repo: "-acme/widgets" }, "repo"],
-    ["repo owner with a double hyphen", { repo: "ac--me/widgets" }, "repo"],
+    ["repo owner of hyphens only", { repo: "--/widgets" }, "repo"],
+    ["repo owner with a short code too short", { repo: "acme_x/widgets" }, "repo"],
+    ["repo name ending in .git", { repo: "acme/widgets.git" }, "repo"],
     ["repo with a space", { repo: "acme/wid gets" }, "repo"],
     ["repo name '..'", { repo: "acme/.." }, "repo"],
     ["owner longer than 39", { repo: `${"a".repeat(40)}/x` }, "repo"],

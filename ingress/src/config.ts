@@ -8,6 +8,7 @@
  *
  * Pure.
  */
+import { checkBotLogin } from "../../src/shared/repo";
 import { normalizeHandle } from "./mention";
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -51,7 +52,7 @@ export function readConfig(vars: IngressVars): IngressConfig {
     apiUrl,
     handle,
     allowedRepos: parseAllowedRepos(vars.ALLOWED_REPOS ?? ""),
-    botLogin: (vars.BOT_LOGIN ?? "").trim().toLowerCase(),
+    botLogin: parseBotLogin(vars.BOT_LOGIN ?? ""),
     maxBodyBytes: parseMaxBodyBytes(vars.MAX_BODY_BYTES)
   };
 }
@@ -64,6 +65,19 @@ export function parseAllowedRepos(value: string): ReadonlySet<string> {
   const bad = repos.find((repo) => !/^[^/\s]+\/[^/\s]+$/.test(repo));
   if (bad !== undefined) throw new ConfigError("ALLOWED_REPOS", "must be a comma-separated list of owner/name");
   return new Set(repos);
+}
+
+/**
+ * The App's own bot login, `<slug>[bot]` (src/shared/repo.ts), lowercased;
+ * empty when unset. Anything else is a ConfigError: a slip such as
+ * `agent-think` would never match the App's own comments.
+ */
+export function parseBotLogin(value: string): string {
+  const login = value.trim().toLowerCase();
+  if (login === "") return "";
+  const checked = checkBotLogin(login);
+  if (!checked.ok) throw new ConfigError("BOT_LOGIN", `${checked.reason}, such as agent-think[bot]`);
+  return login;
 }
 
 export function isAllowedRepo(config: Pick<IngressConfig, "allowedRepos">, fullName: string): boolean {

@@ -1,24 +1,55 @@
 /**
- * Who may start a run: only a person with write-level standing on the
- * repository (author_association OWNER, MEMBER or COLLABORATOR), never a
- * bot. The App's own comments (BOT_LOGIN) are refused first, so the bot's
+ * Who may start a run: a person with write access to the repository, never
+ * a bot.
+ *
+ * The App's own comments (BOT_LOGIN) are refused first, so the bot's
  * reports, which may quote the instruction, can never trigger another run;
  * any other `[bot]` login or Bot account is refused too, because a bot
  * cannot be held to account for what it asks the agent to do.
  *
+ * A person whose author_association is OWNER, MEMBER or COLLABORATOR is
+ * trusted on the payload's word. Any other association is not a refusal
+ * yet: GitHub reports a member whose organization membership is private as
+ * CONTRIBUTOR or NONE (the association reflects public membership only), so
+ * for those the webhook asks GitHub for the person's permission on the
+ * repository (permission.ts), and `gatePermission` decides on the answer.
+ *
  * Pure. The repository allowlist is in config.ts; this looks at the commenter.
  */
+import type { CollaboratorPermission } from "./permission";
 import type { Commenter } from "./payload";
 
 export const TRUSTED_ASSOCIATIONS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
-export type CommenterGate = { ok: true; login: string } | { ok: false; reason: "own_bot" | "bot" | "not_trusted" };
+/**
+ * The legacy base roles of GitHub's collaborator permission API that can
+ * push: `admin`, and `write`, which is also what the `maintain` role and a
+ * custom role built on write or maintain report (see permission.ts).
+ */
+export const PERMISSIONS_THAT_MAY_ASK: ReadonlySet<string> = new Set(["admin", "write"]);
+
+export type RefusalReason = "own_bot" | "bot" | "not_trusted";
+
+export type CommenterGate =
+  | { verdict: "trusted"; login: string }
+  /** A person the payload does not vouch for: ask GitHub (permission.ts). */
+  | { verdict: "ask_permission"; login: string }
+  | { verdict: "refused"; reason: RefusalReason };
 
 export function gateCommenter(user: Commenter | null, association: string, botLogin: string): CommenterGate {
-  if (user === null) return { ok: false, reason: "not_trusted" };
+  if (user === null) return { verdict: "refused", reason: "not_trusted" };
   const login = user.login.toLowerCase();
-  if (botLogin !== "" && login === botLogin) return { ok: false, reason: "own_bot" };
-  if (user.type === "Bot" || login.endsWith("[bot]")) return { ok: false, reason: "bot" };
-  if (!TRUSTED_ASSOCIATIONS.has(association)) return { ok: false, reason: "not_trusted" };
-  return { ok: true, login: user.login };
+  if (botLogin !== "" && login === botLogin) return { verdict: "refused", reason: "own_bot" };
+  if (user.type === "Bot" || login.endsWith("[bot]")) return { verdict: "refused", reason: "bot" };
+  if (!TRUSTED_ASSOCIATIONS.has(association)) return { verdict: "ask_permission", login: user.login };
+  return { verdict: "trusted", login: user.login };
+}
+
+export type PermissionGate = { ok: true } | { ok: false; reason: "not_collaborator" | "insufficient_permission" };
+
+/** GitHub's answer about a person the payload did not vouch for: write, maintain or admin may ask. */
+export function gatePermission(answer: CollaboratorPermission): PermissionGate {
+  if (answer === null) return { ok: false, reason: "not_collaborator" };
+  if (!PERMISSIONS_THAT_MAY_ASK.has(answer.permission)) return { ok: false, reason: "insufficient_permission" };
+  return { ok: true };
 }

@@ -10,16 +10,25 @@
  * refuses a payload whose three disagree, so the allowlist, the token, the
  * reactions and the dispatch can never be about different repositories.
  *
+ * Names are checked by GitHub's rules (src/shared/repo.ts), the same ones the
+ * agent Worker's dispatch checks: an Enterprise Managed User's `mona_acme`
+ * and `octocat_acme/widgets` pass, and a commenter's login the agent would
+ * refuse is refused here, before the claim, instead of failing the dispatch.
+ *
  * Pure.
  */
 import { z } from "zod";
 import { REPO_VISIBILITIES, type RepoVisibility } from "../../src/shared/dispatch";
-import { parseRepo } from "../../src/shared/repo";
+import { checkActorLogin, parseRepo } from "../../src/shared/repo";
 
 const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 const userSchema = z.object({
-  login: z.string().min(1),
+  login: z.string().superRefine((login, ctx) => {
+    const checked = checkActorLogin(login);
+    // The message names the rule, never the value: the log shows the path only.
+    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.reason });
+  }),
   type: z.string(),
   avatar_url: z.string().optional()
 });

@@ -1,19 +1,25 @@
 /**
  * Binds the Worker's environment into the plain dependencies the webhook
  * route and the token broker take: configuration, the signature check, the
- * claim object, the KV marker, GitHub through Octokit, and the agent
- * Worker's `dispatch` over the AGENT_THINK service binding. The only module
- * besides index.ts and comment-claim.ts that touches bindings.
+ * claim object, the KV marker and the cached permission answers, GitHub
+ * through Octokit, and the agent Worker's `dispatch` over the AGENT_THINK
+ * service binding. The only module besides index.ts and comment-claim.ts
+ * that touches bindings.
+ *
+ * One delivery mints at most one token per repository: when the commenter's
+ * permission has to be asked, the token minted for that is the one the run
+ * gets, so the check adds one GitHub call, not three.
  */
 import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
 import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
-import { installationClient, mintRepoToken, type RepoRef } from "./github/app-client";
+import { installationClient, mintRepoToken, type RepoRef, type RepoToken } from "./github/app-client";
 import { markerKey, MARKER_TTL_SECONDS } from "./http/start-run";
 import type { WebhookDeps } from "./http/webhook";
 import type { BrokerDeps } from "./token-broker";
 import { createLogger, type Logger } from "./log";
+import { lookupPermission, type PermissionCache } from "./permission";
 
 /** The agent Worker's RPC surface this Worker uses (the generated Env types it as a bare Service). */
 export type AgentDispatcher = { dispatch(input: DispatchInput): Promise<DispatchResult> };
@@ -31,6 +37,21 @@ export function brokerDeps(env: Env, log: Logger): BrokerDeps {
 export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): WebhookDeps {
   const config = () => readConfig(env);
   const webhookSecret = env.GITHUB_WEBHOOK_SECRET ?? "";
+  const mint = oncePerRepository((repo) => mintToken(env, config(), repo, log));
+  const cache: PermissionCache = {
+    get: (key) => env.EVENT_STATE.get(key),
+    put: (key, value, ttlSeconds) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
+  };
+  const ask = async (repo: RepoRef, login: string) => {
+    let token: RepoToken;
+    try {
+      token = await mint(repo);
+    } catch (error) {
+      throw new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    log.addSecret(token.token);
+    return installationClient(token.token, config().apiUrl, log).collaboratorPermission(repo, login);
+  };
   return {
     config,
     webhookSecret,
@@ -39,7 +60,8 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     claim: (commentId, deliveryId) => env.COMMENT_CLAIMS.getByName(claimName(commentId)).claim(deliveryId),
     markHandled: (marker) =>
       env.EVENT_STATE.put(markerKey(marker.commentId), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
-    mintToken: (repo) => mintToken(env, config(), repo, log),
+    permission: (repo, login) => lookupPermission(repo, login, { cache, ask, log }),
+    mintToken: mint,
     github: (token) => installationClient(token, config().apiUrl, log),
     dispatch: (input) => (env.AGENT_THINK as unknown as AgentDispatcher).dispatch(input),
     waitUntil: (promise) => ctx.waitUntil(promise),
@@ -49,6 +71,21 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
 
 function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger) {
   return mintRepoToken({ appId: env.GITHUB_APP_ID ?? "", privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "", apiUrl: config.apiUrl }, repo, log);
+}
+
+/** `mint`, called at most once per repository (a failed mint is not kept, so it is tried again). */
+function oncePerRepository(mint: (repo: RepoRef) => Promise<RepoToken>): (repo: RepoRef) => Promise<RepoToken> {
+  const minted = new Map<string, Promise<RepoToken>>();
+  return (repo) => {
+    const key = `${repo.owner}/${repo.name}`.toLowerCase();
+    let token = minted.get(key);
+    if (token === undefined) {
+      token = mint(repo);
+      minted.set(key, token);
+      token.catch(() => minted.delete(key));
+    }
+    return token;
+  };
 }
 
 let verifier: { secret: string; webhooks: Webhooks } | undefined;

@@ -1,7 +1,7 @@
-/** Configuration and the commenter gate: pure rules, no runtime needed. */
+/** Configuration and the commenter gates: pure rules, no runtime needed. */
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEFAULT_MAX_BODY_BYTES, isAllowedRepo, readConfig } from "../src/config";
-import { gateCommenter } from "../src/gates";
+import { gateCommenter, gatePermission } from "../src/gates";
 
 const VARS = { GITHUB_API_URL: "https://api.github.com/", ALLOWED_REPOS: "Acme/Widgets, cloudflare/agents ,", BOT_LOGIN: "Agent-Think[bot]" };
 
@@ -28,6 +28,8 @@ describe("readConfig", () => {
       [{ MENTION_HANDLE: "@agent think" }, "MENTION_HANDLE"],
       [{ ALLOWED_REPOS: "acme" }, "ALLOWED_REPOS"],
       [{ MAX_BODY_BYTES: "lots" }, "MAX_BODY_BYTES"],
+      [{ BOT_LOGIN: "agent-think" }, "BOT_LOGIN"],
+      [{ BOT_LOGIN: "agent think[bot]" }, "BOT_LOGIN"],
       [{ MAX_BODY_BYTES: "10" }, "MAX_BODY_BYTES"]
     ] as const;
     for (const [vars, variable] of bad) {
@@ -46,23 +48,50 @@ describe("readConfig", () => {
 describe("gateCommenter", () => {
   const user = (login: string, type = "User") => ({ login, type });
 
-  it("lets owners, members and collaborators through", () => {
+  it("lets owners, members and collaborators through on the payload's word", () => {
     for (const association of ["OWNER", "MEMBER", "COLLABORATOR"]) {
-      expect(gateCommenter(user("Octocat"), association, "agent-think[bot]")).toEqual({ ok: true, login: "Octocat" });
+      expect(gateCommenter(user("Octocat"), association, "agent-think[bot]")).toEqual({ verdict: "trusted", login: "Octocat" });
     }
+    expect(gateCommenter(user("mona_acme"), "OWNER", "agent-think[bot]")).toEqual({ verdict: "trusted", login: "mona_acme" });
   });
 
-  it("refuses everyone else", () => {
+  it("asks GitHub about every other person (a private org member shows as CONTRIBUTOR or NONE)", () => {
     for (const association of ["CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "NONE", "owner"]) {
-      expect(gateCommenter(user("octocat"), association, "agent-think[bot]")).toEqual({ ok: false, reason: "not_trusted" });
+      expect(gateCommenter(user("Octocat"), association, "agent-think[bot]")).toEqual({ verdict: "ask_permission", login: "Octocat" });
     }
-    expect(gateCommenter(null, "OWNER", "agent-think[bot]")).toEqual({ ok: false, reason: "not_trusted" });
   });
 
-  it("refuses the App's own bot and every other bot, whatever their standing", () => {
-    expect(gateCommenter(user("Agent-Think[bot]", "Bot"), "OWNER", "agent-think[bot]")).toEqual({ ok: false, reason: "own_bot" });
-    expect(gateCommenter(user("dependabot[bot]", "Bot"), "MEMBER", "agent-think[bot]")).toEqual({ ok: false, reason: "bot" });
-    expect(gateCommenter(user("renovate[bot]"), "MEMBER", "")).toEqual({ ok: false, reason: "bot" });
-    expect(gateCommenter(user("ci-machine", "Bot"), "COLLABORATOR", "")).toEqual({ ok: false, reason: "bot" });
+  it("refuses a deleted account without asking", () => {
+    expect(gateCommenter(null, "OWNER", "agent-think[bot]")).toEqual({ verdict: "refused", reason: "not_trusted" });
   });
+
+  it("refuses the App's own bot and every other bot, whatever their standing, before anything is asked", () => {
+    expect(gateCommenter(user("Agent-Think[bot]", "Bot"), "OWNER", "agent-think[bot]")).toEqual({ verdict: "refused", reason: "own_bot" });
+    expect(gateCommenter(user("dependabot[bot]", "Bot"), "MEMBER", "agent-think[bot]")).toEqual({ verdict: "refused", reason: "bot" });
+    expect(gateCommenter(user("renovate[bot]"), "MEMBER", "")).toEqual({ verdict: "refused", reason: "bot" });
+    expect(gateCommenter(user("ci-machine", "Bot"), "COLLABORATOR", "")).toEqual({ verdict: "refused", reason: "bot" });
+    expect(gateCommenter(user("renovate[bot]"), "NONE", "")).toEqual({ verdict: "refused", reason: "bot" });
+    expect(gateCommenter(user("ci-machine", "Bot"), "CONTRIBUTOR", "")).toEqual({ verdict: "refused", reason: "bot" });
+  });
+});
+
+describe("gatePermission", () => {
+  // As GitHub answers: `permission` is the legacy base role, `role_name` the role itself.
+  it.each([
+    [{ permission: "admin", roleName: "admin" }],
+    [{ permission: "write", roleName: "maintain" }],
+    [{ permission: "write", roleName: "write" }],
+    [{ permission: "write", roleName: "release-manager" }]
+  ])("lets write, maintain and admin through: %j", (answer) => expect(gatePermission(answer)).toEqual({ ok: true }));
+
+  it.each([
+    [{ permission: "read", roleName: "triage" }, "insufficient_permission"],
+    [{ permission: "read", roleName: "read" }, "insufficient_permission"],
+    [{ permission: "none", roleName: "none" }, "insufficient_permission"],
+    // role_name alone never lets anyone through: a custom role may be called anything.
+    [{ permission: "read", roleName: "maintain" }, "insufficient_permission"],
+    [{ permission: "WRITE", roleName: null }, "insufficient_permission"],
+    [{ permission: "", roleName: null }, "insufficient_permission"],
+    [null, "not_collaborator"]
+  ] as const)("refuses %j: %s", (answer, reason) => expect(gatePermission(answer)).toEqual({ ok: false, reason }));
 });

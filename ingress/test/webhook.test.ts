@@ -201,12 +201,23 @@ describe("gates", () => {
     expect(await marker(payload.comment.id)).toMatchObject({ repo: "ACME/Gadgets" });
   });
 
-  it("ignores and logs a mention from a commenter without write standing", async () => {
+  it("ignores and logs a mention from a commenter without write standing, once GitHub says they have no access", async () => {
     for (const association of ["CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "NONE"]) {
-      const { response, events } = await expectNothingDone(await sign(commentPayload({ association, login: "passerby" })));
+      // The association does not vouch for them, so GitHub is asked (a 404 here) and its answer kept; nothing else is left.
+      const login = `passerby-${crypto.randomUUID().slice(0, 8)}`;
+      const before = await storedState();
+      const { result: response, lines } = await captureConsole(async () => send(await sign(commentPayload({ association, login }))));
+      const after = await storedState();
       expect(response.status).toBe(204);
       expect(outcome(response)).toBe("ignored:not_trusted");
-      expect(events).toContainEqual(expect.objectContaining({ reason: "not_trusted", login: "passerby", association }));
+      expect(logEvents(lines)).toContainEqual(expect.objectContaining({ reason: "not_trusted", check: "not_collaborator", login, association }));
+      expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+        "GET /repos/acme/widgets/installation",
+        "POST /app/installations/77/access_tokens",
+        `GET /repos/acme/widgets/collaborators/${login}/permission`
+      ]);
+      expect(after).toEqual({ ...before, markers: [...before.markers, `permission:acme/widgets:${login}`].sort() });
+      calls.length = 0;
     }
   });
 

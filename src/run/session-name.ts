@@ -4,22 +4,52 @@
  * Format: `<owner>-<name>-<issue>`, lowercased, with every hyphen inside the
  * owner or the repository name doubled. `cloudflare/agents#1859` is
  * `cloudflare-agents-1859`; `a-b/c#1` is `a--b-c-1` and `a/b-c#1` is
- * `a-b--c-1`, so two different issues never share a session.
+ * `a-b--c-1`, so two different issues never share a session. An Enterprise
+ * Managed User's owner keeps its underscore (`octocat_acme/widgets#7` is
+ * `octocat_acme-widgets-7`).
  *
- * Why that is injective: an owner never ends in a hyphen (GitHub's rule), so
- * inside the owner every run of hyphens has even length and the first
- * odd-length run starts with the owner/name separator; the issue number has
- * no hyphens, so the last hyphen is the name/issue separator.
- * `parseSessionName` inverts the mapping, which the tests check.
+ * Why that is injective: inside the owner every run of hyphens has even
+ * length, and the owner does not end in a hyphen, so the first odd-length
+ * run starts with the owner/name separator; the issue number has no
+ * hyphens, so the last hyphen is the name/issue separator.
  *
- * GitHub names are case-insensitive, so `Foo/Bar#1` and `foo/bar#1` are one
- * session. Pure: used by the entrypoint, the routes and the CLI.
+ * A few accounts from before GitHub's current naming rule do end in hyphens
+ * (`artur-`, src/shared/repo.ts). Their trailing hyphens are written as
+ * dots instead (`artur-/x#1` is `artur.-x-1`): an owner never contains a
+ * dot, so no other owner is spelled that way, and the owner part again ends
+ * in something other than a hyphen. Every other owner's session is spelled
+ * as it always was, so existing sessions keep their names.
+ *
+ * The longest name (a 39-character owner, a 100-character name, a 16-digit
+ * issue) stays under MAX_SESSION_NAME_CHARS. GitHub names are
+ * case-insensitive, so `Foo/Bar#1` and `foo/bar#1` are one session.
+ * `parseSessionName` inverts the mapping, which the tests check. Pure: used
+ * by the entrypoint, the routes and the CLI.
  */
 import { parseRepo, type RepoRef } from "../shared/repo";
 
 export type IssueRef = RepoRef & { issueNumber: number };
 
+export const MAX_SESSION_NAME_CHARS = 300;
+
 const escapeHyphens = (part: string) => part.toLowerCase().replaceAll("-", "--");
+
+/** The owner's trailing hyphens become dots (only pre-2013 accounts have any); the rest is escaped as usual. */
+function escapeOwner(owner: string): string {
+  const trailing = /-+$/.exec(owner)?.[0].length ?? 0;
+  return escapeHyphens(owner.slice(0, owner.length - trailing)) + ".".repeat(trailing);
+}
+
+function unescapeOwner(part: string): string | null {
+  const trailing = /\.+$/.exec(part)?.[0].length ?? 0;
+  const head = unescapeHyphens(part.slice(0, part.length - trailing));
+  return head === null ? null : head + "-".repeat(trailing);
+}
+
+/** Halves every run of hyphens, or null when one is odd (not an escaped part). */
+function unescapeHyphens(part: string): string | null {
+  return [...part.matchAll(/-+/g)].every((run) => run[0].length % 2 === 0) ? part.replaceAll("--", "-") : null;
+}
 
 export function sessionName(repo: string, issueNumber: number): string {
   const ref = parseRepo(repo);
@@ -27,7 +57,7 @@ export function sessionName(repo: string, issueNumber: number): string {
   if (!Number.isSafeInteger(issueNumber) || issueNumber < 1) {
     throw new TypeError("issueNumber: must be a positive integer");
   }
-  return `${escapeHyphens(ref.owner)}-${escapeHyphens(ref.name)}-${issueNumber}`;
+  return `${escapeOwner(ref.owner)}-${escapeHyphens(ref.name)}-${issueNumber}`;
 }
 
 /** Inverse of `sessionName` (owner and name come back lowercased), or null. */
@@ -44,10 +74,8 @@ export function parseSessionName(session: string): IssueRef | null {
     }
   }
   if (separator < 0) return null;
-  const unescape = (part: string) =>
-    [...part.matchAll(/-+/g)].every((run) => run[0].length % 2 === 0) ? part.replaceAll("--", "-") : null;
-  const owner = unescape(prefix.slice(0, separator));
-  const name = unescape(prefix.slice(separator + 1));
+  const owner = unescapeOwner(prefix.slice(0, separator));
+  const name = unescapeHyphens(prefix.slice(separator + 1));
   if (owner === null || name === null) return null;
   const repo = parseRepo(`${owner}/${name}`);
   if (!repo.ok) return null;
@@ -60,5 +88,5 @@ export function parseSessionName(session: string): IssueRef | null {
 
 /** A cheap syntactic check for names arriving in URLs and RPC inputs. */
 export function isSessionName(value: string): boolean {
-  return value.length <= 300 && parseSessionName(value) !== null;
+  return value.length <= MAX_SESSION_NAME_CHARS && parseSessionName(value) !== null;
 }

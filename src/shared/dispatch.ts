@@ -7,7 +7,7 @@
  * legitimately sends a field this version does not know. Pure.
  */
 import { z } from "zod";
-import { parseRepo } from "./repo";
+import { checkActorLogin, parseRepo } from "./repo";
 import { isSessionName } from "../run/session-name";
 
 export const MAX_INSTRUCTION_CHARS = 8_000;
@@ -16,7 +16,6 @@ export const MAX_TITLE_CHARS = 1_024;
 /** GitHub's `repository.visibility`; `internal` is visible to an enterprise's members only. */
 export const REPO_VISIBILITIES = ["public", "private", "internal"] as const;
 export type RepoVisibility = (typeof REPO_VISIBILITIES)[number];
-const GITHUB_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(\[bot\])?$/;
 
 const repoSchema = z.string().superRefine((value, ctx) => {
   const parsed = parseRepo(value);
@@ -44,7 +43,11 @@ export const dispatchInputSchema = z.strictObject({
   issueTitle: z.string().max(MAX_TITLE_CHARS).optional(),
   requestedBy: z
     .strictObject({
-      login: z.string().regex(GITHUB_LOGIN, "must be a GitHub login"),
+      // Any login GitHub gives out, an Enterprise Managed User's or an App's bot's included (repo.ts).
+      login: z.string().superRefine((value, ctx) => {
+        const checked = checkActorLogin(value);
+        if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.reason });
+      }),
       avatarUrl: z.url({ protocol: /^https?$/ }).optional()
     })
     .optional(),

@@ -95,7 +95,7 @@ describe("parseDispatchArgs", () => {
     [["acme/widgets#99999999999999999999"], '"99999999999999999999" is not an issue number'],
     [["acme#7"], '"acme" is not a repository: must be "owner/name"'],
     [["-acme/widgets#7"], "unknown option -acme/widgets#7"],
-    [["acme-/widgets#7"], '"acme-/widgets" is not a repository: owner must be 1-39 letters, digits or single inner hyphens'],
+    [["acme_x/widgets#7"], '"acme_x/widgets" is not a repository: owner must be an Enterprise Managed User\'s handle_shortcode, with a short code of 3-8 letters or digits'],
     [["a/b#1", "   "], "the instruction must not be empty"],
     [["a/b#1", "x".repeat(8_001)], "the instruction must be at most 8000 characters"],
     [["a/b#1", "--comment-id", "-3"], '--comment-id must be a positive integer, got "-3"'],

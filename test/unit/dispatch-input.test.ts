@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dispatchInputSchema, InvalidInputError, parseInput } from "../../src/shared/dispatch";
+import { dispatchInputSchema, InvalidInputError, parseInput, submissionStatusInputSchema } from "../../src/shared/dispatch";
+import { sessionName } from "../../src/run/session-name";
 import { parseRepo } from "../../src/shared/repo";
 
 const valid = {
@@ -10,14 +11,42 @@ const valid = {
 };
 
 describe("parseRepo", () => {
-  it.each(["cloudflare/agents", "a/b", "octo-org/hello.world", "a1-b2/x_y-z.q", "x/.github", `${"a".repeat(39)}/${"b".repeat(100)}`])(
-    "accepts %s",
-    (repo) => expect(parseRepo(repo).ok).toBe(true)
-  );
-  it.each(["", "a", "a/b/c", "/b", "a/", "-a/b", "a-/b", "a--b/c", "a b/c", "a/b c", "a/..", "a/.", `${"a".repeat(40)}/b`, `a/${"b".repeat(101)}`, "a/b?c", "ä/b"])(
-    "rejects %j",
-    (repo) => expect(parseRepo(repo).ok).toBe(false)
-  );
+  it.each([
+    "cloudflare/agents",
+    "a/b",
+    "octo-org/hello.world",
+    "a1-b2/x_y-z.q",
+    "x/.github",
+    "x/a..b",
+    `${"a".repeat(39)}/${"b".repeat(100)}`,
+    // Enterprise Managed Users: handle_shortcode.
+    "octocat_acme/widgets",
+    "mona-cat_octo/x",
+    // Accounts kept from before GitHub's current rule.
+    "-a/b",
+    "a-/b",
+    "a--b/c"
+  ])("accepts %s", (repo) => expect(parseRepo(repo).ok).toBe(true));
+  it.each([
+    "",
+    "a",
+    "a/b/c",
+    "/b",
+    "a/",
+    "-/b",
+    "a_b/c",
+    "a__bcd/c",
+    "a b/c",
+    "a/b c",
+    "a/..",
+    "a/.",
+    "a/b.git",
+    "a/b.wiki",
+    `${"a".repeat(40)}/b`,
+    `a/${"b".repeat(101)}`,
+    "a/b?c",
+    "ä/b"
+  ])("rejects %j", (repo) => expect(parseRepo(repo).ok).toBe(false));
 });
 
 describe("dispatch input", () => {
@@ -49,9 +78,40 @@ describe("dispatch input", () => {
 
   it("accepts bot logins and rejects malformed ones", () => {
     expect(() => parseInput(dispatchInputSchema, { ...valid, requestedBy: { login: "renovate[bot]" } }, "input")).not.toThrow();
-    expect(() => parseInput(dispatchInputSchema, { ...valid, requestedBy: { login: "-x" } }, "input")).toThrow(
-      "invalid input: requestedBy.login:"
+    expect(() => parseInput(dispatchInputSchema, { ...valid, requestedBy: { login: "x y" } }, "input")).toThrow(
+      "invalid input: requestedBy.login: must be letters, digits and hyphens, or an Enterprise Managed User's handle_shortcode (such as mona_acme)"
     );
+  });
+
+  it("takes an Enterprise Managed User's issue end to end: repository, requester and session", () => {
+    const input = { ...valid, repo: "octocat_acme/widgets", requestedBy: { login: "mona_acme" } };
+    const parsed = parseInput(dispatchInputSchema, input, "input");
+    expect(parsed).toEqual(input);
+    expect(sessionName(parsed.repo, parsed.issueNumber)).toBe("octocat_acme-widgets-1859");
+    expect(parseInput(submissionStatusInputSchema, { session: "octocat_acme-widgets-1859", submissionId: "s" }, "input").session).toBe(
+      "octocat_acme-widgets-1859"
+    );
+  });
+
+  it("accepts logins kept from before GitHub's current rule", () => {
+    for (const login of ["artur-", "-ACE-", "0----0"]) {
+      expect(parseInput(dispatchInputSchema, { ...valid, requestedBy: { login } }, "input").requestedBy?.login).toBe(login);
+    }
+  });
+
+  it("refuses what GitHub refuses, naming the field and the rule", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ repo: "octocat_a/widgets" }, "invalid input: repo: owner must be an Enterprise Managed User's handle_shortcode, with a short code of 3-8 letters or digits"],
+      [{ repo: "mona__acme/widgets" }, "invalid input: repo: owner must be an Enterprise Managed User's handle_shortcode, with a handle of letters, digits and single inner hyphens"],
+      [{ repo: "acme/widgets.git" }, "invalid input: repo: name must not end in .git (GitHub drops it from a repository's name: leave it out)"],
+      [{ repo: "acme/.." }, 'invalid input: repo: name must not be ".."'],
+      [{ requestedBy: { login: "mona_ac" } }, "invalid input: requestedBy.login: must be an Enterprise Managed User's handle_shortcode, with a short code of 3-8 letters or digits"],
+      [{ requestedBy: { login: "a".repeat(40) } }, "invalid input: requestedBy.login: must be at most 39 characters"],
+      [{ requestedBy: { login: "mona_acme[bot]" } }, "invalid input: requestedBy.login: must be an App's slug (letters, digits and hyphens) followed by [bot]"]
+    ];
+    for (const [fields, message] of cases) {
+      expect(() => parseInput(dispatchInputSchema, { ...valid, ...fields }, "input")).toThrow(message);
+    }
   });
 
   it("throws a typed error naming the field", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isSessionName, parseSessionName, sessionName } from "../../src/run/session-name";
+import { isSessionName, MAX_SESSION_NAME_CHARS, parseSessionName, sessionName } from "../../src/run/session-name";
 
 describe("sessionName", () => {
   it("is readable for the common case", () => {
@@ -20,11 +20,61 @@ describe("sessionName", () => {
     expect(sessionName("CloudFlare/AGENTS", 7)).toBe("cloudflare-agents-7");
   });
 
-  it("rejects what GitHub would reject", () => {
+  it("rejects what GitHub would reject, with the reason", () => {
     expect(() => sessionName("foo", 1)).toThrow(/repo:/);
-    expect(() => sessionName("-foo/bar", 1)).toThrow(/repo:/);
+    expect(() => sessionName("--/bar", 1)).toThrow(/repo: owner must be letters, digits and hyphens/);
+    expect(() => sessionName("foo_x/bar", 1)).toThrow("repo: owner must be an Enterprise Managed User's handle_shortcode, with a short code of 3-8 letters or digits");
+    expect(() => sessionName("foo/bar.git", 1)).toThrow("repo: name must not end in .git");
     expect(() => sessionName("foo/bar", 0)).toThrow(/issueNumber:/);
     expect(() => sessionName("foo/bar", 1.5)).toThrow(/issueNumber:/);
+  });
+
+  it("keeps every session name it gave before (existing sessions keep their Durable Objects)", () => {
+    // Spellings from before Enterprise Managed Users and older accounts were accepted; none may change.
+    const before: [string, number, string][] = [
+      ["cloudflare/agents", 1859, "cloudflare-agents-1859"],
+      ["Cloudflare/Agents", 1859, "cloudflare-agents-1859"],
+      ["octo-org/hello.world_x", 2, "octo--org-hello.world_x-2"],
+      ["a-b/c", 1, "a--b-c-1"],
+      ["a/b-c", 1, "a-b--c-1"],
+      ["a/-b", 1, "a---b-1"],
+      ["a/-b-", 3, "a---b---3"],
+      ["a/--", 4, "a------4"],
+      ["x/.github", 5, "x-.github-5"],
+      ["a1-b2-c3/d--e", 99999, "a1--b2--c3-d----e-99999"]
+    ];
+    for (const [repo, issue, session] of before) expect(sessionName(repo, issue), repo).toBe(session);
+  });
+
+  it("names an Enterprise Managed User's issue, and parses it back", () => {
+    expect(sessionName("octocat_acme/widgets", 7)).toBe("octocat_acme-widgets-7");
+    expect(sessionName("Mona-Cat_OCTO/my-repo", 12)).toBe("mona--cat_octo-my--repo-12");
+    expect(parseSessionName("octocat_acme-widgets-7")).toEqual({ owner: "octocat_acme", name: "widgets", issueNumber: 7 });
+    expect(isSessionName("mona--cat_octo-my--repo-12")).toBe(true);
+  });
+
+  it("writes the trailing hyphens of an owner from before GitHub's current rule as dots, apart from every other owner", () => {
+    expect(sessionName("artur-/x", 1)).toBe("artur.-x-1");
+    expect(sessionName("a--/b", 1)).toBe("a..-b-1");
+    expect(sessionName("-ace-/b", 1)).toBe("--ace.-b-1");
+    // Without the dots these two would both be a---b-1.
+    expect(sessionName("a-/b", 1)).not.toBe(sessionName("a/-b", 1));
+    expect(parseSessionName("artur.-x-1")).toEqual({ owner: "artur-", name: "x", issueNumber: 1 });
+    // A dot anywhere else in the owner part is no owner's spelling.
+    expect(isSessionName("a.b-x-1")).toBe(false);
+    expect(isSessionName(".-x-1")).toBe(false);
+  });
+
+  it("stays within the bound for the longest names GitHub allows", () => {
+    const longest = [
+      sessionName(`a${"-".repeat(38)}/${"-".repeat(100)}`, Number.MAX_SAFE_INTEGER),
+      sessionName(`${"-a".repeat(19)}-/${"-".repeat(100)}`, Number.MAX_SAFE_INTEGER),
+      sessionName(`${"a".repeat(30)}_${"b".repeat(8)}/${"-".repeat(100)}`, Number.MAX_SAFE_INTEGER)
+    ];
+    for (const session of longest) {
+      expect(session.length).toBeLessThanOrEqual(MAX_SESSION_NAME_CHARS);
+      expect(isSessionName(session), session).toBe(true);
+    }
   });
 
   it("round-trips through parseSessionName", () => {
@@ -35,7 +85,12 @@ describe("sessionName", () => {
       ["a/-b-", 3],
       ["a/--", 4],
       ["x/.github", 5],
-      ["a1-b2-c3/d--e", 99999]
+      ["a1-b2-c3/d--e", 99999],
+      ["octocat_acme/widgets", 6],
+      ["mona-cat_octo/.github", 7],
+      ["artur-/x", 8],
+      ["-ace-/-b-", 9],
+      ["0----0/a..b", 10]
     ] as const) {
       const session = sessionName(repo, issue);
       const [owner, name] = repo.toLowerCase().split("/");
@@ -52,7 +107,9 @@ describe("sessionName", () => {
     const seen = new Map<string, string>();
     let checked = 0;
     while (checked < 5_000) {
-      const owner = `${pick("ab", 1)}${pick("ab-", Math.floor(random() * 4))}${pick("ab", 1)}`;
+      // Owners of every shape: today's, older ones with hyphens anywhere, and Enterprise Managed Users'.
+      const plain = `${pick("ab-", Math.floor(random() * 3))}${pick("ab", 1)}${pick("ab-", Math.floor(random() * 4))}`;
+      const owner = random() < 0.25 ? `${pick("ab", 1)}_${pick("ab", 3)}` : plain;
       const name = pick("ab-._", 1 + Math.floor(random() * 5));
       const repo = `${owner}/${name}`;
       const issue = 1 + Math.floor(random() * 12);
@@ -60,7 +117,7 @@ describe("sessionName", () => {
       try {
         session = sessionName(repo, issue);
       } catch {
-        continue; // not a valid GitHub name (e.g. a double hyphen in the owner)
+        continue; // not a valid GitHub name (e.g. a name ending in .git)
       }
       checked++;
       const key = `${repo.toLowerCase()}#${issue}`;

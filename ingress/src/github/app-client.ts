@@ -5,20 +5,25 @@
  *   @octokit/auth-app): finds the repository's installation and mints an
  *   installation token scoped to that one repository;
  * - one installation token: reacts on a comment and posts a comment, as the
- *   App's bot.
+ *   App's bot, and asks a commenter's permission on the repository
+ *   (permission.ts).
  *
  * Errors that leave here are TokenMintError with a public message naming
  * the repository and what to check, never a token, a key or GitHub's own
  * response body. Every request has a deadline: GitHub waits at most ten
- * seconds for the webhook's answer.
+ * seconds for the webhook's answer. The permission check, the one call a
+ * webhook makes only for some commenters, has a shorter one.
  */
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
 import type { Logger } from "../log";
+import type { CollaboratorPermission } from "../permission";
 import { PrivateKeyError, toPkcs8Pem } from "./private-key";
 import type { ReactionContent } from "../../../src/github/client";
 
 export const GITHUB_REQUEST_TIMEOUT_MS = 4_000;
+/** It comes on top of the usual calls (the token it uses is the run's), so it gets less of the ten seconds. */
+export const PERMISSION_REQUEST_TIMEOUT_MS = 3_000;
 
 export type RepoRef = { owner: string; name: string };
 export type RepoToken = { token: string; expiresAt: string };
@@ -73,6 +78,12 @@ export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, 
 export type InstallationClient = {
   react(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
   comment(repo: RepoRef, issueNumber: number, body: string): Promise<void>;
+  /**
+   * `login`'s permission on `repo` (GitHub's legacy base role, and the
+   * role's own name), or null when GitHub answers 404. Throws an Error with
+   * a public message (status or timeout, never GitHub's body) otherwise.
+   */
+  collaboratorPermission(repo: RepoRef, login: string): Promise<CollaboratorPermission>;
 };
 
 export function installationClient(token: string, apiUrl: string, log: Logger): InstallationClient {
@@ -83,22 +94,34 @@ export function installationClient(token: string, apiUrl: string, log: Logger): 
     },
     async comment(repo, issueNumber, body) {
       await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: issueNumber, body });
+    },
+    async collaboratorPermission(repo, login) {
+      const quick = new Octokit({ ...clientOptions(apiUrl, log, PERMISSION_REQUEST_TIMEOUT_MS), auth: token });
+      let data: { permission?: unknown; role_name?: unknown };
+      try {
+        ({ data } = await quick.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username: login }));
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw new Error(`${describeGitHubError(error, PERMISSION_REQUEST_TIMEOUT_MS)} when asked for ${login}'s permission on ${repo.owner}/${repo.name}`);
+      }
+      if (typeof data.permission !== "string") throw new Error(`GitHub's answer about ${login}'s permission names none`);
+      return { permission: data.permission, roleName: typeof data.role_name === "string" ? data.role_name : null };
     }
   };
 }
 
 /** Status and a public description of a failed GitHub call; never its body. */
-export function describeGitHubError(error: unknown): string {
+export function describeGitHubError(error: unknown, timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS): string {
   const status = statusOf(error);
   if (status !== undefined) return `GitHub answered ${status}`;
   const cause = (error as { cause?: unknown } | null)?.cause;
   if ([error, cause].some((e) => e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError"))) {
-    return `GitHub did not answer within ${GITHUB_REQUEST_TIMEOUT_MS} ms`;
+    return `GitHub did not answer within ${timeoutMs} ms`;
   }
   return "GitHub could not be reached";
 }
 
-function clientOptions(apiUrl: string, log: Logger) {
+function clientOptions(apiUrl: string, log: Logger, timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS) {
   return {
     baseUrl: apiUrl,
     userAgent: "agent-think-ingress",
@@ -112,7 +135,7 @@ function clientOptions(apiUrl: string, log: Logger) {
     request: {
       // Looked up on each call, so the tests' MSW interception applies.
       fetch: (url: RequestInfo | URL, init?: RequestInit) =>
-        fetch(url, { ...init, signal: AbortSignal.timeout(GITHUB_REQUEST_TIMEOUT_MS) })
+        fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) })
     }
   };
 }

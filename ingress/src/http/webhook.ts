@@ -3,21 +3,29 @@
  *
  * verified delivery (delivery.ts) → `issue_comment.created` only → a
  * payload whose repository names agree (payload.ts) → allowed repository →
- * a mention with an instruction (mention.ts) → a trusted human
- * commenter (gates.ts) → the atomic claim of the comment → then start-run.ts
- * (marker, token, 👀, dispatch in the background) answers 202.
+ * a mention (mention.ts) → a human commenter, not a bot (gates.ts) → an
+ * instruction → write access: an OWNER, MEMBER or COLLABORATOR
+ * association, or else GitHub's permission API says write, maintain or
+ * admin (permission.ts, cached) → the atomic claim of the comment → then
+ * start-run.ts (marker, token, 👀, dispatch in the background) answers 202.
  *
  * Everything before the claim is a decision without side effects: each
- * refusal answers with a clear status, logs why, and leaves nothing behind.
+ * refusal answers with a clear status, logs why, and leaves nothing behind
+ * but, for a commenter the association does not vouch for, the cached
+ * permission answer. A permission check that fails refuses the comment
+ * (fail closed) with a 502, so GitHub's delivery log shows it failed and the
+ * delivery can be redelivered: it was never claimed.
  * The outcome is also in the `agent-think-outcome` response header, which
  * GitHub's delivery log shows. A function of (request, deps); index.ts
  * wires the deps.
  */
 import { ConfigError, isAllowedRepo, type IngressConfig } from "../config";
-import { gateCommenter } from "../gates";
+import type { RepoRef } from "../github/app-client";
+import { gateCommenter, gatePermission } from "../gates";
 import type { Logger } from "../log";
 import { parseMention } from "../mention";
 import { actionSchema, issueCommentSchema } from "../payload";
+import type { PermissionLookup } from "../permission";
 import { readDelivery } from "./delivery";
 import { respond } from "./responses";
 import { startRun, type StartRunDeps } from "./start-run";
@@ -32,6 +40,8 @@ export type WebhookDeps = StartRunDeps & {
   verify(payload: string, signature: string): Promise<boolean>;
   /** True for the first claim of this comment id (within the claim's retention); false for every later one. */
   claim(commentId: number, deliveryId: string): Promise<boolean>;
+  /** GitHub's word on `login`'s permission on `repo`, cached (permission.ts); a failure is a result. */
+  permission(repo: RepoRef, login: string): Promise<PermissionLookup>;
   log: Logger;
 };
 
@@ -78,14 +88,29 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
   const mention = parseMention(comment.body ?? "", config.handle);
   if (mention.kind === "none") return ignore("no_mention", where);
-  const commenter = gateCommenter(comment.user, comment.author_association, config.botLogin);
-  if (!commenter.ok) {
-    return ignore(commenter.reason, { ...where, login: comment.user?.login, association: comment.author_association });
+  const association = comment.author_association;
+  const commenter = gateCommenter(comment.user, association, config.botLogin);
+  if (commenter.verdict === "refused") {
+    return ignore(commenter.reason, { ...where, login: comment.user?.login, association });
   }
   if (mention.kind === "empty") return ignore("empty_instruction", { ...where, login: commenter.login });
 
+  let trustedBy: Record<string, unknown> = { trustedBy: "association", association };
+  if (commenter.verdict === "ask_permission") {
+    const who = { ...where, login: commenter.login, association };
+    const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login);
+    if (!lookup.ok) {
+      log("permission:failed", { deliveryId, ...who, error: lookup.error });
+      return respond(502, "permission_check_failed");
+    }
+    const answer = { permission: lookup.answer?.permission ?? null, roleName: lookup.answer?.roleName ?? null, source: lookup.source };
+    const allowed = gatePermission(lookup.answer);
+    if (!allowed.ok) return ignore("not_trusted", { ...who, check: allowed.reason, ...answer });
+    trustedBy = { trustedBy: "permission", association, ...answer };
+  }
+
   if (!(await deps.claim(comment.id, deliveryId))) return ignore("duplicate", where);
-  log("delivery:claimed", { deliveryId, ...where, login: commenter.login });
+  log("delivery:claimed", { deliveryId, ...where, login: commenter.login, ...trustedBy });
   return startRun(
     {
       deliveryId,

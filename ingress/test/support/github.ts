@@ -1,6 +1,7 @@
 /**
  * GitHub for the webhook app's tests: MSW handlers for the calls the App
- * makes (find the installation, mint a token, react, comment), each one
+ * makes (find the installation, mint a token, react, comment, ask a
+ * commenter's permission: by default a 404, not a collaborator), each one
  * recorded with its Authorization header, and a check of the App JWT the
  * Worker signs against the public key of this run's generated key pair.
  */
@@ -19,6 +20,7 @@ export type GitHubOverrides = {
   accessToken?: HttpResponseResolver;
   reaction?: HttpResponseResolver;
   comment?: HttpResponseResolver;
+  permission?: HttpResponseResolver;
 };
 
 /** Handlers that record every call into `calls` and mint a fresh `ghs_` token each time (pushed to `minted`). */
@@ -52,6 +54,13 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
     http.post(
       `${API}/repos/:owner/:repo/issues/:number/comments`,
       recorded(() => HttpResponse.json({ id: 9001, html_url: "https://github.test/c/9001" }, { status: 201 }), overrides.comment)
+    ),
+    http.get(
+      `${API}/repos/:owner/:repo/collaborators/:username/permission`,
+      recorded(
+        () => HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 }),
+        overrides.permission
+      )
     )
   ];
 }
@@ -76,6 +85,12 @@ export function githubServer() {
 }
 
 export const status = (code: number, message = "refused") => () => HttpResponse.json({ message }, { status: code });
+
+/** GitHub's answer to "Get repository permissions for a user": the legacy base role, and the role's own name. */
+export const permissionAnswer =
+  (permission: string, roleName: string): HttpResponseResolver =>
+  ({ params }) =>
+    HttpResponse.json({ permission, role_name: roleName, user: { login: params.username, id: 9_999, type: "User" } });
 
 export type AppJwt = { header: { alg: string; typ: string }; payload: { iss: unknown; iat: number; exp: number } };
 

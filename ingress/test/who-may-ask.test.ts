@@ -1,0 +1,232 @@
+/**
+ * Who may ask, on GitHub's own published `issue_comment.created` payload
+ * (@octokit/webhooks-examples), changed only where a case needs it:
+ *
+ * - an Enterprise Managed User (`mona_acme`) on their own repository
+ *   (`octocat_acme/widgets`) is dispatched like anyone else;
+ * - a commenter the association does not vouch for (a private org member
+ *   shows as CONTRIBUTOR or NONE) is dispatched when GitHub's permission API
+ *   says write, maintain or admin, and refused when it says read or triage,
+ *   answers 404, or fails (fail closed, 502, nothing claimed);
+ * - the answer is kept in KV for five minutes, so the next comment does not
+ *   ask again; a failure is not kept;
+ * - bots are refused before anything is asked.
+ */
+import { env } from "cloudflare:workers";
+import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
+import { HttpResponse } from "msw";
+import { describe, expect, it } from "vitest";
+import { githubServer, INSTALLATION_ID, permissionAnswer, status, type GitHubOverrides } from "./support/github";
+import { captureConsole, dispatchesFor, logEvents, marker, newCommentId, outcome, send, sign } from "./support/ingress";
+
+type Example = {
+  action?: string;
+  comment: { id: number; body: string; author_association: string; user: { login: string; type: string } };
+  repository: { full_name: string; name: string; owner: { login: string } };
+  sender: { login: string };
+  installation?: unknown;
+};
+const example = (JSON.parse(dotcom) as { name: string; examples: Example[] }[])
+  .find((definition) => definition.name === "issue_comment")!
+  .examples.find((payload) => payload.action === "created" && payload.installation !== undefined)!;
+
+const github = githubServer();
+const { calls, minted } = github;
+const route = (call: { method: string; path: string }) => `${call.method} ${call.path}`;
+
+/** A login no other test uses, so no cached answer carries over. */
+const newLogin = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** GitHub's example, with the commenter, their association and the repository this case needs. */
+function payload(options: { login: string; association: string; repo?: string; userType?: string }) {
+  const repo = options.repo ?? "acme/widgets";
+  const [owner, name] = repo.split("/") as [string, string];
+  const user = { ...example.comment.user, login: options.login, type: options.userType ?? "User" };
+  return {
+    ...example,
+    comment: { ...example.comment, id: newCommentId(), body: "@agent-think reproduce this issue", author_association: options.association, user },
+    repository: { ...example.repository, full_name: repo, name, owner: { ...example.repository.owner, login: owner } },
+    sender: { ...example.sender, login: options.login }
+  };
+}
+
+async function deliver(body: ReturnType<typeof payload>, overrides: GitHubOverrides = {}) {
+  github.reset();
+  github.use(overrides);
+  calls.length = 0;
+  minted.length = 0;
+  const allowed = body.repository.full_name;
+  const { result: response, lines } = await captureConsole(async () => send(await sign(body), { env: { ...env, ALLOWED_REPOS: allowed } }));
+  return { response, events: logEvents(lines) };
+}
+
+const permissionKeyOf = (repo: string, login: string) => `permission:${repo}:${login}`.toLowerCase();
+/** How long an answer is kept (permission.ts). */
+const FIVE_MINUTES_S = 300;
+
+describe("Enterprise Managed Users", () => {
+  it("dispatches mona_acme's mention on octocat_acme/widgets, names unchanged from the token to the dispatch", async () => {
+    const body = payload({ login: "mona_acme", association: "OWNER", repo: "octocat_acme/widgets" });
+    const { response } = await deliver(body);
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    expect(calls.map(route)).toEqual([
+      "GET /repos/octocat_acme/widgets/installation",
+      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `POST /repos/octocat_acme/widgets/issues/comments/${body.comment.id}/reactions`
+    ]);
+    expect(calls[1]!.body).toEqual({ repositories: ["widgets"] });
+    expect(dispatchesFor(body.comment.id)).toEqual([
+      expect.objectContaining({ repo: "octocat_acme/widgets", requestedBy: expect.objectContaining({ login: "mona_acme" }) })
+    ]);
+    expect(await marker(body.comment.id)).toMatchObject({ state: "dispatched", repo: "octocat_acme/widgets", requestedBy: "mona_acme" });
+  });
+
+  it("refuses a payload naming what GitHub never would, naming the field", async () => {
+    for (const [login, field] of [
+      ["mona_a", "comment.user.login"],
+      ["mona acme", "comment.user.login"]
+    ] as const) {
+      const { response, events } = await deliver(payload({ login, association: "OWNER" }));
+      expect(response.status).toBe(400);
+      expect(events).toContainEqual(expect.objectContaining({ event: "delivery:rejected", outcome: "bad_payload", field }));
+      expect(calls).toEqual([]);
+    }
+  });
+});
+
+describe("a commenter the association does not vouch for", () => {
+  it.each([
+    ["CONTRIBUTOR", "write", "write"],
+    ["NONE", "write", "maintain"],
+    ["CONTRIBUTOR", "admin", "admin"],
+    ["NONE", "write", "release-manager"]
+  ])("is dispatched when the association is %s and GitHub says permission %s, role %s", async (association, permission, roleName) => {
+    const login = newLogin("private-member");
+    const body = payload({ login, association });
+    const { response, events } = await deliver(body, { permission: permissionAnswer(permission, roleName) });
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    // One token, minted once: the permission check's is the run's.
+    expect(calls.map(route)).toEqual([
+      "GET /repos/acme/widgets/installation",
+      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `GET /repos/acme/widgets/collaborators/${login}/permission`,
+      `POST /repos/acme/widgets/issues/comments/${body.comment.id}/reactions`
+    ]);
+    expect(minted).toHaveLength(1);
+    expect(calls[2]!.authorization).toBe(`token ${minted[0]}`);
+    expect(dispatchesFor(body.comment.id)).toEqual([
+      expect.objectContaining({ repo: "acme/widgets", installationToken: minted[0], requestedBy: expect.objectContaining({ login }) })
+    ]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "delivery:claimed", login, trustedBy: "permission", association, permission, roleName, source: "github" })
+    );
+  });
+
+  it("dispatches an Enterprise Managed User whose org membership is private", async () => {
+    const body = payload({ login: "mona-cat_octo", association: "NONE" });
+    const { response } = await deliver(body, { permission: permissionAnswer("write", "maintain") });
+    expect(response.status).toBe(202);
+    expect(calls.map(route)).toContain("GET /repos/acme/widgets/collaborators/mona-cat_octo/permission");
+    expect(dispatchesFor(body.comment.id)).toHaveLength(1);
+  });
+
+  it.each([
+    ["read", "read"],
+    ["read", "triage"],
+    ["none", "none"]
+  ])("is refused when GitHub says permission %s, role %s: nothing claimed, marked or dispatched", async (permission, roleName) => {
+    const login = newLogin("reader");
+    const body = payload({ login, association: "CONTRIBUTOR" });
+    const { response, events } = await deliver(body, { permission: permissionAnswer(permission, roleName) });
+    expect(response.status).toBe(204);
+    expect(outcome(response)).toBe("ignored:not_trusted");
+    expect(calls.map(route).at(-1)).toBe(`GET /repos/acme/widgets/collaborators/${login}/permission`);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "delivery:ignored", reason: "not_trusted", check: "insufficient_permission", login, permission, roleName })
+    );
+    expect(dispatchesFor(body.comment.id)).toEqual([]);
+    expect(await marker(body.comment.id)).toBeNull();
+  });
+
+  it("is refused when GitHub answers 404 (not a collaborator)", async () => {
+    const login = newLogin("passerby");
+    const body = payload({ login, association: "NONE" });
+    const { response, events } = await deliver(body);
+    expect(outcome(response)).toBe("ignored:not_trusted");
+    expect(events).toContainEqual(expect.objectContaining({ reason: "not_trusted", check: "not_collaborator", login, association: "NONE", permission: null }));
+    expect(dispatchesFor(body.comment.id)).toEqual([]);
+  });
+
+  it("is refused, fail closed, when GitHub cannot say: 502, logged with the reason, nothing claimed, and the answer not kept", async () => {
+    const login = newLogin("unlucky");
+    const failing = [
+      [{ permission: status(500, "Internal Server Error") }, "GitHub answered 500"],
+      [{ permission: status(403, "Resource not accessible by integration") }, "GitHub answered 403"],
+      [{ permission: () => HttpResponse.json({ role_name: "admin" }) }, "names none"],
+      [{ installation: status(404, "Not Found") }, "no installation token to ask with: the GitHub App is not installed on acme/widgets"]
+    ] as const;
+    for (const [overrides, reason] of failing) {
+      const body = payload({ login, association: "CONTRIBUTOR" });
+      const { response, events } = await deliver(body, overrides);
+      expect(response.status).toBe(502);
+      expect(outcome(response)).toBe("permission_check_failed");
+      const failed = events.find((event) => event.event === "permission:failed");
+      expect(failed).toMatchObject({ login, association: "CONTRIBUTOR", commentId: body.comment.id });
+      expect(failed?.error).toContain(reason);
+      expect(dispatchesFor(body.comment.id)).toEqual([]);
+      expect(await marker(body.comment.id)).toBeNull();
+      expect(await env.EVENT_STATE.get(permissionKeyOf("acme/widgets", login))).toBeNull();
+    }
+    // Never claimed, so a redelivery once GitHub answers again starts the run.
+    const body = payload({ login, association: "CONTRIBUTOR" });
+    const first = await deliver(body, { permission: status(502, "Bad Gateway") });
+    expect(first.response.status).toBe(502);
+    const again = await deliver(body, { permission: permissionAnswer("write", "write") });
+    expect(again.response.status).toBe(202);
+    expect(dispatchesFor(body.comment.id)).toHaveLength(1);
+  });
+
+  it("keeps GitHub's answer for five minutes: the next comments do not ask again", async () => {
+    const login = newLogin("burst");
+    const first = await deliver(payload({ login, association: "CONTRIBUTOR" }), { permission: permissionAnswer("write", "maintain") });
+    expect(first.response.status).toBe(202);
+    const { keys } = await env.EVENT_STATE.list({ prefix: permissionKeyOf("acme/widgets", login) });
+    expect(keys).toHaveLength(1);
+    const expiresInSeconds = keys[0]!.expiration! - Date.now() / 1000;
+    expect(expiresInSeconds).toBeGreaterThan(FIVE_MINUTES_S - 30);
+    expect(expiresInSeconds).toBeLessThanOrEqual(FIVE_MINUTES_S + 1);
+
+    // The API would now refuse; the kept answer decides, and GitHub is not asked.
+    const second = payload({ login, association: "CONTRIBUTOR" });
+    const { response, events } = await deliver(second, { permission: permissionAnswer("read", "read") });
+    expect(response.status).toBe(202);
+    expect(calls.map(route)).not.toContain(`GET /repos/acme/widgets/collaborators/${login}/permission`);
+    expect(events).toContainEqual(expect.objectContaining({ event: "delivery:claimed", trustedBy: "permission", source: "cache" }));
+    expect(dispatchesFor(second.comment.id)).toHaveLength(1);
+
+    // A refusal is kept too: a passer-by's next mention costs GitHub nothing.
+    const stranger = newLogin("stranger");
+    await deliver(payload({ login: stranger, association: "NONE" }));
+    const { response: refused } = await deliver(payload({ login: stranger, association: "NONE" }));
+    expect(outcome(refused)).toBe("ignored:not_trusted");
+    expect(calls).toEqual([]);
+  });
+
+  it("is never asked about for an empty instruction or a bot", async () => {
+    const empty = payload({ login: newLogin("quiet"), association: "NONE" });
+    const { response } = await deliver({ ...empty, comment: { ...empty.comment, body: "@agent-think" } });
+    expect(outcome(response)).toBe("ignored:empty_instruction");
+    expect(calls).toEqual([]);
+    for (const [login, userType, reason] of [
+      ["dependabot[bot]", "Bot", "ignored:bot"],
+      ["agent-think[bot]", "Bot", "ignored:own_bot"],
+      ["release-robot", "Bot", "ignored:bot"]
+    ] as const) {
+      const bot = await deliver(payload({ login, userType, association: "NONE" }), { permission: permissionAnswer("admin", "admin") });
+      expect(outcome(bot.response)).toBe(reason);
+      expect(calls, login).toEqual([]);
+    }
+  });
+});
