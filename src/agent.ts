@@ -17,6 +17,7 @@ import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { runMessage } from "./run/run-message";
+import { githubHost } from "./shared/github-urls";
 import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
@@ -228,6 +229,8 @@ export class ThinkAgent extends Think<Env> {
   /** Store the run context and submit the turn. Idempotent per triggering comment. */
   async startRun(input: StartRunInput): Promise<StartRunResult> {
     const now = Date.now();
+    // Before anything is stored: a GITHUB_API_URL that names no GitHub is an error naming it.
+    const github = githubHost(this.githubApiUrl());
     this.#token.adopt(input.installationToken);
     const run: RunContext = {
       repo: input.repo,
@@ -242,7 +245,7 @@ export class ThinkAgent extends Think<Env> {
       updatedAt: now
     };
     await this.#runs.put(run);
-    const submission = await this.submitMessages([runMessage(run, input.session, now)], {
+    const submission = await this.submitMessages([runMessage(run, input.session, now, undefined, github)], {
       idempotencyKey: idempotencyKeyFor(input.commentId),
       metadata: input.commentId === undefined ? {} : { commentId: input.commentId }
     });
@@ -265,10 +268,11 @@ export class ThinkAgent extends Think<Env> {
    */
   async continueRun(input: ContinueRunInput): Promise<{ submissionId: string }> {
     const now = Date.now();
+    const github = githubHost(this.githubApiUrl());
     const run = await this.#token.replace(input.installationToken, input.installationTokenExpiresAt);
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
-    const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown");
+    const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github);
     const submission = await this.submitMessages([message], { metadata: { continuation: true } });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
     this.#center.dispatched(run, this.name, submission.submissionId, now);

@@ -10,6 +10,7 @@ import { commandCenter } from "./command-center";
 import { continueThread } from "./command-center/continuation";
 import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
+import { GitHubConfigError, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
 import { sessionName } from "./run/session-name";
 import { mintInstallationToken } from "./github/token-broker";
@@ -40,6 +41,14 @@ export interface IssueAgent {
   transcript(): Promise<TranscriptMessage[]>;
 }
 
+/** A run needs a model and a GitHub it can name: refuse, naming the variable, before any Durable Object is touched. */
+function assertRunnable(env: Env): void {
+  const model = resolveModelConfig(env);
+  if (!model.ok) throw new ModelConfigError(model.error);
+  const github = parseGitHubApiUrl(env.GITHUB_API_URL);
+  if (!github.ok) throw new GitHubConfigError(github.error);
+}
+
 export function createService(env: Env) {
   // Typed by the narrow interface: the generated stub type of a Think
   // subclass is too deep for the compiler to expand per call.
@@ -61,8 +70,7 @@ export function createService(env: Env) {
         log("stopped", { session, cancelled: submissionIds.length });
         return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? "" };
       }
-      const model = resolveModelConfig(env);
-      if (!model.ok) throw new ModelConfigError(model.error);
+      assertRunnable(env);
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
       const { submissionId } = await agent.startRun({ ...parsed, session });
@@ -96,8 +104,7 @@ export function createService(env: Env) {
      * submit the continuation into the same session.
      */
     async continueRun(session: string): Promise<ContinueOutcome> {
-      const model = resolveModelConfig(env);
-      if (!model.ok) throw new ModelConfigError(model.error);
+      assertRunnable(env);
       const center = await commandCenter(env);
       const outcome = await continueThread(session, {
         claim: (name) => center.claimForContinuation(name, Date.now()),

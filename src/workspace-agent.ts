@@ -28,6 +28,7 @@ import { containerBackendOptions } from "./pool/launch-spec";
 import { RELEASE_RETRY_INITIAL_MS, RELEASE_RETRY_MAX_MS, TurnContainers, type RetryPolicy, type TurnPool, type TurnRef } from "./pool/turn-container";
 import { sandboxStub } from "./sandbox";
 import { botLogin } from "./run/git-auth";
+import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
 import { isolateSecrets } from "./run/console-guard";
 import { boundText, LOG_DIR, logPath, type StreamName } from "./tools/command-report";
@@ -94,6 +95,7 @@ export class WorkspaceAgent extends Agent<Env> {
     turns: this.#turns,
     token: () => this.#token,
     login: () => botLogin(this.env.BOT_LOGIN),
+    github: () => githubHost(this.env.GITHUB_API_URL),
     maxOutputBytes: () => this.#maxOutputBytes(),
     reconnect: async () => {
       await this.#workspaceInstance?.close().catch(() => {});
@@ -302,7 +304,7 @@ export class WorkspaceAgent extends Agent<Env> {
       try {
         options = containerBackendOptions(this.env);
       } catch (error) {
-        // A bad container setting (CONTAINER_INSTANCE_TYPE) costs the container, never the shell.
+        // A bad container setting (CONTAINER_INSTANCE_TYPE, GITHUB_API_URL) costs the container, never the shell.
         this.#containerConfigError = error instanceof Error ? error.message : String(error);
         return backends;
       }

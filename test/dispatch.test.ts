@@ -169,4 +169,11 @@ describe("bad input", () => {
     );
     expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
   });
+
+  it("fails dispatch clearly when GITHUB_API_URL names no GitHub, writing nothing", async () => {
+    const before = (await listDurableObjectIds(env.ThinkAgent)).length;
+    const service = createService({ ...env, GITHUB_API_URL: "https://ghe.example.com/v3" });
+    await expect(service.dispatch(dispatchInput())).rejects.toThrow(/GITHUB_API_URL must be/);
+    expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
 });

@@ -1,10 +1,13 @@
 /**
  * The test Worker: the real Worker plus one seam. GatewayThinkAgent is the
  * real ThinkAgent configured for the AI Gateway chain, so the model-chain
- * tests drive real turns against MSW-served providers.
+ * tests drive real turns against MSW-served providers. The Enterprise agents
+ * are the real ThinkAgent and WorkspaceAgent configured as a deploy for a
+ * GitHub Enterprise Server would be (test/enterprise-host.test.ts).
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { RECOVERY_EXHAUSTED_MESSAGE, ThinkAgent } from "../src/agent";
+import { WorkspaceAgent } from "../src/workspace-agent";
 
 export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
@@ -45,4 +48,38 @@ export class ReportingThinkAgent extends ThinkAgent {
 /** The same, giving up on a turn after one recovery, so an eviction can exhaust it. */
 export class FragileThinkAgent extends ReportingThinkAgent {
   override chatRecovery = { maxAttempts: 1, terminalMessage: RECOVERY_EXHAUSTED_MESSAGE, onExhausted: () => {} };
+}
+
+/** The GitHub Enterprise Server the Enterprise agents are configured for; MSW plays its API in test/enterprise-host.test.ts. */
+export const TEST_ENTERPRISE_API_URL = "https://ghe.example.com/api/v3";
+
+type EnterpriseBindings = { EnterpriseThinkAgent: Env["ThinkAgent"]; EnterpriseWorkspaceAgent: Env["WorkspaceAgent"] };
+
+/**
+ * The env a deploy for that Enterprise host would give the issue's agents:
+ * its GITHUB_API_URL, and each other as the ThinkAgent and WorkspaceAgent
+ * they reach by binding. Everything else is the test Worker's.
+ */
+function enterpriseEnv(env: Env): Env {
+  const bindings = env as Env & EnterpriseBindings;
+  return {
+    ...env,
+    GITHUB_API_URL: TEST_ENTERPRISE_API_URL,
+    ThinkAgent: bindings.EnterpriseThinkAgent,
+    WorkspaceAgent: bindings.EnterpriseWorkspaceAgent
+  };
+}
+
+/** The real ThinkAgent of a deploy for TEST_ENTERPRISE_API_URL. */
+export class EnterpriseThinkAgent extends ThinkAgent {
+  constructor(...[ctx, env]: ConstructorParameters<typeof ThinkAgent>) {
+    super(ctx, enterpriseEnv(env));
+  }
+}
+
+/** The real WorkspaceAgent of a deploy for TEST_ENTERPRISE_API_URL. */
+export class EnterpriseWorkspaceAgent extends WorkspaceAgent {
+  constructor(...[ctx, env]: ConstructorParameters<typeof WorkspaceAgent>) {
+    super(ctx, enterpriseEnv(env));
+  }
 }

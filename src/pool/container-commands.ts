@@ -6,8 +6,8 @@
  *   back, with whether our timeout fired and had to SIGKILL.
  * - **Logged in first.** With a run token, the login guard (run/git-auth.ts)
  *   goes in front: a container that has not logged in with this token (a
- *   new container, a renewed token) stops before the command, logs in, and
- *   runs it again.
+ *   new container, a renewed token) stops before the command, logs in to the
+ *   deploy's GitHub host, and runs it again.
  * - **On the turn's container.** The turn's container is claimed before the
  *   first command (turn-container.ts); one stopped under the turn (its
  *   lifetime ran out) is given back and the command runs on a fresh one.
@@ -15,9 +15,10 @@
  *   whose results include the sync of /workspace back from the container.
  *
  * Pure apart from its dependencies: the runner, the turn's containers, the
- * token and login, and reconnecting the workspace.
+ * token, login and GitHub host, and reconnecting the workspace.
  */
 import { authGuard, authMarker, gitAuthScript, stoppedForGitAuth } from "../run/git-auth";
+import type { GitHubHost } from "../shared/github-urls";
 import type { Logger } from "../run/log";
 import { parseReport, wrapCommand } from "../tools/command-report";
 import type { BashResult } from "../tools/bash-tool";
@@ -39,6 +40,8 @@ export type ContainerCommandDeps = {
   token: () => string;
   /** The App's bot login git commits as. */
   login: () => string;
+  /** The GitHub the container logs in to (from GITHUB_API_URL; github.com when absent); throws, naming it, when it names none. */
+  github?: () => GitHubHost;
   maxOutputBytes: () => number;
   /** Drop the connection to a container that is gone; the next command reconnects. */
   reconnect: () => Promise<void>;
@@ -130,7 +133,8 @@ export class ContainerCommands {
   /** Log this container in with the run's token (stdin only); an error message when it failed. */
   async #logIn(token: string, login: string, marker: string): Promise<string | undefined> {
     this.#deps.log("git-auth:start", {});
-    const run = await this.#deps.runner().run(gitAuthScript(login, marker), { stdin: token, timeoutMs: LOGIN_TIMEOUT_MS });
+    const script = gitAuthScript(login, marker, this.#deps.github?.());
+    const run = await this.#deps.runner().run(script, { stdin: token, timeoutMs: LOGIN_TIMEOUT_MS });
     if (run.exitCode !== 0) {
       this.#deps.log("git-auth:failed", { exitCode: run.exitCode });
       return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;

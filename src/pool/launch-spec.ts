@@ -15,10 +15,11 @@
  *
  * Only static values belong here: a per-run value (a token, an issue number)
  * would change the env digest per turn and defeat adoption. Configuration
- * (the instance type) is static per deploy, and both sides read it from the
- * same env. Pure.
+ * (the instance type, the GitHub host from GITHUB_API_URL) is static per
+ * deploy, and both sides read it from the same env. Pure.
  */
 import type { ContainerInstanceSize } from "@cloudflare/computer/backends/container";
+import { githubHost } from "../shared/github-urls";
 
 /** computerd's HTTP and WebSocket port (the backend's default). */
 export const CONTAINER_PORT = 8080;
@@ -53,7 +54,7 @@ export type InstanceType = (typeof INSTANCE_TYPES)[number];
 export const DEFAULT_INSTANCE_TYPE: InstanceType = "standard-2";
 
 /** The configuration the launch spec reads. */
-export type LaunchEnv = { CONTAINER_INSTANCE_TYPE?: string };
+export type LaunchEnv = { CONTAINER_INSTANCE_TYPE?: string; GITHUB_API_URL?: string };
 
 /** `CONTAINER_INSTANCE_TYPE`, or the default when it is blank. Throws, naming the variable, on an unknown type. */
 export function containerInstance(env: LaunchEnv = {}): InstanceType {
@@ -92,12 +93,18 @@ export type LaunchSpec = {
  * LC_* and variables prefixed `COMPUTER_VAR_` (prefix stripped), so that is
  * the prefix that reaches `git` and `gh`. The agent's shell has no terminal:
  * a credential prompt would hang a command until its timeout instead of
- * failing.
+ * failing. GH_HOST is the deploy's GitHub (from GITHUB_API_URL): gh uses it
+ * for every command that names no host (`gh issue view --repo owner/name`,
+ * `gh repo clone owner/name`), with the login the git auth script stored for
+ * that host. No token goes here (not GH_TOKEN, not GH_ENTERPRISE_TOKEN): the
+ * env is static per deploy and the token is per run, stdin only.
+ * Throws, naming GITHUB_API_URL, when it names no GitHub.
  */
-export function containerLaunchEnv(): Record<string, string> {
+export function containerLaunchEnv(env: LaunchEnv = {}): Record<string, string> {
   return {
     COMPUTER_VAR_GIT_TERMINAL_PROMPT: "0",
-    COMPUTER_VAR_GH_PROMPT_DISABLED: "1"
+    COMPUTER_VAR_GH_PROMPT_DISABLED: "1",
+    COMPUTER_VAR_GH_HOST: githubHost(env.GITHUB_API_URL).host
   };
 }
 
@@ -110,7 +117,7 @@ export function containerLaunchEnv(): Record<string, string> {
 export function containerBackendOptions(env: LaunchEnv = {}) {
   return {
     containerPort: CONTAINER_PORT,
-    containerEnv: containerLaunchEnv(),
+    containerEnv: containerLaunchEnv(env),
     // gh, npm and git need the network; the backend's own default is "none".
     egress: { mode: "direct" } as const,
     name: CONTAINER_IMAGE_NAME,
@@ -129,7 +136,7 @@ export function warmLaunchSpec(env: LaunchEnv = {}): LaunchSpec {
       PORT: String(CONTAINER_PORT),
       MOUNT_POINT: WORKSPACE_MOUNT_POINT,
       MOUNT_IGNORE: WORKSPACE_SYNC_IGNORE.join(","),
-      ...containerLaunchEnv()
+      ...containerLaunchEnv(env)
     },
     enableInternet: true,
     name: CONTAINER_IMAGE_NAME,

@@ -3,8 +3,9 @@
  *
  * Every turn's user message opens with this block, so the repository, issue,
  * instruction, requester and triggering comment survive eviction, context
- * assembly and continuation, and skills can refuse to act without it. It
- * never holds a token. Pure; used by the agent, the scripted model and skills.
+ * assembly and continuation, and skills can refuse to act without it, or
+ * on another GitHub than the one it names. It never holds a token. Pure;
+ * used by the agent, the scripted model and skills.
  */
 import { z } from "zod";
 import { REMOVED_KINDS, TAG_BRACKET_REPLACEMENT, type Removed } from "./sanitize";
@@ -14,6 +15,13 @@ export const RUN_ENVELOPE_TAG = "agent-think-run";
 export const runEnvelopeSchema = z.object({
   repository: z.string(),
   issue: z.object({ number: z.number().int().positive(), title: z.string().optional(), url: z.string() }),
+  /**
+   * The GitHub this deploy works on (from GITHUB_API_URL): the host gh and
+   * git in the container are logged in to, and the origin of its pages.
+   * Skills check `issue.url` against `web` and act on `host` only. Absent in
+   * envelopes written before it existed, which were all github.com.
+   */
+  github: z.object({ host: z.string(), web: z.string() }).optional(),
   instruction: z.string(),
   requestedBy: z.object({ login: z.string(), avatarUrl: z.string().optional() }).optional(),
   triggeringComment: z.object({ id: z.number().int().positive(), url: z.string() }).optional(),

@@ -5,10 +5,17 @@
  * over stdin, and removed; `gh auth setup-git` then makes git use gh's
  * credentials. The script is fixed text; only stdin carries the secret.
  *
+ * The host is the deploy's GitHub (src/shared/github-urls.ts: github.com,
+ * a GHE.com tenant or a GitHub Enterprise Server), named explicitly to
+ * every gh call here rather than left to GH_HOST or gh's github.com default;
+ * the token stays gh's stored login for that host (GH_ENTERPRISE_TOKEN would
+ * put it in the environment).
+ *
  * Then git's identity becomes the App's bot, so commits and PRs are the
- * App's: `<login>` and `<id>+<login>@users.noreply.github.com`, the address
- * GitHub attributes to the bot account (the id is looked up with the new
- * credentials; without it, the plain noreply address).
+ * App's: `<login>` and `<id>+<login>@<noreply domain>` (on github.com
+ * `users.noreply.github.com`), the address GitHub attributes to the bot
+ * account (the id is looked up with the new credentials; without it, the
+ * plain noreply address).
  *
  * Authentication belongs to a container, not to a turn: a container that
  * replaces another mid-turn (a crash relaunch, a restart, the reconcile
@@ -21,6 +28,8 @@
  * or a new token, is authenticated before its first command, at the cost of
  * one round trip only then. Pure.
  */
+import { GITHUB_COM, type GitHubHost } from "../shared/github-urls";
+
 /** A GitHub App's bot login: `<app-slug>[bot]`. */
 export const BOT_LOGIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\[bot\]$/;
 export const DEFAULT_BOT_LOGIN = "agent-think[bot]";
@@ -30,27 +39,33 @@ export function botLogin(configured: string | undefined): string {
   return configured !== undefined && BOT_LOGIN_PATTERN.test(configured) ? configured : DEFAULT_BOT_LOGIN;
 }
 
+/** A host name as GitHubHost carries it: lowercase DNS labels, nothing a shell would read. */
+const DOMAIN = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+
 /** Where the login markers live in the container: outside /workspace, so never synced or kept. */
 export const AUTH_MARKER_DIR = "/temp/agent-think/git-auth";
 const MARKER = /^[0-9a-f]{32}$/;
 
 /**
- * The script for one bot login (checked against BOT_LOGIN_PATTERN, so it is
- * safe inside single quotes). With a marker (from `authMarker`), a
+ * The script for one bot login on one GitHub (the login is checked against
+ * BOT_LOGIN_PATTERN and the host and noreply domain against DOMAIN, so all
+ * are safe inside single quotes). With a marker (from `authMarker`), a
  * successful login ends by leaving it in AUTH_MARKER_DIR.
  */
-export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN, marker?: string): string {
+export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN, marker?: string, github: GitHubHost = GITHUB_COM): string {
   if (!BOT_LOGIN_PATTERN.test(login)) throw new Error(`not a bot login: ${login}`);
   if (marker !== undefined && !MARKER.test(marker)) throw new Error("not an auth marker");
+  if (!DOMAIN.test(github.host) || !DOMAIN.test(github.noreplyDomain)) throw new Error(`not a GitHub host: ${github.host}`);
   const encoded = login.replace("[", "%5B").replace("]", "%5D");
   return [
+    `host='${github.host}'`,
     ...GIT_AUTH_STEPS,
     `login='${login}'`,
-    `id=$(gh api 'users/${encoded}' --jq .id 2>/dev/null) || id=""`,
+    `id=$(gh api --hostname "$host" 'users/${encoded}' --jq .id 2>/dev/null) || id=""`,
     'git config --global user.name "$login"',
     'case "$id" in',
-    '  ""|*[!0-9]*) git config --global user.email "$login@users.noreply.github.com" ;;',
-    '  *) git config --global user.email "$id+$login@users.noreply.github.com" ;;',
+    `  ""|*[!0-9]*) git config --global user.email "$login@${github.noreplyDomain}" ;;`,
+    `  *) git config --global user.email "$id+$login@${github.noreplyDomain}" ;;`,
     "esac",
     ...(marker === undefined ? [] : [`mkdir -p ${AUTH_MARKER_DIR} && : > ${AUTH_MARKER_DIR}/${marker}`])
   ].join("\n");
@@ -81,14 +96,14 @@ const GIT_AUTH_STEPS = [
   "mkdir -p /temp/agent-think",
   'f=$(mktemp /temp/agent-think/gh-token.XXXXXX)',
   'cat > "$f"',
-  'gh auth login --hostname "${GH_HOST:-github.com}" --with-token < "$f"',
+  'gh auth login --hostname "$host" --with-token < "$f"',
   "rc=$?",
   'rm -f "$f"',
   'if [ "$rc" -ne 0 ]; then exit "$rc"; fi',
-  "gh auth setup-git || exit $?"
+  'gh auth setup-git --hostname "$host" || exit $?'
 ];
 
-/** The script with the default bot login. */
+/** The script with the default bot login, on github.com. */
 export const GIT_AUTH_SCRIPT = gitAuthScript();
 
 export async function tokenDigest(token: string): Promise<string> {

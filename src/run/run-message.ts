@@ -4,17 +4,28 @@
  * text is cleaned as it enters here (hidden content removed, and the run's
  * token or anything shaped like a GitHub token redacted: a maintainer who
  * pastes one does not hand it to the model); the run context keeps it as
- * given. Pure; used by ThinkAgent for dispatched and continued runs.
+ * given. Links point at the deploy's GitHub, never a fixed github.com.
+ * Pure; used by ThinkAgent for dispatched and continued runs.
  */
 import type { UIMessage } from "ai";
 import { formatRunMessage, type RunEnvelope } from "./envelope";
 import type { RunContext } from "./run-context";
 import { redactSecrets } from "./redact";
 import { sanitizeUserText } from "./sanitize";
-import { commentUrl, issueUrl } from "../shared/github-urls";
+import { commentUrl, GITHUB_COM, issueUrl, type GitHubHost } from "../shared/github-urls";
 
-/** The user message that opens a run: the envelope, then one plain sentence. */
-export function runMessage(run: RunContext, session: string, now: number, continuationOf?: string): UIMessage {
+/**
+ * The user message that opens a run: the envelope, then one plain sentence.
+ * `github` is the deploy's GitHub (`githubHost(GITHUB_API_URL)`): its links
+ * and the host the skills check them against.
+ */
+export function runMessage(
+  run: RunContext,
+  session: string,
+  now: number,
+  continuationOf?: string,
+  github: GitHubHost = GITHUB_COM
+): UIMessage {
   // Commenter-controlled text is cleaned here, as it enters the prompt; the
   // run context keeps it as it was given.
   const clean = (text: string) => {
@@ -26,11 +37,12 @@ export function runMessage(run: RunContext, session: string, now: number, contin
   const removed = [...new Set([...instruction.removed, ...(title?.removed ?? [])])];
   const envelope: RunEnvelope = {
     repository: run.repo,
-    issue: { number: run.issueNumber, title: title?.text, url: issueUrl(run.repo, run.issueNumber) },
+    issue: { number: run.issueNumber, title: title?.text, url: issueUrl(github.web, run.repo, run.issueNumber) },
+    github: { host: github.host, web: github.web },
     instruction: instruction.text,
     requestedBy: run.requestedBy,
     triggeringComment:
-      run.commentId === undefined ? undefined : { id: run.commentId, url: commentUrl(run.repo, run.issueNumber, run.commentId) },
+      run.commentId === undefined ? undefined : { id: run.commentId, url: commentUrl(github.web, run.repo, run.issueNumber, run.commentId) },
     session,
     submittedAt: new Date(now).toISOString(),
     ...(continuationOf === undefined ? {} : { continuationOf }),

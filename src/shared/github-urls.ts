@@ -1,7 +1,156 @@
-/** Links to GitHub pages a human follows. Pure. */
-export const GITHUB_WEB_URL = "https://github.com";
+/**
+ * The one GitHub this deploy works on, and links to its pages.
+ *
+ * Everything host-specific derives from GITHUB_API_URL, the API the Worker
+ * posts to: the web origin of the links a human follows (the run envelope,
+ * the dashboard), the host `gh` and git log in to in the container, and the
+ * noreply domain the App's bot commits with. GitHub serves three kinds:
+ *
+ * | GITHUB_API_URL                  | web                         | gh host               | noreply domain                       |
+ * |---------------------------------|-----------------------------|-----------------------|--------------------------------------|
+ * | `https://api.github.com`        | `https://github.com`        | `github.com`          | `users.noreply.github.com`           |
+ * | `https://api.<sub>.ghe.com`     | `https://<sub>.ghe.com`     | `<sub>.ghe.com`       | `users.noreply.<sub>.ghe.com`        |
+ * | `https://<host>/api/v3` (GHES)  | `https://<host>`            | `<host>`              | `users.noreply.<host>`               |
+ *
+ * Sources (docs.github.com, cli.github.com):
+ * - GitHub Enterprise Server's REST endpoints "are prefixed with the
+ *   following URL: http(s)://HOSTNAME/api/v3" (enterprise-server docs, "REST
+ *   API endpoints for GitHub Enterprise administration", Endpoint URLs).
+ * - GHE.com (Enterprise Cloud with data residency): people use the
+ *   enterprise's dedicated subdomain `SUBDOMAIN.ghe.com`, and "if your
+ *   enterprise's subdomain is `octocorp`, users should send requests to
+ *   `https://api.octocorp.ghe.com`" ("About GitHub Enterprise Cloud with data
+ *   residency", API access); gh names that host `octocorp.ghe.com`
+ *   (`gh api /meta --hostname octocorp.ghe.com`, "Network details for GHE.com").
+ * - gh: `gh auth login --hostname` and `gh auth setup-git --hostname` take the
+ *   host; GH_HOST picks the host "for commands where a hostname has not been
+ *   provided", using the credentials stored for it; GH_ENTERPRISE_TOKEN is
+ *   only the env-var alternative to a stored login ("gh help environment").
+ * - noreply: `ID+USERNAME@users.noreply.github.com` ("Email addresses
+ *   reference", Your noreply email address). That page documents it for
+ *   github.com and Enterprise Cloud only; GHE.com's docs say to "substitute
+ *   references to github.com with your enterprise's dedicated URL on GHE.com"
+ *   (and its notification mail uses `@noreply.SUBDOMAIN.ghe.com` where
+ *   github.com uses `@noreply.github.com`), hence `users.noreply.<sub>.ghe.com`.
+ *   GHES documents no noreply commit address; `users.noreply.<host>` follows
+ *   the same substitution. An address GitHub does not recognise only leaves a
+ *   commit's author unlinked to the bot; the push and the PR still work.
+ *
+ * Only https: gh reaches every GitHub host over https, so an `http://` API
+ * could never be the host the container logs in to. The one exception is the
+ * local stand-in (`npm start`, scripts/lib/github-standin.ts): a loopback
+ * URL plays api.github.com, so its runs link to github.com as before.
+ * An empty GITHUB_API_URL (local dev and the tests post nothing) is
+ * github.com too. Anything else is a GitHubConfigError naming the variable:
+ * falling back to github.com would make the model and the container act on a
+ * host other than the one the Worker posts to.
+ *
+ * Pure: used by the run envelope (src/run/run-message.ts), the container's
+ * login and launch env (src/run/git-auth.ts, src/pool/launch-spec.ts) and
+ * the dashboard. It calls no GitHub, and does not decide where comments are
+ * posted: src/report/ takes GITHUB_API_URL as it is.
+ */
 
-export const issueUrl = (repo: string, issueNumber: number) => `${GITHUB_WEB_URL}/${repo}/issues/${issueNumber}`;
+export type GitHubKind = "github.com" | "ghe.com" | "ghes";
 
-export const commentUrl = (repo: string, issueNumber: number, commentId: number) =>
-  `${issueUrl(repo, issueNumber)}#issuecomment-${commentId}`;
+export type GitHubHost = {
+  kind: GitHubKind;
+  /** What `gh` logs in to (`--hostname`, GH_HOST) and git fetches from. */
+  host: string;
+  /** The origin of the pages a human follows: `https://<host>`. */
+  web: string;
+  /** The domain of the App's bot commit address: `<id>+<login>@<noreplyDomain>`. */
+  noreplyDomain: string;
+};
+
+export const GITHUB_COM: GitHubHost = {
+  kind: "github.com",
+  host: "github.com",
+  web: "https://github.com",
+  noreplyDomain: "users.noreply.github.com"
+};
+
+/** github.com's web origin: links in envelopes written before the host was configurable. */
+export const GITHUB_WEB_URL = GITHUB_COM.web;
+
+/** GITHUB_API_URL is not a GitHub API this deploy can work on. */
+export class GitHubConfigError extends Error {
+  readonly code = "bad_github_api_url";
+  constructor(message: string) {
+    super(message);
+    this.name = "GitHubConfigError";
+  }
+}
+
+export type GitHubHostResult = { ok: true; github: GitHubHost } | { ok: false; error: string };
+
+/** One DNS label, lowercase (URL parsing lowercases hosts). */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const TENANT_API = /^api\.([^.]+)\.ghe\.com$/;
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+const EXPECTED =
+  "https://api.github.com, https://api.<subdomain>.ghe.com (GHE.com) or https://<host>/api/v3 (GitHub Enterprise Server); empty means github.com";
+
+function isHostname(host: string): boolean {
+  const labels = host.split(".");
+  return host.length <= 253 && labels.every((label) => LABEL.test(label)) && !/^\d+$/.test(labels.at(-1)!);
+}
+
+function isGitHubDomain(host: string): boolean {
+  return host === "github.com" || host.endsWith(".github.com") || host === "ghe.com" || host.endsWith(".ghe.com");
+}
+
+function tenant(subdomain: string): GitHubHost {
+  const host = `${subdomain}.ghe.com`;
+  return { kind: "ghe.com", host, web: `https://${host}`, noreplyDomain: `users.noreply.${host}` };
+}
+
+function enterpriseServer(host: string): GitHubHost {
+  return { kind: "ghes", host, web: `https://${host}`, noreplyDomain: `users.noreply.${host}` };
+}
+
+/** The GitHub a GITHUB_API_URL names, or why it names none (the reason names the variable). */
+export function parseGitHubApiUrl(value: string | undefined): GitHubHostResult {
+  const raw = (value ?? "").trim();
+  if (raw === "") return { ok: true, github: GITHUB_COM };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse(JSON.stringify(raw.slice(0, 100)));
+  }
+  // Shown without any user:password, which has no business in this variable.
+  const shown = JSON.stringify(`${url.protocol}//${url.host}${url.pathname}${url.search}`);
+  if (url.username || url.password || url.search || url.hash) return refuse(shown);
+  const path = url.pathname.replace(/\/+$/, "");
+  if (LOOPBACK.test(url.hostname) && (url.protocol === "http:" || url.protocol === "https:") && path === "") {
+    return { ok: true, github: GITHUB_COM };
+  }
+  if (url.protocol !== "https:" || url.port !== "") return refuse(shown);
+  if (url.hostname === "api.github.com" && path === "") return { ok: true, github: GITHUB_COM };
+  const subdomain = TENANT_API.exec(url.hostname)?.[1];
+  if (subdomain !== undefined) {
+    return path === "" && LABEL.test(subdomain) ? { ok: true, github: tenant(subdomain) } : refuse(shown);
+  }
+  if (path === "/api/v3" && isHostname(url.hostname) && !isGitHubDomain(url.hostname)) {
+    return { ok: true, github: enterpriseServer(url.hostname) };
+  }
+  return refuse(shown);
+}
+
+function refuse(shown: string): GitHubHostResult {
+  return { ok: false, error: `GITHUB_API_URL must be ${EXPECTED}; got ${shown}` };
+}
+
+/** The GitHub a GITHUB_API_URL names. Throws a GitHubConfigError naming the variable when it names none. */
+export function githubHost(apiUrl: string | undefined): GitHubHost {
+  const parsed = parseGitHubApiUrl(apiUrl);
+  if (!parsed.ok) throw new GitHubConfigError(parsed.error);
+  return parsed.github;
+}
+
+export const issueUrl = (web: string, repo: string, issueNumber: number) => `${web}/${repo}/issues/${issueNumber}`;
+
+export const commentUrl = (web: string, repo: string, issueNumber: number, commentId: number) =>
+  `${issueUrl(web, repo, issueNumber)}#issuecomment-${commentId}`;

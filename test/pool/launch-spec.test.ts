@@ -64,6 +64,16 @@ describe("the warm launch spec", () => {
     expect(host.specs).toEqual([warmLaunchSpec()]);
   });
 
+  it("is what ContainerBackend passes to start() for an Enterprise host's options, which log gh in there", async () => {
+    const env = { GITHUB_API_URL: "https://ghe.example.com/api/v3" };
+    const host = new RecordingHost();
+    await expect(backendOver(host, containerBackendOptions(env)).connect()).rejects.toThrow(/stage=egress/);
+    expect(host.specs).toEqual([warmLaunchSpec(env)]);
+    expect(host.specs[0]!.env).toMatchObject({ COMPUTER_VAR_GH_HOST: "ghe.example.com" });
+    // A Sandbox warmed with another host's spec would not be adopted.
+    expect(host.specs[0]).not.toEqual(warmLaunchSpec());
+  });
+
   it("would catch a backend configured differently", async () => {
     const host = new RecordingHost();
     const drifted = { ...containerBackendOptions(), containerEnv: { ...containerBackendOptions().containerEnv, EXTRA: "1" } };

@@ -3,6 +3,7 @@ import { formatEnvelope, formatRunMessage, parseEnvelope, type RunEnvelope } fro
 import type { RunContext } from "../../src/run/run-context";
 import { runMessage } from "../../src/run/run-message";
 import { REMOVED_KINDS, TAG_BRACKET_REPLACEMENT } from "../../src/run/sanitize";
+import { githubHost } from "../../src/shared/github-urls";
 
 const envelope: RunEnvelope = {
   repository: "cloudflare/agents",
@@ -83,5 +84,49 @@ describe("runMessage: commenter text as an attacker writes it", () => {
     // Folded as a model might read it, only the envelope's own two tags remain.
     const folded = text.normalize("NFKC").toLowerCase().replace(/\s/g, "").replace(/[\u2039\u3008]/g, "<").replace(/[\u203A\u3009]/g, ">");
     expect(folded.match(/<\/?agent-think-run>/g)).toEqual(["<agent-think-run>", "</agent-think-run>"]);
+  });
+});
+
+describe("runMessage: the deploy's GitHub", () => {
+  const run: RunContext = {
+    repo: "acme/widgets",
+    issueNumber: 7,
+    commentId: 99,
+    instruction: "reproduce this issue",
+    installationToken: "ghs_never_in_the_prompt",
+    updatedAt: 0
+  };
+  const envelopeOf = (message: ReturnType<typeof runMessage>) => parseEnvelope(String((message.parts[0] as { text: string }).text));
+
+  it("links the issue and the comment on a GitHub Enterprise Server, and names its host for the skills", () => {
+    const text = String((runMessage(run, "acme-widgets-7", 0, undefined, githubHost("https://ghe.example.com/api/v3")).parts[0] as { text: string }).text);
+    expect(parseEnvelope(text)).toMatchObject({
+      issue: { number: 7, url: "https://ghe.example.com/acme/widgets/issues/7" },
+      github: { host: "ghe.example.com", web: "https://ghe.example.com" },
+      triggeringComment: { id: 99, url: "https://ghe.example.com/acme/widgets/issues/7#issuecomment-99" }
+    });
+    expect(text).not.toContain("github.com");
+  });
+
+  it("links a GHE.com tenant's pages, in a continued run too", () => {
+    const envelope = envelopeOf(runMessage(run, "acme-widgets-7", 0, "sub-1", githubHost("https://api.octocorp.ghe.com")));
+    expect(envelope).toMatchObject({
+      issue: { url: "https://octocorp.ghe.com/acme/widgets/issues/7" },
+      github: { host: "octocorp.ghe.com", web: "https://octocorp.ghe.com" },
+      continuationOf: "sub-1"
+    });
+  });
+
+  it("is github.com when nothing else is configured", () => {
+    expect(envelopeOf(runMessage(run, "acme-widgets-7", 0))).toMatchObject({
+      issue: { url: "https://github.com/acme/widgets/issues/7" },
+      github: { host: "github.com", web: "https://github.com" }
+    });
+  });
+
+  it("still parses an envelope written before it carried the host", () => {
+    expect(parseEnvelope(formatRunMessage(envelope))?.github).toBeUndefined();
+    const withHost = { ...envelope, github: { host: "ghe.example.com", web: "https://ghe.example.com" } };
+    expect(parseEnvelope(formatRunMessage(withHost))).toEqual(withHost);
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { authGuard, authMarker, botLogin, GIT_AUTH_SCRIPT, gitAuthScript, stoppedForGitAuth, tokenDigest } from "../../src/run/git-auth";
+import { githubHost } from "../../src/shared/github-urls";
 
 const root = mkdtempSync(join(tmpdir(), "agent-think-gitauth-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -63,7 +64,7 @@ describe("GIT_AUTH_SCRIPT", () => {
     expect(calls).toMatch(/args: auth login --hostname github\.com --with-token\n/);
     expect(calls).toMatch(/stdin-file: .*gh-token\.\w+ mode 600\n/);
     expect(calls).toContain(`stdin: ${CANARY}`);
-    expect(calls).toMatch(/args: auth setup-git\n/);
+    expect(calls).toMatch(/args: auth setup-git --hostname github\.com\n/);
     for (const line of calls.split("\n").filter((l) => l.startsWith("args:"))) expect(line).not.toContain(CANARY);
     expect(readdirSync(temp)).toEqual([]);
     expect(GIT_AUTH_SCRIPT).not.toContain("ghs_");
@@ -79,13 +80,41 @@ describe("GIT_AUTH_SCRIPT", () => {
   it("makes git commit as the App's bot, with the noreply address GitHub attributes to it", () => {
     const result = runScript(0, { script: gitAuthScript("widget-fixer[bot]"), botId: "41898282" });
     expect(result.status).toBe(0);
-    expect(readFileSync(record, "utf8")).toMatch(/args: api users\/widget-fixer%5Bbot%5D --jq \.id\n/);
+    expect(readFileSync(record, "utf8")).toMatch(/args: api --hostname github\.com users\/widget-fixer%5Bbot%5D --jq \.id\n/);
     expect(gitIdentity()).toEqual(["widget-fixer[bot]", "41898282+widget-fixer[bot]@users.noreply.github.com"]);
   });
 
   it("falls back to the plain noreply address when the bot's id cannot be read", () => {
     expect(runScript(0).status).toBe(0);
     expect(gitIdentity()).toEqual(["agent-think[bot]", "agent-think[bot]@users.noreply.github.com"]);
+  });
+
+  it("logs in to the configured GitHub Enterprise Server, never github.com, and commits with its noreply domain", () => {
+    const script = gitAuthScript("widget-fixer[bot]", undefined, githubHost("https://ghe.example.com/api/v3"));
+    // With GH_HOST unset, gh would fall back to github.com: the host must be the script's own.
+    const result = runScript(0, { script, botId: "17" });
+    expect(result.status).toBe(0);
+    const calls = readFileSync(record, "utf8");
+    expect(calls).toMatch(/args: auth login --hostname ghe\.example\.com --with-token\n/);
+    expect(calls).toContain(`stdin: ${CANARY}`);
+    expect(calls).toMatch(/args: auth setup-git --hostname ghe\.example\.com\n/);
+    expect(calls).toMatch(/args: api --hostname ghe\.example\.com users\/widget-fixer%5Bbot%5D --jq \.id\n/);
+    expect(gitIdentity()).toEqual(["widget-fixer[bot]", "17+widget-fixer[bot]@users.noreply.ghe.example.com"]);
+    expect(script).not.toContain("github.com");
+    expect(calls).not.toContain("github.com");
+  });
+
+  it("logs in to a GHE.com tenant with its own noreply domain", () => {
+    const result = runScript(0, { script: gitAuthScript("agent-think[bot]", undefined, githubHost("https://api.octocorp.ghe.com")) });
+    expect(result.status).toBe(0);
+    expect(readFileSync(record, "utf8")).toMatch(/args: auth login --hostname octocorp\.ghe\.com --with-token\n/);
+    expect(gitIdentity()).toEqual(["agent-think[bot]", "agent-think[bot]@users.noreply.octocorp.ghe.com"]);
+  });
+
+  it("takes only a plain host name into the script", () => {
+    const evil = { kind: "ghes" as const, host: "x'; rm -rf / #", web: "https://x", noreplyDomain: "users.noreply.x" };
+    expect(() => gitAuthScript("agent-think[bot]", undefined, evil)).toThrow("not a GitHub host");
+    expect(() => gitAuthScript("agent-think[bot]", undefined, { ...evil, host: "x", noreplyDomain: "$(reboot)" })).toThrow("not a GitHub host");
   });
 
   it("takes only a bot login into the script", () => {

@@ -12,6 +12,8 @@ import {
   WORKSPACE_SYNC_IGNORE
 } from "../../src/pool/launch-spec";
 
+const GHES = { GITHUB_API_URL: "https://ghe.example.com/api/v3" };
+
 describe("launch spec", () => {
   it("is the backend's spec for containerBackendOptions()", () => {
     const options = containerBackendOptions();
@@ -46,6 +48,32 @@ describe("launch spec", () => {
   it("is stable: the same spec every time, so the env digest matches", () => {
     expect(warmLaunchSpec()).toEqual(warmLaunchSpec());
     expect(containerLaunchEnv()).toEqual(containerLaunchEnv());
+    expect(warmLaunchSpec(GHES)).toEqual(warmLaunchSpec({ ...GHES }));
+  });
+
+  it("points the container's gh at the deploy's GitHub, with no token in the env", () => {
+    expect(containerLaunchEnv()).toEqual({
+      COMPUTER_VAR_GIT_TERMINAL_PROMPT: "0",
+      COMPUTER_VAR_GH_PROMPT_DISABLED: "1",
+      COMPUTER_VAR_GH_HOST: "github.com"
+    });
+    expect(containerLaunchEnv({ GITHUB_API_URL: "https://api.github.com" }).COMPUTER_VAR_GH_HOST).toBe("github.com");
+    expect(containerLaunchEnv({ GITHUB_API_URL: "https://api.octocorp.ghe.com" }).COMPUTER_VAR_GH_HOST).toBe("octocorp.ghe.com");
+    const env = warmLaunchSpec(GHES).env;
+    expect(env.COMPUTER_VAR_GH_HOST).toBe("ghe.example.com");
+    expect(JSON.stringify(env)).not.toContain("github.com");
+    expect(Object.keys(env).filter((key) => /TOKEN/.test(key))).toEqual([]);
+  });
+
+  it("is the backend's spec for an Enterprise host too", () => {
+    const options = containerBackendOptions(GHES);
+    expect(options.containerEnv.COMPUTER_VAR_GH_HOST).toBe("ghe.example.com");
+    expect(warmLaunchSpec(GHES).env).toEqual({ PORT: String(options.containerPort), MOUNT_POINT: "/workspace", MOUNT_IGNORE: options.ignore.join(","), ...options.containerEnv });
+  });
+
+  it("refuses a GITHUB_API_URL that names no GitHub, by name", () => {
+    expect(() => containerBackendOptions({ GITHUB_API_URL: "https://ghe.example.com" })).toThrow(/^GITHUB_API_URL must be/);
+    expect(() => warmLaunchSpec({ GITHUB_API_URL: "https://ghe.example.com" })).toThrow(/^GITHUB_API_URL must be/);
   });
 
   it("names the image wrangler.jsonc declares for the Sandbox", () => {

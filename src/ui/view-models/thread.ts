@@ -1,8 +1,9 @@
 /**
  * The thread page's header: the run envelope as links and text (repo, issue,
- * instruction, who asked), the thread's status, and its timing. Status
- * comes from the command center's summary when the dashboard has it, else
- * from what the transcript socket says (a turn streaming, a turn failed).
+ * instruction, who asked; on the GitHub the envelope names), the thread's
+ * status, and its timing. Status comes from the command center's summary
+ * when the dashboard has it, else from what the transcript socket says (a
+ * turn streaming, a turn failed).
  * And what the latest run posted on its issue, or could not, and the link to
  * the issue's published reproduction page.
  * Pure: `now` is a parameter.
@@ -27,8 +28,24 @@ export function safeHref(url: string | undefined): string | undefined {
 
 const GITHUB_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-function githubPath(path: string): string | undefined {
-  return path.split("/").every((segment) => GITHUB_NAME.test(segment)) ? `${GITHUB_WEB_URL}/${path}` : undefined;
+/**
+ * The web origin of the GitHub the run worked on: the envelope's `github.web`
+ * (the deploy's github.com, GHE.com tenant or Enterprise Server), or
+ * github.com for an envelope written before it carried one, which all were.
+ */
+function githubWeb(envelope: RunEnvelope): string | undefined {
+  const web = envelope.github?.web;
+  if (web === undefined) return GITHUB_WEB_URL;
+  try {
+    const parsed = new URL(web);
+    return parsed.protocol === "https:" && parsed.origin === web ? web : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function githubPath(web: string | undefined, path: string): string | undefined {
+  return web !== undefined && path.split("/").every((segment) => GITHUB_NAME.test(segment)) ? `${web}/${path}` : undefined;
 }
 
 export type EnvelopeHeaderView = {
@@ -48,14 +65,15 @@ export type EnvelopeHeaderView = {
 export function envelopeHeaderView(envelope: RunEnvelope, now: number): EnvelopeHeaderView {
   const submittedAt = Date.parse(envelope.submittedAt);
   const login = envelope.requestedBy?.login;
+  const web = githubWeb(envelope);
   return {
     repo: envelope.repository,
-    repoHref: githubPath(envelope.repository),
+    repoHref: githubPath(web, envelope.repository),
     issueLabel: envelope.issue.title ? `#${envelope.issue.number} ${envelope.issue.title}` : `#${envelope.issue.number}`,
     issueHref: safeHref(envelope.issue.url),
     instruction: envelope.instruction,
     requestedBy: login ? `@${login}` : undefined,
-    requestedByHref: login ? githubPath(login.replace(/\[bot\]$/, "")) : undefined,
+    requestedByHref: login ? githubPath(web, login.replace(/\[bot\]$/, "")) : undefined,
     commentHref: safeHref(envelope.triggeringComment?.url),
     submitted: Number.isFinite(submittedAt) ? formatRelativeTime(submittedAt, now) : envelope.submittedAt,
     submittedTitle: Number.isFinite(submittedAt) ? formatTimestamp(submittedAt) : envelope.submittedAt,

@@ -47,6 +47,28 @@ describe("envelopeHeaderView", () => {
     expect(safeHref("not a url")).toBeUndefined();
   });
 
+  it("links the repo and the requester on the GitHub the envelope names (an Enterprise host), never github.com", () => {
+    const enterprise: RunEnvelope = {
+      ...envelope,
+      issue: { number: 1859, title: "Streams stall", url: "https://ghe.example.com/cloudflare/agents/issues/1859" },
+      github: { host: "ghe.example.com", web: "https://ghe.example.com" },
+      triggeringComment: { id: 9, url: "https://ghe.example.com/cloudflare/agents/issues/1859#issuecomment-9" }
+    };
+    const view = envelopeHeaderView(enterprise, NOW);
+    expect(view).toMatchObject({
+      repoHref: "https://ghe.example.com/cloudflare/agents",
+      issueHref: "https://ghe.example.com/cloudflare/agents/issues/1859",
+      requestedByHref: "https://ghe.example.com/octocat",
+      commentHref: "https://ghe.example.com/cloudflare/agents/issues/1859#issuecomment-9"
+    });
+    expect(JSON.stringify(view)).not.toContain("github.com");
+  });
+
+  it("links nothing on a host that is not an https origin", () => {
+    const view = envelopeHeaderView({ ...envelope, github: { host: "x", web: "javascript:alert(1)//" } }, NOW);
+    expect(view).toMatchObject({ repoHref: undefined, requestedByHref: undefined });
+  });
+
   it("links a bot requester to its account", () => {
     expect(envelopeHeaderView({ ...envelope, requestedBy: { login: "renovate[bot]" } }, NOW).requestedByHref).toBe("https://github.com/renovate");
   });
