@@ -4,7 +4,10 @@
  * answered 202, reacted 👀 and dispatched over the service binding to the
  * agent Worker, whose scripted run reacts 🚀, finishes, posts its result and
  * shows on the dashboard's API. Continue on the dashboard mints a fresh
- * token through the webhook app's token broker. GitHub is the recording
+ * token through the webhook app's token broker. Who may ask, end to end: an
+ * Enterprise Managed User on their own repository, and a maintainer whose
+ * org membership is private (association CONTRIBUTOR; the stand-in's
+ * collaborator permission API says `maintain`). GitHub is the recording
  * stand-in; the two Workers share a private dev registry.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
@@ -19,6 +22,8 @@ import { startDevServer, startWrangler } from "./fixture";
 import type { Snapshot } from "../src/shared/command-center";
 
 const REPO = "acme/widgets";
+/** An Enterprise Managed User's own repository: `handle_shortcode` owns it. */
+const EMU_REPO = "octocat_acme/widgets";
 const SECRET = randomBytes(24).toString("hex");
 const START_TIMEOUT_MS = 120_000;
 
@@ -39,7 +44,7 @@ beforeAll(async () => {
     startWrangler({
       registryPath,
       args: ({ port, inspectorPort, persistTo }) =>
-        ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: standin.url, allowedRepos: REPO })
+        ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: standin.url, allowedRepos: `${REPO},${EMU_REPO}` })
     })
   ]);
 }, START_TIMEOUT_MS);
@@ -50,16 +55,18 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function deliver(options: { issueNumber: number; commentId: number; body: string }, secret = SECRET): Promise<Response> {
+type DeliveryOptions = { issueNumber: number; commentId: number; body: string; repo?: string; login?: string; association?: string };
+
+async function deliver(options: DeliveryOptions, secret = SECRET): Promise<Response> {
   const delivery = await signedDelivery(secret, issueCommentPayload({ repo: REPO, login: "alice", association: "MEMBER", ...options }));
   return fetch(`${ingress.url}${WEBHOOK_PATH}`, { method: "POST", headers: delivery.headers, body: delivery.body });
 }
 
 /** Wait until the stand-in holds `count` comments on the issue. */
-async function commentsOn(issueNumber: number, count: number): Promise<StandinRecord[]> {
+async function commentsOn(issueNumber: number, count: number, repo = REPO): Promise<StandinRecord[]> {
   const deadline = Date.now() + 45_000;
   for (;;) {
-    const comments = standin.records().filter((record) => record.method === "POST" && record.path === `/repos/${REPO}/issues/${issueNumber}/comments`);
+    const comments = standin.records().filter((record) => record.method === "POST" && record.path === `/repos/${repo}/issues/${issueNumber}/comments`);
     if (comments.length >= count) return comments;
     if (Date.now() > deadline) {
       throw new Error(`${comments.length} comments on #${issueNumber}\n--- agent ---\n${agent.output().slice(-3_000)}\n--- ingress ---\n${ingress.output().slice(-3_000)}`);
@@ -129,5 +136,52 @@ describe("webhook to finished run", () => {
     expect(bodyText(comments[1]!)).toContain("agent-think finished.");
     expect(standin.records().filter((record) => record.path.startsWith("/app/")).length).toBe(mintsBefore + 1);
     expect(await thread("acme-widgets-13")).toMatchObject({ status: "done", runCount: 2 });
+  });
+});
+
+describe("who may ask, webhook to finished run", () => {
+  /** Each call the stand-in recorded about one comment or issue, with a reaction's content. */
+  const callsAbout = (repo: string, commentId: number, issueNumber: number) =>
+    standin
+      .records()
+      .filter((record) => record.path.startsWith(`/repos/${repo}/`) && (record.path.includes(`/${commentId}/`) || record.path.includes(`/issues/${issueNumber}/`) || record.path.includes("/collaborators/")))
+      .map((record) => `${record.method} ${record.path}${record.body && "content" in (record.body as object) ? ` ${(record.body as { content: string }).content}` : ""}`);
+
+  it("runs an Enterprise Managed User's mention on their own repository: mona_acme on octocat_acme/widgets", async () => {
+    const response = await deliver({ repo: EMU_REPO, login: "mona_acme", association: "OWNER", issueNumber: 21, commentId: 71021, body: "@agent-think reproduce this issue" });
+    expect(response.status).toBe(202);
+    const [result] = await commentsOn(21, 1, EMU_REPO);
+    expect(bodyText(result!)).toContain("### ❔ Not reproduced");
+    expect(bodyText(result!)).toContain(`${agent.url}/thread/octocat_acme-widgets-21`);
+    expect(callsAbout(EMU_REPO, 71021, 21)).toEqual([
+      "POST /repos/octocat_acme/widgets/issues/comments/71021/reactions eyes",
+      "POST /repos/octocat_acme/widgets/issues/comments/71021/reactions rocket",
+      "POST /repos/octocat_acme/widgets/issues/21/comments"
+    ]);
+    expect(await thread("octocat_acme-widgets-21")).toMatchObject({ repo: EMU_REPO, issueNumber: 21, status: "done", requestedBy: { login: "mona_acme" } });
+  });
+
+  it("runs a maintainer whose org membership is private (CONTRIBUTOR on the payload, maintain by GitHub's permission API)", async () => {
+    standin.setRole("private-maintainer", "maintain");
+    const response = await deliver({ login: "private-maintainer", association: "CONTRIBUTOR", issueNumber: 22, commentId: 71022, body: "@agent-think reproduce this issue" });
+    expect(response.status).toBe(202);
+    const [result] = await commentsOn(22, 1);
+    expect(bodyText(result!)).toContain("### ❔ Not reproduced");
+    expect(callsAbout(REPO, 71022, 22)).toEqual([
+      "GET /repos/acme/widgets/collaborators/private-maintainer/permission",
+      "POST /repos/acme/widgets/issues/comments/71022/reactions eyes",
+      "POST /repos/acme/widgets/issues/comments/71022/reactions rocket",
+      "POST /repos/acme/widgets/issues/22/comments"
+    ]);
+    expect(await thread("acme-widgets-22")).toMatchObject({ status: "done", requestedBy: { login: "private-maintainer" } });
+
+    // Someone GitHub says may only triage is refused, and nothing runs.
+    standin.setRole("triager", "triage");
+    const refused = await deliver({ login: "triager", association: "CONTRIBUTOR", issueNumber: 23, commentId: 71023, body: "@agent-think reproduce this issue" });
+    expect(refused.status).toBe(204);
+    expect(refused.headers.get("agent-think-outcome")).toBe("ignored:not_trusted");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await thread("acme-widgets-23")).toBeUndefined();
+    expect(standin.refusals()).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
  * the recording GitHub stand-in up, and wrangler dev posting to it. A
  * scripted reproduce run ends with one result comment on the stand-in, a
  * failing run with one failure notice carrying the thread link, and both
- * triggering comments get 🚀 once.
+ * triggering comments get 🚀 once. The stand-in judges each call by
+ * GitHub's REST description: none may be refused.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -78,6 +79,11 @@ async function records(): Promise<StandinRecord[]> {
   return ((await (await fetch(`${started.standinUrl}/_standin/records`)).json()) as { records: StandinRecord[] }).records;
 }
 
+/** What the stand-in refused: each a request GitHub's description (or GitHub) would refuse too. */
+async function refusals(): Promise<StandinRecord[]> {
+  return ((await (await fetch(`${started.standinUrl}/_standin/refusals`)).json()) as { refusals: StandinRecord[] }).refusals;
+}
+
 /** The stand-in's records for one issue once its closing comment is in (and a moment more, to catch a second). */
 async function recordsForIssue(repo: string, issue: number, commentId: number): Promise<StandinRecord[]> {
   const mine = (all: StandinRecord[]) =>
@@ -111,6 +117,8 @@ describe("npm start", () => {
     expect(body).toContain(`${started.url}/thread/${session}`);
     // The dev log shows what was posted.
     expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: ### ❔ Not reproduced");
+    // Every call was one GitHub takes.
+    expect(await refusals()).toEqual([]);
   });
 
   it("ends a scripted failing run with one failure notice carrying the thread link", async () => {
@@ -128,5 +136,6 @@ describe("npm start", () => {
     expect(body).toContain("the model went away");
     expect(body).toContain(`${started.url}/thread/${session}`);
     expect(calls.filter((call) => call.path.endsWith("/reactions"))).toHaveLength(1);
+    expect(await refusals()).toEqual([]);
   });
 });

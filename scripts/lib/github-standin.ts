@@ -1,22 +1,95 @@
 /**
- * A small recording stand-in for the GitHub REST API, for running the bot
- * offline: `npm start` points the agent Worker's GITHUB_API_URL at it, and
- * `npm run dev:ingress` points the webhook app at it. It answers the few
- * calls agent-think makes, as GitHub would shape them, accepts any token,
- * and keeps every request it was asked (without the Authorization header)
- * so a run's reactions and comments can be read back:
- * `GET /_standin/records`.
+ * The recording stand-in for the GitHub REST API, for running the bot
+ * offline: `npm start` points the agent Worker's GITHUB_API_URL at it,
+ * `npm run dev:ingress` the webhook app, and the e2e tests both.
+ *
+ * GitHub's own REST description is the oracle (github-openapi.ts): every
+ * request is matched to an operation and validated before it is answered.
+ * An unknown path or method is a 404 "Not Found", as GitHub answers; an
+ * invalid request (reaction `content` "rocket2", a comment without `body`)
+ * a 422, or 400 for a body that is not a JSON object, naming what is wrong;
+ * a valid call the stand-in does not model a 501. Each is a refusal:
+ * recorded with `refused: { status, message }`, listed by `refusals()` and
+ * `GET /_standin/refusals`, and marked in the dev log, so a test can assert
+ * that nothing agent-think sent was refused. Why openapi-backend judges:
+ * it is maintained (5.21.2, September 2026), reads GitHub's 3.0 description
+ * (3.1 too), and in its quick mode starts in ~0.7 s on it and checks a
+ * request in under a millisecond once the operation's validator is
+ * compiled (25-190 ms, on first use); openapi-request-validator needs
+ * 1.3-1.7 s per operation and routes nothing, and
+ * @seriousme/openapi-schema-validator checks descriptions, not requests
+ * (docs/github-standin.md has the measurements).
+ *
+ * What it answers, as GitHub shapes it (github-standin-state.ts): reactions
+ * (a repeat 200 with the first, a new one 201), an issue's comments (a
+ * blank one or one over 65,536 characters a 422; listed in id order with
+ * `since`, `per_page`, `page` and a `Link` header), the App's installation,
+ * installation tokens, and a collaborator's permission
+ * (`GET /repos/{owner}/{repo}/collaborators/{username}/permission`):
+ * `write` for everyone, unless `permissions` (default: the
+ * GITHUB_STANDIN_PERMISSIONS variable, "mallory=read,bob=admin"),
+ * `defaultRole` or `setRole` say otherwise.
+ *
+ * Faults a test can ask for, recorded with `fault` and never as refusals:
+ * `rateLimitNext` (the next matching calls get GitHub's secondary rate
+ * limit, 403 with `Retry-After`) and `expireTokens` (a token, or every one
+ * minted so far, then gets 401 "Bad credentials"; a minted one does by
+ * itself after `tokenLifetimeMs`); over HTTP, `POST /_standin/faults`. Any
+ * other token, or none, is taken: it checks no credentials.
+ *
+ * Its own routes, never recorded: `GET`/`DELETE /_standin/records` (DELETE
+ * also forgets comments, reactions and pending faults),
+ * `GET /_standin/refusals`, `POST /_standin/faults`, and
+ * `POST /_standin/validate` ({ method, url, body? } → the description's
+ * verdict, for fakes that cannot run Ajv, such as MSW handlers inside
+ * workerd). Records keep request bodies, never the Authorization header.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  DEFAULT_GITHUB_DESCRIPTION,
+  GITHUB_DOCS_URL,
+  loadGitHubDescription,
+  refusalBody,
+  type GitHubDescriptionName
+} from "./github-openapi";
+import { GitHubStandinState, ROLE_NAMES, type RoleName, type StandinAnswer } from "./github-standin-state";
 
-export type StandinRecord = { method: string; path: string; body: unknown; at: number };
+export type { RoleName } from "./github-standin-state";
 
-type Comment = { id: number; body: string; html_url: string; user: { login: string; type: "Bot" }; created_at: string };
+export type StandinRecord = {
+  method: string;
+  path: string;
+  body: unknown;
+  at: number;
+  /** The description's operation the request matched ("issues/create-comment"). */
+  operation?: string;
+  /** Set when the stand-in refused the request: GitHub would have, or the stand-in does not model it (501). */
+  refused?: { status: number; message: string };
+  /** Set when the answer was a fault a test asked for. */
+  fault?: "secondary_rate_limit" | "expired_token";
+};
+
+export type RateLimitFault = {
+  /** How many matching calls get it (1). */
+  times?: number;
+  /** The `Retry-After` header, in seconds (60). */
+  retryAfterSeconds?: number;
+  /** Only calls with this method (any). */
+  method?: string;
+  /** Only calls whose path equals this, or matches this pattern (any). */
+  path?: string | RegExp;
+};
 
 export type GitHubStandin = {
   url: string;
   records(): StandinRecord[];
+  /** The records of refused requests: empty when everything sent was a request GitHub takes. */
+  refusals(): StandinRecord[];
+  rateLimitNext(fault?: RateLimitFault): void;
+  /** Makes `token` answer 401 from now on; without one, every token minted so far. */
+  expireTokens(token?: string): void;
+  setRole(login: string, role: RoleName): void;
   close(): Promise<void>;
 };
 
@@ -27,18 +100,37 @@ export type StandinOptions = {
   botLogin?: string;
   /** Called with each request as it is recorded (the dev log). */
   onRecord?: (record: StandinRecord) => void;
+  /** Which of @octokit/openapi's descriptions judges requests (api.github.com); a `ghes-*` one is served under /api/v3. */
+  description?: GitHubDescriptionName;
+  /** Collaborator role per login; default: parsed from GITHUB_STANDIN_PERMISSIONS. */
+  permissions?: Record<string, RoleName>;
+  /** Everyone else's role ("write"). */
+  defaultRole?: RoleName;
+  /** How long a minted installation token works (an hour, as GitHub's). */
+  tokenLifetimeMs?: number;
 };
 
 const MAX_BODY_BYTES = 1024 * 1024;
+const TOKEN_LIFETIME_MS = 3_600_000;
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+const SECONDARY_RATE_LIMIT_MESSAGE =
+  "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID standin.";
 
 export async function startGitHubStandin(options: StandinOptions = {}): Promise<GitHubStandin> {
   const host = options.host ?? "127.0.0.1";
-  const botLogin = options.botLogin ?? "agent-think[bot]";
+  const description = await loadGitHubDescription(options.description ?? DEFAULT_GITHUB_DESCRIPTION);
+  const permissions = options.permissions ?? parsePermissions(process.env.GITHUB_STANDIN_PERMISSIONS ?? "");
   const records: StandinRecord[] = [];
-  const comments = new Map<string, Comment[]>();
-  const reactions = new Set<string>();
-  let nextId = 1000;
-  let baseUrl = "";
+  let faults: Array<Required<Pick<RateLimitFault, "times" | "retryAfterSeconds">> & RateLimitFault> = [];
+  let url = "";
+  const state = new GitHubStandinState({
+    baseUrl: () => url,
+    botLogin: options.botLogin ?? "agent-think[bot]",
+    permissions,
+    defaultRole: options.defaultRole ?? "write",
+    tokenLifetimeMs: options.tokenLifetimeMs ?? TOKEN_LIFETIME_MS,
+    now: () => Date.now()
+  });
 
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -47,92 +139,133 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? "/", "http://standin");
+    const asked = new URL(request.url ?? "/", "http://standin");
     const method = request.method ?? "GET";
+    const path = asked.pathname;
     const raw = await readBody(request);
-    if (raw === null) return send(response, 413, { message: "body too large" });
     let body: unknown = undefined;
-    if (raw.length > 0) {
+    let unparsable = false;
+    if (raw !== null && raw.length > 0) {
       try {
         body = JSON.parse(raw);
       } catch {
-        return send(response, 400, { message: "Problems parsing JSON" });
+        body = raw;
+        unparsable = true;
       }
     }
-    const path = url.pathname;
+    if (path.startsWith("/_standin/")) return control(method, path, body, unparsable, response);
 
+    const record: StandinRecord = { method, path, body, at: Date.now() };
+    const answer = (status: number, payload?: unknown, headers?: Record<string, string>) => {
+      records.push(record);
+      options.onRecord?.(record);
+      send(response, status, payload, headers);
+    };
+    const refuse = (status: number, message: string, payload: unknown) => {
+      record.refused = { status, message };
+      answer(status, payload);
+    };
+
+    if (raw === null) return refuse(413, "body too large", { message: "Body too large", documentation_url: GITHUB_DOCS_URL, status: "413" });
+    const token = bearer(request.headers.authorization);
+    if (token !== null && state.isExpired(token)) {
+      record.fault = "expired_token";
+      return answer(401, { message: "Bad credentials", documentation_url: GITHUB_DOCS_URL, status: "401" });
+    }
+    const fault = takeFault(method, path);
+    if (fault) {
+      record.fault = "secondary_rate_limit";
+      return answer(403, { message: SECONDARY_RATE_LIMIT_MESSAGE, documentation_url: `${GITHUB_DOCS_URL}/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits` }, {
+        "retry-after": String(fault.retryAfterSeconds)
+      });
+    }
+    if (unparsable) return refuse(400, "Problems parsing JSON", { message: "Problems parsing JSON", documentation_url: GITHUB_DOCS_URL, status: "400" });
+
+    const check = description.check({ method, url: `${path}${asked.search}`, body, headers: request.headers });
+    if (!check.ok) {
+      if (check.operation) record.operation = check.operation.operationId;
+      return refuse(check.status, check.reason, refusalBody(check));
+    }
+    record.operation = check.operation.operationId;
+    const result: StandinAnswer | null = state.answer({ operationId: check.operation.operationId, params: check.params, query: asked.searchParams, body, path });
+    if (result === null) {
+      const message = `The GitHub stand-in does not answer ${check.operation.operationId} (${method} ${check.operation.template})`;
+      return refuse(501, message, { message, documentation_url: check.operation.documentationUrl, status: "501" });
+    }
+    if (result.refusal !== undefined) return refuse(result.status, result.refusal, result.body);
+    answer(result.status, result.body, result.headers);
+  }
+
+  function control(method: string, path: string, body: unknown, unparsable: boolean, response: ServerResponse): void {
     if (path === "/_standin/records") {
       if (method === "GET") return send(response, 200, { records });
       if (method === "DELETE") {
         records.length = 0;
-        comments.clear();
-        reactions.clear();
+        faults = [];
+        state.clear();
         return send(response, 204);
       }
       return send(response, 405, { message: "method not allowed" });
     }
-
-    const record: StandinRecord = { method, path, body, at: Date.now() };
-    records.push(record);
-    options.onRecord?.(record);
-
-    let match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/comments\/(\d+)\/reactions$/.exec(path);
-    if (match && method === "POST") {
-      const content = (body as { content?: unknown } | undefined)?.content;
-      if (typeof content !== "string") return send(response, 422, { message: "content is required" });
-      const key = `${match[1]}/${match[2]}#${match[3]}:${content}`.toLowerCase();
-      const existed = reactions.has(key);
-      reactions.add(key);
-      // GitHub answers 200 for a reaction the user already left, 201 for a new one.
-      return send(response, existed ? 200 : 201, { id: nextId++, content, user: { login: botLogin, type: "Bot" } });
-    }
-
-    match = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(path);
-    if (match) {
-      const key = `${match[1]}/${match[2]}#${match[3]}`.toLowerCase();
-      const list = comments.get(key) ?? [];
-      if (method === "GET") return send(response, 200, list);
-      if (method === "POST") {
-        const text = (body as { body?: unknown } | undefined)?.body;
-        if (typeof text !== "string" || text.length === 0) return send(response, 422, { message: "body is required" });
-        const id = nextId++;
-        const comment: Comment = {
-          id,
-          body: text,
-          html_url: `${baseUrl}/${match[1]}/${match[2]}/issues/${match[3]}#issuecomment-${id}`,
-          user: { login: botLogin, type: "Bot" },
-          created_at: new Date().toISOString()
-        };
-        comments.set(key, [...list, comment]);
-        return send(response, 201, comment);
+    if (path === "/_standin/refusals" && method === "GET") return send(response, 200, { refusals: refusals() });
+    if (unparsable) return send(response, 400, { message: "Problems parsing JSON" });
+    if (path === "/_standin/faults" && method === "POST") {
+      const fault = (body ?? {}) as { kind?: unknown; token?: unknown; times?: unknown; retryAfterSeconds?: unknown; method?: unknown; path?: unknown };
+      if (fault.kind === "expired_token") {
+        state.expire(typeof fault.token === "string" ? fault.token : undefined);
+        return send(response, 204);
       }
+      if (fault.kind === "secondary_rate_limit") {
+        rateLimitNext({
+          ...(typeof fault.times === "number" ? { times: fault.times } : {}),
+          ...(typeof fault.retryAfterSeconds === "number" ? { retryAfterSeconds: fault.retryAfterSeconds } : {}),
+          ...(typeof fault.method === "string" ? { method: fault.method } : {}),
+          ...(typeof fault.path === "string" ? { path: fault.path } : {})
+        });
+        return send(response, 204);
+      }
+      return send(response, 422, { message: 'kind must be "secondary_rate_limit" or "expired_token"' });
     }
-
-    match = /^\/repos\/([^/]+)\/([^/]+)\/installation$/.exec(path);
-    if (match && method === "GET") return send(response, 200, { id: 1, account: { login: match[1] } });
-
-    match = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
-    if (match && method === "POST") {
-      return send(response, 201, {
-        token: `ghs_standin${String(nextId++).padStart(30, "0")}`,
-        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-        permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" }
-      });
+    if (path === "/_standin/validate" && method === "POST") {
+      const asked = (body ?? {}) as { method?: unknown; url?: unknown; body?: unknown; headers?: unknown };
+      if (typeof asked.method !== "string" || typeof asked.url !== "string") return send(response, 422, { message: "method and url are required strings" });
+      const headers = typeof asked.headers === "object" && asked.headers !== null ? (asked.headers as Record<string, string>) : undefined;
+      return send(response, 200, description.check({ method: asked.method, url: asked.url, body: asked.body, ...(headers ? { headers } : {}) }));
     }
-
-    return send(response, 404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
+    return send(response, 404, { message: "Not Found" });
   }
+
+  function rateLimitNext(fault: RateLimitFault = {}): void {
+    faults.push({ ...fault, times: fault.times ?? 1, retryAfterSeconds: fault.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS });
+  }
+
+  function takeFault(method: string, path: string) {
+    const fault = faults.find(
+      (candidate) =>
+        (candidate.method === undefined || candidate.method.toUpperCase() === method.toUpperCase()) &&
+        (candidate.path === undefined || (typeof candidate.path === "string" ? candidate.path === path : candidate.path.test(path)))
+    );
+    if (!fault) return undefined;
+    fault.times -= 1;
+    if (fault.times <= 0) faults = faults.filter((candidate) => candidate !== fault);
+    return fault;
+  }
+
+  const refusals = () => records.filter((record) => record.refused !== undefined);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
-  baseUrl = `http://${host}:${address.port}`;
+  url = `http://${host}:${(server.address() as AddressInfo).port}`;
 
   return {
-    url: baseUrl,
+    url,
     records: () => [...records],
+    refusals,
+    rateLimitNext,
+    expireTokens: (token) => state.expire(token),
+    setRole: (login, role) => state.setRole(login, role),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -141,15 +274,37 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
   };
 }
 
+/** "mallory=read, bob=admin" → { mallory: "read", bob: "admin" }; throws naming a bad entry. */
+export function parsePermissions(text: string): Record<string, RoleName> {
+  const permissions: Record<string, RoleName> = {};
+  for (const entry of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const [login, role] = entry.split("=").map((part) => part.trim());
+    if (!login || !ROLE_NAMES.includes(role as RoleName)) {
+      throw new Error(`GITHUB_STANDIN_PERMISSIONS: "${entry}" is not login=role (role one of ${ROLE_NAMES.join(", ")})`);
+    }
+    permissions[login] = role as RoleName;
+  }
+  return permissions;
+}
+
 /** One readable line per recorded call, for the dev log. */
 export function describeRecord(record: StandinRecord): string {
-  const body = record.body as { content?: string; body?: string } | undefined;
-  if (body?.content !== undefined) return `${record.method} ${record.path} (${body.content})`;
-  if (body?.body !== undefined) {
+  return `${describeCall(record)}${record.refused ? ` — REFUSED ${record.refused.status}: ${record.refused.message.replace(/\s+/g, " ")}` : ""}${record.fault ? ` — fault: ${record.fault}` : ""}`;
+}
+
+function describeCall(record: StandinRecord): string {
+  const body = record.body as { content?: unknown; body?: unknown } | undefined;
+  if (typeof body?.content === "string") return `${record.method} ${record.path} (${body.content})`;
+  if (typeof body?.body === "string") {
     const firstLine = body.body.split("\n").find((line) => line.trim() !== "" && !line.startsWith("<!--")) ?? "";
     return `${record.method} ${record.path}: ${firstLine.slice(0, 120)}`;
   }
   return `${record.method} ${record.path}`;
+}
+
+function bearer(header: string | undefined): string | null {
+  const match = /^(?:token|bearer)\s+(\S+)$/i.exec(header?.trim() ?? "");
+  return match ? match[1]! : null;
 }
 
 function readBody(request: IncomingMessage): Promise<string | null> {
@@ -165,10 +320,10 @@ function readBody(request: IncomingMessage): Promise<string | null> {
   });
 }
 
-function send(response: ServerResponse, status: number, body?: unknown): void {
+function send(response: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
   if (body === undefined) {
-    response.writeHead(status).end();
+    response.writeHead(status, headers).end();
     return;
   }
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers }).end(JSON.stringify(body));
 }

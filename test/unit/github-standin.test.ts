@@ -1,9 +1,29 @@
 /**
- * The local GitHub stand-in answers the calls agent-think makes the way
- * GitHub shapes them, and records each one for `npm start`'s log.
+ * The local GitHub stand-in judges every request by GitHub's own REST
+ * description (@octokit/openapi) and records what it refused; it answers
+ * the calls agent-think makes the way GitHub shapes them, driven here by
+ * the same clients production uses (the agent Worker's createGitHubClient,
+ * the webhook app's mintRepoToken and installationClient, @octokit/rest),
+ * and models what GitHub does beyond its description where we depend on it.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { describeRecord, startGitHubStandin, type GitHubStandin } from "../../scripts/lib/github-standin";
+import { generateKeyPairSync } from "node:crypto";
+import { readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Octokit } from "@octokit/rest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createGitHubClient, GitHubCallError, type ReactionContent } from "../../src/github/client";
+import { installationClient, mintRepoToken } from "../../ingress/src/github/app-client";
+import { createLogger } from "../../ingress/src/log";
+import { loadGitHubDescription, validateGitHubRequest, type GitHubDescription, type GitHubDescriptionName } from "../../scripts/lib/github-openapi";
+import { RouteIndex } from "../../scripts/lib/github-routes";
+import { describeRecord, parsePermissions, startGitHubStandin, type GitHubStandin, type StandinOptions, type StandinRecord } from "../../scripts/lib/github-standin";
+
+let description: GitHubDescription;
+// The first load in a process parses and indexes 13 MB (about a second); later ones are cached.
+beforeAll(async () => {
+  description = await loadGitHubDescription();
+}, 30_000);
 
 let standin: GitHubStandin | undefined;
 afterEach(async () => {
@@ -11,38 +31,55 @@ afterEach(async () => {
   standin = undefined;
 });
 
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: "POST", headers: { authorization: "token anything" }, body: JSON.stringify(body) });
+async function start(options: StandinOptions = {}): Promise<GitHubStandin> {
+  standin = await startGitHubStandin(options);
+  return standin;
+}
 
-describe("GitHub stand-in", () => {
-  it("records reactions, answering 201 for a new one and 200 for a repeat", async () => {
-    standin = await startGitHubStandin();
-    const url = `${standin.url}/repos/acme/app/issues/comments/77/reactions`;
-    expect((await post(url, { content: "rocket" })).status).toBe(201);
-    expect((await post(url, { content: "rocket" })).status).toBe(200);
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", headers: { authorization: "token anything", "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+
+const octokit = (baseUrl: string, auth?: string) => new Octokit({ baseUrl, ...(auth ? { auth } : {}), log: { debug() {}, info() {}, warn() {}, error() {} } });
+
+const silentLog = createLogger({}, [], () => {});
+
+/** Every reaction our clients may send (a compile error here when the union changes). */
+const OUR_REACTIONS: Record<ReactionContent, true> = { "+1": true, "-1": true, laugh: true, confused: true, heart: true, hooray: true, rocket: true, eyes: true };
+
+describe("GitHub stand-in: answers", () => {
+  it("records reactions, answering 201 for a new one and 200 with the same reaction for a repeat", async () => {
+    const github = await start();
+    const url = `${github.url}/repos/acme/app/issues/comments/77/reactions`;
+    const first = await post(url, { content: "rocket" });
+    expect(first.status).toBe(201);
+    const repeat = await post(url, { content: "rocket" });
+    expect(repeat.status).toBe(200);
+    expect(((await repeat.json()) as { id: number }).id).toBe(((await first.json()) as { id: number }).id);
     expect((await post(url, { content: "eyes" })).status).toBe(201);
-    const records = (await (await fetch(`${standin.url}/_standin/records`)).json()) as { records: Array<{ body: unknown }> };
+    const records = (await (await fetch(`${github.url}/_standin/records`)).json()) as { records: StandinRecord[] };
     expect(records.records.map((record) => record.body)).toEqual([{ content: "rocket" }, { content: "rocket" }, { content: "eyes" }]);
+    expect(records.records.map((record) => record.operation)).toEqual(Array(3).fill("reactions/create-for-issue-comment"));
+    expect(github.refusals()).toEqual([]);
   });
 
   it("keeps posted comments per issue and lists them back", async () => {
-    standin = await startGitHubStandin();
-    const url = `${standin.url}/repos/Acme/App/issues/5/comments`;
+    const github = await start();
+    const url = `${github.url}/repos/Acme/App/issues/5/comments`;
     const created = await post(url, { body: "<!-- marker -->\nReproduced." });
     expect(created.status).toBe(201);
     const comment = (await created.json()) as { id: number; html_url: string; user: { login: string } };
-    expect(comment.html_url).toBe(`${standin.url}/Acme/App/issues/5#issuecomment-${comment.id}`);
+    expect(comment.html_url).toBe(`${github.url}/Acme/App/issues/5#issuecomment-${comment.id}`);
     expect(comment.user.login).toBe("agent-think[bot]");
-    const listed = (await (await fetch(`${standin.url}/repos/acme/app/issues/5/comments`)).json()) as Array<{ body: string }>;
+    const listed = (await (await fetch(`${github.url}/repos/acme/app/issues/5/comments`)).json()) as Array<{ body: string }>;
     expect(listed.map((entry) => entry.body)).toEqual(["<!-- marker -->\nReproduced."]);
-    expect(describeRecord(standin.records()[0]!)).toBe("POST /repos/Acme/App/issues/5/comments: Reproduced.");
+    expect(describeRecord(github.records()[0]!)).toBe("POST /repos/Acme/App/issues/5/comments: Reproduced.");
   });
 
   it("mints installation tokens and names the installation", async () => {
-    standin = await startGitHubStandin();
-    const installation = await fetch(`${standin.url}/repos/acme/app/installation`);
-    expect(await installation.json()).toMatchObject({ id: 1 });
-    const token = (await (await post(`${standin.url}/app/installations/1/access_tokens`, { repositories: ["app"] })).json()) as {
+    const github = await start();
+    const installation = await fetch(`${github.url}/repos/acme/app/installation`);
+    expect(await installation.json()).toMatchObject({ id: 1, account: { login: "acme" } });
+    const token = (await (await post(`${github.url}/app/installations/1/access_tokens`, { repositories: ["app"] })).json()) as {
       token: string;
       expires_at: string;
     };
@@ -50,12 +87,328 @@ describe("GitHub stand-in", () => {
     expect(Date.parse(token.expires_at)).toBeGreaterThan(Date.now());
   });
 
-  it("refuses what GitHub would refuse, and records nothing for reading its records", async () => {
-    standin = await startGitHubStandin();
-    expect((await post(`${standin.url}/repos/acme/app/issues/5/comments`, { body: "" })).status).toBe(422);
-    expect((await fetch(`${standin.url}/repos/acme/app/issues/5/comments`, { method: "POST", body: "{not json" })).status).toBe(400);
-    expect((await fetch(`${standin.url}/nope`)).status).toBe(404);
-    await fetch(`${standin.url}/_standin/records`);
-    expect(standin.records().map((record) => record.path)).toEqual(["/repos/acme/app/issues/5/comments", "/nope"]);
+  it("answers a collaborator's permission: write by default, a role per login from the options, the environment or setRole", async () => {
+    const github = await start({ permissions: { Mallory: "read", tri: "triage" } });
+    const permission = async (login: string) =>
+      (await octokit(github.url, "ghs_x").rest.repos.getCollaboratorPermissionLevel({ owner: "acme", repo: "app", username: login })).data;
+    expect(await permission("alice")).toMatchObject({ permission: "write", role_name: "write", user: { login: "alice", type: "User" } });
+    expect(await permission("mallory")).toMatchObject({ permission: "read", role_name: "read", user: { login: "mallory" } });
+    // GitHub's legacy `permission` folds triage into read and maintain into write.
+    expect(await permission("tri")).toMatchObject({ permission: "read", role_name: "triage" });
+    github.setRole("alice", "maintain");
+    expect(await permission("alice")).toMatchObject({ permission: "write", role_name: "maintain" });
+    expect(github.refusals()).toEqual([]);
+
+    expect(parsePermissions(" mallory=read, bob=admin ")).toEqual({ mallory: "read", bob: "admin" });
+    expect(() => parsePermissions("mallory=reader")).toThrow(/GITHUB_STANDIN_PERMISSIONS: "mallory=reader"/);
+    await github.close();
+    const before = process.env.GITHUB_STANDIN_PERMISSIONS;
+    process.env.GITHUB_STANDIN_PERMISSIONS = "eve=read";
+    try {
+      const fromEnv = await start();
+      expect((await octokit(fromEnv.url).rest.repos.getCollaboratorPermissionLevel({ owner: "acme", repo: "app", username: "eve" })).data.permission).toBe("read");
+    } finally {
+      if (before === undefined) delete process.env.GITHUB_STANDIN_PERMISSIONS;
+      else process.env.GITHUB_STANDIN_PERMISSIONS = before;
+    }
   });
+
+  it("answers in the shapes of GitHub's response schemas", async () => {
+    const github = await start();
+    const client = octokit(github.url, "ghs_x");
+    const reaction = await client.rest.reactions.createForIssueComment({ owner: "acme", repo: "app", comment_id: 7, content: "eyes" });
+    const comment = await client.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 5, body: "hello" });
+    const listed = await client.rest.issues.listComments({ owner: "acme", repo: "app", issue_number: 5 });
+    const installation = await client.rest.apps.getRepoInstallation({ owner: "acme", repo: "app" });
+    const token = await client.rest.apps.createInstallationAccessToken({ installation_id: 1, repositories: ["app"] });
+    const permission = await client.rest.repos.getCollaboratorPermissionLevel({ owner: "acme", repo: "app", username: "alice" });
+    expect(description.checkResponse("reactions/create-for-issue-comment", reaction.status, reaction.data)).toEqual([]);
+    expect(description.checkResponse("issues/create-comment", comment.status, comment.data)).toEqual([]);
+    expect(description.checkResponse("issues/list-comments", listed.status, listed.data)).toEqual([]);
+    expect(description.checkResponse("apps/get-repo-installation", installation.status, installation.data)).toEqual([]);
+    expect(description.checkResponse("apps/create-installation-access-token", token.status, token.data)).toEqual([]);
+    expect(description.checkResponse("repos/get-collaborator-permission-level", permission.status, permission.data)).toEqual([]);
+  });
+});
+
+describe("GitHub stand-in: refuses what GitHub's description refuses, and records it", () => {
+  it("refuses a reaction GitHub does not have (rocket2) with a 422 naming the field and the allowed values", async () => {
+    const github = await start();
+    const response = await post(`${github.url}/repos/acme/app/issues/comments/77/reactions`, { content: "rocket2" });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { message: string; errors: Array<{ field: string; code: string }> };
+    expect(body.message).toBe(`Invalid request.\n\nFor 'properties/content', "rocket2" is not a member of ["+1","-1","laugh","confused","heart","hooray","rocket","eyes"].`);
+    expect(body.errors).toEqual([expect.objectContaining({ field: "content", code: "invalid" })]);
+    const refusals = (await (await fetch(`${github.url}/_standin/refusals`)).json()) as { refusals: StandinRecord[] };
+    expect(refusals.refusals).toEqual([
+      expect.objectContaining({ method: "POST", path: "/repos/acme/app/issues/comments/77/reactions", body: { content: "rocket2" }, operation: "reactions/create-for-issue-comment", refused: { status: 422, message: expect.stringContaining('"rocket2" is not a member of') } })
+    ]);
+    expect(describeRecord(refusals.refusals[0]!)).toMatch(/^POST \/repos\/acme\/app\/issues\/comments\/77\/reactions \(rocket2\) — REFUSED 422: /);
+  });
+
+  it("refuses a comment without its body (with an empty object or no body at all) as GitHub does", async () => {
+    const github = await start();
+    const url = `${github.url}/repos/acme/app/issues/5/comments`;
+    const empty = await post(url, {});
+    expect(empty.status).toBe(422);
+    expect(((await empty.json()) as { message: string }).message).toBe(`Invalid request.\n\n"body" wasn't supplied.`);
+    const none = await fetch(url, { method: "POST", headers: { authorization: "token anything" } });
+    expect(none.status).toBe(422);
+    expect((await post(url, { body: 5 })).status).toBe(422);
+    expect((await post(url, "just text")).status).toBe(400);
+    expect((await fetch(url, { method: "POST", body: "{not json" })).status).toBe(400);
+    expect(github.refusals().map((record) => record.refused?.status)).toEqual([422, 422, 422, 400, 400]);
+    expect(github.refusals()[0]!.refused!.message).toBe(`issues/create-comment: "body" wasn't supplied.`);
+  });
+
+  it("answers an unknown path, an unknown method and a mistyped path parameter 404 Not Found, as GitHub does", async () => {
+    const github = await start();
+    for (const [method, path] of [
+      ["GET", "/nope"],
+      ["DELETE", "/repos/acme/app/issues/5/comments"],
+      ["POST", "/repos/acme/app/issues/comments/not-a-number/reactions"]
+    ] as const) {
+      const response = await fetch(`${github.url}${path}`, { method, headers: { "content-type": "application/json" }, body: method === "GET" ? null : JSON.stringify({ content: "eyes" }) });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ message: "Not Found" });
+    }
+    expect(github.refusals().map((record) => [record.path, record.refused?.status])).toEqual([
+      ["/nope", 404],
+      ["/repos/acme/app/issues/5/comments", 404],
+      ["/repos/acme/app/issues/comments/not-a-number/reactions", 404]
+    ]);
+    expect(github.refusals()[2]!.refused!.message).toContain(`For 'comment_id', "not-a-number" is not an integer.`);
+  });
+
+  it("refuses a query GitHub's description does not allow, and a valid call it does not model (501)", async () => {
+    const github = await start();
+    const list = await fetch(`${github.url}/repos/acme/app/issues/5/comments?per_page=lots&since=yesterday`);
+    expect(list.status).toBe(422);
+    const { message } = (await list.json()) as { message: string };
+    expect(message).toContain(`For 'per_page', "lots" is not an integer.`);
+    expect(message).toContain(`For 'since', "yesterday" is not a valid date-time.`);
+    const issue = await fetch(`${github.url}/repos/acme/app/issues/5`);
+    expect(issue.status).toBe(501);
+    expect(github.refusals().map((record) => [record.operation, record.refused?.status])).toEqual([
+      ["issues/list-comments", 422],
+      ["issues/get", 501]
+    ]);
+  });
+
+  it("records nothing for reading its own records, and DELETE clears records and refusals", async () => {
+    const github = await start();
+    await fetch(`${github.url}/nope`);
+    await fetch(`${github.url}/_standin/records`);
+    await fetch(`${github.url}/_standin/refusals`);
+    expect(github.records().map((record) => record.path)).toEqual(["/nope"]);
+    expect((await fetch(`${github.url}/_standin/records`, { method: "DELETE" })).status).toBe(204);
+    expect(github.records()).toEqual([]);
+    expect(github.refusals()).toEqual([]);
+  });
+});
+
+describe("GitHub stand-in: takes every request production sends", () => {
+  it("the agent Worker's client: a reaction of each kind, a comment, and the marker search", async () => {
+    const github = await start();
+    for (const token of ["", "ghs_run_token"]) {
+      const client = createGitHubClient({ baseUrl: github.url, token });
+      for (const content of Object.keys(OUR_REACTIONS) as ReactionContent[]) await client.react("acme/widgets", 9301, content);
+      const marker = `agent-think:sub-${token || "local"}:closing`;
+      const posted = await client.comment("acme/widgets", 3, `<!-- ${marker} -->\n### ❔ Not reproduced`);
+      expect(posted.url).toContain("/acme/widgets/issues/3#issuecomment-");
+      expect(await client.findComment("acme/widgets", 3, marker, Date.now() - 60_000)).toEqual(posted);
+      expect(await client.findComment("acme/widgets", 3, "agent-think:sub-other:closing", Date.now() - 60_000)).toBeNull();
+    }
+    expect(github.refusals()).toEqual([]);
+    expect(new Set(github.records().map((record) => record.operation))).toEqual(
+      new Set(["reactions/create-for-issue-comment", "issues/create-comment", "issues/list-comments"])
+    );
+  });
+
+  it("the webhook app's clients: token mint (as the App), 👀 and a comment (as the installation), a permission check", async () => {
+    const github = await start();
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" }
+    });
+    const repo = { owner: "acme", name: "widgets" };
+    const minted = await mintRepoToken({ appId: "1", privateKey, apiUrl: github.url }, repo, silentLog);
+    expect(minted.token).toMatch(/^ghs_standin/);
+    const installation = installationClient(minted.token, github.url, silentLog);
+    await installation.react(repo, 71001, "eyes");
+    await installation.react(repo, 71001, "confused");
+    await installation.comment(repo, 11, "<!-- agent-think-ingress:not-started comment=71001 -->\n❌ could not start");
+    await octokit(github.url, minted.token).rest.repos.getCollaboratorPermissionLevel({ owner: "acme", repo: "widgets", username: "alice" });
+    expect(github.refusals()).toEqual([]);
+    expect(github.records().map((record) => record.operation)).toEqual([
+      "apps/get-repo-installation",
+      "apps/create-installation-access-token",
+      "reactions/create-for-issue-comment",
+      "reactions/create-for-issue-comment",
+      "issues/create-comment",
+      "repos/get-collaborator-permission-level"
+    ]);
+    expect(github.records()[1]!.body).toEqual({ repositories: ["widgets"] });
+  });
+});
+
+describe("GitHub stand-in: what GitHub does beyond its description", () => {
+  it("refuses a comment over 65,536 characters, and a blank one, with GitHub's 422", async () => {
+    const github = await start();
+    const url = `${github.url}/repos/acme/app/issues/5/comments`;
+    expect((await post(url, { body: "x".repeat(65_536) })).status).toBe(201);
+    const tooLong = await post(url, { body: "x".repeat(65_537) });
+    expect(tooLong.status).toBe(422);
+    expect(await tooLong.json()).toMatchObject({
+      message: "Validation Failed",
+      errors: [{ resource: "IssueComment", field: "body", message: "body is too long (maximum is 65536 characters)" }]
+    });
+    expect((await post(url, { body: "  \n" })).status).toBe(422);
+    expect(github.refusals().map((record) => record.refused)).toEqual([
+      { status: 422, message: "body is too long (maximum is 65536 characters)" },
+      { status: 422, message: "body cannot be blank" }
+    ]);
+    // The agent Worker's client reads it as final.
+    const error = await createGitHubClient({ baseUrl: github.url, token: "" }).comment("acme/app", 5, "y".repeat(70_000)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GitHubCallError);
+    expect((error as GitHubCallError).kind).toBe("rejected");
+  });
+
+  it("lists comments in ascending id order, a page at a time, with GitHub's Link header and since", async () => {
+    const github = await start();
+    const client = octokit(github.url, "ghs_x");
+    const ids: number[] = [];
+    for (let n = 1; n <= 5; n++) ids.push((await client.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 9, body: `comment ${n}` })).data.id);
+    const first = await fetch(`${github.url}/repos/acme/app/issues/9/comments?per_page=2`);
+    expect(((await first.json()) as Array<{ id: number }>).map((comment) => comment.id)).toEqual(ids.slice(0, 2));
+    expect(first.headers.get("link")).toBe(
+      `<${github.url}/repos/acme/app/issues/9/comments?per_page=2&page=2>; rel="next", <${github.url}/repos/acme/app/issues/9/comments?per_page=2&page=3>; rel="last"`
+    );
+    const last = await fetch(`${github.url}/repos/acme/app/issues/9/comments?per_page=2&page=3`);
+    expect(((await last.json()) as Array<{ id: number }>).map((comment) => comment.id)).toEqual(ids.slice(4));
+    expect(last.headers.get("link")).toBe(
+      `<${github.url}/repos/acme/app/issues/9/comments?per_page=2&page=2>; rel="prev", <${github.url}/repos/acme/app/issues/9/comments?per_page=2&page=1>; rel="first"`
+    );
+    // Octokit follows the Link header through every page.
+    const all = await client.paginate(client.rest.issues.listComments, { owner: "acme", repo: "app", issue_number: 9, per_page: 2 });
+    expect(all.map((comment) => comment.id)).toEqual(ids);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await client.rest.issues.listComments({ owner: "acme", repo: "app", issue_number: 9, since: future })).data).toEqual([]);
+    expect(github.refusals()).toEqual([]);
+  });
+
+  it("answers the next matching calls with a secondary rate limit (403, Retry-After) when asked, then serves again", async () => {
+    const github = await start();
+    github.rateLimitNext({ retryAfterSeconds: 7, path: "/repos/acme/app/issues/comments/1/reactions" });
+    const limited = await post(`${github.url}/repos/acme/app/issues/comments/1/reactions`, { content: "rocket" });
+    expect(limited.status).toBe(403);
+    expect(limited.headers.get("retry-after")).toBe("7");
+    expect(((await limited.json()) as { message: string }).message).toMatch(/secondary rate limit/);
+    expect((await post(`${github.url}/repos/acme/app/issues/comments/1/reactions`, { content: "rocket" })).status).toBe(201);
+
+    // Over HTTP too; the agent Worker's client reads it as worth retrying.
+    expect((await post(`${github.url}/_standin/faults`, { kind: "secondary_rate_limit", times: 1 })).status).toBe(204);
+    const error = await createGitHubClient({ baseUrl: github.url, token: "" }).react("acme/app", 2, "eyes").catch((caught: unknown) => caught);
+    expect((error as GitHubCallError).kind).toBe("retryable");
+    expect(github.records().map((record) => record.fault)).toEqual(["secondary_rate_limit", undefined, "secondary_rate_limit"]);
+    expect(github.refusals()).toEqual([]);
+  });
+
+  it("answers 401 Bad credentials for an expired token: one marked, or a minted one past its lifetime", async () => {
+    const github = await start({ tokenLifetimeMs: 50 });
+    const mint = async () => ((await (await post(`${github.url}/app/installations/1/access_tokens`, {})).json()) as { token: string }).token;
+    const shortLived = await mint();
+    const client = (token: string) => createGitHubClient({ baseUrl: github.url, token });
+    await client(shortLived).react("acme/app", 3, "eyes");
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const error = await client(shortLived).react("acme/app", 3, "rocket").catch((caught: unknown) => caught);
+    expect((error as GitHubCallError).kind).toBe("unauthorized");
+    expect((error as GitHubCallError).message).toBe("GitHub react rocket: 401 Bad credentials");
+
+    github.expireTokens("ghs_some_other_token");
+    expect((await post(`${github.url}/repos/acme/app/issues/comments/3/reactions`, { content: "eyes" }, { authorization: "token ghs_some_other_token" })).status).toBe(401);
+    // Any token it did not mint and nobody expired is taken, and so is none.
+    await client("ghs_never_minted").react("acme/app", 3, "heart");
+    await client("").react("acme/app", 3, "laugh");
+    expect(github.records().filter((record) => record.fault === "expired_token")).toHaveLength(2);
+    expect(github.refusals()).toEqual([]);
+  });
+});
+
+describe("validateGitHubRequest: GitHub's description for any fake in Node", () => {
+  it("names the operation of a request GitHub takes, with its path parameters", async () => {
+    expect(await validateGitHubRequest("POST", "/repos/acme/app/issues/comments/77/reactions", { content: "rocket" })).toEqual({
+      ok: true,
+      operation: {
+        operationId: "reactions/create-for-issue-comment",
+        method: "POST",
+        template: "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
+        documentationUrl: expect.stringContaining("docs.github.com")
+      },
+      params: { owner: "acme", repo: "app", comment_id: "77" }
+    });
+    expect(await validateGitHubRequest("GET", "https://api.github.com/repos/acme/app/issues/3/comments?since=2026-01-01T00:00:00.000Z&per_page=100")).toMatchObject({
+      ok: true,
+      operation: { operationId: "issues/list-comments" }
+    });
+  });
+
+  it("says what GitHub would refuse, with its status and message", async () => {
+    expect(await validateGitHubRequest("POST", "/repos/acme/app/issues/comments/77/reactions", { content: "rocket2" })).toMatchObject({
+      ok: false,
+      status: 422,
+      problems: [{ in: "body", field: "content", code: "enum" }]
+    });
+    expect(await validateGitHubRequest("POST", "/repos/acme/app/issues/5/comments", {})).toMatchObject({
+      ok: false,
+      status: 422,
+      message: `Invalid request.\n\n"body" wasn't supplied.`
+    });
+    expect(await validateGitHubRequest("PUT", "/repos/acme/app/issues/5/comments", { body: "x" })).toMatchObject({ ok: false, status: 404, message: "Not Found" });
+    expect(await validateGitHubRequest("GET", "/repos/acme/app/issues/5/comments?perpage=3")).toMatchObject({
+      ok: false,
+      status: 422,
+      message: `Invalid request.\n\n"perpage" is not a permitted key.`
+    });
+  });
+
+  it("is served by the stand-in at POST /_standin/validate, for fakes that cannot run it (workerd forbids Ajv's code generation)", async () => {
+    const github = await start();
+    const verdict = await post(`${github.url}/_standin/validate`, { method: "POST", url: "/repos/acme/app/issues/comments/1/reactions", body: { content: "rocket2" } });
+    expect(await verdict.json()).toMatchObject({ ok: false, status: 422 });
+    expect(github.records()).toEqual([]);
+  });
+
+  it("routes a literal segment before a parameter, by method among same-shaped templates, and a parameter inside a segment", () => {
+    const routes = new RouteIndex([
+      { template: "/repos/{owner}/{repo}/issues/{issue_number}", method: "get", operation: "issues/get" },
+      { template: "/repos/{owner}/{repo}/issues/comments", method: "get", operation: "issues/list-comments-for-repo" },
+      { template: "/orgs/{org}/attestations/{subject_digest}", method: "get", operation: "by-digest" },
+      { template: "/orgs/{org}/attestations/{attestation_id}", method: "delete", operation: "delete-by-id" },
+      { template: "/repos/{owner}/{repo}/compare/{base}...{head}", method: "get", operation: "compare" }
+    ]);
+    expect(routes.match("GET", "/repos/a/b/issues/comments")?.operation).toBe("issues/list-comments-for-repo");
+    expect(routes.match("GET", "/repos/a/b/issues/12")?.params).toEqual({ owner: "a", repo: "b", issue_number: "12" });
+    expect(routes.match("DELETE", "/orgs/o/attestations/9")?.operation).toBe("delete-by-id");
+    expect(routes.match("GET", "/orgs/o/attestations/9")?.operation).toBe("by-digest");
+    expect(routes.match("GET", "/repos/a/b/compare/main...feature%2Fx")?.params).toEqual({ owner: "a", repo: "b", base: "main", head: "feature/x" });
+    expect(routes.match("POST", "/repos/a/b/issues/comments")).toBeNull();
+    expect(routes.match("GET", "/repos/a/b/issues/12/")).toBeNull();
+  });
+
+  it("loads a GitHub Enterprise Server description, served under /api/v3", async () => {
+    const generated = join(dirname(createRequire(import.meta.url).resolve("@octokit/openapi/package.json")), "generated");
+    const ghes = readdirSync(generated)
+      .filter((file) => /^ghes-[\d.]+\.json$/.test(file))
+      .map((file) => file.slice(0, -".json".length))
+      .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+      .at(-1) as GitHubDescriptionName;
+    const enterprise = await validateGitHubRequest("POST", "/api/v3/repos/acme/app/issues/5/comments", { body: "hi" }, { description: ghes });
+    expect(enterprise).toMatchObject({ ok: true, operation: { operationId: "issues/create-comment" } });
+    expect(await validateGitHubRequest("POST", "/repos/acme/app/issues/5/comments", { body: "hi" }, { description: ghes })).toMatchObject({ ok: false, status: 404 });
+    expect(await validateGitHubRequest("GET", "/nope", undefined, { description: "ghes-0.0" as GitHubDescriptionName }).catch((error: Error) => error.message)).toMatch(
+      /@octokit\/openapi has no description "ghes-0.0" \(it has: .*api\.github\.com/
+    );
+  }, 30_000);
 });

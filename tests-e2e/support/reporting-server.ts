@@ -8,8 +8,10 @@
  * stopped, so nothing posts to a closed port.
  *
  * Also what such a test reads back: the stand-in's records over its own
- * HTTP (`GET /_standin/records`), a run's closing comment once it lands,
- * and the Worker's structured log lines in wrangler's output.
+ * HTTP (`GET /_standin/records`) and what it refused (`GET
+ * /_standin/refusals`: requests GitHub would refuse), a run's closing
+ * comment once it lands, and the Worker's structured log lines in
+ * wrangler's output.
  */
 import { expect } from "vitest";
 import { startGitHubStandin, type GitHubStandin, type StandinRecord } from "../../scripts/lib/github-standin";
@@ -58,6 +60,13 @@ export async function standinRecords(github: Pick<GitHubStandin, "url">): Promis
   const response = await fetch(`${github.url}/_standin/records`);
   expect(response.status).toBe(200);
   return ((await response.json()) as { records: StandinRecord[] }).records;
+}
+
+/** What the stand-in refused (`GET /_standin/refusals`): a request GitHub's REST description, or GitHub, would refuse too. Empty when all was well. */
+export async function standinRefusals(github: Pick<GitHubStandin, "url">): Promise<StandinRecord[]> {
+  const response = await fetch(`${github.url}/_standin/refusals`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { refusals: StandinRecord[] }).refusals;
 }
 
 /** The records about one issue: its comments, and the reactions on comments of its repository. */
