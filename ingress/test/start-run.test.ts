@@ -4,6 +4,7 @@
  * (token, reaction, dispatch, an instruction too long), each reported once
  * and never with a secret.
  */
+import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { FAIL_DISPATCH } from "./support/recording";
@@ -32,7 +33,7 @@ describe("an accepted comment", () => {
       `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
       `POST /repos/acme/widgets/issues/comments/${commentId}/reactions`
     ]);
-    expect(calls[1]!.body).toEqual({ repositories: ["widgets"] });
+    expect(calls[1]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
     expect(calls[2]!.body).toEqual({ content: "eyes" });
     expect(calls[2]!.authorization).toBe(`token ${minted[0]}`);
     expect(dispatchesFor(commentId)).toEqual([

@@ -4,6 +4,7 @@
  * one repository, the broker the agent Worker calls over RPC and its
  * refusals, and no secret or token in any log line on any of these paths.
  */
+import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -46,7 +47,11 @@ describe("the App JWT and the token request", () => {
       expect(jwt.payload.exp - jwt.payload.iat).toBeLessThanOrEqual(600);
       expect(jwt.payload.exp).toBeGreaterThan(after);
     }
-    expect(calls[1]!.body).toEqual({ repositories: ["widgets"] });
+    // One repository, and only the permissions the bot uses: nothing the App gains later flows into the container.
+    expect(calls[1]!.body).toEqual({
+      repositories: ["widgets"],
+      permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" }
+    });
   });
 
   it("works the same with a PKCS#8 key", async () => {
@@ -65,7 +70,7 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     const result = await call(() => broker().mintInstallationToken("Acme/Widgets"));
     expect(result.token).toBe(minted[0]);
     expect(Date.parse(result.expiresAt)).toBeGreaterThan(Date.now());
-    expect(calls[1]!.body).toEqual({ repositories: ["Widgets"] });
+    expect(calls[1]!.body).toEqual({ repositories: ["Widgets"], permissions: TOKEN_PERMISSIONS });
   });
 
   it("refuses a repository off the allowlist without asking GitHub", async () => {
@@ -89,7 +94,7 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     const cases: [GitHubOverrides, RegExp][] = [
       [{ installation: status(404) }, /the GitHub App is not installed on acme\/widgets$/],
       [{ installation: status(401, "A JSON web token could not be decoded") }, /GitHub refused the App's JWT: check GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY$/],
-      [{ accessToken: status(422, "There is at least one repository that does not exist") }, /installation does not include acme\/widgets$/],
+      [{ accessToken: status(422, "There is at least one repository that does not exist") }, /installation does not include acme\/widgets, or lacks a permission the bot needs/],
       [{ accessToken: status(500) }, /GitHub answered 500 while minting a token for acme\/widgets$/]
     ];
     for (const [overrides, message] of cases) {

@@ -3,6 +3,7 @@
  * its status and leaves nothing behind (no KV marker, no claim object, no
  * dispatch, no GitHub call). GitHub is MSW; nothing reaches the network.
  */
+import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { githubServer } from "./support/github";
@@ -196,7 +197,7 @@ describe("gates", () => {
       "/app/installations/77/access_tokens",
       `/repos/ACME/Gadgets/issues/comments/${payload.comment.id}/reactions`
     ]);
-    expect(calls[1]!.body).toEqual({ repositories: ["Gadgets"] });
+    expect(calls[1]!.body).toEqual({ repositories: ["Gadgets"], permissions: TOKEN_PERMISSIONS });
     expect(dispatchesFor(payload.comment.id)[0]?.repo).toBe("ACME/Gadgets");
     expect(await marker(payload.comment.id)).toMatchObject({ repo: "ACME/Gadgets" });
   });

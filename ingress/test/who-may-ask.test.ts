@@ -12,6 +12,7 @@
  *   ask again; a failure is not kept;
  * - bots are refused before anything is asked.
  */
+import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
 import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
 import { HttpResponse } from "msw";
@@ -75,7 +76,7 @@ describe("Enterprise Managed Users", () => {
       `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
       `POST /repos/octocat_acme/widgets/issues/comments/${body.comment.id}/reactions`
     ]);
-    expect(calls[1]!.body).toEqual({ repositories: ["widgets"] });
+    expect(calls[1]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
     expect(dispatchesFor(body.comment.id)).toEqual([
       expect.objectContaining({ repo: "octocat_acme/widgets", requestedBy: expect.objectContaining({ login: "mona_acme" }) })
     ]);

@@ -43,7 +43,23 @@ export class TokenMintError extends Error {
   }
 }
 
-/** An installation token that can act on `repo` only. */
+/**
+ * Exactly what the bot does with a token, so a permission added to the App
+ * later never reaches the model's container: react and comment on issues
+ * (issues), clone and push branches (contents), open pull requests
+ * (pull_requests), read the repository and ask a commenter's permission
+ * (metadata). GitHub refuses a mint that asks for more than the
+ * installation was granted (422), which is a misconfigured App, not a
+ * reason to mint a broader token.
+ */
+export const TOKEN_PERMISSIONS = {
+  issues: "write",
+  contents: "write",
+  pull_requests: "write",
+  metadata: "read"
+} as const;
+
+/** An installation token that can act on `repo` only, with TOKEN_PERMISSIONS only. */
 export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, log: Logger): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
   if (!/^\d+$/.test(credentials.appId.trim())) throw new TokenMintError("config", "GITHUB_APP_ID must be the App's numeric id");
@@ -65,11 +81,11 @@ export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, 
       throw mintError(error, full, { 404: ["not_installed", `the GitHub App is not installed on ${full}`] });
     });
   const { data } = await app.rest.apps
-    .createInstallationAccessToken({ installation_id: installation.data.id, repositories: [repo.name] })
+    .createInstallationAccessToken({ installation_id: installation.data.id, repositories: [repo.name], permissions: TOKEN_PERMISSIONS })
     .catch((error: unknown) => {
       throw mintError(error, full, {
         404: ["not_installed", `the GitHub App's installation for ${full} is gone`],
-        422: ["not_installed", `the GitHub App's installation does not include ${full}`]
+        422: ["not_installed", `the GitHub App's installation does not include ${full}, or lacks a permission the bot needs (issues, contents, pull_requests: write; metadata: read)`]
       });
     });
   return { token: data.token, expiresAt: data.expires_at };

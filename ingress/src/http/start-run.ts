@@ -93,7 +93,7 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
 
   if (comment.instruction.length > MAX_INSTRUCTION_CHARS) {
     log("delivery:refused", { ...where, reason: "instruction_too_long", chars: comment.instruction.length });
-    const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and mention ${comment.handle} again with a shorter instruction.`;
+    const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and mention \`${comment.handle}\` again with a shorter instruction.`;
     deps.waitUntil(
       reportNotStarted(comment, github, body, log).then(() => settle(mark("refused", { reason: "instruction_too_long" }), log, where))
     );
@@ -133,7 +133,7 @@ async function dispatchRun(
     result = await deps.dispatch(input);
   } catch (error) {
     log("dispatch:failed", { ...where, error: errorMessage(error) });
-    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment. Nothing is running for it; mention ${comment.handle} again to retry.`;
+    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment. Nothing is running for it; mention \`${comment.handle}\` again to retry.`;
     await reportNotStarted(comment, github, body, log);
     await settle(mark("failed", { reason: "dispatch" }), log, where);
     return;
