@@ -17,7 +17,7 @@ import { createModel } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { runMessage } from "./run/run-message";
-import { githubHost } from "./shared/github-urls";
+import { githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
@@ -115,6 +115,8 @@ export class ThinkAgent extends Think<Env> {
     // Renewed before it expires (a closing comment can come after minute 60), and after a 401.
     token: () => this.#token.fresh(),
     refreshToken: (repo) => this.#token.refresh(repo),
+    // Only our App's comments count when looking for a marker.
+    botLogin: () => this.env.BOT_LOGIN,
     // Every comment the Worker posts, whatever the model put in it.
     redact: (text) => this.#token.redact(text),
     scheduleDelivery: async (inMs) => {
@@ -492,8 +494,19 @@ export class ThinkAgent extends Think<Env> {
   async #runRef(submissionId: string): Promise<RunRef | null> {
     const run = await this.#runs.get();
     if (!run) return null;
-    return { repo: run.repo, issueNumber: run.issueNumber, submissionId, threadUrl: threadUrl(this.env.PUBLIC_BASE_URL, this.name) };
+    // parse, not githubHost: the closing path must never throw.
+    const github = parseGitHubApiUrl(this.githubApiUrl());
+    return {
+      repo: run.repo,
+      issueNumber: run.issueNumber,
+      submissionId,
+      threadUrl: threadUrl(this.env.PUBLIC_BASE_URL, this.name),
+      // What a comment may link to: our pages and the run's repository on this deploy's GitHub.
+      publicBaseUrl: this.env.PUBLIC_BASE_URL,
+      githubWebUrl: github.ok ? github.github.web : ""
+    };
   }
+
 
   /** The token budget's stop condition for this turn, counting what a recovered turn's earlier attempts used. */
   async #budgetStop(submissionId: string, budget: number) {

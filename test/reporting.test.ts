@@ -15,7 +15,7 @@ import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
-import { FakeGitHub } from "./support/github";
+import { FakeGitHub, TEST_BOT } from "./support/github";
 
 const github = new FakeGitHub();
 const server = setupServer(...github.handlers());
@@ -213,13 +213,13 @@ describe("reporting back on the issue", () => {
     expect(body).toContain("❌ **agent-think was interrupted and could not recover this run.**");
   });
 
-  it("posts one notice when the run is cancelled, saying who stopped it", async () => {
+  it("posts one notice when the run is cancelled, saying who stopped it without pinging them", async () => {
     const { agent, repo, submissionId } = await start("TEST: run sleep 2 && echo slow\nTEST: reply done");
     await waitForStatus(agent, submissionId, ["running"]);
     expect((await agent.cancelRun("stopped by @alice")).submissionIds).toEqual([submissionId]);
     expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
     await settled(agent, 2);
-    expect(onlyComment(repo)).toContain("⏹️ **agent-think stopped this run (stopped by @alice).**");
+    expect(onlyComment(repo)).toContain("⏹️ **agent-think stopped this run (stopped by `@alice`).**");
   });
 
   it("ends a run that spends its token budget as budget exhausted, and says so once", async () => {
@@ -265,3 +265,98 @@ describe("reporting back on the issue", () => {
     expect(body).toContain("[redacted]");
   });
 });
+
+describe("posting like a good citizen", () => {
+  /** Wait until the closing notice has failed its first attempt and waits for a retry. */
+  async function firstAttemptFailed(agent: ReportingAgent): Promise<OutboxEntry> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const closing = (await agent.notices()).find((entry) => entry.kind === "closing");
+      if (closing?.state === "pending" && closing.attempts === 1) return closing;
+      if (Date.now() > deadline) throw new Error(`no failed first attempt: ${JSON.stringify(closing)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("posts a final answer too long for GitHub cut to fit, saying so and linking the thread", async () => {
+    const { agent, repo, session, submissionId } = await start(`TEST: reply ${"word ".repeat(14_000)}`);
+    await waitForStatus(agent, submissionId);
+    const [, closing] = await settled(agent, 2);
+    expect(closing).toMatchObject({ state: "sent", attempts: 1 });
+    const body = onlyComment(repo);
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    expect(body).toContain(`cut to fit GitHub's size limit. The full text is in [the run's thread](https://agent-think.test/thread/${session})`);
+  });
+
+  it("finds its comment on page 2 of 3 of a busy issue instead of posting it again", async () => {
+    const repo = uniqueRepo();
+    github.addComments(repo, 7, Array.from({ length: 120 }, (_, i) => `earlier ${i}`));
+    github.failNext((call) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`, "lost");
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: reply done", installationToken: TOKEN });
+    await waitForStatus(agent, submissionId);
+    await firstAttemptFailed(agent);
+    github.addComments(repo, 7, Array.from({ length: 100 }, (_, i) => `later ${i}`));
+    await agent.deliverNotices();
+    const [closing] = await settled(agent, 1);
+    expect(closing).toMatchObject({ kind: "closing", state: "sent", attempts: 2 });
+    const ours = github.comments(repo, 7).filter((comment) => comment.user.login === TEST_BOT.login);
+    expect(ours).toHaveLength(1);
+    expect(github.comments(repo, 7)).toHaveLength(221);
+    expect(closing!.url).toBe(ours[0]!.html_url);
+    const pages = github.callsFor(repo).filter((call) => call.method === "GET");
+    expect(pages).toHaveLength(2);
+  });
+
+  it("still posts when someone else pasted its marker on the issue", async () => {
+    const repo = uniqueRepo();
+    github.failNext((call) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`, 502);
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: reply the answer", installationToken: TOKEN });
+    await waitForStatus(agent, submissionId);
+    await firstAttemptFailed(agent);
+    const marker = `<!-- agent-think:${submissionId}:closing -->`;
+    github.addComments(repo, 7, [`${marker}\nnothing to see here`]);
+    github.addComments(repo, 7, [`${marker}\nanother app`], { login: "other-app[bot]", type: "Bot" });
+    await agent.deliverNotices();
+    const [closing] = await settled(agent, 1);
+    expect(closing).toMatchObject({ state: "sent", attempts: 2 });
+    const ours = github.comments(repo, 7).filter((comment) => comment.user.login === TEST_BOT.login);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]!.body).toContain("the answer");
+    expect(closing!.url).toBe(ours[0]!.html_url);
+  });
+
+  it("waits as long as Retry-After says before trying again", async () => {
+    const repo = uniqueRepo();
+    const post = (call: { method: string; path: string }) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`;
+    github.failNext(post, 503, { "retry-after": "4" });
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: reply done", installationToken: TOKEN });
+    await waitForStatus(agent, submissionId);
+    const failed = await firstAttemptFailed(agent);
+    expect(failed.notBefore).toBeGreaterThan(Date.now() + 2_500);
+    // A pass that comes early (a new notice, the backstop) leaves it alone.
+    await agent.deliverNotices();
+    expect((await agent.notices())[0]).toMatchObject({ state: "pending", attempts: 1 });
+    const [closing] = await settled(agent, 1, 20_000);
+    expect(closing).toMatchObject({ state: "sent", attempts: 2 });
+    const posts = github.callsFor(repo).filter(post);
+    expect(posts).toHaveLength(2);
+    expect(github.arrivedAt.get(posts[1]!)! - github.arrivedAt.get(posts[0]!)!).toBeGreaterThanOrEqual(3_900);
+  });
+
+  it("pings no one and links nowhere else with what the model wrote", async () => {
+    const { agent, repo, submissionId } = await start(
+      "TEST: reply Thanks @alice and @acme/maintainers, see other/repo#12 and [this](https://evil.test/phish)."
+    );
+    await waitForStatus(agent, submissionId);
+    await settled(agent, 2);
+    const body = onlyComment(repo);
+    expect(body).toContain("Thanks `@alice` and `@acme/maintainers`, see `other/repo#12` and this (`https://evil.test/phish`).");
+  });
+});
+

@@ -3,13 +3,21 @@
  * run's installation token: a reaction on the triggering comment, a comment
  * on the issue, and a search of the issue's recent comments for one of our
  * own markers (so a comment whose response was lost is not posted twice).
+ * The search pages through every comment since the notice was queued
+ * (Octokit's paginate, following GitHub's Link header; at most
+ * MARKER_SEARCH_MAX_PAGES pages) and trusts only comments our App wrote, so
+ * a marker someone pasted cannot stop a post.
  *
  * Built on @octokit/rest against a configurable base URL (GitHub, a GitHub
  * Enterprise Server's /api/v3, or the local stand-in). Errors come back as a
- * `GitHubCallError` that says whether trying again can help; its message
- * never carries the token.
+ * `GitHubCallError` that says whether trying again can help, and when GitHub
+ * said to (Retry-After, x-ratelimit-*); its message never carries the token.
+ * It does not retry by itself: @octokit/plugin-retry and plugin-throttling
+ * are not installed, and the outbox's durable retry (src/report/outbox.ts)
+ * waits as long as GitHub asked.
  */
 import { Octokit } from "@octokit/rest";
+import { botLogin } from "../run/git-auth";
 import { parseRepo } from "../shared/repo";
 
 export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
@@ -19,7 +27,7 @@ export type PostedComment = { id: number; url: string };
 export interface GitHubClient {
   react(repo: string, commentId: number, content: ReactionContent): Promise<void>;
   comment(repo: string, issueNumber: number, body: string): Promise<PostedComment>;
-  /** Our comment carrying `marker`, among the issue's comments since `since` (epoch ms). */
+  /** Our comment (by `botLogin`) carrying `marker`, among the issue's comments since `since` (epoch ms); null when there is none. */
   findComment(repo: string, issueNumber: number, marker: string, since: number): Promise<PostedComment | null>;
 }
 
@@ -27,6 +35,11 @@ export type GitHubClientOptions = {
   baseUrl: string;
   /** The installation token; empty only against the local stand-in. */
   token: string;
+  /**
+   * Our App's bot login (BOT_LOGIN, `<app-slug>[bot]`): a marker search
+   * trusts only its comments. Unset or not a bot login: git-auth's default.
+   */
+  botLogin?: string;
   /** Per request. */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -35,33 +48,60 @@ export type GitHubClientOptions = {
 /** Why a call failed: `unauthorized` (a fresh token may help), `retryable` (later may help), `rejected` (neither). */
 export type GitHubFailure = "unauthorized" | "retryable" | "rejected";
 
+/** What GitHub's answer said about when to try again. */
+export type RetryHint = {
+  /** `Retry-After`, in seconds. */
+  retryAfterSeconds?: number;
+  /** `x-ratelimit-remaining`. */
+  remaining?: number;
+  /** `x-ratelimit-reset`, in seconds since the epoch. */
+  resetEpochSeconds?: number;
+  /** A 403 or 429 that is a rate limit (a secondary one, or the primary one spent). */
+  rateLimited: boolean;
+};
+
 export class GitHubCallError extends Error {
   override readonly name = "GitHubCallError";
   constructor(
     message: string,
     readonly kind: GitHubFailure,
-    readonly status?: number
+    readonly status?: number,
+    readonly retry?: RetryHint
   ) {
     super(message);
   }
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
-/** How many of the issue's newest comments a marker search reads. */
-const MARKER_SEARCH_PAGE = 100;
+/** Comments per page of a marker search (GitHub's maximum). */
+const MARKER_SEARCH_PAGE_SIZE = 100;
+/**
+ * Pages a marker search reads at most: 1,000 comments updated since the
+ * notice was queued. Past that the search gives up and the comment is posted:
+ * on an issue that busy a rare duplicate costs less than no answer.
+ */
+export const MARKER_SEARCH_MAX_PAGES = 10;
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const author = botLogin(options.botLogin);
+  const send = options.fetch ?? ((input: RequestInfo, init?: RequestInit) => fetch(input, init));
   const octokit = new Octokit({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     ...(options.token ? { auth: options.token } : {}),
     userAgent: "agent-think",
-    request: { fetch: options.fetch ?? ((input: RequestInfo, init?: RequestInit) => fetch(input, init)) },
+    // Every request gets the timeout here, the pages paginate fetches included (it passes no signal of its own).
+    request: {
+      fetch: (input: RequestInfo, init?: RequestInit) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        return send(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+      }
+    },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }
   });
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const call = async <T>(what: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
     try {
-      return await run(AbortSignal.timeout(timeoutMs));
+      return await run();
     } catch (error) {
       throw toCallError(what, error);
     }
@@ -70,35 +110,49 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   return {
     async react(repo, commentId, content) {
       const { owner, name } = ownerAndName(repo);
-      await call(`react ${content}`, (signal) =>
-        octokit.rest.reactions.createForIssueComment({ owner, repo: name, comment_id: commentId, content, request: { signal } })
-      );
+      await call(`react ${content}`, () => octokit.rest.reactions.createForIssueComment({ owner, repo: name, comment_id: commentId, content }));
     },
 
     async comment(repo, issueNumber, body) {
       const { owner, name } = ownerAndName(repo);
-      const response = await call("comment", (signal) =>
-        octokit.rest.issues.createComment({ owner, repo: name, issue_number: issueNumber, body, request: { signal } })
-      );
+      const response = await call("comment", () => octokit.rest.issues.createComment({ owner, repo: name, issue_number: issueNumber, body }));
       return { id: response.data.id, url: response.data.html_url };
     },
 
     async findComment(repo, issueNumber, marker, since) {
       const { owner, name } = ownerAndName(repo);
-      const response = await call("list comments", (signal) =>
-        octokit.rest.issues.listComments({
+      return call("list comments", async () => {
+        const pages = octokit.paginate.iterator(octokit.rest.issues.listComments, {
           owner,
           repo: name,
           issue_number: issueNumber,
           since: new Date(since).toISOString(),
-          per_page: MARKER_SEARCH_PAGE,
-          request: { signal }
-        })
-      );
-      const found = response.data.find((comment) => comment.body?.includes(marker));
-      return found ? { id: found.id, url: found.html_url } : null;
+          per_page: MARKER_SEARCH_PAGE_SIZE
+        });
+        let read = 0;
+        for await (const page of pages) {
+          const found = page.data.find((comment) => byAuthor(comment, author) && comment.body?.includes(marker));
+          if (found) return { id: found.id, url: found.html_url };
+          if (++read >= MARKER_SEARCH_MAX_PAGES) break;
+        }
+        return null;
+      });
     }
   };
+}
+
+type CommentAuthor = {
+  user?: { login?: string; type?: string } | null;
+  performed_via_github_app?: { slug?: string } | null;
+};
+
+/** Written by our App: its bot user, and (when GitHub names the App that acted) our App. */
+export function byAuthor(comment: CommentAuthor, author: string): boolean {
+  const login = author.toLowerCase();
+  const user = comment.user;
+  if (!user || user.type !== "Bot" || user.login?.toLowerCase() !== login) return false;
+  const slug = comment.performed_via_github_app?.slug;
+  return !slug || `${slug}[bot]`.toLowerCase() === login;
 }
 
 function ownerAndName(repo: string): { owner: string; name: string } {
@@ -117,9 +171,27 @@ export function toCallError(what: string, error: unknown): GitHubCallError {
   }
   const message = `GitHub ${what}: ${status}${detail ? ` ${detail}` : ""}`;
   if (status === 401) return new GitHubCallError(message, "unauthorized", status);
-  const rateLimited = status === 429 || (status === 403 && /rate limit/i.test(detail));
-  if (rateLimited || status >= 500) return new GitHubCallError(message, "retryable", status);
+  const headers = (error as { response?: { headers?: Record<string, unknown> } }).response?.headers ?? {};
+  const retryAfterSeconds = seconds(headers["retry-after"]);
+  const remaining = seconds(headers["x-ratelimit-remaining"]);
+  const resetEpochSeconds = seconds(headers["x-ratelimit-reset"]);
+  // GitHub's documented signs of a rate limit: Retry-After, a spent primary limit, or its message.
+  const rateLimited =
+    (status === 403 || status === 429) && (status === 429 || retryAfterSeconds !== undefined || remaining === 0 || /rate limit/i.test(detail));
+  const hint: RetryHint = {
+    rateLimited,
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+    ...(remaining !== undefined ? { remaining } : {}),
+    ...(resetEpochSeconds !== undefined ? { resetEpochSeconds } : {})
+  };
+  if (rateLimited || status >= 500) return new GitHubCallError(message, "retryable", status, hint);
   return new GitHubCallError(message, "rejected", status);
+}
+
+/** A header that holds a whole number (Retry-After in its seconds form, the rate-limit counters); undefined otherwise. */
+function seconds(value: unknown): number | undefined {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  return /^\d{1,12}$/.test(text) ? Number(text) : undefined;
 }
 
 function githubMessage(error: unknown): string {

@@ -8,8 +8,19 @@
  * thread link. Each message is keyed by its submission and kind, and each
  * comment carries a hidden marker with that key, so a comment whose response
  * was lost is found again instead of posted twice.
+ *
+ * Good citizenship: what a model wrote is neutralized (neutralize.ts: no
+ * mention, no cross-reference to another repository, no link but to our
+ * pages and the run's repository), steps are code, a pull request link must
+ * be one of the run's repository and a reproduction one of our pages
+ * (link-policy.ts), and every comment fits GitHub's size limit, cut longest
+ * part first with a pointer to the thread (body-cap.ts). Our own words never
+ * @-mention anyone.
  */
 import type { BudgetLimit, RunEnding, RunResult } from "../run/ending";
+import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
+import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
+import { codeSpan, neutralize } from "./neutralize";
 
 export type NoticeKind = "rocket" | "closing" | "stale";
 
@@ -32,14 +43,23 @@ export const noticeId = (submissionId: string, kind: NoticeKind) => `${submissio
 /** The hidden line that identifies our comment for one submission and kind. */
 export const noticeMarker = (id: string) => `<!-- agent-think:${id} -->`;
 
-export type RunRef = { repo: string; issueNumber: number; submissionId: string; threadUrl: string };
+export type RunRef = {
+  repo: string;
+  issueNumber: number;
+  submissionId: string;
+  threadUrl: string;
+  /** Our own pages (PUBLIC_BASE_URL); a message links nowhere else but the run's repository. Default: where `threadUrl` lives. */
+  publicBaseUrl?: string;
+  /** GitHub's web host (`https://github.com`, an Enterprise Server's); without it no GitHub page counts as the run's repository. */
+  githubWebUrl?: string;
+};
 
 export function rocketNotice(run: RunRef, commentId: number): Notice {
   return { id: noticeId(run.submissionId, "rocket"), kind: "rocket", submissionId: run.submissionId, repo: run.repo, issueNumber: run.issueNumber, commentId };
 }
 
 export function closingNotice(run: RunRef, ending: RunEnding): Notice {
-  return commentNotice(run, "closing", closingText(ending, run.threadUrl));
+  return commentNotice(run, "closing", closingText(ending, run));
 }
 
 export function staleNotice(run: RunRef, quietForMs: number): Notice {
@@ -59,7 +79,7 @@ function commentNotice(run: RunRef, kind: NoticeKind, text: string): Notice {
     submissionId: run.submissionId,
     repo: run.repo,
     issueNumber: run.issueNumber,
-    body: `${noticeMarker(id)}\n${text}`
+    body: `${noticeMarker(id)}\n${capBody(text, MAX_NOTICE_TEXT_CHARS)}`
   };
 }
 
@@ -71,25 +91,43 @@ const OUTCOME_HEADINGS: Record<RunResult["outcome"], string> = {
   "no-pr": "❔ No pull request"
 };
 
-export function closingText(ending: RunEnding, threadUrl: string): string {
-  const thread = `[the run's thread](${threadUrl})`;
+/** A URL longer than this is never linked, and shown cut. */
+const MAX_LINKED_URL_CHARS = 2_000;
+const SHOWN_URL_CHARS = 200;
+const MAX_ERROR_CHARS = 500;
+const MAX_CANCEL_REASON_CHARS = 300;
+
+/**
+ * The closing message for how the run ended. Model text in it (the result,
+ * the final answer, an error) is neutralized: it notifies no one and links
+ * only to our pages and the run's repository. It fits GitHub's limit.
+ */
+export function closingText(ending: RunEnding, run: RunRef): string {
+  const policy = linkPolicy(run);
+  const thread = `[the run's thread](${run.threadUrl})`;
   switch (ending.kind) {
     case "result":
-      return resultText(ending.result, threadUrl);
+      return resultText(ending.result, run, policy);
     case "finished":
-      return [
-        `**agent-think finished.**`,
-        "",
-        quoteModelText(ending.text) || "_The run ended without a report._",
-        ...(ending.reproductionUrl ? ["", `**Reproduction:** ${ending.reproductionUrl}`] : []),
-        "",
-        `Details: ${thread}.`
-      ].join("\n");
+      return fitMessage(
+        ([text], cut) =>
+          [
+            `**agent-think finished.**`,
+            "",
+            text || "_The run ended without a report._",
+            ...(ending.reproductionUrl ? ["", `**Reproduction:** ${reproductionText(ending.reproductionUrl, policy)}`] : []),
+            "",
+            `Details: ${thread}.`,
+            ...(cut ? ["", cutNotice(run)] : [])
+          ].join("\n"),
+        [blockPart(quoteModelText(ending.text), policy)],
+        MAX_NOTICE_TEXT_CHARS
+      );
     case "failed":
       return [
         `❌ **agent-think could not finish this run.**`,
         "",
-        `Last error: ${inlineCode(ending.error)}`,
+        `Last error: ${codeSpan(cutText(oneLine(ending.error), MAX_ERROR_CHARS))}`,
         "",
         `What it did so far is in ${thread}; an operator can continue it from the dashboard.`
       ].join("\n");
@@ -99,8 +137,11 @@ export function closingText(ending: RunEnding, threadUrl: string): string {
         "",
         `What it did so far is in ${thread}; an operator can continue it from the dashboard.`
       ].join("\n");
-    case "cancelled":
-      return [`⏹️ **agent-think stopped this run${ending.reason ? ` (${ending.reason})` : ""}.**`, "", `What it did before stopping is in ${thread}.`].join("\n");
+    case "cancelled": {
+      // Who stopped it is named, not pinged: they know.
+      const reason = ending.reason ? neutralize(cutText(oneLine(ending.reason), MAX_CANCEL_REASON_CHARS), policy, { mode: "inline" }) : "";
+      return [`⏹️ **agent-think stopped this run${reason ? ` (${reason})` : ""}.**`, "", `What it did before stopping is in ${thread}.`].join("\n");
+    }
     case "budget":
       return [
         `⏸️ **agent-think stopped this run: ${budgetText(ending.limit)}.**`,
@@ -110,15 +151,94 @@ export function closingText(ending: RunEnding, threadUrl: string): string {
   }
 }
 
-function resultText(result: RunResult, threadUrl: string): string {
-  const lines = [`### ${OUTCOME_HEADINGS[result.outcome]}`, "", quoteModelText(result.summary)];
-  if (result.reproductionUrl) lines.push("", `**Reproduction:** ${result.reproductionUrl}`);
-  if (result.pullRequestUrl) lines.push("", `**Pull request:** ${result.pullRequestUrl}`);
-  if (result.steps?.length) lines.push("", "**Steps**", ...result.steps.map((step, i) => `${i + 1}. ${oneLine(step)}`));
-  if (result.changes?.length) lines.push("", "**Changes**", ...result.changes.map((change) => `- ${oneLine(change)}`));
-  if (result.verification) lines.push("", `**Verified:** ${quoteModelText(result.verification)}`);
-  lines.push("", `<sub>agent-think · [thread](${threadUrl})</sub>`);
-  return lines.join("\n");
+function resultText(result: RunResult, run: RunRef, policy: LinkPolicy): string {
+  const steps = result.steps ?? [];
+  const changes = result.changes ?? [];
+  const parts = [
+    blockPart(quoteModelText(result.summary), policy),
+    // Steps are commands and clicks to repeat: code, verbatim.
+    listPart(steps.map(oneLine), (step, i) => `${i + 1}. ${codeSpan(step)}`, "steps"),
+    listPart(changes.map(oneLine), (change) => `- ${neutralize(change, policy, { mode: "inline" })}`, "changes"),
+    inlinePart(result.verification ? oneLine(result.verification) : "", policy)
+  ];
+  return fitMessage(
+    ([summary, stepLines, changeLines, verification], cut) => {
+      const lines = [`### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
+      if (result.reproductionUrl) lines.push("", `**Reproduction:** ${reproductionText(result.reproductionUrl, policy)}`);
+      if (result.pullRequestUrl) lines.push("", `**Pull request:** ${pullRequestText(result.pullRequestUrl, policy)}`);
+      if (steps.length) lines.push("", "**Steps**", stepLines!);
+      if (changes.length) lines.push("", "**Changes**", changeLines!);
+      if (result.verification) lines.push("", `**Verified:** ${verification!}`);
+      if (cut) lines.push("", cutNotice(run));
+      lines.push("", `<sub>agent-think · [thread](${run.threadUrl})</sub>`);
+      return lines.join("\n");
+    },
+    parts,
+    MAX_NOTICE_TEXT_CHARS
+  );
+}
+
+function cutNotice(run: RunRef): string {
+  return `✂️ _This comment was cut to fit GitHub's size limit. The full text is in [the run's thread](${run.threadUrl})._`;
+}
+
+function reproductionText(url: string, policy: LinkPolicy): string {
+  const link = url.length <= MAX_LINKED_URL_CHARS ? reproductionLink(url, policy) : null;
+  return link ?? `${shownUrl(url)} _(not one of this bot's pages, so not linked)_`;
+}
+
+function pullRequestText(url: string, policy: LinkPolicy): string {
+  const link = url.length <= MAX_LINKED_URL_CHARS ? pullRequestLink(url, policy) : null;
+  return link ?? `${shownUrl(url)} _(not a pull request of ${codeSpan(policy.repo)}, so not linked)_`;
+}
+
+function shownUrl(url: string): string {
+  const cut = cutText(oneLine(url), SHOWN_URL_CHARS);
+  return codeSpan(cut.length < url.length ? `${cut}…` : cut);
+}
+
+function linkPolicy(run: RunRef): LinkPolicy {
+  return {
+    publicBaseUrl: run.publicBaseUrl ?? run.threadUrl.replace(/\/thread\/[^/]*$/, ""),
+    githubWebUrl: run.githubWebUrl ?? "",
+    repo: run.repo
+  };
+}
+
+/** Free text in its own paragraphs, neutralized, cut with "…". */
+function blockPart(text: string, policy: LinkPolicy): CutPart {
+  return { size: text.length, render: (limit) => neutralize(withEllipsis(text, limit), policy) };
+}
+
+/** Free text inside a line, neutralized, cut with "…". */
+function inlinePart(text: string, policy: LinkPolicy): CutPart {
+  return { size: text.length, render: (limit) => neutralize(withEllipsis(text, limit), policy, { mode: "inline" }) };
+}
+
+/** One line per item, in order; a cut keeps the first items whole, cuts the next and says how many more there were. */
+function listPart(items: string[], line: (item: string, index: number) => string, noun: string): CutPart {
+  const size = items.reduce((sum, item) => sum + item.length, 0);
+  return {
+    size,
+    render(limit) {
+      const lines: string[] = [];
+      let left = limit;
+      for (const [index, item] of items.entries()) {
+        if (left <= 0) break;
+        lines.push(line(withEllipsis(item, left), index));
+        left -= item.length;
+      }
+      const more = items.length - lines.length;
+      if (more > 0) lines.push("", `_… and ${more} more ${noun}, in the thread._`);
+      return lines.join("\n");
+    }
+  };
+}
+
+function withEllipsis(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const cut = cutText(text, limit);
+  return cut ? `${cut} …` : "…";
 }
 
 function budgetText(limit: BudgetLimit): string {
@@ -134,12 +254,6 @@ function quoteModelText(text: string): string {
 
 function oneLine(text: string): string {
   return quoteModelText(text).replace(/\s*\n\s*/g, " ");
-}
-
-function inlineCode(text: string): string {
-  const flat = oneLine(text).slice(0, 500);
-  const fence = flat.includes("`") ? "``" : "`";
-  return `${fence} ${flat} ${fence}`;
 }
 
 export function formatDuration(ms: number): string {

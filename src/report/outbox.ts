@@ -8,8 +8,13 @@
  * is a no-op), its attempt is counted durably before each call, and a
  * comment entry that was attempted before first looks for its own marker on
  * the issue, so a comment GitHub took but whose answer was lost (a timeout,
- * an eviction mid-call) is found rather than posted again. Reactions are
- * idempotent on GitHub's side.
+ * an eviction mid-call) is found rather than posted again; only comments our
+ * App wrote count. Reactions are idempotent on GitHub's side.
+ *
+ * Retries wait as GitHub asks (`nextAttemptDelayMs`): Retry-After, or the
+ * rate limit's reset when it is spent, and at least a minute for a 403/429
+ * rate limit; otherwise the backoff. An entry held back by GitHub keeps the
+ * time before which it is not tried (`notBefore`), whatever pass comes first.
  */
 import { GitHubCallError, type GitHubClient } from "../github/client";
 import { noticeMarker, type Notice } from "./notices";
@@ -24,6 +29,8 @@ export type OutboxEntry = Notice & {
   /** The posted comment's page. */
   url?: string;
   lastError?: string;
+  /** GitHub asked us to wait (a rate limit, Retry-After): no attempt before this time (epoch ms). */
+  notBefore?: number;
 };
 
 export interface OutboxStorage {
@@ -74,6 +81,30 @@ export function retryDelayMs(attempts: number): number {
   return RETRY_DELAYS_MS[Math.min(Math.max(attempts - 1, 0), RETRY_DELAYS_MS.length - 1)]!;
 }
 
+/** The least wait after a 403/429 rate limit, as GitHub's documentation asks when no header says more. */
+export const RATE_LIMIT_MIN_WAIT_MS = 60_000;
+/** The most any header makes us wait: the primary limit resets within an hour. */
+export const RATE_LIMIT_MAX_WAIT_MS = 60 * 60_000;
+/** Added to a reset time, for the clocks' difference. */
+const RESET_SLACK_MS = 1_000;
+
+/**
+ * How long to wait before the next attempt after `error` ended the
+ * `attempts`-th: what GitHub said (Retry-After in seconds; else the reset
+ * time when x-ratelimit-remaining is 0), at least RATE_LIMIT_MIN_WAIT_MS for a
+ * 403/429 rate limit, the backoff when GitHub said nothing. `asked` is true
+ * when the wait came from GitHub rather than the backoff.
+ */
+export function nextAttemptDelayMs(error: GitHubCallError, attempts: number, now: number): { inMs: number; asked: boolean } {
+  const hint = error.retry;
+  let asked: number | undefined;
+  if (hint?.retryAfterSeconds !== undefined) asked = hint.retryAfterSeconds * 1_000;
+  else if (hint?.remaining === 0 && hint.resetEpochSeconds !== undefined) asked = Math.max(0, hint.resetEpochSeconds * 1_000 - now) + RESET_SLACK_MS;
+  if (hint?.rateLimited) asked = Math.max(asked ?? retryDelayMs(attempts), RATE_LIMIT_MIN_WAIT_MS);
+  if (asked === undefined) return { inMs: retryDelayMs(attempts), asked: false };
+  return { inMs: Math.min(Math.max(asked, 0), RATE_LIMIT_MAX_WAIT_MS), asked: true };
+}
+
 /** How far before an entry's creation its marker search looks, for clock skew. */
 const MARKER_SEARCH_SLACK_MS = 5 * 60_000;
 
@@ -87,13 +118,16 @@ export type DeliveryDeps = {
 
 export type DeliveryOutcome =
   | { outcome: "sent"; entry: OutboxEntry; found: boolean }
-  | { outcome: "retry"; entry: OutboxEntry; inMs: number }
+  | { outcome: "retry"; entry: OutboxEntry; inMs: number; rateLimited: boolean }
   | { outcome: "failed"; entry: OutboxEntry }
-  | { outcome: "skipped"; entry: OutboxEntry };
+  | { outcome: "skipped"; entry: OutboxEntry }
+  /** GitHub asked us to wait and the time has not come: nothing was tried. */
+  | { outcome: "waiting"; entry: OutboxEntry; inMs: number };
 
 /** Deliver one entry, recording the attempt first and the result after. */
 export async function deliver(entry: OutboxEntry, deps: DeliveryDeps): Promise<DeliveryOutcome> {
   if (entry.state !== "pending") return { outcome: "skipped", entry };
+  if (entry.notBefore !== undefined && entry.notBefore > deps.now()) return { outcome: "waiting", entry, inMs: entry.notBefore - deps.now() };
   const attemptedBefore = entry.attempts > 0;
   const attempting: OutboxEntry = { ...entry, attempts: entry.attempts + 1 };
   await deps.outbox.put(attempting);
@@ -125,13 +159,21 @@ export async function deliver(entry: OutboxEntry, deps: DeliveryDeps): Promise<D
     }
     const sent: OutboxEntry = { ...attempting, state: "sent", sentAt: deps.now(), ...(result.url ? { url: result.url } : {}) };
     delete sent.lastError;
+    delete sent.notBefore;
     await deps.outbox.put(sent);
     return { outcome: "sent", entry: sent, found: result.found };
   } catch (error) {
     const callError = error instanceof GitHubCallError ? error : new GitHubCallError(String(error), "retryable");
     const retry = callError.kind !== "rejected" && attempting.attempts < MAX_DELIVERY_ATTEMPTS;
     const next: OutboxEntry = { ...attempting, state: retry ? "pending" : "failed", lastError: callError.message };
+    delete next.notBefore;
+    if (!retry) {
+      await deps.outbox.put(next);
+      return { outcome: "failed", entry: next };
+    }
+    const wait = nextAttemptDelayMs(callError, next.attempts, deps.now());
+    if (wait.asked) next.notBefore = deps.now() + wait.inMs;
     await deps.outbox.put(next);
-    return retry ? { outcome: "retry", entry: next, inMs: retryDelayMs(next.attempts) } : { outcome: "failed", entry: next };
+    return { outcome: "retry", entry: next, inMs: wait.inMs, rateLimited: callError.retry?.rateLimited ?? false };
   }
 }

@@ -1,13 +1,17 @@
 /**
  * The issue reporter of one ThinkAgent: takes notices into the durable
  * outbox and delivers them to GitHub as the App, retrying with backoff on a
- * schedule that survives eviction. One delivery pass runs at a time in an
+ * schedule that survives eviction, later when GitHub asks for it (a rate
+ * limit ends the pass: the other notices wait for the same scheduled pass
+ * rather than meet the same limit). One delivery pass runs at a time in an
  * isolate; across isolates the outbox's attempt count and comment markers
- * keep every message to one. Each entry that settles (sent or failed) is
+ * keep every message to one. Every body is redacted and capped to GitHub's
+ * size limit as it is queued. Each entry that settles (sent or failed) is
  * handed to `onSettled`, which the ThinkAgent reports to the command center.
  */
 import { createGitHubClient, type GitHubClient } from "../github/client";
 import type { Logger } from "../run/log";
+import { capBody, MAX_COMMENT_BODY_CHARS } from "./body-cap";
 import { deliver, Outbox, type OutboxEntry, type OutboxStorage } from "./outbox";
 import type { Notice } from "./notices";
 
@@ -22,6 +26,11 @@ export type ReporterDeps = {
   token: () => Promise<string>;
   /** A fresh token for `repo` after a 401, stored for the run; null when none can be had. */
   refreshToken?: (repo: string) => Promise<string | null>;
+  /**
+   * Our App's bot login (BOT_LOGIN, `<app-slug>[bot]`): a marker search trusts
+   * only its comments. Unset or not a bot login: `agent-think[bot]`, as git-auth.
+   */
+  botLogin?: () => string | undefined;
   /**
    * Applied to every comment body as it is queued, before it is stored or
    * posted: the run's token, or anything shaped like one, never reaches the
@@ -65,8 +74,10 @@ export class Reporter {
       this.#deps.log("github:off", { notice: notice.id, kind: notice.kind });
       return false;
     }
-    const redact = this.#deps.redact;
-    const added = await this.#outbox.add(redact && notice.body !== undefined ? { ...notice, body: redact(notice.body) } : notice, this.#now());
+    const redact = this.#deps.redact ?? ((text: string) => text);
+    // Redacted first (a token never reaches the issue), then capped: GitHub refuses a longer body for good.
+    const kept = notice.body === undefined ? notice : { ...notice, body: capBody(redact(notice.body), MAX_COMMENT_BODY_CHARS) };
+    const added = await this.#outbox.add(kept, this.#now());
     if (added) this.#deps.log("github:queued", { notice: notice.id, kind: notice.kind });
     return added !== null;
   }
@@ -133,9 +144,12 @@ export class Reporter {
       const fields = { notice: entry.id, kind: entry.kind, attempts: result.entry.attempts };
       if (result.outcome === "sent") this.#deps.log("github:posted", { ...fields, found: result.found, url: result.entry.url });
       if (result.outcome === "failed") this.#deps.log("github:failed", { ...fields, error: result.entry.lastError });
+      if (result.outcome === "waiting") retryInMs = Math.min(retryInMs ?? Infinity, result.inMs);
       if (result.outcome === "retry") {
-        this.#deps.log("github:retry", { ...fields, error: result.entry.lastError, inMs: result.inMs });
+        this.#deps.log("github:retry", { ...fields, error: result.entry.lastError, inMs: result.inMs, rateLimited: result.rateLimited });
         retryInMs = Math.min(retryInMs ?? Infinity, result.inMs);
+        // The limit is the installation's: the rest of the pass would meet it too.
+        if (result.rateLimited) break;
       }
       if (result.outcome === "sent" || result.outcome === "failed") this.#settled(result.entry);
     }
@@ -154,6 +168,7 @@ export class Reporter {
     return createGitHubClient({
       baseUrl: this.#deps.apiUrl(),
       token: token ?? (await this.#deps.token()),
+      ...(this.#deps.botLogin ? { botLogin: this.#deps.botLogin() } : {}),
       ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {})
     });
   }

@@ -1,25 +1,70 @@
 /**
  * GitHub as MSW plays it for the reporting tests: reactions on issue
- * comments, comments on issues (posted and listed), each call recorded with
- * its Authorization header. A test can make the next calls fail, or make
- * GitHub take a comment and lose the answer, as a timeout or an eviction
- * mid-call would.
+ * comments, comments on issues (posted as the App's bot, and listed as GitHub
+ * lists them: ascending ids, `since`, `per_page` pages with a `Link` header),
+ * each call recorded with its Authorization header and time. A comment over
+ * GitHub's 65,536 characters is refused with GitHub's 422. A test can make
+ * the next calls fail (with headers, such as Retry-After), make GitHub take a
+ * comment and lose the answer, as a timeout or an eviction mid-call would,
+ * or put other people's comments on an issue.
  */
 import { http, HttpResponse } from "msw";
 import { TEST_GITHUB_API_URL } from "../worker";
 
 export type GitHubCall = { method: string; path: string; auth: string | null; body: Record<string, unknown> | undefined };
-type Comment = { id: number; body: string; html_url: string; created_at: string };
+type User = { login: string; type: "Bot" | "User" };
+type Comment = {
+  id: number;
+  body: string;
+  html_url: string;
+  created_at: string;
+  updated_at: string;
+  user: User;
+  performed_via_github_app: null;
+};
+type Failure = { status: number; headers?: Record<string, string> };
+
+/** Who the App's comments are by (test/wrangler.jsonc's BOT_LOGIN). */
+export const TEST_BOT: User = { login: "agent-think[bot]", type: "Bot" };
+/** GitHub's limit on a comment body. */
+const MAX_COMMENT_CHARS = 65_536;
+const DEFAULT_PER_PAGE = 30;
+const MAX_PER_PAGE = 100;
 
 export class FakeGitHub {
   readonly calls: GitHubCall[] = [];
+  /** When each call arrived (epoch ms). */
+  readonly arrivedAt = new WeakMap<GitHubCall, number>();
   readonly #comments = new Map<string, Comment[]>();
   #nextId = 5000;
-  /** Failures to answer, in order, for the matching calls: a status, or "lost" (taken, then the answer is lost). */
-  readonly #failures: Array<{ match: (call: GitHubCall) => boolean; status: number | "lost" }> = [];
+  /** Failures to answer, in order, for the matching calls: a status (with headers), or "lost" (taken, then the answer is lost). */
+  readonly #failures: Array<{ match: (call: GitHubCall) => boolean; failure: Failure | "lost" }> = [];
 
-  failNext(match: (call: GitHubCall) => boolean, status: number | "lost"): void {
-    this.#failures.push({ match, status });
+  failNext(match: (call: GitHubCall) => boolean, status: number | "lost", headers?: Record<string, string>): void {
+    this.#failures.push({ match, failure: status === "lost" ? "lost" : { status, ...(headers ? { headers } : {}) } });
+  }
+
+  /** Comments by `user` on an issue, as if posted there now. */
+  addComments(repo: string, issueNumber: number, bodies: string[], user: User = { login: "octocat", type: "User" }): void {
+    const [owner, name] = repo.split("/") as [string, string];
+    for (const body of bodies) this.#store(owner, name, issueNumber, body, user);
+  }
+
+  #store(owner: string, repo: string, issueNumber: number | string, body: string, user: User): Comment {
+    const key = `${owner}/${repo}#${issueNumber}`.toLowerCase();
+    const id = this.#nextId++;
+    const now = new Date().toISOString();
+    const comment: Comment = {
+      id,
+      body,
+      html_url: `https://github.test/${owner}/${repo}/issues/${issueNumber}#issuecomment-${id}`,
+      created_at: now,
+      updated_at: now,
+      user,
+      performed_via_github_app: null
+    };
+    this.#comments.set(key, [...(this.#comments.get(key) ?? []), comment]);
+    return comment;
   }
 
   comments(repo: string, issueNumber: number): Comment[] {
@@ -34,7 +79,7 @@ export class FakeGitHub {
   handlers() {
     const base = TEST_GITHUB_API_URL;
     type AnyRequest = { method: string; url: string; headers: Headers; text(): Promise<string> };
-    const record = async (request: AnyRequest, path: string): Promise<{ call: GitHubCall; failure?: number | "lost" }> => {
+    const record = async (request: AnyRequest, path: string): Promise<{ call: GitHubCall; failure?: Failure | "lost" }> => {
       const text = await request.text();
       const call: GitHubCall = {
         method: request.method,
@@ -43,36 +88,55 @@ export class FakeGitHub {
         body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined
       };
       this.calls.push(call);
+      this.arrivedAt.set(call, Date.now());
       const index = this.#failures.findIndex((failure) => failure.match(call));
-      const failure = index < 0 ? undefined : this.#failures.splice(index, 1)[0]!.status;
+      const failure = index < 0 ? undefined : this.#failures.splice(index, 1)[0]!.failure;
       return { call, failure };
     };
+    const failed = (failure: Failure) =>
+      HttpResponse.json({ message: "failed by the test" }, { status: failure.status, ...(failure.headers ? { headers: failure.headers } : {}) });
     const pathOf = (request: AnyRequest) => new URL(request.url).pathname.replace("/api/v3", "");
     return [
       http.post(`${base}/repos/:owner/:repo/issues/comments/:id/reactions`, async ({ request }) => {
         const { call, failure } = await record(request, pathOf(request));
-        if (typeof failure === "number") return HttpResponse.json({ message: "failed by the test" }, { status: failure });
+        if (failure && failure !== "lost") return failed(failure);
         return HttpResponse.json({ id: this.#nextId++, content: call.body?.content }, { status: 201 });
       }),
       http.post(`${base}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
         const { call, failure } = await record(request, pathOf(request));
-        if (typeof failure === "number") return HttpResponse.json({ message: "failed by the test" }, { status: failure });
-        const key = `${params.owner}/${params.repo}#${params.number}`.toLowerCase();
-        const id = this.#nextId++;
-        const comment: Comment = {
-          id,
-          body: String(call.body?.body),
-          html_url: `https://github.test/${params.owner}/${params.repo}/issues/${params.number}#issuecomment-${id}`,
-          created_at: new Date().toISOString()
-        };
-        this.#comments.set(key, [...(this.#comments.get(key) ?? []), comment]);
+        if (failure && failure !== "lost") return failed(failure);
+        const body = String(call.body?.body);
+        if ([...body].length > MAX_COMMENT_CHARS) {
+          return HttpResponse.json(
+            {
+              message: "Validation Failed",
+              errors: [{ resource: "IssueComment", code: "custom", field: "body", message: `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)` }]
+            },
+            { status: 422 }
+          );
+        }
+        const comment = this.#store(String(params.owner), String(params.repo), String(params.number), body, TEST_BOT);
         if (failure === "lost") return HttpResponse.error();
         return HttpResponse.json(comment, { status: 201 });
       }),
       http.get(`${base}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
         const { failure } = await record(request, pathOf(request));
-        if (typeof failure === "number") return HttpResponse.json({ message: "failed by the test" }, { status: failure });
-        return HttpResponse.json(this.#comments.get(`${params.owner}/${params.repo}#${params.number}`.toLowerCase()) ?? []);
+        if (failure && failure !== "lost") return failed(failure);
+        const url = new URL(request.url);
+        const since = url.searchParams.get("since");
+        const all = (this.#comments.get(`${params.owner}/${params.repo}#${params.number}`.toLowerCase()) ?? []).filter(
+          (comment) => since === null || Date.parse(comment.updated_at) >= Date.parse(since)
+        );
+        const perPage = Math.min(Math.max(Number(url.searchParams.get("per_page") ?? DEFAULT_PER_PAGE), 1), MAX_PER_PAGE);
+        const page = Math.max(Number(url.searchParams.get("page") ?? 1), 1);
+        const last = Math.max(Math.ceil(all.length / perPage), 1);
+        const pageUrl = (n: number) => {
+          const next = new URL(url);
+          next.searchParams.set("page", String(n));
+          return next.href;
+        };
+        const links = [...(page < last ? [`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(last)}>; rel="last"`] : [])];
+        return HttpResponse.json(all.slice((page - 1) * perPage, page * perPage), links.length ? { headers: { link: links.join(", ") } } : {});
       })
     ];
   }

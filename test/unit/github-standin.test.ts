@@ -6,6 +6,7 @@
  * the webhook app's mintRepoToken and installationClient, @octokit/rest),
  * and models what GitHub does beyond its description where we depend on it.
  */
+import { TOKEN_PERMISSIONS } from "../../ingress/src/github/app-client";
 import { generateKeyPairSync } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -249,7 +250,9 @@ describe("GitHub stand-in: takes every request production sends", () => {
       "issues/create-comment",
       "repos/get-collaborator-permission-level"
     ]);
-    expect(github.records()[1]!.body).toEqual({ repositories: ["widgets"] });
+    // The webhook app's real mint, permissions included, is a request GitHub's description accepts.
+    expect(github.records()[1]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
+    expect(github.refusals()).toEqual([]);
   });
 });
 

@@ -1,30 +1,51 @@
 /**
  * What a run says on its issue: the closing message for each way a run can
- * end, the stale notice, and the markers that make each message findable.
- * How a run's ending is worked out is in ending.test.ts.
+ * end, the stale notice, and the markers that make each message findable;
+ * that every message fits GitHub's size limit, and that nothing a model
+ * wrote in it pings anyone or links outside our pages and the run's
+ * repository. How a run's ending is worked out is in ending.test.ts; how
+ * text is neutralized, in neutralize.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { closingNotice, closingText, formatDuration, noticeMarker, rocketNotice, staleNotice } from "../../src/report/notices";
+import type { RunEnding, RunResult } from "../../src/run/ending";
+import { GITHUB_COMMENT_MAX_CHARS, MAX_NOTICE_TEXT_CHARS } from "../../src/report/body-cap";
+import { closingNotice, closingText, formatDuration, noticeMarker, rocketNotice, staleNotice, type RunRef } from "../../src/report/notices";
+import { INERT, liveMarkup as live } from "./live-markup";
 
-const run = { repo: "acme/app", issueNumber: 12, submissionId: "sub-1", threadUrl: "https://bot.test/thread/acme-app-12" };
+const run: RunRef = {
+  repo: "acme/app",
+  issueNumber: 12,
+  submissionId: "sub-1",
+  threadUrl: "https://bot.test/thread/acme-app-12",
+  publicBaseUrl: "https://bot.test",
+  githubWebUrl: "https://github.com"
+};
+const policy = { publicBaseUrl: "https://bot.test", githubWebUrl: "https://github.com", repo: "acme/app" };
+
+/** What is live in a message, less our own HTML: the marker and the footer's <sub>. */
+function liveMarkup(markdown: string, runPolicy = policy) {
+  const found = live(markdown, runPolicy);
+  return { ...found, html: found.html.filter((html) => !/^(<\/?sub>|<!-- agent-think:[\w:-]+ -->)$/.test(html)) };
+}
 
 describe("closing messages", () => {
   it("render a reproduce result with its link and steps, and a PR result with changes and verification", () => {
     const repro = closingText(
-      { kind: "result", result: { outcome: "reproduced", summary: "Save throws.", steps: ["Open", "Click\nSave"], reproductionUrl: "https://r.test" } },
-      run.threadUrl
+      { kind: "result", result: { outcome: "reproduced", summary: "Save throws.", steps: ["Open", "Click\nSave"], reproductionUrl: "https://bot.test/repro/ab/" } },
+      run
     );
     expect(repro).toContain("### ✅ Reproduced\n\nSave throws.");
-    expect(repro).toContain("**Reproduction:** https://r.test");
-    expect(repro).toContain("1. Open\n2. Click Save");
+    expect(repro).toContain("**Reproduction:** https://bot.test/repro/ab/");
+    expect(repro).toContain("1. `Open`\n2. `Click Save`");
     const pr = closingText(
       {
         kind: "result",
-        result: { outcome: "pr-opened", summary: "Fixed.", pullRequestUrl: "https://p.test/1", changes: ["guard null"], verification: "tests pass" }
+        result: { outcome: "pr-opened", summary: "Fixed.", pullRequestUrl: "https://github.com/acme/app/pull/1", changes: ["guard null"], verification: "tests pass" }
       },
-      run.threadUrl
+      run
     );
     expect(pr).toContain("### 🛠️ Pull request opened");
+    expect(pr).toContain("**Pull request:** https://github.com/acme/app/pull/1");
     expect(pr).toContain("- guard null");
     expect(pr).toContain("**Verified:** tests pass");
   });
@@ -36,16 +57,17 @@ describe("closing messages", () => {
       { kind: "cancelled", reason: "stopped by @a" },
       { kind: "budget", limit: { kind: "tokens", used: 1500, budget: 1000 } }
     ] as const;
-    for (const ending of endings) expect(closingText(ending, run.threadUrl)).toContain(`(${run.threadUrl})`);
-    expect(closingText(endings[0], run.threadUrl)).toContain("Last error: `` model `down` ``");
-    expect(closingText(endings[3], run.threadUrl)).toContain("(1,500 of 1,000 tokens)");
+    for (const ending of endings) expect(closingText(ending, run)).toContain(`(${run.threadUrl})`);
+    expect(closingText(endings[0], run)).toContain("Last error: `` model `down` ``");
+    expect(closingText(endings[2], run)).toContain("(stopped by `@a`)");
+    expect(closingText(endings[3], run)).toContain("(1,500 of 1,000 tokens)");
   });
 
   it("drop HTML comments from model text, so it cannot forge a marker", () => {
-    expect(closingText({ kind: "finished", text: "ok", reproductionUrl: "https://bot.test/repro/ab/" }, run.threadUrl)).toContain(
+    expect(closingText({ kind: "finished", text: "ok", reproductionUrl: "https://bot.test/repro/ab/" }, run)).toContain(
       "**Reproduction:** https://bot.test/repro/ab/"
     );
-    const text = closingText({ kind: "finished", text: `ok <!-- agent-think:other:closing --> done` }, run.threadUrl);
+    const text = closingText({ kind: "finished", text: `ok <!-- agent-think:other:closing --> done` }, run);
     expect(text).not.toContain("<!--");
   });
 
@@ -63,3 +85,120 @@ describe("closing messages", () => {
     expect(formatDuration(45_000)).toBe("45 seconds");
   });
 });
+
+/** The largest result `report_result` accepts (runResultSchema's limits). */
+const maximalResult: RunResult = {
+  outcome: "pr-opened",
+  summary: "S".repeat(4_000),
+  steps: Array.from({ length: 30 }, (_, i) => `${i} ${"t".repeat(996)}`),
+  reproductionUrl: "https://bot.test/repro/0123456789abcdef0123456789abcdef/",
+  pullRequestUrl: "https://github.com/acme/app/pull/123456",
+  changes: Array.from({ length: 30 }, (_, i) => `${i} ${"c".repeat(996)}`),
+  verification: "V".repeat(2_000)
+};
+
+describe("the size of a comment", () => {
+  it("fits a maximal result under GitHub's limit, cutting the longest parts first and pointing at the thread", { timeout: 30_000 }, () => {
+    const body = closingNotice(run, { kind: "result", result: maximalResult }).body!;
+    expect(body.length).toBeLessThanOrEqual(GITHUB_COMMENT_MAX_CHARS);
+    const text = closingText({ kind: "result", result: maximalResult }, run);
+    expect(text.length).toBeLessThanOrEqual(MAX_NOTICE_TEXT_CHARS);
+    expect(text).toContain(`cut to fit GitHub's size limit. The full text is in [the run's thread](${run.threadUrl})`);
+    // The short parts are whole; the long lists were cut, and say so.
+    expect(text).toContain("S".repeat(4_000));
+    expect(text).toContain(`**Verified:** ${"V".repeat(2_000)}`);
+    expect(text).toMatch(/ …`?\n/);
+    expect(text).toContain("**Pull request:** https://github.com/acme/app/pull/123456");
+    expect(text.endsWith(`<sub>agent-think · [thread](${run.threadUrl})</sub>`)).toBe(true);
+    expect(liveMarkup(text, policy)).toEqual(INERT);
+  });
+
+  it("fits a huge finished text, and any text that grows when neutralized", { timeout: 30_000 }, () => {
+    for (const text of ["word ".repeat(40_000), "@x ".repeat(30_000), "&".repeat(100_000), `\`\`\`\n${"@y\n".repeat(30_000)}`]) {
+      const ending: RunEnding = { kind: "finished", text };
+      const body = closingNotice(run, ending).body!;
+      expect(body.length).toBeLessThanOrEqual(GITHUB_COMMENT_MAX_CHARS);
+      expect(body).toContain("The full text is in [the run's thread]");
+      expect(body).toContain(`Details: [the run's thread](${run.threadUrl}).`);
+      expect(liveMarkup(body, policy)).toEqual(INERT);
+    }
+  });
+
+  it("leaves a message that fits as it is", () => {
+    const text = closingText({ kind: "finished", text: "All good." }, run);
+    expect(text).not.toContain("cut to fit");
+  });
+});
+
+describe("what a model wrote, on the issue", () => {
+  const hostile = [
+    "Ping @alice and @acme/maintainers, **@bob**, &#64;carol.",
+    "Same as other/repo#12, GH-3, https://github.com/other/repo/issues/4 and [see](https://evil.test/phish).",
+    "<img src=https://evil.test/pixel.png> ![x](https://evil.test/p.png) [r]: https://evil.test",
+    "```\n@inside code\n```\nand `@in span` then @after"
+  ].join("\n\n");
+
+  it("pings no one and links nowhere else, in every ending that carries model text", () => {
+    const endings: RunEnding[] = [
+      {
+        kind: "result",
+        result: {
+          outcome: "reproduced",
+          summary: hostile,
+          steps: ["curl https://evil.test/@x", "ask @alice", "other/repo#1"],
+          changes: ["thanks @bob for other/repo#2", "[link](https://evil.test)"],
+          verification: "reviewed by @carol, see GH-9"
+        }
+      },
+      { kind: "finished", text: hostile },
+      { kind: "failed", error: "fetch https://evil.test failed for @dave" },
+      { kind: "cancelled", reason: "stopped by @erin" }
+    ];
+    for (const ending of endings) {
+      expect(liveMarkup(closingText(ending, run), policy), ending.kind).toEqual(INERT);
+    }
+    const finished = closingText({ kind: "finished", text: hostile }, run);
+    expect(finished).toContain("Ping `@alice` and `@acme/maintainers`");
+    expect(finished).toContain("see (`https://evil.test/phish`)");
+  });
+
+  it("renders steps as code", () => {
+    const text = closingText({ kind: "result", result: { outcome: "reproduced", summary: "s", steps: ["run `npm test` as @x", "open <b>it</b>"] } }, run);
+    expect(text).toContain("1. ``run `npm test` as @x``\n2. `open <b>it</b>`");
+  });
+
+  it("links a pull request only of the run's repository, and a reproduction only of ours", () => {
+    const result = (fields: Partial<RunResult>) => closingText({ kind: "result", result: { outcome: "pr-opened", summary: "s", ...fields } }, run);
+    expect(result({ pullRequestUrl: "https://github.com/acme/app/pull/7" })).toContain("**Pull request:** https://github.com/acme/app/pull/7\n");
+    const foreign = result({ pullRequestUrl: "https://github.com/evil/app/pull/7" });
+    expect(foreign).toContain("**Pull request:** `https://github.com/evil/app/pull/7` _(not a pull request of `acme/app`, so not linked)_");
+    expect(liveMarkup(foreign, policy)).toEqual(INERT);
+    expect(result({ pullRequestUrl: "https://evil.test/acme/app/pull/7" })).toContain("so not linked");
+    expect(result({ reproductionUrl: "https://bot.test/repro/ab/" })).toContain("**Reproduction:** https://bot.test/repro/ab/\n");
+    const phish = result({ reproductionUrl: "https://evil.test/repro/ab/" });
+    expect(phish).toContain("**Reproduction:** `https://evil.test/repro/ab/` _(not one of this bot's pages, so not linked)_");
+    expect(liveMarkup(phish, policy)).toEqual(INERT);
+    expect(closingText({ kind: "finished", text: "ok", reproductionUrl: "https://evil.test/r/" }, run)).toContain("so not linked");
+    // Without a configured web host no GitHub page counts as the run's repository.
+    expect(closingText({ kind: "result", result: { outcome: "pr-opened", summary: "s", pullRequestUrl: "https://github.com/acme/app/pull/7" } }, { ...run, githubWebUrl: "" })).toContain(
+      "so not linked"
+    );
+  });
+
+  it("never @-mentions anyone in our own words", () => {
+    const ours: string[] = [
+      staleNotice(run, 600_000).body!,
+      ...(
+        [
+          { kind: "interrupted" },
+          { kind: "budget", limit: { kind: "steps", steps: 3 } },
+          { kind: "budget", limit: { kind: "tokens", used: 1, budget: 1 } },
+          { kind: "cancelled" },
+          { kind: "finished", text: "" }
+        ] as RunEnding[]
+      ).map((ending) => closingText(ending, run))
+    ];
+    for (const text of ours) expect(liveMarkup(text, policy)).toEqual(INERT);
+  });
+});
+

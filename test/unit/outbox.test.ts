@@ -2,12 +2,22 @@
  * Delivering one outbox entry: the attempt is counted before the call, a
  * comment attempted before is looked up by its marker instead of posted
  * again, a 401 gets one try with a fresh token, and failures are retried
- * with backoff or given up as GitHub's answer says.
+ * with backoff or given up as GitHub's answer says, and no sooner than
+ * GitHub asked (Retry-After, x-ratelimit-reset, a minute for a rate limit).
  */
 import { describe, expect, it } from "vitest";
 import { GitHubCallError, toCallError, type GitHubClient } from "../../src/github/client";
 import { closingNotice, rocketNotice } from "../../src/report/notices";
-import { deliver, MAX_DELIVERY_ATTEMPTS, Outbox, retryDelayMs, type OutboxEntry } from "../../src/report/outbox";
+import {
+  deliver,
+  MAX_DELIVERY_ATTEMPTS,
+  nextAttemptDelayMs,
+  Outbox,
+  RATE_LIMIT_MAX_WAIT_MS,
+  RATE_LIMIT_MIN_WAIT_MS,
+  retryDelayMs,
+  type OutboxEntry
+} from "../../src/report/outbox";
 
 const run = { repo: "acme/app", issueNumber: 3, submissionId: "s1", threadUrl: "https://bot.test/thread/acme-app-3" };
 
@@ -134,6 +144,66 @@ describe("outbox", () => {
     const sent = { ...(await added(outbox)), state: "sent" as const };
     expect((await deliver(sent, { outbox, client, now: () => 1 })).outcome).toBe("skipped");
     expect(calls).toEqual([]);
+  });
+});
+
+describe("when to try again", () => {
+  const NOW = 1_700_000_000_000;
+  /** Octokit's error for a response with `status` and `headers`. */
+  const answer = (status: number, headers: Record<string, string>, message = "failed") =>
+    toCallError("comment", Object.assign(new Error(message), { status, response: { headers, data: { message } } }));
+
+  it("waits as long as Retry-After says", () => {
+    expect(nextAttemptDelayMs(answer(503, { "retry-after": "7" }), 1, NOW)).toEqual({ inMs: 7_000, asked: true });
+    expect(nextAttemptDelayMs(answer(502, { "retry-after": "0" }), 1, NOW)).toEqual({ inMs: 0, asked: true });
+  });
+
+  it("waits until x-ratelimit-reset when x-ratelimit-remaining is 0", () => {
+    const reset = String(NOW / 1_000 + 600);
+    const spent = answer(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": reset }, "API rate limit exceeded for installation");
+    expect(spent).toMatchObject({ kind: "retryable", retry: { rateLimited: true, remaining: 0, resetEpochSeconds: Number(reset) } });
+    expect(nextAttemptDelayMs(spent, 1, NOW)).toEqual({ inMs: 601_000, asked: true });
+    // Remaining requests: the reset time says nothing about this failure.
+    expect(nextAttemptDelayMs(answer(502, { "x-ratelimit-remaining": "10", "x-ratelimit-reset": reset }), 1, NOW)).toEqual({ inMs: retryDelayMs(1), asked: false });
+  });
+
+  it("waits at least a minute for a secondary rate limit (403 or 429 with those headers)", () => {
+    const secondary = answer(403, { "retry-after": "5" }, "You have exceeded a secondary rate limit");
+    expect(nextAttemptDelayMs(secondary, 1, NOW)).toEqual({ inMs: RATE_LIMIT_MIN_WAIT_MS, asked: true });
+    expect(nextAttemptDelayMs(answer(429, { "retry-after": "120" }), 1, NOW)).toEqual({ inMs: 120_000, asked: true });
+    expect(nextAttemptDelayMs(answer(429, {}), 1, NOW)).toEqual({ inMs: RATE_LIMIT_MIN_WAIT_MS, asked: true });
+    const soonReset = answer(403, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(NOW / 1_000 + 2) });
+    expect(nextAttemptDelayMs(soonReset, 1, NOW)).toEqual({ inMs: RATE_LIMIT_MIN_WAIT_MS, asked: true });
+    // A 403 with Retry-After is a rate limit whatever its message says.
+    expect(answer(403, { "retry-after": "30" }, "Forbidden")).toMatchObject({ kind: "retryable", retry: { rateLimited: true } });
+  });
+
+  it("keeps the backoff when GitHub says nothing, and never waits past an hour", () => {
+    expect(nextAttemptDelayMs(answer(502, {}), 1, NOW)).toEqual({ inMs: 2_000, asked: false });
+    expect(nextAttemptDelayMs(answer(502, {}), 2, NOW)).toEqual({ inMs: 10_000, asked: false });
+    expect(nextAttemptDelayMs(answer(503, { "retry-after": "Wed, 21 Oct 2015 07:28:00 GMT" }), 1, NOW)).toEqual({ inMs: 2_000, asked: false });
+    expect(nextAttemptDelayMs(answer(503, { "retry-after": "999999" }), 1, NOW)).toEqual({ inMs: RATE_LIMIT_MAX_WAIT_MS, asked: true });
+    // A permission 403 carries the rate-limit headers too (remaining above 0): it is refused, not waited for.
+    expect(answer(403, { "x-ratelimit-remaining": "4999", "x-ratelimit-reset": "1" }, "Resource not accessible by integration").kind).toBe("rejected");
+  });
+
+  it("keeps the wait GitHub asked for on the entry, and tries nothing before it", async () => {
+    const outbox = new Outbox(memoryStorage());
+    const { client, calls } = fakeClient({ comment: [answer(403, { "retry-after": "90" }, "secondary rate limit")] });
+    const first = await deliver(await added(outbox), { outbox, client, now: () => NOW });
+    expect(first).toMatchObject({ outcome: "retry", inMs: 90_000, rateLimited: true, entry: { state: "pending", notBefore: NOW + 90_000 } });
+    expect((await outbox.get("s1:closing"))!.notBefore).toBe(NOW + 90_000);
+    const early = await deliver(first.entry, { outbox, client, now: () => NOW + 30_000 });
+    expect(early).toMatchObject({ outcome: "waiting", inMs: 60_000 });
+    expect(calls).toEqual(["comment"]);
+    const due = await deliver(first.entry, { outbox, client, now: () => NOW + 90_000 });
+    expect(due).toMatchObject({ outcome: "sent" });
+    expect(due.entry.notBefore).toBeUndefined();
+    // The plain backoff keeps its old shape: no wait is recorded, a pass may try sooner.
+    const other = new Outbox(memoryStorage());
+    const plain = await deliver(await added(other), { outbox: other, client: fakeClient({ comment: [answer(502, {})] }).client, now: () => NOW });
+    expect(plain).toMatchObject({ outcome: "retry", inMs: 2_000, rateLimited: false });
+    expect(plain.entry.notBefore).toBeUndefined();
   });
 });
 

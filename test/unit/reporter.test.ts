@@ -3,10 +3,12 @@
  * a delivery pass is in flight goes out in the same call, not at the next
  * scheduled pass; with no API URL nothing is kept or sent; each entry that
  * settles is handed to `onSettled`, and becomes the command center's
- * `notice` event.
+ * `notice` event. A rate limit ends a pass and the next one comes when
+ * GitHub said; a body too long for GitHub is capped as it is queued.
  */
 import { describe, expect, it } from "vitest";
-import { closingNotice, rocketNotice } from "../../src/report/notices";
+import { MAX_COMMENT_BODY_CHARS } from "../../src/report/body-cap";
+import { closingNotice, rocketNotice, type Notice } from "../../src/report/notices";
 import { noticeEvent } from "../../src/report/notice-event";
 import type { OutboxEntry } from "../../src/report/outbox";
 import { Reporter } from "../../src/report/reporter";
@@ -39,7 +41,8 @@ function reporter(
   apiUrl: string,
   fetch: typeof globalThis.fetch,
   retries: number[] = [],
-  onSettled?: (entry: OutboxEntry) => void
+  onSettled?: (entry: OutboxEntry) => void,
+  extra: { botLogin?: () => string; now?: () => number } = {}
 ) {
   const logged: string[] = [];
   return {
@@ -52,6 +55,7 @@ function reporter(
       waitUntil: () => {},
       log: (event) => void logged.push(event),
       ...(onSettled ? { onSettled } : {}),
+      ...extra,
       fetch
     })
   };
@@ -127,6 +131,76 @@ describe("Reporter", () => {
     await subject.deliverPending();
     expect((await subject.entries()).map((entry) => entry.state)).toEqual(["sent", "sent"]);
     expect(logged.filter((event) => event === "github:on-settled-failed")).toHaveLength(2);
+  });
+});
+
+describe("Reporter and GitHub's limits", () => {
+  it("ends a pass at a rate limit and comes back when Retry-After says, leaving the other notices for then", async () => {
+    const retries: number[] = [];
+    const requests: string[] = [];
+    const limited = (async (input: RequestInfo | URL) => {
+      requests.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+      return new Response(JSON.stringify({ message: "You have exceeded a secondary rate limit." }), {
+        status: 403,
+        headers: { "content-type": "application/json", "retry-after": "90" }
+      });
+    }) as typeof globalThis.fetch;
+    let now = 1_000_000;
+    const { reporter: subject, logged } = reporter("https://gh.test/api/v3", limited, retries, undefined, { now: () => now });
+    await subject.enqueue(closingNotice(run, { kind: "interrupted" }));
+    await subject.enqueue(closingNotice({ ...run, submissionId: "s2" }, { kind: "interrupted" }));
+    await subject.deliverPending();
+    expect(requests).toHaveLength(1);
+    expect(retries).toEqual([90_000]);
+    expect(logged).toContain("github:retry");
+    const [first, second] = await subject.entries();
+    expect(first).toMatchObject({ attempts: 1, notBefore: 1_090_000 });
+    expect(second).toMatchObject({ attempts: 0 });
+    // An early pass (a new notice, the backstop) tries the waiting one no sooner, and schedules for what is left.
+    now += 30_000;
+    retries.length = 0;
+    requests.length = 0;
+    await subject.deliverPending();
+    expect(requests).toHaveLength(1);
+    expect((await subject.entries())[0]).toMatchObject({ attempts: 1 });
+    expect(Math.min(...retries)).toBe(60_000);
+  });
+
+  it("caps a body too long for GitHub as it is queued, after redaction", async () => {
+    const github = slowGitHub(0);
+    const { reporter: subject } = reporter("https://gh.test/api/v3", github.fetch);
+    const huge: Notice = { ...closingNotice(run, { kind: "interrupted" }), body: `<!-- agent-think:s1:closing -->\n${"line\n".repeat(20_000)}` };
+    await subject.enqueue(huge);
+    const [entry] = await subject.entries();
+    expect(entry!.body!.length).toBeLessThanOrEqual(MAX_COMMENT_BODY_CHARS);
+    expect(entry!.body!.startsWith("<!-- agent-think:s1:closing -->\n")).toBe(true);
+    expect(entry!.body).toContain("cut to fit GitHub's size limit");
+  });
+
+  it("looks for its marker among the comments of the configured bot login", async () => {
+    const calls: string[] = [];
+    const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push(`${init?.method ?? "GET"} ${new URL(input instanceof Request ? input.url : String(input)).pathname}`);
+      const comments = [{ id: 9, body: "<!-- agent-think:s1:closing -->\nx", html_url: "https://gh.test/c/9", user: { login: "acme-think[bot]", type: "Bot" } }];
+      return new Response(JSON.stringify(comments), { status: 200, headers: { "content-type": "application/json" } });
+    }) as typeof globalThis.fetch;
+    const storage = memoryStorage();
+    // An earlier attempt was cut off: this one searches first.
+    const notice = closingNotice(run, { kind: "interrupted" });
+    await storage.put(`agent-think:outbox:${notice.id}`, { ...notice, state: "pending", attempts: 1, createdAt: Date.now() });
+    const subject = new Reporter({
+      storage,
+      apiUrl: () => "https://gh.test/api/v3",
+      token: async () => "ghs_x",
+      botLogin: () => "acme-think[bot]",
+      scheduleDelivery: async () => {},
+      waitUntil: () => {},
+      log: () => {},
+      fetch
+    });
+    await subject.deliverPending();
+    expect(calls).toEqual(["GET /api/v3/repos/acme/app/issues/3/comments"]);
+    expect((await subject.entries())[0]).toMatchObject({ state: "sent", url: "https://gh.test/c/9" });
   });
 });
 
