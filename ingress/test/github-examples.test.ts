@@ -8,7 +8,6 @@
  */
 import { env } from "cloudflare:workers";
 // As text: the pool loads vite's JSON modules of these ~12 MB some ten seconds slower than JSON.parse reads them.
-import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
 import ghes31 from "@octokit/webhooks-examples/ghes-31/index.json?raw";
 import ghes32 from "@octokit/webhooks-examples/ghes-32/index.json?raw";
 import ghes33 from "@octokit/webhooks-examples/ghes-33/index.json?raw";
@@ -16,6 +15,7 @@ import ghes34 from "@octokit/webhooks-examples/ghes-34/index.json?raw";
 import ghes35 from "@octokit/webhooks-examples/ghes-35/index.json?raw";
 import { describe, expect, it } from "vitest";
 import { githubServer } from "./support/github";
+import { DOTCOM_EXAMPLES, publishedIssueCommentCreated } from "./support/examples";
 import { dispatchesFor, newCommentId, outcome, send, sign } from "./support/ingress";
 
 /** The fields this test reads or replaces; the rest of each example is sent as published. */
@@ -24,14 +24,8 @@ type Example = {
   repository: { full_name: string; visibility?: string; private: boolean };
   comment: { id: number; body: string };
 };
-type Definitions = { name: string; examples: Example[] }[];
-
-const published = { "api.github.com": dotcom, "ghes-3.1": ghes31, "ghes-3.2": ghes32, "ghes-3.3": ghes33, "ghes-3.4": ghes34, "ghes-3.5": ghes35 };
-const examples = Object.entries(published).flatMap(([source, text]) => {
-  const issueComment = (JSON.parse(text) as Definitions).find((definition) => definition.name === "issue_comment");
-  const created = (issueComment?.examples ?? []).filter((example) => example.action === "created");
-  return created.map((payload, index) => ({ source: `${source} #${index + 1}`, payload }));
-});
+const published = { "api.github.com": DOTCOM_EXAMPLES, "ghes-3.1": ghes31, "ghes-3.2": ghes32, "ghes-3.3": ghes33, "ghes-3.4": ghes34, "ghes-3.5": ghes35 };
+const examples = publishedIssueCommentCreated<Example>(published);
 
 const github = githubServer();
 

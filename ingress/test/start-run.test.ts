@@ -45,6 +45,8 @@ describe("an accepted comment", () => {
         installationTokenExpiresAt: expect.any(String),
         commentId,
         issueTitle: "Crash on start",
+        // GitHub's example repository states visibility "public".
+        repoVisibility: "public",
         requestedBy: { login: "octocat", avatarUrl: "https://avatars.githubusercontent.com/u/583231?v=4" }
       }
     ]);

@@ -11,12 +11,14 @@ import {
   captureConsole,
   commentPayload,
   dispatchesFor,
+  ghostCommenter,
   logEvents,
   marker,
   outcome,
   send,
   sign,
   storedState,
+  withoutComment,
   type SendOptions
 } from "./support/ingress";
 import type { Delivery } from "../../scripts/lib/github-delivery";
@@ -113,7 +115,7 @@ describe("bad input", () => {
   });
 
   it("answers 400 for a signed issue_comment.created that lacks the comment", async () => {
-    const { comment: _comment, ...payload } = commentPayload();
+    const payload = withoutComment();
     const { response, events } = await expectNothingDone(await sign(payload));
     expect(response.status).toBe(400);
     expect(events).toContainEqual(expect.objectContaining({ outcome: "bad_payload", field: "comment" }));
@@ -244,7 +246,7 @@ describe("gates", () => {
   });
 
   it("ignores a comment whose author was deleted", async () => {
-    const payload = { ...commentPayload(), comment: { ...commentPayload().comment, user: null } };
+    const payload = ghostCommenter();
     const { response } = await expectNothingDone(await sign(payload));
     expect(outcome(response)).toBe("ignored:not_trusted");
   });
@@ -279,7 +281,9 @@ describe("what an accepted delivery leaves", () => {
     ];
     for (const [fields, expected] of cases) {
       const payload = commentPayload();
-      expect((await send(await sign({ ...payload, repository: { ...payload.repository, ...fields } }))).status).toBe(202);
+      // GitHub's example states visibility "public": each case replaces both fields (`{}`, without `private`, is one GitHub would not send).
+      const { visibility: _visibility, private: _private, ...repository } = payload.repository;
+      expect((await send(await sign({ ...payload, repository: { ...repository, ...fields } }))).status).toBe(202);
       const [input] = dispatchesFor(payload.comment.id);
       expect(input?.repoVisibility, JSON.stringify(fields)).toBe(expected);
       expect(input !== undefined && "repoVisibility" in input).toBe(expected !== undefined);

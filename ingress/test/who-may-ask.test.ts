@@ -14,22 +14,10 @@
  */
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
-import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { githubServer, INSTALLATION_ID, permissionAnswer, status, type GitHubOverrides } from "./support/github";
-import { captureConsole, dispatchesFor, logEvents, marker, newCommentId, outcome, send, sign } from "./support/ingress";
-
-type Example = {
-  action?: string;
-  comment: { id: number; body: string; author_association: string; user: { login: string; type: string } };
-  repository: { full_name: string; name: string; owner: { login: string } };
-  sender: { login: string };
-  installation?: unknown;
-};
-const example = (JSON.parse(dotcom) as { name: string; examples: Example[] }[])
-  .find((definition) => definition.name === "issue_comment")!
-  .examples.find((payload) => payload.action === "created" && payload.installation !== undefined)!;
+import { captureConsole, commentPayload, dispatchesFor, logEvents, marker, outcome, send, sign } from "./support/ingress";
 
 const github = githubServer();
 const { calls, minted } = github;
@@ -38,17 +26,9 @@ const route = (call: { method: string; path: string }) => `${call.method} ${call
 /** A login no other test uses, so no cached answer carries over. */
 const newLogin = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
-/** GitHub's example, with the commenter, their association and the repository this case needs. */
+/** GitHub's example (support/payloads.ts), with the commenter, their association and the repository this case needs. */
 function payload(options: { login: string; association: string; repo?: string; userType?: string }) {
-  const repo = options.repo ?? "acme/widgets";
-  const [owner, name] = repo.split("/") as [string, string];
-  const user = { ...example.comment.user, login: options.login, type: options.userType ?? "User" };
-  return {
-    ...example,
-    comment: { ...example.comment, id: newCommentId(), body: "@agent-think reproduce this issue", author_association: options.association, user },
-    repository: { ...example.repository, full_name: repo, name, owner: { ...example.repository.owner, login: owner } },
-    sender: { ...example.sender, login: options.login }
-  };
+  return commentPayload(options);
 }
 
 async function deliver(body: ReturnType<typeof payload>, overrides: GitHubOverrides = {}) {

@@ -1,9 +1,15 @@
 /**
- * Signed GitHub webhook deliveries as GitHub sends them: an `issue_comment`
- * payload of the shape the webhook app reads, and the headers
- * (`X-GitHub-Event`, `X-GitHub-Delivery`, `X-Hub-Signature-256` from
- * @octokit/webhooks). Used by `npm run send:delivery`, the webhook bench and
- * the ingress tests (it runs in Node and in workerd alike).
+ * Signed GitHub webhook deliveries as GitHub sends them: GitHub's own
+ * published `issue_comment` example (@octokit/webhooks-examples, the
+ * github.com one with an `installation`), changed only where a case needs it
+ * (commenter, association, body, repository, issue, ids, action), and the
+ * headers (`X-GitHub-Event`, `X-GitHub-Delivery`, `X-Hub-Signature-256` from
+ * @octokit/webhooks). Used by `npm run send:delivery`, the webhook bench, the
+ * e2e tests and the ingress tests (it runs in Node and in workerd alike:
+ * workerd cannot read the examples from node_modules, so the ingress tests
+ * hand in the example they load with Vite's `?raw`). Every payload the tests
+ * build is validated against GitHub's webhook schema in
+ * test/unit/webhook-payloads.test.ts.
  */
 import { Webhooks } from "@octokit/webhooks";
 
@@ -12,46 +18,118 @@ export type CommentDeliveryOptions = {
   issueNumber: number;
   commentId: number;
   body: string;
+  /** The commenter and sender (default octocat). */
   login?: string;
+  userId?: number;
   /** OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ... */
   association?: string;
   /** "User" or "Bot". */
   userType?: string;
   issueTitle?: string;
+  /** created (the default), edited (with the `changes` GitHub sends) or deleted. */
   action?: string;
+  /** A comment on a pull request's conversation: the issue carries `pull_request`. */
+  pullRequest?: boolean;
 };
+
+/** The fields of GitHub's example this module replaces; the rest is sent as published. */
+export type IssueCommentExample = {
+  action: string;
+  issue: { number: number; title: string; html_url: string; url: string; [field: string]: unknown };
+  comment: { id: number; body: string; author_association: string; user: GitHubUser; html_url: string; [field: string]: unknown };
+  repository: { full_name: string; name: string; owner: GitHubUser; html_url: string; private: boolean; visibility?: string; [field: string]: unknown };
+  sender: GitHubUser;
+  [field: string]: unknown;
+};
+type GitHubUser = { login: string; id: number; type: string; [field: string]: unknown };
+type Definitions = { name: string; examples: { action?: string; installation?: unknown }[] }[];
+
+/** octocat's account id on github.com. */
+const OCTOCAT_ID = 583231;
 
 export type Delivery = { body: string; headers: Record<string, string> };
 
-export function issueCommentPayload(options: CommentDeliveryOptions) {
+/** The github.com `issue_comment.created` example that names an installation, from the examples' index. */
+export function pickIssueCommentExample(definitions: unknown): IssueCommentExample {
+  const example = (definitions as Definitions)
+    .find((definition) => definition.name === "issue_comment")
+    ?.examples.find((payload) => payload.action === "created" && payload.installation !== undefined);
+  if (!example) throw new Error("@octokit/webhooks-examples no longer publishes an issue_comment.created example with an installation");
+  return example as IssueCommentExample;
+}
+
+let nodeExample: IssueCommentExample | undefined;
+
+/** The example read from node_modules: Node only (scripts, bench, e2e, unit tests). */
+export function issueCommentExample(): IssueCommentExample {
+  if (!nodeExample) {
+    const { createRequire } = process.getBuiltinModule("node:module");
+    nodeExample = pickIssueCommentExample(createRequire(import.meta.url)("@octokit/webhooks-examples"));
+  }
+  return nodeExample;
+}
+
+export function issueCommentPayload(options: CommentDeliveryOptions, example: IssueCommentExample = issueCommentExample()) {
   const [owner = "", name = ""] = options.repo.split("/");
   const login = options.login ?? "octocat";
+  const id = options.userId ?? OCTOCAT_ID;
   const user = {
+    ...example.comment.user,
     login,
-    id: 583231,
+    id,
+    node_id: btoa(`04:User${id}`),
+    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
     type: options.userType ?? (login.endsWith("[bot]") ? "Bot" : "User"),
-    avatar_url: "https://avatars.githubusercontent.com/u/583231?v=4"
+    ...userUrls(login)
   };
+  const repoUrl = `https://github.com/${options.repo}`;
+  const issueUrl = `${repoUrl}/${options.pullRequest ? "pull" : "issues"}/${options.issueNumber}`;
+  const action = options.action ?? "created";
   return {
-    action: options.action ?? "created",
+    ...example,
+    action,
+    ...(action === "edited" ? { changes: { body: { from: "An earlier version of this comment" } } } : {}),
     issue: {
+      ...example.issue,
       number: options.issueNumber,
       title: options.issueTitle ?? `Issue ${options.issueNumber}`,
-      state: "open",
-      user: { login: "reporter", id: 1, type: "User" }
+      html_url: issueUrl,
+      url: `https://api.github.com/repos/${options.repo}/issues/${options.issueNumber}`,
+      ...(options.pullRequest
+        ? {
+            pull_request: {
+              url: `https://api.github.com/repos/${options.repo}/pulls/${options.issueNumber}`,
+              html_url: issueUrl,
+              diff_url: `${issueUrl}.diff`,
+              patch_url: `${issueUrl}.patch`,
+              merged_at: null
+            }
+          }
+        : {})
     },
     comment: {
+      ...example.comment,
       id: options.commentId,
       body: options.body,
       user,
       author_association: options.association ?? "OWNER",
-      html_url: `https://github.com/${options.repo}/issues/${options.issueNumber}#issuecomment-${options.commentId}`,
-      created_at: new Date(0).toISOString()
+      html_url: `${issueUrl}#issuecomment-${options.commentId}`
     },
-    repository: { id: 1296269, name, full_name: options.repo, owner: { login: owner, type: "Organization" } },
-    installation: { id: 1 },
+    repository: {
+      ...example.repository,
+      name,
+      full_name: options.repo,
+      html_url: repoUrl,
+      owner: { ...example.repository.owner, login: owner, ...userUrls(owner) }
+    },
     sender: user
   };
+}
+
+export type IssueCommentPayload = ReturnType<typeof issueCommentPayload>;
+
+function userUrls(login: string) {
+  return { html_url: `https://github.com/${encodeURIComponent(login)}`, url: `https://api.github.com/users/${encodeURIComponent(login)}` };
 }
 
 /** `payload` signed with `secret`, with the headers GitHub sends. */

@@ -7,23 +7,17 @@
 import { createExecutionContext, listDurableObjectIds, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
-import { issueCommentPayload, signedDelivery, type CommentDeliveryOptions, type Delivery } from "../../../scripts/lib/github-delivery";
+import { signedDelivery, type Delivery } from "../../../scripts/lib/github-delivery";
 import worker, { RecordingAgentThink } from "../worker";
+import { ISSUE_COMMENT_EXAMPLE } from "./examples";
+import { testPayloads } from "./payloads";
 
 export const WEBHOOK_URL = "https://ingress.test/webhooks/github";
 
-/** A comment id no other test uses. */
-export const newCommentId = () => 1_000_000 + Math.floor(Math.random() * 1_000_000_000);
+export { newCommentId } from "./payloads";
 
-export function commentPayload(options: Partial<CommentDeliveryOptions> = {}) {
-  return issueCommentPayload({
-    repo: "acme/widgets",
-    issueNumber: 7,
-    commentId: newCommentId(),
-    body: "@agent-think reproduce this issue",
-    ...options
-  });
-}
+/** GitHub's published issue_comment example, changed only where a case needs it (support/payloads.ts). */
+export const { commentPayload, withoutComment, ghostCommenter } = testPayloads(ISSUE_COMMENT_EXAMPLE);
 
 export const sign = (payload: unknown, options?: { event?: string; deliveryId?: string; secret?: string }) =>
   signedDelivery(options?.secret ?? env.GITHUB_WEBHOOK_SECRET, payload, options);

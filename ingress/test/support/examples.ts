@@ -1,0 +1,25 @@
+/**
+ * GitHub's published webhook examples (@octokit/webhooks-examples) as the
+ * Workers-runtime tests load them: as text through Vite's `?raw` (workerd
+ * cannot read node_modules, and the pool loads vite's JSON modules of these
+ * indexes of several MB much slower than JSON.parse reads them). Plain-Node code
+ * reads the same files through `issueCommentExample()` in
+ * scripts/lib/github-delivery.ts.
+ */
+import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
+import { pickIssueCommentExample } from "../../../scripts/lib/github-delivery";
+
+/** The github.com examples' index, as text (github-examples.test.ts adds GHES's). */
+export const DOTCOM_EXAMPLES = dotcom;
+
+/** The example every built delivery starts from (github.com, with an installation). */
+export const ISSUE_COMMENT_EXAMPLE = pickIssueCommentExample(JSON.parse(dotcom));
+
+/** Every `issue_comment.created` example in `published` (source name → index text), named by source. */
+export function publishedIssueCommentCreated<Example>(published: Record<string, string>): { source: string; payload: Example }[] {
+  return Object.entries(published).flatMap(([source, text]) => {
+    const definitions = JSON.parse(text) as { name: string; examples: (Example & { action?: string })[] }[];
+    const created = (definitions.find((definition) => definition.name === "issue_comment")?.examples ?? []).filter((example) => example.action === "created");
+    return created.map((payload, index) => ({ source: `${source} #${index + 1}`, payload: payload as Example }));
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * Every delivery the webhook app's tests build (ingress/test/support/
+ * payloads.ts over GitHub's published example) against GitHub's own webhook
+ * schema (@octokit/openapi-webhooks), in plain Node: workerd refuses the
+ * validator's generated code. A payload a test sends deliberately broken
+ * must be refused, which also shows the validator is not vacuous.
+ */
+import { createRequire } from "node:module";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { issueCommentExample, issueCommentPayload } from "../../scripts/lib/github-delivery";
+import { PAYLOAD_VARIANTS, testPayloads } from "../../ingress/test/support/payloads";
+
+const openapi = createRequire(import.meta.url)("@octokit/openapi-webhooks/generated/api.github.com.json") as { components: object };
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ $id: "webhooks", components: openapi.components });
+const validator = (schema: string) => ajv.getSchema(`webhooks#/components/schemas/${schema}`) ?? ajv.compile({ $ref: `webhooks#/components/schemas/${schema}` });
+
+const payloads = testPayloads(issueCommentExample());
+
+describe("the ingress tests' payloads against GitHub's webhook schema", () => {
+  it.each(PAYLOAD_VARIANTS)("$name", ({ options, build, schema, valid }) => {
+    const payload = build ? payloads[build]() : payloads.commentPayload(options);
+    const validate = validator(schema ?? "webhook-issue-comment-created");
+    const ok = validate(payload);
+    if (valid) expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(valid);
+  });
+
+  it("the scripts' default delivery (send:delivery, bench, e2e) is one GitHub could send", () => {
+    const validate = validator("webhook-issue-comment-created");
+    const payload = issueCommentPayload({ repo: "acme/widgets", issueNumber: 7, commentId: 123, body: "@agent-think reproduce this issue", login: "alice", association: "MEMBER" });
+    expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("refuses a broken payload: a string comment id, an unknown association, no sender", () => {
+    const validate = validator("webhook-issue-comment-created");
+    const good = payloads.commentPayload();
+    for (const broken of [
+      { ...good, comment: { ...good.comment, id: "123" } },
+      { ...good, comment: { ...good.comment, author_association: "MAINTAINER" } },
+      (({ sender: _sender, ...rest }) => rest)(good)
+    ]) {
+      expect(validate(broken)).toBe(false);
+    }
+  });
+});
