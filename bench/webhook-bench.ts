@@ -43,14 +43,16 @@ const READY_TIMEOUT_MS = 90_000;
 const REQUEST_TIMEOUT_MS = 15_000;
 const SETTLE_TIMEOUT_MS = 20_000;
 const KILL_GRACE_MS = 5_000;
-/** GitHub waits ten seconds for an answer; the target is far under it. */
+/** GitHub waits this long for a webhook's answer; a later one is a failed delivery it does not redeliver. */
+const GITHUB_DEADLINE_MS = 10_000;
+/** The target is far under GitHub's deadline. */
 const P99_TARGET_MS = 1_000;
 
 export type WebhookFigures = {
   setup: { deliveries: number; distinctComments: number; duplicates: number; concurrency: number; warmup: number };
   /** Every measured delivery, as this process saw it (HTTP round trip to wrangler dev). */
   latency: Summary;
-  /** First deliveries (claim, token, 👀, dispatch queued) and redeliveries (claim refused) apart. */
+  /** First deliveries (claim and marker; token, 👀 and dispatch after the answer) and redeliveries (claim refused) apart. */
   firstDeliveries: Summary;
   redeliveries: Summary;
   /** First deliveries sent one at a time. */
@@ -226,7 +228,7 @@ export function webhookTargets(figures: WebhookFigures): Target[] {
       fatal: true
     },
     {
-      name: `webhook: p99 under ${P99_TARGET_MS} ms (GitHub waits 10 s)`,
+      name: `webhook: p99 under ${P99_TARGET_MS} ms (GitHub waits ${GITHUB_DEADLINE_MS / 1000} s)`,
       pass: figures.latency.p99 < P99_TARGET_MS,
       figure: `${ms(figures.latency.p99)} ms`,
       fatal: false
@@ -236,17 +238,19 @@ export function webhookTargets(figures: WebhookFigures): Target[] {
 
 export function formatWebhooks(figures: WebhookFigures): string[] {
   const { setup } = figures;
-  const row = (label: string, summary: Summary) =>
-    `  ${label.padEnd(40)}${ms(summary.p50).padStart(10)}${ms(summary.p99).padStart(10)}${ms(summary.mean).padStart(10)}${ms(summary.max).padStart(10)}`;
+  // Beside each time to answer, GitHub's deadline for it (none for the bare check: it answers nobody).
+  const row = (label: string, summary: Summary, deadline = true) =>
+    `  ${label.padEnd(40)}${ms(summary.p50).padStart(10)}${ms(summary.p99).padStart(10)}${ms(summary.mean).padStart(10)}${ms(summary.max).padStart(10)}${(deadline ? String(GITHUB_DEADLINE_MS) : "").padStart(14)}`;
   return [
     `Webhook handling: ${setup.deliveries} signed issue_comment deliveries (${setup.distinctComments} comments + ${setup.duplicates} redeliveries), ${setup.concurrency} in flight,`,
     `ingress Worker under wrangler dev --local, GitHub = local stand-in, dispatch recorded; ${setup.warmup} warm-up deliveries discarded`,
-    `  ${"".padEnd(40)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"mean ms".padStart(10)}${"max ms".padStart(10)}`,
+    `  ${"".padEnd(40)}${"p50 ms".padStart(10)}${"p99 ms".padStart(10)}${"mean ms".padStart(10)}${"max ms".padStart(10)}${"deadline ms".padStart(14)}`,
     row("all deliveries (HTTP round trip)", figures.latency),
-    row("  first deliveries (token, 👀, dispatch)", figures.firstDeliveries),
+    row("  first deliveries (claim, marker)", figures.firstDeliveries),
     row("  redeliveries (claim refused)", figures.redeliveries),
     row(`first deliveries one at a time (${figures.sequential.n})`, figures.sequential),
-    row("bare @octokit/webhooks verify (Node)", figures.bareVerify),
+    row("bare @octokit/webhooks verify (Node)", figures.bareVerify, false),
+    `  deadline: GitHub waits ${GITHUB_DEADLINE_MS.toLocaleString("en-US")} ms for an answer; token, 👀 and dispatch run after it (waitUntil)`,
     `  throughput ${((setup.deliveries * 1000) / figures.elapsedMs).toFixed(1)} deliveries/s; outcomes ${Object.entries(figures.outcomes)
       .map(([key, count]) => `${key}: ${count}`)
       .join(", ")}`,

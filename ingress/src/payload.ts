@@ -75,7 +75,9 @@ export const issueCommentSchema = z.object({
     body: z.string().nullable(),
     author_association: z.string()
   }),
-  repository: repositorySchema
+  repository: repositorySchema,
+  // The App's installation that sent this delivery (signed with the rest): the token is minted for it without looking it up.
+  installation: z.object({ id }).optional()
 });
 export type IssueCommentDelivery = z.infer<typeof issueCommentSchema>;
 export type Commenter = z.infer<typeof userSchema>;

@@ -8,7 +8,8 @@
  *
  * One delivery mints at most one token per repository: when the commenter's
  * permission has to be asked, the token minted for that is the one the run
- * gets, so the check adds one GitHub call, not three.
+ * gets, so the check adds one GitHub call, not two. A delivery's mint uses
+ * the payload's installation id; the broker's looks the installation up.
  */
 import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
@@ -37,15 +38,15 @@ export function brokerDeps(env: Env, log: Logger): BrokerDeps {
 export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): WebhookDeps {
   const config = () => readConfig(env);
   const webhookSecret = env.GITHUB_WEBHOOK_SECRET ?? "";
-  const mint = oncePerRepository((repo) => mintToken(env, config(), repo, log));
+  const mint = oncePerRepository((repo, installationId) => mintToken(env, config(), repo, log, installationId));
   const cache: PermissionCache = {
     get: (key) => env.EVENT_STATE.get(key),
     put: (key, value, ttlSeconds) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
   };
-  const ask = async (repo: RepoRef, login: string) => {
+  const ask = (installationId: number | undefined) => async (repo: RepoRef, login: string) => {
     let token: RepoToken;
     try {
-      token = await mint(repo);
+      token = await mint(repo, installationId);
     } catch (error) {
       throw new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -60,7 +61,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     claim: (commentId, deliveryId) => env.COMMENT_CLAIMS.getByName(claimName(commentId)).claim(deliveryId),
     markHandled: (marker) =>
       env.EVENT_STATE.put(markerKey(marker.commentId), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
-    permission: (repo, login) => lookupPermission(repo, login, { cache, ask, log }),
+    permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log }),
     mintToken: mint,
     github: (token) => installationClient(token, config().apiUrl, log),
     dispatch: (input) => (env.AGENT_THINK as unknown as AgentDispatcher).dispatch(input),
@@ -69,18 +70,25 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
   };
 }
 
-function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger) {
-  return mintRepoToken({ appId: env.GITHUB_APP_ID ?? "", privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "", apiUrl: config.apiUrl }, repo, log);
+function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number) {
+  const credentials = { appId: env.GITHUB_APP_ID ?? "", privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "", apiUrl: config.apiUrl };
+  return mintRepoToken(credentials, repo, log, installationId);
 }
 
-/** `mint`, called at most once per repository (a failed mint is not kept, so it is tried again). */
-function oncePerRepository(mint: (repo: RepoRef) => Promise<RepoToken>): (repo: RepoRef) => Promise<RepoToken> {
+type Mint = (repo: RepoRef, installationId?: number) => Promise<RepoToken>;
+
+/**
+ * `mint`, called at most once per repository (a failed mint is not kept, so
+ * it is tried again). One delivery names one installation, so the
+ * repository is the key.
+ */
+function oncePerRepository(mint: Mint): Mint {
   const minted = new Map<string, Promise<RepoToken>>();
-  return (repo) => {
+  return (repo, installationId) => {
     const key = `${repo.owner}/${repo.name}`.toLowerCase();
     let token = minted.get(key);
     if (token === undefined) {
-      token = mint(repo);
+      token = mint(repo, installationId);
       minted.set(key, token);
       token.catch(() => minted.delete(key));
     }

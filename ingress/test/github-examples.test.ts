@@ -21,6 +21,7 @@ import { dispatchesFor, newCommentId, outcome, send, sign } from "./support/ingr
 /** The fields this test reads or replaces; the rest of each example is sent as published. */
 type Example = {
   action?: string;
+  installation?: { id: number };
   repository: { full_name: string; visibility?: string; private: boolean };
   comment: { id: number; body: string };
 };
@@ -45,7 +46,10 @@ describe("GitHub's published issue_comment.created examples", () => {
 
     expect(response.status).toBe(202);
     expect(outcome(response)).toBe("accepted");
-    expect(github.calls[0]?.path).toBe(`/repos/${repository.full_name}/installation`);
+    // The token is minted for the installation the payload names; only a payload without one has it looked up.
+    expect(github.calls[0]?.path).toBe(
+      payload.installation ? `/app/installations/${payload.installation.id}/access_tokens` : `/repos/${repository.full_name}/installation`
+    );
     const expectedVisibility = repository.visibility ?? (repository.private ? "private" : "public");
     expect(dispatchesFor(commentId)).toEqual([
       expect.objectContaining({ repo: repository.full_name, repoVisibility: expectedVisibility, instruction: "reproduce this issue" })

@@ -1,15 +1,27 @@
 /**
- * An accepted comment: the token minted for its repository only, 👀 as the
- * App, the dispatch the agent Worker receives, and every way that can fail
- * (token, reaction, dispatch, an instruction too long), each reported once
- * and never with a secret.
+ * An accepted comment: answered 202 as soon as it is claimed and marked,
+ * then, in the background, the token minted for its repository only (for
+ * the payload's installation), 👀 as the App, the dispatch the agent Worker
+ * receives, and every way that can fail (token, reaction, dispatch, an
+ * instruction too long), each reported once and never with a secret.
  */
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
-import { HttpResponse } from "msw";
+import { delay, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { FAIL_DISPATCH } from "./support/recording";
 import { githubServer, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
-import { captureConsole, commentPayload, dispatchesFor, logEvents, marker, outcome, send, sign } from "./support/ingress";
+import {
+  captureConsole,
+  commentPayload,
+  dispatchesFor,
+  EXAMPLE_INSTALLATION_ID,
+  logEvents,
+  marker,
+  outcome,
+  send,
+  sendTimed,
+  sign
+} from "./support/ingress";
 
 const { calls, minted, use: github } = githubServer();
 const route = (call: GitHubCall) => `${call.method} ${call.path}`;
@@ -21,21 +33,29 @@ async function deliver(payload: ReturnType<typeof commentPayload>) {
   return { response, events: logEvents(lines), lines };
 }
 
+/** The payload without GitHub's `installation` (as a delivery not sent to an App would come). */
+function withoutInstallation(payload: ReturnType<typeof commentPayload>): ReturnType<typeof commentPayload> {
+  const copy: Record<string, unknown> = { ...payload };
+  delete copy.installation;
+  return copy as ReturnType<typeof commentPayload>;
+}
+
 describe("an accepted comment", () => {
-  it("mints a token for that repository only, reacts 👀 with it, then dispatches", async () => {
+  it("mints a token for that repository only, for the payload's installation, reacts 👀 with it, then dispatches", async () => {
     github();
     const payload = commentPayload({ issueNumber: 41, issueTitle: "Crash on start", body: "@agent-think reproduce this\nOn Node 22." });
     const { response } = await deliver(payload);
     expect(response.status).toBe(202);
     const commentId = payload.comment.id;
+    // GitHub's example names its installation, so it is not looked up.
+    expect(EXAMPLE_INSTALLATION_ID).toBeGreaterThan(0);
     expect(calls.map(route)).toEqual([
-      "GET /repos/acme/widgets/installation",
-      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
       `POST /repos/acme/widgets/issues/comments/${commentId}/reactions`
     ]);
-    expect(calls[1]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
-    expect(calls[2]!.body).toEqual({ content: "eyes" });
-    expect(calls[2]!.authorization).toBe(`token ${minted[0]}`);
+    expect(calls[0]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
+    expect(calls[1]!.body).toEqual({ content: "eyes" });
+    expect(calls[1]!.authorization).toBe(`token ${minted[0]}`);
     expect(dispatchesFor(commentId)).toEqual([
       {
         repo: "acme/widgets",
@@ -72,6 +92,41 @@ describe("an accepted comment", () => {
     expect(await expiryOf("sometime soon")).toBeUndefined();
   });
 
+  it("looks the installation up only when the payload names none", async () => {
+    github();
+    const payload = withoutInstallation(commentPayload());
+    const { response } = await deliver(payload);
+    expect(response.status).toBe(202);
+    expect(calls.map(route)).toEqual([
+      "GET /repos/acme/widgets/installation",
+      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`
+    ]);
+    expect(dispatchesFor(payload.comment.id)).toEqual([expect.objectContaining({ installationToken: minted[0] })]);
+  });
+
+  it("answers before GitHub does: a token mint that takes 3 s delays the run, not the answer", async () => {
+    const MINT_MS = 3_000;
+    let minting = 0;
+    github({
+      accessToken: async () => {
+        minting += 1;
+        await delay(MINT_MS);
+        return HttpResponse.json({ token: `ghs_${crypto.randomUUID().replaceAll("-", "")}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() }, { status: 201 });
+      }
+    });
+    const payload = commentPayload();
+    const { response, answeredMs, settledMs } = await sendTimed(await sign(payload));
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    // GitHub's deadline is 10 s; the answer waited for the claim and the marker only.
+    expect(answeredMs).toBeLessThan(1_000);
+    expect(settledMs).toBeGreaterThanOrEqual(MINT_MS - 50);
+    expect(minting).toBe(1);
+    expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "dispatched" });
+  }, 15_000);
+
   it("still dispatches when the 👀 reaction is refused, and logs why", async () => {
     github({ reaction: status(403, "Resource not accessible by integration") });
     const payload = commentPayload();
@@ -91,7 +146,7 @@ describe("when the run cannot start", () => {
     expect(response.status).toBe(202);
     const commentId = payload.comment.id;
     expect(dispatchesFor(commentId)).toHaveLength(1);
-    const after = calls.slice(3);
+    const after = calls.slice(2);
     expect(after.map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${commentId}/reactions`, "POST /repos/acme/widgets/issues/9/comments"]);
     expect(after[0]!.body).toEqual({ content: "confused" });
     const body = (after[1]!.body as { body: string }).body;
@@ -118,12 +173,26 @@ describe("when the run cannot start", () => {
     expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
   });
 
-  it("answers 502 when no token can be minted, and dispatches and posts nothing", async () => {
-    github({ installation: status(404, "Not Found") });
+  it("logs a token that cannot be minted and marks the comment failed, after answering 202; it dispatches and posts nothing", async () => {
+    github({ accessToken: status(404, "Not Found") });
     const payload = commentPayload();
     const { response, events } = await deliver(payload);
-    expect(response.status).toBe(502);
-    expect(outcome(response)).toBe("token_failed");
+    // The answer went out before the mint: the failure shows in the marker and the log.
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    expect(calls.map(route)).toEqual([`POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`]);
+    expect(dispatchesFor(payload.comment.id)).toEqual([]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "token:failed", code: "not_installed", error: "TokenMintError: the GitHub App's installation for acme/widgets is gone" })
+    );
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
+  });
+
+  it("logs an installation lookup that fails the same way, when the payload names no installation", async () => {
+    github({ installation: status(404, "Not Found") });
+    const payload = withoutInstallation(commentPayload());
+    const { response, events } = await deliver(payload);
+    expect(response.status).toBe(202);
     expect(calls.map(route)).toEqual(["GET /repos/acme/widgets/installation"]);
     expect(dispatchesFor(payload.comment.id)).toEqual([]);
     expect(events).toContainEqual(
@@ -135,9 +204,11 @@ describe("when the run cannot start", () => {
   it("refuses an instruction longer than the agent accepts, naming the limit, without dispatching", async () => {
     github();
     const payload = commentPayload({ body: `@agent-think reproduce\n${"log line\n".repeat(1_000)}` });
-    const { response } = await deliver(payload);
-    expect(response.status).toBe(200);
-    expect(outcome(response)).toBe("refused:instruction_too_long");
+    const { response, events } = await deliver(payload);
+    // Refusing means commenting, which needs the token: it happens after the answer.
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    expect(events).toContainEqual(expect.objectContaining({ event: "delivery:refused", reason: "instruction_too_long" }));
     expect(dispatchesFor(payload.comment.id)).toEqual([]);
     const posted = calls.filter((call) => call.method === "POST" && call.path.endsWith("/issues/7/comments"));
     expect(posted).toHaveLength(1);

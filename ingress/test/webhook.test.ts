@@ -11,6 +11,7 @@ import {
   captureConsole,
   commentPayload,
   dispatchesFor,
+  EXAMPLE_INSTALLATION_ID,
   ghostCommenter,
   logEvents,
   marker,
@@ -195,11 +196,10 @@ describe("gates", () => {
     const repository = { ...payload.repository, owner: { login: "acme" }, name: "gadgets" };
     expect((await send(await sign({ ...payload, repository }))).status).toBe(202);
     expect(calls.map((call) => call.path)).toEqual([
-      "/repos/ACME/Gadgets/installation",
-      "/app/installations/77/access_tokens",
+      `/app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
       `/repos/ACME/Gadgets/issues/comments/${payload.comment.id}/reactions`
     ]);
-    expect(calls[1]!.body).toEqual({ repositories: ["Gadgets"], permissions: TOKEN_PERMISSIONS });
+    expect(calls[0]!.body).toEqual({ repositories: ["Gadgets"], permissions: TOKEN_PERMISSIONS });
     expect(dispatchesFor(payload.comment.id)[0]?.repo).toBe("ACME/Gadgets");
     expect(await marker(payload.comment.id)).toMatchObject({ repo: "ACME/Gadgets" });
   });
@@ -215,8 +215,7 @@ describe("gates", () => {
       expect(outcome(response)).toBe("ignored:not_trusted");
       expect(logEvents(lines)).toContainEqual(expect.objectContaining({ reason: "not_trusted", check: "not_collaborator", login, association }));
       expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
-        "GET /repos/acme/widgets/installation",
-        "POST /app/installations/77/access_tokens",
+        `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
         `GET /repos/acme/widgets/collaborators/${login}/permission`
       ]);
       expect(after).toEqual({ ...before, markers: [...before.markers, `permission:acme/widgets:${login}`].sort() });

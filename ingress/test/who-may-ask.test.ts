@@ -16,8 +16,8 @@ import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { githubServer, INSTALLATION_ID, permissionAnswer, status, type GitHubOverrides } from "./support/github";
-import { captureConsole, commentPayload, dispatchesFor, logEvents, marker, outcome, send, sign } from "./support/ingress";
+import { githubServer, permissionAnswer, status, type GitHubOverrides } from "./support/github";
+import { captureConsole, commentPayload, dispatchesFor, EXAMPLE_INSTALLATION_ID, logEvents, marker, outcome, send, sign } from "./support/ingress";
 
 const github = githubServer();
 const { calls, minted } = github;
@@ -52,11 +52,10 @@ describe("Enterprise Managed Users", () => {
     expect(response.status).toBe(202);
     expect(outcome(response)).toBe("accepted");
     expect(calls.map(route)).toEqual([
-      "GET /repos/octocat_acme/widgets/installation",
-      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
       `POST /repos/octocat_acme/widgets/issues/comments/${body.comment.id}/reactions`
     ]);
-    expect(calls[1]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
+    expect(calls[0]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
     expect(dispatchesFor(body.comment.id)).toEqual([
       expect.objectContaining({ repo: "octocat_acme/widgets", requestedBy: expect.objectContaining({ login: "mona_acme" }) })
     ]);
@@ -88,15 +87,14 @@ describe("a commenter the association does not vouch for", () => {
     const { response, events } = await deliver(body, { permission: permissionAnswer(permission, roleName) });
     expect(response.status).toBe(202);
     expect(outcome(response)).toBe("accepted");
-    // One token, minted once: the permission check's is the run's.
+    // One token, minted once for the payload's installation: the permission check's is the run's.
     expect(calls.map(route)).toEqual([
-      "GET /repos/acme/widgets/installation",
-      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
       `GET /repos/acme/widgets/collaborators/${login}/permission`,
       `POST /repos/acme/widgets/issues/comments/${body.comment.id}/reactions`
     ]);
     expect(minted).toHaveLength(1);
-    expect(calls[2]!.authorization).toBe(`token ${minted[0]}`);
+    expect(calls[1]!.authorization).toBe(`token ${minted[0]}`);
     expect(dispatchesFor(body.comment.id)).toEqual([
       expect.objectContaining({ repo: "acme/widgets", installationToken: minted[0], requestedBy: expect.objectContaining({ login }) })
     ]);
@@ -146,7 +144,7 @@ describe("a commenter the association does not vouch for", () => {
       [{ permission: status(500, "Internal Server Error") }, "GitHub answered 500"],
       [{ permission: status(403, "Resource not accessible by integration") }, "GitHub answered 403"],
       [{ permission: () => HttpResponse.json({ role_name: "admin" }) }, "names none"],
-      [{ installation: status(404, "Not Found") }, "no installation token to ask with: the GitHub App is not installed on acme/widgets"]
+      [{ accessToken: status(404, "Not Found") }, "no installation token to ask with: the GitHub App's installation for acme/widgets is gone"]
     ] as const;
     for (const [overrides, reason] of failing) {
       const body = payload({ login, association: "CONTRIBUTOR" });

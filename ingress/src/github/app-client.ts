@@ -2,17 +2,19 @@
  * GitHub as the App sees it, through Octokit. Two kinds of client:
  *
  * - the App itself (a JWT signed with the App's private key by
- *   @octokit/auth-app): finds the repository's installation and mints an
- *   installation token scoped to that one repository;
+ *   @octokit/auth-app): mints an installation token scoped to that one
+ *   repository, for the installation the webhook payload names, or else the
+ *   one GitHub finds for the repository (the token broker has no payload);
  * - one installation token: reacts on a comment and posts a comment, as the
  *   App's bot, and asks a commenter's permission on the repository
  *   (permission.ts).
  *
  * Errors that leave here are TokenMintError with a public message naming
  * the repository and what to check, never a token, a key or GitHub's own
- * response body. Every request has a deadline: GitHub waits at most ten
- * seconds for the webhook's answer. The permission check, the one call a
- * webhook makes only for some commenters, has a shorter one.
+ * response body. Every request has a deadline. The permission check, which
+ * (with its token mint) comes before the webhook answers, only for some
+ * commenters (GitHub waits at most ten seconds for that answer), has a
+ * shorter one.
  */
 import { createAppAuth } from "@octokit/auth-app";
 import { Octokit } from "@octokit/rest";
@@ -22,7 +24,7 @@ import { PrivateKeyError, toPkcs8Pem } from "./private-key";
 import type { ReactionContent } from "../../../src/github/client";
 
 export const GITHUB_REQUEST_TIMEOUT_MS = 4_000;
-/** It comes on top of the usual calls (the token it uses is the run's), so it gets less of the ten seconds. */
+/** It is made before the webhook answers (after a token mint; the token it uses is the run's), so it gets less of the ten seconds. */
 export const PERMISSION_REQUEST_TIMEOUT_MS = 3_000;
 
 export type RepoRef = { owner: string; name: string };
@@ -59,8 +61,12 @@ export const TOKEN_PERMISSIONS = {
   metadata: "read"
 } as const;
 
-/** An installation token that can act on `repo` only, with TOKEN_PERMISSIONS only. */
-export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, log: Logger): Promise<RepoToken> {
+/**
+ * An installation token that can act on `repo` only, with TOKEN_PERMISSIONS
+ * only. `installationId` is the payload's `installation.id` (signed by
+ * GitHub): with it, one call; without it, `GET /repos/{owner}/{repo}/installation` first.
+ */
+export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, log: Logger, installationId?: number): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
   if (!/^\d+$/.test(credentials.appId.trim())) throw new TokenMintError("config", "GITHUB_APP_ID must be the App's numeric id");
   let privateKey: string;
@@ -75,13 +81,15 @@ export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, 
     authStrategy: createAppAuth,
     auth: { appId: credentials.appId.trim(), privateKey }
   });
-  const installation = await app.rest.apps
-    .getRepoInstallation({ owner: repo.owner, repo: repo.name })
-    .catch((error: unknown) => {
-      throw mintError(error, full, { 404: ["not_installed", `the GitHub App is not installed on ${full}`] });
-    });
+  const installation =
+    installationId ??
+    (
+      await app.rest.apps.getRepoInstallation({ owner: repo.owner, repo: repo.name }).catch((error: unknown) => {
+        throw mintError(error, full, { 404: ["not_installed", `the GitHub App is not installed on ${full}`] });
+      })
+    ).data.id;
   const { data } = await app.rest.apps
-    .createInstallationAccessToken({ installation_id: installation.data.id, repositories: [repo.name], permissions: TOKEN_PERMISSIONS })
+    .createInstallationAccessToken({ installation_id: installation, repositories: [repo.name], permissions: TOKEN_PERMISSIONS })
     .catch((error: unknown) => {
       throw mintError(error, full, {
         404: ["not_installed", `the GitHub App's installation for ${full} is gone`],

@@ -1,15 +1,20 @@
 /**
  * What happens to a comment once it is claimed: mark it handled in KV (the
- * record operators read), mint an installation token for its repository
- * only, react 👀 as the App, and dispatch the run in the background
- * (`waitUntil`), answering the webhook at once with 202.
+ * record operators read) and answer the webhook with 202. Only then, in the
+ * background (`waitUntil`): mint an installation token for its repository
+ * only, react 👀 as the App, and dispatch the run. GitHub waits ten seconds
+ * for the answer and never redelivers a late one (a manual redelivery would
+ * then be a duplicate), so the answer waits for nothing but the dedup
+ * decision: the claim (webhook.ts) and this marker.
  *
  * The marker is written before dispatch, so a failed dispatch is never
  * retried by a redelivery: it is reported instead, with a 😕 (`confused`)
  * reaction (GitHub has no ❌ reaction) and one short comment that says the
  * run did not start and carries no error detail. The marker is updated with
  * the outcome. An instruction longer than the agent accepts is refused the
- * same way, with the limit named, instead of failing inside dispatch.
+ * same way, with the limit named, instead of failing inside dispatch. A
+ * failed mint leaves nothing to post with: it is logged (`token:failed`)
+ * and the marker says `failed`, `reason: token`.
  */
 import { MAX_INSTRUCTION_CHARS, type DispatchInput, type DispatchResult, type RepoVisibility } from "../../../src/shared/dispatch";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
@@ -24,6 +29,8 @@ export type AcceptedComment = {
   deliveryId: string;
   /** The one name of the repository (webhook.ts): the token, reactions, comments, marker and dispatch all use it. */
   repo: RepoRef;
+  /** The payload's `installation.id`; without it the mint looks the installation up. */
+  installationId: number | undefined;
   /** Unknown when the payload said neither `visibility` nor `private`. */
   repoVisibility: RepoVisibility | undefined;
   issueNumber: number;
@@ -53,7 +60,7 @@ export type HandledMarker = {
 export type StartRunDeps = {
   log: Logger;
   markHandled(marker: HandledMarker): Promise<void>;
-  mintToken(repo: RepoRef): Promise<RepoToken>;
+  mintToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   github(token: string): InstallationClient;
   dispatch(input: DispatchInput): Promise<DispatchResult>;
   waitUntil(promise: Promise<unknown>): void;
@@ -78,14 +85,30 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
     });
   await mark("claimed");
 
+  deps.waitUntil(
+    handOver(comment, deps, mark).catch((error: unknown) => log("delivery:error", { ...where, error: errorMessage(error) }))
+  );
+  log("delivery:accepted", where);
+  return respond(202, "accepted");
+}
+
+/** After the answer: token, then a refusal or 👀 and the dispatch; every failure is reported, never thrown. */
+async function handOver(
+  comment: AcceptedComment,
+  deps: StartRunDeps,
+  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+): Promise<void> {
+  const { log } = deps;
+  const where = { deliveryId: comment.deliveryId, repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId };
   let token: RepoToken;
   try {
-    token = await deps.mintToken(comment.repo);
+    token = await deps.mintToken(comment.repo, comment.installationId);
   } catch (error) {
+    // No token, so nothing can be posted as the App: the log and the marker are the report.
     const code = (error as { code?: unknown }).code;
     log("token:failed", { ...where, code, error: errorMessage(error) });
-    await mark("failed", { reason: "token" });
-    return respond(502, "token_failed");
+    await settle(mark("failed", { reason: "token" }), log, where);
+    return;
   }
   log.addSecret(token.token);
   log("token:minted", { ...where, expiresAt: token.expiresAt });
@@ -94,16 +117,13 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
   if (comment.instruction.length > MAX_INSTRUCTION_CHARS) {
     log("delivery:refused", { ...where, reason: "instruction_too_long", chars: comment.instruction.length });
     const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and mention \`${comment.handle}\` again with a shorter instruction.`;
-    deps.waitUntil(
-      reportNotStarted(comment, github, body, log).then(() => settle(mark("refused", { reason: "instruction_too_long" }), log, where))
-    );
-    return respond(200, "refused:instruction_too_long");
+    await reportNotStarted(comment, github, body, log);
+    await settle(mark("refused", { reason: "instruction_too_long" }), log, where);
+    return;
   }
 
   await react(github, comment, "eyes", log);
-  deps.waitUntil(dispatchRun(comment, token, github, deps, mark));
-  log("delivery:accepted", where);
-  return respond(202, "accepted");
+  await dispatchRun(comment, token, github, deps, mark);
 }
 
 async function dispatchRun(

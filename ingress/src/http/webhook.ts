@@ -7,7 +7,9 @@
  * instruction → write access: an OWNER, MEMBER or COLLABORATOR
  * association, or else GitHub's permission API says write, maintain or
  * admin (permission.ts, cached) → the atomic claim of the comment → then
- * start-run.ts (marker, token, 👀, dispatch in the background) answers 202.
+ * start-run.ts writes the marker and answers 202; the token, 👀 and the
+ * dispatch follow in the background, so GitHub's ten seconds are spent only
+ * on the decision (and, for some commenters, the permission check).
  *
  * Everything before the claim is a decision without side effects: each
  * refusal answers with a clear status, logs why, and leaves nothing behind
@@ -40,8 +42,11 @@ export type WebhookDeps = StartRunDeps & {
   verify(payload: string, signature: string): Promise<boolean>;
   /** True for the first claim of this comment id (within the claim's retention); false for every later one. */
   claim(commentId: number, deliveryId: string): Promise<boolean>;
-  /** GitHub's word on `login`'s permission on `repo`, cached (permission.ts); a failure is a result. */
-  permission(repo: RepoRef, login: string): Promise<PermissionLookup>;
+  /**
+   * GitHub's word on `login`'s permission on `repo`, cached (permission.ts),
+   * asked with a token for the payload's installation; a failure is a result.
+   */
+  permission(repo: RepoRef, login: string, installationId: number | undefined): Promise<PermissionLookup>;
   log: Logger;
 };
 
@@ -82,7 +87,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
     log("delivery:rejected", { deliveryId, status: 400, outcome: "bad_payload", field: parsed.error.issues[0]?.path.join(".") });
     return respond(400, "bad_payload");
   }
-  const { comment, issue, repository } = parsed.data;
+  const { comment, issue, repository, installation } = parsed.data;
   const where = { repo: repository.fullName, issueNumber: issue.number, commentId: comment.id };
 
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
@@ -98,7 +103,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   let trustedBy: Record<string, unknown> = { trustedBy: "association", association };
   if (commenter.verdict === "ask_permission") {
     const who = { ...where, login: commenter.login, association };
-    const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login);
+    const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login, installation?.id);
     if (!lookup.ok) {
       log("permission:failed", { deliveryId, ...who, error: lookup.error });
       return respond(502, "permission_check_failed");
@@ -115,6 +120,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
     {
       deliveryId,
       repo: { owner: repository.owner, name: repository.name },
+      installationId: installation?.id,
       repoVisibility: repository.visibility,
       issueNumber: issue.number,
       issueTitle: issue.title,

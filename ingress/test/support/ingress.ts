@@ -19,13 +19,24 @@ export { newCommentId } from "./payloads";
 /** GitHub's published issue_comment example, changed only where a case needs it (support/payloads.ts). */
 export const { commentPayload, withoutComment, ghostCommenter } = testPayloads(ISSUE_COMMENT_EXAMPLE);
 
+/** The App installation GitHub's example names (`installation.id`): the token is minted for it without a lookup. */
+export const EXAMPLE_INSTALLATION_ID = (ISSUE_COMMENT_EXAMPLE as { installation?: { id?: number } }).installation?.id ?? 0;
+
 export const sign = (payload: unknown, options?: { event?: string; deliveryId?: string; secret?: string }) =>
   signedDelivery(options?.secret ?? env.GITHUB_WEBHOOK_SECRET, payload, options);
 
 export type SendOptions = { headers?: Record<string, string | null>; method?: string; url?: string; env?: Env; body?: BodyInit };
 
-/** POST a delivery to the Worker and wait until its background work (dispatch, reports) is done. */
+/** POST a delivery to the Worker and wait until its background work (token, 👀, dispatch, reports) is done. */
 export async function send(delivery: Delivery, options: SendOptions = {}): Promise<Response> {
+  return (await sendTimed(delivery, options)).response;
+}
+
+/**
+ * `send`, timed: `answeredMs` until the Worker answered (what GitHub waits
+ * for), `settledMs` until its background work was done as well.
+ */
+export async function sendTimed(delivery: Delivery, options: SendOptions = {}): Promise<{ response: Response; answeredMs: number; settledMs: number }> {
   const headers = new Headers(delivery.headers);
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (value === null) headers.delete(name);
@@ -38,9 +49,11 @@ export async function send(delivery: Delivery, options: SendOptions = {}): Promi
     body: method === "GET" ? undefined : (options.body ?? delivery.body)
   });
   const ctx = createExecutionContext();
+  const started = performance.now();
   const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, options.env ?? env, ctx);
+  const answeredMs = performance.now() - started;
   await waitOnExecutionContext(ctx);
-  return response;
+  return { response, answeredMs, settledMs: performance.now() - started };
 }
 
 export const outcome = (response: Response) => response.headers.get("agent-think-outcome");
