@@ -31,7 +31,7 @@ import { botLogin } from "./run/git-auth";
 import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
 import { isolateSecrets } from "./run/console-guard";
-import { boundText, LOG_DIR, logPath, type StreamName } from "./tools/command-report";
+import { boundText, commandId, LOG_DIR, logPath, type StreamName } from "./tools/command-report";
 import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
 import { TERMINAL_STATUSES } from "./run/submission";
@@ -349,5 +349,4 @@ export class WorkspaceAgent extends Agent<Env> {
 /** Where computerd's callback arrives (the ContainerBackend's `/api`). */
 const COMPUTERD_CALLBACK_PATH = "/api";
 
-const commandId = () => `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
 

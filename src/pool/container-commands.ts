@@ -20,7 +20,7 @@
 import { authGuard, authMarker, gitAuthScript, stoppedForGitAuth } from "../run/git-auth";
 import type { GitHubHost } from "../shared/github-urls";
 import type { Logger } from "../run/log";
-import { parseReport, wrapCommand } from "../tools/command-report";
+import { commandId, parseReport, wrapCommand } from "../tools/command-report";
 import type { BashResult } from "../tools/bash-tool";
 import { isSandboxRetired } from "./errors";
 import type { TurnContainers } from "./turn-container";
@@ -83,7 +83,7 @@ export class ContainerCommands {
 
   async #run(command: string, timeoutMs: number): Promise<BashResult> {
     const started = Date.now();
-    const id = `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+    const id = commandId();
     const nonce = crypto.randomUUID().replaceAll("-", "");
     const maxBytes = this.#deps.maxOutputBytes();
     const token = this.#deps.token();

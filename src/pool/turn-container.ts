@@ -26,6 +26,7 @@
  * scheduler are parameters.
  */
 import type { Logger } from "../run/log";
+import { describeError } from "./errors";
 import { poolOwner, type ClaimResult, type PoolOwner, type ReleaseResult } from "./pool-types";
 
 /** The turn a workspace call belongs to. */
@@ -170,7 +171,7 @@ export class TurnContainers {
       try {
         await this.#deps.beforeRelease();
       } catch (error) {
-        this.#deps.log("container:before-release-failed", { owner: state.owner, error: describe(error) });
+        this.#deps.log("container:before-release-failed", { owner: state.owner, error: describeError(error) });
       }
     }
     const released = await this.#attempt(state.owner, entry);
@@ -189,8 +190,8 @@ export class TurnContainers {
       const attempts = entry.attempts + 1;
       const policy = this.#deps.retryPolicy?.() ?? DEFAULT_RETRY_POLICY;
       const delay = Math.min(policy.initialMs * 2 ** (attempts - 1), policy.maxMs);
-      await this.#putPending(owner, { ...entry, attempts, nextAttemptAt: this.#deps.now() + delay, lastError: describe(error) });
-      this.#deps.log("container:release-failed", { owner, sandboxId: entry.sandboxId, attempts, retryInMs: delay, error: describe(error) });
+      await this.#putPending(owner, { ...entry, attempts, nextAttemptAt: this.#deps.now() + delay, lastError: describeError(error) });
+      this.#deps.log("container:release-failed", { owner, sandboxId: entry.sandboxId, attempts, retryInMs: delay, error: describeError(error) });
       return false;
     }
   }
@@ -213,8 +214,4 @@ export class TurnContainers {
     const { [owner]: _done, ...rest } = await this.#pending();
     await this.#deps.store.put(RELEASES_KEY, rest);
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -103,6 +103,9 @@ function logDirOf(options: Pick<WrapOptions, "logDir">): string {
   return dir;
 }
 
+/** A fresh id for one command's logs: letters, digits and dashes, as `wrapCommand` requires. */
+export const commandId = (): string => `${Date.now().toString(36)}-${crypto.randomUUID().slice(0, 8)}`;
+
 export function logPath(id: string, stream: StreamName, dir: string = LOG_DIR): string {
   return `${dir}/${id}.${stream}`;
 }

@@ -69,7 +69,7 @@ export type StartRunDeps = {
 
 export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Promise<Response> {
   const { log } = deps;
-  const where = { deliveryId: comment.deliveryId, repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const where = whereOf(comment);
   const claimedAt = new Date(deps.now()).toISOString();
   const mark = (state: MarkerState, extra: Partial<HandledMarker> = {}) =>
     deps.markHandled({
@@ -99,7 +99,7 @@ async function handOver(
   mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
 ): Promise<void> {
   const { log } = deps;
-  const where = { deliveryId: comment.deliveryId, repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const where = whereOf(comment);
   let token: RepoToken;
   try {
     token = await deps.mintToken(comment.repo, comment.installationId);
@@ -134,7 +134,7 @@ async function dispatchRun(
   mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
 ): Promise<void> {
   const { log } = deps;
-  const where = { deliveryId: comment.deliveryId, repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId };
+  const where = whereOf(comment);
   const { avatarUrl } = comment.requestedBy;
   const { repoVisibility } = comment;
   const input: DispatchInput = {
@@ -192,6 +192,14 @@ async function settle(marking: Promise<void>, log: Logger, where: Record<string,
 }
 
 const fullName = (repo: RepoRef) => `${repo.owner}/${repo.name}`;
+
+/** Which delivery and comment a log line is about. */
+const whereOf = (comment: AcceptedComment) => ({
+  deliveryId: comment.deliveryId,
+  repo: fullName(comment.repo),
+  issueNumber: comment.issueNumber,
+  commentId: comment.commentId
+});
 
 /**
  * GitHub's `expires_at` as the dispatch carries it (canonical ISO 8601, so
