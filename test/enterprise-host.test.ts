@@ -18,6 +18,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
+import { GitHubSpec } from "./support/github-spec";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/computer/backends/container";
 import { warmLaunchSpec } from "../src/pool/launch-spec";
@@ -52,27 +53,37 @@ type WorkspaceSeams = {
   containerBackend: () => ContainerBackend | undefined;
 };
 
-/** The Enterprise server as MSW plays it: every request recorded, 🚀 and comments answered as GitHub would. */
+/**
+ * The Enterprise server as MSW plays it: every request recorded and judged
+ * by GHES 3.19's REST description (a refused one fails the test), 🚀 and
+ * comments answered as GitHub would.
+ */
 const requests: Array<{ method: string; url: string; body: string }> = [];
+const spec = new GitHubSpec(TEST_ENTERPRISE_API_URL);
 let nextId = 9000;
-type AnyRequest = { method: string; url: string; text(): Promise<string> };
-const record = async (request: AnyRequest) => {
+const record = async (request: Request) => {
   const body = await request.text();
   requests.push({ method: request.method, url: request.url, body });
   return body;
 };
 const handlers = () => [
   http.post(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/issues/comments/:id/reactions`, async ({ request }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
     const body = JSON.parse(await record(request)) as { content?: string };
     return HttpResponse.json({ id: nextId++, content: body.content }, { status: 201 });
   }),
   http.post(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
     const body = JSON.parse(await record(request)) as { body?: string };
     const id = nextId++;
     const html_url = `${ENTERPRISE.web}/${params.owner}/${params.repo}/issues/${params.number}#issuecomment-${id}`;
     return HttpResponse.json({ id, body: body.body, html_url, created_at: new Date().toISOString() }, { status: 201 });
   }),
   http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/issues/:number/comments`, async ({ request }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
     await record(request);
     return HttpResponse.json([]);
   })
@@ -81,7 +92,10 @@ const handlers = () => [
 const server = setupServer(...handlers());
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
 afterAll(() => server.close());
-afterEach(() => server.resetHandlers(...handlers()));
+afterEach(() => {
+  server.resetHandlers(...handlers());
+  expect(spec.refusals).toEqual([]);
+});
 
 /** The issue's Enterprise WorkspaceAgent with a container path: a primed pool of its own and `container` as its shell. */
 async function enterpriseWorkspace(session: string, container: RecordingContainer) {

@@ -21,7 +21,11 @@ const github = new FakeGitHub();
 const server = setupServer(...github.handlers());
 beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
 afterAll(() => server.close());
-afterEach(() => server.resetHandlers(...github.handlers()));
+afterEach(() => {
+  server.resetHandlers(...github.handlers());
+  // No test passes on a request GitHub's description would refuse.
+  expect(github.refusals).toEqual([]);
+});
 
 const TOKEN = "ghs_REPORTINGtestTOKEN000000000000000";
 const COMMENT_ID = 424242;

@@ -23,7 +23,10 @@ const github = new FakeGitHub();
 const server = setupServer(...github.handlers());
 beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
 afterAll(() => server.close());
-afterEach(() => server.resetHandlers(...github.handlers()));
+afterEach(() => {
+  server.resetHandlers(...github.handlers());
+  expect(github.refusals).toEqual([]);
+});
 
 /** Shaped like nothing GitHub issues, so only knowing it as the run's token redacts it. */
 const RUN_TOKEN = `canary-run-token-${crypto.randomUUID().slice(0, 8)}`;

@@ -11,6 +11,8 @@ export default defineConfig({
     name: "workers",
     include: ["test/**/*.test.ts"],
     exclude: ["test/unit/**"],
+    // GitHub's REST descriptions judge every request the MSW handlers answer (support/github-spec.ts).
+    globalSetup: ["test/support/github-spec-setup.ts"],
     testTimeout: 30_000,
     isolate: false
   }

@@ -6,10 +6,15 @@
  * GitHub's 65,536 characters is refused with GitHub's 422. A test can make
  * the next calls fail (with headers, such as Retry-After), make GitHub take a
  * comment and lose the answer, as a timeout or an eviction mid-call would,
- * or put other people's comments on an issue.
+ * or put other people's comments on an issue. Before any of that, GitHub's
+ * REST description judges each call (github-spec.ts): one GitHub would
+ * refuse (an unknown path, a reaction `content` it does not have, a comment
+ * without `body`) gets GitHub's 404 or 422 and is listed in `refusals`, and
+ * a valid call this fake does not model gets 501.
  */
 import { http, HttpResponse } from "msw";
 import { TEST_GITHUB_API_URL } from "../worker";
+import { GitHubSpec, type SpecRefusal } from "./github-spec";
 
 export type GitHubCall = { method: string; path: string; auth: string | null; body: Record<string, unknown> | undefined };
 type User = { login: string; type: "Bot" | "User" };
@@ -33,6 +38,8 @@ const MAX_PER_PAGE = 100;
 
 export class FakeGitHub {
   readonly calls: GitHubCall[] = [];
+  /** GitHub's REST description judges every call before it is answered (github-spec.ts). */
+  readonly spec = new GitHubSpec(TEST_GITHUB_API_URL);
   /** When each call arrived (epoch ms). */
   readonly arrivedAt = new WeakMap<GitHubCall, number>();
   readonly #comments = new Map<string, Comment[]>();
@@ -71,6 +78,11 @@ export class FakeGitHub {
     return this.#comments.get(`${repo}#${issueNumber}`.toLowerCase()) ?? [];
   }
 
+  /** The calls GitHub's description refused (each was answered as GitHub would): empty when everything sent was valid. */
+  get refusals(): SpecRefusal[] {
+    return this.spec.refusals;
+  }
+
   /** Calls for one repository, so tests sharing the runtime keep apart. */
   callsFor(repo: string): GitHubCall[] {
     return this.calls.filter((call) => call.path.toLowerCase().startsWith(`/repos/${repo.toLowerCase()}/`));
@@ -78,8 +90,8 @@ export class FakeGitHub {
 
   handlers() {
     const base = TEST_GITHUB_API_URL;
-    type AnyRequest = { method: string; url: string; headers: Headers; text(): Promise<string> };
-    const record = async (request: AnyRequest, path: string): Promise<{ call: GitHubCall; failure?: Failure | "lost" }> => {
+    const record = async (request: Request, path: string): Promise<{ call: GitHubCall; failure?: Failure | "lost"; refused?: Response }> => {
+      const refused = (await this.spec.judge(request)) ?? undefined;
       const text = await request.text();
       const call: GitHubCall = {
         method: request.method,
@@ -89,21 +101,24 @@ export class FakeGitHub {
       };
       this.calls.push(call);
       this.arrivedAt.set(call, Date.now());
+      if (refused) return { call, refused };
       const index = this.#failures.findIndex((failure) => failure.match(call));
       const failure = index < 0 ? undefined : this.#failures.splice(index, 1)[0]!.failure;
       return { call, failure };
     };
     const failed = (failure: Failure) =>
       HttpResponse.json({ message: "failed by the test" }, { status: failure.status, ...(failure.headers ? { headers: failure.headers } : {}) });
-    const pathOf = (request: AnyRequest) => new URL(request.url).pathname.replace("/api/v3", "");
+    const pathOf = (request: Request) => new URL(request.url).pathname.replace("/api/v3", "");
     return [
       http.post(`${base}/repos/:owner/:repo/issues/comments/:id/reactions`, async ({ request }) => {
-        const { call, failure } = await record(request, pathOf(request));
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
         if (failure && failure !== "lost") return failed(failure);
         return HttpResponse.json({ id: this.#nextId++, content: call.body?.content }, { status: 201 });
       }),
       http.post(`${base}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
-        const { call, failure } = await record(request, pathOf(request));
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
         if (failure && failure !== "lost") return failed(failure);
         const body = String(call.body?.body);
         if ([...body].length > MAX_COMMENT_CHARS) {
@@ -120,7 +135,8 @@ export class FakeGitHub {
         return HttpResponse.json(comment, { status: 201 });
       }),
       http.get(`${base}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
-        const { failure } = await record(request, pathOf(request));
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
         if (failure && failure !== "lost") return failed(failure);
         const url = new URL(request.url);
         const since = url.searchParams.get("since");
@@ -137,6 +153,11 @@ export class FakeGitHub {
         };
         const links = [...(page < last ? [`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(last)}>; rel="last"`] : [])];
         return HttpResponse.json(all.slice((page - 1) * perPage, page * perPage), links.length ? { headers: { link: links.join(", ") } } : {});
+      }),
+      // Anything else under the API: GitHub's answer to a path or method it does not have, or 501 for one it has and this fake does not model.
+      http.all(`${base}/*`, async ({ request }) => {
+        const { refused } = await record(request, pathOf(request));
+        return refused ?? HttpResponse.json({ message: "the test's FakeGitHub does not model this call" }, { status: 501 });
       })
     ];
   }

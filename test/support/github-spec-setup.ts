@@ -1,0 +1,30 @@
+/**
+ * The Workers tests' global setup (in Node, before any test file): starts
+ * the GitHub stand-in twice, once judging by api.github.com's REST
+ * description and once by GitHub Enterprise Server 3.19's, and provides
+ * their URLs to the tests (`inject("githubSpec")`). The MSW handlers
+ * inside workerd cannot run the validator themselves (Ajv generates code,
+ * which workerd forbids), so they ask these stand-ins'
+ * `POST /_standin/validate` about every request before they answer it
+ * (test/support/github-spec.ts). Nothing is answered by these stand-ins;
+ * they only judge.
+ */
+import type { TestProject } from "vitest/node";
+import { startGitHubStandin, type GitHubStandin } from "../../scripts/lib/github-standin";
+
+export type GitHubSpecUrls = { "api.github.com": string; "ghes-3.19": string };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    githubSpec: GitHubSpecUrls;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const standins: GitHubStandin[] = await Promise.all([startGitHubStandin(), startGitHubStandin({ description: "ghes-3.19" })]);
+  const [github, enterprise] = standins as [GitHubStandin, GitHubStandin];
+  project.provide("githubSpec", { "api.github.com": github.url, "ghes-3.19": enterprise.url });
+  return async () => {
+    await Promise.all(standins.map((standin) => standin.close()));
+  };
+}
