@@ -30,6 +30,12 @@ export type CommentDeliveryOptions = {
   action?: string;
   /** A comment on a pull request's conversation: the issue carries `pull_request`. */
   pullRequest?: boolean;
+  /**
+   * The GitHub that sent it, when not github.com (an Enterprise Server):
+   * every github.com and api.github.com URL of the payload is rewritten to
+   * these origins, as that server would have written them.
+   */
+  github?: { web: string; api: string };
 };
 
 /** The fields of GitHub's example this module replaces; the rest is sent as published. */
@@ -70,6 +76,21 @@ export function issueCommentExample(): IssueCommentExample {
 }
 
 export function issueCommentPayload(options: CommentDeliveryOptions, example: IssueCommentExample = issueCommentExample()) {
+  const payload = githubComPayload(options, example);
+  return options.github ? rehosted(payload, options.github) : payload;
+}
+
+/** `payload` as another GitHub writes it: its web and API origins in every URL. */
+function rehosted<T>(payload: T, github: { web: string; api: string }): T {
+  const web = github.web.replace(/\/+$/, "");
+  const api = github.api.replace(/\/+$/, "");
+  const text = JSON.stringify(payload)
+    .replaceAll("https://api.github.com", api)
+    .replaceAll("https://github.com", web);
+  return JSON.parse(text) as T;
+}
+
+function githubComPayload(options: CommentDeliveryOptions, example: IssueCommentExample) {
   const [owner = "", name = ""] = options.repo.split("/");
   const login = options.login ?? "octocat";
   const id = options.userId ?? OCTOCAT_ID;
@@ -126,7 +147,7 @@ export function issueCommentPayload(options: CommentDeliveryOptions, example: Is
   };
 }
 
-export type IssueCommentPayload = ReturnType<typeof issueCommentPayload>;
+export type IssueCommentPayload = ReturnType<typeof githubComPayload>;
 
 function userUrls(login: string) {
   return { html_url: `https://github.com/${encodeURIComponent(login)}`, url: `https://api.github.com/users/${encodeURIComponent(login)}` };
@@ -136,9 +157,10 @@ function userUrls(login: string) {
 export async function signedDelivery(
   secret: string,
   payload: unknown,
-  options: { event?: string; deliveryId?: string } = {}
+  options: { event?: string; deliveryId?: string; enterprise?: { host: string; version: string } } = {}
 ): Promise<Delivery> {
   const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const { enterprise } = options;
   return {
     body,
     headers: {
@@ -146,6 +168,8 @@ export async function signedDelivery(
       "user-agent": "GitHub-Hookshot/agent-think-test",
       "x-github-event": options.event ?? "issue_comment",
       "x-github-delivery": options.deliveryId ?? crypto.randomUUID(),
+      // An Enterprise Server names itself and its version on every delivery.
+      ...(enterprise ? { "x-github-enterprise-host": enterprise.host, "x-github-enterprise-version": enterprise.version } : {}),
       "x-hub-signature-256": await signer(secret).sign(body)
     }
   };

@@ -39,7 +39,9 @@
  * Only https: gh reaches every GitHub host over https, so an `http://` API
  * could never be the host the container logs in to. The one exception is the
  * local stand-in (`npm start`, scripts/lib/github-standin.ts): a loopback
- * URL plays api.github.com, so its runs link to github.com as before.
+ * URL plays api.github.com, so its runs link to github.com as before, and a
+ * loopback URL ending in /api/v3 plays an Enterprise Server whose web
+ * origin is the stand-in itself (`host` then carries the port).
  * An empty GITHUB_API_URL (local dev and the tests post nothing) is
  * github.com too. Anything else is a GitHubConfigError naming the variable:
  * falling back to github.com would make the model and the container act on a
@@ -110,6 +112,15 @@ function enterpriseServer(host: string): GitHubHost {
   return { kind: "ghes", host, web: `https://${host}`, noreplyDomain: `users.noreply.${host}` };
 }
 
+/**
+ * The local stand-in serving GitHub Enterprise Server's description under
+ * /api/v3 (the e2e tests' Enterprise chain): its web origin is the stand-in
+ * itself, port included, so nothing it is sent names github.com.
+ */
+function localEnterpriseServer(url: URL): GitHubHost {
+  return { kind: "ghes", host: url.host, web: `${url.protocol}//${url.host}`, noreplyDomain: `users.noreply.${url.hostname}` };
+}
+
 /** The GitHub a GITHUB_API_URL names, or why it names none (the reason names the variable). */
 export function parseGitHubApiUrl(value: string | undefined): GitHubHostResult {
   const raw = (value ?? "").trim();
@@ -124,8 +135,9 @@ export function parseGitHubApiUrl(value: string | undefined): GitHubHostResult {
   const shown = JSON.stringify(`${url.protocol}//${url.host}${url.pathname}${url.search}`);
   if (url.username || url.password || url.search || url.hash) return refuse(shown);
   const path = url.pathname.replace(/\/+$/, "");
-  if (LOOPBACK.test(url.hostname) && (url.protocol === "http:" || url.protocol === "https:") && path === "") {
-    return { ok: true, github: GITHUB_COM };
+  if (LOOPBACK.test(url.hostname) && (url.protocol === "http:" || url.protocol === "https:")) {
+    if (path === "") return { ok: true, github: GITHUB_COM };
+    if (path === "/api/v3") return { ok: true, github: localEnterpriseServer(url) };
   }
   if (url.protocol !== "https:" || url.port !== "") return refuse(shown);
   if (url.hostname === "api.github.com" && path === "") return { ok: true, github: GITHUB_COM };

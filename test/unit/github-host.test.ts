@@ -41,6 +41,16 @@ describe("githubHost(GITHUB_API_URL)", () => {
     }
   });
 
+  it("takes a loopback URL ending in /api/v3 as the stand-in playing an Enterprise Server, its web origin the stand-in's own", () => {
+    expect(githubHost("http://127.0.0.1:8798/api/v3/")).toEqual({
+      kind: "ghes",
+      host: "127.0.0.1:8798",
+      web: "http://127.0.0.1:8798",
+      noreplyDomain: "users.noreply.127.0.0.1"
+    });
+    expect(parseGitHubApiUrl("http://127.0.0.1:8798/api/v4").ok).toBe(false);
+  });
+
   it.each([
     ["api.github.com"],
     ["http://api.github.com"],

@@ -35,6 +35,21 @@ describe("the ingress tests' payloads against GitHub's webhook schema", () => {
     expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it("an Enterprise Server's delivery (the e2e Enterprise chain) is one that server could send: its own URLs, none of github.com", () => {
+    const ghes = createRequire(import.meta.url)("@octokit/openapi-webhooks/generated/ghes-3.19.json") as { components: object };
+    const ghesAjv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ghesAjv);
+    ghesAjv.addSchema({ $id: "ghes", components: ghes.components });
+    const validate = ghesAjv.compile({ $ref: "ghes#/components/schemas/webhook-issue-comment-created" });
+    const github = { web: "https://ghe.example.com", api: "https://ghe.example.com/api/v3" };
+    const payload = issueCommentPayload({ repo: "acme/widgets", issueNumber: 7, commentId: 123, body: "@agent-think reproduce this issue", github });
+    expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
+    const text = JSON.stringify(payload);
+    expect(text).not.toMatch(/https:\/\/(api\.)?github\.com/);
+    expect(payload.issue.html_url).toBe("https://ghe.example.com/acme/widgets/issues/7");
+    expect(payload.issue.url).toBe("https://ghe.example.com/api/v3/repos/acme/widgets/issues/7");
+  });
+
   it("refuses a broken payload: a string comment id, an unknown association, no sender", () => {
     const validate = validator("webhook-issue-comment-created");
     const good = payloads.commentPayload();
