@@ -1,8 +1,9 @@
 /**
  * The whole chain, both Workers under real `wrangler dev`: a signed
  * `issue_comment` delivery to the webhook app (ingress/) is verified, gated,
- * answered 202, reacted 👀 and dispatched over the service binding to the
- * agent Worker, whose scripted run reacts 🚀, finishes, posts its result and
+ * answered 202, the App's identity learned from the stand-in (GET /app,
+ * GET /users/<slug>[bot]), reacted 👀 and dispatched over the service
+ * binding to the agent Worker, whose scripted run reacts 🚀, finishes, posts its result and
  * shows on the dashboard's API. Continue on the dashboard mints a fresh
  * token through the webhook app's token broker. Who may ask, end to end: an
  * Enterprise Managed User on their own repository, and a maintainer whose
@@ -16,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
-import { startGitHubStandin, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
+import { STANDIN_BOT_USER_ID, startGitHubStandin, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
 import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { startDevServer, startWrangler } from "./fixture";
 import type { Snapshot } from "../src/shared/command-center";
@@ -90,15 +91,22 @@ describe("webhook to finished run", () => {
     expect(bodyText(result!)).toContain("### ❔ Not reproduced");
     expect(bodyText(result!)).toContain(`${agent.url}/thread/acme-widgets-11`);
 
-    const calls = standin.records().filter((record) => record.path.includes("/71001/") || record.path.includes("/issues/11/") || record.path.startsWith("/app/"));
+    const calls = standin
+      .records()
+      .filter((record) => record.path.includes("/71001/") || record.path.includes("/issues/11/") || record.path.startsWith("/app") || record.path.startsWith("/users/"));
     expect(calls.map((record) => `${record.method} ${record.path}${record.body && "content" in (record.body as object) ? ` ${(record.body as { content: string }).content}` : ""}`)).toEqual([
       "POST /app/installations/1/access_tokens",
+      // The App's identity (ingress/wrangler.jsonc sets no BOT_LOGIN): its slug as the App, its bot user with the run's token.
+      "GET /app",
+      "GET /users/agent-think%5Bbot%5D",
       "POST /repos/acme/widgets/issues/comments/71001/reactions eyes",
       "POST /repos/acme/widgets/issues/comments/71001/reactions rocket",
       "POST /repos/acme/widgets/issues/11/comments"
     ]);
     const mint = calls[0]!.body as { repositories?: string[] };
     expect(mint.repositories).toEqual(["widgets"]);
+    // What the webhook app learned, and so dispatched as `bot`.
+    expect(ingress.output()).toMatch(new RegExp(`"event":"identity:learned".*"login":"agent-think\\[bot\\]","id":${STANDIN_BOT_USER_ID}\\}`));
 
     const finished = await thread("acme-widgets-11");
     expect(finished).toMatchObject({ repo: REPO, issueNumber: 11, status: "done", requestedBy: { login: "alice" } });
@@ -135,6 +143,8 @@ describe("webhook to finished run", () => {
     const comments = await commentsOn(13, 2);
     expect(bodyText(comments[1]!)).toContain("agent-think finished.");
     expect(standin.records().filter((record) => record.path.startsWith("/app/")).length).toBe(mintsBefore + 1);
+    // The broker's token carried the identity learned for the first delivery: GitHub was asked once in all.
+    expect(standin.records().filter((record) => record.path === "/app" || record.path.startsWith("/users/")).length).toBe(2);
     expect(await thread("acme-widgets-13")).toMatchObject({ status: "done", runCount: 2 });
   });
 });

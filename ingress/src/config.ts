@@ -1,10 +1,10 @@
 /**
  * The webhook app's configuration, read from its vars once per request:
  * where GitHub is, the handle that starts a run, which repositories may use
- * it, the App's own bot login, and the largest delivery it reads. A value
- * that cannot be used is a ConfigError naming the variable (never its
- * value), so a misconfigured deployment fails loudly instead of quietly
- * accepting or ignoring everything. Secrets are not read here.
+ * it, the App's own bot login if configured, and the largest delivery it
+ * reads. A value that cannot be used is a ConfigError naming the variable
+ * (never its value), so a misconfigured deployment fails loudly instead of
+ * quietly accepting or ignoring everything. Secrets are not read here.
  *
  * Pure.
  */
@@ -30,7 +30,11 @@ export type IngressConfig = {
   handle: string;
   /** Lowercase `owner/name`. */
   allowedRepos: ReadonlySet<string>;
-  /** Lowercase; empty when unset. */
+  /**
+   * BOT_LOGIN, lowercase; empty when unset, as it may be: the App's identity
+   * is learned from GitHub (github/app-identity.ts). When set, it names the
+   * own-bot refusal until then and is checked against GitHub's answer.
+   */
   botLogin: string;
   maxBodyBytes: number;
 };

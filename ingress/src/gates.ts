@@ -2,10 +2,12 @@
  * Who may start a run: a person with write access to the repository, never
  * a bot.
  *
- * The App's own comments (BOT_LOGIN) are refused first, so the bot's
- * reports, which may quote the instruction, can never trigger another run;
- * any other `[bot]` login or Bot account is refused too, because a bot
- * cannot be held to account for what it asks the agent to do.
+ * The App's own comments are refused first, so the bot's reports, which
+ * may quote the instruction, can never trigger another run; any other
+ * `[bot]` login or Bot account is refused too, because a bot cannot be held
+ * to account for what it asks the agent to do. So the App's own login
+ * (GitHub's, once learned, else BOT_LOGIN; either may be unknown) only
+ * names the refusal: no bot gets through without it.
  *
  * A person whose author_association is OWNER, MEMBER or COLLABORATOR is
  * trusted on the payload's word. Any other association is not a refusal
@@ -36,6 +38,7 @@ export type CommenterGate =
   | { verdict: "ask_permission"; login: string }
   | { verdict: "refused"; reason: RefusalReason };
 
+/** `botLogin`: the App's own bot login, lowercase, or "" when not known. */
 export function gateCommenter(user: Commenter | null, association: string, botLogin: string): CommenterGate {
   if (user === null) return { verdict: "refused", reason: "not_trusted" };
   const login = user.login.toLowerCase();

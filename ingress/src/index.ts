@@ -7,18 +7,17 @@
  * runtime.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import type { RepoToken } from "./github/app-client";
 import { errorMessage } from "./http/start-run";
 import { respond } from "./http/responses";
 import { handleWebhook } from "./http/webhook";
-import { mintForRepo } from "./token-broker";
+import { mintForRepo, type BrokeredToken } from "./token-broker";
 import { brokerDeps, ingressLogger, webhookDeps } from "./wiring";
 
 export { CommentClaim } from "./comment-claim";
 
 export class AgentThinkTokenBroker extends WorkerEntrypoint<Env> {
-  /** A short-lived installation token for one allowlisted repository the App is installed on. */
-  async mintInstallationToken(repo: string): Promise<RepoToken> {
+  /** A short-lived installation token for one allowlisted repository the App is installed on, with the App's bot. */
+  async mintInstallationToken(repo: string): Promise<BrokeredToken> {
     const log = ingressLogger(this.env);
     return await mintForRepo(repo, brokerDeps(this.env, log));
   }

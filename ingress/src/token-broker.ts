@@ -3,18 +3,26 @@
  * repository on the allowlist that the App is installed on, scoped to that
  * repository alone. The agent Worker calls it (through
  * AgentThinkTokenBroker in index.ts) to continue a failed run with a fresh
- * token, so the agent never holds App credentials.
+ * token, so the agent never holds App credentials. With the token comes
+ * the App's bot as GitHub names it (github/app-identity.ts), which the
+ * agent commits and comments as.
  *
  * Errors are TokenBrokerError with a code and a message that names the
  * repository and what to fix, never a token; a malformed `repo` is not
- * echoed back.
+ * echoed back. An identity GitHub would not give is code "identity": the
+ * token is not handed out without it.
  */
+import type { BotIdentity } from "../../src/shared/dispatch";
 import { parseRepo } from "../../src/shared/repo";
 import { isAllowedRepo, type IngressConfig } from "./config";
 import { TokenMintError, type RepoRef, type RepoToken } from "./github/app-client";
+import { AppIdentityError } from "./github/app-identity";
 import type { Logger } from "./log";
 
-export type TokenBrokerErrorCode = "invalid_repo" | "not_allowed" | TokenMintError["code"];
+export type TokenBrokerErrorCode = "invalid_repo" | "not_allowed" | TokenMintError["code"] | AppIdentityError["code"];
+
+/** What the broker answers: an installation token, its expiry, and the App's bot. */
+export type BrokeredToken = RepoToken & { bot: BotIdentity };
 
 export class TokenBrokerError extends Error {
   override readonly name = "TokenBrokerError";
@@ -30,10 +38,12 @@ export class TokenBrokerError extends Error {
 export type BrokerDeps = {
   config(): IngressConfig;
   mint(repo: RepoRef): Promise<RepoToken>;
+  /** The App's bot (cached), asked with the token just minted. */
+  identity(token: string): Promise<BotIdentity>;
   log: Logger;
 };
 
-export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<RepoToken> {
+export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<BrokeredToken> {
   const refuse = (code: TokenBrokerErrorCode, detail: string, fields: Record<string, unknown> = {}) => {
     deps.log("broker:refused", { code, ...fields });
     return new TokenBrokerError(code, detail);
@@ -50,6 +60,15 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<Repo
     throw error;
   }
   deps.log.addSecret(token.token);
-  deps.log("broker:minted", { repo: full, expiresAt: token.expiresAt });
-  return token;
+  let bot: BotIdentity;
+  try {
+    bot = await deps.identity(token.token);
+  } catch (error) {
+    if (error instanceof AppIdentityError) {
+      throw refuse(error.code, `the GitHub App could not learn its own identity from GitHub: ${error.message}`, { repo: full });
+    }
+    throw error;
+  }
+  deps.log("broker:minted", { repo: full, expiresAt: token.expiresAt, bot: bot.login });
+  return { token: token.token, expiresAt: token.expiresAt, bot };
 }

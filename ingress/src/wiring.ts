@@ -2,8 +2,8 @@
  * Binds the Worker's environment into the plain dependencies the webhook
  * route and the token broker take: configuration, the signature check, the
  * claim object, the KV marker and the cached permission answers, GitHub
- * through Octokit, and the agent Worker's `dispatch` over the AGENT_THINK
- * service binding. The only module besides index.ts and comment-claim.ts
+ * through Octokit, the App's identity (cached in the isolate and KV), and
+ * the agent Worker's `dispatch` over the AGENT_THINK service binding. The only module besides index.ts and comment-claim.ts
  * that touches bindings.
  *
  * One delivery mints at most one token per repository: when the commenter's
@@ -15,7 +15,8 @@ import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
 import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
-import { installationClient, mintRepoToken, type RepoRef, type RepoToken } from "./github/app-client";
+import { installationClient, mintRepoToken, type AppCredentials, type RepoRef, type RepoToken } from "./github/app-client";
+import { appIdentity, knownAppIdentity } from "./github/app-identity";
 import { markerKey, MARKER_TTL_SECONDS } from "./http/start-run";
 import type { WebhookDeps } from "./http/webhook";
 import type { BrokerDeps } from "./token-broker";
@@ -32,7 +33,7 @@ export function ingressLogger(env: Env): Logger {
 
 export function brokerDeps(env: Env, log: Logger): BrokerDeps {
   const config = () => readConfig(env);
-  return { config, log, mint: (repo) => mintToken(env, config(), repo, log) };
+  return { config, log, mint: (repo) => mintToken(env, config(), repo, log), identity: (token) => identity(env, config(), token, log) };
 }
 
 export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): WebhookDeps {
@@ -64,15 +65,35 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log }),
     mintToken: mint,
     github: (token) => installationClient(token, config().apiUrl, log),
+    identity: (token) => identity(env, config(), token, log),
+    knownBotLogin: () => knownAppIdentity(env.GITHUB_APP_ID ?? "", config().apiUrl, Date.now())?.login,
     dispatch: (input) => (env.AGENT_THINK as unknown as AgentDispatcher).dispatch(input),
     waitUntil: (promise) => ctx.waitUntil(promise),
     now: () => Date.now()
   };
 }
 
+const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
+  appId: env.GITHUB_APP_ID ?? "",
+  privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "",
+  apiUrl: config.apiUrl
+});
+
 function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number) {
-  const credentials = { appId: env.GITHUB_APP_ID ?? "", privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "", apiUrl: config.apiUrl };
-  return mintRepoToken(credentials, repo, log, installationId);
+  return mintRepoToken(credentials(env, config), repo, log, installationId);
+}
+
+function identity(env: Env, config: IngressConfig, token: string, log: Logger) {
+  return appIdentity(token, {
+    credentials: credentials(env, config),
+    store: {
+      get: (key) => env.EVENT_STATE.get(key),
+      put: (key, value, ttlSeconds) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
+    },
+    log,
+    now: () => Date.now(),
+    configuredLogin: config.botLogin
+  });
 }
 
 type Mint = (repo: RepoRef, installationId?: number) => Promise<RepoToken>;

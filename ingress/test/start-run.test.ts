@@ -1,15 +1,16 @@
 /**
  * An accepted comment: answered 202 as soon as it is claimed and marked,
  * then, in the background, the token minted for its repository only (for
- * the payload's installation), 👀 as the App, the dispatch the agent Worker
- * receives, and every way that can fail (token, reaction, dispatch, an
- * instruction too long), each reported once and never with a secret.
+ * the payload's installation), the App's identity, 👀 as the App, the
+ * dispatch the agent Worker receives, and every way that can fail (token,
+ * reaction, dispatch, an instruction too long), each reported once and
+ * never with a secret. The identity's own cases are in app-identity.test.ts.
  */
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { delay, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { FAIL_DISPATCH } from "./support/recording";
-import { githubServer, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
+import { BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
 import {
   captureConsole,
   commentPayload,
@@ -41,7 +42,7 @@ function withoutInstallation(payload: ReturnType<typeof commentPayload>): Return
 }
 
 describe("an accepted comment", () => {
-  it("mints a token for that repository only, for the payload's installation, reacts 👀 with it, then dispatches", async () => {
+  it("mints a token for that repository only, for the payload's installation, learns the App's identity, reacts 👀 with the token, then dispatches", async () => {
     github();
     const payload = commentPayload({ issueNumber: 41, issueTitle: "Crash on start", body: "@agent-think reproduce this\nOn Node 22." });
     const { response } = await deliver(payload);
@@ -51,11 +52,12 @@ describe("an accepted comment", () => {
     expect(EXAMPLE_INSTALLATION_ID).toBeGreaterThan(0);
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      ...IDENTITY_CALLS,
       `POST /repos/acme/widgets/issues/comments/${commentId}/reactions`
     ]);
     expect(calls[0]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
-    expect(calls[1]!.body).toEqual({ content: "eyes" });
-    expect(calls[1]!.authorization).toBe(`token ${minted[0]}`);
+    expect(calls[3]!.body).toEqual({ content: "eyes" });
+    expect(calls[3]!.authorization).toBe(`token ${minted[0]}`);
     expect(dispatchesFor(commentId)).toEqual([
       {
         repo: "acme/widgets",
@@ -67,7 +69,9 @@ describe("an accepted comment", () => {
         issueTitle: "Crash on start",
         // GitHub's example repository states visibility "public".
         repoVisibility: "public",
-        requestedBy: { login: "octocat", avatarUrl: "https://avatars.githubusercontent.com/u/583231?v=4" }
+        requestedBy: { login: "octocat", avatarUrl: "https://avatars.githubusercontent.com/u/583231?v=4" },
+        // Who the run's commits and comments are by, as GitHub named the App's bot.
+        bot: { login: BOT_LOGIN, id: BOT_USER_ID }
       }
     ]);
     // The token's expiry, as GitHub answered it: an hour after it was minted.
@@ -100,6 +104,7 @@ describe("an accepted comment", () => {
     expect(calls.map(route)).toEqual([
       "GET /repos/acme/widgets/installation",
       `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      ...IDENTITY_CALLS,
       `POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`
     ]);
     expect(dispatchesFor(payload.comment.id)).toEqual([expect.objectContaining({ installationToken: minted[0] })]);
@@ -146,7 +151,8 @@ describe("when the run cannot start", () => {
     expect(response.status).toBe(202);
     const commentId = payload.comment.id;
     expect(dispatchesFor(commentId)).toHaveLength(1);
-    const after = calls.slice(2);
+    // After the token, the identity and 👀:
+    const after = calls.slice(2 + IDENTITY_CALLS.length);
     expect(after.map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${commentId}/reactions`, "POST /repos/acme/widgets/issues/9/comments"]);
     expect(after[0]!.body).toEqual({ content: "confused" });
     const body = (after[1]!.body as { body: string }).body;

@@ -1,8 +1,9 @@
 /**
  * Installation tokens: the App JWT GitHub sees (RS256, iss = App id, inside
  * GitHub's ten-minute window, signed by the App's key), the token scoped to
- * one repository, the broker the agent Worker calls over RPC and its
- * refusals, and no secret or token in any log line on any of these paths.
+ * one repository, the broker the agent Worker calls over RPC (the token
+ * with the App's bot) and its refusals, and no secret or token in any log
+ * line on any of these paths.
  */
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { createExecutionContext } from "cloudflare:test";
@@ -12,9 +13,12 @@ import { mintRepoToken } from "../src/github/app-client";
 import { toPem } from "../src/github/private-key";
 import { createLogger } from "../src/log";
 import { AgentThinkTokenBroker } from "../src/index";
+import { AppIdentityError } from "../src/github/app-identity";
+import { mintForRepo, TokenBrokerError } from "../src/token-broker";
+import { readConfig } from "../src/config";
 import { FAIL_DISPATCH } from "./support/recording";
-import { API, githubServer, INSTALLATION_ID, status, verifyAppJwt, type GitHubOverrides } from "./support/github";
-import { captureConsole, commentPayload, send, sign } from "./support/ingress";
+import { API, BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, verifyAppJwt, type GitHubOverrides } from "./support/github";
+import { captureConsole, commentPayload, logEvents, send, sign } from "./support/ingress";
 import { generatedPkcs8 } from "./support/keys";
 
 const { calls, minted, use: github, reset } = githubServer();
@@ -35,9 +39,13 @@ describe("the App JWT and the token request", () => {
     const after = Math.floor(Date.now() / 1000);
     expect(calls.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       "GET /repos/acme/widgets/installation",
-      `POST /app/installations/${INSTALLATION_ID}/access_tokens`
+      `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      ...IDENTITY_CALLS
     ]);
-    for (const entry of calls) {
+    // Everything but GET /users (which an App JWT cannot call) is asked as the App.
+    const asApp = calls.filter((entry) => !entry.path.startsWith("/users/"));
+    expect(asApp).toHaveLength(3);
+    for (const entry of asApp) {
       const jwt = await verifyAppJwt(entry.authorization);
       expect(jwt.header).toEqual({ alg: "RS256", typ: "JWT" });
       expect(String(jwt.payload.iss)).toBe(env.GITHUB_APP_ID);
@@ -65,12 +73,49 @@ describe("the App JWT and the token request", () => {
 });
 
 describe("AgentThinkTokenBroker.mintInstallationToken", () => {
-  it("returns the token and its expiry for an allowlisted repository (any case)", async () => {
+  it("returns the token, its expiry and the App's bot for an allowlisted repository (any case)", async () => {
     github();
     const result = await call(() => broker().mintInstallationToken("Acme/Widgets"));
     expect(result.token).toBe(minted[0]);
     expect(Date.parse(result.expiresAt)).toBeGreaterThan(Date.now());
+    expect(result.bot).toEqual({ login: BOT_LOGIN, id: BOT_USER_ID });
     expect(calls[1]!.body).toEqual({ repositories: ["Widgets"], permissions: TOKEN_PERMISSIONS });
+    // The bot user is read with the token just minted.
+    expect(calls[3]!.authorization).toBe(`token ${minted[0]}`);
+    // The identity is kept: the next token asks GitHub for the token only.
+    calls.length = 0;
+    expect((await call(() => broker().mintInstallationToken("acme/widgets"))).bot).toEqual({ login: BOT_LOGIN, id: BOT_USER_ID });
+    expect(calls.map((entry) => entry.path)).toEqual(["/repos/acme/widgets/installation", `/app/installations/${INSTALLATION_ID}/access_tokens`]);
+  });
+
+  it("refuses with code identity, and hands out no token, when GitHub will not say who the App is", async () => {
+    github({ app: status(500, "GitHub's own words") });
+    const { result: error, lines } = await captureConsole(() => call(() => broker().mintInstallationToken("acme/widgets")).catch((caught: Error) => caught));
+    expect(String(error)).toMatch(
+      /agent-think-ingress token broker: the GitHub App could not learn its own identity from GitHub: GitHub answered 500 to GET \/app: check GITHUB_API_URL/
+    );
+    expect(String(error)).not.toContain("GitHub's own words");
+    expect(String(error)).not.toContain(minted[0]!);
+    // The class and code do not survive RPC; the log line keeps the code.
+    expect(logEvents(lines)).toContainEqual(expect.objectContaining({ event: "broker:refused", code: "identity", repo: "acme/widgets" }));
+    expect(lines.join("\n")).not.toContain(minted[0]!);
+  });
+
+  it("gives an identity failure the code identity (TokenBrokerError, in process)", async () => {
+    const log = createLogger({}, [], () => {});
+    const error = await mintForRepo("acme/widgets", {
+      config: () => readConfig(env),
+      log,
+      mint: async () => ({ token: "ghs_fake000000000000", expiresAt: new Date().toISOString() }),
+      identity: async () => {
+        throw new AppIdentityError("GitHub answered 502 to GET /app: check GITHUB_API_URL and GitHub's status, then retry");
+      }
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TokenBrokerError);
+    expect((error as TokenBrokerError).code).toBe("identity");
+    expect((error as TokenBrokerError).message).toBe(
+      "agent-think-ingress token broker: the GitHub App could not learn its own identity from GitHub: GitHub answered 502 to GET /app: check GITHUB_API_URL and GitHub's status, then retry"
+    );
   });
 
   it("refuses a repository off the allowlist without asking GitHub", async () => {

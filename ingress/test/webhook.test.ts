@@ -6,7 +6,8 @@
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { githubServer } from "./support/github";
+import { githubServer, IDENTITY_CALLS } from "./support/github";
+import { identityKey } from "../src/github/app-identity";
 import {
   captureConsole,
   commentPayload,
@@ -197,6 +198,7 @@ describe("gates", () => {
     expect((await send(await sign({ ...payload, repository }))).status).toBe(202);
     expect(calls.map((call) => call.path)).toEqual([
       `/app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      ...IDENTITY_CALLS.map((call) => call.split(" ")[1]),
       `/repos/ACME/Gadgets/issues/comments/${payload.comment.id}/reactions`
     ]);
     expect(calls[0]!.body).toEqual({ repositories: ["Gadgets"], permissions: TOKEN_PERMISSIONS });
@@ -295,7 +297,8 @@ describe("what an accepted delivery leaves", () => {
     const before = await storedState();
     expect((await send(delivery)).status).toBe(202);
     const after = await storedState();
-    expect(after.markers).toEqual([...before.markers, `handled:comments:${payload.comment.id}`].sort());
+    // The App's identity, learned for this first dispatch, is kept beside the marker.
+    expect(after.markers).toEqual([...before.markers, `handled:comments:${payload.comment.id}`, identityKey(env.GITHUB_APP_ID)].sort());
     expect(after.claims).toHaveLength(before.claims.length + 1);
     expect(after.dispatches).toBe(before.dispatches + 1);
     expect(await marker(payload.comment.id)).toMatchObject({

@@ -16,7 +16,7 @@ import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { githubServer, permissionAnswer, status, type GitHubOverrides } from "./support/github";
+import { githubServer, IDENTITY_CALLS, permissionAnswer, status, type GitHubOverrides } from "./support/github";
 import { captureConsole, commentPayload, dispatchesFor, EXAMPLE_INSTALLATION_ID, logEvents, marker, outcome, send, sign } from "./support/ingress";
 
 const github = githubServer();
@@ -53,6 +53,7 @@ describe("Enterprise Managed Users", () => {
     expect(outcome(response)).toBe("accepted");
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      ...IDENTITY_CALLS,
       `POST /repos/octocat_acme/widgets/issues/comments/${body.comment.id}/reactions`
     ]);
     expect(calls[0]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
@@ -91,6 +92,7 @@ describe("a commenter the association does not vouch for", () => {
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
       `GET /repos/acme/widgets/collaborators/${login}/permission`,
+      ...IDENTITY_CALLS,
       `POST /repos/acme/widgets/issues/comments/${body.comment.id}/reactions`
     ]);
     expect(minted).toHaveLength(1);

@@ -1,17 +1,21 @@
 /**
  * What the local GitHub stand-in remembers and answers, per operation of
  * GitHub's description, for the calls agent-think makes: reactions on a
- * comment, an issue's comments (posted and listed), the App's installation
- * and installation tokens, and a collaborator's permission. Answers are
- * shaped by the description's response schemas (the required fields, with
- * made-up values where nothing depends on them).
+ * comment, an issue's comments (posted and listed), the App itself
+ * (`GET /app`: its slug is `botLogin` without `[bot]`), its installation and
+ * installation tokens, a user (`GET /users/{username}`: the App's bot is a
+ * Bot with the fixed id STANDIN_BOT_USER_ID, any other `[bot]` login a Bot,
+ * anyone else a User; no login is unknown), and a collaborator's
+ * permission. Answers are shaped by the description's response schemas
+ * (the required fields, with made-up values where nothing depends on them).
  *
  * Also what GitHub does beyond its description where agent-think depends on
  * it: a repeated reaction answers 200 with the first one (a new one 201);
  * a blank comment, or one over 65,536 characters, is a 422; comments list
  * in ascending id order, filtered by `since`, `per_page` (at most 100) at a
- * time with a `Link` header. It does not know which issues or comments exist: a
- * reaction on any comment id, or a comment on any issue, is taken.
+ * time with a `Link` header. It does not know which issues, comments or
+ * accounts exist: a reaction on any comment id, a comment on any issue, and
+ * a lookup of any login are answered.
  *
  * Used by github-standin.ts, which has already matched and validated the
  * request against the description; this module trusts its parameters.
@@ -41,6 +45,11 @@ export type StandinStateOptions = {
   tokenLifetimeMs: number;
   now: () => number;
 };
+
+/** The App's bot user's id, the same in every answer that names the bot (its comments, reactions, `GET /users`). */
+export const STANDIN_BOT_USER_ID = 190_000_001;
+/** The App's id in `GET /app` and its installation's `app_id`. */
+export const STANDIN_APP_ID = 1;
 
 /** GitHub's limit on an issue comment's body, in characters. */
 export const MAX_COMMENT_CHARS = 65_536;
@@ -74,6 +83,10 @@ export class GitHubStandinState {
         return this.#comment(call);
       case "issues/list-comments":
         return this.#listComments(call);
+      case "apps/get-authenticated":
+        return { status: 200, body: this.#app() };
+      case "users/get-by-username":
+        return { status: 200, body: this.#publicUser(call.params.username!) };
       case "apps/get-repo-installation":
         return { status: 200, body: this.#installation(call.params.owner!) };
       case "apps/create-installation-access-token":
@@ -183,8 +196,8 @@ export class GitHubStandinState {
       access_tokens_url: `${base}/app/installations/1/access_tokens`,
       repositories_url: `${base}/installation/repositories`,
       html_url: `${base}/organizations/${owner}/settings/installations/1`,
-      app_id: 1,
-      app_slug: this.#options.botLogin.replace(/\[bot\]$/, ""),
+      app_id: STANDIN_APP_ID,
+      app_slug: this.#slug(),
       target_id: this.#userId(owner),
       target_type: "Organization",
       permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" },
@@ -208,6 +221,53 @@ export class GitHubStandinState {
       role_name: role
     };
     return { status: 200, body: { permission, role_name: role, user } };
+  }
+
+  /** GitHub's `integration` (the authenticated App), with every required field and the slug. */
+  #app(): Record<string, unknown> {
+    const base = this.#options.baseUrl();
+    const slug = this.#slug();
+    return {
+      id: STANDIN_APP_ID,
+      slug,
+      node_id: `A_standin${STANDIN_APP_ID}`,
+      client_id: "Iv1.standin",
+      owner: this.#user("acme", "Organization"),
+      name: slug,
+      description: "agent-think's App, as the local GitHub stand-in plays it",
+      external_url: base,
+      html_url: `${base}/apps/${slug}`,
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z",
+      permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" },
+      events: ["issue_comment"],
+      installations_count: 1
+    };
+  }
+
+  /** GitHub's public-user (`GET /users/{username}`): a `[bot]` login is a Bot, anyone else a User. */
+  #publicUser(login: string): Record<string, unknown> {
+    return {
+      ...this.#user(login, login.toLowerCase().endsWith("[bot]") ? "Bot" : "User"),
+      user_view_type: "public",
+      name: null,
+      company: null,
+      blog: "",
+      location: null,
+      email: null,
+      hireable: null,
+      bio: null,
+      public_repos: 0,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z"
+    };
+  }
+
+  #slug(): string {
+    return this.#options.botLogin.replace(/\[bot\]$/, "");
   }
 
   /** GitHub's simple-user, with every required field. */
@@ -238,6 +298,7 @@ export class GitHubStandinState {
 
   #userId(login: string): number {
     const key = login.toLowerCase();
+    if (key === this.#options.botLogin.toLowerCase()) return STANDIN_BOT_USER_ID;
     let id = this.#userIds.get(key);
     if (id === undefined) {
       id = 100 + this.#userIds.size;

@@ -23,7 +23,9 @@
  * What it answers, as GitHub shapes it (github-standin-state.ts): reactions
  * (a repeat 200 with the first, a new one 201), an issue's comments (a
  * blank one or one over 65,536 characters a 422; listed in id order with
- * `since`, `per_page`, `page` and a `Link` header), the App's installation,
+ * `since`, `per_page`, `page` and a `Link` header), the App itself
+ * (`GET /app`, slug from `botLogin`), a user (`GET /users/{username}`: the
+ * App's bot with the fixed STANDIN_BOT_USER_ID), the App's installation,
  * installation tokens, and a collaborator's permission
  * (`GET /repos/{owner}/{repo}/collaborators/{username}/permission`):
  * `write` for everyone, unless `permissions` (default: the
@@ -56,6 +58,7 @@ import {
 import { GitHubStandinState, ROLE_NAMES, type RoleName, type StandinAnswer } from "./github-standin-state";
 
 export type { RoleName } from "./github-standin-state";
+export { STANDIN_BOT_USER_ID } from "./github-standin-state";
 
 export type StandinRecord = {
   method: string;
@@ -96,7 +99,7 @@ export type GitHubStandin = {
 export type StandinOptions = {
   port?: number;
   host?: string;
-  /** The bot login comments are posted as. */
+  /** The App's bot login (`<slug>[bot]`): comments are posted as it, and `GET /app` names its slug. */
   botLogin?: string;
   /** Called with each request as it is recorded (the dev log). */
   onRecord?: (record: StandinRecord) => void;

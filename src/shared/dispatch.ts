@@ -7,7 +7,7 @@
  * legitimately sends a field this version does not know. Pure.
  */
 import { z } from "zod";
-import { checkActorLogin, parseRepo } from "./repo";
+import { checkActorLogin, checkBotLogin, parseRepo } from "./repo";
 import { isSessionName } from "../run/session-name";
 
 export const MAX_INSTRUCTION_CHARS = 8_000;
@@ -23,6 +23,21 @@ const repoSchema = z.string().superRefine((value, ctx) => {
 });
 
 const positiveInt = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The App's own identity as GitHub reports it (`GET /app` gives the slug,
+ * `GET /users/<slug>[bot]` the bot user's id): who the run's commits and
+ * comments are by. The webhook app learns it and sends it with every
+ * dispatch, and the token broker with every token.
+ */
+export const botIdentitySchema = z.strictObject({
+  login: z.string().superRefine((value, ctx) => {
+    const checked = checkBotLogin(value);
+    if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.reason });
+  }),
+  id: positiveInt
+});
+export type BotIdentity = z.infer<typeof botIdentitySchema>;
 
 export const dispatchInputSchema = z.strictObject({
   repo: repoSchema,
@@ -53,7 +68,10 @@ export const dispatchInputSchema = z.strictObject({
     .optional(),
   // The repository's visibility from the webhook payload. A reproduction of
   // a repository that is not known to be public is served only behind Access.
-  repoVisibility: z.enum(REPO_VISIBILITIES).optional()
+  repoVisibility: z.enum(REPO_VISIBILITIES).optional(),
+  // The App's bot, learned from GitHub by the webhook app. Required with a
+  // token outside local dev unless BOT_LOGIN is configured (service.ts).
+  bot: botIdentitySchema.optional()
 });
 export type DispatchInput = z.infer<typeof dispatchInputSchema>;
 

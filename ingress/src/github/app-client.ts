@@ -5,6 +5,7 @@
  *   @octokit/auth-app): mints an installation token scoped to that one
  *   repository, for the installation the webhook payload names, or else the
  *   one GitHub finds for the repository (the token broker has no payload);
+ *   app-identity.ts asks it for the App's slug (`GET /app`);
  * - one installation token: reacts on a comment and posts a comment, as the
  *   App's bot, and asks a commenter's permission on the repository
  *   (permission.ts).
@@ -68,19 +69,7 @@ export const TOKEN_PERMISSIONS = {
  */
 export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, log: Logger, installationId?: number): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
-  if (!/^\d+$/.test(credentials.appId.trim())) throw new TokenMintError("config", "GITHUB_APP_ID must be the App's numeric id");
-  let privateKey: string;
-  try {
-    privateKey = toPkcs8Pem(credentials.privateKey);
-  } catch (error) {
-    if (error instanceof PrivateKeyError) throw new TokenMintError("config", error.message);
-    throw error;
-  }
-  const app = new Octokit({
-    ...clientOptions(credentials.apiUrl, log),
-    authStrategy: createAppAuth,
-    auth: { appId: credentials.appId.trim(), privateKey }
-  });
+  const app = appOctokit(credentials, log);
   const installation =
     installationId ??
     (
@@ -97,6 +86,27 @@ export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, 
       });
     });
   return { token: data.token, expiresAt: data.expires_at };
+}
+
+/**
+ * Octokit authenticated as the App itself (a fresh JWT per request, by
+ * @octokit/auth-app). An id that is not a number or a key that is not a
+ * usable PEM is a TokenMintError with code "config".
+ */
+export function appOctokit(credentials: AppCredentials, log: Logger): Octokit {
+  if (!/^\d+$/.test(credentials.appId.trim())) throw new TokenMintError("config", "GITHUB_APP_ID must be the App's numeric id");
+  let privateKey: string;
+  try {
+    privateKey = toPkcs8Pem(credentials.privateKey);
+  } catch (error) {
+    if (error instanceof PrivateKeyError) throw new TokenMintError("config", error.message);
+    throw error;
+  }
+  return new Octokit({
+    ...clientOptions(credentials.apiUrl, log),
+    authStrategy: createAppAuth,
+    auth: { appId: credentials.appId.trim(), privateKey }
+  });
 }
 
 export type InstallationClient = {
@@ -145,7 +155,8 @@ export function describeGitHubError(error: unknown, timeoutMs: number = GITHUB_R
   return "GitHub could not be reached";
 }
 
-function clientOptions(apiUrl: string, log: Logger, timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS) {
+/** What every Octokit here shares: GitHub's URL, our user agent, Octokit's notices as log lines, and a deadline on each request. */
+export function clientOptions(apiUrl: string, log: Logger, timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS) {
   return {
     baseUrl: apiUrl,
     userAgent: "agent-think-ingress",
@@ -175,7 +186,7 @@ function mintError(error: unknown, full: string, known: Record<number, [TokenMin
 }
 
 /** The status GitHub answered with; undefined when it never answered (Octokit then reports a made-up 500). */
-function statusOf(error: unknown): number | undefined {
+export function statusOf(error: unknown): number | undefined {
   const status = (error as { response?: { status?: unknown } } | null)?.response?.status;
   return typeof status === "number" ? status : undefined;
 }

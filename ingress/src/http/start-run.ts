@@ -2,10 +2,11 @@
  * What happens to a comment once it is claimed: mark it handled in KV (the
  * record operators read) and answer the webhook with 202. Only then, in the
  * background (`waitUntil`): mint an installation token for its repository
- * only, react 👀 as the App, and dispatch the run. GitHub waits ten seconds
- * for the answer and never redelivers a late one (a manual redelivery would
- * then be a duplicate), so the answer waits for nothing but the dedup
- * decision: the claim (webhook.ts) and this marker.
+ * only, learn the App's own identity (github/app-identity.ts, usually
+ * cached), react 👀 as the App, and dispatch the run with both. GitHub
+ * waits ten seconds for the answer and never redelivers a late one (a
+ * manual redelivery would then be a duplicate), so the answer waits for
+ * nothing but the dedup decision: the claim (webhook.ts) and this marker.
  *
  * The marker is written before dispatch, so a failed dispatch is never
  * retried by a redelivery: it is reported instead, with a 😕 (`confused`)
@@ -14,9 +15,11 @@
  * the outcome. An instruction longer than the agent accepts is refused the
  * same way, with the limit named, instead of failing inside dispatch. A
  * failed mint leaves nothing to post with: it is logged (`token:failed`)
- * and the marker says `failed`, `reason: token`.
+ * and the marker says `failed`, `reason: token`. An identity GitHub would
+ * not give is reported like a failed dispatch (`identity:failed`, marker
+ * `reason: identity`): a run is never dispatched without the App's bot.
  */
-import { MAX_INSTRUCTION_CHARS, type DispatchInput, type DispatchResult, type RepoVisibility } from "../../../src/shared/dispatch";
+import { MAX_INSTRUCTION_CHARS, type BotIdentity, type DispatchInput, type DispatchResult, type RepoVisibility } from "../../../src/shared/dispatch";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { respond } from "./responses";
@@ -62,6 +65,8 @@ export type StartRunDeps = {
   markHandled(marker: HandledMarker): Promise<void>;
   mintToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   github(token: string): InstallationClient;
+  /** The App's bot as GitHub names it (cached); throws with a public message, never a default. */
+  identity(token: string): Promise<BotIdentity>;
   dispatch(input: DispatchInput): Promise<DispatchResult>;
   waitUntil(promise: Promise<unknown>): void;
   now(): number;
@@ -92,7 +97,7 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
   return respond(202, "accepted");
 }
 
-/** After the answer: token, then a refusal or 👀 and the dispatch; every failure is reported, never thrown. */
+/** After the answer: token, then a refusal, or the App's identity, 👀 and the dispatch; every failure is reported, never thrown. */
 async function handOver(
   comment: AcceptedComment,
   deps: StartRunDeps,
@@ -122,13 +127,25 @@ async function handOver(
     return;
   }
 
+  let bot: BotIdentity;
+  try {
+    bot = await deps.identity(token.token);
+  } catch (error) {
+    log("identity:failed", { ...where, code: (error as { code?: unknown }).code, error: errorMessage(error) });
+    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment: the GitHub App could not learn its own identity from GitHub. Nothing is running for it. Whoever runs agent-think should check the webhook app's GITHUB_API_URL, GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY (its log says more under \`identity:failed\`); then mention \`${comment.handle}\` again to retry.`;
+    await reportNotStarted(comment, github, body, log);
+    await settle(mark("failed", { reason: "identity" }), log, where);
+    return;
+  }
+
   await react(github, comment, "eyes", log);
-  await dispatchRun(comment, token, github, deps, mark);
+  await dispatchRun(comment, token, bot, github, deps, mark);
 }
 
 async function dispatchRun(
   comment: AcceptedComment,
   token: RepoToken,
+  bot: BotIdentity,
   github: InstallationClient,
   deps: StartRunDeps,
   mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
@@ -146,7 +163,8 @@ async function dispatchRun(
     commentId: comment.commentId,
     issueTitle: comment.issueTitle.slice(0, 1024),
     requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) },
-    ...(repoVisibility ? { repoVisibility } : {})
+    ...(repoVisibility ? { repoVisibility } : {}),
+    bot
   };
   let result: DispatchResult;
   try {

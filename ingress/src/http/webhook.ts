@@ -47,6 +47,8 @@ export type WebhookDeps = StartRunDeps & {
    * asked with a token for the payload's installation; a failure is a result.
    */
   permission(repo: RepoRef, login: string, installationId: number | undefined): Promise<PermissionLookup>;
+  /** The App's bot login as GitHub named it, if this isolate already learned it (no I/O: the answer is waiting). */
+  knownBotLogin(): string | undefined;
   log: Logger;
 };
 
@@ -94,7 +96,8 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   const mention = parseMention(comment.body ?? "", config.handle);
   if (mention.kind === "none") return ignore("no_mention", where);
   const association = comment.author_association;
-  const commenter = gateCommenter(comment.user, association, config.botLogin);
+  // GitHub's word on the App's own login wins over BOT_LOGIN; before it is learned, BOT_LOGIN (if set) stands in.
+  const commenter = gateCommenter(comment.user, association, deps.knownBotLogin()?.toLowerCase() ?? config.botLogin);
   if (commenter.verdict === "refused") {
     return ignore(commenter.reason, { ...where, login: comment.user?.login, association });
   }

@@ -1,17 +1,28 @@
 /**
  * GitHub for the webhook app's tests: MSW handlers for the calls the App
- * makes (find the installation, mint a token, react, comment, ask a
- * commenter's permission: by default a 404, not a collaborator), each one
- * recorded with its Authorization header, and a check of the App JWT the
- * Worker signs against the public key of this run's generated key pair.
+ * makes (find the installation, mint a token, learn the App's identity,
+ * react, comment, ask a commenter's permission: by default a 404, not a
+ * collaborator), each one recorded with its Authorization header, and a
+ * check of the App JWT the Worker signs against the public key of this
+ * run's generated key pair (`GET /app` answers 401 to any other).
+ *
+ * Each test starts with the App's identity unknown (neither the isolate nor
+ * KV holds it), so its first accepted comment asks for it: IDENTITY_CALLS.
  */
 import { env } from "cloudflare:workers";
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { forgetAppIdentities, identityKey } from "../../src/github/app-identity";
 
 export const API = "https://api.github.test";
 export const INSTALLATION_ID = 77;
+/** The App as these tests' GitHub knows it: its slug, its bot's login (BOT_LOGIN in test/wrangler.jsonc) and user id. */
+export const APP_SLUG = "agent-think";
+export const BOT_LOGIN = `${APP_SLUG}[bot]`;
+export const BOT_USER_ID = 198_765_432;
+/** What learning the identity asks, as recorded (Octokit percent-encodes the brackets). */
+export const IDENTITY_CALLS = ["GET /app", "GET /users/agent-think%5Bbot%5D"];
 
 export type GitHubCall = { method: string; path: string; authorization: string; body: unknown };
 
@@ -21,6 +32,10 @@ export type GitHubOverrides = {
   reaction?: HttpResponseResolver;
   comment?: HttpResponseResolver;
   permission?: HttpResponseResolver;
+  /** `GET /app`: the App, for a JWT that verifies (else 401). */
+  app?: HttpResponseResolver;
+  /** `GET /users/{username}`: a Bot for a `[bot]` login (BOT_USER_ID), a User otherwise. */
+  user?: HttpResponseResolver;
 };
 
 /** Handlers that record every call into `calls` and mint a fresh `ghs_` token each time (pushed to `minted`). */
@@ -56,6 +71,21 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
       recorded(() => HttpResponse.json({ id: 9001, html_url: "https://github.test/c/9001" }, { status: 201 }), overrides.comment)
     ),
     http.get(
+      `${API}/app`,
+      recorded(async ({ request }) => {
+        try {
+          await verifyAppJwt(request.headers.get("authorization") ?? "");
+        } catch {
+          return HttpResponse.json({ message: "A JSON web token could not be decoded" }, { status: 401 });
+        }
+        return appAnswer(APP_SLUG)();
+      }, overrides.app)
+    ),
+    http.get(
+      `${API}/users/:username`,
+      recorded(({ params }) => userAnswer(decodeURIComponent(String(params.username)))(), overrides.user)
+    ),
+    http.get(
       `${API}/repos/:owner/:repo/collaborators/:username/permission`,
       recorded(
         () => HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 }),
@@ -75,9 +105,11 @@ export function githubServer() {
   const calls: GitHubCall[] = [];
   const minted: string[] = [];
   beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-  beforeEach(() => {
+  beforeEach(async () => {
     calls.length = 0;
     minted.length = 0;
+    forgetAppIdentities();
+    await env.EVENT_STATE.delete(identityKey(env.GITHUB_APP_ID));
   });
   afterEach(() => server.resetHandlers());
   afterAll(() => server.close());
@@ -85,6 +117,35 @@ export function githubServer() {
 }
 
 export const status = (code: number, message = "refused") => () => HttpResponse.json({ message }, { status: code });
+
+/** GitHub's "Get the authenticated app" for an App with this slug (the `integration` schema's required fields). */
+export const appAnswer = (slug: string) => () =>
+  HttpResponse.json({
+    id: Number(env.GITHUB_APP_ID),
+    slug,
+    node_id: "A_test",
+    client_id: "Iv1.test",
+    owner: { login: "acme", id: 1, type: "Organization" },
+    name: slug,
+    description: null,
+    external_url: "https://agent-think.test",
+    html_url: `https://github.test/apps/${slug}`,
+    created_at: "2026-01-01T00:00:00Z",
+    updated_at: "2026-01-01T00:00:00Z",
+    permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" },
+    events: ["issue_comment"]
+  });
+
+/** GitHub's "Get a user": a Bot with BOT_USER_ID for any `[bot]` login, else a User. */
+export const userAnswer = (login: string, fields: Record<string, unknown> = {}) => () =>
+  HttpResponse.json({
+    login,
+    id: login.endsWith("[bot]") ? BOT_USER_ID : 9_999,
+    type: login.endsWith("[bot]") ? "Bot" : "User",
+    user_view_type: "public",
+    site_admin: false,
+    ...fields
+  });
 
 /** GitHub's answer to "Get repository permissions for a user": the legacy base role, and the role's own name. */
 export const permissionAnswer =
