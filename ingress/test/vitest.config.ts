@@ -34,7 +34,9 @@ export default defineConfig({
           include: ["ingress/test/**/*.test.ts"],
           exclude: ["ingress/test/unit/**"],
           testTimeout: 30_000,
-          isolate: false
+          isolate: false,
+          // GitHub's REST description judges every request the MSW handlers answer (test/support/github-spec.ts).
+          globalSetup: ["test/support/github-spec-setup.ts"]
         }
       },
       // Checks that read files and wrangler's config parser: plain Node.

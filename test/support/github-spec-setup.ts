@@ -7,18 +7,11 @@
  * which workerd forbids), so they ask these stand-ins'
  * `POST /_standin/validate` about every request before they answer it
  * (test/support/github-spec.ts). Nothing is answered by these stand-ins;
- * they only judge.
+ * they only judge. Both the Workers suite and the webhook app's use it.
  */
 import type { TestProject } from "vitest/node";
 import { startGitHubStandin, type GitHubStandin } from "../../scripts/lib/github-standin";
-
-export type GitHubSpecUrls = { "api.github.com": string; "ghes-3.19": string };
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    githubSpec: GitHubSpecUrls;
-  }
-}
+import type {} from "./github-spec";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const standins: GitHubStandin[] = await Promise.all([startGitHubStandin(), startGitHubStandin({ description: "ghes-3.19" })]);

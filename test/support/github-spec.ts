@@ -17,6 +17,15 @@ import { inject } from "vitest";
 
 export type SpecRefusal = { method: string; url: string; status: number; reason: string };
 
+export type GitHubSpecUrls = { "api.github.com": string; "ghes-3.19": string };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The judging stand-ins' URLs, by description (github-spec-setup.ts). */
+    githubSpec: GitHubSpecUrls;
+  }
+}
+
 type Verdict = { ok: true; operation: { operationId: string } } | { ok: false; status: number; message: string; reason: string };
 
 const ENTERPRISE_PREFIX = "/api/v3";

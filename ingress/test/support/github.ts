@@ -8,11 +8,17 @@
  *
  * Each test starts with the App's identity unknown (neither the isolate nor
  * KV holds it), so its first accepted comment asks for it: IDENTITY_CALLS.
+ *
+ * GitHub's REST description (api.github.com) judges every call before it
+ * is answered (test/support/github-spec.ts, shared with the agent's
+ * Workers tests): one GitHub would refuse is answered with GitHub's 404 or
+ * 422, and `githubServer` fails the test after it.
  */
 import { env } from "cloudflare:workers";
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { GitHubSpec } from "../../../test/support/github-spec";
 import { forgetAppIdentities, identityKey } from "../../src/github/app-identity";
 
 export const API = "https://api.github.test";
@@ -39,10 +45,11 @@ export type GitHubOverrides = {
 };
 
 /** Handlers that record every call into `calls` and mint a fresh `ghs_` token each time (pushed to `minted`). */
-export function githubHandlers(calls: GitHubCall[], minted: string[], overrides: GitHubOverrides = {}) {
+export function githubHandlers(calls: GitHubCall[], minted: string[], overrides: GitHubOverrides = {}, spec = new GitHubSpec(API)) {
   const recorded =
     (fallback: HttpResponseResolver, override?: HttpResponseResolver): HttpResponseResolver =>
     async (info) => {
+      const refused = await spec.judge(info.request);
       const text = await info.request.clone().text();
       calls.push({
         method: info.request.method,
@@ -50,7 +57,7 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
         authorization: info.request.headers.get("authorization") ?? "",
         body: text === "" ? undefined : JSON.parse(text)
       });
-      return (override ?? fallback)(info);
+      return refused ?? (override ?? fallback)(info);
     };
   return [
     http.get(`${API}/repos/:owner/:repo/installation`, recorded(() => HttpResponse.json({ id: INSTALLATION_ID, account: { login: "acme" } }), overrides.installation)),
@@ -91,6 +98,11 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
         () => HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 }),
         overrides.permission
       )
+    ),
+    // Anything else: GitHub's answer to a path or method it does not have, or 501 for one it has and these handlers do not model.
+    http.all(
+      `${API}/*`,
+      recorded(() => HttpResponse.json({ message: "the webhook app's test GitHub does not model this call" }, { status: 501 }))
     )
   ];
 }
@@ -104,6 +116,7 @@ export function githubServer() {
   const server = setupServer();
   const calls: GitHubCall[] = [];
   const minted: string[] = [];
+  const spec = new GitHubSpec(API);
   beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
   beforeEach(async () => {
     calls.length = 0;
@@ -111,9 +124,20 @@ export function githubServer() {
     forgetAppIdentities();
     await env.EVENT_STATE.delete(identityKey(env.GITHUB_APP_ID));
   });
-  afterEach(() => server.resetHandlers());
+  afterEach(() => {
+    server.resetHandlers();
+    // No test passes on a request GitHub's description would refuse.
+    const refusals = spec.refusals.splice(0);
+    expect(refusals).toEqual([]);
+  });
   afterAll(() => server.close());
-  return { calls, minted, use: (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides)), reset: () => server.resetHandlers() };
+  return {
+    calls,
+    minted,
+    spec,
+    use: (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides, spec)),
+    reset: () => server.resetHandlers()
+  };
 }
 
 export const status = (code: number, message = "refused") => () => HttpResponse.json({ message }, { status: code });
