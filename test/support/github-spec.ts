@@ -26,6 +26,9 @@ declare module "vitest" {
   }
 }
 
+/** What judging reads of a request (MSW's and the runtime's Request types differ; both have these). */
+export type JudgedRequest = { method: string; url: string; headers: { get(name: string): string | null }; clone(): { text(): Promise<string> } };
+
 type Verdict = { ok: true; operation: { operationId: string } } | { ok: false; status: number; message: string; reason: string };
 
 const ENTERPRISE_PREFIX = "/api/v3";
@@ -41,7 +44,7 @@ export class GitHubSpec {
   }
 
   /** null when GitHub would take `request`; otherwise GitHub's answer to it. Reads a clone: the handler can still read the body. */
-  async judge(request: Request): Promise<Response | null> {
+  async judge(request: JudgedRequest): Promise<Response | null> {
     const url = new URL(request.url);
     const basePath = this.#base.pathname.replace(/\/+$/, "");
     const enterprise = basePath === ENTERPRISE_PREFIX;

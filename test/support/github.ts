@@ -14,7 +14,7 @@
  */
 import { http, HttpResponse } from "msw";
 import { TEST_GITHUB_API_URL } from "../worker";
-import { GitHubSpec, type SpecRefusal } from "./github-spec";
+import { GitHubSpec, type JudgedRequest, type SpecRefusal } from "./github-spec";
 
 export type GitHubCall = { method: string; path: string; auth: string | null; body: Record<string, unknown> | undefined };
 type User = { login: string; type: "Bot" | "User" };
@@ -90,7 +90,8 @@ export class FakeGitHub {
 
   handlers() {
     const base = TEST_GITHUB_API_URL;
-    const record = async (request: Request, path: string): Promise<{ call: GitHubCall; failure?: Failure | "lost"; refused?: Response }> => {
+    type AnyRequest = JudgedRequest & { text(): Promise<string> };
+    const record = async (request: AnyRequest, path: string): Promise<{ call: GitHubCall; failure?: Failure | "lost"; refused?: Response }> => {
       const refused = (await this.spec.judge(request)) ?? undefined;
       const text = await request.text();
       const call: GitHubCall = {
@@ -108,7 +109,7 @@ export class FakeGitHub {
     };
     const failed = (failure: Failure) =>
       HttpResponse.json({ message: "failed by the test" }, { status: failure.status, ...(failure.headers ? { headers: failure.headers } : {}) });
-    const pathOf = (request: Request) => new URL(request.url).pathname.replace("/api/v3", "");
+    const pathOf = (request: AnyRequest) => new URL(request.url).pathname.replace("/api/v3", "");
     return [
       http.post(`${base}/repos/:owner/:repo/issues/comments/:id/reactions`, async ({ request }) => {
         const { call, failure, refused } = await record(request, pathOf(request));
