@@ -23,6 +23,7 @@ import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
 import { RunToken } from "./run/run-token";
+import { assertBotFor, requireBot } from "./run/bot-identity";
 import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
@@ -44,14 +45,14 @@ import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs } from "./command-center/registry";
 import { mintInstallationToken } from "./github/token-broker";
 import { threadUrl } from "./shared/thread-url";
-import type { DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
+import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
 /** What Think records as the error of a run whose recovery was exhausted. */
 export const RECOVERY_EXHAUSTED_MESSAGE =
   "agent-think was interrupted and could not recover this run. Continue it from the dashboard.";
 
 export type StartRunInput = DispatchInput & { session: string };
-export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt">;
+export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt" | "bot">;
 export type StartRunResult = { submissionId: string; accepted: boolean };
 export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
@@ -115,8 +116,8 @@ export class ThinkAgent extends Think<Env> {
     // Renewed before it expires (a closing comment can come after minute 60), and after a 401.
     token: () => this.#token.fresh(),
     refreshToken: (repo) => this.#token.refresh(repo),
-    // Only our App's comments count when looking for a marker.
-    botLogin: () => this.env.BOT_LOGIN,
+    // Only our App's comments count when looking for a marker: the run's bot's.
+    botLogin: async () => requireBot((await this.#runs.get())?.bot, this.env).login,
     // Every comment the Worker posts, whatever the model put in it.
     redact: (text) => this.#token.redact(text),
     scheduleDelivery: async (inMs) => {
@@ -206,7 +207,7 @@ export class ThinkAgent extends Think<Env> {
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
         run: async (input) => {
           const [workspace, turn, token] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.fresh()];
-          return workspace.exec({ ...input, turn: turn ?? undefined, token });
+          return workspace.exec({ ...input, turn: turn ?? undefined, token, bot: (await this.#runs.get())?.bot });
         }
       }),
       publish_reproduction: createPublishReproductionTool({
@@ -231,8 +232,9 @@ export class ThinkAgent extends Think<Env> {
   /** Store the run context and submit the turn. Idempotent per triggering comment. */
   async startRun(input: StartRunInput): Promise<StartRunResult> {
     const now = Date.now();
-    // Before anything is stored: a GITHUB_API_URL that names no GitHub is an error naming it.
+    // Before anything is stored: a GITHUB_API_URL that names no GitHub, or a token with no bot to act as, is an error saying so.
     const github = githubHost(this.githubApiUrl());
+    assertBotFor(input.installationToken, input.bot, this.env);
     this.#token.adopt(input.installationToken);
     const run: RunContext = {
       repo: input.repo,
@@ -244,6 +246,7 @@ export class ThinkAgent extends Think<Env> {
       instruction: input.instruction,
       installationToken: input.installationToken,
       tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
+      bot: input.bot,
       updatedAt: now
     };
     await this.#runs.put(run);
@@ -271,7 +274,9 @@ export class ThinkAgent extends Think<Env> {
   async continueRun(input: ContinueRunInput): Promise<{ submissionId: string }> {
     const now = Date.now();
     const github = githubHost(this.githubApiUrl());
-    const run = await this.#token.replace(input.installationToken, input.installationTokenExpiresAt);
+    // Before anything is stored: the broker's bot, else the run's, else configuration, or an error saying what is missing.
+    assertBotFor(input.installationToken, input.bot ?? (await this.#runs.get())?.bot, this.env);
+    const run = await this.#token.replace(input.installationToken, input.installationTokenExpiresAt, input.bot);
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github);
@@ -309,11 +314,11 @@ export class ThinkAgent extends Think<Env> {
    * Stop this issue's work: cancel the running turn and any queued behind
    * it. Each ends `aborted`, which releases its container, is reported to
    * the command center and says so on the issue; the transcript keeps what
-   * was done. A `stop` comment's fresh token, when given, becomes the run's
-   * token, so those notices go out with it.
+   * was done. A `stop` comment's fresh token (and bot), when given, becomes
+   * the run's, so those notices go out with it.
    */
-  async cancelRun(reason = "cancelled", installationToken?: string, installationTokenExpiresAt?: string): Promise<CancelRunResult> {
-    if (installationToken) await this.#token.replace(installationToken, installationTokenExpiresAt);
+  async cancelRun(reason = "cancelled", installationToken?: string, installationTokenExpiresAt?: string, bot?: BotIdentity): Promise<CancelRunResult> {
+    if (installationToken) await this.#token.replace(installationToken, installationTokenExpiresAt, bot);
     const result = await this.#cancelActive(reason);
     this.#log("cancelled", { cancelled: result.cancelled, submissionIds: result.submissionIds });
     return result;
@@ -351,7 +356,7 @@ export class ThinkAgent extends Think<Env> {
   override async beforeStep() {
     const [turn, token] = [await this.#turn(), await this.#token.fresh()];
     if (!turn || !this.#token.needsGitSync(token)) return;
-    const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token);
+    const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token, (await this.#runs.get())?.bot);
     this.#token.gitSynced(token);
     if (result.error) this.#log("git-auth:failed", { error: result.error });
   }

@@ -14,6 +14,7 @@ import { GitHubConfigError, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
 import { sessionName } from "./run/session-name";
 import { mintInstallationToken } from "./github/token-broker";
+import { assertBotFor } from "./run/bot-identity";
 import { threadUrl } from "./shared/thread-url";
 import {
   cancelInputSchema,
@@ -26,14 +27,20 @@ import {
   type DispatchResult,
   type ResetSessionResult,
   type SubmissionStatus,
-  type TranscriptMessage
+  type TranscriptMessage,
+  type BotIdentity
 } from "./shared/dispatch";
 
 export type AgentThinkService = ReturnType<typeof createService>;
 
 /** The ThinkAgent methods this service calls over RPC. */
 export interface IssueAgent {
-  cancelRun(reason?: string, installationToken?: string, installationTokenExpiresAt?: string): Promise<{ cancelled: number; submissionIds: string[] }>;
+  cancelRun(
+    reason?: string,
+    installationToken?: string,
+    installationTokenExpiresAt?: string,
+    bot?: BotIdentity
+  ): Promise<{ cancelled: number; submissionIds: string[] }>;
   startRun(input: StartRunInput): Promise<StartRunResult>;
   continueRun(input: ContinueRunInput): Promise<{ submissionId: string }>;
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
@@ -66,11 +73,13 @@ export function createService(env: Env) {
         // ("" when nothing was running).
         const agent = await agentFor(session);
         const by = parsed.requestedBy ? `@${parsed.requestedBy.login}` : "a maintainer";
-        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`, parsed.installationToken, parsed.installationTokenExpiresAt);
+        const { submissionIds } = await agent.cancelRun(`stopped by ${by}`, parsed.installationToken, parsed.installationTokenExpiresAt, parsed.bot);
         log("stopped", { session, cancelled: submissionIds.length });
         return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? "" };
       }
       assertRunnable(env);
+      // A token is GitHub access: refuse it when nothing says which App's bot the run acts as.
+      assertBotFor(parsed.installationToken, parsed.bot, env);
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
       const { submissionId } = await agent.startRun({ ...parsed, session });
@@ -112,7 +121,12 @@ export function createService(env: Env) {
         mintToken: (repo) => mintInstallationToken(env, repo),
         submit: async (thread, minted) => {
           const agent = await agentFor(thread.session);
-          const { submissionId } = await agent.continueRun({ installationToken: minted.token, installationTokenExpiresAt: minted.expiresAt });
+          // The broker's bot, when it names one; the ThinkAgent refuses a token with no bot at all.
+          const { submissionId } = await agent.continueRun({
+            installationToken: minted.token,
+            installationTokenExpiresAt: minted.expiresAt,
+            ...(minted.bot ? { bot: minted.bot } : {})
+          });
           return { session: thread.session, submissionId };
         }
       });

@@ -15,8 +15,9 @@
  * the WarmPool, and `endTurn` gives it back, durably. Git in the container is
  * authenticated as the App per container: every container command starts
  * with a guard that stops when this container has not logged in with the
- * run's current token (src/run/git-auth.ts). It holds no transcript and
- * stores no token.
+ * run's current token (src/run/git-auth.ts), and git commits as the run's
+ * bot (src/run/bot-identity.ts), which arrives with the token. It holds no
+ * transcript and stores neither.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
@@ -27,7 +28,8 @@ import { ContainerCommands, type CommandRunner, type RawRun } from "./pool/conta
 import { containerBackendOptions } from "./pool/launch-spec";
 import { RELEASE_RETRY_INITIAL_MS, RELEASE_RETRY_MAX_MS, TurnContainers, type RetryPolicy, type TurnPool, type TurnRef } from "./pool/turn-container";
 import { sandboxStub } from "./sandbox";
-import { botLogin } from "./run/git-auth";
+import { requireBot } from "./run/bot-identity";
+import type { BotIdentity } from "./shared/dispatch";
 import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
 import { isolateSecrets } from "./run/console-guard";
@@ -46,7 +48,8 @@ export const RELEASE_SYNC_WAIT_MS = 30_000;
 
 export type { TurnRef };
 
-export type ExecRequest = BashInput & { turn?: TurnRef; token?: string };
+/** A command for the model; `token` and `bot` are the run's current ones (the bot absent when the run's comes from configuration). */
+export type ExecRequest = BashInput & { turn?: TurnRef; token?: string; bot?: BotIdentity };
 
 export type { CommandRunner, RawRun };
 
@@ -94,7 +97,7 @@ export class WorkspaceAgent extends Agent<Env> {
     runner: () => this.containerRunner,
     turns: this.#turns,
     token: () => this.#token,
-    login: () => botLogin(this.env.BOT_LOGIN),
+    bot: () => requireBot(this.#bot, this.env),
     github: () => githubHost(this.env.GITHUB_API_URL),
     maxOutputBytes: () => this.#maxOutputBytes(),
     reconnect: async () => {
@@ -106,6 +109,8 @@ export class WorkspaceAgent extends Agent<Env> {
     createLogger({ session: this.#name(), component: "workspace" }, () => (this.#token ? [this.#token] : []))(event, fields);
   /** The run's token, in memory only, for a container claimed later in the turn. */
   #token = "";
+  /** The run's bot as GitHub named it, held with the token; undefined: configuration decides (bot-identity.ts). */
+  #bot: BotIdentity | undefined;
   #ready: Promise<void> | undefined;
 
   /**
@@ -179,7 +184,7 @@ export class WorkspaceAgent extends Agent<Env> {
     try {
       if (backend === "shell") return await this.#execShell(request);
       if (request.turn) await this.beginTurn(request.turn);
-      if (request.token !== undefined) this.#holdToken(request.token);
+      if (request.token !== undefined) this.#holdToken(request.token, request.bot);
       return await this.#commands.run(request.command, request.timeoutMs);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -218,16 +223,17 @@ export class WorkspaceAgent extends Agent<Env> {
   /** The turn ended (done, error, recovery exhausted, cancelled): give its container back, durably. */
   async endTurn(turn: TurnRef, outcome: string): Promise<{ released: boolean; pending?: boolean }> {
     this.#token = "";
+    this.#bot = undefined;
     return await this.#turns.end(turn, outcome);
   }
 
   /**
-   * Called before each model call with the run's current token. The token is
-   * held for the next container command, whose guard logs the container in
-   * when it has not seen this token (a new token, or a new container).
+   * Called before each model call with the run's current token and bot. They
+   * are held for the next container command, whose guard logs the container
+   * in when it has not seen this token (a new token, or a new container).
    */
-  async syncGitAuth(_turn: TurnRef, token: string): Promise<{ authenticated: boolean; error?: string }> {
-    this.#holdToken(token);
+  async syncGitAuth(_turn: TurnRef, token: string, bot?: BotIdentity): Promise<{ authenticated: boolean; error?: string }> {
+    this.#holdToken(token, bot);
     return { authenticated: false };
   }
 
@@ -271,9 +277,10 @@ export class WorkspaceAgent extends Agent<Env> {
     await this.#workspace.fs.mkdir("/workspace", { recursive: true });
   }
 
-  /** Keep the run's token for the container's git auth; the console guard redacts it too. */
-  #holdToken(token: string): void {
+  /** Keep the run's token and bot for the container's git auth; the console guard redacts the token too. */
+  #holdToken(token: string, bot: BotIdentity | undefined): void {
     this.#token = token;
+    this.#bot = bot;
     isolateSecrets.add(token);
   }
 

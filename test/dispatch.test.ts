@@ -2,7 +2,8 @@
  * The AgentThink RPC contracts, through the real entrypoint class over real
  * Durable Object storage: dispatch's result shape, idempotency per comment,
  * FIFO turns in one session, distinct sessions per issue, status that leaks
- * nothing, reset, and bad input that writes nothing.
+ * nothing, reset, and bad input that writes nothing: a malformed field, a
+ * configuration that cannot run, or a token with no App's bot to act as.
  */
 import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
@@ -137,6 +138,9 @@ describe("bad input", () => {
     ["issueTitle that is not a string", { issueTitle: { evil: true } }, "issueTitle"],
     ["requestedBy without a login", { requestedBy: { avatarUrl: "https://x.test/a.png" } }, "requestedBy.login"],
     ["requestedBy with a javascript avatar", { requestedBy: { login: "octo", avatarUrl: "javascript:alert(1)" } }, "requestedBy.avatarUrl"],
+    ["bot with a login that is not a bot's", { bot: { login: "agent-think", id: 1 } }, "bot.login"],
+    ["bot with an id of zero", { bot: { login: "agent-think[bot]", id: 0 } }, "bot.id"],
+    ["bot without an id", { bot: { login: "agent-think[bot]" } }, "bot.id"],
     ["an unknown field", { repository: "acme/widgets" }, "repository"]
   ];
 
@@ -168,6 +172,29 @@ describe("bad input", () => {
       /model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID/
     );
     expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
+
+  it("refuses a token with no App's bot outside local dev, saying what is missing, and writes nothing", async () => {
+    const before = (await listDurableObjectIds(env.ThinkAgent)).length;
+    // As production runs: not local dev, and no BOT_LOGIN (test/wrangler.jsonc sets none).
+    const service = createService({ ...env, LOCAL_DEV: "" });
+    const refused = await service.dispatch(dispatchInput()).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: "BotIdentityError", code: "bot_identity_missing" });
+    expect((refused as Error).message).toMatch(/bot identity is missing: the webhook app sends it with each dispatch .*set BOT_LOGIN/);
+    const misconfigured = createService({ ...env, LOCAL_DEV: "", BOT_LOGIN: "agent-think" } as Env);
+    await expect(misconfigured.dispatch(dispatchInput())).rejects.toThrow(/^BOT_LOGIN must end in \[bot\]/);
+    expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
+
+  it("takes a token outside local dev with the bot the webhook app named, or with BOT_LOGIN set, and no token without either", async () => {
+    const dispatches = [
+      createService({ ...env, LOCAL_DEV: "" }).dispatch(dispatchInput({ bot: { login: "agent-think[bot]", id: 9001 } })),
+      createService({ ...env, LOCAL_DEV: "", BOT_LOGIN: "agent-think[bot]" } as Env).dispatch(dispatchInput()),
+      createService({ ...env, LOCAL_DEV: "" }).dispatch(dispatchInput({ installationToken: "" }))
+    ];
+    for (const result of await Promise.all(dispatches)) {
+      expect((await waitForStatus(await agentFor(result.session), result.submissionId)).status).toBe("completed");
+    }
   });
 
   it("fails dispatch clearly when GITHUB_API_URL names no GitHub, writing nothing", async () => {

@@ -18,11 +18,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
-import { GitHubSpec } from "./support/github-spec";
+import { GitHubSpec, type JudgedRequest } from "./support/github-spec";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/computer/backends/container";
 import { warmLaunchSpec } from "../src/pool/launch-spec";
-import { authMarker, DEFAULT_BOT_LOGIN, gitAuthScript } from "../src/run/git-auth";
+import { authMarker, gitAuthScript } from "../src/run/git-auth";
 import { parseEnvelope } from "../src/run/envelope";
 import { sessionName } from "../src/run/session-name";
 import { githubHost } from "../src/shared/github-urls";
@@ -38,6 +38,8 @@ import { TEST_ENTERPRISE_API_URL } from "./worker";
 const ENTERPRISE = githubHost(TEST_ENTERPRISE_API_URL);
 const TOKEN = "ghs_ENTERPRISEtestTOKEN0000000000000";
 const COMMENT_ID = 515151;
+/** The App's bot on the Enterprise server: its own user id there. */
+const ENTERPRISE_BOT = { login: "agent-think[bot]", id: 17 };
 
 type EnterpriseBindings = {
   EnterpriseThinkAgent: DurableObjectNamespace<ThinkAgent>;
@@ -61,7 +63,7 @@ type WorkspaceSeams = {
 const requests: Array<{ method: string; url: string; body: string }> = [];
 const spec = new GitHubSpec(TEST_ENTERPRISE_API_URL);
 let nextId = 9000;
-const record = async (request: Request) => {
+const record = async (request: JudgedRequest & { text(): Promise<string> }) => {
   const body = await request.text();
   requests.push({ method: request.method, url: request.url, body });
   return body;
@@ -128,7 +130,9 @@ describe("a deploy for a GitHub Enterprise Server", () => {
         issueTitle: "Widgets wobble",
         instruction: "TEST: container echo cloned\nTEST: result reproduced The widgets wobble.",
         installationToken: TOKEN,
-        commentId: COMMENT_ID
+        commentId: COMMENT_ID,
+        // The App's bot as the Enterprise server names it (the webhook app asks that server, not github.com).
+        bot: ENTERPRISE_BOT
       });
       const status = await waitForStatus(agent, submissionId);
       // The closing comment settles after the turn; the command center shows it posted.
@@ -152,10 +156,11 @@ describe("a deploy for a GitHub Enterprise Server", () => {
     expect(container.commands()).toEqual(["cloned"]);
     expect(container.auths()).toEqual([TOKEN]);
     const login = container.runs.find((run) => run.script.includes("gh auth login"))!.script;
-    expect(login).toBe(gitAuthScript(DEFAULT_BOT_LOGIN, await authMarker(TOKEN, DEFAULT_BOT_LOGIN), ENTERPRISE));
+    expect(login).toBe(gitAuthScript(ENTERPRISE_BOT, await authMarker(TOKEN, ENTERPRISE_BOT.login), ENTERPRISE));
     expect(login).toContain("host='ghe.example.com'");
     expect(login).toContain('gh auth login --hostname "$host" --with-token');
     expect(login).toContain("@users.noreply.ghe.example.com");
+    expect(login).not.toContain("gh api");
     expect(JSON.stringify(container.runs)).not.toContain("github.com");
 
     // What it posted on the issue: 🚀 and the closing comment, to the Enterprise API only.

@@ -16,7 +16,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
-import { authMarker, DEFAULT_BOT_LOGIN, gitAuthScript } from "../src/run/git-auth";
+import { authMarker, gitAuthScript } from "../src/run/git-auth";
+import { DEFAULT_BOT_LOGIN } from "../src/run/bot-identity";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
 import type { poolWithFleet } from "./pool/seams";
@@ -53,7 +54,10 @@ describe("container ownership follows the turn", () => {
     expect(container.auths()).toEqual(["ghs_tokenONE_0000000000"]);
     // The fresh container had not logged in: its guard stopped the first command, which ran again after the login.
     expect(container.guardStops).toEqual(["one"]);
-    expect(container.runs[1]!.script).toBe(gitAuthScript(DEFAULT_BOT_LOGIN, await authMarker("ghs_tokenONE_0000000000", DEFAULT_BOT_LOGIN)));
+    // No bot in the dispatch: local dev's (test/wrangler.jsonc), login only. A named bot: test/bot-identity.test.ts.
+    expect(container.runs[1]!.script).toBe(
+      gitAuthScript({ login: DEFAULT_BOT_LOGIN }, await authMarker("ghs_tokenONE_0000000000", DEFAULT_BOT_LOGIN))
+    );
     const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
     expect(bash.map((part) => part.output)).toMatchObject([
       { backend: "container", exitCode: 0, stdout: { text: "one\n" } },

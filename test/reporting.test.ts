@@ -333,6 +333,28 @@ describe("posting like a good citizen", () => {
     expect(closing!.url).toBe(ours[0]!.html_url);
   });
 
+  it("trusts only the run's bot in the marker search: the App GitHub named at dispatch, not the default", async () => {
+    const repo = uniqueRepo();
+    const bot = { login: "acme-think[bot]", id: 41898282 };
+    github.failNext((call) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`, 502);
+    const session = sessionName(repo, 7);
+    const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: 7, instruction: "TEST: reply the answer", installationToken: TOKEN, bot });
+    await waitForStatus(agent, submissionId);
+    await firstAttemptFailed(agent);
+    // The default login's comment is another App's on this deploy; the run's bot's is ours.
+    const marker = `<!-- agent-think:${submissionId}:closing -->`;
+    github.addComments(repo, 7, [`${marker}\nagent-think's`], TEST_BOT);
+    github.addComments(repo, 7, [`${marker}\nacme-think's`], { login: bot.login, type: "Bot" });
+    await agent.deliverNotices();
+    const [closing] = await settled(agent, 1);
+    expect(closing).toMatchObject({ state: "sent", attempts: 2 });
+    const ours = github.comments(repo, 7).filter((comment) => comment.user.login === bot.login);
+    expect(closing!.url).toBe(ours[0]!.html_url);
+    // Found, not posted again.
+    expect(github.callsFor(repo).filter((call) => call.method === "POST")).toHaveLength(1);
+  });
+
   it("waits as long as Retry-After says before trying again", async () => {
     const repo = uniqueRepo();
     const post = (call: { method: string; path: string }) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`;

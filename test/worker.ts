@@ -4,10 +4,13 @@
  * tests drive real turns against MSW-served providers. The Enterprise agents
  * are the real ThinkAgent and WorkspaceAgent configured as a deploy for a
  * GitHub Enterprise Server would be (test/enterprise-host.test.ts).
+ * ProductionThinkAgent is the real ThinkAgent outside local dev with no
+ * BOT_LOGIN, as production runs (test/bot-identity.test.ts).
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { RECOVERY_EXHAUSTED_MESSAGE, ThinkAgent } from "../src/agent";
 import { WorkspaceAgent } from "../src/workspace-agent";
+import type { BotIdentity } from "../src/shared/dispatch";
 
 export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
@@ -26,12 +29,15 @@ export class GatewayThinkAgent extends ThinkAgent {
   }
 }
 
+/** The App's bot as the test broker names it with every token: the stand-in's login, with the id GitHub would give. */
+export const TEST_BROKER_BOT: BotIdentity = { login: "agent-think[bot]", id: 9001 };
+
 /** Stands in for the webhook app's AgentThinkTokenBroker (GITHUB_AUTH). */
 export class TestTokenBroker extends WorkerEntrypoint<Env> {
   static minted: string[] = [];
-  async mintInstallationToken(repo: string): Promise<{ token: string; expiresAt: string }> {
+  async mintInstallationToken(repo: string): Promise<{ token: string; expiresAt: string; bot: BotIdentity }> {
     TestTokenBroker.minted.push(repo);
-    return { token: `ghs_testMinted_${repo.replace(/\W/g, "_")}`, expiresAt: new Date(Date.now() + 3_600_000).toISOString() };
+    return { token: `ghs_testMinted_${repo.replace(/\W/g, "_")}`, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), bot: TEST_BROKER_BOT };
   }
 }
 
@@ -81,5 +87,13 @@ export class EnterpriseThinkAgent extends ThinkAgent {
 export class EnterpriseWorkspaceAgent extends WorkspaceAgent {
   constructor(...[ctx, env]: ConstructorParameters<typeof WorkspaceAgent>) {
     super(ctx, enterpriseEnv(env));
+  }
+}
+
+/** The real ThinkAgent as production runs it: not local dev, and no BOT_LOGIN (a run's bot comes from its dispatch or the broker). */
+export class ProductionThinkAgent extends ThinkAgent {
+  constructor(...[ctx, env]: ConstructorParameters<typeof ThinkAgent>) {
+    const { BOT_LOGIN: _none, ...rest } = env as Env & { BOT_LOGIN?: string };
+    super(ctx, { ...rest, LOCAL_DEV: "" } as Env);
   }
 }

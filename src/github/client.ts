@@ -17,7 +17,7 @@
  * waits as long as GitHub asked.
  */
 import { Octokit } from "@octokit/rest";
-import { botLogin } from "../run/git-auth";
+import { DEFAULT_BOT_LOGIN } from "../run/bot-identity";
 import { parseRepo } from "../shared/repo";
 
 export type ReactionContent = "+1" | "-1" | "laugh" | "confused" | "heart" | "hooray" | "rocket" | "eyes";
@@ -36,8 +36,9 @@ export type GitHubClientOptions = {
   /** The installation token; empty only against the local stand-in. */
   token: string;
   /**
-   * Our App's bot login (BOT_LOGIN, `<app-slug>[bot]`): a marker search
-   * trusts only its comments. Unset or not a bot login: git-auth's default.
+   * Our App's bot login (`<app-slug>[bot]`): a marker search trusts only its
+   * comments. The reporter always passes the run's (run/bot-identity.ts);
+   * unset is the local GitHub stand-in's bot, for tools run against it.
    */
   botLogin?: string;
   /** Per request. */
@@ -84,7 +85,7 @@ export const MARKER_SEARCH_MAX_PAGES = 10;
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const author = botLogin(options.botLogin);
+  const author = options.botLogin ?? DEFAULT_BOT_LOGIN;
   const send = options.fetch ?? ((input: RequestInfo, init?: RequestInit) => fetch(input, init));
   const octokit = new Octokit({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),

@@ -7,7 +7,8 @@
  * - **Logged in first.** With a run token, the login guard (run/git-auth.ts)
  *   goes in front: a container that has not logged in with this token (a
  *   new container, a renewed token) stops before the command, logs in to the
- *   deploy's GitHub host, and runs it again.
+ *   deploy's GitHub host as the run's bot, and runs it again. A token with no
+ *   bot to commit as is an error result, and the command does not run.
  * - **On the turn's container.** The turn's container is claimed before the
  *   first command (turn-container.ts); one stopped under the turn (its
  *   lifetime ran out) is given back and the command runs on a fresh one.
@@ -15,9 +16,9 @@
  *   whose results include the sync of /workspace back from the container.
  *
  * Pure apart from its dependencies: the runner, the turn's containers, the
- * token, login and GitHub host, and reconnecting the workspace.
+ * token, the bot and GitHub host, and reconnecting the workspace.
  */
-import { authGuard, authMarker, gitAuthScript, stoppedForGitAuth } from "../run/git-auth";
+import { authGuard, authMarker, gitAuthScript, stoppedForGitAuth, type GitBot } from "../run/git-auth";
 import type { GitHubHost } from "../shared/github-urls";
 import type { Logger } from "../run/log";
 import { commandId, parseReport, wrapCommand } from "../tools/command-report";
@@ -38,8 +39,12 @@ export type ContainerCommandDeps = {
   turns: Pick<TurnContainers, "sandbox" | "replaceRetired">;
   /** The run's token ("" in local dev: no GitHub login to set up). */
   token: () => string;
-  /** The App's bot login git commits as. */
-  login: () => string;
+  /**
+   * The run's bot, which git commits as (run/bot-identity.ts); asked only
+   * when there is a token, and throws, saying what is missing, when the run
+   * has none.
+   */
+  bot: () => GitBot;
   /** The GitHub the container logs in to (from GITHUB_API_URL; github.com when absent); throws, naming it, when it names none. */
   github?: () => GitHubHost;
   maxOutputBytes: () => number;
@@ -87,14 +92,14 @@ export class ContainerCommands {
     const nonce = crypto.randomUUID().replaceAll("-", "");
     const maxBytes = this.#deps.maxOutputBytes();
     const token = this.#deps.token();
-    const login = this.#deps.login();
-    const marker = token ? await authMarker(token, login) : undefined;
+    const bot = token ? this.#deps.bot() : undefined;
+    const marker = bot ? await authMarker(token, bot.login) : undefined;
     const wrapped = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
     const script = marker ? `${authGuard(marker, nonce)}\n${wrapped}` : wrapped;
     const runScript = () => this.#deps.runner().run(script, { timeoutMs: timeoutMs + REPORT_GRACE_MS });
     let raw = await this.#onTurnContainer(runScript);
-    if (marker && stoppedForGitAuth(raw.stdout, nonce)) {
-      const failure = await this.#logIn(token, login, marker);
+    if (bot && marker && stoppedForGitAuth(raw.stdout, nonce)) {
+      const failure = await this.#logIn(token, bot, marker);
       if (failure) return { backend: "container", error: failure };
       raw = await runScript();
     }
@@ -131,9 +136,9 @@ export class ContainerCommands {
   }
 
   /** Log this container in with the run's token (stdin only); an error message when it failed. */
-  async #logIn(token: string, login: string, marker: string): Promise<string | undefined> {
-    this.#deps.log("git-auth:start", {});
-    const script = gitAuthScript(login, marker, this.#deps.github?.());
+  async #logIn(token: string, bot: GitBot, marker: string): Promise<string | undefined> {
+    this.#deps.log("git-auth:start", { bot: bot.login, ...(bot.id === undefined ? {} : { botId: bot.id }) });
+    const script = gitAuthScript(bot, marker, this.#deps.github?.());
     const run = await this.#deps.runner().run(script, { stdin: token, timeoutMs: LOGIN_TIMEOUT_MS });
     if (run.exitCode !== 0) {
       this.#deps.log("git-auth:failed", { exitCode: run.exitCode });

@@ -27,10 +27,11 @@ export type ReporterDeps = {
   /** A fresh token for `repo` after a 401, stored for the run; null when none can be had. */
   refreshToken?: (repo: string) => Promise<string | null>;
   /**
-   * Our App's bot login (BOT_LOGIN, `<app-slug>[bot]`): a marker search trusts
-   * only its comments. Unset or not a bot login: `agent-think[bot]`, as git-auth.
+   * The run's bot login (`<app-slug>[bot]`, run/bot-identity.ts): a marker
+   * search trusts only its comments. A throw (no identity) fails the pass,
+   * logged; the notices wait for the next.
    */
-  botLogin?: () => string | undefined;
+  botLogin: () => Promise<string>;
   /**
    * Applied to every comment body as it is queued, before it is stored or
    * posted: the run's token, or anything shaped like one, never reaches the
@@ -168,7 +169,7 @@ export class Reporter {
     return createGitHubClient({
       baseUrl: this.#deps.apiUrl(),
       token: token ?? (await this.#deps.token()),
-      ...(this.#deps.botLogin ? { botLogin: this.#deps.botLogin() } : {}),
+      botLogin: await this.#deps.botLogin(),
       ...(this.#deps.fetch ? { fetch: this.#deps.fetch } : {})
     });
   }

@@ -14,8 +14,10 @@
  * Then git's identity becomes the App's bot, so commits and PRs are the
  * App's: `<login>` and `<id>+<login>@<noreply domain>` (on github.com
  * `users.noreply.github.com`), the address GitHub attributes to the bot
- * account (the id is looked up with the new credentials; without it, the
- * plain noreply address).
+ * account. The bot is the run's (run/bot-identity.ts decides who that is):
+ * with the id GitHub gave, the script uses it as is; with the login alone
+ * (a configured BOT_LOGIN) it looks the id up with the new credentials, and
+ * without an answer uses the plain noreply address.
  *
  * Authentication belongs to a container, not to a turn: a container that
  * replaces another mid-turn (a crash relaunch, a restart, the reconcile
@@ -29,15 +31,10 @@
  * one round trip only then. Pure.
  */
 import { GITHUB_COM, type GitHubHost } from "../shared/github-urls";
+import { checkBotLogin } from "../shared/repo";
 
-/** A GitHub App's bot login: `<app-slug>[bot]`. */
-export const BOT_LOGIN_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\[bot\]$/;
-export const DEFAULT_BOT_LOGIN = "agent-think[bot]";
-
-/** The bot login from configuration, or the default when it is unset or not a bot login. */
-export function botLogin(configured: string | undefined): string {
-  return configured !== undefined && BOT_LOGIN_PATTERN.test(configured) ? configured : DEFAULT_BOT_LOGIN;
-}
+/** The bot git commits as: its login and, when known, its user id (run/bot-identity.ts's RunBot). */
+export type GitBot = { login: string; id?: number };
 
 /** A host name as GitHubHost carries it: lowercase DNS labels, nothing a shell would read. */
 const DOMAIN = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
@@ -47,13 +44,16 @@ export const AUTH_MARKER_DIR = "/temp/agent-think/git-auth";
 const MARKER = /^[0-9a-f]{32}$/;
 
 /**
- * The script for one bot login on one GitHub (the login is checked against
- * BOT_LOGIN_PATTERN and the host and noreply domain against DOMAIN, so all
- * are safe inside single quotes). With a marker (from `authMarker`), a
- * successful login ends by leaving it in AUTH_MARKER_DIR.
+ * The script for one bot on one GitHub (the login is checked as a bot login,
+ * letters, digits, hyphens and `[bot]`, the id as a positive integer, and the
+ * host and noreply domain against DOMAIN, so all are safe inside single
+ * quotes). With a marker (from `authMarker`), a successful login ends by
+ * leaving it in AUTH_MARKER_DIR.
  */
-export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN, marker?: string, github: GitHubHost = GITHUB_COM): string {
-  if (!BOT_LOGIN_PATTERN.test(login)) throw new Error(`not a bot login: ${login}`);
+export function gitAuthScript(bot: GitBot, marker?: string, github: GitHubHost = GITHUB_COM): string {
+  const { login, id } = bot;
+  if (!checkBotLogin(login).ok) throw new Error(`not a bot login: ${login}`);
+  if (id !== undefined && !(Number.isSafeInteger(id) && id > 0)) throw new Error(`not a bot user id: ${id}`);
   if (marker !== undefined && !MARKER.test(marker)) throw new Error("not an auth marker");
   if (!DOMAIN.test(github.host) || !DOMAIN.test(github.noreplyDomain)) throw new Error(`not a GitHub host: ${github.host}`);
   const encoded = login.replace("[", "%5B").replace("]", "%5D");
@@ -61,7 +61,7 @@ export function gitAuthScript(login: string = DEFAULT_BOT_LOGIN, marker?: string
     `host='${github.host}'`,
     ...GIT_AUTH_STEPS,
     `login='${login}'`,
-    `id=$(gh api --hostname "$host" 'users/${encoded}' --jq .id 2>/dev/null) || id=""`,
+    id === undefined ? `id=$(gh api --hostname "$host" 'users/${encoded}' --jq .id 2>/dev/null) || id=""` : `id='${id}'`,
     'git config --global user.name "$login"',
     'case "$id" in',
     `  ""|*[!0-9]*) git config --global user.email "$login@${github.noreplyDomain}" ;;`,
@@ -102,9 +102,6 @@ const GIT_AUTH_STEPS = [
   'if [ "$rc" -ne 0 ]; then exit "$rc"; fi',
   'gh auth setup-git --hostname "$host" || exit $?'
 ];
-
-/** The script with the default bot login, on github.com. */
-export const GIT_AUTH_SCRIPT = gitAuthScript();
 
 export async function tokenDigest(token: string): Promise<string> {
   const bytes = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token));

@@ -1,5 +1,6 @@
 /**
- * The run context: who the current run is for and the token it may use.
+ * The run context: who the current run is for, the token it may use, and
+ * the App's bot it acts as.
  *
  * It is the only place an installation token is stored, with when it
  * expires. Each dispatch replaces it, so a queued turn uses the newest
@@ -7,7 +8,7 @@
  * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
  * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
-import type { RepoVisibility } from "../shared/dispatch";
+import type { BotIdentity, RepoVisibility } from "../shared/dispatch";
 
 export type RunContext = {
   repo: string;
@@ -22,6 +23,12 @@ export type RunContext = {
   installationToken: string;
   /** When `installationToken` expires, in ms since the epoch (see `tokenExpiry`). */
   tokenExpiresAt?: number;
+  /**
+   * The App's bot as GitHub named it (the dispatch's, then the latest token
+   * broker answer's); absent when neither said, when bot-identity.ts falls
+   * back on configuration.
+   */
+  bot?: BotIdentity;
   updatedAt: number;
 };
 
@@ -64,11 +71,19 @@ export class RunContextStore {
   /**
    * Make `token`, expiring at `expiresAt` (ISO 8601, when known), the run's
    * token (a continuation, a `stop` comment, a refresh); null without a run.
+   * The bot that came with it, when one did, becomes the run's; without one
+   * the run keeps the bot it had.
    */
-  async setToken(token: string, now: number, expiresAt?: string): Promise<RunContext | null> {
+  async setToken(token: string, now: number, expiresAt?: string, bot?: BotIdentity): Promise<RunContext | null> {
     const run = await this.get();
     if (!run) return null;
-    const next = { ...run, installationToken: token, tokenExpiresAt: tokenExpiry(now, expiresAt), updatedAt: now };
+    const next: RunContext = {
+      ...run,
+      installationToken: token,
+      tokenExpiresAt: tokenExpiry(now, expiresAt),
+      ...(bot ? { bot } : {}),
+      updatedAt: now
+    };
     await this.put(next);
     return next;
   }

@@ -11,11 +11,15 @@
  * renews a token with less than TOKEN_REFRESH_MARGIN_MS left. A renewal that
  * fails is logged and the run keeps its current token; it never throws into
  * the turn. An empty token (local dev, no GitHub access) is never renewed.
+ * The App's bot that comes with a token (a continuation's or a renewal's
+ * broker answer) is stored with it; who the bot is otherwise is
+ * bot-identity.ts's concern.
  *
  * Every token it holds is also registered with the isolate's console guard,
  * so a library that prints it prints `[redacted]`. Pure apart from its
  * narrow dependencies.
  */
+import type { BotIdentity } from "../shared/dispatch";
 import { redactDeep, redactSecrets } from "./redact";
 import { runTokenExpiresAt, type RunContext, type RunContextStore } from "./run-context";
 
@@ -24,8 +28,8 @@ export const TOKEN_REFRESH_MARGIN_MS = 10 * 60 * 1000;
 /** After a failed renewal the broker is asked again no sooner than this, not on every step. */
 export const TOKEN_REFRESH_RETRY_MS = 60 * 1000;
 
-/** What the token broker answers: the token and, when known, its expiry (ISO 8601). */
-export type MintedToken = { token: string; expiresAt?: string };
+/** What the token broker answers: the token, when known its expiry (ISO 8601), and the App's bot when the broker names it. */
+export type MintedToken = { token: string; expiresAt?: string; bot?: BotIdentity };
 
 export type RunTokenDeps = {
   runs: Pick<RunContextStore, "get" | "setToken">;
@@ -71,9 +75,13 @@ export class RunToken {
     return this.#token;
   }
 
-  /** Store `token` (expiring at `expiresAt`, when known) as the run's and hold it; null when there is no run to give it to. */
-  async replace(token: string, expiresAt?: string): Promise<RunContext | null> {
-    const run = await this.#deps.runs.setToken(token, this.#deps.now(), expiresAt);
+  /**
+   * Store `token` (expiring at `expiresAt`, when known; with the bot it came
+   * with, when named) as the run's and hold it; null when there is no run to
+   * give it to.
+   */
+  async replace(token: string, expiresAt?: string, bot?: BotIdentity): Promise<RunContext | null> {
+    const run = await this.#deps.runs.setToken(token, this.#deps.now(), expiresAt, bot);
     if (run) this.adopt(token);
     return run;
   }
@@ -110,7 +118,7 @@ export class RunToken {
   async #mintAndStore(repo: string, reason: RenewReason): Promise<string | null> {
     try {
       const minted = await this.#deps.mint(repo);
-      const run = minted.token ? await this.replace(minted.token, minted.expiresAt) : null;
+      const run = minted.token ? await this.replace(minted.token, minted.expiresAt, minted.bot) : null;
       if (!run) throw new Error(minted.token ? "the run context is gone" : "the token broker gave no token");
       this.#deps.log("token:refreshed", { reason, expiresAt: minted.expiresAt });
       return minted.token;

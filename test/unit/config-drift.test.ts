@@ -69,4 +69,8 @@ describe("wrangler configs", () => {
     expect(production.vars?.LOCAL_DEV).toBe("");
     expect(production.vars?.MODEL_PROVIDER).toBe("");
   });
+
+  it("ships no default bot login: the webhook app names the App's bot (src/run/bot-identity.ts)", () => {
+    expect(production.vars).not.toHaveProperty("BOT_LOGIN");
+  });
 });

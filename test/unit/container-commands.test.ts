@@ -2,7 +2,9 @@
  * One container command (src/pool/container-commands.ts) over the recording
  * container shell and a recording turn: the login guard logs a new container
  * or a renewed token in before the command and never otherwise; a failed
- * login is an error result and the command does not run; a retired
+ * login is an error result and the command does not run; git logs in as
+ * the run's bot (its id used as given), and a token with no bot is an error
+ * result; a retired
  * container is given back and the command runs on a fresh one; a release
  * can wait, bounded, for the commands still running.
  */
@@ -10,10 +12,12 @@ import { describe, expect, it } from "vitest";
 import { ContainerCommands } from "../../src/pool/container-commands";
 import type { RawRun } from "../../src/pool/container-commands";
 import { RecordingContainer } from "../support/recording-container";
+import { authMarker, gitAuthScript, type GitBot } from "../../src/run/git-auth";
+import { BotIdentityError, MISSING_BOT_ERROR } from "../../src/run/bot-identity";
 
 const TOKEN = "ghs_unitTOKEN_0000000000";
 
-function setup(options: { token?: string } = {}) {
+function setup(options: { token?: string; bot?: () => GitBot } = {}) {
   const container = new RecordingContainer();
   let runner: { run(script: string, o: { stdin?: string; timeoutMs: number }): Promise<RawRun> } = container;
   let token = options.token ?? TOKEN;
@@ -33,7 +37,7 @@ function setup(options: { token?: string } = {}) {
       }
     },
     token: () => token,
-    login: () => "agent-think[bot]",
+    bot: options.bot ?? (() => ({ login: "agent-think[bot]" })),
     maxOutputBytes: () => 16_384,
     reconnect: async () => {
       reconnects++;
@@ -74,8 +78,33 @@ describe("a container command", () => {
     expect(container.commands()).toEqual(["a", "b", "c"]);
   });
 
+  it("logs in as the run's bot, with the id GitHub gave and no lookup", async () => {
+    const bot = { login: "acme-think[bot]", id: 41898282 };
+    const { container, commands } = setup({ bot: () => bot });
+    expect(await commands.run("echo as-acme", 10_000)).toMatchObject({ exitCode: 0 });
+    const login = container.runs.find((run) => run.script.includes("gh auth login"))!;
+    expect(login.script).toBe(gitAuthScript(bot, await authMarker(TOKEN, bot.login)));
+    expect(login.script).toContain("id='41898282'");
+    expect(login.script).not.toContain("gh api");
+  });
+
+  it("answers a token with no bot to commit as with an error that says so, and runs nothing", async () => {
+    const { container, commands } = setup({
+      bot: () => {
+        throw new BotIdentityError(MISSING_BOT_ERROR);
+      }
+    });
+    await expect(commands.run("echo never", 10_000)).rejects.toThrow(/bot identity is missing.*BOT_LOGIN/);
+    expect(container.runs).toEqual([]);
+  });
+
   it("runs without a guard when there is no token (local dev)", async () => {
-    const { container, commands } = setup({ token: "" });
+    const { container, commands } = setup({
+      token: "",
+      bot: () => {
+        throw new Error("no token: the bot is never asked");
+      }
+    });
     expect(await commands.run("echo plain", 10_000)).toMatchObject({ exitCode: 0 });
     expect(container.runs.map((run) => run.script.includes("needs-git-auth"))).toEqual([false]);
     expect(container.auths()).toEqual([]);

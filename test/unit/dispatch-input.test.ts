@@ -124,6 +124,27 @@ describe("dispatch input", () => {
     }
   });
 
+  it("takes the App's bot as GitHub names it, and refuses a bad login or id naming bot.login or bot.id", () => {
+    const bot = { login: "agent-think[bot]", id: 41898282 };
+    expect(parseInput(dispatchInputSchema, { ...valid, bot }, "input").bot).toEqual(bot);
+    expect(parseInput(dispatchInputSchema, valid, "input").bot).toBeUndefined();
+    const cases: Array<[unknown, string]> = [
+      [{ login: "agent-think", id: 1 }, "invalid input: bot.login: must end in [bot]"],
+      [{ login: "agent think[bot]", id: 1 }, "invalid input: bot.login: must be an App's slug"],
+      [{ login: "[bot]", id: 1 }, "invalid input: bot.login:"],
+      [{ login: "agent-think[bot]", id: 0 }, "invalid input: bot.id:"],
+      [{ login: "agent-think[bot]", id: -5 }, "invalid input: bot.id:"],
+      [{ login: "agent-think[bot]", id: 1.5 }, "invalid input: bot.id:"],
+      [{ login: "agent-think[bot]", id: "41898282" }, "invalid input: bot.id:"],
+      [{ login: "agent-think[bot]" }, "invalid input: bot.id:"],
+      [{ id: 1 }, "invalid input: bot.login:"],
+      [{ ...bot, type: "Bot" }, "invalid input: bot.type: unknown field"]
+    ];
+    for (const [value, message] of cases) {
+      expect(() => parseInput(dispatchInputSchema, { ...valid, bot: value }, "input")).toThrow(message);
+    }
+  });
+
   it("names an unknown field", () => {
     expect(() => parseInput(dispatchInputSchema, { ...valid, token: "x" }, "input")).toThrow("invalid input: token: unknown field");
   });

@@ -66,12 +66,15 @@ describe("the marker search", () => {
     expect(await createGitHubClient({ baseUrl: BASE, token: "t", fetch: ours.fetch }).findComment("acme/app", 3, MARKER, 0)).toMatchObject({ id: 5 });
   });
 
-  it("trusts the configured bot login (BOT_LOGIN), not the default", async () => {
+  it("trusts the run's bot login, and no other App's", async () => {
     const github = listingGitHub([{ id: 7, body: MARKER, user: { login: "acme-think[bot]", type: "Bot" } }]);
-    const configured = createGitHubClient({ baseUrl: BASE, token: "t", fetch: github.fetch, botLogin: "acme-think[bot]" });
-    expect(await configured.findComment("acme/app", 3, MARKER, 0)).toMatchObject({ id: 7 });
-    const byDefault = createGitHubClient({ baseUrl: BASE, token: "t", fetch: github.fetch });
-    expect(await byDefault.findComment("acme/app", 3, MARKER, 0)).toBeNull();
+    const runs = createGitHubClient({ baseUrl: BASE, token: "t", fetch: github.fetch, botLogin: "acme-think[bot]" });
+    expect(await runs.findComment("acme/app", 3, MARKER, 0)).toMatchObject({ id: 7 });
+    const another = createGitHubClient({ baseUrl: BASE, token: "t", fetch: github.fetch, botLogin: "agent-think[bot]" });
+    expect(await another.findComment("acme/app", 3, MARKER, 0)).toBeNull();
+    // Unset: the local stand-in's bot, which is not this one either.
+    const standIn = createGitHubClient({ baseUrl: BASE, token: "t", fetch: github.fetch });
+    expect(await standIn.findComment("acme/app", 3, MARKER, 0)).toBeNull();
     expect(byAuthor({ user: null }, "agent-think[bot]")).toBe(false);
   });
 

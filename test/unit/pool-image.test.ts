@@ -247,7 +247,7 @@ const agentScripts: Array<{ where: string; script: string; provided: Set<string>
     script: wrapCommand("true", { id: "x", nonce: "n", maxBytes: 100, timeoutSeconds: 1 }),
     provided: new Set<string>()
   },
-  { where: "src/run/git-auth.ts gitAuthScript", script: gitAuthScript(), provided: new Set<string>() }
+  { where: "src/run/git-auth.ts gitAuthScript", script: gitAuthScript({ login: "agent-think[bot]" }), provided: new Set<string>() }
 ];
 
 // --- .dockerignore ----------------------------------------------------------

@@ -4,7 +4,9 @@
  * scheduled pass; with no API URL nothing is kept or sent; each entry that
  * settles is handed to `onSettled`, and becomes the command center's
  * `notice` event. A rate limit ends a pass and the next one comes when
- * GitHub said; a body too long for GitHub is capped as it is queued.
+ * GitHub said; a body too long for GitHub is capped as it is queued. The
+ * marker search trusts the run's bot, and a run with no bot posts nothing
+ * and says so.
  */
 import { describe, expect, it } from "vitest";
 import { MAX_COMMENT_BODY_CHARS } from "../../src/report/body-cap";
@@ -42,7 +44,7 @@ function reporter(
   fetch: typeof globalThis.fetch,
   retries: number[] = [],
   onSettled?: (entry: OutboxEntry) => void,
-  extra: { botLogin?: () => string; now?: () => number } = {}
+  extra: { botLogin?: () => Promise<string>; now?: () => number } = {}
 ) {
   const logged: string[] = [];
   return {
@@ -51,6 +53,7 @@ function reporter(
       storage: memoryStorage(),
       apiUrl: () => apiUrl,
       token: async () => "ghs_x",
+      botLogin: async () => "agent-think[bot]",
       scheduleDelivery: async (inMs) => void retries.push(inMs),
       waitUntil: () => {},
       log: (event) => void logged.push(event),
@@ -177,7 +180,7 @@ describe("Reporter and GitHub's limits", () => {
     expect(entry!.body).toContain("cut to fit GitHub's size limit");
   });
 
-  it("looks for its marker among the comments of the configured bot login", async () => {
+  it("looks for its marker among the comments of the run's bot", async () => {
     const calls: string[] = [];
     const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
       calls.push(`${init?.method ?? "GET"} ${new URL(input instanceof Request ? input.url : String(input)).pathname}`);
@@ -192,7 +195,7 @@ describe("Reporter and GitHub's limits", () => {
       storage,
       apiUrl: () => "https://gh.test/api/v3",
       token: async () => "ghs_x",
-      botLogin: () => "acme-think[bot]",
+      botLogin: async () => "acme-think[bot]",
       scheduleDelivery: async () => {},
       waitUntil: () => {},
       log: () => {},
@@ -201,6 +204,22 @@ describe("Reporter and GitHub's limits", () => {
     await subject.deliverPending();
     expect(calls).toEqual(["GET /api/v3/repos/acme/app/issues/3/comments"]);
     expect((await subject.entries())[0]).toMatchObject({ state: "sent", url: "https://gh.test/c/9" });
+  });
+
+  it("posts nothing as an unknown bot: a run with no identity fails its pass loudly and keeps its notices", async () => {
+    const github = slowGitHub(0);
+    const { reporter: subject, logged } = reporter("https://gh.test/api/v3", github.fetch, [], undefined, {
+      botLogin: async () => {
+        throw new Error("the App's bot identity is missing");
+      }
+    });
+    const errors: string[] = [];
+    await subject.enqueue(closingNotice(run, { kind: "interrupted" }));
+    await subject.deliverPending().catch((error: Error) => void errors.push(error.message));
+    expect(errors).toEqual(["the App's bot identity is missing"]);
+    expect(github.requests).toEqual([]);
+    expect((await subject.entries())[0]).toMatchObject({ state: "pending", attempts: 0 });
+    expect(logged).toEqual(["github:queued"]);
   });
 });
 

@@ -38,7 +38,7 @@ class MemoryStorage implements RunContextStorage {
 type Broker = (repo: string) => Promise<MintedToken>;
 
 /** A run whose token is `token`, received at T0, expiring at `expiresAt` (ms; undefined: as stored before expiries were kept). */
-async function setup(options: { token?: string; expiresAt?: number; broker?: Broker } = {}) {
+async function setup(options: { token?: string; expiresAt?: number; broker?: Broker; bot?: RunContext["bot"] } = {}) {
   let now = T0;
   const storage = new MemoryStorage();
   const runs = new RunContextStore(storage);
@@ -48,6 +48,7 @@ async function setup(options: { token?: string; expiresAt?: number; broker?: Bro
     instruction: "open a PR",
     installationToken: options.token ?? OLD,
     ...(options.expiresAt === undefined ? {} : { tokenExpiresAt: options.expiresAt }),
+    ...(options.bot ? { bot: options.bot } : {}),
     updatedAt: T0
   };
   await runs.put(run);
@@ -206,6 +207,31 @@ describe("RunToken.refresh (after a 401)", () => {
     expect(await token.refresh("acme/widgets")).toBeNull();
     expect(token.value).toBe("");
     expect(logs).toEqual([{ event: "github:token-refresh-failed", fields: { reason: "unauthorized", error: "broker down" } }]);
+  });
+});
+
+describe("the App's bot that comes with a token", () => {
+  const DISPATCHED = { login: "agent-think[bot]", id: 100 };
+  const RENAMED = { login: "agent-think-two[bot]", id: 200 };
+
+  it("becomes the run's when a renewal names it", async () => {
+    const { token, stored } = await setup({ expiresAt: T0, bot: DISPATCHED, broker: async () => ({ token: NEW, expiresAt: NEW_EXPIRY, bot: RENAMED }) });
+    expect(await token.fresh()).toBe(NEW);
+    expect(await stored()).toMatchObject({ installationToken: NEW, bot: RENAMED });
+  });
+
+  it("is given to a run that had none", async () => {
+    const { token, stored } = await setup({ expiresAt: T0, broker: async () => ({ token: NEW, bot: RENAMED }) });
+    expect(await token.refresh("acme/widgets")).toBe(NEW);
+    expect((await stored()).bot).toEqual(RENAMED);
+  });
+
+  it("leaves the run's as it was when the broker names none (an older broker)", async () => {
+    const { token, stored } = await setup({ expiresAt: T0, bot: DISPATCHED });
+    expect(await token.fresh()).toBe(NEW);
+    expect((await stored()).bot).toEqual(DISPATCHED);
+    expect(await token.replace("ghs_continued_22222222222222")).toMatchObject({ bot: DISPATCHED });
+    expect(await token.replace("ghs_continued_33333333333333", undefined, RENAMED)).toMatchObject({ bot: RENAMED });
   });
 });
 
