@@ -21,6 +21,7 @@ export type IngressVars = {
   ALLOWED_REPOS?: string;
   BOT_LOGIN?: string;
   MAX_BODY_BYTES?: string;
+  GITHUB_RETRY_BASE_MS?: string;
 };
 
 export type IngressConfig = {
@@ -37,6 +38,8 @@ export type IngressConfig = {
    */
   botLogin: string;
   maxBodyBytes: number;
+  /** The unit of GitHub retry and rate-limit waits (github/octokit.ts): 1000 ms; the tests set 1. */
+  retryBaseMs: number;
 };
 
 export class ConfigError extends Error {
@@ -57,7 +60,8 @@ export function readConfig(vars: IngressVars): IngressConfig {
     handle,
     allowedRepos: parseAllowedRepos(vars.ALLOWED_REPOS ?? ""),
     botLogin: parseBotLogin(vars.BOT_LOGIN ?? ""),
-    maxBodyBytes: parseMaxBodyBytes(vars.MAX_BODY_BYTES)
+    maxBodyBytes: parseMaxBodyBytes(vars.MAX_BODY_BYTES),
+    retryBaseMs: parseRetryBaseMs(vars.GITHUB_RETRY_BASE_MS)
   };
 }
 
@@ -95,4 +99,15 @@ function parseMaxBodyBytes(value: string | undefined): number {
     throw new ConfigError("MAX_BODY_BYTES", `must be a whole number of bytes from 1024 to ${MAX_MAX_BODY_BYTES}`);
   }
   return bytes;
+}
+
+/** The unit of GitHub's waits as the plugins count them: seconds. */
+export const DEFAULT_RETRY_BASE_MS = 1_000;
+
+/** GITHUB_RETRY_BASE_MS: whole milliseconds, 1 to 1000; unset is 1000 (the plugins' seconds). */
+function parseRetryBaseMs(value: string | undefined): number {
+  if (value === undefined || value.trim() === "") return DEFAULT_RETRY_BASE_MS;
+  const ms = Number(value);
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > DEFAULT_RETRY_BASE_MS) throw new ConfigError("GITHUB_RETRY_BASE_MS", "must be a whole number of milliseconds from 1 to 1000");
+  return ms;
 }

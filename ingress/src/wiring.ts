@@ -52,7 +52,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
       throw new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
     }
     log.addSecret(token.token);
-    return installationClient(token.token, config().apiUrl, log).collaboratorPermission(repo, login);
+    return installationClient(token.token, config().apiUrl, log, config().retryBaseMs).collaboratorPermission(repo, login);
   };
   return {
     config,
@@ -64,7 +64,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
       env.EVENT_STATE.put(markerKey(marker.commentId), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log }),
     mintToken: mint,
-    github: (token) => installationClient(token, config().apiUrl, log),
+    github: (token) => installationClient(token, config().apiUrl, log, config().retryBaseMs),
     identity: (token) => identity(env, config(), token, log),
     knownBotLogin: () => knownAppIdentity(env.GITHUB_APP_ID ?? "", config().apiUrl, Date.now())?.login,
     dispatch: (input) => (env.AGENT_THINK as unknown as AgentDispatcher).dispatch(input),
@@ -76,7 +76,8 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
 const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
   appId: env.GITHUB_APP_ID ?? "",
   privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "",
-  apiUrl: config.apiUrl
+  apiUrl: config.apiUrl,
+  retryBaseMs: config.retryBaseMs
 });
 
 function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number) {

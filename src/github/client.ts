@@ -13,8 +13,10 @@
  * `GitHubCallError` that says whether trying again can help, and when GitHub
  * said to (Retry-After, x-ratelimit-*); its message never carries the token.
  * It does not retry by itself: @octokit/plugin-retry and plugin-throttling
- * are not installed, and the outbox's durable retry (src/report/outbox.ts)
- * waits as long as GitHub asked.
+ * (which the webhook app uses, ingress/src/github/octokit.ts) wait inside
+ * the request, which would hold the agent's alarm and be lost on an
+ * eviction; the outbox's durable retry (src/report/outbox.ts) waits as long
+ * as GitHub asked instead.
  */
 import { Octokit } from "@octokit/rest";
 import { DEFAULT_BOT_LOGIN } from "../run/bot-identity";

@@ -18,9 +18,10 @@
  * shorter one.
  */
 import { createAppAuth } from "@octokit/auth-app";
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 import type { Logger } from "../log";
 import type { CollaboratorPermission } from "../permission";
+import { GitHubOctokit, patienceOptions, type Patience } from "./octokit";
 import { PrivateKeyError, toPkcs8Pem } from "./private-key";
 import type { ReactionContent } from "../../../src/github/client";
 
@@ -30,7 +31,8 @@ export const PERMISSION_REQUEST_TIMEOUT_MS = 3_000;
 
 export type RepoRef = { owner: string; name: string };
 export type RepoToken = { token: string; expiresAt: string };
-export type AppCredentials = { appId: string; privateKey: string; apiUrl: string };
+/** `retryBaseMs`: the unit of every retry and rate-limit wait (github/octokit.ts); 1000 unless the tests shrink it. */
+export type AppCredentials = { appId: string; privateKey: string; apiUrl: string; retryBaseMs?: number };
 /** GitHub's reaction contents (the agent Worker's client names them); ❌ is not one of them (see docs/ingress.md). */
 export type { ReactionContent } from "../../../src/github/client";
 
@@ -102,8 +104,8 @@ export function appOctokit(credentials: AppCredentials, log: Logger): Octokit {
     if (error instanceof PrivateKeyError) throw new TokenMintError("config", error.message);
     throw error;
   }
-  return new Octokit({
-    ...clientOptions(credentials.apiUrl, log),
+  return new GitHubOctokit({
+    ...clientOptions(credentials.apiUrl, log, { retryBaseMs: credentials.retryBaseMs }),
     authStrategy: createAppAuth,
     auth: { appId: credentials.appId.trim(), privateKey }
   });
@@ -120,8 +122,8 @@ export type InstallationClient = {
   collaboratorPermission(repo: RepoRef, login: string): Promise<CollaboratorPermission>;
 };
 
-export function installationClient(token: string, apiUrl: string, log: Logger): InstallationClient {
-  const octokit = new Octokit({ ...clientOptions(apiUrl, log), auth: token });
+export function installationClient(token: string, apiUrl: string, log: Logger, retryBaseMs?: number): InstallationClient {
+  const octokit = new GitHubOctokit({ ...clientOptions(apiUrl, log, { retryBaseMs }), auth: token });
   return {
     async react(repo, commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
@@ -130,7 +132,8 @@ export function installationClient(token: string, apiUrl: string, log: Logger): 
       await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: issueNumber, body });
     },
     async collaboratorPermission(repo, login) {
-      const quick = new Octokit({ ...clientOptions(apiUrl, log, PERMISSION_REQUEST_TIMEOUT_MS), auth: token });
+      // Asked before the webhook answers: one try, no waiting.
+      const quick = new GitHubOctokit({ ...clientOptions(apiUrl, log, { timeoutMs: PERMISSION_REQUEST_TIMEOUT_MS, retries: 0, retryBaseMs }), auth: token });
       let data: { permission?: unknown; role_name?: unknown };
       try {
         ({ data } = await quick.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username: login }));
@@ -155,9 +158,15 @@ export function describeGitHubError(error: unknown, timeoutMs: number = GITHUB_R
   return "GitHub could not be reached";
 }
 
-/** What every Octokit here shares: GitHub's URL, our user agent, Octokit's notices as log lines, and a deadline on each request. */
-export function clientOptions(apiUrl: string, log: Logger, timeoutMs: number = GITHUB_REQUEST_TIMEOUT_MS) {
+/**
+ * What every Octokit here shares: GitHub's URL, our user agent, Octokit's
+ * notices as log lines, a deadline on each request, and retries and rate
+ * limits (github/octokit.ts).
+ */
+export function clientOptions(apiUrl: string, log: Logger, options: Patience & { timeoutMs?: number } = {}) {
+  const timeoutMs = options.timeoutMs ?? GITHUB_REQUEST_TIMEOUT_MS;
   return {
+    ...patienceOptions(log, options),
     baseUrl: apiUrl,
     userAgent: "agent-think-ingress",
     // Octokit's own notices (deprecations, clock-skew retries) as structured lines.

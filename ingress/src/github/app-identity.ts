@@ -16,10 +16,11 @@
  * which call failed and what to check, never a token or GitHub's body.
  * There is no default to fall back on.
  */
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 import { z } from "zod";
 import { botIdentitySchema, type BotIdentity } from "../../../src/shared/dispatch";
 import type { Logger } from "../log";
+import { GitHubOctokit } from "./octokit";
 import { appOctokit, clientOptions, describeGitHubError, statusOf, TokenMintError, type AppCredentials } from "./app-client";
 
 /**
@@ -143,7 +144,7 @@ async function askGitHub(installationToken: string, deps: IdentityDeps): Promise
   }
   const login = `${slug}[bot]`;
 
-  const octokit = new Octokit({ ...clientOptions(credentials.apiUrl, log), auth: installationToken });
+  const octokit = new GitHubOctokit({ ...clientOptions(credentials.apiUrl, log, { retryBaseMs: credentials.retryBaseMs }), auth: installationToken });
   let user: { login?: unknown; id?: unknown; type?: unknown };
   try {
     ({ data: user } = await octokit.rest.users.getByUsername({ username: login }));

@@ -1,0 +1,59 @@
+/**
+ * The webhook app's Octokit: @octokit/rest with @octokit/plugin-retry and
+ * @octokit/plugin-throttling, so GitHub's transient failures and rate
+ * limits are handled the way Octokit's maintainers handle them, not by hand.
+ *
+ * - Retry: a 5xx, a timeout or an unreachable GitHub (Octokit reports the
+ *   last two as 500) is tried again, `retries` times, after 1 s, then 4 s
+ *   (the plugin's quadratic backoff). A 4xx is final.
+ * - Rate limits: the throttling plugin recognises a spent primary limit
+ *   (x-ratelimit-remaining 0, waiting until x-ratelimit-reset) and a
+ *   secondary one (Retry-After, 60 s when GitHub names none). Everything
+ *   here runs inside one request or its `waitUntil` (GitHub waits ten
+ *   seconds for the webhook's answer; the background work has thirty), so a
+ *   limit is waited out once, and only when GitHub asks for at most
+ *   MAX_IN_PROCESS_WAIT_SECONDS; otherwise the call fails and the caller
+ *   reports it (`github:rate-limited` says which).
+ * - Pacing: the plugin spaces one client's writes a second apart. Each
+ *   client gets its own id, so one delivery's 👀 never waits behind
+ *   another's.
+ *
+ * `retryBaseMs` scales every wait (1000: seconds); the tests shrink it.
+ */
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+import { DEFAULT_RETRY_BASE_MS } from "../config";
+import type { Logger } from "../log";
+
+export const GitHubOctokit = Octokit.plugin(retry, throttling);
+
+/** Tries after the first, for a call nothing waits on but the background work. */
+export const DEFAULT_RETRIES = 2;
+/** The longest rate-limit wait worth spending inside a request's background time. */
+export const MAX_IN_PROCESS_WAIT_SECONDS = 5;
+
+export type Patience = { retries?: number; retryBaseMs?: number };
+
+type LimitedRequest = { method?: string; url?: string };
+
+/** Octokit options for both plugins. */
+export function patienceOptions(log: Logger, patience: Patience = {}) {
+  const retryBaseMs = patience.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const onLimit =
+    (kind: "primary" | "secondary") =>
+    (retryAfterSeconds: number, request: LimitedRequest, _octokit: unknown, retryCount: number): boolean => {
+      const retrying = retryCount === 0 && retryAfterSeconds <= MAX_IN_PROCESS_WAIT_SECONDS;
+      log("github:rate-limited", { kind, method: request.method, url: request.url, retryAfterSeconds, retrying });
+      return retrying;
+    };
+  return {
+    retry: { retries: patience.retries ?? DEFAULT_RETRIES, retryAfterBaseValue: retryBaseMs },
+    throttle: {
+      id: crypto.randomUUID(),
+      retryAfterBaseValue: retryBaseMs,
+      onRateLimit: onLimit("primary"),
+      onSecondaryRateLimit: onLimit("secondary")
+    }
+  };
+}
