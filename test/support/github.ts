@@ -29,7 +29,7 @@ type Comment = {
 };
 type Failure = { status: number; headers?: Record<string, string> };
 
-/** Who the App's comments are by (test/wrangler.jsonc's BOT_LOGIN). */
+/** Who the App's comments are by: the local-dev default bot (src/run/bot-identity.ts), which a run dispatched without `bot` uses. */
 export const TEST_BOT: User = { login: "agent-think[bot]", type: "Bot" };
 /** GitHub's limit on a comment body. */
 const MAX_COMMENT_CHARS = 65_536;
