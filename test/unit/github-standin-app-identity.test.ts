@@ -8,30 +8,14 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { Octokit } from "@octokit/rest";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mintRepoToken } from "../../ingress/src/github/app-client";
 import { appIdentity, forgetAppIdentities } from "../../ingress/src/github/app-identity";
 import { createLogger } from "../../ingress/src/log";
-import { loadGitHubDescription, type GitHubDescription } from "../../scripts/lib/github-openapi";
-import { STANDIN_BOT_USER_ID, startGitHubStandin, type GitHubStandin, type StandinOptions } from "../../scripts/lib/github-standin";
+import { STANDIN_BOT_USER_ID } from "../../scripts/lib/github-standin";
+import { standinFixture } from "./standin-fixture";
 
-let description: GitHubDescription;
-// The first load in a process parses and indexes 13 MB (about a second).
-beforeAll(async () => {
-  description = await loadGitHubDescription();
-}, 30_000);
-
-let standin: GitHubStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-  forgetAppIdentities();
-});
-
-async function start(options: StandinOptions = {}): Promise<GitHubStandin> {
-  standin = await startGitHubStandin(options);
-  return standin;
-}
+const { description, start } = standinFixture(forgetAppIdentities);
 
 const octokit = (baseUrl: string, auth: string) => new Octokit({ baseUrl, auth, log: { debug() {}, info() {}, warn() {}, error() {} } });
 
@@ -42,12 +26,12 @@ describe("GitHub stand-in: the App's identity", () => {
     const app = await octokit(github.url, "eyJ.standin.jwt").rest.apps.getAuthenticated();
     expect(app.status).toBe(200);
     expect(app.data).toMatchObject({ id: 1, slug: "agent-think" });
-    expect(description.checkResponse("apps/get-authenticated", app.status, app.data)).toEqual([]);
+    expect(description().checkResponse("apps/get-authenticated", app.status, app.data)).toEqual([]);
 
     const client = octokit(github.url, "ghs_x");
     const bot = await client.rest.users.getByUsername({ username: `${app.data!.slug}[bot]` });
     expect(bot.data).toMatchObject({ login: "agent-think[bot]", id: STANDIN_BOT_USER_ID, type: "Bot" });
-    expect(description.checkResponse("users/get-by-username", bot.status, bot.data)).toEqual([]);
+    expect(description().checkResponse("users/get-by-username", bot.status, bot.data)).toEqual([]);
     const comment = await client.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 5, body: "hello" });
     expect(comment.data.user).toMatchObject({ login: "agent-think[bot]", id: STANDIN_BOT_USER_ID, type: "Bot" });
 
@@ -57,7 +41,7 @@ describe("GitHub stand-in: the App's identity", () => {
     expect(person.data).toMatchObject({ login: "octocat", type: "User" });
     expect(otherBot.data).toMatchObject({ login: "dependabot[bot]", type: "Bot" });
     expect(new Set([person.data.id, otherBot.data.id, STANDIN_BOT_USER_ID]).size).toBe(3);
-    expect(description.checkResponse("users/get-by-username", person.status, person.data)).toEqual([]);
+    expect(description().checkResponse("users/get-by-username", person.status, person.data)).toEqual([]);
 
     expect(github.records().map((record) => `${record.method} ${record.path} ${record.operation}`)).toEqual([
       "GET /app apps/get-authenticated",

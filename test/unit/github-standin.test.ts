@@ -12,30 +12,17 @@ import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Octokit } from "@octokit/rest";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGitHubClient, GitHubCallError, type ReactionContent } from "../../src/github/client";
 import { installationClient, mintRepoToken } from "../../ingress/src/github/app-client";
 import { createLogger } from "../../ingress/src/log";
-import { loadGitHubDescription, validateGitHubRequest, type GitHubDescription, type GitHubDescriptionName } from "../../scripts/lib/github-openapi";
+import { validateGitHubRequest, type GitHubDescriptionName } from "../../scripts/lib/github-openapi";
 import { RouteIndex } from "../../scripts/lib/github-routes";
-import { describeRecord, parsePermissions, startGitHubStandin, type GitHubStandin, type StandinOptions, type StandinRecord } from "../../scripts/lib/github-standin";
+import { describeRecord, parsePermissions, type GitHubStandin, type StandinRecord } from "../../scripts/lib/github-standin";
+import { standinFixture } from "./standin-fixture";
 
-let description: GitHubDescription;
-// The first load in a process parses and indexes 13 MB (about a second); later ones are cached.
-beforeAll(async () => {
-  description = await loadGitHubDescription();
-}, 30_000);
-
-let standin: GitHubStandin | undefined;
-afterEach(async () => {
-  await standin?.close();
-  standin = undefined;
-});
-
-async function start(options: StandinOptions = {}): Promise<GitHubStandin> {
-  standin = await startGitHubStandin(options);
-  return standin;
-}
+const fixture = standinFixture();
+const { start } = fixture;
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { authorization: "token anything", "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -123,12 +110,12 @@ describe("GitHub stand-in: answers", () => {
     const installation = await client.rest.apps.getRepoInstallation({ owner: "acme", repo: "app" });
     const token = await client.rest.apps.createInstallationAccessToken({ installation_id: 1, repositories: ["app"] });
     const permission = await client.rest.repos.getCollaboratorPermissionLevel({ owner: "acme", repo: "app", username: "alice" });
-    expect(description.checkResponse("reactions/create-for-issue-comment", reaction.status, reaction.data)).toEqual([]);
-    expect(description.checkResponse("issues/create-comment", comment.status, comment.data)).toEqual([]);
-    expect(description.checkResponse("issues/list-comments", listed.status, listed.data)).toEqual([]);
-    expect(description.checkResponse("apps/get-repo-installation", installation.status, installation.data)).toEqual([]);
-    expect(description.checkResponse("apps/create-installation-access-token", token.status, token.data)).toEqual([]);
-    expect(description.checkResponse("repos/get-collaborator-permission-level", permission.status, permission.data)).toEqual([]);
+    expect(fixture.description().checkResponse("reactions/create-for-issue-comment", reaction.status, reaction.data)).toEqual([]);
+    expect(fixture.description().checkResponse("issues/create-comment", comment.status, comment.data)).toEqual([]);
+    expect(fixture.description().checkResponse("issues/list-comments", listed.status, listed.data)).toEqual([]);
+    expect(fixture.description().checkResponse("apps/get-repo-installation", installation.status, installation.data)).toEqual([]);
+    expect(fixture.description().checkResponse("apps/create-installation-access-token", token.status, token.data)).toEqual([]);
+    expect(fixture.description().checkResponse("repos/get-collaborator-permission-level", permission.status, permission.data)).toEqual([]);
   });
 });
 
