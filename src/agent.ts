@@ -13,7 +13,7 @@ import type { ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
 import { getAgentByName, type Connection } from "agents";
 import type { LanguageModel, ToolSet } from "ai";
-import { createModel } from "./model";
+import { createModel, runMetadata } from "./model";
 import type { ModelEnv } from "./model/config";
 import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
 import { runMessage } from "./run/run-message";
@@ -181,9 +181,11 @@ export class ThinkAgent extends Think<Env> {
   }
 
   override getModel(): LanguageModel {
-    this.#model ??= createModel(this.modelEnv(), ({ from, to, error }) =>
-      this.#log("model:fallback", { from, to, error: errorMessage(error) })
-    );
+    // Metadata per request: this model outlives the turn it was made in.
+    this.#model ??= createModel(this.modelEnv(), {
+      log: (event, fields) => this.#log(event, fields),
+      metadata: async () => runMetadata(this.name, await this.#runs.get(), await this.#turn())
+    });
     return this.#model;
   }
 

@@ -3,11 +3,14 @@
  * Durable Object storage: dispatch's result shape, idempotency per comment,
  * FIFO turns in one session, distinct sessions per issue, status that leaks
  * nothing, reset, and bad input that writes nothing: a malformed field, a
- * configuration that cannot run, or a token with no App's bot to act as.
+ * configuration that cannot run (dispatch and Continue both refuse each
+ * model configuration that cannot work), or a token with no App's bot to
+ * act as.
  */
 import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
 import { agentFor, call, uniqueRepo, waitForStatus } from "./helpers";
 
@@ -172,6 +175,40 @@ describe("bad input", () => {
       /model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID/
     );
     expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
+
+  const gatewayEnv = {
+    MODEL_PROVIDER: "",
+    LOCAL_DEV: "",
+    AI_GATEWAY_ACCOUNT_ID: "acct",
+    AI_GATEWAY_ID: "gw",
+    AI_GATEWAY_KEYS: "",
+    CLOUDFLARE_AIG_TOKEN: "",
+    OPENAI_API_KEY: "",
+    ANTHROPIC_API_KEY: ""
+  };
+  const modelRefusals: Array<[string, Partial<Env>, RegExp]> = [
+    ["no gateway token and no provider keys", {}, /^the model has no credentials: set CLOUDFLARE_AIG_TOKEN .*OPENAI_API_KEY and ANTHROPIC_API_KEY$/],
+    ["a blank gateway token", { CLOUDFLARE_AIG_TOKEN: "  " }, /^CLOUDFLARE_AIG_TOKEN is blank \(only whitespace\): set CLOUDFLARE_AIG_TOKEN/],
+    ["stored keys without a gateway token", { AI_GATEWAY_KEYS: "stored", OPENAI_API_KEY: "sk-a", ANTHROPIC_API_KEY: "sk-b" }, /^AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN/],
+    ["request keys without the Anthropic key", { AI_GATEWAY_KEYS: "request", CLOUDFLARE_AIG_TOKEN: "aig", OPENAI_API_KEY: "sk-a" }, /ANTHROPIC_API_KEY is not set: set ANTHROPIC_API_KEY/],
+    ["a gateway id without an account id", { AI_GATEWAY_ACCOUNT_ID: "", CLOUDFLARE_AIG_TOKEN: "aig" }, /^model is not configured: set AI_GATEWAY_ACCOUNT_ID \(/],
+    ["an account id without a gateway id", { AI_GATEWAY_ID: "", CLOUDFLARE_AIG_TOKEN: "aig" }, /^model is not configured: set AI_GATEWAY_ID \(/]
+  ];
+
+  it.each(modelRefusals)("refuses dispatch and Continue with %s, naming the variable, and writes nothing", async (_name, overrides, message) => {
+    const counts = async () => [(await listDurableObjectIds(env.ThinkAgent)).length, (await listDurableObjectIds(env.CommandCenterAgent)).length];
+    const before = await counts();
+    const service = createService({ ...env, ...gatewayEnv, ...overrides } as Env);
+    for (const refused of [
+      await service.dispatch(dispatchInput({ bot: { login: "agent-think[bot]", id: 9001 } })).catch((error: unknown) => error),
+      await service.continueRun(sessionName(uniqueRepo(), 1)).catch((error: unknown) => error)
+    ]) {
+      expect(refused).toMatchObject({ name: "ModelConfigError", code: "model_not_configured" });
+      expect((refused as Error).message).toMatch(message);
+      expect((refused as Error).message).not.toMatch(/sk-a|sk-b|"aig"/);
+    }
+    expect(await counts()).toEqual(before);
   });
 
   it("refuses a token with no App's bot outside local dev, saying what is missing, and writes nothing", async () => {

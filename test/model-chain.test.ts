@@ -1,8 +1,11 @@
 /**
  * The production model chain driven by real Think turns: OpenAI's Responses
  * API through AI Gateway first, Anthropic through the same gateway when the
- * primary request fails, and a recorded error when both fail. Providers are
- * MSW handlers; nothing reaches the network.
+ * primary request fails, and a recorded error when both fail. Each request's
+ * exact URL and headers are checked in both key modes: stored keys (BYOK,
+ * only cf-aig-authorization) and request keys (each provider's own header),
+ * with the turn's cf-aig-metadata. Providers are MSW handlers; nothing
+ * reaches the network.
  */
 import { env } from "cloudflare:workers";
 import { setupServer } from "msw/node";
@@ -10,12 +13,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import { agentFor, assistantText, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
 import {
+  ANTHROPIC_MESSAGES_URL,
   anthropicText,
+  OPENAI_RESPONSES_URL,
   openaiText,
   providerError,
   providerHandlers,
   type RecordedRequest
 } from "./support/providers";
+import { GatewayThinkAgent, TEST_GATEWAY_ENV } from "./worker";
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
@@ -23,14 +29,17 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 const CANARY_TOKEN = "ghs_CANARYtokenMODELchain0000000000";
+const REQUEST_KEYS = { OPENAI_API_KEY: "sk-openai-chain-0000", ANTHROPIC_API_KEY: "sk-ant-chain-0000" };
+const GATEWAY_AUTH = `Bearer ${TEST_GATEWAY_ENV.CLOUDFLARE_AIG_TOKEN}`;
 
-async function runTurn(answer: Parameters<typeof providerHandlers>[0]) {
+async function runTurn(answer: Parameters<typeof providerHandlers>[0], modelEnv?: Record<string, string>) {
   const recorded: RecordedRequest[] = [];
   server.use(...providerHandlers(answer, recorded));
   const repo = uniqueRepo();
   const session = sessionName(repo, 12);
+  if (modelEnv) GatewayThinkAgent.modelEnvFor.set(session, modelEnv);
   const agent = await agentFor(session, env.GatewayThinkAgent);
-  const { result: status, lines } = await captureConsole(async () => {
+  const { result, lines } = await captureConsole(async () => {
     const { submissionId } = await agent.startRun({
       session,
       repo,
@@ -39,39 +48,83 @@ async function runTurn(answer: Parameters<typeof providerHandlers>[0]) {
       installationToken: CANARY_TOKEN,
       commentId: 31337
     });
-    return waitForStatus(agent, submissionId);
+    return { submissionId, status: await waitForStatus(agent, submissionId) };
   });
-  return { status, lines, recorded, messages: await agent.transcript() };
+  const metadata = JSON.stringify({ session, repo, issue: 12, submission: result.submissionId });
+  return { ...result, lines, recorded, metadata, messages: await agent.transcript() };
+}
+
+/** A request's URL and the headers that carry credentials or metadata (the SDK's own bookkeeping left out). */
+function sent(request: RecordedRequest) {
+  const { "user-agent": _ua, "content-type": _ct, "content-length": _cl, "anthropic-version": _v, "anthropic-beta": _b, ...headers } =
+    request.headers;
+  return { url: request.url, headers };
 }
 
 describe("model chain", () => {
-  it("answers with the OpenAI Responses API through the gateway, store: false", async () => {
-    const { status, recorded, messages } = await runTurn({
+  it("answers with the OpenAI Responses API through the gateway, store: false, with stored keys only", async () => {
+    const { status, recorded, messages, metadata } = await runTurn({
       openai: () => openaiText("primary answered"),
       anthropic: () => providerError(500, "fallback must not be called")
     });
     expect(status.status).toBe("completed");
     expect(assistantText(messages)).toBe("primary answered");
-    expect(recorded).toHaveLength(1);
-    const [request] = recorded;
-    expect(request!.headers["cf-aig-authorization"]).toBe("Bearer aig-test-token-0000");
-    const body = JSON.parse(request!.body);
+    expect(recorded.map(sent)).toEqual([
+      { url: OPENAI_RESPONSES_URL, headers: { "cf-aig-authorization": GATEWAY_AUTH, "cf-aig-metadata": metadata } }
+    ]);
+    const body = JSON.parse(recorded[0]!.body);
     expect(body).toMatchObject({ model: "gpt-5.5-test", store: false, stream: true, reasoning: { effort: "high" } });
   });
 
-  it("falls back to Anthropic when the primary request fails", async () => {
-    const { status, recorded, messages, lines } = await runTurn({
+  it("falls back to Anthropic when the primary request fails, still sending no provider key", async () => {
+    const { status, recorded, messages, lines, metadata } = await runTurn({
       openai: () => providerError(500, "primary is down"),
       anthropic: () => anthropicText("fallback answered")
     });
     expect(status.status).toBe("completed");
     expect(assistantText(messages)).toBe("fallback answered");
-    expect(recorded.map((request) => new URL(request.url).pathname.split("/").slice(-2).join("/"))).toEqual([
-      "openai/responses",
-      "v1/messages"
+    const headers = { "cf-aig-authorization": GATEWAY_AUTH, "cf-aig-metadata": metadata };
+    expect(recorded.map(sent)).toEqual([
+      { url: OPENAI_RESPONSES_URL, headers },
+      { url: ANTHROPIC_MESSAGES_URL, headers }
     ]);
+    expect(recorded[1]!.headers["anthropic-version"]).toBe("2023-06-01");
     expect(JSON.parse(recorded[1]!.body)).toMatchObject({ model: "claude-test", stream: true });
     expect(lines.some((line) => line.includes('"event":"model:fallback"'))).toBe(true);
+  });
+
+  it("sends each provider its own key with request keys, primary and fallback", async () => {
+    const { status, recorded, metadata, lines } = await runTurn(
+      { openai: () => providerError(500, "primary is down"), anthropic: () => anthropicText("fallback answered") },
+      REQUEST_KEYS
+    );
+    expect(status.status).toBe("completed");
+    expect(recorded.map(sent)).toEqual([
+      {
+        url: OPENAI_RESPONSES_URL,
+        headers: { authorization: `Bearer ${REQUEST_KEYS.OPENAI_API_KEY}`, "cf-aig-authorization": GATEWAY_AUTH, "cf-aig-metadata": metadata }
+      },
+      {
+        url: ANTHROPIC_MESSAGES_URL,
+        headers: { "x-api-key": REQUEST_KEYS.ANTHROPIC_API_KEY, "cf-aig-authorization": GATEWAY_AUTH, "cf-aig-metadata": metadata }
+      }
+    ]);
+    // The keys go to their providers, never to a log line.
+    for (const key of Object.values(REQUEST_KEYS)) expect(lines.join("\n")).not.toContain(key);
+  });
+
+  it("names every request's submission: a second turn's requests carry the second submission", async () => {
+    const first = await runTurn({ openai: () => openaiText("one"), anthropic: () => providerError(500, "unused") });
+    const session = JSON.parse(first.metadata).session as string;
+    const recorded: RecordedRequest[] = [];
+    server.use(...providerHandlers({ openai: () => openaiText("two"), anthropic: () => providerError(500, "unused") }, recorded));
+    const agent = await agentFor(session, env.GatewayThinkAgent);
+    const { submissionId } = await agent.continueRun({ installationToken: CANARY_TOKEN });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    expect(submissionId).not.toBe(first.submissionId);
+    expect(recorded.map((request) => JSON.parse(request.headers["cf-aig-metadata"]!))).toEqual([
+      { ...JSON.parse(first.metadata), submission: submissionId }
+    ]);
   });
 
   it("ends the run in a recorded error when both providers fail", async () => {

@@ -1,7 +1,8 @@
 /**
  * The test Worker: the real Worker plus one seam. GatewayThinkAgent is the
- * real ThinkAgent configured for the AI Gateway chain, so the model-chain
- * tests drive real turns against MSW-served providers. The Enterprise agents
+ * real ThinkAgent configured for the AI Gateway chain (stored keys, unless a
+ * test gives its session provider keys), so the model-chain tests drive real
+ * turns against MSW-served providers. The Enterprise agents
  * are the real ThinkAgent and WorkspaceAgent configured as a deploy for a
  * GitHub Enterprise Server would be (test/enterprise-host.test.ts).
  * ProductionThinkAgent is the real ThinkAgent outside local dev with no
@@ -24,8 +25,10 @@ export const TEST_GATEWAY_ENV = {
 };
 
 export class GatewayThinkAgent extends ThinkAgent {
+  /** What a test adds to TEST_GATEWAY_ENV for one session (provider keys, a key mode), set before its first turn. */
+  static readonly modelEnvFor = new Map<string, Record<string, string>>();
   protected override modelEnv() {
-    return { ...this.env, ...TEST_GATEWAY_ENV };
+    return { ...this.env, ...TEST_GATEWAY_ENV, ...GatewayThinkAgent.modelEnvFor.get(this.name) };
   }
 }
 

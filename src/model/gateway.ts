@@ -3,35 +3,46 @@
  * Gateway (`store: false`, high reasoning effort), falling back to Anthropic
  * through the same gateway when the primary request fails.
  *
- * The gateway token travels in `cf-aig-authorization`; provider keys are
- * normally stored in the gateway (BYOK) and only sent when configured.
+ * Both providers send through `gatewayFetch`, which puts on the gateway's
+ * headers for the configured mode (stored or request keys, config.ts) and
+ * each request's `cf-aig-metadata`.
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { GatewayModelConfig } from "./config";
 import { withFallback, type FallbackEvent } from "./fallback";
+import { gatewayFetch } from "./gateway-fetch";
+import type { MetadataSource } from "./metadata";
 
 /** Provider options every turn sends; see `ThinkAgent.beforeTurn`. */
 export const GATEWAY_PROVIDER_OPTIONS = {
   openai: { store: false, reasoningEffort: "high" }
 } as const;
 
-export function createGatewayModel(
-  config: GatewayModelConfig,
-  onFallback?: (event: FallbackEvent) => void
-): LanguageModelV4 {
-  const headers = config.gatewayToken ? { "cf-aig-authorization": `Bearer ${config.gatewayToken}` } : undefined;
+/**
+ * What the SDKs get as a key in the stored-keys mode, where they insist on
+ * one: gatewayFetch removes the header carrying it, so it never leaves.
+ */
+export const UNSENT_KEY = "unsent-stored-in-gateway";
+
+export type GatewayModelHooks = {
+  onFallback?: (event: FallbackEvent) => void;
+  metadata?: MetadataSource;
+};
+
+export function createGatewayModel(config: GatewayModelConfig, hooks: GatewayModelHooks = {}): LanguageModelV4 {
+  const { auth } = config;
+  const fetch = gatewayFetch(auth, hooks.metadata);
   const openai = createOpenAI({
     baseURL: `${config.gatewayUrl}/openai`,
-    // The SDK insists on a key; with BYOK the gateway supplies the real one.
-    apiKey: config.openai.apiKey ?? "stored-in-gateway",
-    headers
+    apiKey: auth.keys === "request" ? auth.openaiApiKey : UNSENT_KEY,
+    fetch
   });
   const anthropic = createAnthropic({
     baseURL: `${config.gatewayUrl}/anthropic/v1`,
-    apiKey: config.anthropic.apiKey ?? "stored-in-gateway",
-    headers
+    apiKey: auth.keys === "request" ? auth.anthropicApiKey : UNSENT_KEY,
+    fetch
   });
-  return withFallback(openai.responses(config.openai.model), anthropic(config.anthropic.model), onFallback);
+  return withFallback(openai.responses(config.openai.model), anthropic(config.anthropic.model), hooks.onFallback);
 }
