@@ -10,7 +10,8 @@ import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
 import { gate } from "./http/gate";
 import { handleAgentRoute } from "./http/agent-routes";
-import { handleApiRoute } from "./http/api-routes";
+import { handleApiRoute, handleHealthRoute } from "./http/api-routes";
+import { workerHealth } from "./health/worker-health";
 import { handleReproRoute } from "./http/repro-routes";
 import { importGrantKey } from "./repro/grant";
 import { handleSpaRoute, type AssetsFetcher } from "./http/spa";
@@ -96,6 +97,7 @@ export default {
         continueRun: (session) => service.continueRun(session),
         onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
+      (await handleHealthRoute(request, { health: () => workerHealth(env) })) ??
       (await handleReproRoute(request, segments, {
         bucket: env.REPROS,
         grantKey: () => reproGrantKey(env),

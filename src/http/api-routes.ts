@@ -5,12 +5,17 @@
  *                                              paint and the polling fallback
  *   POST /api/command-center/continue/:session continue a failed or stale run
  *                                              → 202 { session, submissionId }
+ *   GET  /api/health                           the configuration health report
+ *                                              (src/shared/health.ts), 200 even
+ *                                              when it blocks: the body says
  * The continuation is a write: the gate (gate.ts) lets it through only from
  * the dashboard's own origin with a JSON body, so a page on another site
  * cannot start runs with an operator's Access cookie. Unknown thread 404,
- * not failed or stale 409. Pure: the command center and the continuation
- * (claim, fresh token, submit: src/service.ts) are reached through `deps`.
- * Other paths → null, for the next handler.
+ * not failed or stale 409. The health report is behind Access like every
+ * other path here (route-policy.ts denies by default). Pure: the command
+ * center, the continuation (claim, fresh token, submit: src/service.ts) and
+ * the health checks (src/health/) are reached through `deps`. Other paths
+ * → null, for the next handler.
  */
 import { z } from "zod";
 import { decodeCursor } from "../command-center/cursor";
@@ -22,6 +27,7 @@ import {
   type Snapshot,
   type SnapshotOptions
 } from "../shared/command-center";
+import type { HealthReport } from "../shared/health";
 import { json } from "./responses";
 
 export type ContinueOutcome =
@@ -35,7 +41,13 @@ export type ApiRouteDeps = {
   onError?(error: unknown): void;
 };
 
+export type HealthRouteDeps = {
+  /** The report; never throws (a failing check is a line of it). */
+  health(): Promise<HealthReport>;
+};
+
 const SNAPSHOT_PATH = "/api/command-center";
+const HEALTH_PATH = "/api/health";
 const CONTINUE_PATH = /^\/api\/command-center\/continue\/([^/]+)$/;
 
 export const snapshotQuerySchema = z.object({
@@ -84,6 +96,12 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
   }
 
   return null;
+}
+
+export async function handleHealthRoute(request: Request, deps: HealthRouteDeps): Promise<Response | null> {
+  if (new URL(request.url).pathname !== HEALTH_PATH) return null;
+  if (request.method !== "GET") return json({ error: "method not allowed" }, 405, { allow: "GET" });
+  return json(await deps.health(), 200, NO_STORE);
 }
 
 function safeDecode(segment: string): string | null {

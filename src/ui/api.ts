@@ -1,13 +1,15 @@
 /**
  * The dashboard's HTTP calls: the command-center snapshot, the continue
- * route and a thread's transcript. Answers are checked (`view-models/wire`),
+ * route, a thread's transcript and the configuration health report. Answers are checked (`view-models/wire`),
  * so a backend that drifts shows a clear error, not a blank page.
  * Same-origin only: the Worker serves both the SPA and these routes.
  */
 import type { CommandCenterState, Snapshot } from "../shared/command-center";
 import type { TranscriptMessage } from "../shared/dispatch";
+import type { HealthReport } from "../shared/health";
 import { continueNetworkError, continueOutcome, continuePath, type ContinueOutcome } from "./view-models/continue";
 import { snapshotPath } from "./view-models/dashboard";
+import { readHealthReport } from "./view-models/health";
 import { readLiveState, readSnapshot } from "./view-models/wire";
 
 export class ApiError extends Error {
@@ -89,4 +91,12 @@ export async function fetchTranscript(session: string, signal?: AbortSignal): Pr
     (message): message is TranscriptMessage =>
       typeof message === "object" && message !== null && typeof message.role === "string" && Array.isArray(message.parts)
   );
+}
+
+export const HEALTH_PATH = "/api/health";
+
+export async function fetchHealth(signal?: AbortSignal): Promise<HealthReport> {
+  const report = readHealthReport(await getJson(HEALTH_PATH, signal));
+  if (report === null) throw new ApiError("unexpected health report shape");
+  return report;
 }

@@ -1,7 +1,12 @@
-/** `/`: metric tiles, the threads needing attention (with Continue), and the thread sidebar grouped by repo. */
+/**
+ * `/`: the configuration health banner when something is wrong, metric
+ * tiles, the threads needing attention (with Continue), and the thread
+ * sidebar grouped by repo.
+ */
 import { useMemo } from "react";
 import { AppHeader } from "../components/app-header";
 import { AttentionList } from "../components/attention-list";
+import { HealthBanner } from "../components/health-banner";
 import { MetricTiles } from "../components/metric-tiles";
 import { RunningList } from "../components/running-list";
 import { ErrorState, Loading } from "../components/state-views";
@@ -62,7 +67,10 @@ export function CommandCenterPage() {
           </span>
         ) : null}
       </AppHeader>
-      <main className="cc">{body}</main>
+      <main className="cc">
+        <HealthBanner />
+        {body}
+      </main>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 /**
- * `/thread/:session`: one thread live: the envelope header, status and timing,
- * the issue's reproduction page and what the run posted on the issue, and the
- * streaming transcript.
+ * `/thread/:session`: one thread live: the configuration health banner when
+ * something is wrong, the envelope header, status and timing, the issue's
+ * reproduction page and what the run posted on the issue, and the streaming
+ * transcript.
  */
 import { useMemo } from "react";
 import { useParams } from "react-router";
@@ -9,6 +10,7 @@ import { isSessionName } from "../../run/session-name";
 import { AppHeader } from "../components/app-header";
 import { ContinueButton, ContinueResult } from "../components/continue-button";
 import { EnvelopeHeader } from "../components/envelope-header";
+import { HealthBanner } from "../components/health-banner";
 import { IssueMessages } from "../components/issue-messages";
 import { ReproductionLink } from "../components/reproduction-link";
 import { Empty, ErrorState, Loading } from "../components/state-views";
@@ -79,6 +81,7 @@ function ThreadView(props: { session: string }) {
         <span className="mono">{session}</span>
       </AppHeader>
       <main className="thread">
+        <HealthBanner />
         <section className="thread-status" aria-label="Status">
           <StatusBadge label={status.label} tone={status.tone} testId="thread-status" status={status.status} />
           <ul className="timing" data-testid="thread-timing">

@@ -1,0 +1,17 @@
+/**
+ * Each health check's short name, in one place: the checks use it for their
+ * own line, and run-checks.ts for the line of a check that failed to run.
+ * The model's line comes from src/model/health.ts and says "Model" too.
+ */
+import type { HealthCheckId } from "../shared/health";
+
+export const HEALTH_LABELS: Record<HealthCheckId, string> = {
+  model: "Model",
+  github: "GitHub API",
+  "token-broker": "Token broker",
+  skills: "Skills bucket",
+  repros: "Reproductions bucket",
+  containers: "Containers",
+  access: "Cloudflare Access",
+  "local-dev": "Local dev"
+};

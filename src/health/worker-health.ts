@@ -1,0 +1,68 @@
+/**
+ * The agent Worker's health report, wired from its `env`: each check of
+ * src/shared/health.ts gets the binding or settings it reads, and
+ * run-checks.ts runs them side by side with their deadlines. Used by
+ * `GET /api/health` (src/index.ts → src/http/api-routes.ts). Nothing here
+ * writes, mints a token or calls GitHub; the secrets named by
+ * `secretValues` are redacted from the whole report.
+ */
+import { modelHealth } from "../model/health";
+import { containersEnabled } from "../pool/errors";
+import { listSkills, skillSource } from "../run/skills";
+import { HEALTH_CHECK_IDS, type HealthCheckId, type HealthReport } from "../shared/health";
+import { warmPool } from "../warm-pool";
+import { accessHealth } from "./access";
+import { containersHealth } from "./containers";
+import { githubHealth } from "./github";
+import { HEALTH_LABELS } from "./labels";
+import { localDevHealth } from "./local-dev";
+import { reprosHealth } from "./repros";
+import { errorText, HEALTH_PROBE_TIMEOUT_MS, runHealthChecks, withTimeout, type HealthProbe } from "./run-checks";
+import { skillsHealth, type SkillsProbe } from "./skills";
+import { tokenBrokerHealth, type TokenBrokerProbe } from "./token-broker";
+
+/** Env vars whose values are secrets (or close enough: the Access AUD tag), by name. */
+const SECRET_NAME = /(?:TOKEN|KEY|SECRET|PASSWORD|AUD)$/;
+
+/** The string values of `env` held under a secret's name. */
+export function secretValues(env: object): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === "string" && value !== "")
+    .map(([, value]) => value as string);
+}
+
+export type WorkerHealthOptions = { now?: () => number; probeTimeoutMs?: number; checkTimeoutMs?: number };
+
+export async function workerHealth(env: Env, options: WorkerHealthOptions = {}): Promise<HealthReport> {
+  const localDev = env.LOCAL_DEV === "1";
+  const secrets = secretValues(env);
+  const timeoutMs = options.probeTimeoutMs ?? HEALTH_PROBE_TIMEOUT_MS;
+  // Bindings are read loosely: a deploy that lacks one has `undefined` where Env promises it.
+  const bindings = env as Partial<Env>;
+  const run: Record<HealthCheckId, HealthProbe["run"]> = {
+    model: () => modelHealth(env),
+    github: () => githubHealth(env),
+    "token-broker": () => tokenBrokerHealth(bindings.GITHUB_AUTH as unknown as TokenBrokerProbe | undefined, { localDev, timeoutMs, secrets }),
+    skills: async () => skillsHealth(await probeSkills(bindings.SKILLS_BUCKET, timeoutMs, secrets), { localDev }),
+    repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),
+    containers: () =>
+      containersHealth(containersEnabled(env) ? { enabled: true, stats: () => warmPool(env).stats() } : { enabled: false }, { localDev, timeoutMs, secrets }),
+    access: () => accessHealth(env, { localDev }),
+    "local-dev": () => localDevHealth(env)
+  };
+  const probes = HEALTH_CHECK_IDS.map((id): HealthProbe => ({ id, label: HEALTH_LABELS[id], run: run[id] }));
+  return await runHealthChecks(probes, {
+    now: options.now ?? (() => Date.now()),
+    secrets,
+    ...(options.checkTimeoutMs !== undefined ? { timeoutMs: options.checkTimeoutMs } : {})
+  });
+}
+
+async function probeSkills(bucket: R2Bucket | undefined, timeoutMs: number, secrets: readonly string[]): Promise<SkillsProbe> {
+  if (bucket === undefined) return { kind: "unbound" };
+  try {
+    return { kind: "listed", listing: await withTimeout(listSkills(skillSource(bucket)), timeoutMs, "SKILLS_BUCKET") };
+  } catch (error) {
+    return { kind: "failed", error: errorText(error, secrets) };
+  }
+}

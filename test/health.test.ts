@@ -1,0 +1,112 @@
+/**
+ * The health report through the real Worker: `GET /api/health` answers
+ * every check as the test Worker is configured (local dev, the scripted
+ * model, the TestTokenBroker on GITHUB_AUTH, real local R2), a broker
+ * binding that throws is unreachable (a warning in local dev, a block in a
+ * deploy), a skills bucket without the skills blocks, and no secret value
+ * the Worker holds appears in the report.
+ */
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import openPr from "../skills/open-pr/SKILL.md?raw";
+import reproduce from "../skills/reproduce/SKILL.md?raw";
+import worker from "../src/index";
+import { workerHealth } from "../src/health/worker-health";
+import { HEALTH_CHECK_IDS, type HealthCheck, type HealthReport } from "../src/shared/health";
+
+// The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
+const BASE = "http://127.0.0.1:8787";
+
+const lineOf = (report: HealthReport, id: HealthCheck["id"]) => report.checks.find((check) => check.id === id)!;
+
+/** A GITHUB_AUTH whose calls fail as an unresolved service binding's do. */
+const unresolvedBroker = {
+  mintInstallationToken() {
+    throw new Error('Couldn\'t find a local dev session for the "AgentThinkTokenBroker" entrypoint of service "agent-think-ingress" to proxy to');
+  }
+} as unknown as Env["GITHUB_AUTH"];
+
+beforeAll(async () => {
+  // What `npm run seed:r2` puts there.
+  await env.SKILLS_BUCKET.put("skills/reproduce/SKILL.md", reproduce);
+  await env.SKILLS_BUCKET.put("skills/open-pr/SKILL.md", openPr);
+});
+
+describe("GET /api/health", () => {
+  it("answers every check of the test Worker's configuration, uncached", async () => {
+    const response = await exports.default.fetch(`${BASE}/api/health`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const report = (await response.json()) as HealthReport;
+    expect(report.checks.map((check) => check.id)).toEqual([...HEALTH_CHECK_IDS]);
+    expect(Date.parse(report.generatedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect(Object.fromEntries(report.checks.map((check) => [check.id, check.status]))).toEqual({
+      model: "warn",
+      github: "warn",
+      "token-broker": "ok",
+      skills: "ok",
+      repros: "ok",
+      containers: "warn",
+      access: "ok",
+      "local-dev": "warn"
+    });
+    expect(report.status).toBe("warn");
+    for (const check of report.checks) {
+      if (check.status !== "ok") expect(check.fix, check.id).toEqual(expect.any(String));
+    }
+  });
+
+  it("says the token broker is unreachable when its binding throws: a warning in local dev, a block in a deploy", async () => {
+    const local = await workerHealth({ ...env, GITHUB_AUTH: unresolvedBroker });
+    expect(lineOf(local, "token-broker")).toMatchObject({ status: "warn", detail: expect.stringContaining("does not reach the token broker") });
+
+    const deployed = await workerHealth({ ...env, GITHUB_AUTH: unresolvedBroker, LOCAL_DEV: "" });
+    expect(lineOf(deployed, "token-broker")).toMatchObject({ status: "block", fix: expect.stringContaining("AgentThinkTokenBroker") });
+    // As deployed, containers off blocks too, and the report says so.
+    expect(lineOf(deployed, "containers").status).toBe("block");
+    expect(deployed.status).toBe("block");
+  });
+
+  it("blocks a skills bucket that does not hold the skills, naming the seed command", async () => {
+    // REPROS holds no skills/ keys: a bucket nobody seeded.
+    const report = await workerHealth({ ...env, SKILLS_BUCKET: env.REPROS });
+    expect(lineOf(report, "skills")).toMatchObject({ status: "block", detail: "SKILLS_BUCKET holds no skills", fix: expect.stringContaining("npm run seed:r2") });
+    const unbound = await workerHealth({ ...env, SKILLS_BUCKET: undefined as unknown as R2Bucket, REPROS: undefined as unknown as R2Bucket });
+    expect(lineOf(unbound, "skills")).toMatchObject({ status: "block", detail: "SKILLS_BUCKET is not bound" });
+    expect(lineOf(unbound, "repros")).toMatchObject({ status: "block", detail: expect.stringContaining("REPROS is not bound") });
+  });
+
+  it("never shows a secret value the Worker holds", async () => {
+    const canaries = {
+      CLOUDFLARE_AIG_TOKEN: "aig-canary-7f3e1c9b2a",
+      OPENAI_API_KEY: "sk-openai-canary-5d8e2f",
+      ANTHROPIC_API_KEY: "sk-ant-canary-9a1b7c"
+    };
+    // Secrets in the model's settings, and echoed back by a failing broker.
+    const leakyBroker = {
+      mintInstallationToken() {
+        throw new Error(`refused ${canaries.CLOUDFLARE_AIG_TOKEN} ${canaries.OPENAI_API_KEY} ghs_canaryInstallationToken0123456789`);
+      }
+    } as unknown as Env["GITHUB_AUTH"];
+    const secretEnv = {
+      ...env,
+      ...canaries,
+      MODEL_PROVIDER: "gateway",
+      AI_GATEWAY_ACCOUNT_ID: "test-account",
+      AI_GATEWAY_ID: "test-gateway",
+      GITHUB_AUTH: leakyBroker
+    };
+    const response = await worker.fetch(new Request(`${BASE}/api/health`) as Parameters<typeof worker.fetch>[0], secretEnv);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const canary of Object.values(canaries)) expect(text).not.toContain(canary);
+    expect(text).not.toContain("ghs_");
+    expect(lineOf(JSON.parse(text) as HealthReport, "token-broker").detail).toContain("[redacted]");
+
+    // Access's AUD tag, half-configured (the gate would answer 500 to the route, so the check is asked directly).
+    const aud = "aud-canary-0b4c6d8e";
+    const halfAccess = await workerHealth({ ...secretEnv, CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: aud });
+    expect(lineOf(halfAccess, "access").status).toBe("block");
+    expect(JSON.stringify(halfAccess)).not.toContain(aud);
+  });
+});
