@@ -23,6 +23,7 @@ import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
 import { RunToken } from "./run/run-token";
+import { ActiveTurn } from "./run/active-turn";
 import { assertBotFor, requireBot } from "./run/bot-identity";
 import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
@@ -135,7 +136,11 @@ export class ThinkAgent extends Think<Env> {
     }
   });
   #model: LanguageModel | undefined;
-  #activeTurn: TurnRef | null | undefined;
+  readonly #activeTurn = new ActiveTurn({
+    storage: this.ctx.storage,
+    workspace: () => this.#workspaceAgent(),
+    log: (event, fields) => this.#log(event, fields)
+  });
   #log: Logger = (event, fields) => createLogger({ session: this.#sessionName() }, () => this.#token.secrets())(event, fields);
 
   #sessionName(): string | undefined {
@@ -208,8 +213,8 @@ export class ThinkAgent extends Think<Env> {
       bash: createBashTool({
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
         run: async (input) => {
-          const [workspace, turn, token] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.fresh()];
-          return workspace.exec({ ...input, turn: turn ?? undefined, token, bot: (await this.#runs.get())?.bot });
+          const [workspace, turn, credentials] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.credentials()];
+          return workspace.exec({ ...input, turn: turn ?? undefined, ...credentials });
         }
       }),
       publish_reproduction: createPublishReproductionTool({
@@ -356,9 +361,9 @@ export class ThinkAgent extends Think<Env> {
 
   /** Before every model call: renew the run's token if it is about to expire, and re-authenticate the container if it changed. */
   override async beforeStep() {
-    const [turn, token] = [await this.#turn(), await this.#token.fresh()];
+    const [turn, { token, bot }] = [await this.#turn(), await this.#token.credentials()];
     if (!turn || !this.#token.needsGitSync(token)) return;
-    const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token, (await this.#runs.get())?.bot);
+    const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token, bot);
     this.#token.gitSynced(token);
     if (result.error) this.#log("git-auth:failed", { error: result.error });
   }
@@ -409,7 +414,7 @@ export class ThinkAgent extends Think<Env> {
   protected override async onSubmissionStatus(submission: Parameters<Think["onSubmissionStatus"]>[0]) {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     if (submission.status === "running") {
-      await this.#setTurn(turn);
+      await this.#activeTurn.begin(turn);
       this.#center.send({ type: "turn-started", session: this.name, submissionId: submission.submissionId, at: submission.startedAt ?? Date.now() });
       await this.#turnStarted(submission.submissionId, submission.metadata);
       return;
@@ -532,41 +537,19 @@ export class ThinkAgent extends Think<Env> {
     return (await getAgentByName(this.env.WorkspaceAgent, this.name)) as unknown as WorkspaceAgentStub;
   }
 
-  /** The submission whose turn is running, kept durably so a recovered turn keeps its container. */
-  async #turn(): Promise<TurnRef | null> {
-    this.#activeTurn ??= (await this.ctx.storage.get<TurnRef>(ACTIVE_TURN_KEY)) ?? null;
-    return this.#activeTurn;
-  }
-
-  async #setTurn(turn: TurnRef): Promise<void> {
-    this.#activeTurn = turn;
-    await this.ctx.storage.put(ACTIVE_TURN_KEY, turn);
-    try {
-      await (await this.#workspaceAgent()).beginTurn(turn);
-    } catch (error) {
-      // The workspace names the turn again on its first container command.
-      this.#log("turn:begin-failed", { submissionId: turn.submissionId, error: errorMessage(error) });
-    }
+  /** The submission whose turn is running (run/active-turn.ts). */
+  #turn(): Promise<TurnRef | null> {
+    return this.#activeTurn.current();
   }
 
   /** Release what the turn held. A failure here is logged, never thrown into Think. */
   async #endTurn(turn: TurnRef, outcome: string): Promise<void> {
     this.#watchdog.stop();
-    try {
-      const { released } = await (await this.#workspaceAgent()).endTurn(turn, outcome);
-      this.#log("turn:released", { submissionId: turn.submissionId, outcome, container: released });
-    } catch (error) {
-      this.#log("turn:release-failed", { submissionId: turn.submissionId, error: errorMessage(error) });
-    }
-    if ((await this.#turn())?.submissionId === turn.submissionId) {
-      this.#activeTurn = null;
-      await this.ctx.storage.delete(ACTIVE_TURN_KEY);
-    }
+    await this.#activeTurn.end(turn, outcome);
     this.#token.forgetGitSync();
   }
 }
 
-const ACTIVE_TURN_KEY = "agent-think:active-turn";
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
 type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;
 

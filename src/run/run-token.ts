@@ -98,6 +98,12 @@ export class RunToken {
     return (await this.#renew(run.repo, "expiring")) ?? this.#token;
   }
 
+  /** What the container's git and gh act with: the fresh token and the run's bot (none stored: configuration decides, run/bot-identity.ts). */
+  async credentials(): Promise<{ token: string; bot: BotIdentity | undefined }> {
+    const token = await this.fresh();
+    return { token, bot: (await this.#deps.runs.get())?.bot };
+  }
+
   /** After a 401: a fresh token from the broker, stored for the run; null when none can be had. */
   refresh(repo: string): Promise<string | null> {
     return this.#renew(repo, "unauthorized");

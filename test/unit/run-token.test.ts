@@ -226,6 +226,11 @@ describe("the App's bot that comes with a token", () => {
     expect((await stored()).bot).toEqual(RENAMED);
   });
 
+  it("comes with the fresh token as the container's credentials: the renewal's bot, not the one before it", async () => {
+    const { token } = await setup({ expiresAt: T0, bot: DISPATCHED, broker: async () => ({ token: NEW, expiresAt: NEW_EXPIRY, bot: RENAMED }) });
+    expect(await token.credentials()).toEqual({ token: NEW, bot: RENAMED });
+  });
+
   it("leaves the run's as it was when the broker names none (an older broker)", async () => {
     const { token, stored } = await setup({ expiresAt: T0, bot: DISPATCHED });
     expect(await token.fresh()).toBe(NEW);
