@@ -17,6 +17,10 @@
  */
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
 
+/** The answer to every gated path while Access is set up by half. */
+export const HALF_CONFIGURED =
+  "agent-think: Cloudflare Access is half configured, so nothing behind it is served. Set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither.\n";
+
 export type AccessConfig = { CF_ACCESS_TEAM_DOMAIN?: string; CF_ACCESS_AUD?: string };
 
 export type AccessDeps = {
@@ -48,7 +52,8 @@ export async function accessGuard(request: Request, config: AccessConfig, deps: 
   if (teamDomain === "" && audiences.length === 0) return null;
   if (teamDomain === "" || audiences.length === 0) {
     deps.onDenied?.("access is half configured: set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither", request);
-    return new Response("access is misconfigured", { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+    // The fix names two variables and no value: the page an operator sees in place of the dashboard says what to do.
+    return new Response(HALF_CONFIGURED, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
   }
 
   const token = accessToken(request);

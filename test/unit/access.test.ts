@@ -2,7 +2,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { accessGuard, accessToken, normalizeTeamDomain } from "../../src/http/access";
+import { accessGuard, accessToken, HALF_CONFIGURED, normalizeTeamDomain } from "../../src/http/access";
 
 const TEAM = "agent-think-test.cloudflareaccess.com";
 const AUD = "aud-0123456789abcdef";
@@ -120,9 +120,19 @@ describe("accessGuard without Access", () => {
     }
   });
 
-  it("refuses to guess when only one var is set", async () => {
-    expect((await accessGuard(request("/"), { CF_ACCESS_TEAM_DOMAIN: TEAM, CF_ACCESS_AUD: "" }))?.status).toBe(500);
-    expect((await accessGuard(request("/api/x"), { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: AUD }))?.status).toBe(500);
+  it("refuses to guess when only one var is set, and says the fix without either value", async () => {
+    for (const [path, config] of [
+      ["/", { CF_ACCESS_TEAM_DOMAIN: TEAM, CF_ACCESS_AUD: "" }],
+      ["/api/health", { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: AUD }]
+    ] as const) {
+      const response = await accessGuard(request(path), config);
+      expect(response?.status).toBe(500);
+      const body = await response!.text();
+      expect(body).toBe(HALF_CONFIGURED);
+      expect(body).toContain("Set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither");
+      expect(body).not.toContain(TEAM);
+      expect(body).not.toContain(AUD);
+    }
   });
 });
 
