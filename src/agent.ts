@@ -23,6 +23,7 @@ import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
 import { RunToken } from "./run/run-token";
+import { DispatchOnce } from "./run/dispatch-once";
 import { ActiveTurn } from "./run/active-turn";
 import { assertBotFor, requireBot } from "./run/bot-identity";
 import { isolateSecrets } from "./run/console-guard";
@@ -136,6 +137,8 @@ export class ThinkAgent extends Think<Env> {
     }
   });
   #model: LanguageModel | undefined;
+  /** Duplicate dispatches of a comment answered before any work (run/dispatch-once.ts). */
+  readonly #dispatches = new DispatchOnce(this.ctx.storage);
   readonly #activeTurn = new ActiveTurn({
     storage: this.ctx.storage,
     workspace: () => this.#workspaceAgent(),
@@ -238,39 +241,41 @@ export class ThinkAgent extends Think<Env> {
 
   /** Store the run context and submit the turn. Idempotent per triggering comment. */
   async startRun(input: StartRunInput): Promise<StartRunResult> {
-    const now = Date.now();
-    // Before anything is stored: a GITHUB_API_URL that names no GitHub, or a token with no bot to act as, is an error saying so.
-    const github = githubHost(this.githubApiUrl());
-    assertBotFor(input.installationToken, input.bot, this.env);
-    this.#token.adopt(input.installationToken);
-    const run: RunContext = {
-      repo: input.repo,
-      issueNumber: input.issueNumber,
-      issueTitle: input.issueTitle,
-      requestedBy: input.requestedBy,
-      repoVisibility: input.repoVisibility,
-      commentId: input.commentId,
-      instruction: input.instruction,
-      installationToken: input.installationToken,
-      tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
-      bot: input.bot,
-      updatedAt: now
-    };
-    await this.#runs.put(run);
-    const submission = await this.submitMessages([runMessage(run, input.session, now, undefined, github)], {
-      idempotencyKey: idempotencyKeyFor(input.commentId),
-      metadata: input.commentId === undefined ? {} : { commentId: input.commentId }
+    return this.#dispatches.run(input.commentId, async () => {
+      const now = Date.now();
+      // Before anything is stored: a GITHUB_API_URL that names no GitHub, or a token with no bot to act as, is an error saying so.
+      const github = githubHost(this.githubApiUrl());
+      assertBotFor(input.installationToken, input.bot, this.env);
+      this.#token.adopt(input.installationToken);
+      const run: RunContext = {
+        repo: input.repo,
+        issueNumber: input.issueNumber,
+        issueTitle: input.issueTitle,
+        requestedBy: input.requestedBy,
+        repoVisibility: input.repoVisibility,
+        commentId: input.commentId,
+        instruction: input.instruction,
+        installationToken: input.installationToken,
+        tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
+        bot: input.bot,
+        updatedAt: now
+      };
+      await this.#runs.put(run);
+      const submission = await this.submitMessages([runMessage(run, input.session, now, undefined, github)], {
+        idempotencyKey: idempotencyKeyFor(input.commentId),
+        metadata: input.commentId === undefined ? {} : { commentId: input.commentId }
+      });
+      this.#log("submitted", {
+        repo: input.repo,
+        issue: input.issueNumber,
+        commentId: input.commentId,
+        submissionId: submission.submissionId,
+        accepted: submission.accepted
+      });
+      // A duplicate comment is the same run: nothing new to report.
+      if (submission.accepted) this.#center.dispatched(run, input.session, submission.submissionId, now);
+      return { submissionId: submission.submissionId, accepted: submission.accepted };
     });
-    this.#log("submitted", {
-      repo: input.repo,
-      issue: input.issueNumber,
-      commentId: input.commentId,
-      submissionId: submission.submissionId,
-      accepted: submission.accepted
-    });
-    // A duplicate comment is the same run: nothing new to report.
-    if (submission.accepted) this.#center.dispatched(run, input.session, submission.submissionId, now);
-    return { submissionId: submission.submissionId, accepted: submission.accepted };
   }
 
   /**
