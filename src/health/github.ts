@@ -6,11 +6,10 @@
  */
 import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";
-import { parseGitHubApiUrl } from "../shared/github-urls";
+import { isLoopbackHost, parseGitHubApiUrl } from "../shared/github-urls";
 
 const LABEL = HEALTH_LABELS.github;
 const FIX = "set GITHUB_API_URL to https://api.github.com, https://api.<subdomain>.ghe.com or https://<host>/api/v3";
-const LOCAL_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 export function githubHealth(env: { GITHUB_API_URL?: string; LOCAL_DEV?: string }): HealthCheck {
   const raw = (env.GITHUB_API_URL ?? "").trim();
@@ -27,7 +26,7 @@ export function githubHealth(env: { GITHUB_API_URL?: string; LOCAL_DEV?: string 
   const parsed = parseGitHubApiUrl(raw);
   if (!parsed.ok) return { id: "github", label: LABEL, status: "block", detail: parsed.error, fix: FIX };
   const { kind, host } = parsed.github;
-  const local = LOCAL_HOST.test(new URL(raw).hostname);
+  const local = isLoopbackHost(new URL(raw).hostname);
   if (local && !localDev) {
     return {
       id: "github",

@@ -11,6 +11,7 @@
  * again on its first command; the warm pool asks before reclaiming). Pure
  * apart from its narrow dependencies.
  */
+import { describeError } from "../pool/errors";
 import type { TurnRef } from "../pool/turn-container";
 
 export type ActiveTurnStorage = {
@@ -56,7 +57,7 @@ export class ActiveTurn {
       await (await this.#deps.workspace()).beginTurn(turn);
     } catch (error) {
       // The workspace names the turn again on its first container command.
-      this.#deps.log("turn:begin-failed", { submissionId: turn.submissionId, error: errorMessage(error) });
+      this.#deps.log("turn:begin-failed", { submissionId: turn.submissionId, error: describeError(error) });
     }
   }
 
@@ -66,15 +67,11 @@ export class ActiveTurn {
       const { released } = await (await this.#deps.workspace()).endTurn(turn, outcome);
       this.#deps.log("turn:released", { submissionId: turn.submissionId, outcome, container: released });
     } catch (error) {
-      this.#deps.log("turn:release-failed", { submissionId: turn.submissionId, error: errorMessage(error) });
+      this.#deps.log("turn:release-failed", { submissionId: turn.submissionId, error: describeError(error) });
     }
     if ((await this.current())?.submissionId === turn.submissionId) {
       this.#current = null;
       await this.#deps.storage.delete(ACTIVE_TURN_KEY);
     }
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -91,6 +91,11 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const TENANT_API = /^api\.([^.]+)\.ghe\.com$/;
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
+/** A host name (as URL parsing gives it, lowercase) that is this machine: the local stand-in, or a link that leads nowhere once deployed. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
 const EXPECTED =
   "https://api.github.com, https://api.<subdomain>.ghe.com (GHE.com) or https://<host>/api/v3 (GitHub Enterprise Server); empty means github.com";
 
@@ -135,7 +140,7 @@ export function parseGitHubApiUrl(value: string | undefined): GitHubHostResult {
   const shown = JSON.stringify(`${url.protocol}//${url.host}${url.pathname}${url.search}`);
   if (url.username || url.password || url.search || url.hash) return refuse(shown);
   const path = url.pathname.replace(/\/+$/, "");
-  if (LOOPBACK.test(url.hostname) && (url.protocol === "http:" || url.protocol === "https:")) {
+  if (isLoopbackHost(url.hostname) && (url.protocol === "http:" || url.protocol === "https:")) {
     if (path === "") return { ok: true, github: GITHUB_COM };
     if (path === "/api/v3") return { ok: true, github: localEnterpriseServer(url) };
   }

@@ -12,6 +12,7 @@ import { HEALTH_LABELS } from "../../../src/health/labels";
 import { REQUIRED_SKILLS } from "../../../src/health/skills";
 import { containersEnabled } from "../../../src/pool/errors";
 import { containerInstance } from "../../../src/pool/launch-spec";
+import { isLoopbackHost } from "../../../src/shared/github-urls";
 import { INGRESS_CONFIG, line, listNames, varsOf, type DoctorCheck, type LocalVars, type SkillsTree, type WorkerConfig } from "./types";
 
 /** LOCAL_DEV=1 in the deployed config: the Worker would answer only loopback hosts and allow the scripted model. */
@@ -32,7 +33,6 @@ export function accessCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
   return accessHealth(varsOf(agent), { localDev: false });
 }
 
-const LOOPBACK_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /** PUBLIC_BASE_URL: where the links in the issue's comments point. Wrong links do not stop a run: it warns. */
 export function publicUrlCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
@@ -48,7 +48,7 @@ export function publicUrlCheck({ agent }: { agent: WorkerConfig }): DoctorCheck 
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
     return line("public-url", label, "warn", `PUBLIC_BASE_URL ${value === "" ? "is empty" : `"${value}" is not an http(s) URL`}: thread and reproduction links are broken`, fix);
   }
-  if (LOOPBACK_HOST.test(url.hostname)) {
+  if (isLoopbackHost(url.hostname)) {
     return line("public-url", label, "warn", `PUBLIC_BASE_URL is ${url.origin}: the links a deploy posts on issues point at a loopback address`, fix);
   }
   return line("public-url", label, "ok", `${url.origin}/thread/<session>`);
