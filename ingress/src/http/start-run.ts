@@ -122,8 +122,7 @@ async function handOver(
   if (comment.instruction.length > MAX_INSTRUCTION_CHARS) {
     log("delivery:refused", { ...where, reason: "instruction_too_long", chars: comment.instruction.length });
     const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and mention \`${comment.handle}\` again with a shorter instruction.`;
-    await reportNotStarted(comment, github, body, log);
-    await settle(mark("refused", { reason: "instruction_too_long" }), log, where);
+    await notStarted(comment, github, body, deps, () => mark("refused", { reason: "instruction_too_long" }));
     return;
   }
 
@@ -133,8 +132,7 @@ async function handOver(
   } catch (error) {
     log("identity:failed", { ...where, code: (error as { code?: unknown }).code, error: errorMessage(error) });
     const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment: the GitHub App could not learn its own identity from GitHub. Nothing is running for it. Whoever runs agent-think should check the webhook app's GITHUB_API_URL, GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY (its log says more under \`identity:failed\`); then mention \`${comment.handle}\` again to retry.`;
-    await reportNotStarted(comment, github, body, log);
-    await settle(mark("failed", { reason: "identity" }), log, where);
+    await notStarted(comment, github, body, deps, () => mark("failed", { reason: "identity" }));
     return;
   }
 
@@ -172,12 +170,23 @@ async function dispatchRun(
   } catch (error) {
     log("dispatch:failed", { ...where, error: errorMessage(error) });
     const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment. Nothing is running for it; mention \`${comment.handle}\` again to retry.`;
-    await reportNotStarted(comment, github, body, log);
-    await settle(mark("failed", { reason: "dispatch" }), log, where);
+    await notStarted(comment, github, body, deps, () => mark("failed", { reason: "dispatch" }));
     return;
   }
   log("dispatch:done", { ...where, session: result.session, submissionId: result.submissionId, threadUrl: result.threadUrl });
   await settle(mark("dispatched", { session: result.session, submissionId: result.submissionId }), log, where);
+}
+
+/** The run did not start: say so on the issue, then mark the comment with why. Nothing here throws. */
+async function notStarted(
+  comment: AcceptedComment,
+  github: InstallationClient,
+  body: string,
+  deps: Pick<StartRunDeps, "log">,
+  marking: () => Promise<void>
+): Promise<void> {
+  await reportNotStarted(comment, github, body, deps.log);
+  await settle(marking(), deps.log, whereOf(comment));
 }
 
 /** 😕 on the comment and one short comment on the issue; each failure is logged, never thrown. */
