@@ -44,7 +44,8 @@ import { describeEnding, endingError, finalAssistantText, type RunEnding } from 
 import { RunLedger, type RunUsage } from "./run/run-ledger";
 import { parseMaxSteps, parseTokenBudget, tokenBudgetStop } from "./run/budget";
 import { TurnWatchdog } from "./run/watchdog";
-import { parseStaleRunMs } from "./command-center/registry";
+import { parseStaleRunMs, quietTruthOf, type QuietTruth } from "./command-center/registry";
+import { RunRecoveries } from "./run/recoveries";
 import { mintInstallationToken } from "./github/token-broker";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
@@ -105,13 +106,19 @@ export class ThinkAgent extends Think<Env> {
     onQuiet: (id, quietForMs) => this.#postStaleNotice(id, quietForMs),
     onError: (id, error) => this.#log("watchdog:failed", { submissionId: id, error: errorMessage(error) })
   });
-  /** Lifecycle events to the command center: fire and forget, redacted. */
+  /** Lifecycle events to the command center: redacted, kept until acknowledged, never in the turn's way. */
   readonly #center = new CenterReports({
+    storage: this.ctx.storage.kv,
     center: () => this.commandCenter(),
     redact: (value) => this.#token.redactDeep(value),
     waitUntil: (promise) => this.ctx.waitUntil(promise),
-    onError: (event, error) => this.#log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
+    scheduleSweep: async (inMs) => {
+      await this.schedule(inMs / 1000, "deliverCenterEvents");
+    },
+    now: () => Date.now(),
+    log: (event, fields) => this.#log(event, fields)
   });
+  readonly #recoveries = new RunRecoveries(this.ctx.storage.kv);
   readonly #reporter = new Reporter({
     storage: this.ctx.storage,
     apiUrl: () => this.githubApiUrl(),
@@ -167,6 +174,8 @@ export class ThinkAgent extends Think<Env> {
     // Whatever wakes this object (a turn, a recovery, a scheduled delivery)
     // redacts with the run's token from the start.
     await this.#token.load();
+    // What a killed process still owed the command center goes out now.
+    this.ctx.waitUntil(this.#center.flush());
   }
 
   /** Sockets only watch: no client may write this agent's state (src/http/agent-routes.ts lets only dashboards connect). */
@@ -353,6 +362,9 @@ export class ThinkAgent extends Think<Env> {
     this.#log("turn:start", { requestId: ctx.requestId, trigger: ctx.trigger, continuation: ctx.continuation });
     const turn = await this.#turn();
     if (turn) this.#watchdog.arm(turn.submissionId);
+    // A recovered turn is running again.
+    const resumed = turn && this.#recoveries.resumed(this.name, turn.submissionId, Date.now());
+    if (resumed) void this.#center.send(resumed);
     return {
       maxSteps: this.maxSteps,
       ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
@@ -406,8 +418,11 @@ export class ThinkAgent extends Think<Env> {
     });
   }
 
+  /** Think took an interrupted turn over: the thread shows `recovering` until the turn runs again. */
   override async onChatRecovery(ctx: ChatRecoveryContext): Promise<ChatRecoveryOptions> {
     this.#log("recovery", { incidentId: ctx.incidentId, attempt: ctx.attempt, kind: ctx.recoveryKind });
+    const submissionId = (await this.#turn())?.submissionId ?? ctx.recoveryRootRequestId;
+    void this.#center.send(this.#recoveries.interrupted(this.name, submissionId, Date.now()));
     return {};
   }
 
@@ -480,6 +495,7 @@ export class ThinkAgent extends Think<Env> {
     const run = await this.#runRef(id);
     if (run) await this.#reporter.post(closingNotice(run, ending));
     await this.#ledger.forget(id);
+    this.#recoveries.forget(id);
     return { ending, usage: facts.usage };
   }
 
@@ -501,6 +517,26 @@ export class ThinkAgent extends Think<Env> {
   /** Scheduled callback: deliver what the outbox still owes the issue. */
   async deliverNotices(): Promise<void> {
     await this.#reporter.deliverPending();
+  }
+
+  /** Scheduled callback: send again what the command center has not acknowledged. */
+  async deliverCenterEvents(): Promise<void> {
+    await this.#center.sweep();
+  }
+
+  /**
+   * The command center asks about a run it has heard nothing of for the
+   * stale window (reconciliation, docs/command-center.md): first everything
+   * this agent still owes it, then how the submission stands.
+   */
+  async reconcileRun(submissionId: string): Promise<QuietTruth> {
+    await this.#center.flush();
+    return quietTruthOf(await this.submissionStatus(String(submissionId)), Date.now());
+  }
+
+  /** Lifecycle events not yet acknowledged by the command center (tests, local dev). */
+  async pendingCenterEvents(): Promise<number> {
+    return this.#center.pending().length;
   }
 
   /** Every message this session has queued for its issue, delivered or not (tests, local dev). */

@@ -7,19 +7,32 @@
  * snapshot, broadcast) over a store in this object's SQLite; each RPC call
  * runs them inside one synchronous storage transaction, which is what makes
  * a claim atomic. Callers:
- *   ThinkAgent     record(event), fire and forget (reportSafely)
+ *   ThinkAgent     record(event) and recordBatch(events), from its outbox
+ *                  until acknowledged (command-center/report.ts)
  *   the service    snapshot(), claimForContinuation(), releaseClaim()
  *   dashboards     the state, over `/agents/command-center-agent/main`
  *                  (read-only connections: nothing a socket sends changes it)
- * It never blocks or fails a run: it only ever hears about one.
- * See docs/command-center.md.
+ * It never blocks or fails a run: it only ever hears about one, and asks
+ * about one: an active thread quiet for the stale window is reconciled with
+ * its agent (`ThinkAgent.reconcileRun`) before it is called stale or
+ * claimed for a continuation. See docs/command-center.md.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { boundedState, nextStaleAt } from "./command-center/broadcast";
 import { EMPTY_METRICS, METRICS_WINDOW_MS } from "./command-center/metrics";
-import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
+import {
+  claimThread,
+  needsQuietCheck,
+  parseStaleRunMs,
+  recordEvent,
+  releaseClaim,
+  settleQuiet,
+  toSummary,
+  type QuietTruth
+} from "./command-center/registry";
 import { metricsOf, snapshotPage } from "./command-center/snapshot";
 import { SqlRegistryStore } from "./command-center/sql-store";
+import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
 import {
   COMMAND_CENTER_NAME,
@@ -42,6 +55,12 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const REPRO_GRANT_KEY = "agent-think:repro-grant-key";
 /** The most events one recordBatch call takes. */
 export const MAX_RECORD_BATCH = 5_000;
+/** How long an agent has to answer about a quiet run before it counts as unreachable. */
+export const RECONCILE_TIMEOUT_MS = 10_000;
+/** Quiet threads asked about per pass; more wait for the next pass, a second later. */
+export const RECONCILE_BATCH = 25;
+/** Active threads looked at when working out the next quiet moment. */
+const ACTIVE_SCAN_LIMIT = 500;
 
 /** The CommandCenterAgent methods other code calls over RPC. */
 export interface CommandCenter {
@@ -71,6 +90,13 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   staleRunMs = parseStaleRunMs(this.env.STALE_RUN_MS);
   /** Seam: the clock for metrics, staleness and the broadcast. */
   clock: () => number = () => Date.now();
+  /** Seam: ask a run's agent about a quiet run (reconciliation). Tests swap it with runInDurableObject. */
+  askAgent: (session: string, submissionId: string) => Promise<QuietTruth> = async (session, submissionId) => {
+    const agent = (await getAgentByName(this.env.ThinkAgent, session)) as unknown as {
+      reconcileRun(id: string): Promise<QuietTruth>;
+    };
+    return agent.reconcileRun(submissionId);
+  };
 
   #store: SqlRegistryStore | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -126,9 +152,15 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     });
   }
 
-  /** Atomically claim a failed or stale thread for a continuation. See registry.ts `claimThread`. */
+  /**
+   * Atomically claim a failed or stale thread for a continuation. See
+   * registry.ts `claimThread`. A quiet thread's agent is asked first: a run
+   * that ended is not offered again.
+   */
   async claimForContinuation(session: string, now: number = this.clock()): Promise<ClaimResult> {
     if (typeof session !== "string" || !Number.isFinite(now)) return { ok: false, reason: "not_found" };
+    const thread = this.#registry().getThread(session);
+    if (thread && needsQuietCheck(thread, now, this.staleRunMs)) await this.#reconcile([thread], now);
     const result = this.ctx.storage.transactionSync(() => claimThread(this.#registry(), session, now, this.staleRunMs));
     if (result.ok) {
       this.#log("claimed", { session, runCount: result.thread.runCount });
@@ -150,10 +182,51 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     return { released };
   }
 
-  /** Broadcast now and return the state. Also the scheduled callback that tells dashboards a run turned stale. */
+  /**
+   * Broadcast now and return the state. Also the scheduled callback for a
+   * thread that went quiet: its agent is asked first (reconciliation), then
+   * dashboards are told what it said.
+   */
   async refreshState(): Promise<CommandCenterState> {
     this.#staleRefreshAt = undefined;
+    const now = this.clock();
+    const quiet = this.#registry()
+      .quietActiveThreads(now - this.staleRunMs, ACTIVE_SCAN_LIMIT)
+      .filter((thread) => needsQuietCheck(thread, now, this.staleRunMs));
+    await this.#reconcile(quiet.slice(0, RECONCILE_BATCH), now);
+    // More than one pass's worth: the rest a second later.
+    if (quiet.length > RECONCILE_BATCH) this.#scheduleStaleRefresh(this.clock() + 1_000);
     return this.#flush();
+  }
+
+  /** Ask each thread's agent how its run stands and apply the answers; an agent that does not answer in time is unreachable. */
+  async #reconcile(threads: readonly ThreadRecord[], now: number): Promise<void> {
+    if (threads.length === 0) return;
+    const answers = await Promise.all(
+      threads.map(async (thread) => ({ thread, truth: await this.#askInTime(thread.session, thread.submissionId) }))
+    );
+    const changed = this.ctx.storage.transactionSync(() =>
+      answers.filter(({ thread, truth }) => settleQuiet(this.#registry(), thread.session, thread.submissionId, truth, now, this.staleRunMs))
+    );
+    for (const { thread, truth } of changed) {
+      this.#log("reconciled", { session: thread.session, submissionId: thread.submissionId, truth: truth.kind, ...(truth.kind === "unreachable" ? { error: truth.error } : {}) });
+    }
+    if (changed.length > 0) this.#stateChanged();
+  }
+
+  async #askInTime(session: string, submissionId: string): Promise<QuietTruth> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<QuietTruth>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: "unreachable", error: `no answer in ${RECONCILE_TIMEOUT_MS} ms` }), RECONCILE_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([
+        this.askAgent(session, submissionId).catch((error: unknown): QuietTruth => ({ kind: "unreachable", error: error instanceof Error ? error.message : String(error) })),
+        timeout
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #apply(events: readonly unknown[]): RecordResult[] {
@@ -211,13 +284,15 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     const threads = store.pageThreads(undefined, MAX_RECENT_THREADS).map((thread) => toSummary(thread, now, this.staleRunMs));
     const state = boundedState({ metrics: metricsOf(store, now), threads, total: store.countThreads(), updatedAt: now });
     this.setState(state);
-    this.#scheduleStaleRefresh(nextStaleAt(state.recent, this.staleRunMs));
+    // Every active thread, not only the broadcast's: the quietest are the oldest.
+    const active = store.quietActiveThreads(Number.MAX_SAFE_INTEGER, ACTIVE_SCAN_LIMIT).map((thread) => toSummary(thread, now, this.staleRunMs));
+    this.#scheduleStaleRefresh(nextStaleAt(active, this.staleRunMs));
     return state;
   }
 
   /**
-   * A running thread turns stale with no event to say so: wake up then and
-   * broadcast. One pending refresh at a time (per isolate); an earlier one
+   * An active thread goes quiet with no event to say so: wake up then, ask
+   * its agent and broadcast. One pending refresh at a time (per isolate); an earlier one
    * reschedules when it fires.
    */
   #scheduleStaleRefresh(at: number | undefined): void {

@@ -7,7 +7,7 @@ import type { IssueAgent } from "../src/service";
 import type { SubmissionStatus, SubmissionStatusValue, TranscriptMessage } from "../src/shared/dispatch";
 import { commandCenter } from "../src/command-center";
 import { guardConsole, type GuardableConsole } from "../src/run/console-guard";
-import type { Snapshot, ThreadSummary } from "../src/shared/command-center";
+import { isActiveStatus, type Snapshot, type ThreadSummary } from "../src/shared/command-center";
 
 /** A repository no other test uses, so each test gets its own Durable Object. */
 export function uniqueRepo(owner = "acme"): string {
@@ -126,7 +126,7 @@ export async function call<T>(rpc: () => Promise<T>): Promise<T> {
  */
 export async function waitForThread(
   session: string,
-  ready: (thread: ThreadSummary) => boolean = (thread) => thread.status !== "running",
+  ready: (thread: ThreadSummary) => boolean = (thread) => !isActiveStatus(thread.status),
   options: { readPage?: (cursor: string | undefined) => Promise<Snapshot>; timeoutMs?: number } = {}
 ): Promise<ThreadSummary> {
   const readPage = options.readPage ?? (async (cursor) => (await commandCenter(env)).snapshot({ limit: 200, ...(cursor ? { cursor } : {}) }));

@@ -6,10 +6,12 @@
  * kept whole or dropped; threads are dropped from the tail until the state
  * fits. Pure.
  *
- * Also: when the next running thread turns stale, so the dashboard is told
- * without any event arriving.
+ * Also: when the next active thread goes quiet for the stale window, so the
+ * command center asks its agent then and tells the dashboard, without any
+ * event arriving.
  */
 import {
+  isActiveStatus,
   MAX_BROADCAST_BYTES,
   MAX_RECENT_THREADS,
   REPRODUCTION_URL_MAX_CHARS,
@@ -96,8 +98,9 @@ function trimMessages(messages: IssueMessages, errorMax: number): IssueMessages 
 }
 
 /**
- * The earliest moment after `now` at which a running, not yet stale thread
- * among `threads` turns stale; undefined when none will.
+ * The earliest moment at which an active (running or recovering), not yet
+ * stale thread among `threads` has been quiet for the stale window; undefined
+ * when none will.
  */
 export function nextStaleAt(
   threads: readonly Pick<ThreadSummary, "status" | "stale" | "lastActivityAt">[],
@@ -105,7 +108,7 @@ export function nextStaleAt(
 ): number | undefined {
   let next: number | undefined;
   for (const thread of threads) {
-    if (thread.status !== "running" || thread.stale) continue;
+    if (!isActiveStatus(thread.status) || thread.stale) continue;
     const at = thread.lastActivityAt + staleRunMs + 1;
     next = next === undefined ? at : Math.min(next, at);
   }

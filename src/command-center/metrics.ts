@@ -13,6 +13,9 @@
  *   dispatched in the window that made one.
  * - toolErrorRate: tool calls made in the window that failed (the tool
  *   threw), over all tool calls made in the window; null with none.
+ * - recovering: runs whose turn Think's chat recovery took over and that
+ *   have neither resumed nor ended (any the window still holds).
+ * - recoveries24h: the recoveries of the runs dispatched in the window.
  * Percentiles are nearest-rank: the smallest value with at least p% of the
  * values at or below it. Null with no values.
  */
@@ -47,7 +50,9 @@ export function computeMetrics(
     durationP95Ms: percentile(durations, 95),
     firstToolP50Ms: percentile(firstTools, 50),
     firstToolP95Ms: percentile(firstTools, 95),
-    toolErrorRate: toolCalls.calls === 0 ? null : Math.min(1, toolCalls.errors / toolCalls.calls)
+    toolErrorRate: toolCalls.calls === 0 ? null : Math.min(1, toolCalls.errors / toolCalls.calls),
+    recovering: runs.filter((run) => run.recovery?.state === "recovering" && run.endedAt === undefined).length,
+    recoveries24h: dispatched.reduce((sum, run) => sum + (run.recovery?.count ?? 0), 0)
   };
 }
 

@@ -18,12 +18,23 @@
  * A published reproduction (it follows a tool call) is. Unlike the run's own
  * fields, the thread keeps its reproduction URL across runs: the page stays
  * published until a later publication replaces it.
+ * Think's chat recovery (`recovery` events) turns an active thread
+ * `recovering` and back to `running` when the resumed turn starts; the
+ * events carry the run's recovery count, which orders them.
+ *
+ * Reconciliation: an active thread quiet for longer than the stale window
+ * is not called stale on the clock alone. The command center first asks the
+ * run's agent (`settleQuiet` applies the answer): an ended run ends here as
+ * it ended there; only a run still active, or an agent that cannot be
+ * reached, makes the thread stale (`quietCheckedAt`).
  * It does not broadcast or compute metrics (metrics.ts, broadcast.ts).
  */
 import {
   type ClaimResult,
   type CommandCenterEvent,
   type DispatchedEvent,
+  type EndedStatus,
+  isActiveStatus,
   type IssueMessage,
   type NoticeEvent,
   type RecordResult,
@@ -54,9 +65,87 @@ export function parseStaleRunMs(value: string | undefined): number {
     : DEFAULT_STALE_RUN_MS;
 }
 
-/** Running with no activity for longer than the stale window. */
-export function isStale(thread: Pick<ThreadRecord, "status" | "lastActivityAt">, now: number, staleRunMs: number): boolean {
-  return thread.status === "running" && now - thread.lastActivityAt > staleRunMs;
+/** Active with no activity for longer than the stale window: time to ask its agent, unless that was done. */
+export function isQuiet(thread: Pick<ThreadRecord, "status" | "lastActivityAt">, now: number, staleRunMs: number): boolean {
+  return isActiveStatus(thread.status) && now - thread.lastActivityAt > staleRunMs;
+}
+
+/**
+ * Quiet, and known to be: its agent was asked after the thread went quiet
+ * and did not say the run had ended. A claimed thread waits on our own
+ * claim, not on an agent: it is stale on the clock.
+ */
+export function isStale(
+  thread: Pick<ThreadRecord, "status" | "lastActivityAt" | "quietCheckedAt" | "claim">,
+  now: number,
+  staleRunMs: number
+): boolean {
+  if (!isQuiet(thread, now, staleRunMs)) return false;
+  return thread.claim !== undefined || (thread.quietCheckedAt ?? 0) > thread.lastActivityAt + staleRunMs;
+}
+
+/** Quiet and not yet asked about: the threads reconciliation asks the agent about. */
+export function needsQuietCheck(thread: ThreadRecord, now: number, staleRunMs: number): boolean {
+  return isQuiet(thread, now, staleRunMs) && !isStale(thread, now, staleRunMs);
+}
+
+/** What a run's agent says when asked about a quiet run (`ThinkAgent.reconcileRun`). */
+export type QuietTruth =
+  /** It has not ended, or the agent could not be asked: the thread is stale. */
+  | { kind: "active" }
+  | { kind: "unreachable"; error: string }
+  /** It ended, and how: the thread ends the same. */
+  | { kind: "ended"; status: EndedStatus; error?: string; at: number }
+  /** The agent has no record of the run. */
+  | { kind: "missing" };
+
+/** The agent's answer from its submission's status (null: it has none). */
+export function quietTruthOf(
+  submission: { status: "pending" | "running" | "completed" | "error" | "aborted" | "skipped"; error?: string; completedAt?: number } | null,
+  now: number
+): QuietTruth {
+  if (!submission) return { kind: "missing" };
+  if (submission.status === "pending" || submission.status === "running") return { kind: "active" };
+  return {
+    kind: "ended",
+    status: endedStatusOf(submission.status),
+    ...(submission.status === "error" && submission.error ? { error: submission.error } : {}),
+    at: submission.completedAt ?? now
+  };
+}
+
+export const MISSING_RUN_ERROR = "lost: the run's agent has no record of it";
+
+/** A Think submission's terminal status as the thread's: how a run whose own end was never reported ended. */
+export function endedStatusOf(status: "completed" | "error" | "aborted" | "skipped"): EndedStatus {
+  return status === "completed" ? "done" : status === "error" ? "error" : "cancelled";
+}
+
+/**
+ * Apply the agent's answer about a quiet thread's current run. False when
+ * the thread is no longer that run, is no longer quiet, or nothing changed.
+ */
+export function settleQuiet(
+  store: RegistryStore,
+  session: string,
+  submissionId: string,
+  truth: QuietTruth,
+  now: number,
+  staleRunMs: number
+): boolean {
+  const thread = store.getThread(session);
+  if (!thread || thread.submissionId !== submissionId || thread.claim || !needsQuietCheck(thread, now, staleRunMs)) return false;
+  if (truth.kind === "ended" || truth.kind === "missing") {
+    const ended =
+      truth.kind === "ended"
+        ? { status: truth.status, error: truth.error, at: Math.min(truth.at, now) }
+        : { status: "error" as const, error: MISSING_RUN_ERROR, at: now };
+    const event = { type: "turn-ended" as const, session, submissionId, status: ended.status, at: ended.at };
+    if (recordEvent(store, ended.error ? { ...event, error: ended.error } : event).applied) return true;
+  }
+  // Still active, unreachable, or an end the run already had: asked, and stale.
+  store.putThread({ ...thread, quietCheckedAt: now });
+  return true;
 }
 
 /**
@@ -68,7 +157,7 @@ export function isClaimable(thread: ThreadRecord, now: number, staleRunMs: numbe
 }
 
 export function toSummary(thread: ThreadRecord, now: number, staleRunMs: number): ThreadSummary {
-  const { claim: _claim, createdAt: _createdAt, ...summary } = thread;
+  const { claim: _claim, createdAt: _createdAt, quietCheckedAt: _quietCheckedAt, ...summary } = thread;
   return { ...summary, stale: isStale(thread, now, staleRunMs) };
 }
 
@@ -119,6 +208,16 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
       }, (thread, run) => {
         if (run.notices) thread.issueMessages = { ...run.notices };
       }, { activity: false });
+    case "recovery":
+      return onRun(store, event, (run) => {
+        if (run.endedAt !== undefined) return false;
+        const next = { count: event.recoveries, state: event.state };
+        if (run.recovery && recoveryRank(run.recovery) >= recoveryRank(next)) return false;
+        run.recovery = next;
+        return true;
+      }, (thread, run) => {
+        withRecovery(thread, run);
+      });
     case "reproduction": {
       // A URL that is not a whole http(s) page link is dropped, never cut.
       const url = reproductionUrl(event.url);
@@ -145,7 +244,7 @@ export function claimThread(store: RegistryStore, session: string, now: number, 
   if (!thread) return { ok: false, reason: "not_found" };
   if (!isClaimable(thread, now, staleRunMs)) return { ok: false, reason: "not_claimable" };
 
-  if (thread.status === "running" && !thread.claim) {
+  if (isActiveStatus(thread.status) && !thread.claim) {
     // The stale run is given up: it ends as an error for the metrics, so an
     // abandoned run is not silently left out of the success rate.
     const run = store.getRun(session, thread.submissionId);
@@ -158,8 +257,10 @@ export function claimThread(store: RegistryStore, session: string, now: number, 
     }
   }
 
+  // The continuation is a new run: the old run's recoveries and quiet check go with it.
+  const { recoveries: _recoveries, quietCheckedAt: _quietCheckedAt, ...rest } = thread;
   const claimed: ThreadRecord = {
-    ...thread,
+    ...rest,
     status: "running",
     runCount: thread.runCount + (thread.claim ? 0 : 1),
     lastActivityAt: Math.max(thread.lastActivityAt, now),
@@ -227,7 +328,8 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
     ...withReproduction(run.reproduction?.url ?? thread?.reproductionUrl),
     createdAt: thread?.createdAt ?? event.at
   };
-  // The run may have ended before its dispatch was reported.
+  // The run may have been recovered, or have ended, before its dispatch was reported.
+  withRecovery(next, run);
   if (run.endedAt !== undefined) endThreadRun(next, run);
   store.putThread(next);
   return { applied: true };
@@ -275,6 +377,18 @@ function endThreadRun(thread: ThreadRecord, run: RunRecord): void {
   thread.durationMs = elapsed(thread.startedAt, run.endedAt);
   if (run.tokens) thread.tokens = addTokens(thread.tokens, run.tokens);
   thread.lastActivityAt = Math.max(thread.lastActivityAt, run.endedAt);
+}
+
+/** The thread takes its current run's recoveries, and is `recovering` while the latest has not resumed and the run has not ended. */
+function withRecovery(thread: ThreadRecord, run: RunRecord): void {
+  if (!run.recovery) return;
+  thread.recoveries = run.recovery.count;
+  if (run.endedAt === undefined) thread.status = run.recovery.state === "recovering" ? "recovering" : "running";
+}
+
+/** recovering(n) < resumed(n) < recovering(n + 1). */
+function recoveryRank(recovery: NonNullable<RunRecord["recovery"]>): number {
+  return recovery.count * 2 + (recovery.state === "resumed" ? 1 : 0);
 }
 
 /** The message as stored: the error redacted and cut, a URL kept only whole and short. */
@@ -335,9 +449,9 @@ function runFromThread(thread: ThreadRecord): RunRecord {
     dispatchedAt: thread.startedAt,
     ...(thread.turnStartedAt === undefined ? {} : { turnStartedAt: thread.turnStartedAt }),
     ...(thread.firstToolMs === undefined ? {} : { firstToolAt: thread.startedAt + thread.firstToolMs }),
-    ...(thread.status === "running" || thread.durationMs === undefined
+    ...(isActiveStatus(thread.status) || thread.durationMs === undefined
       ? {}
-      : { endedAt: thread.startedAt + thread.durationMs, status: thread.status }),
+      : { endedAt: thread.startedAt + thread.durationMs, status: thread.status as EndedStatus }),
     ...(thread.issueMessages === undefined ? {} : { notices: { ...thread.issueMessages } }),
     toolCalls: 0,
     toolErrors: 0,

@@ -1,23 +1,94 @@
 /**
- * Fire-and-forget reporting to the command center, for the ThinkAgent:
- * `CenterReports` sends each lifecycle event, redacted, inside the object's
- * `waitUntil`, through `reportSafely`, whose promise never rejects, so a
- * command center that throws or hangs can never fail or delay a run. Pure:
- * the command center, the redaction and the sinks are parameters.
+ * Lifecycle events to the command center, for the ThinkAgent: delivered at
+ * least once, applied at most once, and never in a run's way.
+ *
+ * `CenterReports.send(event)` redacts the event, writes it to this agent's
+ * outbox (synchronous KV, `agent-think:center-outbox:<event id>`) and only
+ * then sends it, inside the object's `waitUntil`; the command center's
+ * answer (whatever it is: applied, duplicate, not current, invalid) is the
+ * acknowledgement, and the entry is deleted. An event that was not
+ * acknowledged (the command center threw or hung, the process was killed
+ * mid-call) is sent again by `flush()`: when the object starts, from a
+ * sweep scheduled durably before the first send (so a killed process is
+ * woken again even when nothing else would wake it), and when the command
+ * center asks for the truth about a quiet run.
+ *
+ * The event id is the event's identity in the registry: one per submission
+ * and kind (and tool call, notice kind and state, publication, recovery), so
+ * a resent event is the same event and the registry applies it once
+ * (registry.ts). `send` never throws and never awaits the command center:
+ * a turn cannot be failed or delayed by it. Pure: storage, the command
+ * center, the schedule and the clock are parameters.
  */
 import type { CommandCenterEvent } from "../shared/command-center";
 import type { RunContext } from "../run/run-context";
 
 /** The command center as a reporter sees it. */
-export type EventSink = { record(event: unknown): Promise<unknown> };
+export type EventSink = {
+  record(event: unknown): Promise<unknown>;
+  recordBatch(events: unknown[]): Promise<unknown>;
+};
+
+/** The synchronous KV of a SQLite-backed Durable Object (`ctx.storage.kv`). */
+export interface CenterOutboxStorage {
+  get<T>(key: string): T | undefined;
+  put<T>(key: string, value: T): void;
+  delete(key: string): boolean;
+  list<T>(options: { prefix: string; limit?: number }): Iterable<[string, T]>;
+}
 
 export type CenterReportsDeps = {
+  storage: CenterOutboxStorage;
   center(): Promise<EventSink>;
-  /** Applied to every event before it leaves: nothing in an event may hold the run's token. */
+  /** Applied to every event before it is stored or leaves: nothing in an event may hold the run's token. */
   redact<T>(value: T): T;
   waitUntil(promise: Promise<unknown>): void;
-  onError(event: CommandCenterEvent, error: unknown): void;
+  /** Wake this object in `inMs` and call `flush()`, durably (the agent's schedule). */
+  scheduleSweep(inMs: number): Promise<void>;
+  now(): number;
+  log(event: string, fields: Record<string, unknown>): void;
 };
+
+/** One event not yet acknowledged. */
+export type PendingEvent = { id: string; event: CommandCenterEvent; createdAt: number; attempts: number };
+
+/** What a flush did: events acknowledged, given up (too old), and still owed. */
+export type FlushResult = { delivered: number; dropped: number; pending: number };
+
+export const CENTER_OUTBOX_PREFIX = "agent-think:center-outbox:";
+export const CENTER_SWEEP_KEY = "agent-think:center-sweep";
+/** The sweep after the first send, then after each sweep that left something owed. */
+export const SWEEP_DELAYS_MS = [15_000, 60_000, 5 * 60_000, 15 * 60_000] as const;
+/** Past the metrics window and its retention an event changes nothing the command center shows: it is dropped, logged. */
+export const MAX_PENDING_AGE_MS = 25 * 60 * 60 * 1000;
+/** Events per recordBatch call when resending. */
+export const FLUSH_BATCH = 200;
+/** The most entries one flush reads. */
+const FLUSH_MAX = 2_000;
+
+type SweepState = { at: number; round: number };
+
+/**
+ * The event's identity: what the registry applies once. Everything a
+ * resend repeats, nothing it could change.
+ */
+export function centerEventId(event: CommandCenterEvent): string {
+  const run = `${event.type}:${event.submissionId}`;
+  switch (event.type) {
+    case "dispatched":
+    case "turn-started":
+    case "turn-ended":
+      return run;
+    case "tool":
+      return `${run}:${event.toolCallId ?? `${event.tool}@${event.at}`}`;
+    case "notice":
+      return `${run}:${event.kind}:${event.state}`;
+    case "reproduction":
+      return `${run}:${event.at}`;
+    case "recovery":
+      return `${run}:${event.recoveries}:${event.state}`;
+  }
+}
 
 export class CenterReports {
   readonly #deps: CenterReportsDeps;
@@ -25,19 +96,31 @@ export class CenterReports {
     this.#deps = deps;
   }
 
-  send(event: CommandCenterEvent): void {
-    const redacted = this.#deps.redact(event);
-    this.#deps.waitUntil(
-      reportSafely(
-        async () => (await this.#deps.center()).record(redacted),
-        (error) => this.#deps.onError(event, error)
-      )
+  /** Record the event, then send it. Never throws; the returned promise is only for tests. */
+  send(event: CommandCenterEvent): Promise<void> {
+    let pending: PendingEvent;
+    try {
+      const redacted = this.#deps.redact(event);
+      pending = { id: centerEventId(redacted), event: redacted, createdAt: this.#deps.now(), attempts: 0 };
+      this.#store(pending);
+    } catch (error) {
+      this.#deps.log("command-center:outbox-failed", { type: event.type, error: errorMessage(error) });
+      return Promise.resolve();
+    }
+    const sending = reportSafely(
+      async () => {
+        await (await this.#deps.center()).record(pending.event);
+        this.#deps.storage.delete(CENTER_OUTBOX_PREFIX + pending.id);
+      },
+      (error) => this.#deps.log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
     );
+    this.#deps.waitUntil(sending);
+    return sending;
   }
 
   /** A run was submitted (a new dispatch or a continuation). */
-  dispatched(run: RunContext, session: string, submissionId: string, at: number): void {
-    this.send({
+  dispatched(run: RunContext, session: string, submissionId: string, at: number): Promise<void> {
+    return this.send({
       type: "dispatched",
       session,
       repo: run.repo,
@@ -48,6 +131,79 @@ export class CenterReports {
       submissionId,
       at
     });
+  }
+
+  /** The events not yet acknowledged, oldest first. */
+  pending(): PendingEvent[] {
+    const entries = [...this.#deps.storage.list<PendingEvent>({ prefix: CENTER_OUTBOX_PREFIX, limit: FLUSH_MAX })].map(([, entry]) => entry);
+    return entries.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /**
+   * Send again everything not yet acknowledged, in batches; an entry too old
+   * to matter is dropped. Stops at the first batch the command center does
+   * not take, and never throws.
+   */
+  async flush(): Promise<FlushResult> {
+    const result = await this.#resend();
+    if (result.pending > 0) this.#ensureSweep(0);
+    return result;
+  }
+
+  /** The scheduled sweep: flush, and come back later, less often each time, while something is still owed. */
+  async sweep(): Promise<FlushResult> {
+    const round = this.#deps.storage.get<SweepState>(CENTER_SWEEP_KEY)?.round ?? 0;
+    this.#deps.storage.delete(CENTER_SWEEP_KEY);
+    const result = await this.#resend();
+    if (result.pending > 0) this.#ensureSweep(round + 1);
+    return result;
+  }
+
+  async #resend(): Promise<FlushResult> {
+    const now = this.#deps.now();
+    const result: FlushResult = { delivered: 0, dropped: 0, pending: 0 };
+    const owed: PendingEvent[] = [];
+    for (const entry of this.pending()) {
+      if (now - entry.createdAt > MAX_PENDING_AGE_MS) {
+        this.#deps.storage.delete(CENTER_OUTBOX_PREFIX + entry.id);
+        this.#deps.log("command-center:event-dropped", { type: entry.event.type, attempts: entry.attempts });
+        result.dropped++;
+      } else owed.push(entry);
+    }
+    for (let start = 0; start < owed.length; start += FLUSH_BATCH) {
+      const batch = owed.slice(start, start + FLUSH_BATCH);
+      try {
+        await (await this.#deps.center()).recordBatch(batch.map((entry) => entry.event));
+      } catch (error) {
+        this.#deps.log("command-center:resend-failed", { events: batch.length, error: errorMessage(error) });
+        for (const entry of owed.slice(start)) this.#deps.storage.put(CENTER_OUTBOX_PREFIX + entry.id, { ...entry, attempts: entry.attempts + 1 });
+        result.pending = owed.length - start;
+        return result;
+      }
+      for (const entry of batch) this.#deps.storage.delete(CENTER_OUTBOX_PREFIX + entry.id);
+      result.delivered += batch.length;
+    }
+    return result;
+  }
+
+  #store(entry: PendingEvent): void {
+    this.#deps.storage.put(CENTER_OUTBOX_PREFIX + entry.id, entry);
+    this.#ensureSweep(0);
+  }
+
+  /** One sweep pending at a time: scheduled before the send it covers, so it outlives a killed process. */
+  #ensureSweep(round: number): void {
+    const now = this.#deps.now();
+    const known = this.#deps.storage.get<SweepState>(CENTER_SWEEP_KEY);
+    if (known && known.at > now) return;
+    const inMs = SWEEP_DELAYS_MS[Math.min(round, SWEEP_DELAYS_MS.length - 1)]!;
+    this.#deps.storage.put<SweepState>(CENTER_SWEEP_KEY, { at: now + inMs, round });
+    this.#deps.waitUntil(
+      this.#deps.scheduleSweep(inMs).catch((error: unknown) => {
+        this.#deps.storage.delete(CENTER_SWEEP_KEY);
+        this.#deps.log("command-center:sweep-schedule-failed", { error: errorMessage(error) });
+      })
+    );
   }
 }
 
@@ -64,4 +220,8 @@ export function reportSafely(send: () => Promise<unknown>, onError: (error: unkn
       }
     }
   })();
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

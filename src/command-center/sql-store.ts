@@ -2,6 +2,7 @@
  * The registry's store in the CommandCenterAgent's SQLite (`ctx.storage.sql`).
  * Tables, all prefixed `cc_` (docs/storage.md):
  *   cc_threads     one row per session, the ThreadRecord as JSON, indexed by last activity
+ *                  (and, for the active ones only, by last activity again: reconciliation)
  *   cc_runs        one row per (session, submission), the RunRecord as JSON, indexed by touched_at
  *   cc_tool_calls  one row per reported tool call: the dedupe key, its time and outcome
  * Takes only the `exec` it needs, so it imports nothing from the runtime;
@@ -23,6 +24,9 @@ const SCHEMA = [
      data TEXT NOT NULL
    )`,
   `CREATE INDEX IF NOT EXISTS cc_threads_by_activity ON cc_threads (last_activity_at DESC, session DESC)`,
+  // Only the active threads, for reconciliation (quietActiveThreads); the expression must match its query's.
+  `CREATE INDEX IF NOT EXISTS cc_threads_active ON cc_threads (last_activity_at)
+     WHERE json_extract(data, '$.status') IN ('running', 'recovering')`,
   `CREATE TABLE IF NOT EXISTS cc_runs (
      session TEXT NOT NULL,
      submission_id TEXT NOT NULL,
@@ -63,6 +67,19 @@ export class SqlRegistryStore implements RegistryStore {
       thread.lastActivityAt,
       JSON.stringify(thread)
     );
+  }
+
+  quietActiveThreads(before: number, limit: number): ThreadRecord[] {
+    return this.#sql
+      .exec<{ data: string }>(
+        `SELECT data FROM cc_threads
+         WHERE json_extract(data, '$.status') IN ('running', 'recovering') AND last_activity_at < ?
+         ORDER BY last_activity_at, session LIMIT ?`,
+        before,
+        limit
+      )
+      .toArray()
+      .map((row) => JSON.parse(row.data) as ThreadRecord);
   }
 
   pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[] {

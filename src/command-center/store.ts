@@ -8,7 +8,7 @@
  * synchronous so the registry's read-check-write stays atomic inside one
  * Durable Object transaction.
  */
-import type { IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
+import type { EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
 export type ThreadRecord = {
@@ -25,6 +25,14 @@ export type ThreadRecord = {
   toolCalls: number;
   toolErrors: number;
   tokens?: TokenUsage;
+  /** The current run's recoveries, when it had any. */
+  recoveries?: number;
+  /**
+   * When the command center last asked the current run's agent whether it
+   * had ended and heard that it had not (or could not hear): a quiet active
+   * thread is called stale only once asked (registry.ts `isStale`).
+   */
+  quietCheckedAt?: number;
   /** The latest run's error; cleared when a run ends done or cancelled (a cancel never sets it). */
   lastError?: string;
   /** The current run: the latest dispatched one. */
@@ -60,7 +68,9 @@ export type RunRecord = {
   turnStartedAt?: number;
   firstToolAt?: number;
   endedAt?: number;
-  status?: Exclude<ThreadStatus, "running">;
+  status?: EndedStatus;
+  /** Think's chat recovery: how many times it took the turn over, and whether the latest has resumed. */
+  recovery?: { count: number; state: "recovering" | "resumed" };
   /** What failed, for `error` only. */
   error?: string;
   tokens?: TokenUsage;
@@ -80,6 +90,8 @@ export type ThreadCursor = { lastActivityAt: number; session: string };
 export interface RegistryStore {
   getThread(session: string): ThreadRecord | undefined;
   putThread(thread: ThreadRecord): void;
+  /** Active threads whose last activity is before `before`, the quietest first, at most `limit`. */
+  quietActiveThreads(before: number, limit: number): ThreadRecord[];
   /** Threads by lastActivityAt descending, then session descending, strictly after `after`. */
   pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[];
   countThreads(): number;

@@ -9,12 +9,21 @@ import { z } from "zod";
 export const COMMAND_CENTER_NAME = "main";
 
 /**
+ * `recovering`: the run's turn was interrupted (an eviction, a restart, a
+ * deploy) and Think's chat recovery is resuming it; it is `running` again
+ * once the resumed turn starts. Both are active: neither has ended.
  * `cancelled`: the run was stopped (a maintainer's `stop`, `AgentThink.cancel`).
  * Not a failure: it is not continued and does not count against the success rate.
  */
-export const THREAD_STATUSES = ["running", "done", "error", "cancelled"] as const;
+export const THREAD_STATUSES = ["running", "recovering", "done", "error", "cancelled"] as const;
 export const threadStatusSchema = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof threadStatusSchema>;
+/** The statuses of a run that has not ended. */
+export type ActiveStatus = "running" | "recovering";
+export type EndedStatus = Exclude<ThreadStatus, ActiveStatus>;
+export function isActiveStatus(status: ThreadStatus): status is ActiveStatus {
+  return status === "running" || status === "recovering";
+}
 
 export const tokenUsageSchema = z.object({ input: z.number().int().min(0), output: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
@@ -52,7 +61,10 @@ export const threadSummarySchema = z.object({
   /** The instruction, cut to a line of at most 140 characters. */
   instructionSummary: z.string(),
   status: threadStatusSchema,
-  /** Running with no activity for longer than the stale window. */
+  /**
+   * Active with no activity for longer than the stale window, and its agent,
+   * asked, did not say it had ended (docs/command-center.md, reconciliation).
+   */
   stale: z.boolean(),
   runCount: z.number().int().min(0),
   toolCalls: z.number().int().min(0),
@@ -69,6 +81,8 @@ export const threadSummarySchema = z.object({
   /** Dispatch to the end of the latest run, when it ended. */
   durationMs: z.number().optional(),
   tokens: tokenUsageSchema.optional(),
+  /** How many times Think's chat recovery resumed the latest run's turn; absent when never. */
+  recoveries: z.number().int().min(1).optional(),
   /** What the latest run posted on its issue, or could not, by kind; absent until one settles. */
   issueMessages: issueMessagesSchema.optional(),
   /**
@@ -89,7 +103,11 @@ export const metricsSchema = z.object({
   firstToolP50Ms: z.number().nullable(),
   firstToolP95Ms: z.number().nullable(),
   /** Tool errors over tool calls in the last 24 h; null with no calls. */
-  toolErrorRate: z.number().min(0).max(1).nullable()
+  toolErrorRate: z.number().min(0).max(1).nullable(),
+  /** Runs being recovered right now (their turn was interrupted and has not resumed). */
+  recovering: z.number().int().min(0),
+  /** Turn recoveries of the runs dispatched in the last 24 h. */
+  recoveries24h: z.number().int().min(0)
 });
 export type Metrics = z.infer<typeof metricsSchema>;
 
@@ -122,9 +140,10 @@ export const MAX_BROADCAST_BYTES = 64 * 1024;
 export const MAX_RECENT_THREADS = 50;
 
 /**
- * Lifecycle events a ThinkAgent reports to the command center, fire and
- * forget: `CommandCenterAgent.record(event)`. Each may arrive late, out of
- * order or twice; the registry makes every one idempotent (docs/command-center.md).
+ * Lifecycle events a ThinkAgent reports to the command center:
+ * `CommandCenterAgent.record(event)`, from the agent's outbox until
+ * acknowledged (src/command-center/report.ts). Each may arrive late, out of
+ * order or more than once; the registry applies every one once (docs/command-center.md).
  * `at` is the reporter's clock in epoch milliseconds.
  */
 const sessionField = z.string().min(1).max(256);
@@ -209,13 +228,30 @@ export const reproductionEventSchema = z.object({
 });
 export type ReproductionEvent = z.infer<typeof reproductionEventSchema>;
 
+/**
+ * Think's chat recovery took over the run's interrupted turn (`recovering`),
+ * or the resumed turn began (`resumed`). `recoveries` counts the run's
+ * recoveries so far, this one included: it orders these events, so one that
+ * arrives late never turns a resumed run back to recovering.
+ */
+export const recoveryEventSchema = z.object({
+  type: z.literal("recovery"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  state: z.enum(["recovering", "resumed"]),
+  recoveries: z.number().int().min(1).max(1_000),
+  at: atField
+});
+export type RecoveryEvent = z.infer<typeof recoveryEventSchema>;
+
 export const commandCenterEventSchema = z.discriminatedUnion("type", [
   dispatchedEventSchema,
   turnStartedEventSchema,
   toolEventSchema,
   turnEndedEventSchema,
   noticeEventSchema,
-  reproductionEventSchema
+  reproductionEventSchema,
+  recoveryEventSchema
 ]);
 export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 

@@ -8,5 +8,7 @@ export const EMPTY_METRICS: Metrics = {
   durationP95Ms: null,
   firstToolP50Ms: null,
   firstToolP95Ms: null,
-  toolErrorRate: null
+  toolErrorRate: null,
+  recovering: 0,
+  recoveries24h: 0
 };

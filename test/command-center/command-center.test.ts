@@ -10,6 +10,7 @@ import { getAgentByName } from "agents";
 import { describe, expect, it, vi } from "vitest";
 import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
 import { jsonBytes } from "../../src/command-center/broadcast";
+import type { QuietTruth } from "../../src/command-center/registry";
 import {
   commandCenterStateSchema,
   MAX_BROADCAST_BYTES,
@@ -56,6 +57,17 @@ function dispatched(fields: Partial<DispatchedEvent> = {}): DispatchedEvent {
 }
 
 const ref = (event: DispatchedEvent) => ({ session: event.session, submissionId: event.submissionId });
+
+/** What every run's agent answers when the command center asks about a quiet run (these runs have no real agent). */
+async function agentSays(stub: DurableObjectStub<CommandCenterAgent>, truth: QuietTruth, asked: string[] = []) {
+  await runInDurableObject(stub, (instance: CommandCenterAgent) => {
+    instance.askAgent = async (session) => {
+      asked.push(session);
+      return truth;
+    };
+  });
+  return asked;
+}
 
 describe("CommandCenterAgent registry", () => {
   it("records a run over RPC and lists it in the snapshot and the state", async () => {
@@ -191,7 +203,9 @@ describe("CommandCenterAgent registry", () => {
       durationP95Ms: 40_000,
       firstToolP50Ms: 2_000,
       firstToolP95Ms: 4_000,
-      toolErrorRate: 0.25
+      toolErrorRate: 0.25,
+      recovering: 0,
+      recoveries24h: 0
     });
   });
 });
@@ -240,7 +254,8 @@ describe("CommandCenterAgent claims", () => {
   });
 
   it("reclaims a stale run after the stale window (injected now), and the continuation takes over", async () => {
-    const { center } = await fresh();
+    const { center, stub } = await fresh();
+    await agentSays(stub, { kind: "active" });
     const run = dispatched();
     await center.record(run);
     await center.record({ type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: "a", at: run.at + 1_000 });
@@ -263,6 +278,7 @@ describe("CommandCenterAgent claims", () => {
 
   it("uses a small stale window through the instance seam", async () => {
     const { center, stub } = await fresh();
+    await agentSays(stub, { kind: "active" });
     await runInDurableObject(stub, (instance: CommandCenterAgent) => {
       // Long enough that a loaded machine still reads the first snapshot inside it.
       instance.staleRunMs = 400;
@@ -374,6 +390,7 @@ describe("CommandCenterAgent live state", () => {
 
   it("tells dashboards when a running thread turns stale, with no event to say so", async () => {
     const { center, stub } = await fresh();
+    await agentSays(stub, { kind: "active" });
     await runInDurableObject(stub, (instance: CommandCenterAgent) => {
       instance.staleRunMs = 300;
     });

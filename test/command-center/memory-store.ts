@@ -21,6 +21,14 @@ export class MemoryRegistryStore implements RegistryStore {
     this.threads.set(thread.session, copy(thread));
   }
 
+  quietActiveThreads(before: number, limit: number) {
+    return [...this.threads.values()]
+      .filter((thread) => (thread.status === "running" || thread.status === "recovering") && thread.lastActivityAt < before)
+      .sort((a, b) => a.lastActivityAt - b.lastActivityAt || compare(a.session, b.session))
+      .slice(0, limit)
+      .map(copy);
+  }
+
   pageThreads(after: ThreadCursor | undefined, limit: number) {
     return [...this.threads.values()]
       .sort((a, b) => b.lastActivityAt - a.lastActivityAt || compare(b.session, a.session))

@@ -58,7 +58,9 @@ describe("computeMetrics", () => {
       durationP95Ms: DAY,
       firstToolP50Ms: 1_000,
       firstToolP95Ms: 3_000,
-      toolErrorRate: 0.25
+      toolErrorRate: 0.25,
+      recovering: 0,
+      recoveries24h: 0
     });
     expect(metricsSchema.parse(metrics)).toEqual(metrics);
   });
@@ -100,7 +102,9 @@ describe("metricsOf a registry", () => {
       durationP95Ms: 4_000,
       firstToolP50Ms: 1_000,
       firstToolP95Ms: 1_000,
-      toolErrorRate: 0.5
+      toolErrorRate: 0.5,
+      recovering: 0,
+      recoveries24h: 0
     });
     expect(metricsOf(store, NOW + DAY)).toEqual(EMPTY_METRICS);
   });

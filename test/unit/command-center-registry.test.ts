@@ -3,9 +3,13 @@ import {
   claimThread,
   isClaimable,
   isStale,
+  MISSING_RUN_ERROR,
+  needsQuietCheck,
   parseStaleRunMs,
+  quietTruthOf,
   recordEvent,
   releaseClaim,
+  settleQuiet,
   toSummary
 } from "../../src/command-center/registry";
 import type { CommandCenterEvent, DispatchedEvent } from "../../src/shared/command-center";
@@ -59,6 +63,11 @@ const ended = (at: number, status: "done" | "error" | "cancelled" = "done", extr
   at,
   ...extra
 });
+
+/** The agent was asked about the quiet run at `at` and said it is still active. */
+function askedActive(store: MemoryRegistryStore, at: number, submissionId = "s1") {
+  expect(settleQuiet(store, "acme-widgets-7", submissionId, { kind: "active" }, at, STALE)).toBe(true);
+}
 
 function thread(store: MemoryRegistryStore, now = T0) {
   const record = store.getThread("acme-widgets-7");
@@ -304,6 +313,7 @@ describe("thread registry: what the run posted on its issue", () => {
     const store = new MemoryRegistryStore();
     recordEvent(store, dispatched());
     recordEvent(store, notice(T0 + STALE + 5, "stale", "sent", { url: COMMENT_URL }));
+    askedActive(store, T0 + STALE + 6);
     expect(thread(store, T0 + STALE + 10)).toMatchObject({ stale: true, lastActivityAt: T0, issueMessages: { stale: { state: "sent" } } });
   });
 
@@ -507,6 +517,10 @@ describe("thread registry: continuation claims", () => {
     recordEvent(store, dispatched());
     recordEvent(store, tool(T0 + 100, true, "a"));
     expect(isStale(store.getThread("acme-widgets-7")!, T0 + 100 + STALE, STALE)).toBe(false);
+    // Quiet, but its agent has not been asked yet: not stale, not claimable.
+    expect(isStale(store.getThread("acme-widgets-7")!, T0 + 101 + STALE, STALE)).toBe(false);
+    expect(claimThread(store, "acme-widgets-7", T0 + 101 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    askedActive(store, T0 + 101 + STALE);
     expect(isStale(store.getThread("acme-widgets-7")!, T0 + 101 + STALE, STALE)).toBe(true);
     expect(thread(store, T0 + 101 + STALE)?.stale).toBe(true);
     expect(claimThread(store, "acme-widgets-7", T0 + 100 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
@@ -530,6 +544,7 @@ describe("thread registry: continuation claims", () => {
   it("the old run's late events do not reach a claimed thread", () => {
     const store = new MemoryRegistryStore();
     recordEvent(store, dispatched());
+    askedActive(store, T0 + STALE + 1);
     claimThread(store, "acme-widgets-7", T0 + STALE + 1, STALE);
     expect(recordEvent(store, ended(T0 + STALE + 2, "done"))).toEqual({ applied: false, reason: "duplicate" });
     expect(recordEvent(store, tool(T0 + STALE + 3, true, "late"))).toEqual({ applied: false, reason: "not_current" });
