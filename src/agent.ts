@@ -35,17 +35,14 @@ import { createPublishReproductionTool } from "./tools/publish-reproduction-tool
 import { createReportResultTool } from "./tools/report-result-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
-import { CenterReports } from "./command-center/report";
 import type { StepContext } from "@cloudflare/think";
-import { Reporter } from "./report/reporter";
-import { noticeEvent } from "./report/notice-event";
-import { closingNotice, rocketNotice, staleNotice, type RunRef } from "./report/notices";
-import { describeEnding, endingError, finalAssistantText, type RunEnding } from "./run/ending";
-import { RunLedger, type RunUsage } from "./run/run-ledger";
+import { RunReports } from "./report/run-reports";
+import type { RunRef } from "./report/notices";
+import { describeEnding, finalAssistantText, type RunEnding } from "./run/ending";
+import { RunLedger } from "./run/run-ledger";
 import { parseMaxSteps, parseTokenBudget, tokenBudgetStop } from "./run/budget";
 import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs, quietTruthOf, type QuietTruth } from "./command-center/registry";
-import { RunRecoveries } from "./run/recoveries";
 import { mintInstallationToken } from "./github/token-broker";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
@@ -106,42 +103,26 @@ export class ThinkAgent extends Think<Env> {
     onQuiet: (id, quietForMs) => this.#postStaleNotice(id, quietForMs),
     onError: (id, error) => this.#log("watchdog:failed", { submissionId: id, error: errorMessage(error) })
   });
-  /** Lifecycle events to the command center: redacted, kept until acknowledged, never in the turn's way. */
-  readonly #center = new CenterReports({
-    storage: this.ctx.storage.kv,
-    center: () => this.commandCenter(),
-    redact: (value) => this.#token.redactDeep(value),
-    waitUntil: (promise) => this.ctx.waitUntil(promise),
-    scheduleSweep: async (inMs) => {
-      await this.schedule(inMs / 1000, "deliverCenterEvents");
-    },
-    now: () => Date.now(),
-    log: (event, fields) => this.#log(event, fields)
-  });
-  readonly #recoveries = new RunRecoveries(this.ctx.storage.kv);
-  readonly #reporter = new Reporter({
+  /** What runs tell the command center and the issue (src/report/run-reports.ts). */
+  readonly #reports = new RunReports({
     storage: this.ctx.storage,
-    apiUrl: () => this.githubApiUrl(),
-    // Renewed before it expires (a closing comment can come after minute 60), and after a 401.
-    token: () => this.#token.fresh(),
-    refreshToken: (repo) => this.#token.refresh(repo),
-    // Only our App's comments count when looking for a marker: the run's bot's.
-    botLogin: async () => requireBot((await this.#runs.get())?.bot, this.env).login,
-    // Every comment the Worker posts, whatever the model put in it.
+    session: () => this.name,
+    commandCenter: () => this.commandCenter(),
+    github: {
+      apiUrl: () => this.githubApiUrl(),
+      // Renewed before it expires (a closing comment can come after minute 60), and after a 401.
+      token: () => this.#token.fresh(),
+      refreshToken: (repo) => this.#token.refresh(repo),
+      // Only our App's comments count when looking for a marker: the run's bot's.
+      botLogin: async () => requireBot((await this.#runs.get())?.bot, this.env).login
+    },
     redact: (text) => this.#token.redact(text),
-    scheduleDelivery: async (inMs) => {
-      // The timer is prompt while the isolate lives (a running turn holds the
-      // object's scheduled work until it ends); the schedule outlives it.
-      setTimeout(() => void this.deliverNotices().catch(() => {}), inMs);
-      await this.schedule(inMs / 1000, "deliverNotices");
+    redactDeep: (value) => this.#token.redactDeep(value),
+    schedule: async (inMs, callback) => {
+      await this.schedule(inMs / 1000, callback);
     },
     waitUntil: (promise) => this.ctx.waitUntil(promise),
-    log: (event, fields) => this.#log(event, fields),
-    // The dashboard shows what the issue got, and says so when it got nothing.
-    onSettled: (entry) => {
-      const event = noticeEvent(this.name, entry, { now: Date.now(), redact: (text) => this.#token.redact(text) });
-      if (event) this.#center.send(event);
-    }
+    log: (event, fields) => this.#log(event, fields)
   });
   #model: LanguageModel | undefined;
   /** Duplicate dispatches of a comment answered before any work (run/dispatch-once.ts). */
@@ -175,7 +156,7 @@ export class ThinkAgent extends Think<Env> {
     // redacts with the run's token from the start.
     await this.#token.load();
     // What a killed process still owed the command center goes out now.
-    this.ctx.waitUntil(this.#center.flush());
+    this.ctx.waitUntil(this.#reports.flushEvents());
   }
 
   /** Sockets only watch: no client may write this agent's state (src/http/agent-routes.ts lets only dashboards connect). */
@@ -282,7 +263,7 @@ export class ThinkAgent extends Think<Env> {
         accepted: submission.accepted
       });
       // A duplicate comment is the same run: nothing new to report.
-      if (submission.accepted) this.#center.dispatched(run, input.session, submission.submissionId, now);
+      if (submission.accepted) this.#reports.dispatched(run, submission.submissionId, now);
       return { submissionId: submission.submissionId, accepted: submission.accepted };
     });
   }
@@ -303,7 +284,7 @@ export class ThinkAgent extends Think<Env> {
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github);
     const submission = await this.submitMessages([message], { metadata: { continuation: true } });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
-    this.#center.dispatched(run, this.name, submission.submissionId, now);
+    this.#reports.dispatched(run, submission.submissionId, now);
     return { submissionId: submission.submissionId };
   }
 
@@ -323,7 +304,7 @@ export class ThinkAgent extends Think<Env> {
   async resetRun(): Promise<Omit<ResetSessionResult, "session">> {
     const { cancelled } = await this.#cancelActive("session reset");
     // The cancelled runs' notices go out while the run context still holds a token.
-    await this.#reporter.deliverPending();
+    await this.#reports.deliverNotices();
     await this.clearMessages();
     await this.#runs.clear();
     this.#token.clear();
@@ -363,8 +344,7 @@ export class ThinkAgent extends Think<Env> {
     const turn = await this.#turn();
     if (turn) this.#watchdog.arm(turn.submissionId);
     // A recovered turn is running again.
-    const resumed = turn && this.#recoveries.resumed(this.name, turn.submissionId, Date.now());
-    if (resumed) void this.#center.send(resumed);
+    if (turn) this.#reports.resumedIfRecovering(turn.submissionId, Date.now());
     return {
       maxSteps: this.maxSteps,
       ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
@@ -388,15 +368,8 @@ export class ThinkAgent extends Think<Env> {
   override async afterToolCall(ctx: ToolCallResultContext) {
     const turn = await this.#turn();
     if (turn) await this.#ledger.touch(turn.submissionId, Date.now());
-    this.#center.send({
-      type: "tool",
-      session: this.name,
-      submissionId: turn?.submissionId ?? ctx.requestId ?? "unknown",
-      tool: ctx.toolName,
-      ok: ctx.success,
-      toolCallId: ctx.toolCallId,
-      at: Date.now()
-    });
+    const call = { tool: ctx.toolName, ok: ctx.success, toolCallId: ctx.toolCallId };
+    this.#reports.toolCalled(turn?.submissionId ?? ctx.requestId ?? "unknown", call, Date.now());
     this.#log("tool", {
       requestId: ctx.requestId,
       tool: ctx.toolName,
@@ -421,8 +394,7 @@ export class ThinkAgent extends Think<Env> {
   /** Think took an interrupted turn over: the thread shows `recovering` until the turn runs again. */
   override async onChatRecovery(ctx: ChatRecoveryContext): Promise<ChatRecoveryOptions> {
     this.#log("recovery", { incidentId: ctx.incidentId, attempt: ctx.attempt, kind: ctx.recoveryKind });
-    const submissionId = (await this.#turn())?.submissionId ?? ctx.recoveryRootRequestId;
-    void this.#center.send(this.#recoveries.interrupted(this.name, submissionId, Date.now()));
+    this.#reports.recovering((await this.#turn())?.submissionId ?? ctx.recoveryRootRequestId, Date.now());
     return {};
   }
 
@@ -435,23 +407,12 @@ export class ThinkAgent extends Think<Env> {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     if (submission.status === "running") {
       await this.#activeTurn.begin(turn);
-      this.#center.send({ type: "turn-started", session: this.name, submissionId: submission.submissionId, at: submission.startedAt ?? Date.now() });
-      await this.#turnStarted(submission.submissionId, submission.metadata);
+      await this.#turnStarted(submission.submissionId, submission.startedAt ?? Date.now(), submission.metadata);
       return;
     }
     if (!TERMINAL_STATUSES.has(submission.status)) return;
     await this.#endTurn(turn, submission.status);
-    const { ending, usage } = await this.#closeRun(submission);
-    const error = endingError(ending);
-    this.#center.send({
-      type: "turn-ended",
-      session: this.name,
-      submissionId: submission.submissionId,
-      status: ending.kind === "cancelled" ? "cancelled" : error === undefined ? "done" : "error",
-      ...(error === undefined || ending.kind === "cancelled" ? {} : { error: this.#token.redact(error) }),
-      ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
-      at: submission.completedAt ?? Date.now()
-    });
+    const ending = await this.#closeRun(submission);
     const event = submission.status === "completed" ? "turn:done" : `turn:${submission.status}`;
     this.#log(event, {
       submissionId: submission.submissionId,
@@ -461,19 +422,20 @@ export class ThinkAgent extends Think<Env> {
     });
   }
 
-  /** A turn began: 🚀 on its triggering comment, once, and the watchdog armed. */
-  async #turnStarted(submissionId: string, metadata: Record<string, unknown> | undefined): Promise<void> {
+  /** A turn began: the command center hears it, and its triggering comment gets 🚀, once. */
+  async #turnStarted(submissionId: string, at: number, metadata: Record<string, unknown> | undefined): Promise<void> {
     await this.#ledger.touch(submissionId, Date.now());
     const run = await this.#runRef(submissionId);
     const commentId = metadata?.commentId;
-    if (run && typeof commentId === "number") await this.#reporter.post(rocketNotice(run, commentId));
+    await this.#reports.turnStarted(submissionId, at, run && typeof commentId === "number" ? { run, commentId } : null);
   }
 
   /**
-   * The submission ended: work out how from what the ledger kept, queue its
-   * one closing message and forget the ledger's entries.
+   * The submission ended: work out how from what the ledger kept, report it
+   * (its one closing message, the command center's end) and forget the
+   * ledger's entries.
    */
-  async #closeRun(submission: Parameters<Think["onSubmissionStatus"]>[0]): Promise<{ ending: RunEnding; usage?: RunUsage }> {
+  async #closeRun(submission: Parameters<Think["onSubmissionStatus"]>[0]): Promise<RunEnding> {
     const id = submission.submissionId;
     const facts = await this.#ledger.facts(id);
     const ending = describeEnding({
@@ -492,11 +454,10 @@ export class ThinkAgent extends Think<Env> {
       cancelReason: facts.cancelReason,
       reproductionUrl: facts.reproductionUrl
     });
-    const run = await this.#runRef(id);
-    if (run) await this.#reporter.post(closingNotice(run, ending));
+    const at = submission.completedAt ?? Date.now();
+    await this.#reports.turnEnded(id, { run: await this.#runRef(id), ending, usage: facts.usage, at });
     await this.#ledger.forget(id);
-    this.#recoveries.forget(id);
-    return { ending, usage: facts.usage };
+    return ending;
   }
 
   /** A page was published: the closing comment links it, and the thread page shows it. */
@@ -504,24 +465,24 @@ export class ThinkAgent extends Think<Env> {
     const turn = await this.#turn();
     if (!turn) return;
     await this.#ledger.recordReproduction(turn.submissionId, url);
-    this.#center.send({ type: "reproduction", session: this.name, submissionId: turn.submissionId, url, at: Date.now() });
+    this.#reports.published(turn.submissionId, url, Date.now());
   }
 
   /** The watchdog found the turn quiet for the stale window: one stale notice on its issue. */
   async #postStaleNotice(submissionId: string, quietForMs: number): Promise<void> {
     this.#log("watchdog:stale", { submissionId, quietForMs });
     const run = await this.#runRef(submissionId);
-    if (run) await this.#reporter.post(staleNotice(run, quietForMs));
+    if (run) await this.#reports.stale(run, quietForMs);
   }
 
   /** Scheduled callback: deliver what the outbox still owes the issue. */
   async deliverNotices(): Promise<void> {
-    await this.#reporter.deliverPending();
+    await this.#reports.deliverNotices();
   }
 
   /** Scheduled callback: send again what the command center has not acknowledged. */
   async deliverCenterEvents(): Promise<void> {
-    await this.#center.sweep();
+    await this.#reports.sweepEvents();
   }
 
   /**
@@ -530,18 +491,18 @@ export class ThinkAgent extends Think<Env> {
    * this agent still owes it, then how the submission stands.
    */
   async reconcileRun(submissionId: string): Promise<QuietTruth> {
-    await this.#center.flush();
+    await this.#reports.flushEvents();
     return quietTruthOf(await this.submissionStatus(String(submissionId)), Date.now());
   }
 
   /** Lifecycle events not yet acknowledged by the command center (tests, local dev). */
   async pendingCenterEvents(): Promise<number> {
-    return this.#center.pending().length;
+    return this.#reports.pendingEvents();
   }
 
   /** Every message this session has queued for its issue, delivered or not (tests, local dev). */
   async notices() {
-    return this.#reporter.entries();
+    return this.#reports.notices();
   }
 
   async #runRef(submissionId: string): Promise<RunRef | null> {

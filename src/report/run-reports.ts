@@ -1,0 +1,164 @@
+/**
+ * What a ThinkAgent's runs tell the world, behind one collaborator: each
+ * run's lifecycle to the command center (`CenterReports`: an outbox resent
+ * until acknowledged), its messages on the issue (`Reporter`: 🚀, one stale
+ * notice, exactly one closing comment) and its recoveries (`RunRecoveries`).
+ * The agent says what happened (`turnStarted`, `toolCalled`, `turnEnded`,
+ * ...); this decides who is told and how, redacted with the run's token.
+ * Nothing here throws into a turn or waits on the command center. Pure
+ * apart from its dependencies: storage, the clients, the schedule.
+ */
+import { CenterReports, type CenterOutboxStorage, type EventSink, type FlushResult } from "../command-center/report";
+import type { RunContext } from "../run/run-context";
+import { endingError, type RunEnding } from "../run/ending";
+import type { RunUsage } from "../run/run-ledger";
+import { RunRecoveries, type RecoveryStorage } from "../run/recoveries";
+import type { Logger } from "../run/log";
+import { noticeEvent } from "./notice-event";
+import { closingNotice, rocketNotice, staleNotice, type RunRef } from "./notices";
+import type { OutboxEntry, OutboxStorage } from "./outbox";
+import { Reporter, type ReporterDeps } from "./reporter";
+
+/** The Durable Object's storage: the async API for the issue's outbox, its synchronous KV for the rest. */
+export type RunReportsStorage = OutboxStorage & { kv: CenterOutboxStorage & RecoveryStorage };
+
+export type RunReportsDeps = {
+  storage: RunReportsStorage;
+  session: () => string;
+  commandCenter: () => Promise<EventSink>;
+  /** Where and as whom the issue's messages are posted. */
+  github: Pick<ReporterDeps, "apiUrl" | "token" | "refreshToken" | "botLogin">;
+  /** The run's token out of text, and out of every string of a value. */
+  redact: (text: string) => string;
+  redactDeep: <T>(value: T) => T;
+  /** Call the agent's scheduled callback of that name in `inMs`, durably. */
+  schedule: (inMs: number, callback: "deliverNotices" | "deliverCenterEvents") => Promise<void>;
+  waitUntil: (promise: Promise<unknown>) => void;
+  log: Logger;
+  now?: () => number;
+};
+
+export class RunReports {
+  readonly #deps: RunReportsDeps;
+  readonly #center: CenterReports;
+  readonly #issue: Reporter;
+  readonly #recoveries: RunRecoveries;
+
+  constructor(deps: RunReportsDeps) {
+    this.#deps = deps;
+    const now = deps.now ?? (() => Date.now());
+    this.#recoveries = new RunRecoveries(deps.storage.kv);
+    this.#center = new CenterReports({
+      storage: deps.storage.kv,
+      center: deps.commandCenter,
+      redact: (value) => deps.redactDeep(value),
+      waitUntil: deps.waitUntil,
+      scheduleSweep: (inMs) => deps.schedule(inMs, "deliverCenterEvents"),
+      now,
+      log: deps.log
+    });
+    this.#issue = new Reporter({
+      storage: deps.storage,
+      ...deps.github,
+      // Every comment the Worker posts, whatever the model put in it.
+      redact: deps.redact,
+      scheduleDelivery: async (inMs) => {
+        // The timer is prompt while the isolate lives (a running turn holds the
+        // object's scheduled work until it ends); the schedule outlives it.
+        setTimeout(() => void this.deliverNotices().catch(() => {}), inMs);
+        await deps.schedule(inMs, "deliverNotices");
+      },
+      waitUntil: deps.waitUntil,
+      log: deps.log,
+      // The dashboard shows what the issue got, and says so when it got nothing.
+      onSettled: (entry) => {
+        const event = noticeEvent(deps.session(), entry, { now: now(), redact: deps.redact });
+        if (event) void this.#center.send(event);
+      }
+    });
+  }
+
+  /** A run was submitted (a new dispatch or a continuation). */
+  dispatched(run: RunContext, submissionId: string, at: number): void {
+    void this.#center.dispatched(run, this.#deps.session(), submissionId, at);
+  }
+
+  /** Its turn began: the command center hears it, and the triggering comment gets 🚀 once. */
+  async turnStarted(submissionId: string, at: number, rocket: { run: RunRef; commentId: number } | null): Promise<void> {
+    void this.#center.send({ type: "turn-started", session: this.#deps.session(), submissionId, at });
+    if (rocket) await this.#issue.post(rocketNotice(rocket.run, rocket.commentId));
+  }
+
+  /** A tool call settled; `ok` is false when the tool threw. */
+  toolCalled(submissionId: string, call: { tool: string; ok: boolean; toolCallId?: string }, at: number): void {
+    void this.#center.send({ type: "tool", session: this.#deps.session(), submissionId, ...call, at });
+  }
+
+  /** A reproduction page was published. */
+  published(submissionId: string, url: string, at: number): void {
+    void this.#center.send({ type: "reproduction", session: this.#deps.session(), submissionId, url, at });
+  }
+
+  /** Think's chat recovery took the turn over: `recovering` until it runs again. */
+  recovering(submissionId: string, at: number): void {
+    void this.#center.send(this.#recoveries.interrupted(this.#deps.session(), submissionId, at));
+  }
+
+  /** A turn began: if it resumes a recovery, the thread is `running` again. */
+  resumedIfRecovering(submissionId: string, at: number): void {
+    const resumed = this.#recoveries.resumed(this.#deps.session(), submissionId, at);
+    if (resumed) void this.#center.send(resumed);
+  }
+
+  /** The turn has been quiet for the stale window: one stale notice on the issue. */
+  async stale(run: RunRef, quietForMs: number): Promise<void> {
+    await this.#issue.post(staleNotice(run, quietForMs));
+  }
+
+  /**
+   * The run ended, as `ending` says: its one closing comment is queued
+   * first (when the run is known), then the command center hears how it
+   * ended, with the tokens it used when the provider reported any.
+   */
+  async turnEnded(submissionId: string, ended: { run: RunRef | null; ending: RunEnding; usage?: RunUsage; at: number }): Promise<void> {
+    if (ended.run) await this.#issue.post(closingNotice(ended.run, ended.ending));
+    this.#recoveries.forget(submissionId);
+    const { ending, usage } = ended;
+    const error = endingError(ending);
+    const cancelled = ending.kind === "cancelled";
+    void this.#center.send({
+      type: "turn-ended",
+      session: this.#deps.session(),
+      submissionId,
+      status: cancelled ? "cancelled" : error === undefined ? "done" : "error",
+      ...(error === undefined || cancelled ? {} : { error: this.#deps.redact(error) }),
+      ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
+      at: ended.at
+    });
+  }
+
+  /** Deliver what the issue is still owed (the scheduled callback, and before a reset forgets the token). */
+  deliverNotices(): Promise<void> {
+    return this.#issue.deliverPending();
+  }
+
+  /** Every message queued for the issue, delivered or not. */
+  notices(): Promise<OutboxEntry[]> {
+    return this.#issue.entries();
+  }
+
+  /** Resend what the command center has not acknowledged (on start, and before answering it). */
+  flushEvents(): Promise<FlushResult> {
+    return this.#center.flush();
+  }
+
+  /** The scheduled resend sweep. */
+  sweepEvents(): Promise<FlushResult> {
+    return this.#center.sweep();
+  }
+
+  /** How many lifecycle events the command center has not acknowledged. */
+  pendingEvents(): number {
+    return this.#center.pending().length;
+  }
+}
