@@ -40,6 +40,7 @@ import {
   MAX_RECENT_THREADS,
   type ClaimResult,
   type CommandCenterState,
+  type Metrics,
   type RecordResult,
   type Snapshot,
   type SnapshotOptions
@@ -47,20 +48,31 @@ import {
 
 export { COMMAND_CENTER_NAME };
 
-/** At most one broadcast per this many milliseconds; a change waits at most this long to be seen. */
-export const BROADCAST_INTERVAL_MS = 250;
+/**
+ * At most one broadcast per this many milliseconds, whatever asks for one; a
+ * change waits at most this long to be seen. 300 rather than 250 keeps any
+ * one second of a dashboard's frames at 4 or fewer despite the network's jitter.
+ */
+export const BROADCAST_INTERVAL_MS = 300;
+/**
+ * The metrics read every run of the last 24 hours (about 20 ms with a few
+ * thousand runs): a broadcast or a snapshot reuses them for this long.
+ */
+export const METRICS_MAX_AGE_MS = 1_000;
 /** Runs and tool calls are kept an hour past the metrics window, then pruned (hourly). */
 const RETENTION_MS = METRICS_WINDOW_MS + 60 * 60 * 1000;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const REPRO_GRANT_KEY = "agent-think:repro-grant-key";
 /** The most events one recordBatch call takes. */
 export const MAX_RECORD_BATCH = 5_000;
+/** The most record() calls answered by one commit. */
+export const GROUP_COMMIT_MAX = 100;
 /** How long an agent has to answer about a quiet run before it counts as unreachable. */
 export const RECONCILE_TIMEOUT_MS = 10_000;
 /** Quiet threads asked about per pass; more wait for the next pass, a second later. */
 export const RECONCILE_BATCH = 25;
-/** Active threads looked at when working out the next quiet moment. */
-const ACTIVE_SCAN_LIMIT = 500;
+/** Quiet threads read per reconciliation pass. */
+const QUIET_SCAN_LIMIT = 500;
 
 /** The CommandCenterAgent methods other code calls over RPC. */
 export interface CommandCenter {
@@ -99,8 +111,15 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   };
 
   #store: SqlRegistryStore | undefined;
+  /** record() calls waiting for their group's commit. */
+  #waiting: Array<{ event: unknown; resolve: (result: RecordResult) => void; reject: (error: unknown) => void }> = [];
+  #groupTimer: ReturnType<typeof setTimeout> | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #lastFlushAt = 0;
+  #lastBroadcastAt = 0;
+  /** The latest metrics and when they were computed (the clock's time). */
+  #metrics: { at: number; metrics: Metrics } | undefined;
+  /** Something changed since the kept metrics were computed: a broadcast that reused them is followed by one with fresh ones. */
+  #metricsDirty = true;
   #lastPruneAt = 0;
   #staleRefreshAt: number | undefined;
   #log = createLogger({ component: "command-center" });
@@ -113,10 +132,37 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     if (source !== "server") throw new Error("the command center's state is read-only");
   }
 
-  /** One lifecycle event from a ThinkAgent. Idempotent; a malformed event is refused, never thrown. */
+  /**
+   * One lifecycle event from a ThinkAgent. Idempotent; a malformed event is
+   * refused, never thrown. Answered once it is applied and stored, together
+   * with the events that arrived alongside it (`#groupCommit`).
+   */
   async record(event: unknown): Promise<RecordResult> {
-    const [result] = this.#apply([event]);
-    return result!;
+    return new Promise<RecordResult>((resolve, reject) => {
+      this.#waiting.push({ event, resolve, reject });
+      if (this.#waiting.length >= GROUP_COMMIT_MAX) this.#groupCommit();
+      else this.#groupTimer ??= setTimeout(() => this.#groupCommit(), 0);
+    });
+  }
+
+  /**
+   * Apply every waiting event in one transaction, then answer each caller.
+   * One storage commit per group rather than per call: a commit costs far
+   * more than applying an event. A group closes when the thread is next free
+   * (the timer) or when it is full, whichever comes first: a thread flooded
+   * with calls runs its timers late, so a full group does not wait for one.
+   */
+  #groupCommit(): void {
+    if (this.#groupTimer !== undefined) clearTimeout(this.#groupTimer);
+    this.#groupTimer = undefined;
+    const group = this.#waiting.splice(0);
+    if (group.length === 0) return;
+    try {
+      const results = this.#apply(group.map((waiting) => waiting.event));
+      group.forEach((waiting, i) => waiting.resolve(results[i]!));
+    } catch (error) {
+      for (const waiting of group) waiting.reject(error);
+    }
   }
 
   /** Several events in one transaction and one broadcast (seeding, benches). */
@@ -129,7 +175,8 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
 
   /** A page of threads, newest activity first, with the metrics. Throws SnapshotOptionsError on a bad cursor or limit. */
   async snapshot(options: SnapshotOptions = {}): Promise<Snapshot> {
-    return snapshotPage(this.#registry(), options, this.clock(), this.staleRunMs);
+    const now = this.clock();
+    return snapshotPage(this.#registry(), options, now, this.staleRunMs, this.#metricsAt(now, METRICS_MAX_AGE_MS));
   }
 
   /** Whether a thread exists for this session: only those are reachable from the dashboard (src/http/agent-routes.ts). */
@@ -183,20 +230,20 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   }
 
   /**
-   * Broadcast now and return the state. Also the scheduled callback for a
-   * thread that went quiet: its agent is asked first (reconciliation), then
-   * dashboards are told what it said.
+   * The state as of now, with fresh metrics, broadcast now. Also the scheduled callback for a thread that went
+   * quiet: its agent is asked first (reconciliation), then dashboards are
+   * told what it said.
    */
   async refreshState(): Promise<CommandCenterState> {
     this.#staleRefreshAt = undefined;
     const now = this.clock();
     const quiet = this.#registry()
-      .quietActiveThreads(now - this.staleRunMs, ACTIVE_SCAN_LIMIT)
+      .quietActiveThreads(now - this.staleRunMs, QUIET_SCAN_LIMIT)
       .filter((thread) => needsQuietCheck(thread, now, this.staleRunMs));
     await this.#reconcile(quiet.slice(0, RECONCILE_BATCH), now);
     // More than one pass's worth: the rest a second later.
     if (quiet.length > RECONCILE_BATCH) this.#scheduleStaleRefresh(this.clock() + 1_000);
-    return this.#flush();
+    return this.#flush({ metricsMaxAgeMs: 0, now: true });
   }
 
   /** Ask each thread's agent how its run stands and apply the answers; an agent that does not answer in time is unreachable. */
@@ -249,14 +296,21 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     return this.#store;
   }
 
-  /** Broadcast at once if the last broadcast is old enough, else once the interval has passed. */
+  /** Something changed: broadcast at once if the last broadcast is old enough, else once the interval has passed. */
   #stateChanged(): void {
-    const wait = this.#lastFlushAt + BROADCAST_INTERVAL_MS - Date.now();
+    this.#metricsDirty = true;
+    this.#scheduleBroadcast();
+  }
+
+  #scheduleBroadcast(): void {
+    const wait = this.#lastBroadcastAt + BROADCAST_INTERVAL_MS - Date.now();
+    // Due now: at once, even with a timer pending (a thread flooded with calls runs its timers late).
     if (wait <= 0) {
       this.#flushSafely();
       return;
     }
-    this.#flushTimer ??= setTimeout(() => {
+    if (this.#flushTimer !== undefined) return;
+    this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
       this.#flushSafely();
     }, wait);
@@ -264,17 +318,19 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
 
   #flushSafely(): void {
     try {
-      this.#flush();
+      this.#flush({ metricsMaxAgeMs: METRICS_MAX_AGE_MS, now: false });
     } catch (error) {
       this.#log("broadcast:failed", { error: error instanceof Error ? error.message : String(error) });
     }
   }
 
-  #flush(): CommandCenterState {
-    if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
-    this.#lastFlushAt = Date.now();
-
+  /**
+   * The state as of now (metrics at most `metricsMaxAgeMs` old), broadcast
+   * now if asked to (`refreshState`) or if the last broadcast is at least
+   * the interval old, else by the pending timer; and the wake-up for the next
+   * thread to go quiet.
+   */
+  #flush({ metricsMaxAgeMs, now: broadcastNow }: { metricsMaxAgeMs: number; now: boolean }): CommandCenterState {
     const now = this.clock();
     const store = this.#registry();
     if (now - this.#lastPruneAt > PRUNE_INTERVAL_MS) {
@@ -282,12 +338,37 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
       store.prune(now - RETENTION_MS);
     }
     const threads = store.pageThreads(undefined, MAX_RECENT_THREADS).map((thread) => toSummary(thread, now, this.staleRunMs));
-    const state = boundedState({ metrics: metricsOf(store, now), threads, total: store.countThreads(), updatedAt: now });
-    this.setState(state);
-    // Every active thread, not only the broadcast's: the quietest are the oldest.
-    const active = store.quietActiveThreads(Number.MAX_SAFE_INTEGER, ACTIVE_SCAN_LIMIT).map((thread) => toSummary(thread, now, this.staleRunMs));
-    this.#scheduleStaleRefresh(nextStaleAt(active, this.staleRunMs));
+    const metrics = this.#metricsAt(now, metricsMaxAgeMs);
+    const state = boundedState({ metrics, threads, total: store.countThreads(), updatedAt: now });
+    if (broadcastNow || Date.now() - this.#lastBroadcastAt >= BROADCAST_INTERVAL_MS) {
+      if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
+      this.#flushTimer = undefined;
+      this.#lastBroadcastAt = Date.now();
+      this.setState(state);
+    } else {
+      this.#scheduleBroadcast();
+    }
+    // Reused metrics that miss a change: a broadcast with fresh ones follows when they expire.
+    if (this.#metricsDirty && this.#flushTimer === undefined && this.#metrics) {
+      const expiresInMs = Math.max(this.#metrics.at + metricsMaxAgeMs - now, BROADCAST_INTERVAL_MS);
+      this.#flushTimer = setTimeout(() => {
+        this.#flushTimer = undefined;
+        this.#flushSafely();
+      }, expiresInMs);
+    }
+    const quietest = store.quietestUnsettled(now, this.staleRunMs);
+    this.#scheduleStaleRefresh(quietest && nextStaleAt([toSummary(quietest, now, this.staleRunMs)], this.staleRunMs));
     return state;
+  }
+
+  /** The metrics, recomputed when the ones kept are older than `maxAgeMs` (0: always). */
+  #metricsAt(now: number, maxAgeMs: number): Metrics {
+    const kept = this.#metrics;
+    if (kept && now >= kept.at && now - kept.at < maxAgeMs) return kept.metrics;
+    const metrics = metricsOf(this.#registry(), now);
+    this.#metrics = { at: now, metrics };
+    this.#metricsDirty = false;
+    return metrics;
   }
 
   /**

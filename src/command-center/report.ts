@@ -92,8 +92,30 @@ export function centerEventId(event: CommandCenterEvent): string {
 
 export class CenterReports {
   readonly #deps: CenterReportsDeps;
+  /**
+   * The command center's stub, kept while it works: getting it again costs a
+   * round trip (the agents SDK's start-up check) for every event. A call that
+   * fails drops it.
+   */
+  #sink: Promise<EventSink> | undefined;
   constructor(deps: CenterReportsDeps) {
     this.#deps = deps;
+  }
+
+  #center(): Promise<EventSink> {
+    this.#sink ??= this.#deps.center();
+    return this.#sink;
+  }
+
+  /** Call the command center; a failure drops the kept stub, so the next call gets a fresh one. */
+  async #call<T>(send: (sink: EventSink) => Promise<T>): Promise<T> {
+    const sink = this.#center();
+    try {
+      return await send(await sink);
+    } catch (error) {
+      if (this.#sink === sink) this.#sink = undefined;
+      throw error;
+    }
   }
 
   /** Record the event, then send it. Never throws; the returned promise is only for tests. */
@@ -109,7 +131,7 @@ export class CenterReports {
     }
     const sending = reportSafely(
       async () => {
-        await (await this.#deps.center()).record(pending.event);
+        await this.#call((sink) => sink.record(pending.event));
         this.#deps.storage.delete(CENTER_OUTBOX_PREFIX + pending.id);
       },
       (error) => this.#deps.log("command-center:report-failed", { type: event.type, error: errorMessage(error) })
@@ -173,7 +195,7 @@ export class CenterReports {
     for (let start = 0; start < owed.length; start += FLUSH_BATCH) {
       const batch = owed.slice(start, start + FLUSH_BATCH);
       try {
-        await (await this.#deps.center()).recordBatch(batch.map((entry) => entry.event));
+        await this.#call((sink) => sink.recordBatch(batch.map((entry) => entry.event)));
       } catch (error) {
         this.#deps.log("command-center:resend-failed", { events: batch.length, error: errorMessage(error) });
         for (const entry of owed.slice(start)) this.#deps.storage.put(CENTER_OUTBOX_PREFIX + entry.id, { ...entry, attempts: entry.attempts + 1 });

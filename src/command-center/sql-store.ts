@@ -82,6 +82,22 @@ export class SqlRegistryStore implements RegistryStore {
       .map((row) => JSON.parse(row.data) as ThreadRecord);
   }
 
+  quietestUnsettled(now: number, staleRunMs: number): ThreadRecord | undefined {
+    // registry.ts isStale, in SQL: quiet, and claimed or asked after it went quiet.
+    const [row] = this.#sql
+      .exec<{ data: string }>(
+        `SELECT data FROM cc_threads
+         WHERE json_extract(data, '$.status') IN ('running', 'recovering')
+           AND NOT (last_activity_at < ? AND (json_extract(data, '$.claim') IS NOT NULL
+                    OR COALESCE(json_extract(data, '$.quietCheckedAt'), 0) > last_activity_at + ?))
+         ORDER BY last_activity_at, session LIMIT 1`,
+        now - staleRunMs,
+        staleRunMs
+      )
+      .toArray();
+    return row ? (JSON.parse(row.data) as ThreadRecord) : undefined;
+  }
+
   pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[] {
     const rows = after
       ? this.#sql.exec<{ data: string }>(

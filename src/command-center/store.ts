@@ -92,6 +92,8 @@ export interface RegistryStore {
   putThread(thread: ThreadRecord): void;
   /** Active threads whose last activity is before `before`, the quietest first, at most `limit`. */
   quietActiveThreads(before: number, limit: number): ThreadRecord[];
+  /** The quietest active thread that is not stale at `now` (registry.ts `isStale`): the next one to go quiet, or to ask about. */
+  quietestUnsettled(now: number, staleRunMs: number): ThreadRecord | undefined;
   /** Threads by lastActivityAt descending, then session descending, strictly after `after`. */
   pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[];
   countThreads(): number;

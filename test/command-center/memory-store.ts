@@ -3,6 +3,7 @@
  * dedupe, pruning), for the registry's plain tests. Records are copied in
  * and out, as a real store serializes them.
  */
+import { isStale } from "../../src/command-center/registry";
 import type { RegistryStore, RunRecord, ThreadCursor, ThreadRecord } from "../../src/command-center/store";
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -27,6 +28,10 @@ export class MemoryRegistryStore implements RegistryStore {
       .sort((a, b) => a.lastActivityAt - b.lastActivityAt || compare(a.session, b.session))
       .slice(0, limit)
       .map(copy);
+  }
+
+  quietestUnsettled(now: number, staleRunMs: number) {
+    return this.quietActiveThreads(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).find((thread) => !isStale(thread, now, staleRunMs));
   }
 
   pageThreads(after: ThreadCursor | undefined, limit: number) {

@@ -173,6 +173,31 @@ describe("CenterReports: the command-center outbox", () => {
     expect(reports).toBeDefined();
   });
 
+  it("keeps the command center's stub while it works, and gets a fresh one after a failure", async () => {
+    const center = new Center();
+    let gets = 0;
+    const reports = new CenterReports({
+      storage: new MemoryKv(),
+      center: async () => {
+        gets++;
+        return center;
+      },
+      redact: (value) => value,
+      waitUntil: () => {},
+      scheduleSweep: async () => {},
+      now: () => T0,
+      log: () => {}
+    });
+    for (let n = 0; n < 5; n++) await reports.send(tool(n));
+    expect(gets).toBe(1);
+    center.down = true;
+    await reports.send(tool(5));
+    center.down = false;
+    await reports.send(tool(6));
+    expect(gets).toBe(2);
+    expect(center.received).toHaveLength(6);
+  });
+
   it("names each event by run and kind, and by what makes it distinct within a run", () => {
     const base = { session: "a-b-1", submissionId: "s9", at: T0 };
     expect(centerEventId({ ...base, type: "turn-started" })).toBe("turn-started:s9");
