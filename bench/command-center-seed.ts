@@ -15,6 +15,9 @@
  * every 2 s, the newest active 2.5 s before `now`, so the newest seeded
  * threads are newer than anything the bench did before seeding. Pure: `now`
  * and the id source are parameters.
+ *
+ * Also the burst bench's endless stream of single events (`burstEvents`):
+ * 1,000 runs in flight at once, each reporting as a ThinkAgent does.
  */
 import { sessionName } from "../src/run/session-name";
 import type { CommandCenterEvent } from "../src/shared/command-center";
@@ -128,4 +131,75 @@ export function seedChunks(
   }
   if (chunk.length > 0) chunks.push(chunk);
   return { chunks, summary };
+}
+
+/** The burst bench's runs in flight at once (issue 14: 1,000 concurrent runs). */
+export const BURST_RUNS = 1_000;
+const BURST_TOOLS_PER_RUN = 12;
+const BURST_REPOS = REPOS.map((repo) => repo.replace(`${SEED_OWNER}/`, "ccburst/"));
+/** Per run: dispatched, turn-started, the 🚀 notice, its tool calls, turn-ended, the closing notice. */
+export const BURST_EVENTS_PER_RUN = BURST_TOOLS_PER_RUN + 5;
+
+/**
+ * Events `start` to `start + count` of an endless stream shaped as BURST_RUNS
+ * concurrent runs would report them, one `record` each: run slot `s` is its
+ * own issue, whose runs follow one another (a new submission when one ends),
+ * each reporting BURST_EVENTS_PER_RUN events in the order a ThinkAgent does.
+ * The slots are staggered, slot `s` starting `s % BURST_EVENTS_PER_RUN`
+ * rounds late, so past the first rounds every step of a run (dispatches,
+ * tool calls, ends) is always in the mix, as it is with runs that started
+ * at different times. Deterministic (ids come from the index), so any range
+ * can be made again; `at` stamps each event (the bench stamps offer time).
+ */
+export function burstEvents(start: number, count: number, at: (index: number) => number): CommandCenterEvent[] {
+  const events: CommandCenterEvent[] = [];
+  const end = start + count;
+  let index = 0;
+  for (let round = 0; index < end; round++) {
+    for (let slot = 0; slot < BURST_RUNS && index < end; slot++) {
+      const step = round - (slot % BURST_EVENTS_PER_RUN);
+      if (step < 0) continue;
+      if (index >= start) events.push(burstEvent(slot, step, at(index)));
+      index++;
+    }
+  }
+  return events;
+}
+
+/** Step `step` (counted over the slot's runs) of run slot `slot`. */
+function burstEvent(slot: number, step: number, at: number): CommandCenterEvent {
+  const generation = Math.floor(step / BURST_EVENTS_PER_RUN);
+  const k = step % BURST_EVENTS_PER_RUN;
+  const repo = BURST_REPOS[slot % BURST_REPOS.length]!;
+  const session = sessionName(repo, 50_000 + slot);
+  const submissionId = `burst-${slot}-${generation}`;
+  const run = { session, submissionId, at };
+  if (k === 0) {
+    return {
+      type: "dispatched",
+      ...run,
+      repo,
+      issueNumber: 50_000 + slot,
+      issueTitle: title(slot),
+      requestedBy: { login: `octo-user-${slot % 40}`, avatarUrl: `https://avatars.githubusercontent.com/u/${100_000 + (slot % 40)}?v=4` },
+      instruction: instruction(slot, repo)
+    };
+  }
+  if (k === 1) return { type: "turn-started", ...run };
+  if (k === 2) return { type: "notice", ...run, kind: "rocket", state: "sent" };
+  const tool = k - 3;
+  if (tool < BURST_TOOLS_PER_RUN) {
+    return { type: "tool", ...run, tool: tool % 3 === 1 ? "read_file" : "bash", ok: (slot + tool) % 20 !== 0, toolCallId: `call-${slot}-${generation}-${tool}` };
+  }
+  if (k === BURST_EVENTS_PER_RUN - 2) {
+    const failed = (slot + generation) % 10 === 3;
+    return {
+      type: "turn-ended",
+      ...run,
+      status: failed ? "error" : "done",
+      ...(failed ? { error: `Error: the integration suite failed (exit code 1) in run ${slot}\n${STACK_TRACE}` } : {}),
+      tokens: { input: 12_000 + ((slot * 7_919) % 60_000), output: 400 + ((slot * 131) % 4_000) }
+    };
+  }
+  return { type: "notice", ...run, kind: "closing", state: "sent", url: `https://github.com/${repo}/issues/${50_000 + slot}#issuecomment-${slot}${generation}` };
 }

@@ -2,7 +2,8 @@
  * What the bench found, as figures and as a table: our side beside the
  * baselines measured in the same run (dispatch, then the shell sections from
  * shell-report.ts, then the command center, the dashboard's first paint and
- * its JS from command-center-report.ts), the ratios, and a PASS/FAIL line per
+ * its JS from command-center-report.ts, the command center under a burst
+ * from command-center-burst-report.ts), the ratios, and a PASS/FAIL line per
  * target. Only correctness failures are fatal: a storm that yields more than
  * one submission on our side, flood output past the bound reaching the model,
  * or a command-center state past its bound with 2,000 threads. Latency and
@@ -11,6 +12,8 @@
  */
 import type { BundleFigures } from "./bundle-size";
 import type { CommandCenterFigures } from "./command-center-bench";
+import type { BurstFigures } from "./command-center-burst";
+import { burstTargets, formatBurst } from "./command-center-burst-report";
 import { commandCenterTargets, formatBundle, formatCommandCenter, formatDashboard, type DashboardResult } from "./command-center-report";
 import type { ContainerFloodFigures } from "./container-flood";
 import { floodTextBytes, formatFloods, formatShellExec, NOTE_ALLOWANCE_BYTES, type ShellFigures } from "./shell-report";
@@ -50,6 +53,8 @@ export type BenchResult = {
   shell: ShellFigures;
   containerFlood: ContainerFloodFigures;
   commandCenter: CommandCenterFigures;
+  /** The command center under a burst of single record calls, a dashboard connected. */
+  burst: BurstFigures;
   dashboard: DashboardResult;
   bundle: BundleFigures;
   /** Every timed call in ms, in run order, for a closer look at the JSON. */
@@ -109,7 +114,8 @@ export function evaluateTargets(result: BenchResult): Target[] {
       figure: `(a) ${flood.a}; (b) ${flood.b.join(", ")}`,
       fatal: true
     },
-    ...commandCenterTargets(result.commandCenter, result.bundle)
+    ...commandCenterTargets(result.commandCenter, result.bundle),
+    ...burstTargets(result.burst)
   ];
 }
 
@@ -154,7 +160,8 @@ export function formatReport(result: BenchResult, targets: readonly Target[]): s
   latencyRows(storm.ours.latency, storm.bare.latency);
 
   lines.push("", ...formatShellExec(result.shell.exec), "", ...formatFloods(result.shell, result.containerFlood));
-  lines.push("", ...formatCommandCenter(result.commandCenter), "", ...formatDashboard(result.dashboard), "", ...formatBundle(result.bundle));
+  lines.push("", ...formatCommandCenter(result.commandCenter), "", ...formatBurst(result.burst));
+  lines.push("", ...formatDashboard(result.dashboard), "", ...formatBundle(result.bundle));
 
   lines.push("", "Targets");
   for (const target of targets) {

@@ -15,12 +15,16 @@
  *  5. A command center holding 2,000 threads: its synced state beside its
  *     bound and its unbounded size, and snapshot latency (first and deep
  *     page) beside a `state` read (command-center-bench.ts).
- *  6. The dashboard's first paint in headless Chromium, `main` seeded with
+ *  6. The command center under a burst: single record() calls offered at
+ *     rising rates (500 to 4,000 events/s) as 1,000 concurrent runs send
+ *     them, a dashboard socket connected and snapshot reads going on, beside
+ *     idle phases with the same reads (command-center-burst.ts).
+ *  7. The dashboard's first paint in headless Chromium, `main` seeded with
  *     2,000 threads, beside a static page of the same markup served by the
  *     same Worker (dashboard-bench.ts).
- *  7. The built dashboard JS, gzipped, read from dist/client before wrangler
+ *  8. The built dashboard JS, gzipped, read from dist/client before wrangler
  *     starts (bundle-size.ts).
- *  8. The webhook app: 1,000 signed deliveries (10% redeliveries) against the
+ *  9. The webhook app: 1,000 signed deliveries (10% redeliveries) against the
  *     ingress Worker under its own wrangler dev, beside the bare signature
  *     check, and one dispatch per distinct comment (webhook-bench.ts).
  *
@@ -34,6 +38,10 @@
  * output past MAX_TOOL_OUTPUT_BYTES reaches the model, or the command center's
  * synced state exceeds its bound (64 KiB, 50 threads) with 2,000 threads;
  * latency and size targets are reported, not enforced.
+ *
+ * BENCH_ONLY=burst runs section 6 alone (wrangler dev, the burst, its report
+ * and results JSON): a minute instead of several, while working on the
+ * command center. No other value is accepted.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -41,6 +49,8 @@ import { fileURLToPath } from "node:url";
 import { experimental_readRawConfig } from "wrangler";
 import { measureBundle } from "./bundle-size";
 import { measureCommandCenter, readState, seedCommandCenter } from "./command-center-bench";
+import { measureBurst, type BurstFigures } from "./command-center-burst";
+import { burstTargets, formatBurst } from "./command-center-burst-report";
 import { measureContainerFlood } from "./container-flood";
 import { measureDashboard } from "./dashboard-bench";
 import { DevServer } from "./dev-server";
@@ -68,7 +78,8 @@ const READY_TIMEOUT_MS = 90_000;
 const REQUEST_TIMEOUT_MS = 60_000;
 const SETTLE_TIMEOUT_MS = 30_000;
 const SETTLE_POLL_MS = 100;
-const BENCH_DEADLINE_MS = 290_000;
+/** The burst section (about a minute, more when its drains are slow) came on top of ~4 minutes. */
+const BENCH_DEADLINE_MS = 420_000;
 const KILL_GRACE_MS = 5_000;
 
 /** Key ranges, so warm-up, blocks and storms never share an issue or an agent. */
@@ -173,7 +184,7 @@ async function storm(client: BenchClient, side: Side, key: number): Promise<Call
 
 async function measure(
   client: BenchClient
-): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs" | "shell" | "containerFlood" | "commandCenter" | "dashboard" | "bundle">> {
+): Promise<Omit<BenchResult, "startedAt" | "machine" | "wallMs" | "shell" | "containerFlood" | "commandCenter" | "burst" | "dashboard" | "bundle">> {
   // Warm-up, discarded. The first call loads Think's module graph.
   const coldMs = {
     ours: (await client.batch("ours", [WARMUP_KEY], 1)).calls[0]!.ms,
@@ -235,7 +246,19 @@ async function measure(
   };
 }
 
-function writeResults(result: BenchResult): string {
+/** BENCH_ONLY: the sections that can run alone. */
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== "burst") throw new Error(`BENCH_ONLY=${ONLY}: only "burst" can run alone`);
+
+type BurstOnlyResult = {
+  startedAt: string;
+  only: "burst";
+  burst: BurstFigures;
+  machine: BenchResult["machine"];
+  wallMs: number;
+};
+
+function writeResults(result: BenchResult | BurstOnlyResult): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = `${RESULTS_DIR}bench-${result.startedAt.replace(/[:.]/g, "-")}.json`;
   writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
@@ -264,6 +287,27 @@ async function main(): Promise<number> {
   let ok = false;
   try {
     const loadStart = loadavg()[0]!;
+    if (ONLY === "burst") {
+      server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
+      await server.start();
+      await server.ready("/bench/ping", READY_TIMEOUT_MS);
+      console.log(`bench: ready at ${server.baseUrl}; BENCH_ONLY=burst: the command center under a burst (about a minute) ...\n`);
+      const client = new BenchClient(server.baseUrl, deadline);
+      const burst = await measureBurst((path, body) => client.post(path, body), server.baseUrl);
+      const reloads = server.reloads();
+      if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
+      const result: BurstOnlyResult = {
+        startedAt: startedAt.toISOString(),
+        only: "burst",
+        burst,
+        machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
+        wallMs: Date.now() - startedAt.getTime()
+      };
+      console.log([...formatBurst(burst), "", "Targets", ...burstTargets(burst).map((target) => `  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(68)}${target.figure}`)].join("\n"));
+      console.log(`\nresults: ${writeResults(result)}`);
+      ok = true;
+      return 0;
+    }
     const maxBytes = maxToolOutputBytes();
     const bundle = measureBundle(CLIENT_DIR);
     // Before wrangler starts, so nothing else of ours runs beside bash.
@@ -282,6 +326,8 @@ async function main(): Promise<number> {
     const shell = await measureShell(post, maxBytes);
     console.log("bench: command center: seeding 2,000 threads, then snapshot latency ...");
     const commandCenter = await measureCommandCenter(post);
+    console.log("bench: command center under a burst: single record() calls at 500 to 4,000 events/s, a dashboard connected ...");
+    const burst = await measureBurst(post, server.baseUrl);
     console.log(`bench: dashboard: seeding \`${DASHBOARD_CENTER}\` with 2,000 threads, then first paint in headless Chromium ...\n`);
     const seed = await seedCommandCenter(post, DASHBOARD_CENTER);
     const mainState = await readState(post, DASHBOARD_CENTER);
@@ -294,6 +340,7 @@ async function main(): Promise<number> {
       shell,
       containerFlood,
       commandCenter,
+      burst,
       dashboard,
       bundle,
       machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },

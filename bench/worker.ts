@@ -17,7 +17,9 @@
  *
  * The command center (command-center-routes.ts): the real CommandCenterAgent,
  * seeded and timed through `commandCenter(env, name)`, the stub
- * `GET /api/command-center` uses. The dashboard is the real one too: the
+ * `GET /api/command-center` uses; the burst (command-center-burst-routes.ts)
+ * offers it single `record` calls as ThinkAgents do, with a dashboard's
+ * socket opened on its stub. The dashboard is the real one too: the
  * built SPA from ../dist/client (the `assets` block in wrangler.jsonc), the
  * real API routes and agents socket, reached through the agent Worker's own
  * fetch below.
@@ -33,6 +35,7 @@ import { ScriptedModel } from "../src/model/scripted";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import type { SubmissionStatus, TranscriptMessage } from "../src/shared/dispatch";
 import { commandCenter } from "../src/command-center";
+import { handleBurstRoute } from "./command-center-burst-routes";
 import { handleCommandCenterRoute, type BenchCommandCenter } from "./command-center-routes";
 import { handleBenchRoute, type BareSubmitInput } from "./routes";
 import { handleShellRoute, type BareExecResult } from "./shell-routes";
@@ -138,6 +141,16 @@ export default {
         },
         transcript: async (session) => (await issueAgent(session)).transcript(),
         now: () => Date.now()
+      })) ??
+      (await handleBurstRoute(request, {
+        center: async (name) => (await commandCenter(env, name)) as BenchCommandCenter,
+        // As the command-center tests open one: on the stub (the Worker's gate routes only `main`).
+        socket: async (name, request) =>
+          (await getAgentByName(env.CommandCenterAgent, name)).fetch(
+            new Request(`https://agent-think.bench/agents/command-center-agent/${encodeURIComponent(name)}`, request)
+          ),
+        now: () => Date.now(),
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms))
       })) ??
       (await handleCommandCenterRoute(request, {
         // The same stub GET /api/command-center uses, with the Agent's `state` getter read over RPC.
