@@ -14,7 +14,10 @@
  * and, since the assistant message is saved only when the turn ends, prints
  * at the end whatever the socket did not (it could not connect, it dropped,
  * the turn was recovered under another request). A socket that fails is a
- * note on stderr, never a failed run.
+ * note on stderr, never a failed run. When Think's chat recovery takes the
+ * turn over (an eviction, a restart, a deploy) and the socket sees it, a
+ * "↻ recovering" line says so, "↻ resumed" when the turn goes on, and the
+ * count follows the final status.
  *
  * Exit codes: 0 the run completed; 1 it did not, the wait timed out or the
  * server could not be reached; 2 a bad argument (or an input the server
@@ -32,7 +35,7 @@ import {
 } from "./lib/dev-api";
 import { agentSocketUrl } from "./lib/agent-frames";
 import { openAgentSocket, type AgentSocket } from "./lib/agent-socket";
-import { formatEvent, formatFinal } from "./lib/format-run";
+import { formatEvent, formatFinal, formatRecoveries, formatRecovery } from "./lib/format-run";
 import { LiveRun } from "./lib/live-run";
 import { runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "./lib/run-events";
 import { sessionName } from "../src/run/session-name";
@@ -124,10 +127,14 @@ async function follow({ baseUrl, timeoutSeconds, anchor, socket, deadline, run }
     const messages = runMessages(snapshot.messages, anchor);
     if (messages !== null) print(runEvents(messages));
   };
-  if (socket !== null) {
-    const live = new LiveRun(run.submissionId);
+  const live = socket === null ? null : new LiveRun(run.submissionId);
+  if (socket !== null && live !== null) {
     socket.listen(
-      (frame) => print(live.accept(frame)),
+      (frame) => {
+        print(live.accept(frame));
+        const change = live.recovery(frame);
+        if (change !== null) console.log(formatRecovery(change));
+      },
       (reason) => console.error(`dispatch: live updates stopped (${reason}); the rest prints when the run ends`)
     );
   }
@@ -157,6 +164,8 @@ async function follow({ baseUrl, timeoutSeconds, anchor, socket, deadline, run }
       const submission = last.submission ?? snapshot.submission;
       console.log("");
       console.log(formatFinal(submission));
+      const recoveries = formatRecoveries(live?.recoveries ?? 0);
+      if (recoveries !== null) console.log(recoveries);
       console.log(`thread      ${run.threadUrl}`);
       return submission.status === "completed" ? 0 : 1;
     }

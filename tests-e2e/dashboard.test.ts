@@ -2,12 +2,18 @@
  * The dashboard in a real browser (Debian's Chromium driven by
  * playwright-core) against `wrangler dev --local`: a dispatched run appears
  * and finishes live on the command center, its thread shows the tool calls,
- * and a failed run's Continue button finishes it in the same session.
- * Screenshots land in test-results/.
+ * and a failed run's Continue button finishes it in the same session; a
+ * recovering thread shows its badge, its recovery count and the Recovering
+ * tile; and a run whose runtime restarts mid-turn is recovered for real and
+ * counted. Screenshots land in test-results/.
  */
 import type { Page } from "playwright-core";
+import type { CommandCenterState, Metrics, Snapshot, ThreadSummary } from "../src/shared/command-center";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { test } from "./fixture";
+import { startDevServer, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 import { SHOTS, useChromium } from "./support/browser";
 
@@ -20,7 +26,157 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
+/**
+ * A command center with a thread Think is recovering (its 2nd recovery) and a
+ * done one that was recovered once. The real Worker has no way in for made-up
+ * lifecycle events (nothing from outside writes the registry), and a real
+ * recovery is `recovering` only for the moment between Think taking the turn
+ * over and the turn starting again; so the SPA the Worker serves is given this
+ * state through the browser: the snapshot over HTTP and the live state on the
+ * command center's socket, both as the registry would send them.
+ */
+function recoveringCenter(now: number): { snapshot: Snapshot; state: CommandCenterState; recovering: ThreadSummary; recovered: ThreadSummary } {
+  const base = { repo: "acme/recovery", instructionSummary: "reproduce this issue", stale: false, runCount: 1, toolCalls: 3, toolErrors: 0 };
+  const recovering: ThreadSummary = {
+    ...base,
+    session: "acme-recovery-41",
+    issueNumber: 41,
+    issueTitle: "Interrupted by a deploy",
+    status: "recovering",
+    submissionId: "sub-recovering",
+    startedAt: now - 90_000,
+    turnStartedAt: now - 89_000,
+    lastActivityAt: now - 5_000,
+    recoveries: 2
+  };
+  const recovered: ThreadSummary = {
+    ...base,
+    session: "acme-recovery-42",
+    issueNumber: 42,
+    status: "done",
+    submissionId: "sub-recovered",
+    startedAt: now - 300_000,
+    lastActivityAt: now - 200_000,
+    durationMs: 100_000,
+    recoveries: 1
+  };
+  const metrics: Metrics = {
+    runs24h: 2,
+    successRate: 1,
+    durationP50Ms: 100_000,
+    durationP95Ms: 100_000,
+    firstToolP50Ms: 800,
+    firstToolP95Ms: 800,
+    toolErrorRate: 0,
+    recovering: 1,
+    recoveries24h: 3
+  };
+  const threads = [recovering, recovered];
+  return {
+    snapshot: { metrics, threads, total: threads.length, generatedAt: now },
+    state: { metrics, recent: threads, total: threads.length, updatedAt: now },
+    recovering,
+    recovered
+  };
+}
+
 describe("the dashboard", () => {
+  test("shows a recovering thread: its badge, its recovery count, and the Recovering tile", { timeout: 60_000 }, async ({ server }) => {
+    const center = recoveringCenter(Date.now());
+    const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    await page.route(/\/api\/command-center(\?|$)/, (route) => route.fulfill({ json: center.snapshot }));
+    await page.routeWebSocket(/\/agents\/command-center-agent\/main/, (socket) => {
+      socket.send(JSON.stringify({ type: "cf_agent_state", state: center.state }));
+    });
+    // The thread page's transcript socket says what Think says while it recovers.
+    await page.route(/\/agents\/think-agent\/[^/]+\/get-messages/, (route) => route.fulfill({ json: [] }));
+    await page.routeWebSocket(/\/agents\/think-agent\//, (socket) => {
+      socket.send(JSON.stringify({ type: "cf_agent_chat_recovering", recovering: true, id: center.recovering.submissionId }));
+    });
+    await page.goto(server.url);
+    await page.getByTestId("command-center").waitFor();
+
+    const row = page.locator(`[data-testid="thread-row"][data-session="${center.recovering.session}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.getAttribute("data-status")).toBe("recovering");
+    const badge = row.getByTestId("thread-status");
+    expect(await badge.textContent()).toBe("recovering");
+    expect(await badge.getAttribute("class")).toContain("tone-warn");
+    expect(await badge.getAttribute("title")).toContain("interrupted");
+    expect(await row.getByTestId("thread-recoveries").textContent()).toBe("2nd recovery");
+
+    // Still running: listed under "Running now", flagged; not in "Needs attention".
+    const running = page.locator(`[data-testid="running-item"][data-session="${center.recovering.session}"]`);
+    expect(await running.getAttribute("data-status")).toBe("recovering");
+    expect(await running.getByTestId("running-recoveries").textContent()).toBe("2nd recovery");
+    expect(await page.locator(`[data-testid="attention-item"][data-session="${center.recovering.session}"]`).count()).toBe(0);
+
+    // A run recovered earlier keeps its count as a quiet detail.
+    const done = page.locator(`[data-testid="thread-row"][data-session="${center.recovered.session}"]`);
+    expect(await done.getAttribute("data-status")).toBe("done");
+    expect(await done.getByTestId("thread-recoveries").textContent()).toBe("recovered 1×");
+
+    const tile = page.getByTestId("metric-recovering");
+    expect(await page.getByTestId("metric-recovering-value").textContent()).toBe("1");
+    expect(await tile.textContent()).toContain("3 recoveries in 24 h");
+    expect(await tile.getAttribute("class")).toContain("tone-warn");
+    await page.screenshot({ path: `${SHOTS}/command-center-recovering.png`, fullPage: true });
+
+    await row.click();
+    await page.getByTestId("thread-page").waitFor();
+    const status = page.locator(".thread-status").getByTestId("thread-status");
+    await expect.poll(() => status.getAttribute("data-status"), { timeout: 10_000 }).toBe("recovering");
+    expect(await status.textContent()).toBe("recovering");
+    expect(await page.locator('[data-testid="thread-timing"] [data-timing="recoveries"]').textContent()).toContain("2×");
+    await page.screenshot({ path: `${SHOTS}/thread-recovering.png`, fullPage: true });
+    await page.close();
+  });
+
+  test("counts a real recovery: a run whose runtime restarted mid-turn finishes, recovered once", { timeout: 180_000 }, async () => {
+    // Its own runtime, stopped and started again on the same state: Think's
+    // chat recovery resumes the interrupted turn in the new one.
+    const persistTo = await mkdtemp(join(tmpdir(), "agent-think-recovery-"));
+    let server = await startDevServer({ localDev: true, persistTo });
+    try {
+      const run = await dispatch(server.url, {
+        repo: "acme/recovery",
+        issueNumber: freshIssueNumber(),
+        instruction: "TEST: run echo before-the-restart\nTEST: sleep 5000\nTEST: reply finished after recovery"
+      });
+      const summary = async (url: string) => {
+        const snapshot = (await (await fetch(`${url}/api/command-center?limit=200`)).json()) as Snapshot;
+        return { metrics: snapshot.metrics, thread: snapshot.threads.find((thread) => thread.session === run.session) };
+      };
+      // Interrupted after its first tool call, while the model "thinks".
+      const before = server.url;
+      await expect.poll(async () => (await summary(before)).thread?.toolCalls ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+      await server.stop();
+      server = await startDevServer({ localDev: true, persistTo });
+
+      const settled = await waitForSubmission(server.url, run, { timeoutMs: 90_000 });
+      expect(settled.submission.status).toBe("completed");
+      const after = server.url;
+      await expect.poll(async () => (await summary(after)).thread?.status, { timeout: 15_000 }).toBe("done");
+      const { metrics, thread } = await summary(after);
+      expect(thread?.recoveries).toBe(1);
+      expect(metrics).toMatchObject({ recovering: 0, recoveries24h: 1 });
+
+      const page = await openPage(server.url);
+      const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
+      await row.waitFor({ timeout: 10_000 });
+      expect(await row.getAttribute("data-status")).toBe("done");
+      expect(await row.getByTestId("thread-recoveries").textContent()).toBe("recovered 1×");
+      expect(await page.getByTestId("metric-recovering-value").textContent()).toBe("0");
+      expect(await page.getByTestId("metric-recovering").textContent()).toContain("1 recovery in 24 h");
+      await page.screenshot({ path: `${SHOTS}/command-center-recovered.png`, fullPage: true });
+      await page.close();
+    } finally {
+      await server.stop();
+      await rm(persistTo, { recursive: true, force: true });
+    }
+  });
+
   test("shows a dispatched run live, then its thread with the tool calls", { timeout: 90_000 }, async ({ server }) => {
     const page = await openPage(server.url);
     await page.getByTestId("command-center").waitFor();

@@ -13,6 +13,10 @@
  *   { type: "cf_agent_use_chat_response", id, body: "<error text>", done: false, error: true }
  *   { type: "cf_agent_use_chat_response", id, body: "", done: true, outcome: "completed" | "error" | … }
  *   { type: "cf_agent_stream_resuming", id }
+ *   { type: "cf_agent_chat_recovering", recovering: true | false, id? }
+ *                                  (Think's chat recovery took an interrupted
+ *                                  turn over, or that ended; `id` the turn's
+ *                                  root request id; replayed on connect while set)
  * plus `cf_agent_chat_messages`, `cf_agent_identity`, `cf_agent_mcp_servers`
  * and `cf_agent_stream_pending`, which a follower ignores. It deliberately
  * sends nothing that changes the session (no chat request, clear or cancel).
@@ -34,6 +38,8 @@ export type AgentFrame =
   | { kind: "error"; requestId: string; error: string }
   /** A stream is running; the server holds this connection's live chunks back until it is acknowledged. */
   | { kind: "resuming"; requestId: string }
+  /** Think's chat recovery is resuming an interrupted turn (true), or no longer is (false). */
+  | { kind: "recovering"; recovering: boolean; requestId?: string }
   | { kind: "ignored" };
 
 const chatResponseSchema = z.looseObject({
@@ -49,6 +55,12 @@ const chatResponseSchema = z.looseObject({
 
 const resumingSchema = z.looseObject({ type: z.literal("cf_agent_stream_resuming"), id: z.string() });
 
+const recoveringSchema = z.looseObject({
+  type: z.literal("cf_agent_chat_recovering"),
+  recovering: z.boolean(),
+  id: z.string().optional()
+});
+
 const chunkSchema = z.looseObject({ type: z.string() });
 
 const IGNORED: AgentFrame = { kind: "ignored" };
@@ -63,6 +75,11 @@ export function parseAgentFrame(data: unknown): AgentFrame {
   }
   const resuming = resumingSchema.safeParse(json);
   if (resuming.success) return { kind: "resuming", requestId: resuming.data.id };
+  const recovering = recoveringSchema.safeParse(json);
+  if (recovering.success) {
+    const { recovering: on, id } = recovering.data;
+    return { kind: "recovering", recovering: on, ...(id === undefined ? {} : { requestId: id }) };
+  }
   const frame = chatResponseSchema.safeParse(json);
   if (!frame.success) return IGNORED;
   const { id: requestId, body = "", done = false, error = false, replay = false, seq, outcome } = frame.data;

@@ -2,9 +2,11 @@
  * How `npm run dispatch` shows a run in a terminal: one short line per tool
  * call and per result, assistant text as written, and a closing status.
  * Knows the shapes of the tools' inputs and outputs (bash, exec, read, write,
- * edit, ls) and falls back to compact JSON for anything else. Pure.
+ * edit, ls) and falls back to compact JSON for anything else; and a line
+ * when Think's chat recovery takes the turn over or lets it go on. Pure.
  */
 import type { SubmissionStatus } from "./dev-api";
+import type { RecoveryChange } from "./live-run";
 import type { RunEvent } from "./run-events";
 
 export const MAX_LINE_CHARS = 120;
@@ -56,6 +58,19 @@ function summarizeOutput(output: unknown): string {
   }
   if (Array.isArray(output.entries)) return join("✓", `${output.entries.length} entries`);
   return join("✓", oneLine(JSON.stringify(output)));
+}
+
+/** "↻ recovering: …" when Think takes the interrupted turn over (the 2nd time and on, which one), "↻ resumed" when it goes on. */
+export function formatRecovery(change: RecoveryChange): string {
+  if (change.kind === "resumed") return "↻ resumed";
+  const which = change.recoveries > 1 ? ` (recovery ${change.recoveries})` : "";
+  return `↻ recovering${which}: the turn was interrupted; Think is resuming it`;
+}
+
+/** Under the final status: how many recoveries the run went through, when it went through any. */
+export function formatRecoveries(count: number): string | null {
+  if (count < 1) return null;
+  return `↻ recovered ${count}× on the way (Think's chat recovery resumed the interrupted turn)`;
 }
 
 export function formatFinal(submission: SubmissionStatus): string {

@@ -14,15 +14,31 @@
  * Deliberately conservative: a text prints when its block ends, and a result
  * whose call this follower did not see is left to the poll, which prints the
  * two in transcript order. Replayed chunks at or below the highest `seq`
- * already applied are skipped. Pure; `agent-socket.ts` owns the socket and
- * `scripts/dispatch.ts` the printing.
+ * already applied are skipped.
+ *
+ * It also follows Think's chat recovery of this run (`recovery`): the
+ * `cf_agent_chat_recovering` frames that say an interrupted turn is being
+ * resumed, and that it no longer is, each transition once, counted. A frame
+ * naming another request is another turn's; one naming none is taken as
+ * this run's (a follower cannot tell, and a line too many beats a recovery
+ * unseen). The socket does not survive a restart of the whole runtime, so
+ * such a recovery is seen only when the follower connects while it is under
+ * way (Think replays the flag on connect); an eviction of the one object is
+ * seen live. Pure; `agent-socket.ts` owns the socket and `scripts/dispatch.ts`
+ * the printing.
  */
 import type { AgentFrame, StreamChunk } from "./agent-frames";
 import { callKey, resultKey, TextKeys, type RunEvent } from "./run-events";
 
+/** A change in this run's recovery: Think took the interrupted turn over, or that is over while the run goes on. */
+export type RecoveryChange = { kind: "recovering" | "resumed"; recoveries: number };
+
 export class LiveRun {
   readonly requestId: string;
   #highestSeq = -1;
+  #recovering = false;
+  #recoveries = 0;
+  #ended = false;
   readonly #toolNames = new Map<string, string>();
   readonly #texts = new Map<string, string>();
   readonly #textKeys = new TextKeys();
@@ -42,6 +58,32 @@ export class LiveRun {
       this.#highestSeq = Math.max(this.#highestSeq, frame.seq);
     }
     return this.#apply(frame.chunk);
+  }
+
+  /** How many times Think's chat recovery took this run's turn over, as far as this follower saw. */
+  get recoveries(): number {
+    return this.#recoveries;
+  }
+
+  /**
+   * What a frame changes in this run's recovery, or null: `recovering` when
+   * the flag goes up (counted), `resumed` when it comes down while the run
+   * is not over (its own stream ended for good), nothing for a repeat.
+   */
+  recovery(frame: AgentFrame): RecoveryChange | null {
+    if (frame.kind === "end" && frame.requestId === this.requestId && frame.outcome !== "recovering") {
+      this.#ended = true;
+      return null;
+    }
+    if (frame.kind !== "recovering") return null;
+    if (frame.requestId !== undefined && frame.requestId !== this.requestId) return null;
+    if (frame.recovering === this.#recovering) return null;
+    this.#recovering = frame.recovering;
+    if (frame.recovering) {
+      this.#recoveries += 1;
+      return { kind: "recovering", recoveries: this.#recoveries };
+    }
+    return this.#ended ? null : { kind: "resumed", recoveries: this.#recoveries };
   }
 
   #apply(chunk: StreamChunk): RunEvent[] {

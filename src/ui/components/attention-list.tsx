@@ -31,7 +31,7 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
             return (
               <li key={row.session} className={`attention-item tone-${row.attentionTone}`} data-testid="attention-item" data-session={row.session}>
                 <div className="attention-head">
-                  <StatusBadge label={row.statusLabel} tone={row.tone} status={row.status} />
+                  <StatusBadge label={row.statusLabel} tone={row.tone} status={row.status} title={row.statusTitle} />
                   <Link to={row.href} className="attention-title">
                     {row.repo} {row.title}
                   </Link>

@@ -55,7 +55,7 @@ export function ThreadSidebar(props: {
                     <Link to={row.href} className="thread-link">
                       <span className="thread-line">
                         <span className="thread-title">{row.title}</span>
-                        <StatusBadge label={row.statusLabel} tone={row.tone} testId="thread-status" status={row.status} />
+                        <StatusBadge label={row.statusLabel} tone={row.tone} testId="thread-status" status={row.status} title={row.statusTitle} />
                       </span>
                       <span className="thread-instruction">{row.instruction}</span>
                       <span className="thread-meta">
@@ -64,6 +64,7 @@ export function ThreadSidebar(props: {
                         </time>
                         {row.requestedBy ? <span>{row.requestedBy}</span> : null}
                         <span>{row.counters}</span>
+                        {row.recoveries ? <span data-testid="thread-recoveries">{row.recoveries}</span> : null}
                       </span>
                     </Link>
                   </li>

@@ -70,7 +70,7 @@ function ThreadView(props: { session: string }) {
   else if (items.length === 0) {
     body = (
       <Empty title="No messages yet" testId="transcript-empty">
-        {status.status === "running" ? "The run has started; its first words appear here as they stream." : "This thread has no runs yet."}
+        {status.status === "running" || status.status === "recovering" ? "The run has started; its first words appear here as they stream." : "This thread has no runs yet."}
       </Empty>
     );
   } else body = <TranscriptView items={items} now={now} />;
@@ -83,7 +83,7 @@ function ThreadView(props: { session: string }) {
       <main className="thread">
         <HealthBanner />
         <section className="thread-status" aria-label="Status">
-          <StatusBadge label={status.label} tone={status.tone} testId="thread-status" status={status.status} />
+          <StatusBadge label={status.label} tone={status.tone} testId="thread-status" status={status.status} title={status.title} />
           <ul className="timing" data-testid="thread-timing">
             {timing.map((item) => (
               <li key={item.id} title={item.title} data-timing={item.id}>

@@ -4,13 +4,15 @@
  * Pure: the page does the fetch and hands the status and body here.
  */
 import type { ThreadSummary } from "../../shared/command-center";
+import { isActive } from "./status";
 
 /**
- * A thread that failed, or runs with no activity past the stale window, may
- * be continued; a done or cancelled one may not (the server says 409).
+ * A thread that failed, or is active (running or recovering) and stale, may
+ * be continued; a done or cancelled one may not (the server says 409). A
+ * recovering thread that is not stale is Think's to resume, not a human's.
  */
 export function canContinue(thread: Pick<ThreadSummary, "status" | "stale">): boolean {
-  return thread.status === "error" || (thread.status === "running" && thread.stale);
+  return thread.status === "error" || (isActive(thread.status) && thread.stale);
 }
 
 export type ContinueOutcome =

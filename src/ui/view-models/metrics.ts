@@ -1,14 +1,16 @@
 /**
  * The command center's metric tiles: runs in the last 24 h, success rate,
  * duration and time to the first tool call (p50 with p95 beside it) and the
- * tool-error rate, each with a tone that flags a bad figure. Pure.
+ * tool-error rate, each with a tone that flags a bad figure; and the runs
+ * Think's chat recovery is resuming right now, with the recoveries of the
+ * last 24 h beside them. Pure.
  */
 import type { Metrics } from "../../shared/command-center";
 import { EMPTY_METRICS } from "../../shared/empty-metrics";
 import { formatCount, formatDuration, formatPercent, NO_VALUE } from "./format";
 import type { Tone } from "./threads";
 
-export type MetricId = "runs-24h" | "success-rate" | "duration" | "first-tool" | "tool-error-rate";
+export type MetricId = "runs-24h" | "success-rate" | "duration" | "first-tool" | "tool-error-rate" | "recovering";
 
 export type MetricTile = {
   id: MetricId;
@@ -42,6 +44,11 @@ function toolErrorTone(rate: number | null): Tone {
 
 const p95 = (ms: number | null) => (ms === null ? "p95 —" : `p95 ${formatDuration(ms)}`);
 
+/** "1 recovery in 24 h", "3 recoveries in 24 h". */
+export function recoveriesDetail(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? "recovery" : "recoveries"} in 24 h`;
+}
+
 /** The tiles, in display order; every figure reads "—" until it exists. */
 export function metricTiles(metrics: Metrics | null | undefined): MetricTile[] {
   const m: Metrics = metrics ?? EMPTY_METRICS;
@@ -69,6 +76,14 @@ export function metricTiles(metrics: Metrics | null | undefined): MetricTile[] {
       value: formatPercent(m.toolErrorRate),
       detail: m.toolErrorRate === null ? "no tool calls" : "of tool calls",
       tone: toolErrorTone(m.toolErrorRate)
+    },
+    {
+      id: "recovering",
+      label: "Recovering",
+      value: metrics ? formatCount(m.recovering) : NO_VALUE,
+      detail: recoveriesDetail(m.recoveries24h),
+      // A run being recovered is not a failure yet, but an operator should see it; past ones are history.
+      tone: m.recovering > 0 ? "warn" : "neutral"
     }
   ];
 }

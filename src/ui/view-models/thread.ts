@@ -3,7 +3,7 @@
  * instruction, who asked; on the GitHub the envelope names), the thread's
  * status, and its timing. Status comes from the command center's summary
  * when the dashboard has it, else from what the transcript socket says (a
- * turn streaming, a turn failed).
+ * turn streaming, a turn Think is recovering, a turn failed).
  * And what the latest run posted on its issue, or could not, and the link to
  * the issue's published reproduction page.
  * Pure: `now` is a parameter.
@@ -12,8 +12,9 @@ import type { IssueMessageKind, ThreadSummary } from "../../shared/command-cente
 import { GITHUB_WEB_URL } from "../../shared/github-urls";
 import type { RunEnvelope } from "../../run/envelope";
 import { formatCount, formatDuration, formatRelativeTime, formatTimestamp } from "./format";
-import { couldNotPost, displayStatus, STATUS_LABEL, STATUS_TONE, type DisplayStatus, type Tone } from "./threads";
+import { couldNotPost, displayStatus, STATUS_LABEL, STATUS_TITLE, STATUS_TONE, type DisplayStatus, type Tone } from "./threads";
 import { canContinue } from "./continue";
+import { isActive } from "./status";
 
 /** Only http(s) links are rendered; anything else (javascript:, data:) is dropped. */
 export function safeHref(url: string | undefined): string | undefined {
@@ -85,6 +86,8 @@ export type ThreadStatusView = {
   status: DisplayStatus | "idle" | "unknown";
   label: string;
   tone: Tone;
+  /** The badge's tooltip, when the word needs one ("recovering", "stale"). */
+  title?: string;
   /** The last error, when the thread failed. */
   detail?: string;
   canContinue: boolean;
@@ -100,24 +103,42 @@ export type LiveTurn = {
   hasMessages: boolean;
 };
 
+const shown = (status: DisplayStatus): Pick<ThreadStatusView, "status" | "label" | "tone" | "title"> => {
+  const title = STATUS_TITLE[status];
+  return { status, label: STATUS_LABEL[status], tone: STATUS_TONE[status], ...(title ? { title } : {}) };
+};
+
+/**
+ * What the socket says of an active run, as the command center would say it:
+ * a streaming turn is running (a resumed one too: the command center calls a
+ * recovered run `running` again once its turn starts, while Think may keep
+ * its recovering flag up until the recovery settles), else a turn Think is
+ * recovering is recovering.
+ */
+function liveStatus(live: LiveTurn): "running" | "recovering" | null {
+  if (live.streaming) return "running";
+  if (live.recovering) return "recovering";
+  return null;
+}
+
 export function threadStatusView(summary: ThreadSummary | undefined, live: LiveTurn): ThreadStatusView {
+  const socket = liveStatus(live);
   if (summary) {
     const status = displayStatus(summary);
-    // The socket can be ahead of the command center for a moment; a streaming
-    // turn is running whatever the registry said last.
-    if (live.streaming && status !== "running") {
-      return { status: "running", label: STATUS_LABEL.running, tone: STATUS_TONE.running, canContinue: false };
-    }
+    // The socket can be ahead of the command center for a moment: a streaming
+    // turn is running whatever the registry said last, and a running thread
+    // whose turn Think is recovering is recovering. A recovering flag never
+    // overrides stale (it is no sign of progress, and would hide Continue)
+    // nor an ended run.
+    if (socket === "running" && status !== "running") return { ...shown("running"), canContinue: false };
+    if (socket === "recovering" && status === "running") return { ...shown("recovering"), canContinue: false };
     return {
-      status,
-      label: STATUS_LABEL[status],
-      tone: STATUS_TONE[status],
+      ...shown(status),
       detail: status === "error" ? summary.lastError : undefined,
       canContinue: canContinue(summary)
     };
   }
-  if (live.recovering) return { status: "running", label: "recovering", tone: "warn", canContinue: false };
-  if (live.streaming) return { status: "running", label: STATUS_LABEL.running, tone: STATUS_TONE.running, canContinue: false };
+  if (socket !== null) return { ...shown(socket), canContinue: false };
   if (live.turnError) return { status: "error", label: STATUS_LABEL.error, tone: STATUS_TONE.error, detail: live.turnError, canContinue: false };
   if (live.hasMessages) return { status: "idle", label: "idle", tone: "neutral", canContinue: false };
   return { status: "unknown", label: "no runs yet", tone: "neutral", canContinue: false };
@@ -144,8 +165,16 @@ export function threadTiming(
       title: formatTimestamp(summary.lastActivityAt)
     });
     if (summary.durationMs !== undefined) items.push({ id: "duration", label: "duration", value: formatDuration(summary.durationMs) });
-    else if (summary.status === "running") {
+    else if (isActive(summary.status)) {
       items.push({ id: "duration", label: "running for", value: formatDuration(Math.max(0, now - summary.startedAt)) });
+    }
+    if (summary.recoveries !== undefined) {
+      items.push({
+        id: "recoveries",
+        label: "recovered",
+        value: `${formatCount(summary.recoveries)}×`,
+        title: "How many times Think's chat recovery resumed this run's interrupted turn (an eviction, a restart, a deploy)"
+      });
     }
     if (summary.firstToolMs !== undefined) items.push({ id: "first-tool", label: "first tool call", value: formatDuration(summary.firstToolMs) });
     items.push({ id: "runs", label: "runs", value: formatCount(summary.runCount) });

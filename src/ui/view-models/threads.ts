@@ -7,13 +7,18 @@
 import type { IssueMessage, ThreadSummary } from "../../shared/command-center";
 import { formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate } from "./format";
 import { canContinue } from "./continue";
+import { isActive } from "./status";
 
-/** What the dashboard shows: a running thread with no activity for too long is "stale". */
-export type DisplayStatus = "running" | "stale" | "done" | "error" | "cancelled";
+/**
+ * What the dashboard shows: the thread's status, except that an active one
+ * (running or recovering) the command center calls stale is "stale".
+ */
+export type DisplayStatus = "running" | "recovering" | "stale" | "done" | "error" | "cancelled";
 export type Tone = "neutral" | "good" | "warn" | "bad" | "info";
 
 export const STATUS_LABEL: Record<DisplayStatus, string> = {
   running: "running",
+  recovering: "recovering",
   stale: "stale",
   done: "done",
   error: "failed",
@@ -22,6 +27,8 @@ export const STATUS_LABEL: Record<DisplayStatus, string> = {
 
 export const STATUS_TONE: Record<DisplayStatus, Tone> = {
   running: "info",
+  // Think is resuming an interrupted turn: nothing to do yet, but worth a look if it lasts.
+  recovering: "warn",
   stale: "warn",
   done: "good",
   error: "bad",
@@ -29,9 +36,32 @@ export const STATUS_TONE: Record<DisplayStatus, Tone> = {
   cancelled: "neutral"
 };
 
+/** A badge's tooltip, for the statuses whose word needs it. */
+export const STATUS_TITLE: Partial<Record<DisplayStatus, string>> = {
+  recovering: "The run's turn was interrupted (an eviction, a restart or a deploy); Think's chat recovery is resuming it.",
+  stale: "No activity for the stale window, and the run's agent did not say it had ended: it can be continued."
+};
+
 export function displayStatus(thread: Pick<ThreadSummary, "status" | "stale">): DisplayStatus {
-  if (thread.status === "running") return thread.stale ? "stale" : "running";
+  if (isActive(thread.status) && thread.stale) return "stale";
   return thread.status;
+}
+
+const ordinal = (n: number) => {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  return `${formatCount(n)}${suffix}`;
+};
+
+/**
+ * How often Think's chat recovery resumed the latest run's turn, as a quiet
+ * detail: "2nd recovery" while it recovers, "recovered 2×" once it runs or
+ * ended; undefined when it never was.
+ */
+export function recoveryNote(thread: Pick<ThreadSummary, "status" | "recoveries">): string | undefined {
+  const count = thread.recoveries;
+  if (count === undefined || count < 1) return undefined;
+  return thread.status === "recovering" ? `${ordinal(count)} recovery` : `recovered ${formatCount(count)}×`;
 }
 
 /** The warning for an issue message that could not be posted. */
@@ -64,6 +94,10 @@ export type ThreadRowView = {
   status: DisplayStatus;
   statusLabel: string;
   tone: Tone;
+  /** The badge's tooltip, when the word needs one. */
+  statusTitle?: string;
+  /** "2nd recovery" or "recovered 2×", when Think's chat recovery resumed the latest run. */
+  recoveries?: string;
   /** "2 min ago", from the last activity. */
   when: string;
   whenTitle: string;
@@ -72,7 +106,7 @@ export type ThreadRowView = {
   /** "run 2 · 5 tool calls · 1 error". */
   counters: string;
   duration?: string;
-  /** How long a running thread has been running: "3 min 04 s". */
+  /** How long an active (running or recovering) thread has been running: "3 min 04 s". */
   runningFor?: string;
   lastError?: string;
   /** "Could not post on the issue: …", when the closing comment failed. */
@@ -99,13 +133,15 @@ export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView
     status,
     statusLabel: STATUS_LABEL[status],
     tone: STATUS_TONE[status],
+    statusTitle: STATUS_TITLE[status],
+    recoveries: recoveryNote(thread),
     when: formatRelativeTime(thread.lastActivityAt, now),
     whenTitle: `last activity ${formatTimestamp(thread.lastActivityAt)}`,
     instruction: truncate(thread.instructionSummary, 140),
     requestedBy: thread.requestedBy ? `@${thread.requestedBy.login}` : undefined,
     counters: counters.join(" · "),
     duration: thread.durationMs === undefined ? undefined : formatDuration(thread.durationMs),
-    runningFor: thread.status === "running" ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
+    runningFor: isActive(thread.status) ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
     lastError: thread.lastError ? truncate(thread.lastError, 300) : undefined,
     issueFailure,
     attentionTone: issueFailure && STATUS_TONE[status] !== "bad" ? "warn" : STATUS_TONE[status],
@@ -117,7 +153,7 @@ export type RepoGroup = {
   repo: string;
   threads: ThreadSummary[];
   latestActivityAt: number;
-  /** "3 threads · 1 running · 1 failed". */
+  /** "3 threads · 1 running · 1 recovering · 1 failed". */
   summary: string;
 };
 
@@ -138,7 +174,7 @@ export function groupByRepo(threads: readonly ThreadSummary[]): RepoGroup[] {
       const sorted = [...list].sort(byRecentActivity);
       const count = (status: DisplayStatus) => sorted.filter((thread) => displayStatus(thread) === status).length;
       const parts = [`${sorted.length} thread${sorted.length === 1 ? "" : "s"}`];
-      for (const status of ["running", "stale", "error"] as const) {
+      for (const status of ["running", "recovering", "stale", "error"] as const) {
         const n = count(status);
         if (n > 0) parts.push(`${n} ${STATUS_LABEL[status]}`);
       }
@@ -187,10 +223,16 @@ export function needsAttention(threads: readonly ThreadSummary[], keep: Iterable
   return list;
 }
 
-/** Threads running right now (stale ones are in `needsAttention`), the longest-running first. */
+/**
+ * Threads running right now, recovering ones included (their run has not
+ * ended; stale ones are in `needsAttention`), the longest-running first.
+ */
 export function runningNow(threads: readonly ThreadSummary[]): ThreadSummary[] {
   return threads
-    .filter((thread) => displayStatus(thread) === "running")
+    .filter((thread) => {
+      const status = displayStatus(thread);
+      return status === "running" || status === "recovering";
+    })
     .sort((a, b) => a.startedAt - b.startedAt || a.session.localeCompare(b.session));
 }
 

@@ -6,7 +6,11 @@
  * body without metrics or a thread list is rejected. A thread's issue
  * messages are extra: a message that does not read (a kind or state this
  * build does not know) is left out, the thread kept; so is a reproduction
- * URL that is not a string. Pure.
+ * URL that is not a string, and a recovery count that is not a count.
+ * The two recovery metrics (`recovering`, `recoveries24h`) read as 0 when
+ * absent: the server and this SPA ship together, but a tab opened on the old
+ * build and a server deployed under it (or the reverse) should still paint;
+ * present, they must be counts like every other figure. Pure.
  */
 import type {
   CommandCenterState,
@@ -25,8 +29,11 @@ const isRate = (value: unknown) => value === null || (isNumber(value) && value >
 const isNullableNumber = (value: unknown) => value === null || isNumber(value);
 const optional = (value: unknown, check: (value: unknown) => boolean) => value === undefined || check(value);
 const isString = (value: unknown): value is string => typeof value === "string";
+const isCount = (value: unknown): value is number => isNumber(value) && Number.isInteger(value) && value >= 0;
+/** A lenient count: absent reads as 0 (an older server), anything else must be a count. */
+const readCount = (value: unknown): number | null => (value === undefined ? 0 : isCount(value) ? value : null);
 /** Every thread status; a Record, so a status added to the shared schema fails to compile until it is listed. */
-const STATUSES: Record<ThreadStatus, true> = { running: true, done: true, error: true, cancelled: true };
+const STATUSES: Record<ThreadStatus, true> = { running: true, recovering: true, done: true, error: true, cancelled: true };
 const MESSAGE_KINDS: Record<IssueMessageKind, true> = { rocket: true, closing: true, stale: true };
 const MESSAGE_STATES: Record<IssueMessage["state"], true> = { sent: true, failed: true };
 
@@ -40,8 +47,14 @@ export function readMetrics(value: unknown): Metrics | null {
     isNullableNumber(value.firstToolP50Ms) &&
     isNullableNumber(value.firstToolP95Ms) &&
     isRate(value.toolErrorRate);
-  return ok ? (value as Metrics) : null;
+  const recovering = readCount(value.recovering);
+  const recoveries24h = readCount(value.recoveries24h);
+  if (!ok || recovering === null || recoveries24h === null) return null;
+  return { ...(value as Metrics), recovering, recoveries24h };
 }
+
+/** A thread's recovery count: absent when never, else at least 1. */
+const isRecoveries = (value: unknown): value is number => isCount(value) && value >= 1;
 
 export function readThread(value: unknown): ThreadSummary | null {
   if (!isRecord(value)) return null;
@@ -66,13 +79,16 @@ export function readThread(value: unknown): ThreadSummary | null {
     optional(value.requestedBy, (by) => isRecord(by) && isString(by.login)) &&
     optional(value.tokens, (tokens) => isRecord(tokens) && isNumber(tokens.input) && isNumber(tokens.output));
   if (!ok) return null;
-  if (value.issueMessages === undefined && optional(value.reproductionUrl, isString)) return value as ThreadSummary;
-  const { issueMessages, reproductionUrl, ...rest } = value;
+  if (value.issueMessages === undefined && optional(value.reproductionUrl, isString) && optional(value.recoveries, isRecoveries)) {
+    return value as ThreadSummary;
+  }
+  const { issueMessages, reproductionUrl, recoveries, ...rest } = value;
   const messages = issueMessages === undefined ? undefined : readIssueMessages(issueMessages);
   return {
     ...rest,
     ...(messages ? { issueMessages: messages } : {}),
-    ...(isString(reproductionUrl) ? { reproductionUrl } : {})
+    ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
+    ...(isRecoveries(recoveries) ? { recoveries } : {})
   } as ThreadSummary;
 }
 

@@ -11,6 +11,11 @@ describe("canContinue", () => {
     expect(canContinue({ status: "cancelled", stale: false })).toBe(false);
     expect(canContinue({ status: "cancelled", stale: true })).toBe(false);
   });
+
+  it("offers Continue for a recovering run only once it is stale: until then the recovery is Think's", () => {
+    expect(canContinue({ status: "recovering", stale: false })).toBe(false);
+    expect(canContinue({ status: "recovering", stale: true })).toBe(true);
+  });
 });
 
 describe("continueOutcome", () => {

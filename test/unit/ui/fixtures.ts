@@ -31,5 +31,7 @@ export const metrics: Metrics = {
   durationP95Ms: 180_000,
   firstToolP50Ms: 900,
   firstToolP95Ms: 2_400,
-  toolErrorRate: 0.03
+  toolErrorRate: 0.03,
+  recovering: 1,
+  recoveries24h: 3
 };

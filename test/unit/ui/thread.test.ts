@@ -100,9 +100,31 @@ describe("threadStatusView", () => {
     expect(threadStatusView(thread({ status: "done" }), { ...idle, streaming: true })).toMatchObject({ status: "running", canContinue: false });
   });
 
+  it("shows a recovering summary as the socket's recovering frame shows it: warn, with why, no Continue until stale", () => {
+    const recovering = threadStatusView(thread({ status: "recovering", recoveries: 1 }), idle);
+    expect(recovering).toMatchObject({ status: "recovering", label: "recovering", tone: "warn", canContinue: false });
+    expect(recovering.title).toContain("interrupted");
+    expect(threadStatusView(undefined, { ...idle, recovering: true })).toEqual({ ...recovering, detail: undefined });
+    expect(threadStatusView(thread({ status: "recovering", stale: true }), idle)).toMatchObject({ status: "stale", tone: "warn", canContinue: true });
+  });
+
+  it("follows the socket where it is ahead: recovering before the summary says so, running once the resumed turn streams", () => {
+    expect(threadStatusView(thread({ status: "running" }), { ...idle, recovering: true })).toMatchObject({ status: "recovering", canContinue: false });
+    expect(threadStatusView(thread({ status: "recovering" }), { ...idle, streaming: true })).toMatchObject({ status: "running", tone: "info" });
+    // Think may keep its flag up while the resumed turn streams: that turn runs.
+    expect(threadStatusView(thread({ status: "running" }), { ...idle, streaming: true, recovering: true })).toMatchObject({ status: "running" });
+    expect(threadStatusView(undefined, { ...idle, streaming: true, recovering: true })).toMatchObject({ status: "running" });
+  });
+
+  it("never lets a recovering flag hide Continue on a stale run, or reopen an ended one", () => {
+    expect(threadStatusView(thread({ status: "running", stale: true }), { ...idle, recovering: true })).toMatchObject({ status: "stale", canContinue: true });
+    expect(threadStatusView(thread({ status: "error", lastError: "boom" }), { ...idle, recovering: true })).toMatchObject({ status: "error", canContinue: true });
+    expect(threadStatusView(thread({ status: "done" }), { ...idle, recovering: true })).toMatchObject({ status: "done" });
+  });
+
   it("falls back to the socket without a summary", () => {
     expect(threadStatusView(undefined, { ...idle, streaming: true })).toMatchObject({ status: "running" });
-    expect(threadStatusView(undefined, { ...idle, recovering: true })).toMatchObject({ label: "recovering" });
+    expect(threadStatusView(undefined, { ...idle, recovering: true })).toMatchObject({ status: "recovering", label: "recovering", tone: "warn" });
     expect(threadStatusView(undefined, { ...idle, turnError: "model failed" })).toMatchObject({ status: "error", detail: "model failed", canContinue: false });
     expect(threadStatusView(undefined, idle)).toMatchObject({ status: "idle" });
     expect(threadStatusView(undefined, { ...idle, hasMessages: false })).toMatchObject({ status: "unknown" });
@@ -127,6 +149,15 @@ describe("threadTiming", () => {
   it("shows how long a running thread has run", () => {
     const items = threadTiming(thread({ status: "running", durationMs: undefined }), { firstSubmittedAt: null, runs: 0, toolCalls: 0 }, NOW);
     expect(items.find((item) => item.id === "duration")).toMatchObject({ label: "running for", value: "10 min 00 s" });
+  });
+
+  it("counts a recovered run's recoveries, and how long a recovering one has run", () => {
+    const recovering = threadTiming(thread({ status: "recovering", recoveries: 2, durationMs: undefined }), { firstSubmittedAt: null, runs: 0, toolCalls: 0 }, NOW);
+    expect(recovering.find((item) => item.id === "duration")).toMatchObject({ label: "running for", value: "10 min 00 s" });
+    expect(recovering.find((item) => item.id === "recoveries")).toMatchObject({ label: "recovered", value: "2×" });
+    const done = threadTiming(thread({ recoveries: 1 }), { firstSubmittedAt: null, runs: 0, toolCalls: 0 }, NOW);
+    expect(done.map((item) => item.id)).toEqual(["started", "last-activity", "duration", "recoveries", "first-tool", "runs", "tool-calls"]);
+    expect(threadTiming(thread(), { firstSubmittedAt: null, runs: 0, toolCalls: 0 }, NOW).some((item) => item.id === "recoveries")).toBe(false);
   });
 
   it("falls back to the transcript without a summary", () => {

@@ -6,6 +6,7 @@ import {
   mergeThreads,
   needsAttention,
   needsHuman,
+  recoveryNote,
   runningNow,
   threadHref,
   threadRowView
@@ -19,6 +20,28 @@ describe("displayStatus", () => {
     expect(displayStatus({ status: "error", stale: false })).toBe("error");
     expect(displayStatus({ status: "done", stale: true })).toBe("done");
     expect(displayStatus({ status: "cancelled", stale: true })).toBe("cancelled");
+  });
+
+  it("shows a recovering thread as recovering, and as stale past the stale window once checked, as running is", () => {
+    expect(displayStatus({ status: "recovering", stale: false })).toBe("recovering");
+    expect(displayStatus({ status: "recovering", stale: true })).toBe("stale");
+  });
+});
+
+describe("recoveryNote", () => {
+  it("counts the latest run's recoveries: which one while it recovers, how many once it runs or ended", () => {
+    expect(recoveryNote({ status: "running" })).toBeUndefined();
+    expect(recoveryNote({ status: "recovering" })).toBeUndefined();
+    expect(recoveryNote({ status: "recovering", recoveries: 1 })).toBe("1st recovery");
+    expect(recoveryNote({ status: "recovering", recoveries: 2 })).toBe("2nd recovery");
+    expect(recoveryNote({ status: "recovering", recoveries: 3 })).toBe("3rd recovery");
+    expect(recoveryNote({ status: "recovering", recoveries: 4 })).toBe("4th recovery");
+    expect(recoveryNote({ status: "recovering", recoveries: 11 })).toBe("11th recovery");
+    expect(recoveryNote({ status: "recovering", recoveries: 22 })).toBe("22nd recovery");
+    expect(recoveryNote({ status: "recovering", recoveries: 112 })).toBe("112th recovery");
+    expect(recoveryNote({ status: "running", recoveries: 2 })).toBe("recovered 2×");
+    expect(recoveryNote({ status: "done", recoveries: 1 })).toBe("recovered 1×");
+    expect(recoveryNote({ status: "error", recoveries: 1_000 })).toBe("recovered 1,000×");
   });
 });
 
@@ -73,6 +96,34 @@ describe("threadRowView", () => {
     expect(sent.attentionTone).toBe("good");
   });
 
+  it("shows a recovering thread with a warning badge that says why, its recovery and how long it has run", () => {
+    const row = threadRowView(thread({ status: "recovering", recoveries: 2, durationMs: undefined }), NOW);
+    expect(row).toMatchObject({
+      status: "recovering",
+      statusLabel: "recovering",
+      tone: "warn",
+      recoveries: "2nd recovery",
+      runningFor: "10 min 00 s",
+      attentionTone: "warn",
+      canContinue: false
+    });
+    expect(row.statusTitle).toContain("interrupted");
+    const stale = threadRowView(thread({ status: "recovering", stale: true, recoveries: 1 }), NOW);
+    expect(stale).toMatchObject({ status: "stale", statusLabel: "stale", tone: "warn", recoveries: "1st recovery", canContinue: true });
+  });
+
+  it("keeps a recovered thread's count as a quiet detail once it runs again or ends", () => {
+    expect(threadRowView(thread({ status: "running", recoveries: 1, durationMs: undefined }), NOW)).toMatchObject({
+      status: "running",
+      tone: "info",
+      recoveries: "recovered 1×"
+    });
+    const done = threadRowView(thread({ recoveries: 3 }), NOW);
+    expect(done).toMatchObject({ status: "done", tone: "good", recoveries: "recovered 3×", counters: "4 tool calls" });
+    expect(done.statusTitle).toBeUndefined();
+    expect(threadRowView(thread(), NOW).recoveries).toBeUndefined();
+  });
+
   it("encodes the session in the link", () => {
     expect(threadHref("a/b")).toBe("/thread/a%2Fb");
   });
@@ -90,6 +141,16 @@ describe("groupByRepo", () => {
     expect(groups[0]!.threads.map((t) => t.session)).toEqual(["a-x-2", "a-x-1", "A-x-3"]);
     expect(groups[0]!.summary).toBe("3 threads · 1 stale · 1 failed");
     expect(groups[1]!.summary).toBe("1 thread · 1 running");
+  });
+
+  it("counts recovering threads in the summary, and a stale recovering one as stale", () => {
+    const [group] = groupByRepo([
+      thread({ session: "a-x-1", status: "recovering", recoveries: 1 }),
+      thread({ session: "a-x-2", status: "running" }),
+      thread({ session: "a-x-3", status: "recovering", stale: true }),
+      thread({ session: "a-x-4", status: "recovering" })
+    ]);
+    expect(group!.summary).toBe("4 threads · 1 running · 2 recovering · 1 stale");
   });
 
   it("does not count cancelled threads as trouble in the summary", () => {
@@ -129,12 +190,19 @@ describe("needsAttention and filterThreads", () => {
     thread({ session: "failed-1", status: "error", lastActivityAt: NOW - 1_000 }),
     thread({ session: "stale-1", status: "running", stale: true, lastActivityAt: NOW - 50_000 }),
     thread({ session: "running-1", status: "running", repo: "other/repo", requestedBy: { login: "hubot" } }),
-    thread({ session: "cancelled-1", status: "cancelled", lastActivityAt: NOW - 90_000 })
+    thread({ session: "cancelled-1", status: "cancelled", lastActivityAt: NOW - 90_000 }),
+    thread({ session: "recovering-1", status: "recovering", recoveries: 1, lastActivityAt: NOW - 70_000 })
   ];
 
   it("lists failed and stale threads, oldest first, plus the ones just continued; never a cancelled one", () => {
     expect(needsAttention(list).map((t) => t.session)).toEqual(["stale-1", "failed-1"]);
     expect(needsAttention(list, ["running-1", "unknown"]).map((t) => t.session)).toEqual(["stale-1", "failed-1", "running-1"]);
+  });
+
+  it("leaves a recovering thread to Think until it is stale", () => {
+    expect(needsHuman(list[5]!)).toBe(false);
+    const stale = thread({ session: "stale-recovering-1", status: "recovering", stale: true, lastActivityAt: NOW - 60_000 });
+    expect(needsAttention([...list, stale]).map((t) => t.session)).toEqual(["stale-recovering-1", "stale-1", "failed-1"]);
   });
 
   it("lists a thread whose closing comment could not be posted, whatever its status, but not for a failed 🚀 or stale notice", () => {
@@ -153,8 +221,9 @@ describe("needsAttention and filterThreads", () => {
     expect(filterThreads(list, "@hubot".slice(1)).map((t) => t.session)).toEqual(["running-1"]);
     expect(filterThreads(list, "FAILED").map((t) => t.session)).toEqual(["failed-1"]);
     expect(filterThreads(list, "cancelled").map((t) => t.session)).toEqual(["cancelled-1"]);
-    expect(filterThreads(list, "#1859")).toHaveLength(5);
-    expect(filterThreads(list, "  ")).toHaveLength(5);
+    expect(filterThreads(list, "recovering").map((t) => t.session)).toEqual(["recovering-1"]);
+    expect(filterThreads(list, "#1859")).toHaveLength(6);
+    expect(filterThreads(list, "  ")).toHaveLength(6);
   });
 });
 
@@ -169,5 +238,14 @@ describe("runningNow", () => {
     expect(runningNow(list).map((t) => t.session)).toEqual(["early", "late"]);
     expect(threadRowView(list[0]!, NOW).runningFor).toBe("1 min 00 s");
     expect(threadRowView(list[3]!, NOW).runningFor).toBeUndefined();
+  });
+
+  it("includes recovering threads (their run has not ended), but not stale ones", () => {
+    const list = [
+      thread({ session: "running", status: "running", startedAt: NOW - 60_000 }),
+      thread({ session: "recovering", status: "recovering", recoveries: 1, startedAt: NOW - 90_000 }),
+      thread({ session: "stale-recovering", status: "recovering", stale: true, startedAt: NOW - 300_000 })
+    ];
+    expect(runningNow(list).map((t) => t.session)).toEqual(["recovering", "running"]);
   });
 });

@@ -41,6 +41,40 @@ describe("readLiveState and readThread", () => {
   });
 });
 
+describe("recovery on the wire", () => {
+  it("reads a recovering thread and a thread's recovery count", () => {
+    expect(readThread(thread({ status: "recovering", recoveries: 2 }))).toEqual(thread({ status: "recovering", recoveries: 2 }));
+    expect(readThread(thread({ recoveries: 1, reproductionUrl: "https://x.test/repro/a/" }))).toEqual(
+      thread({ recoveries: 1, reproductionUrl: "https://x.test/repro/a/" })
+    );
+  });
+
+  it("leaves out a recovery count that is not a count of at least 1, and keeps the thread", () => {
+    for (const recoveries of [0, -1, 1.5, "2", null]) {
+      const read = readThread({ ...thread({ status: "recovering" }), recoveries });
+      expect(read).toEqual(thread({ status: "recovering" }));
+      expect(read && "recoveries" in read).toBe(false);
+    }
+  });
+
+  it("reads the recovery metrics, as 0 from a server that does not send them", () => {
+    const { recovering: _recovering, recoveries24h: _recoveries, ...older } = metrics;
+    const read = readSnapshot({ metrics: older, threads: [], total: 0, generatedAt: NOW });
+    expect(read.ok && read.value.metrics).toEqual({ ...metrics, recovering: 0, recoveries24h: 0 });
+    const live = readLiveState({ metrics: { ...older, recovering: 2 }, recent: [], total: 0, updatedAt: NOW });
+    expect(live.ok && live.value.metrics).toMatchObject({ recovering: 2, recoveries24h: 0 });
+  });
+
+  it("rejects recovery metrics that are there but not counts", () => {
+    for (const bad of [{ recovering: -1 }, { recovering: 1.5 }, { recoveries24h: "3" }, { recoveries24h: null }]) {
+      expect(readSnapshot({ metrics: { ...metrics, ...bad }, threads: [], total: 0, generatedAt: NOW })).toMatchObject({
+        ok: false,
+        reason: "no readable metrics"
+      });
+    }
+  });
+});
+
 describe("issue messages on the wire", () => {
   const messages = {
     closing: { state: "sent" as const, url: "https://github.com/cloudflare/agents/issues/1859#issuecomment-1" },
