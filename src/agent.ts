@@ -40,6 +40,7 @@ import { RunReports } from "./report/run-reports";
 import type { RunRef } from "./report/notices";
 import { describeEnding, finalAssistantText, type RunEnding } from "./run/ending";
 import { RunLedger } from "./run/run-ledger";
+import { OpenRuns } from "./run/open-runs";
 import { parseMaxSteps, parseTokenBudget, tokenBudgetStop } from "./run/budget";
 import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs, quietTruthOf, type QuietTruth } from "./command-center/registry";
@@ -89,6 +90,8 @@ export class ThinkAgent extends Think<Env> {
     log: (event, fields) => this.#log(event, fields)
   });
   readonly #ledger = new RunLedger(this.ctx.storage);
+  /** Runs whose ending is not handled yet, so a restart cannot cut one off (run/open-runs.ts). */
+  readonly #openRuns = new OpenRuns(this.ctx.storage.kv);
   readonly #repros = new ReproPublisher({
     storage: this.ctx.storage,
     bucket: this.env.REPROS,
@@ -155,8 +158,26 @@ export class ThinkAgent extends Think<Env> {
     // Whatever wakes this object (a turn, a recovery, a scheduled delivery)
     // redacts with the run's token from the start.
     await this.#token.load();
-    // What a killed process still owed the command center goes out now.
+    // What a killed process still owed the command center goes out now,
+    // and a run whose ending it cut off is finished.
     this.ctx.waitUntil(this.#reports.flushEvents());
+    this.ctx.waitUntil(this.#finishCutOffRuns());
+  }
+
+  /** Open runs (run/open-runs.ts) whose submission Think already ended: their ending was cut off by a restart. */
+  async #finishCutOffRuns(): Promise<void> {
+    for (const submissionId of this.#openRuns.list()) {
+      try {
+        const submission = await this.inspectSubmission(submissionId);
+        if (!submission) this.#openRuns.closed(submissionId);
+        else if (TERMINAL_STATUSES.has(submission.status)) {
+          this.#log("turn:ending-resumed", { submissionId, status: submission.status });
+          await this.#finishRun(submission);
+        }
+      } catch (error) {
+        this.#log("turn:ending-resume-failed", { submissionId, error: errorMessage(error) });
+      }
+    }
   }
 
   /** Sockets only watch: no client may write this agent's state (src/http/agent-routes.ts lets only dashboards connect). */
@@ -406,11 +427,21 @@ export class ThinkAgent extends Think<Env> {
   protected override async onSubmissionStatus(submission: Parameters<Think["onSubmissionStatus"]>[0]) {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     if (submission.status === "running") {
+      this.#openRuns.opened(submission.submissionId, Date.now());
       await this.#activeTurn.begin(turn);
       await this.#turnStarted(submission.submissionId, submission.startedAt ?? Date.now(), submission.metadata);
       return;
     }
-    if (!TERMINAL_STATUSES.has(submission.status)) return;
+    if (TERMINAL_STATUSES.has(submission.status)) await this.#finishRun(submission);
+  }
+
+  /**
+   * A submission ended: release what its turn held, report how it ended,
+   * then close it. Also run on start for a run whose ending a restart cut
+   * off; every step is idempotent (the closing comment and the event by id).
+   */
+  async #finishRun(submission: Parameters<Think["onSubmissionStatus"]>[0]): Promise<void> {
+    const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     await this.#endTurn(turn, submission.status);
     const ending = await this.#closeRun(submission);
     const event = submission.status === "completed" ? "turn:done" : `turn:${submission.status}`;
@@ -420,6 +451,7 @@ export class ThinkAgent extends Think<Env> {
       ...(submission.error ? { error: submission.error } : {}),
       durationMs: submission.completedAt && submission.startedAt ? submission.completedAt - submission.startedAt : undefined
     });
+    this.#openRuns.closed(submission.submissionId);
   }
 
   /** A turn began: the command center hears it, and its triggering comment gets 🚀, once. */

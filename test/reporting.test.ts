@@ -140,6 +140,31 @@ describe("reporting back on the issue", () => {
     expect(onlyComment(repo)).toContain("Works on main.");
   });
 
+  it("finishes a run whose ending a restart cut off: Think ended it, the hook never ran to the end", async () => {
+    const { agent, repo, session, submissionId } = await start("TEST: run echo one\nTEST: result reproduced It breaks.\nTEST: reply done");
+    // The process dies after Think wrote the terminal status and before the ending was handled:
+    // here the hook never returns for a terminal status, then the object is reset.
+    await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance) => {
+      const hook = (instance as unknown as { onSubmissionStatus(s: { status: string }): Promise<void> }).onSubmissionStatus.bind(instance);
+      (instance as unknown as { onSubmissionStatus(s: { status: string }): Promise<void> }).onSubmissionStatus = (submission) =>
+        submission.status === "running" ? hook(submission) : new Promise(() => {});
+    });
+    const deadline = Date.now() + 15_000;
+    while ((await agent.submissionStatus(submissionId))?.status !== "completed") {
+      if (Date.now() > deadline) throw new Error("the run did not complete");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await agent.notices()).map((entry) => entry.kind)).toEqual(["rocket"]);
+    await runInDurableObject(agent, (_instance, state) => state.abort("killed before the ending")).catch(() => {});
+
+    // Any wake-up (here a read) starts the object, which finishes the open run.
+    const revived = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
+    const entries = await settled(revived, 2);
+    expect(entries.map((entry) => [entry.kind, entry.state])).toEqual([["rocket", "sent"], ["closing", "sent"]]);
+    expect(onlyComment(repo)).toContain("It breaks.");
+    expect(await waitForThread(session)).toMatchObject({ submissionId, status: "done" });
+  });
+
   it("posts once when GitHub took the comment but the answer was lost", async () => {
     github.failNext((call) => call.method === "POST" && call.path.endsWith("/7/comments"), "lost");
     const { agent, repo, submissionId } = await start("TEST: result needs-info Which version?\nTEST: reply done", { commentId: 9001 });
