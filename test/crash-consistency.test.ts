@@ -44,6 +44,23 @@ async function mainStub() {
   return (await getAgentByName(env.CommandCenterAgent, "main")) as unknown as DurableObjectStub<CommandCenterAgent>;
 }
 
+/** Run `body` with `main`'s stale window at `ms`, then put it back. */
+async function withStaleWindow(ms: number, body: () => Promise<void>) {
+  const main = await mainStub();
+  const before = await runInDurableObject(main, (instance: CommandCenterAgent) => {
+    const window = instance.staleRunMs;
+    instance.staleRunMs = ms;
+    return window;
+  });
+  try {
+    await body();
+  } finally {
+    await runInDurableObject(main, (instance: CommandCenterAgent) => {
+      instance.staleRunMs = before;
+    });
+  }
+}
+
 describe("crash consistency: the command center converges to what the agent knows", () => {
   it("resends the run's end after the agent is evicted before the command center acknowledged it", async () => {
     const repo = uniqueRepo();
@@ -78,44 +95,24 @@ describe("crash consistency: the command center converges to what the agent know
     expect((await waitForStatus(await agentFor(session), submissionId)).status).toBe("completed");
     expect((await waitForThread(session, (thread) => thread.toolCalls === 1)).status).toBe("running");
 
-    const main = await mainStub();
-    const window = await runInDurableObject(main, (instance: CommandCenterAgent) => {
-      const before = instance.staleRunMs;
-      instance.staleRunMs = 300;
-      return before;
-    });
-    try {
+    await withStaleWindow(300, async () => {
       // The command center wakes when the thread goes quiet, asks, and broadcasts what it heard.
       const thread = await waitForThread(session, (candidate) => candidate.status !== "running", { timeoutMs: 10_000 });
       expect(thread).toMatchObject({ status: "done", stale: false, submissionId });
       expect(thread.durationMs).toBeGreaterThan(0);
       expect(await (await commandCenter(env)).claimForContinuation(session)).toEqual({ ok: false, reason: "not_claimable" });
-    } finally {
-      await runInDurableObject(main, (instance: CommandCenterAgent) => {
-        instance.staleRunMs = window;
-      });
-    }
+    });
   });
 
   it("a run still going is called stale only after its agent said so", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, 14);
     const { submissionId } = await dispatch(repo, "TEST: sleep 1500\nTEST: reply done");
-    const main = await mainStub();
-    const window = await runInDurableObject(main, (instance: CommandCenterAgent) => {
-      const before = instance.staleRunMs;
-      instance.staleRunMs = 300;
-      return before;
-    });
-    try {
+    await withStaleWindow(300, async () => {
       const stale = await waitForThread(session, (thread) => thread.stale, { timeoutMs: 5_000 });
       expect(stale.status).toBe("running");
       expect((await (await agentFor(session)).submissionStatus(submissionId))?.status).toBe("running");
-    } finally {
-      await runInDurableObject(main, (instance: CommandCenterAgent) => {
-        instance.staleRunMs = window;
-      });
-    }
+    });
     expect((await waitForStatus(await agentFor(session), submissionId)).status).toBe("completed");
     expect(await waitForThread(session)).toMatchObject({ status: "done", stale: false });
   });

@@ -14,12 +14,11 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test as base } from "vitest";
-import { LOCAL_HOST, localUrl, wranglerDevArgs } from "../scripts/lib/wrangler-dev";
+import { freePort, LOCAL_HOST, localUrl, wranglerDevArgs } from "../scripts/lib/wrangler-dev";
 import { startAccessIssuer, type AccessIssuer } from "./support/access-issuer";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -215,18 +214,7 @@ export function spawnInGroup(bin: string, args: string[], env: Record<string, st
   });
 }
 
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, LOCAL_HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : null;
-      server.close(() => (port === null ? reject(new Error("no port")) : resolve(port)));
-    });
-  });
-}
+export { freePort };
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,9 +1,12 @@
 /**
  * How the local agent-think is started: the `wrangler dev` command line, the
  * port, spotting readiness in wrangler's output, and the banner `npm start`
- * prints. Pure; used by `scripts/start.ts` and the e2e fixture, which own the
- * processes.
+ * prints, and a free port to run it on. Pure apart from `freePort`, which
+ * asks the OS; used by `scripts/start.ts`, the chaos suite and the e2e
+ * fixture, which own the processes.
  */
+import { createServer } from "node:net";
+
 export const DEFAULT_PORT = 8787;
 export const LOCAL_HOST = "127.0.0.1";
 
@@ -98,4 +101,17 @@ export function startBanner(url: string, githubStandinUrl?: string): string {
     "  stop:               Ctrl-C",
     ""
   ].join("\n");
+}
+
+/** A port nothing on 127.0.0.1 listens on right now (the e2e fixture, the chaos suite). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, LOCAL_HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : null;
+      server.close(() => (port === null ? reject(new Error("no free port")) : resolve(port)));
+    });
+  });
 }

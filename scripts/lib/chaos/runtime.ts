@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { LOCAL_HOST, localUrl, wranglerDevArgs } from "../wrangler-dev";
+import { freePort, LOCAL_HOST, localUrl, wranglerDevArgs } from "../wrangler-dev";
 
 const READY_TIMEOUT_MS = 90_000;
 const READY_POLL_MS = 200;
@@ -150,18 +150,6 @@ function exitOf(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, LOCAL_HOST, () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : null;
-      server.close(() => (port === null ? reject(new Error("no free port")) : resolve(port)));
-    });
-  });
-}
 
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
