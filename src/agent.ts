@@ -31,6 +31,7 @@ import { confineTools } from "./tools/confine";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { createBashTool } from "./tools/bash-tool";
+import { CommandReplay } from "./run/command-replay";
 import { createPublishReproductionTool } from "./tools/publish-reproduction-tool";
 import { createReportResultTool } from "./tools/report-result-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
@@ -125,6 +126,12 @@ export class ThinkAgent extends Think<Env> {
       await this.schedule(inMs / 1000, callback);
     },
     waitUntil: (promise) => this.ctx.waitUntil(promise),
+    log: (event, fields) => this.#log(event, fields)
+  });
+  /** The bash command a recovery interrupted runs at most once (run/command-replay.ts). */
+  readonly #commands = new CommandReplay({
+    storage: this.ctx.storage.kv,
+    recoveries: (submissionId) => this.#reports.recoveryCount(submissionId),
     log: (event, fields) => this.#log(event, fields)
   });
   #model: LanguageModel | undefined;
@@ -228,7 +235,9 @@ export class ThinkAgent extends Think<Env> {
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
         run: async (input) => {
           const [workspace, turn, credentials] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.credentials()];
-          return workspace.exec({ ...input, turn: turn ?? undefined, ...credentials });
+          const exec = (command: typeof input) => workspace.exec({ ...command, turn: turn ?? undefined, ...credentials });
+          // A re-issue of the command a restart interrupted is answered, not run again.
+          return turn ? this.#commands.run(turn.submissionId, input, exec) : exec(input);
         }
       }),
       publish_reproduction: createPublishReproductionTool({
@@ -488,6 +497,7 @@ export class ThinkAgent extends Think<Env> {
     });
     const at = submission.completedAt ?? Date.now();
     await this.#reports.turnEnded(id, { run: await this.#runRef(id), ending, usage: facts.usage, at });
+    this.#commands.forget(id);
     await this.#ledger.forget(id);
     return ending;
   }

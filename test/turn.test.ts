@@ -116,7 +116,8 @@ describe("a scripted turn", () => {
     expect(lines.some((line) => line.includes('"event":"recovery"'))).toBe(true);
     const messages = await fresh.transcript();
     const bash = toolParts(messages).filter((part) => part.type === "tool-bash");
-    expect(bash.at(-1)).toMatchObject({ state: "output-available", output: { exitCode: 0, stdout: { text: "slept\n" } } });
+    // The recovered turn issued the interrupted command again: it was answered, not run twice (src/run/command-replay.ts).
+    expect(bash.at(-1)).toMatchObject({ state: "output-available", output: { backend: "shell", interrupted: true, replayed: true } });
     expect(assistantText(messages)).toContain("recovered after eviction");
     expect(messages.filter((message) => message.role === "user")).toHaveLength(1);
   });

@@ -110,6 +110,11 @@ export class RunReports {
     if (resumed) void this.#center.send(resumed);
   }
 
+  /** How many times Think's chat recovery has taken the run's turn over (0 before the first). */
+  recoveryCount(submissionId: string): number {
+    return this.#recoveries.get(submissionId)?.count ?? 0;
+  }
+
   /** The turn has been quiet for the stale window: one stale notice on the issue. */
   async stale(run: RunRef, quietForMs: number): Promise<void> {
     await this.#issue.post(staleNotice(run, quietForMs));
