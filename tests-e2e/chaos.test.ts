@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
 import { replayCommand } from "../scripts/lib/chaos/args";
-import { formatFailure, formatObservation, type CheckName } from "../scripts/lib/chaos/checks";
+import { formatFailure, formatObservation } from "../scripts/lib/chaos/checks";
 import { runChaos } from "../scripts/lib/chaos/driver";
 import { planChaos, SHORT_PROFILE } from "../scripts/lib/chaos/plan";
 import { seedFrom } from "../scripts/lib/chaos/prng";
@@ -19,19 +19,6 @@ import { seedFrom } from "../scripts/lib/chaos/prng";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = 2;
 const KILLS = 1;
-/**
- * Known failures, printed as warnings instead of failing `npm test` on a
- * random seed, until the product holds them (docs/chaos.md, "Known
- * failures"); empty this set as each is fixed:
- * - center-status: a kill could lose the fire-and-forget turn-ended event
- *   (the agent's command-center outbox is meant to hold it now).
- * - one-closing (and center-status with it): a kill after Think wrote a
- *   terminal status and before onSubmissionStatus queued the closing notice
- *   leaves the run with no closing comment and its thread `running`.
- * - once-only: a kill after a bash command's effect and before Think saved
- *   its result makes the recovered turn run the command again.
- */
-const NOT_YET_HELD: ReadonlySet<CheckName> = new Set(["once-only"]);
 
 let stopResources: (() => Promise<void>) | undefined;
 afterAll(async () => {
@@ -58,9 +45,6 @@ test("runs survive a SIGKILL of the whole runtime: ended once, consistently, wit
   if (report.reloads > 0) lines.push(`wrangler reloaded ${report.reloads} times (files changed under it)`);
   const context = `seed ${seed}; replay with: ${replay}\n${lines.join("\n")}`;
 
-  const tolerated = report.failures.filter((failure) => NOT_YET_HELD.has(failure.check));
-  for (const failure of tolerated) console.warn(`chaos e2e (not failing the test yet): ${formatFailure(failure)} — ${replay}`);
-  const failures = report.failures.filter((failure) => !NOT_YET_HELD.has(failure.check)).map(formatFailure);
-  expect(failures, context).toEqual([]);
+  expect(report.failures.map(formatFailure), context).toEqual([]);
   console.info(`chaos e2e: ${report.timings.totalMs} ms in all`);
 });

@@ -18,7 +18,7 @@ import {
 } from "../../scripts/lib/chaos/checks";
 import { END_OF_COUNTER, planChaos, READ_COUNTER_COMMAND } from "../../scripts/lib/chaos/plan";
 import { formatStage, logEvents, runStage } from "../../scripts/lib/chaos/timeline";
-import { counterLines, stepResults } from "../../scripts/lib/chaos/transcript";
+import { counterLines, interruptedSteps, stepResults } from "../../scripts/lib/chaos/transcript";
 import { noticeId, noticeMarker } from "../../src/report/notices";
 
 const LINES = ["chaos-1-r1-s1", "chaos-1-r1-s2"];
@@ -33,6 +33,7 @@ function observed(overrides: Partial<RunObservation> = {}): RunObservation {
     closingComments: 1,
     lines: LINES,
     stepResults: new Map(LINES.map((line) => [line, 1])),
+    interrupted: [],
     counter: [...LINES],
     ...overrides
   };
@@ -85,6 +86,13 @@ describe("checkRun", () => {
     expect(checksOf(observed({ counter: [LINES[0]!], stepResults: new Map([[LINES[0]!, 1]]) }))).toEqual(["once-only"]);
     expect(checksOf(observed({ stepResults: new Map([[LINES[0]!, 2], [LINES[1]!, 1]]) }))).toEqual(["once-only"]);
     expect(checksOf(observed({ counter: null }))).toEqual(["once-only"]);
+  });
+
+  it("4: a step answered as interrupted by a restart ran at most once: its line once, or not at all", () => {
+    const interrupted = { interrupted: [LINES[1]!], stepResults: new Map([[LINES[0]!, 1], [LINES[1]!, 0]]) };
+    expect(checkRun(observed({ ...interrupted, counter: [LINES[0]!] }))).toEqual([]);
+    expect(checkRun(observed({ ...interrupted, counter: [...LINES] }))).toEqual([]);
+    expect(checksOf(observed({ ...interrupted, counter: [LINES[0]!, LINES[1]!, LINES[1]!] }))).toEqual(["once-only"]);
   });
 
   it("4: a run that errored before a step need not have run it", () => {
@@ -145,6 +153,14 @@ describe("reading a transcript", () => {
     );
     expect(counts.get(first!.line)).toBe(2);
     expect(counts.get(second!.line)).toBe(0);
+  });
+
+  it("tells an interrupted answer apart from a result", () => {
+    const [first, second] = run!.steps;
+    const answered = { backend: "shell", error: "interrupted by a restart", interrupted: true, replayed: true };
+    const messages = [message([bash(first!.command, ok("")), bash(second!.command, answered)])];
+    expect(stepResults(messages, run!.steps).get(second!.line)).toBe(0);
+    expect(interruptedSteps(messages, run!.steps)).toEqual([second!.line]);
   });
 
   it("reads the counter lines from the last complete read-back", () => {

@@ -43,6 +43,8 @@ export type RunObservation = {
   lines: string[];
   /** Bash calls with a result in the transcript, by counter line. */
   stepResults: Map<string, number>;
+  /** Steps the agent answered as interrupted by a restart instead of running them again: at most once, maybe never. */
+  interrupted: string[];
   /** The counter file's lines as the read-back printed them; null when it could not be read. */
   counter: string[] | null;
 };
@@ -99,7 +101,7 @@ export function checkRun(run: RunObservation): Failure[] {
       if (results > 1) fail("once-only", `the transcript holds ${results} results of step ${line}`);
       if (seen.has(line)) continue;
       if (results > 0) fail("once-only", `step ${line} has a result in the transcript but no line in the counter file`);
-      else if (run.status === "completed") fail("once-only", `the run completed without running step ${line}`);
+      else if (run.status === "completed" && !run.interrupted.includes(line)) fail("once-only", `the run completed without running step ${line}`);
     }
   }
   return failures;

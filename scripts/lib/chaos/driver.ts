@@ -16,7 +16,7 @@ import { checkRun, countClosingComments, findTokens, type Failure, type RunObser
 import { readCounterInstruction, type ChaosPlan, type RunPlan } from "./plan";
 import { KillableRuntime, sleep as pause } from "./runtime";
 import { formatStage, logEvents, runStage } from "./timeline";
-import { counterLines, stepResults } from "./transcript";
+import { counterLines, interruptedSteps, stepResults } from "./transcript";
 
 const REQUEST_TIMEOUT_MS = 15_000;
 const POLL_MS = 500;
@@ -127,6 +127,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       closingComments: entry.closingComments,
       lines: entry.run.plan.steps.map((step) => step.line),
       stepResults: stepResults(transcripts[index]!.messages, entry.run.plan.steps),
+      interrupted: interruptedSteps(transcripts[index]!.messages, entry.run.plan.steps),
       counter: counterLines(transcripts[index]!.messages)
     }));
     const center = await getText(`${runtime.url}/api/command-center?limit=200`);

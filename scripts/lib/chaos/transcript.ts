@@ -20,18 +20,39 @@ function commandOf(part: ToolPart): string | undefined {
 }
 
 /**
+ * A re-issued command the agent answered without running it because a
+ * restart interrupted it (src/run/command-replay.ts): it ran at most once,
+ * maybe not at all.
+ */
+function isInterruptedAnswer(part: ToolPart): boolean {
+  return (part.output as { interrupted?: unknown } | undefined)?.interrupted === true;
+}
+
+/**
  * How many bash calls with a result the transcript holds for each step, by
  * counter line (0 for a step it never ran). More than one is a step the
- * model was made to run again.
+ * model was made to run again. An "interrupted" answer is no result of a
+ * run (see `interruptedSteps`).
  */
 export function stepResults(messages: readonly TranscriptMessage[], steps: readonly ChaosStep[]): Map<string, number> {
   const counts = new Map(steps.map((step) => [step.line, 0]));
   for (const part of bashParts(messages)) {
-    if (part.state !== "output-available") continue;
+    if (part.state !== "output-available" || isInterruptedAnswer(part)) continue;
     const step = steps.find((candidate) => candidate.command === commandOf(part));
     if (step) counts.set(step.line, (counts.get(step.line) ?? 0) + 1);
   }
   return counts;
+}
+
+/** The steps (by counter line) whose command the agent answered as interrupted by a restart: their line may be there once, or not at all. */
+export function interruptedSteps(messages: readonly TranscriptMessage[], steps: readonly ChaosStep[]): string[] {
+  const lines = new Set<string>();
+  for (const part of bashParts(messages)) {
+    if (part.state !== "output-available" || !isInterruptedAnswer(part)) continue;
+    const step = steps.find((candidate) => candidate.command === commandOf(part));
+    if (step) lines.add(step.line);
+  }
+  return [...lines];
 }
 
 /**
