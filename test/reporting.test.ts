@@ -221,12 +221,15 @@ describe("reporting back on the issue", () => {
   });
 
   it("posts one interrupted notice when recovery is exhausted", async () => {
-    const { session, repo, submissionId } = await start("TEST: run sleep 2 && echo one\nTEST: run sleep 2 && echo two\nTEST: reply done", {
+    // Evicted while the model is thinking: a recovery that makes no progress.
+    // (Mid-tool, each recovery makes some: the re-issued command is answered
+    // at once, src/run/command-replay.ts.)
+    const { session, repo, submissionId } = await start("TEST: sleep 2000\nTEST: run echo one\nTEST: sleep 2000\nTEST: run echo two\nTEST: reply done", {
       namespace: env.FragileThinkAgent
     });
     const fresh = async () => (await agentFor(session, env.FragileThinkAgent)) as unknown as ReportingAgent;
     await waitForStatus(await fresh(), submissionId, ["running"]);
-    // Evict it mid-tool until it gives up (one recovery is allowed).
+    // Evict it until it gives up (one recovery is allowed).
     for (let i = 0; i < 6; i++) {
       const agent = await fresh();
       const status = await agent.submissionStatus(submissionId);
