@@ -34,13 +34,17 @@ export function burstTargets(burst: BurstFigures): BurstTarget[] {
     {
       name: `burst: >= ${count(BURST_ABSORBED_TARGET)} events/s absorbed (best phase)`,
       pass: (best?.absorbedPerSecond ?? 0) >= BURST_ABSORBED_TARGET,
-      figure: best ? `${count(best.absorbedPerSecond)}/s with ${best.label} offered` : "-",
+      figure: best
+        ? `${count(best.absorbedPerSecond)}/s with ${best.label} offered; bare sink ${count(burst.bare.absorbedPerSecond)}/s (${times(ratio(best.absorbedPerSecond, burst.bare.absorbedPerSecond))})`
+        : "-",
       fatal: false
     },
     {
       name: `burst: snapshot p99 at ${goal?.label ?? "-"} offered < ${BURST_SNAPSHOT_P99_RATIO_TARGET}x idle p99`,
       pass: p99Ratio < BURST_SNAPSHOT_P99_RATIO_TARGET,
-      figure: goal ? `${times(p99Ratio)} (${ms(goal.reads.p99)} ms vs ${ms(burst.idleReads.p99)} ms)` : "-",
+      figure: goal
+        ? `${times(p99Ratio)} (${ms(goal.reads.p99)} ms vs ${ms(burst.idleReads.p99)} ms); bare sink ${times(ratio(burst.bare.reads.p99, burst.idleReads.p99))}`
+        : "-",
       fatal: false
     },
     {
@@ -59,12 +63,13 @@ export function formatBurst(burst: BurstFigures): string[] {
     "  each its own record() call after getAgentByName, as a ThinkAgent sends it, paced inside the bench Worker and never awaited by the pacer;",
     `  ${burst.phaseMs / 1000} s per phase (after a discarded warm-up), one dashboard socket connected throughout, and snapshot({ limit: ${burst.readLimit} })`,
     `  read every ${burst.readIntervalMs} ms, one in flight, until the phase's last event is answered. Absorbed = answered / (first offer to last answer);`,
-    "  lag = offer to answer; drain = last offer to last answer; bcast = cf_agent_state frames the dashboard got (mean over the phase, busiest second)."
+    "  lag = offer to answer; drain = last offer to last answer; bcast = cf_agent_state frames the dashboard got (mean over the phase, busiest second).",
+    `  bare sink: the baseline, the same calls at ${count(BURST_ABSORBED_TARGET)}/s to an Agent that only inserts each event (bench/worker.ts BareEventSink), no socket.`
   ];
   const row = (cells: string[]) =>
     lines.push(`  ${cells[0]!.padEnd(9)}${cells.slice(1).map((cell, i) => cell.padStart([10, 11, 9, 9, 9, 10, 7, 9, 9, 9, 8, 7, 9][i] ?? 9)).join("")}`);
   row(["phase", "offered/s", "absorbed/s", "lag p50", "lag p99", "drain", "in flight", "reads", "snap p50", "snap p99", "p99/idle", "bcast/s", "peak/s", "KB/s"]);
-  for (const phase of burst.phases) {
+  for (const phase of [...burst.phases, burst.bare]) {
     row([
       phase.label,
       phase.ratePerSecond === 0 ? "-" : count(phase.offeredPerSecond),

@@ -70,6 +70,9 @@ export type FloorResponse = {
   refreshState: Summary;
 };
 
+/** A name that starts so is the burst's baseline, BareEventSink (bench/worker.ts), not a command center. */
+export const BARE_SINK_PREFIX = "bare-sink-";
+
 const PACER_TICK_MS = 5;
 const MAX_PHASE_MS = 20_000;
 const MAX_EVENTS = 100_000;

@@ -12,7 +12,11 @@
  *     `record` calls in the shape of 1,000 concurrent runs, burstEvents),
  *     then idle again. Each phase reads snapshot({ limit: READ_LIMIT }) every
  *     READ_INTERVAL_MS, one read in flight, until its events are answered.
- *  4. What one call costs with no queue (the floor route).
+ *  4. The baseline: the same calls at the goal's rate (2,000/s) to
+ *     BareEventSink, an Agent that only inserts each event (bench/worker.ts),
+ *     with the same snapshot reads (answered from nothing): what one call per
+ *     event costs on this thread without the registry.
+ *  5. What one call costs with no queue (the floor route).
  *
  * Reported per phase: events absorbed per second (answered over the time
  * from the first offer to the last answer) and the lag (offer to answer),
@@ -22,7 +26,7 @@
  * thread, so the offering itself competes with the command center: read the
  * ratios, not the absolute rates.
  */
-import type { BurstPhaseResponse, FloorResponse } from "./command-center-burst-routes";
+import { BARE_SINK_PREFIX, type BurstPhaseResponse, type FloorResponse } from "./command-center-burst-routes";
 import { seedCommandCenter, type Post, type SeedFigures } from "./command-center-bench";
 import { BURST_EVENTS_PER_RUN, BURST_RUNS } from "./command-center-seed";
 import { summarize, type Summary } from "./stats";
@@ -71,6 +75,8 @@ export type BurstFigures = {
   readIntervalMs: number;
   readLimit: number;
   phases: BurstPhaseFigures[];
+  /** The baseline: the same record() calls at the goal's rate to BareEventSink (one insert per call, nothing else). */
+  bare: BurstPhaseFigures;
   /** Both idle phases' reads together. */
   idleReads: Summary;
   floor: FloorResponse;
@@ -86,10 +92,10 @@ export async function measureBurst(post: Post, baseUrl: string): Promise<BurstFi
   const dashboard = await openDashboard(`${baseUrl.replace(/^http/, "ws")}/bench/cc/socket/${encodeURIComponent(name)}`);
   try {
     let start = 0;
-    const run = async (label: string, ratePerSecond: number, durationMs: number) => {
+    const run = async (label: string, ratePerSecond: number, durationMs: number, target = name) => {
       const from = performance.now();
       const result = (await post("/bench/cc/burst", {
-        name,
+        name: target,
         start,
         ratePerSecond,
         durationMs,
@@ -119,6 +125,8 @@ export async function measureBurst(post: Post, baseUrl: string): Promise<BurstFi
     const measured = [await run("idle", 0, PHASE_MS)];
     for (const rate of BURST_RATES) measured.push(await run(`${rate.toLocaleString("en-US")}/s`, rate, PHASE_MS));
     measured.push(await run("idle", 0, PHASE_MS));
+    // The baseline at the goal's rate: the same calls to a sink that only inserts each event.
+    const bare = (await run("bare sink", BURST_ABSORBED_TARGET, PHASE_MS, `${BARE_SINK_PREFIX}${crypto.randomUUID()}`)).figures;
     const phases = measured.map((phase) => phase.figures);
     const idleReads = summarize(measured.filter((phase) => phase.figures.ratePerSecond === 0).flatMap((phase) => phase.readMs));
     const floor = (await post("/bench/cc/floor", { name, calls: FLOOR_CALLS })) as FloorResponse;
@@ -131,6 +139,7 @@ export async function measureBurst(post: Post, baseUrl: string): Promise<BurstFi
       readIntervalMs: READ_INTERVAL_MS,
       readLimit: READ_LIMIT,
       phases,
+      bare,
       idleReads,
       floor,
       socketFrames: dashboard.frames.length

@@ -5,6 +5,7 @@ declare namespace Cloudflare {
   interface Env {
     BareThinkAgent?: DurableObjectNamespace<import("./worker").BareThinkAgent>;
     BareWorkspace?: DurableObjectNamespace<import("./worker").BareWorkspace>;
+    BareEventSink?: DurableObjectNamespace<import("./worker").BareEventSink>;
     AGENT_THINK?: Service<typeof import("./worker").AgentThink>;
   }
 }

@@ -28,14 +28,16 @@ import { Workspace, type WorkspaceStub } from "@cloudflare/computer";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
 import { Think } from "@cloudflare/think";
 import { DurableObject } from "cloudflare:workers";
-import { getAgentByName } from "agents";
+import { Agent, getAgentByName } from "agents";
+import { EMPTY_METRICS } from "../src/shared/empty-metrics";
+import type { Snapshot } from "../src/shared/command-center";
 import type { LanguageModel, UIMessage } from "ai";
 import worker from "../src/index";
 import { ScriptedModel } from "../src/model/scripted";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import type { SubmissionStatus, TranscriptMessage } from "../src/shared/dispatch";
 import { commandCenter } from "../src/command-center";
-import { handleBurstRoute } from "./command-center-burst-routes";
+import { BARE_SINK_PREFIX, handleBurstRoute } from "./command-center-burst-routes";
 import { handleCommandCenterRoute, type BenchCommandCenter } from "./command-center-routes";
 import { handleBenchRoute, type BareSubmitInput } from "./routes";
 import { handleShellRoute, type BareExecResult } from "./shell-routes";
@@ -43,11 +45,34 @@ import { handleShellRoute, type BareExecResult } from "./shell-routes";
 export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
 
 /** The bench Worker's environment: the agent Worker's plus the bench bindings (env.d.ts). */
-type BenchEnv = Env & Required<Pick<Cloudflare.Env, "BareThinkAgent" | "BareWorkspace" | "AGENT_THINK">>;
+type BenchEnv = Env & Required<Pick<Cloudflare.Env, "BareThinkAgent" | "BareWorkspace" | "BareEventSink" | "AGENT_THINK">>;
 
 export class BareThinkAgent extends Think<Env> {
   override getModel(): LanguageModel {
     return new ScriptedModel();
+  }
+}
+
+/**
+ * The burst's baseline: an Agent that takes each event with one SQL insert
+ * and answers, as the command center does minus its registry, metrics and
+ * broadcasts: what one `record` call per event costs on this thread.
+ */
+export class BareEventSink extends Agent<Env> {
+  #ready = false;
+
+  async record(event: unknown): Promise<{ applied: true }> {
+    if (!this.#ready) {
+      this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS events (body TEXT NOT NULL)");
+      this.#ready = true;
+    }
+    this.ctx.storage.sql.exec("INSERT INTO events (body) VALUES (?)", JSON.stringify(event));
+    return { applied: true };
+  }
+
+  /** The same reads the burst makes of the command center, answered from nothing. */
+  async snapshot(): Promise<Snapshot> {
+    return { metrics: EMPTY_METRICS, threads: [], total: 0, generatedAt: Date.now() };
   }
 }
 
@@ -143,7 +168,10 @@ export default {
         now: () => Date.now()
       })) ??
       (await handleBurstRoute(request, {
-        center: async (name) => (await commandCenter(env, name)) as BenchCommandCenter,
+        center: async (name) =>
+          name.startsWith(BARE_SINK_PREFIX)
+            ? ((await getAgentByName(env.BareEventSink, name)) as unknown as BenchCommandCenter)
+            : ((await commandCenter(env, name)) as BenchCommandCenter),
         // As the command-center tests open one: on the stub (the Worker's gate routes only `main`).
         socket: async (name, request) =>
           (await getAgentByName(env.CommandCenterAgent, name)).fetch(
