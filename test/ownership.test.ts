@@ -213,12 +213,12 @@ describe("stopping", () => {
     expect(await exports.AgentThink.cancel({ session })).toEqual({ session, cancelled: 0 });
   });
 
-  it("an instruction of exactly `stop` cancels instead of starting a run", async () => {
+  it("a stop (the grammar: `please stop.` with a reason on the next line) cancels instead of starting a run", async () => {
     const { repo, session, agent } = await setup();
     const running = await dispatch(repo, "TEST: sleep 5000\nTEST: reply late", "ghs_tokenSTOP_000000000", 61);
     const queued = await dispatch(repo, "TEST: reply queued", "ghs_tokenSTOP_000000000", 62);
     await waitForStatus(agent, running.submissionId, ["running"]);
-    const stop = await dispatch(repo, "  Stop ", "ghs_tokenSTOP_000000000", 63);
+    const stop = await dispatch(repo, "  Please STOP.\nthe tests are flaky, I will look myself", "ghs_tokenSTOP_000000000", 63);
     expect(stop).toMatchObject({ session, submissionId: expect.any(String) });
     expect([running.submissionId, queued.submissionId]).toContain(stop.submissionId);
     expect((await waitForStatus(agent, running.submissionId)).status).toBe("aborted");

@@ -9,7 +9,7 @@
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { delay, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { FAIL_DISPATCH } from "./support/recording";
+import { FAIL_DISPATCH, SOMETHING_RUNNING } from "./support/recording";
 import { BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
 import {
   captureConsole,
@@ -231,5 +231,35 @@ describe("when the run cannot start", () => {
     expect(events.map((event) => event.event)).toEqual(expect.arrayContaining(["dispatch:failed", "react:failed", "report:failed"]));
     expect(events.find((event) => event.event === "report:failed")?.error).toMatch(/^GitHub could not be reached: /);
     expect(events.find((event) => event.event === "react:failed")?.error).toMatch(/^GitHub answered 500: /);
+  });
+});
+
+describe("a stop", () => {
+  it("with nothing running gets one short comment saying so, after the 👀", async () => {
+    github();
+    const payload = commentPayload({ issueNumber: 12, body: "@agent-think Stop.\nnever mind" });
+    const { response, events } = await deliver(payload);
+    expect(response.status).toBe(202);
+    const commentId = payload.comment.id;
+    expect(dispatchesFor(commentId)).toHaveLength(1);
+    // After the token and the identity:
+    const after = calls.slice(1 + IDENTITY_CALLS.length);
+    expect(after.map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${commentId}/reactions`, "POST /repos/acme/widgets/issues/12/comments"]);
+    expect(after[0]!.body).toEqual({ content: "eyes" });
+    const body = (after[1]!.body as { body: string }).body;
+    expect(body).toBe(`<!-- agent-think-ingress:nothing-to-stop comment=${commentId} -->\n@octocat nothing was running on this issue, so there was nothing to stop.`);
+    expect(await marker(commentId)).toMatchObject({ state: "dispatched", submissionId: "", reason: "nothing_running" });
+    expect(events.some((event) => event.event === "stop:nothing-running")).toBe(true);
+  });
+
+  it("that stopped a run, and an instruction that only starts with the word, post nothing of the kind", async () => {
+    github();
+    const stopped = commentPayload({ issueNumber: 13, body: `@agent-think please stop\n${SOMETHING_RUNNING}` });
+    await deliver(stopped);
+    const work = commentPayload({ issueNumber: 14, body: "@agent-think stop the server from crashing on empty input" });
+    await deliver(work);
+    expect(calls.filter((call) => call.method === "POST" && call.path.endsWith("/comments"))).toEqual([]);
+    expect(await marker(stopped.comment.id)).toMatchObject({ state: "dispatched", submissionId: `submission-${stopped.comment.id}` });
+    expect(await marker(work.comment.id)).not.toHaveProperty("reason");
   });
 });

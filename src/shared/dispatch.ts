@@ -101,9 +101,20 @@ export const cancelInputSchema = z.strictObject({ session: sessionSchema });
 export type CancelInput = z.infer<typeof cancelInputSchema>;
 export type CancelResult = { session: string; cancelled: number };
 
-/** An instruction of exactly this word stops the issue's work instead of starting a run. */
+/** The plainest stop; `isStopInstruction` takes more (docs/contracts.md, "Stop"). */
 export const STOP_INSTRUCTION = "stop";
-export const isStopInstruction = (instruction: string) => instruction.trim().toLowerCase() === STOP_INSTRUCTION;
+/**
+ * The stop grammar: the instruction's first non-blank line is `stop`,
+ * `cancel` or `abort`, optionally after `please`, in any case, with any
+ * trailing `.` or `!`. Whatever follows on later lines is ignored (a reason,
+ * a signature). Anything else is an instruction: "stop the server from
+ * crashing on empty input" is work to do, not a stop.
+ */
+const STOP_LINE = /^(?:please\s+)?(?:stop|cancel|abort)\s*[.!]*$/i;
+export function isStopInstruction(instruction: string): boolean {
+  const first = instruction.split(/\r?\n/).find((line) => line.trim() !== "") ?? "";
+  return STOP_LINE.test(first.trim());
+}
 export type ResetSessionInput = z.infer<typeof resetSessionInputSchema>;
 export type ResetSessionResult = { session: string; cancelled: number };
 

@@ -19,7 +19,14 @@
  * not give is reported like a failed dispatch (`identity:failed`, marker
  * `reason: identity`): a run is never dispatched without the App's bot.
  */
-import { MAX_INSTRUCTION_CHARS, type BotIdentity, type DispatchInput, type DispatchResult, type RepoVisibility } from "../../../src/shared/dispatch";
+import {
+  isStopInstruction,
+  MAX_INSTRUCTION_CHARS,
+  type BotIdentity,
+  type DispatchInput,
+  type DispatchResult,
+  type RepoVisibility
+} from "../../../src/shared/dispatch";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { respond } from "./responses";
@@ -174,7 +181,26 @@ async function dispatchRun(
     return;
   }
   log("dispatch:done", { ...where, session: result.session, submissionId: result.submissionId, threadUrl: result.threadUrl });
-  await settle(mark("dispatched", { session: result.session, submissionId: result.submissionId }), log, where);
+  // A stop with nothing to stop: the agent answers "" (docs/contracts.md), and the issue is told so, once.
+  const idleStop = isStopInstruction(comment.instruction) && result.submissionId === "";
+  if (idleStop) await tellNothingToStop(comment, github, log);
+  await settle(
+    mark("dispatched", { session: result.session, submissionId: result.submissionId, ...(idleStop ? { reason: "nothing_running" } : {}) }),
+    log,
+    where
+  );
+}
+
+/** A stop found nothing running: one short comment saying so (the 👀 is already on the comment). Never throws. */
+async function tellNothingToStop(comment: AcceptedComment, github: InstallationClient, log: Logger): Promise<void> {
+  const marker = `<!-- agent-think-ingress:nothing-to-stop comment=${comment.commentId} -->`;
+  const body = `@${comment.requestedBy.login} nothing was running on this issue, so there was nothing to stop.`;
+  try {
+    await github.comment(comment.repo, comment.issueNumber, `${marker}\n${body}`);
+    log("stop:nothing-running", { ...whereOf(comment) });
+  } catch (error) {
+    log("report:failed", { repo: fullName(comment.repo), commentId: comment.commentId, error: gitHubFailure(error) });
+  }
 }
 
 /** The run did not start: say so on the issue, then mark the comment with why. Nothing here throws. */

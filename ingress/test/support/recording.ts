@@ -4,5 +4,7 @@
  */
 /** An instruction containing this makes the recording agent's dispatch throw. */
 export const FAIL_DISPATCH = "[fail dispatch]";
+/** A stop whose instruction contains this finds a run to stop (any other stop finds nothing running). */
+export const SOMETHING_RUNNING = "[something running]";
 /** `GET` on the test worker: what the recording agent received (the bench reads it). */
 export const RECORDED_PATH = "/__recorded/dispatches";
