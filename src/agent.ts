@@ -283,7 +283,11 @@ export class ThinkAgent extends Think<Env> {
       await this.#runs.put(run);
       const submission = await this.submitMessages([runMessage(run, input.session, now, undefined, github)], {
         idempotencyKey: idempotencyKeyFor(input.commentId),
-        metadata: input.commentId === undefined ? {} : { commentId: input.commentId }
+        // Who asked is kept with the submission: a later dispatch replaces the run context before this run's closing comment.
+        metadata: {
+          ...(input.commentId === undefined ? {} : { commentId: input.commentId }),
+          ...(input.requestedBy ? { requestedBy: input.requestedBy.login } : {})
+        }
       });
       this.#log("submitted", {
         repo: input.repo,
@@ -312,7 +316,9 @@ export class ThinkAgent extends Think<Env> {
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github);
-    const submission = await this.submitMessages([message], { metadata: { continuation: true } });
+    const submission = await this.submitMessages([message], {
+      metadata: { continuation: true, ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}) }
+    });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
     this.#reports.dispatched(run, submission.submissionId, now);
     return { submissionId: submission.submissionId };
@@ -496,7 +502,7 @@ export class ThinkAgent extends Think<Env> {
       reproductionUrl: facts.reproductionUrl
     });
     const at = submission.completedAt ?? Date.now();
-    await this.#reports.turnEnded(id, { run: await this.#runRef(id), ending, usage: facts.usage, at });
+    await this.#reports.turnEnded(id, { run: await this.#runRef(id, submission.metadata), ending, usage: facts.usage, at });
     this.#commands.forget(id);
     await this.#ledger.forget(id);
     return ending;
@@ -547,9 +553,11 @@ export class ThinkAgent extends Think<Env> {
     return this.#reports.notices();
   }
 
-  async #runRef(submissionId: string): Promise<RunRef | null> {
+  /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (the closing comment's first line). */
+  async #runRef(submissionId: string, metadata?: Record<string, unknown>): Promise<RunRef | null> {
     const run = await this.#runs.get();
     if (!run) return null;
+    const requestedBy = metadata?.requestedBy;
     // parse, not githubHost: the closing path must never throw.
     const github = parseGitHubApiUrl(this.githubApiUrl());
     return {
@@ -559,7 +567,9 @@ export class ThinkAgent extends Think<Env> {
       threadUrl: threadUrl(this.env.PUBLIC_BASE_URL, this.name),
       // What a comment may link to: our pages and the run's repository on this deploy's GitHub.
       publicBaseUrl: this.env.PUBLIC_BASE_URL,
-      githubWebUrl: github.ok ? github.github.web : ""
+      githubWebUrl: github.ok ? github.github.web : "",
+      ...(typeof requestedBy === "string" ? { requestedBy } : {}),
+      ...(metadata?.continuation === true ? { continued: true } : {})
     };
   }
 

@@ -36,7 +36,7 @@ type ReportingAgent = TestAgent &
     deliverNotices(): Promise<void>;
   };
 
-async function start(instruction: string, options: { namespace?: Env["ReportingThinkAgent"]; commentId?: number } = {}) {
+async function start(instruction: string, options: { namespace?: Env["ReportingThinkAgent"]; commentId?: number; requestedBy?: string } = {}) {
   const repo = uniqueRepo();
   const session = sessionName(repo, 7);
   const agent = (await agentFor(session, options.namespace ?? env.ReportingThinkAgent)) as unknown as ReportingAgent;
@@ -46,7 +46,8 @@ async function start(instruction: string, options: { namespace?: Env["ReportingT
     issueNumber: 7,
     instruction,
     installationToken: TOKEN,
-    commentId: options.commentId ?? COMMENT_ID
+    commentId: options.commentId ?? COMMENT_ID,
+    ...(options.requestedBy ? { requestedBy: { login: options.requestedBy } } : {})
   });
   return { agent, repo, session, submissionId };
 }
@@ -295,6 +296,61 @@ describe("reporting back on the issue", () => {
     const body = onlyComment(repo);
     expect(body).not.toContain(TOKEN);
     expect(body).toContain("[redacted]");
+  });
+});
+
+/** A comment's text below its hidden marker line. */
+const textOf = (body: string) => body.slice(body.indexOf("\n") + 1);
+
+describe("addressing the requester", () => {
+  it("opens the closing comment with a mention of who asked", async () => {
+    const { agent, repo, submissionId } = await start("TEST: result reproduced It breaks.\nTEST: reply done", { requestedBy: "alice" });
+    await waitForStatus(agent, submissionId);
+    await settled(agent, 2);
+    expect(textOf(onlyComment(repo)).startsWith("@alice\n\n### ✅ Reproduced\n\nIt breaks.")).toBe(true);
+  });
+
+  it("mentions each run's own requester when a later dispatch came in before the first run ended", async () => {
+    const { agent, repo, session, submissionId: first } = await start("TEST: sleep 500\nTEST: reply first", { requestedBy: "alice" });
+    await waitForStatus(agent, first, ["running"]);
+    const { submissionId: second } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 7,
+      instruction: "TEST: reply second",
+      installationToken: TOKEN,
+      commentId: COMMENT_ID + 1,
+      requestedBy: { login: "bob" }
+    });
+    await waitForStatus(agent, first);
+    await waitForStatus(agent, second);
+    await settled(agent, 4);
+    const texts = commentBodies(repo).map(textOf).sort();
+    expect(texts.map((text) => text.split("\n")[0])).toEqual(["@alice", "@bob"]);
+    expect(texts[0]).toContain("first");
+    expect(texts[1]).toContain("second");
+  });
+
+  it("says a continuation was continued from the dashboard, still to the one who asked", async () => {
+    const { agent, repo, submissionId } = await start("TEST: fail-once the model is down\nTEST: reply recovered", { requestedBy: "alice" });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    await settled(agent, 2);
+    const continued = await (agent as unknown as { continueRun(input: { installationToken: string }): Promise<{ submissionId: string }> }).continueRun({
+      installationToken: TOKEN
+    });
+    expect((await waitForStatus(agent, continued.submissionId)).status).toBe("completed");
+    await settled(agent, 3);
+    const texts = github.comments(repo, 7).map((comment) => textOf(comment.body));
+    expect(texts).toHaveLength(2);
+    expect(texts[0]!.startsWith("@alice\n\n❌ **agent-think could not finish this run.**")).toBe(true);
+    expect(texts[1]!.startsWith("@alice — continued from the dashboard.\n\n**agent-think finished.**\n\nrecovered")).toBe(true);
+  });
+
+  it("mentions no bot", async () => {
+    const { agent, repo, submissionId } = await start("TEST: reply done", { requestedBy: "dependabot[bot]" });
+    await waitForStatus(agent, submissionId);
+    await settled(agent, 2);
+    expect(textOf(onlyComment(repo)).startsWith("**agent-think finished.**")).toBe(true);
   });
 });
 

@@ -14,10 +14,20 @@
  * pages and the run's repository), steps are code, a pull request link must
  * be one of the run's repository and a reproduction one of our pages
  * (link-policy.ts), and every comment fits GitHub's size limit, cut longest
- * part first with a pointer to the thread (body-cap.ts). Our own words never
- * @-mention anyone.
+ * part first with a pointer to the thread (body-cap.ts).
+ *
+ * One mention per run, ours: the closing message's first line names the
+ * requester (`@alice`), so the person who asked is notified of the answer; a
+ * continuation's says it was continued from the dashboard, naming no
+ * operator. Only a login that a mention cannot misread is mentioned (today's
+ * signup rule, `requesterMention`); a bot, an Enterprise Managed User or an
+ * account from before that rule gets no name. Nothing else we write
+ * mentions anyone: the stale notice does not (the closing message notifies
+ * the requester; one notification per run is enough), and the one who
+ * stopped a run is named in code.
  */
 import type { BudgetLimit, RunEnding, RunResult } from "../run/ending";
+import { MAX_LOGIN_CHARS } from "../shared/repo";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeSpan, neutralize } from "./neutralize";
@@ -52,6 +62,10 @@ export type RunRef = {
   publicBaseUrl?: string;
   /** GitHub's web host (`https://github.com`, an Enterprise Server's); without it no GitHub page counts as the run's repository. */
   githubWebUrl?: string;
+  /** The login of who asked for the run (the dispatch's commenter); the closing message's first line mentions it when it may (`requesterMention`). */
+  requestedBy?: string;
+  /** The run was continued from the dashboard (`ThinkAgent.continueRun`); its closing message says so. */
+  continued?: boolean;
 };
 
 export function rocketNotice(run: RunRef, commentId: number): Notice {
@@ -98,20 +112,45 @@ const MAX_ERROR_CHARS = 500;
 const MAX_CANCEL_REASON_CHARS = 300;
 
 /**
- * The closing message for how the run ended. Model text in it (the result,
- * the final answer, an error) is neutralized: it notifies no one and links
- * only to our pages and the run's repository. It fits GitHub's limit.
+ * Today's signup rule for a login: letters, digits and single hyphens, not
+ * first or last. Stricter than what a dispatch accepts (shared/repo.ts):
+ * a login outside it could be read by GitHub's mention parser as a
+ * different, shorter account (`@mona-cat_octo` as `@mona-cat`), and a bot
+ * (`dependabot[bot]`) is not notified by a mention at all.
+ */
+const MENTIONABLE_LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9]))*$/;
+
+/** `@login` when the requester may be mentioned, else null (no login, a bot, any other shape): then the message names no one. */
+export function requesterMention(login: string | undefined): string | null {
+  if (!login || login.length > MAX_LOGIN_CHARS || !MENTIONABLE_LOGIN.test(login)) return null;
+  return `@${login}`;
+}
+
+/** The closing message's first line and its blank line: to the requester, and for a continuation where it came from; none when neither applies. */
+function openingLines(run: RunRef): string[] {
+  const mention = requesterMention(run.requestedBy);
+  const line = run.continued ? (mention ? `${mention} — continued from the dashboard.` : "Continued from the dashboard.") : mention;
+  return line ? [line, ""] : [];
+}
+
+/**
+ * The closing message for how the run ended, opening with a line to the
+ * requester (`openingLines`). Model text in it (the result, the final
+ * answer, an error) is neutralized: it notifies no one and links only to our
+ * pages and the run's repository. It fits GitHub's limit, that line included.
  */
 export function closingText(ending: RunEnding, run: RunRef): string {
   const policy = linkPolicy(run);
   const thread = `[the run's thread](${run.threadUrl})`;
+  const opening = openingLines(run);
   switch (ending.kind) {
     case "result":
-      return resultText(ending.result, run, policy);
+      return resultText(ending.result, run, policy, opening);
     case "finished":
       return fitMessage(
         ([text], cut) =>
           [
+            ...opening,
             `**agent-think finished.**`,
             "",
             text || "_The run ended without a report._",
@@ -125,6 +164,7 @@ export function closingText(ending: RunEnding, run: RunRef): string {
       );
     case "failed":
       return [
+        ...opening,
         `❌ **agent-think could not finish this run.**`,
         "",
         `Last error: ${codeSpan(cutText(oneLine(ending.error), MAX_ERROR_CHARS))}`,
@@ -133,6 +173,7 @@ export function closingText(ending: RunEnding, run: RunRef): string {
       ].join("\n");
     case "interrupted":
       return [
+        ...opening,
         `❌ **agent-think was interrupted and could not recover this run.**`,
         "",
         `What it did so far is in ${thread}; an operator can continue it from the dashboard.`
@@ -140,10 +181,11 @@ export function closingText(ending: RunEnding, run: RunRef): string {
     case "cancelled": {
       // Who stopped it is named, not pinged: they know.
       const reason = ending.reason ? neutralize(cutText(oneLine(ending.reason), MAX_CANCEL_REASON_CHARS), policy, { mode: "inline" }) : "";
-      return [`⏹️ **agent-think stopped this run${reason ? ` (${reason})` : ""}.**`, "", `What it did before stopping is in ${thread}.`].join("\n");
+      return [...opening, `⏹️ **agent-think stopped this run${reason ? ` (${reason})` : ""}.**`, "", `What it did before stopping is in ${thread}.`].join("\n");
     }
     case "budget":
       return [
+        ...opening,
         `⏸️ **agent-think stopped this run: ${budgetText(ending.limit)}.**`,
         "",
         `What it did so far is in ${thread}; an operator can continue it from the dashboard with a fresh budget.`
@@ -151,7 +193,7 @@ export function closingText(ending: RunEnding, run: RunRef): string {
   }
 }
 
-function resultText(result: RunResult, run: RunRef, policy: LinkPolicy): string {
+function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening: string[]): string {
   const steps = result.steps ?? [];
   const changes = result.changes ?? [];
   const parts = [
@@ -163,7 +205,7 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy): string 
   ];
   return fitMessage(
     ([summary, stepLines, changeLines, verification], cut) => {
-      const lines = [`### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
+      const lines = [...opening, `### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
       if (result.reproductionUrl) lines.push("", `**Reproduction:** ${reproductionText(result.reproductionUrl, policy)}`);
       if (result.pullRequestUrl) lines.push("", `**Pull request:** ${pullRequestText(result.pullRequestUrl, policy)}`);
       if (steps.length) lines.push("", "**Steps**", stepLines!);

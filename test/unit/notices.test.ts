@@ -3,13 +3,14 @@
  * end, the stale notice, and the markers that make each message findable;
  * that every message fits GitHub's size limit, and that nothing a model
  * wrote in it pings anyone or links outside our pages and the run's
- * repository. How a run's ending is worked out is in ending.test.ts; how
- * text is neutralized, in neutralize.test.ts.
+ * repository, while the closing message's first line mentions the requester.
+ * How a run's ending is worked out is in ending.test.ts; how text is
+ * neutralized, in neutralize.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import type { RunEnding, RunResult } from "../../src/run/ending";
 import { GITHUB_COMMENT_MAX_CHARS, MAX_NOTICE_TEXT_CHARS } from "../../src/report/body-cap";
-import { closingNotice, closingText, formatDuration, noticeMarker, rocketNotice, staleNotice, type RunRef } from "../../src/report/notices";
+import { closingNotice, closingText, formatDuration, noticeMarker, requesterMention, rocketNotice, staleNotice, type RunRef } from "../../src/report/notices";
 import { INERT, liveMarkup as live } from "./live-markup";
 
 const run: RunRef = {
@@ -185,7 +186,7 @@ describe("what a model wrote, on the issue", () => {
     );
   });
 
-  it("never @-mentions anyone in our own words", () => {
+  it("never @-mentions anyone in our own words, for a run with no requester", () => {
     const ours: string[] = [
       staleNotice(run, 600_000).body!,
       ...(
@@ -202,3 +203,111 @@ describe("what a model wrote, on the issue", () => {
   });
 });
 
+
+/** One of each way a run can end, each carrying model text where it can. */
+const everyEnding: RunEnding[] = [
+  { kind: "result", result: { outcome: "reproduced", summary: "Save throws." } },
+  { kind: "finished", text: "All good." },
+  { kind: "failed", error: "model down" },
+  { kind: "interrupted" },
+  { kind: "cancelled", reason: "stopped by @bob" },
+  { kind: "budget", limit: { kind: "steps", steps: 3 } }
+];
+
+/** The first line of each ending's closing message for `ref`, and that it is followed by a blank line. */
+const openings = (ref: RunRef) =>
+  everyEnding.map((ending) => {
+    const [first, second] = closingText(ending, ref).split("\n");
+    return { kind: ending.kind, first, second };
+  });
+
+describe("the closing message, addressed to the requester", () => {
+  it("starts every ending with a line mentioning the requester, the only mention in it", () => {
+    const asked = { ...run, requestedBy: "alice" };
+    for (const { kind, first, second } of openings(asked)) {
+      expect(first, kind).toBe("@alice");
+      expect(second, kind).toBe("");
+    }
+    for (const ending of everyEnding) {
+      expect(liveMarkup(closingText(ending, asked)), ending.kind).toEqual({ ...INERT, mentions: ["@alice"] });
+    }
+    // The rest of the message is what it was without a requester.
+    for (const ending of everyEnding) expect(closingText(ending, asked)).toBe(`@alice\n\n${closingText(ending, run)}`);
+  });
+
+  it("starts no ending with a greeting when no one is named, as before", () => {
+    const headings = ["### ✅ Reproduced", "**agent-think finished.**", "❌ **agent-think could not finish", "❌ **agent-think was interrupted", "⏹️ **agent-think stopped", "⏸️ **agent-think stopped"];
+    openings(run).forEach(({ kind, first }, i) => expect(first!.startsWith(headings[i]!), kind).toBe(true));
+  });
+
+  it("says a continuation was continued from the dashboard, still to the original requester and naming no operator", () => {
+    for (const { kind, first, second } of openings({ ...run, requestedBy: "alice", continued: true })) {
+      expect(first, kind).toBe("@alice — continued from the dashboard.");
+      expect(second, kind).toBe("");
+    }
+    for (const { kind, first } of openings({ ...run, continued: true })) expect(first, kind).toBe("Continued from the dashboard.");
+    const text = closingText({ kind: "result", result: { outcome: "reproduced", summary: "s" } }, { ...run, requestedBy: "alice", continued: true });
+    expect(liveMarkup(text)).toEqual({ ...INERT, mentions: ["@alice"] });
+  });
+
+  it("mentions only a login GitHub cannot misread: no bot, no Enterprise Managed User, no old-style or malformed name", () => {
+    expect(requesterMention("alice")).toBe("@alice");
+    expect(requesterMention("a")).toBe("@a");
+    expect(requesterMention("Mona-Lisa-42")).toBe("@Mona-Lisa-42");
+    expect(requesterMention("x".repeat(39))).toBe(`@${"x".repeat(39)}`);
+    for (const login of [
+      undefined,
+      "",
+      "dependabot[bot]",
+      "agent-think[bot]",
+      "mona-cat_octo",
+      "foo-",
+      "-ACE-",
+      "a--b",
+      "x".repeat(40),
+      "alice bob",
+      "alice\n@bob",
+      "acme/maintainers",
+      "@alice",
+      "al`ice",
+      "ålice"
+    ]) {
+      expect(requesterMention(login), String(login)).toBeNull();
+    }
+    for (const login of ["dependabot[bot]", "mona-cat_octo", "foo-", "alice\n@bob", "acme/maintainers"]) {
+      for (const { kind, first } of openings({ ...run, requestedBy: login })) expect(first!.startsWith("@"), `${login} ${kind}`).toBe(false);
+      for (const ending of everyEnding) expect(liveMarkup(closingText(ending, { ...run, requestedBy: login })), login).toEqual(INERT);
+      expect(openings({ ...run, requestedBy: login, continued: true }).map(({ first }) => first)).toEqual(everyEnding.map(() => "Continued from the dashboard."));
+    }
+  });
+
+  it("still neutralizes every mention in model text", () => {
+    const asked = { ...run, requestedBy: "alice" };
+    const finished = closingText({ kind: "finished", text: "Thanks @bob, and @alice too, see @acme/team here." }, asked);
+    expect(finished).toContain("Thanks `@bob`, and `@alice` too, see `@acme/team` here.");
+    expect(liveMarkup(finished)).toEqual({ ...INERT, mentions: ["@alice"] });
+    const result = closingText(
+      { kind: "result", result: { outcome: "pr-opened", summary: "@carol asked", changes: ["for @dave"], verification: "by @erin", steps: ["ping @frank"] } },
+      { ...asked, continued: true }
+    );
+    expect(liveMarkup(result)).toEqual({ ...INERT, mentions: ["@alice"] });
+    expect(liveMarkup(closingText({ kind: "cancelled", reason: "stopped by @alice" }, asked))).toEqual({ ...INERT, mentions: ["@alice"] });
+  });
+
+  it("fits GitHub's limit with the greeting line counted", { timeout: 30_000 }, () => {
+    const asked = { ...run, requestedBy: "x".repeat(39), continued: true };
+    for (const ending of [{ kind: "result", result: maximalResult }, { kind: "finished", text: "@x ".repeat(30_000) }] as RunEnding[]) {
+      const text = closingText(ending, asked);
+      expect(text.length, ending.kind).toBeLessThanOrEqual(MAX_NOTICE_TEXT_CHARS);
+      expect(text.startsWith(`@${"x".repeat(39)} — continued from the dashboard.\n\n`)).toBe(true);
+      expect(text).toContain("cut to fit GitHub's size limit");
+      expect(closingNotice(asked, ending).body!.length).toBeLessThanOrEqual(GITHUB_COMMENT_MAX_CHARS);
+    }
+  });
+
+  it("leaves the stale notice unaddressed: the closing message is the run's one notification", () => {
+    const body = staleNotice({ ...run, requestedBy: "alice", continued: true }, 600_000).body!;
+    expect(body).toBe(staleNotice(run, 600_000).body);
+    expect(liveMarkup(body)).toEqual(INERT);
+  });
+});
