@@ -278,6 +278,7 @@ export class ThinkAgent extends Think<Env> {
         installationToken: input.installationToken,
         tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
         bot: input.bot,
+        ...(input.pullRequest ? { pullRequest: input.pullRequest } : {}),
         updatedAt: now
       };
       await this.#runs.put(run);

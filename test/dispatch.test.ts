@@ -10,6 +10,7 @@
 import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { parseEnvelope } from "../src/run/envelope";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
 import { agentFor, call, uniqueRepo, waitForStatus } from "./helpers";
@@ -71,6 +72,30 @@ describe("dispatch", () => {
       { text: "first" },
       { text: "second" }
     ]);
+  });
+
+  it("puts a pull request's block in the transcript's envelope", async () => {
+    const pullRequest = {
+      number: 1859,
+      headRepo: "forker/agents",
+      headRef: "fix-parser",
+      headSha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
+      baseRef: "main",
+      fork: true,
+      reviewComment: { id: 284_312_630, path: "src/parse.ts", startLine: 3, line: 4, side: "RIGHT", diffHunk: "@@ -1 +1 @@\n-old\n+new" }
+    };
+    const input = dispatchInput({ pullRequest });
+    const result = await entry().dispatch(input);
+    const agent = await agentFor(result.session);
+    await waitForStatus(agent, result.submissionId);
+    const [first] = (await agent.transcript()).filter((message) => message.role === "user");
+    const text = String(first?.parts.find((part) => part.type === "text")?.text);
+    const { reviewComment, ...pull } = pullRequest;
+    expect(parseEnvelope(text)).toMatchObject({
+      kind: "pull_request",
+      issue: { number: 1859 },
+      pullRequest: { ...pull, url: `https://github.com/${input.repo}/pull/1859`, reviewComment: { ...reviewComment, url: `https://github.com/${input.repo}/pull/1859#discussion_r284312630` } }
+    });
   });
 
   it("keeps distinct issues in distinct sessions and treats names case-insensitively", async () => {
@@ -144,6 +169,14 @@ describe("bad input", () => {
     ["bot with a login that is not a bot's", { bot: { login: "agent-think", id: 1 } }, "bot.login"],
     ["bot with an id of zero", { bot: { login: "agent-think[bot]", id: 0 } }, "bot.id"],
     ["bot without an id", { bot: { login: "agent-think[bot]" } }, "bot.id"],
+    ["a pull request with another number than the issue's", { pullRequest: { number: 5 } }, "pullRequest.number"],
+    ["a pull request with an unknown field", { pullRequest: { number: 4, title: "x" } }, "pullRequest.title"],
+    ["a pull request head that is not a commit SHA", { pullRequest: { number: 4, headSha: "main" } }, "pullRequest.headSha"],
+    [
+      "a review comment's diff hunk over the limit",
+      { pullRequest: { number: 4, reviewComment: { id: 1, path: "a.ts", diffHunk: "x".repeat(4_097) } } },
+      "pullRequest.reviewComment.diffHunk"
+    ],
     ["an unknown field", { repository: "acme/widgets" }, "repository"]
   ];
 

@@ -1,7 +1,8 @@
 /**
  * CommentClaim: the atomic "first delivery of this comment wins". One tiny
- * Durable Object per comment id (`comment:<id>`), so claims for different
- * comments never queue behind each other. A KV marker alone cannot do this:
+ * Durable Object per comment, review comment or review (`comment:<id>`,
+ * `review-comment:<id>`, `review:<id>`), so claims for different ones never
+ * queue behind each other. A KV marker alone cannot do this:
  * two concurrent redeliveries would both read "not handled" before either
  * wrote. Here the read and the write happen in one synchronous step of a
  * single-threaded object, so of any number of concurrent claims exactly one
@@ -18,7 +19,8 @@ const CLAIM_KEY = "claim";
 
 export type ClaimRecord = { deliveryId: string; claimedAt: number };
 
-export const claimName = (commentId: number) => `comment:${commentId}`;
+/** `comment:<id>`, `review-comment:<id>` or `review:<id>` (trigger.ts): the three kinds' ids are not promised distinct. */
+export { claimName } from "./trigger";
 
 export class CommentClaim extends DurableObject<Env> {
   /** True for the first claim of this comment; false for every later one. */

@@ -1,9 +1,11 @@
 /**
- * The part of an `issue_comment` delivery the webhook app reads, parsed with
- * zod after the signature is verified. GitHub sends much more; unknown
- * fields are ignored (GitHub adds fields without notice). Comments on pull
- * requests arrive as issue_comment too and are handled the same way: a pull
- * request is an issue with the same number.
+ * The parts of the deliveries the webhook app reads, parsed with zod after
+ * the signature is verified: `issue_comment` (on an issue or a pull
+ * request's conversation, which carries `issue.pull_request`),
+ * `pull_request_review_comment` and `pull_request_review`. GitHub sends much
+ * more; unknown fields are ignored (GitHub adds fields without notice). A
+ * pull request is an issue with the same number, so every one of them names
+ * an issue number the session and the reports use.
  *
  * The repository is named three times (`full_name`, `owner.login`, `name`);
  * the parse keeps one name, `full_name` split into owner and name, and
@@ -65,22 +67,63 @@ function visibilityOf(repository: { visibility?: unknown; private?: unknown }): 
   return repository.private ? "private" : "public";
 }
 
+/** What every trigger (a comment, a review comment, a review) says about who wrote it and what. */
+const authoredSchema = z.object({
+  id,
+  // GitHub sends null for a comment whose author was deleted ("ghost").
+  user: userSchema.nullable(),
+  body: z.string().nullable(),
+  author_association: z.string()
+});
+
+// The App's installation that sent this delivery (signed with the rest): the token is minted for it without looking it up.
+const installationSchema = z.object({ id }).optional();
+
 export const issueCommentSchema = z.object({
   action: z.string(),
-  issue: z.object({ number: id, title: z.string() }),
-  comment: z.object({
-    id,
-    // GitHub sends null for a comment whose author was deleted ("ghost").
-    user: userSchema.nullable(),
-    body: z.string().nullable(),
-    author_association: z.string()
-  }),
+  // `pull_request` is there (links only, no head or base) when the comment is on a pull request's conversation.
+  issue: z.object({ number: id, title: z.string(), pull_request: z.object({}).nullable().optional() }),
+  comment: authoredSchema,
   repository: repositorySchema,
-  // The App's installation that sent this delivery (signed with the rest): the token is minted for it without looking it up.
-  installation: z.object({ id }).optional()
+  installation: installationSchema
 });
 export type IssueCommentDelivery = z.infer<typeof issueCommentSchema>;
-export type Commenter = z.infer<typeof userSchema>;
 
-/** Only the action is needed to decide whether to read further. */
-export const actionSchema = z.object({ action: z.string().optional() });
+/**
+ * A pull request as GitHub describes it in a review delivery and in
+ * `GET /repos/{owner}/{repo}/pulls/{number}`. `head.repo` is null when the
+ * fork it came from was deleted.
+ */
+export const pullRequestSchema = z.object({
+  number: id,
+  title: z.string(),
+  head: z.object({ ref: z.string(), sha: z.string(), repo: z.object({ full_name: z.string() }).nullable() }),
+  base: z.object({ ref: z.string(), repo: z.object({ full_name: z.string() }) })
+});
+export type PullRequestPayload = z.infer<typeof pullRequestSchema>;
+
+export const reviewCommentSchema = z.object({
+  action: z.string(),
+  comment: authoredSchema.extend({
+    path: z.string(),
+    // GitHub's line numbers: null for a comment on a whole file or an outdated line.
+    line: z.number().int().nullable().optional(),
+    start_line: z.number().int().nullable().optional(),
+    side: z.string().nullable().optional(),
+    diff_hunk: z.string()
+  }),
+  pull_request: pullRequestSchema,
+  repository: repositorySchema,
+  installation: installationSchema
+});
+export type ReviewCommentDelivery = z.infer<typeof reviewCommentSchema>;
+
+export const reviewSchema = z.object({
+  action: z.string(),
+  review: authoredSchema,
+  pull_request: pullRequestSchema,
+  repository: repositorySchema,
+  installation: installationSchema
+});
+export type ReviewDelivery = z.infer<typeof reviewSchema>;
+export type Commenter = z.infer<typeof userSchema>;

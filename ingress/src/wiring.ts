@@ -17,7 +17,8 @@ import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
 import { installationClient, mintRepoToken, type AppCredentials, type RepoRef, type RepoToken } from "./github/app-client";
 import { appIdentity, knownAppIdentity } from "./github/app-identity";
-import { markerKey, MARKER_TTL_SECONDS } from "./http/start-run";
+import { markerKey, MARKER_TTL_SECONDS, type HandledMarker } from "./http/start-run";
+import type { TriggerRef } from "./trigger";
 import type { WebhookDeps } from "./http/webhook";
 import type { BrokerDeps } from "./token-broker";
 import { createLogger, type Logger } from "./log";
@@ -59,9 +60,9 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     webhookSecret,
     log,
     verify: (payload, signature) => verifierFor(webhookSecret).verify(payload, signature),
-    claim: (commentId, deliveryId) => env.COMMENT_CLAIMS.getByName(claimName(commentId)).claim(deliveryId),
+    claim: (ref, deliveryId) => env.COMMENT_CLAIMS.getByName(claimName(ref)).claim(deliveryId),
     markHandled: (marker) =>
-      env.EVENT_STATE.put(markerKey(marker.commentId), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
+      env.EVENT_STATE.put(markerKey(markerRef(marker)), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log }),
     mintToken: mint,
     github: (token) => installationClient(token, config().apiUrl, log, config().retryBaseMs),
@@ -71,6 +72,13 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     waitUntil: (promise) => ctx.waitUntil(promise),
     now: () => Date.now()
   };
+}
+
+/** Which comment, review comment or review a marker is about (exactly one id is set). */
+function markerRef(marker: HandledMarker): TriggerRef {
+  if (marker.reviewId !== undefined) return { kind: "review", id: marker.reviewId };
+  if (marker.reviewCommentId !== undefined) return { kind: "review_comment", id: marker.reviewCommentId };
+  return { kind: "comment", id: marker.commentId ?? 0 };
 }
 
 const credentials = (env: Env, config: IngressConfig): AppCredentials => ({

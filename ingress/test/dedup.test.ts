@@ -42,7 +42,7 @@ describe("dedup", () => {
   });
 
   it("forgets a claim after its retention, through the object's alarm", async () => {
-    const stub = env.COMMENT_CLAIMS.getByName(claimName(4242));
+    const stub = env.COMMENT_CLAIMS.getByName(claimName({ kind: "comment", id: 4242 }));
     expect(await stub.claim("first")).toBe(true);
     expect(await stub.claim("second")).toBe(false);
     const alarm = await runInDurableObject(stub, async (_instance, state) => {

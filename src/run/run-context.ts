@@ -8,7 +8,7 @@
  * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
  * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
-import type { BotIdentity, RepoVisibility } from "../shared/dispatch";
+import type { BotIdentity, PullRequestRef, RepoVisibility } from "../shared/dispatch";
 
 export type RunContext = {
   repo: string;
@@ -18,6 +18,8 @@ export type RunContext = {
   commentId?: number;
   /** The repository's visibility as the webhook reported it; a reproduction is public only for "public". */
   repoVisibility?: RepoVisibility;
+  /** The pull request the mention was on (the dispatch's `pullRequest`), which the envelope describes. */
+  pullRequest?: PullRequestRef;
   /** The latest dispatch's instruction, which a continuation carries on. */
   instruction: string;
   installationToken: string;

@@ -10,6 +10,8 @@
 import type { UIMessage } from "ai";
 import { formatRunMessage, type RunEnvelope } from "./envelope";
 import type { RunContext } from "./run-context";
+import type { PullRequestRef } from "../shared/dispatch";
+import type { Removed } from "./sanitize";
 import { redactSecrets } from "./redact";
 import { sanitizeUserText } from "./sanitize";
 import { commentUrl, GITHUB_COM, issueUrl, type GitHubHost } from "../shared/github-urls";
@@ -34,10 +36,13 @@ export function runMessage(
   };
   const instruction = clean(run.instruction);
   const title = run.issueTitle === undefined ? undefined : clean(run.issueTitle);
-  const removed = [...new Set([...instruction.removed, ...(title?.removed ?? [])])];
+  const pull = run.pullRequest === undefined ? undefined : pullRequestBlock(run.pullRequest, run.repo, github.web, clean);
+  const removed = [...new Set([...instruction.removed, ...(title?.removed ?? []), ...(pull?.removed ?? [])])];
   const envelope: RunEnvelope = {
     repository: run.repo,
+    kind: pull ? "pull_request" : "issue",
     issue: { number: run.issueNumber, title: title?.text, url: issueUrl(github.web, run.repo, run.issueNumber) },
+    ...(pull ? { pullRequest: pull.block } : {}),
     github: { host: github.host, web: github.web },
     instruction: instruction.text,
     requestedBy: run.requestedBy,
@@ -53,4 +58,52 @@ export function runMessage(
     role: "user",
     parts: [{ type: "text", text: formatRunMessage(envelope) }]
   };
+}
+
+type Cleaned = { text: string; removed: readonly Removed[] };
+
+/**
+ * The envelope's `pullRequest`: the dispatch's, with links on the deploy's
+ * GitHub. Branch names, the file path and the diff hunk are written by
+ * whoever opened the pull request, so they are cleaned like the instruction.
+ */
+function pullRequestBlock(
+  pull: PullRequestRef,
+  repo: string,
+  web: string,
+  clean: (text: string) => Cleaned
+): { block: NonNullable<RunEnvelope["pullRequest"]>; removed: Removed[] } {
+  const removed: Removed[] = [];
+  const text = (value: string) => {
+    const cleaned = clean(value);
+    removed.push(...cleaned.removed);
+    return cleaned.text;
+  };
+  const optionalText = (value: string | undefined) => (value === undefined ? undefined : text(value));
+  const url = `${web}/${repo}/pull/${pull.number}`;
+  const comment = pull.reviewComment;
+  const block: NonNullable<RunEnvelope["pullRequest"]> = {
+    number: pull.number,
+    url,
+    headRepo: pull.headRepo,
+    headRef: optionalText(pull.headRef),
+    headSha: pull.headSha,
+    baseRef: optionalText(pull.baseRef),
+    fork: pull.fork,
+    ...(pull.reviewId === undefined ? {} : { review: { id: pull.reviewId, url: `${url}#pullrequestreview-${pull.reviewId}` } }),
+    ...(comment === undefined
+      ? {}
+      : {
+          reviewComment: {
+            id: comment.id,
+            url: `${url}#discussion_r${comment.id}`,
+            path: text(comment.path),
+            startLine: comment.startLine,
+            line: comment.line,
+            side: comment.side,
+            diffHunk: text(comment.diffHunk)
+          }
+        })
+  };
+  return { block, removed };
 }

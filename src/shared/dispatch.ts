@@ -39,6 +39,47 @@ export const botIdentitySchema = z.strictObject({
 });
 export type BotIdentity = z.infer<typeof botIdentitySchema>;
 
+export const MAX_GIT_REF_CHARS = 255;
+export const MAX_PATH_CHARS = 1_024;
+/** A review comment's diff hunk is cut to this many characters (the webhook app cuts it; the agent refuses more). */
+export const MAX_DIFF_HUNK_CHARS = 4_096;
+export const PULL_REQUEST_SIDES = ["LEFT", "RIGHT"] as const;
+
+const lineNumber = z.number().int().positive().max(10_000_000);
+
+/**
+ * The pull request a run is about, when the mention was on one (a
+ * conversation comment, a review comment or a review). The head and base
+ * are absent only when the mention was on the conversation and GitHub could
+ * not be asked for them (docs/contracts.md). `reviewComment` is the line
+ * comment that mentioned the bot: its file, lines and diff hunk.
+ */
+export const pullRequestSchema = z.strictObject({
+  number: positiveInt,
+  headRepo: repoSchema.optional(),
+  headRef: z.string().min(1).max(MAX_GIT_REF_CHARS).optional(),
+  headSha: z
+    .string()
+    .regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/, "must be a full commit SHA")
+    .optional(),
+  baseRef: z.string().min(1).max(MAX_GIT_REF_CHARS).optional(),
+  /** The head is in another repository than the base (or in a fork GitHub no longer has). */
+  fork: z.boolean().optional(),
+  /** The review that mentioned the bot (a review itself, not one of its line comments). */
+  reviewId: positiveInt.optional(),
+  reviewComment: z
+    .strictObject({
+      id: positiveInt,
+      path: z.string().min(1).max(MAX_PATH_CHARS),
+      startLine: lineNumber.optional(),
+      line: lineNumber.optional(),
+      side: z.enum(PULL_REQUEST_SIDES).optional(),
+      diffHunk: z.string().max(MAX_DIFF_HUNK_CHARS)
+    })
+    .optional()
+});
+export type PullRequestRef = z.infer<typeof pullRequestSchema>;
+
 export const dispatchInputSchema = z.strictObject({
   repo: repoSchema,
   issueNumber: positiveInt,
@@ -71,7 +112,12 @@ export const dispatchInputSchema = z.strictObject({
   repoVisibility: z.enum(REPO_VISIBILITIES).optional(),
   // The App's bot, learned from GitHub by the webhook app. Required with a
   // token outside local dev unless BOT_LOGIN is configured (service.ts).
-  bot: botIdentitySchema.optional()
+  bot: botIdentitySchema.optional(),
+  // Set when the mention was on a pull request; `issueNumber` is then its number too.
+  pullRequest: pullRequestSchema.optional()
+}).refine((input) => input.pullRequest === undefined || input.pullRequest.number === input.issueNumber, {
+  path: ["pullRequest", "number"],
+  message: "must be issueNumber"
 });
 export type DispatchInput = z.infer<typeof dispatchInputSchema>;
 

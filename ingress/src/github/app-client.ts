@@ -6,8 +6,9 @@
  *   repository, for the installation the webhook payload names, or else the
  *   one GitHub finds for the repository (the token broker has no payload);
  *   app-identity.ts asks it for the App's slug (`GET /app`);
- * - one installation token: reacts on a comment and posts a comment, as the
- *   App's bot, and asks a commenter's permission on the repository
+ * - one installation token: reacts on a comment or a pull request review
+ *   comment and posts a comment, as the App's bot, reads a pull request's
+ *   head and base, and asks a commenter's permission on the repository
  *   (permission.ts).
  *
  * Errors that leave here are TokenMintError with a public message naming
@@ -51,8 +52,8 @@ export class TokenMintError extends Error {
 /**
  * Exactly what the bot does with a token, so a permission added to the App
  * later never reaches the model's container: react and comment on issues
- * (issues), clone and push branches (contents), open pull requests
- * (pull_requests), read the repository and ask a commenter's permission
+ * (issues), clone and push branches (contents), read pull requests, react on
+ * their review comments and open them (pull_requests), read the repository and ask a commenter's permission
  * (metadata). GitHub refuses a mint that asks for more than the
  * installation was granted (422), which is a misconfigured App, not a
  * reason to mint a broader token.
@@ -112,7 +113,12 @@ export function appOctokit(credentials: AppCredentials, log: Logger): Octokit {
 }
 
 export type InstallationClient = {
+  /** On an issue comment (a pull request's conversation comments are issue comments). */
   react(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
+  /** On a line comment in a pull request's diff (`POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions`). */
+  reactToReviewComment(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
+  /** GitHub's description of pull request `number` (`GET /repos/{owner}/{repo}/pulls/{number}`), unparsed. */
+  pullRequest(repo: RepoRef, number: number): Promise<unknown>;
   comment(repo: RepoRef, issueNumber: number, body: string): Promise<void>;
   /**
    * `login`'s permission on `repo` (GitHub's legacy base role, and the
@@ -127,6 +133,12 @@ export function installationClient(token: string, apiUrl: string, log: Logger, r
   return {
     async react(repo, commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
+    },
+    async reactToReviewComment(repo, commentId, content) {
+      await octokit.rest.reactions.createForPullRequestReviewComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
+    },
+    async pullRequest(repo, number) {
+      return (await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.name, pull_number: number })).data;
     },
     async comment(repo, issueNumber, body) {
       await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: issueNumber, body });

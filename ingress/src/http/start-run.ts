@@ -1,5 +1,6 @@
 /**
- * What happens to a comment once it is claimed: mark it handled in KV (the
+ * What happens to a comment (or a review comment, or a review: trigger.ts)
+ * once it is claimed: mark it handled in KV (the
  * record operators read) and answer the webhook with 202. Only then, in the
  * background (`waitUntil`): mint an installation token for its repository
  * only, learn the App's own identity (github/app-identity.ts, usually
@@ -25,15 +26,18 @@ import {
   type BotIdentity,
   type DispatchInput,
   type DispatchResult,
+  type PullRequestRef,
   type RepoVisibility
 } from "../../../src/shared/dispatch";
+import { pullRequestSchema } from "../payload";
+import { claimName, idField, pullRequestRef, type TriggerRef } from "../trigger";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { respond } from "./responses";
 
-/** How long `handled:comments:<id>` markers are kept; GitHub redelivers for three days. */
+/** How long `handled:<kind>:<id>` markers (trigger.ts) are kept; GitHub redelivers for three days. */
 export const MARKER_TTL_SECONDS = 30 * 24 * 60 * 60;
-export const markerKey = (commentId: number) => `handled:comments:${commentId}`;
+export { markerKey } from "../trigger";
 
 export type AcceptedComment = {
   deliveryId: string;
@@ -43,9 +47,13 @@ export type AcceptedComment = {
   installationId: number | undefined;
   /** Unknown when the payload said neither `visibility` nor `private`. */
   repoVisibility: RepoVisibility | undefined;
+  /** The issue's or pull request's number. */
   issueNumber: number;
   issueTitle: string;
-  commentId: number;
+  /** The comment, review comment or review that mentioned the bot. */
+  trigger: TriggerRef;
+  /** From the payload, or "fetch": a conversation comment's payload names the pull request only (trigger.ts). */
+  pullRequest: PullRequestRef | "fetch" | undefined;
   instruction: string;
   requestedBy: { login: string; avatarUrl?: string };
   handle: string;
@@ -57,7 +65,10 @@ export type HandledMarker = {
   state: MarkerState;
   repo: string;
   issueNumber: number;
-  commentId: number;
+  /** Exactly one of the three, by what mentioned the bot. */
+  commentId?: number;
+  reviewCommentId?: number;
+  reviewId?: number;
   deliveryId: string;
   requestedBy: string;
   claimedAt: string;
@@ -88,7 +99,7 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
       state,
       repo: fullName(comment.repo),
       issueNumber: comment.issueNumber,
-      commentId: comment.commentId,
+      ...idField(comment.trigger),
       deliveryId: comment.deliveryId,
       requestedBy: comment.requestedBy.login,
       claimedAt,
@@ -159,17 +170,21 @@ async function dispatchRun(
   const where = whereOf(comment);
   const { avatarUrl } = comment.requestedBy;
   const { repoVisibility } = comment;
+  const pullRequest = comment.pullRequest === "fetch" ? await fetchPullRequest(comment, github, log) : comment.pullRequest;
   const input: DispatchInput = {
     repo: fullName(comment.repo),
     issueNumber: comment.issueNumber,
     instruction: comment.instruction,
     installationToken: token.token,
     ...expiryField(token.expiresAt),
-    commentId: comment.commentId,
+    // The agent's 🚀, its links and its once-per-comment dispatch are about issue comments; a review's or a review comment's
+    // id is not one (GitHub keeps them apart), so those runs carry theirs in `pullRequest` instead (docs/ingress.md).
+    ...(comment.trigger.kind === "comment" ? { commentId: comment.trigger.id } : {}),
     issueTitle: comment.issueTitle.slice(0, 1024),
     requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) },
     ...(repoVisibility ? { repoVisibility } : {}),
-    bot
+    bot,
+    ...(pullRequest ? { pullRequest } : {})
   };
   let result: DispatchResult;
   try {
@@ -193,13 +208,13 @@ async function dispatchRun(
 
 /** A stop found nothing running: one short comment saying so (the 👀 is already on the comment). Never throws. */
 async function tellNothingToStop(comment: AcceptedComment, github: InstallationClient, log: Logger): Promise<void> {
-  const marker = `<!-- agent-think-ingress:nothing-to-stop comment=${comment.commentId} -->`;
+  const marker = `<!-- agent-think-ingress:nothing-to-stop ${htmlMarkerId(comment.trigger)} -->`;
   const body = `@${comment.requestedBy.login} nothing was running on this issue, so there was nothing to stop.`;
   try {
     await github.comment(comment.repo, comment.issueNumber, `${marker}\n${body}`);
     log("stop:nothing-running", { ...whereOf(comment) });
   } catch (error) {
-    log("report:failed", { repo: fullName(comment.repo), commentId: comment.commentId, error: gitHubFailure(error) });
+    log("report:failed", { repo: fullName(comment.repo), ...idField(comment.trigger), error: gitHubFailure(error) });
   }
 }
 
@@ -218,22 +233,43 @@ async function notStarted(
 /** 😕 on the comment and one short comment on the issue; each failure is logged, never thrown. */
 async function reportNotStarted(comment: AcceptedComment, github: InstallationClient, body: string, log: Logger): Promise<void> {
   await react(github, comment, "confused", log);
-  const marker = `<!-- agent-think-ingress:not-started comment=${comment.commentId} -->`;
+  const marker = `<!-- agent-think-ingress:not-started ${htmlMarkerId(comment.trigger)} -->`;
   try {
     await github.comment(comment.repo, comment.issueNumber, `${marker}\n${body}`);
-    log("report:commented", { repo: fullName(comment.repo), issueNumber: comment.issueNumber, commentId: comment.commentId });
+    log("report:commented", { repo: fullName(comment.repo), issueNumber: comment.issueNumber, ...idField(comment.trigger) });
   } catch (error) {
-    log("report:failed", { repo: fullName(comment.repo), commentId: comment.commentId, error: gitHubFailure(error) });
+    log("report:failed", { repo: fullName(comment.repo), ...idField(comment.trigger), error: gitHubFailure(error) });
   }
 }
 
+/** On the comment or review comment; a review has no reactions on GitHub, so it gets none (the PR conversation's comments say the rest). */
 async function react(github: InstallationClient, comment: AcceptedComment, content: "eyes" | "confused", log: Logger): Promise<void> {
+  const { trigger } = comment;
+  if (trigger.kind === "review") return;
   try {
-    await github.react(comment.repo, comment.commentId, content);
+    if (trigger.kind === "review_comment") await github.reactToReviewComment(comment.repo, trigger.id, content);
+    else await github.react(comment.repo, trigger.id, content);
   } catch (error) {
     // A missing reaction is cosmetic: the run goes on, and the log says why.
-    log("react:failed", { repo: fullName(comment.repo), commentId: comment.commentId, content, error: gitHubFailure(error) });
+    log("react:failed", { repo: fullName(comment.repo), ...idField(trigger), content, error: gitHubFailure(error) });
   }
+}
+
+/**
+ * A conversation comment's pull request, head and base included, from
+ * GitHub (`GET /repos/{owner}/{repo}/pulls/{number}`). Without GitHub's
+ * answer the run still starts, knowing the number only: the agent can ask
+ * GitHub itself. Never throws.
+ */
+async function fetchPullRequest(comment: AcceptedComment, github: InstallationClient, log: Logger): Promise<PullRequestRef> {
+  try {
+    const pull = pullRequestSchema.parse(await github.pullRequest(comment.repo, comment.issueNumber));
+    if (pull.number === comment.issueNumber) return pullRequestRef(pull);
+    log("pull:failed", { ...whereOf(comment), error: "GitHub answered with another pull request" });
+  } catch (error) {
+    log("pull:failed", { ...whereOf(comment), error: error instanceof Error && error.name === "ZodError" ? "GitHub's answer is not a pull request" : gitHubFailure(error) });
+  }
+  return { number: comment.issueNumber };
 }
 
 async function settle(marking: Promise<void>, log: Logger, where: Record<string, unknown>): Promise<void> {
@@ -251,8 +287,14 @@ const whereOf = (comment: AcceptedComment) => ({
   deliveryId: comment.deliveryId,
   repo: fullName(comment.repo),
   issueNumber: comment.issueNumber,
-  commentId: comment.commentId
+  ...idField(comment.trigger)
 });
+
+/** The trigger's id as log lines and markers name it: `commentId`, `reviewCommentId` or `reviewId`. */
+export const triggerFields = idField;
+
+/** How the hidden marker in a posted comment names its trigger: `comment=<id>`, `review-comment=<id>` or `review=<id>`. */
+const htmlMarkerId = (ref: TriggerRef) => claimName(ref).replace(":", "=");
 
 /**
  * GitHub's `expires_at` as the dispatch carries it (canonical ISO 8601, so

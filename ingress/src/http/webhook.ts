@@ -1,12 +1,15 @@
 /**
  * `POST /webhooks/github`: from a GitHub delivery to a started run.
  *
- * verified delivery (delivery.ts) → `issue_comment.created` only → a
- * payload whose repository names agree (payload.ts) → allowed repository →
+ * verified delivery (delivery.ts) → `issue_comment.created`,
+ * `pull_request_review_comment.created` or `pull_request_review.submitted`
+ * only (trigger.ts) → a payload whose repository names agree (payload.ts) →
+ * allowed repository →
  * a mention (mention.ts) → a human commenter, not a bot (gates.ts) → an
  * instruction → write access: an OWNER, MEMBER or COLLABORATOR
  * association, or else GitHub's permission API says write, maintain or
- * admin (permission.ts, cached) → the atomic claim of the comment → then
+ * admin (permission.ts, cached) → the atomic claim of the comment, review
+ * comment or review (each kind keyed apart) → then
  * start-run.ts writes the marker and answers 202; the token, 👀 and the
  * dispatch follow in the background, so GitHub's ten seconds are spent only
  * on the decision (and, for some commenters, the permission check).
@@ -26,11 +29,11 @@ import type { RepoRef } from "../github/app-client";
 import { gateCommenter, gatePermission } from "../gates";
 import type { Logger } from "../log";
 import { parseMention } from "../mention";
-import { actionSchema, issueCommentSchema } from "../payload";
 import type { PermissionLookup } from "../permission";
+import { readTrigger, type TriggerRef } from "../trigger";
 import { readDelivery } from "./delivery";
 import { respond } from "./responses";
-import { startRun, type StartRunDeps } from "./start-run";
+import { startRun, triggerFields, type StartRunDeps } from "./start-run";
 
 export const WEBHOOK_PATH = "/webhooks/github";
 
@@ -40,8 +43,8 @@ export type WebhookDeps = StartRunDeps & {
   /** The webhook secret, or "" when it is not set. */
   webhookSecret: string;
   verify(payload: string, signature: string): Promise<boolean>;
-  /** True for the first claim of this comment id (within the claim's retention); false for every later one. */
-  claim(commentId: number, deliveryId: string): Promise<boolean>;
+  /** True for the first claim of this comment, review comment or review (within the claim's retention); false for every later one. */
+  claim(ref: TriggerRef, deliveryId: string): Promise<boolean>;
   /**
    * GitHub's word on `login`'s permission on `repo`, cached (permission.ts),
    * asked with a token for the payload's installation; a failure is a result.
@@ -70,43 +73,42 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   }
 
   const deliveryId = request.headers.get("x-github-delivery") ?? "";
-  const read = await readDelivery(request, { maxBodyBytes: config.maxBodyBytes, verify: deps.verify });
-  if (!read.ok) {
-    log("delivery:rejected", { deliveryId, status: read.status, outcome: read.outcome });
-    return respond(read.status, read.outcome);
+  const delivery = await readDelivery(request, { maxBodyBytes: config.maxBodyBytes, verify: deps.verify });
+  if (!delivery.ok) {
+    log("delivery:rejected", { deliveryId, status: delivery.status, outcome: delivery.outcome });
+    return respond(delivery.status, delivery.outcome);
   }
-  const { event, payload } = read.delivery;
+  const { event, payload } = delivery.delivery;
   const ignore = (reason: string, fields: Record<string, unknown> = {}) => {
     log("delivery:ignored", { deliveryId, githubEvent: event, reason, ...fields });
     return respond(204, `ignored:${reason}`);
   };
 
-  if (event !== "issue_comment") return ignore("event");
-  const action = actionSchema.safeParse(payload);
-  if (!action.success || action.data.action !== "created") return ignore("action", { action: action.data?.action });
-  const parsed = issueCommentSchema.safeParse(payload);
-  if (!parsed.success) {
-    log("delivery:rejected", { deliveryId, status: 400, outcome: "bad_payload", field: parsed.error.issues[0]?.path.join(".") });
+  const read = readTrigger(event, payload);
+  if (!read.ok) {
+    if (read.ignore) return ignore(read.ignore, read.action === undefined ? {} : { action: read.action });
+    log("delivery:rejected", { deliveryId, status: 400, outcome: "bad_payload", field: read.field });
     return respond(400, "bad_payload");
   }
-  const { comment, issue, repository, installation } = parsed.data;
-  const where = { repo: repository.fullName, issueNumber: issue.number, commentId: comment.id };
+  const { trigger } = read;
+  const { repository } = trigger;
+  const where = { repo: repository.fullName, issueNumber: trigger.issueNumber, ...triggerFields(trigger.ref) };
 
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
-  const mention = parseMention(comment.body ?? "", config.handle);
+  const mention = parseMention(trigger.body, config.handle);
   if (mention.kind === "none") return ignore("no_mention", where);
-  const association = comment.author_association;
+  const { user, association } = trigger;
   // GitHub's word on the App's own login wins over BOT_LOGIN; before it is learned, BOT_LOGIN (if set) stands in.
-  const commenter = gateCommenter(comment.user, association, deps.knownBotLogin()?.toLowerCase() ?? config.botLogin);
+  const commenter = gateCommenter(user, association, deps.knownBotLogin()?.toLowerCase() ?? config.botLogin);
   if (commenter.verdict === "refused") {
-    return ignore(commenter.reason, { ...where, login: comment.user?.login, association });
+    return ignore(commenter.reason, { ...where, login: user?.login, association });
   }
   if (mention.kind === "empty") return ignore("empty_instruction", { ...where, login: commenter.login });
 
   let trustedBy: Record<string, unknown> = { trustedBy: "association", association };
   if (commenter.verdict === "ask_permission") {
     const who = { ...where, login: commenter.login, association };
-    const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login, installation?.id);
+    const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login, trigger.installationId);
     if (!lookup.ok) {
       log("permission:failed", { deliveryId, ...who, error: lookup.error });
       return respond(502, "permission_check_failed");
@@ -117,19 +119,20 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
     trustedBy = { trustedBy: "permission", association, ...answer };
   }
 
-  if (!(await deps.claim(comment.id, deliveryId))) return ignore("duplicate", where);
+  if (!(await deps.claim(trigger.ref, deliveryId))) return ignore("duplicate", where);
   log("delivery:claimed", { deliveryId, ...where, login: commenter.login, ...trustedBy });
   return startRun(
     {
       deliveryId,
       repo: { owner: repository.owner, name: repository.name },
-      installationId: installation?.id,
+      installationId: trigger.installationId,
       repoVisibility: repository.visibility,
-      issueNumber: issue.number,
-      issueTitle: issue.title,
-      commentId: comment.id,
+      issueNumber: trigger.issueNumber,
+      issueTitle: trigger.issueTitle,
+      trigger: trigger.ref,
+      pullRequest: trigger.pullRequest,
       instruction: mention.instruction,
-      requestedBy: { login: commenter.login, avatarUrl: comment.user?.avatar_url },
+      requestedBy: { login: commenter.login, avatarUrl: user?.avatar_url },
       handle: config.handle
     },
     deps

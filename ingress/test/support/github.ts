@@ -36,6 +36,10 @@ export type GitHubOverrides = {
   installation?: HttpResponseResolver;
   accessToken?: HttpResponseResolver;
   reaction?: HttpResponseResolver;
+  /** `POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions`. */
+  reviewCommentReaction?: HttpResponseResolver;
+  /** `GET /repos/{owner}/{repo}/pulls/{pull_number}`: by default `pullAnswer` (a fork's branch). */
+  pull?: HttpResponseResolver;
   comment?: HttpResponseResolver;
   permission?: HttpResponseResolver;
   /** `GET /app`: the App, for a JWT that verifies (else 401). */
@@ -72,6 +76,14 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
     http.post(
       `${API}/repos/:owner/:repo/issues/comments/:id/reactions`,
       recorded(({ params }) => HttpResponse.json({ id: 1, content: "eyes", comment: params.id }, { status: 201 }), overrides.reaction)
+    ),
+    http.post(
+      `${API}/repos/:owner/:repo/pulls/comments/:id/reactions`,
+      recorded(({ params }) => HttpResponse.json({ id: 2, content: "eyes", comment: params.id }, { status: 201 }), overrides.reviewCommentReaction)
+    ),
+    http.get(
+      `${API}/repos/:owner/:repo/pulls/:number`,
+      recorded(({ params }) => pullAnswer(`${String(params.owner)}/${String(params.repo)}`, Number(params.number))(), overrides.pull)
     ),
     http.post(
       `${API}/repos/:owner/:repo/issues/:number/comments`,
@@ -158,6 +170,21 @@ export const appAnswer = (slug: string) => () =>
     updated_at: "2026-01-01T00:00:00Z",
     permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" },
     events: ["issue_comment"]
+  });
+
+/** The head SHA `pullAnswer` names. */
+export const PULL_HEAD_SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e";
+
+/** GitHub's "Get a pull request" (the fields the webhook app reads, and a few more): a branch of a fork of `repo`. */
+export const pullAnswer = (repo: string, number: number) => () =>
+  HttpResponse.json({
+    id: 1_000 + number,
+    number,
+    state: "open",
+    title: `Pull request ${number}`,
+    html_url: `https://github.test/${repo}/pull/${number}`,
+    head: { label: "forker:fix-parser", ref: "fix-parser", sha: PULL_HEAD_SHA, repo: { full_name: `forker/${repo.split("/")[1]}` } },
+    base: { label: `${repo.split("/")[0]}:main`, ref: "main", sha: "0".repeat(40), repo: { full_name: repo } }
   });
 
 /** GitHub's "Get a user": a Bot with BOT_USER_ID for any `[bot]` login, else a User. */

@@ -1,0 +1,175 @@
+/**
+ * What started a delivery's run, whichever event carried it: a comment on an
+ * issue or a pull request's conversation (`issue_comment.created`), a line
+ * comment in a pull request's diff (`pull_request_review_comment.created`)
+ * or a review's body (`pull_request_review.submitted`). The webhook route
+ * reads one `Trigger` and gates, claims and starts every kind the same way;
+ * the kind decides the claim's and the marker's key, where 👀 goes and what
+ * the dispatch's `pullRequest` says.
+ *
+ * GitHub keeps issue comments, review comments and reviews in separate
+ * tables, so their ids are not promised to be distinct: every key here names
+ * the kind. Pure; any other event or action is not a trigger.
+ */
+import { MAX_DIFF_HUNK_CHARS, MAX_GIT_REF_CHARS, MAX_PATH_CHARS, PULL_REQUEST_SIDES, type PullRequestRef } from "../../src/shared/dispatch";
+import { parseRepo } from "../../src/shared/repo";
+import {
+  issueCommentSchema,
+  reviewCommentSchema,
+  reviewSchema,
+  type Commenter,
+  type IssueCommentDelivery,
+  type PullRequestPayload,
+  type ReviewCommentDelivery
+} from "./payload";
+
+export type TriggerKind = "comment" | "review_comment" | "review";
+export type TriggerRef = { kind: TriggerKind; id: number };
+
+/** The events and actions that may start a run. */
+export const TRIGGER_EVENTS: Record<string, { action: string; kind: TriggerKind }> = {
+  issue_comment: { action: "created", kind: "comment" },
+  pull_request_review_comment: { action: "created", kind: "review_comment" },
+  pull_request_review: { action: "submitted", kind: "review" }
+};
+
+const KEY_PARTS: Record<TriggerKind, string> = { comment: "comments", review_comment: "review-comments", review: "reviews" };
+const CLAIM_PARTS: Record<TriggerKind, string> = { comment: "comment", review_comment: "review-comment", review: "review" };
+
+/** The KV marker's key: `handled:comments:<id>`, `handled:review-comments:<id>` or `handled:reviews:<id>`. */
+export const markerKey = (ref: TriggerRef) => `handled:${KEY_PARTS[ref.kind]}:${ref.id}`;
+/** The CommentClaim object's name: `comment:<id>`, `review-comment:<id>` or `review:<id>`. */
+export const claimName = (ref: TriggerRef) => `${CLAIM_PARTS[ref.kind]}:${ref.id}`;
+/** The id as the marker names it: `commentId`, `reviewCommentId` or `reviewId`. */
+export const idField = (ref: TriggerRef): Record<string, number> =>
+  ({ comment: { commentId: ref.id }, review_comment: { reviewCommentId: ref.id }, review: { reviewId: ref.id } })[ref.kind];
+
+export type Trigger = {
+  ref: TriggerRef;
+  user: Commenter | null;
+  body: string;
+  association: string;
+  issueNumber: number;
+  issueTitle: string;
+  repository: IssueCommentDelivery["repository"];
+  installationId: number | undefined;
+  /**
+   * The pull request from the payload; "fetch" for a conversation comment,
+   * whose payload names the pull request but not its head or base.
+   */
+  pullRequest: PullRequestRef | "fetch" | undefined;
+};
+
+export type TriggerRead =
+  | { ok: true; trigger: Trigger }
+  | { ok: false; ignore: "event" | "action"; action?: string }
+  | { ok: false; ignore?: undefined; field: string };
+
+export function readTrigger(event: string, payload: unknown): TriggerRead {
+  const wanted = TRIGGER_EVENTS[event];
+  if (!wanted) return { ok: false, ignore: "event" };
+  const action = (payload as { action?: unknown } | null)?.action;
+  if (action !== wanted.action) return { ok: false, ignore: "action", ...(typeof action === "string" ? { action } : {}) };
+  const bad = (issues: { path: PropertyKey[] }[]): TriggerRead => ({ ok: false, field: issues[0]?.path.join(".") ?? "" });
+
+  if (wanted.kind === "comment") {
+    const parsed = issueCommentSchema.safeParse(payload);
+    if (!parsed.success) return bad(parsed.error.issues);
+    const { comment, issue, repository, installation } = parsed.data;
+    return {
+      ok: true,
+      trigger: {
+        ref: { kind: "comment", id: comment.id },
+        user: comment.user,
+        body: comment.body ?? "",
+        association: comment.author_association,
+        issueNumber: issue.number,
+        issueTitle: issue.title,
+        repository,
+        installationId: installation?.id,
+        pullRequest: issue.pull_request ? "fetch" : undefined
+      }
+    };
+  }
+  if (wanted.kind === "review_comment") {
+    const parsed = reviewCommentSchema.safeParse(payload);
+    if (!parsed.success) return bad(parsed.error.issues);
+    const { comment, pull_request, repository, installation } = parsed.data;
+    return {
+      ok: true,
+      trigger: {
+        ref: { kind: "review_comment", id: comment.id },
+        user: comment.user,
+        body: comment.body ?? "",
+        association: comment.author_association,
+        issueNumber: pull_request.number,
+        issueTitle: pull_request.title,
+        repository,
+        installationId: installation?.id,
+        pullRequest: { ...pullRequestRef(pull_request), reviewComment: reviewCommentRef(comment) }
+      }
+    };
+  }
+  const parsed = reviewSchema.safeParse(payload);
+  if (!parsed.success) return bad(parsed.error.issues);
+  const { review, pull_request, repository, installation } = parsed.data;
+  return {
+    ok: true,
+    trigger: {
+      ref: { kind: "review", id: review.id },
+      user: review.user,
+      body: review.body ?? "",
+      association: review.author_association,
+      issueNumber: pull_request.number,
+      issueTitle: pull_request.title,
+      repository,
+      installationId: installation?.id,
+      pullRequest: { ...pullRequestRef(pull_request), reviewId: review.id }
+    }
+  };
+}
+
+/**
+ * The dispatch's `pullRequest` from GitHub's description of one. A field
+ * the agent's schema would refuse (a ref longer than a ref can be, a SHA
+ * that is not one) is left out rather than cut: a cut ref names another
+ * branch. A head whose fork was deleted is named by the base repository
+ * (GitHub keeps its commits there as `refs/pull/<n>/head`) and is a fork.
+ */
+export function pullRequestRef(pull: PullRequestPayload): PullRequestRef {
+  const base = pull.base.repo.full_name;
+  const head = pull.head.repo?.full_name;
+  const headRepo = head !== undefined && parseRepo(head).ok ? head : base;
+  const ref = (value: string) => (value !== "" && value.length <= MAX_GIT_REF_CHARS ? value : undefined);
+  return {
+    number: pull.number,
+    ...(parseRepo(headRepo).ok ? { headRepo } : {}),
+    ...optional("headRef", ref(pull.head.ref)),
+    ...optional("headSha", /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(pull.head.sha) ? pull.head.sha : undefined),
+    ...optional("baseRef", ref(pull.base.ref)),
+    fork: head === undefined || head.toLowerCase() !== base.toLowerCase()
+  };
+}
+
+type ReviewComment = ReviewCommentDelivery["comment"];
+
+/**
+ * The line comment's place in the diff. Its diff hunk ends at the commented
+ * line, so a hunk over MAX_DIFF_HUNK_CHARS keeps its last characters.
+ */
+function reviewCommentRef(comment: ReviewComment): NonNullable<PullRequestRef["reviewComment"]> {
+  const line = (value: number | null | undefined) => (typeof value === "number" && value > 0 ? value : undefined);
+  const side = PULL_REQUEST_SIDES.find((known) => known === comment.side);
+  return {
+    id: comment.id,
+    path: comment.path.slice(0, MAX_PATH_CHARS),
+    ...optional("startLine", line(comment.start_line)),
+    ...optional("line", line(comment.line)),
+    ...optional("side", side),
+    diffHunk: comment.diff_hunk.length > MAX_DIFF_HUNK_CHARS ? comment.diff_hunk.slice(-MAX_DIFF_HUNK_CHARS) : comment.diff_hunk
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
