@@ -116,7 +116,7 @@ describe("npm start", () => {
     expect(body).toContain("### ❔ Not reproduced");
     expect(body).toContain(`${started.url}/thread/${session}`);
     // The dev log shows what was posted.
-    expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: ### ❔ Not reproduced");
+    expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: @alice · ### ❔ Not reproduced");
     // Every call was one GitHub takes.
     expect(await refusals()).toEqual([]);
   });

@@ -299,8 +299,10 @@ function describeCall(record: StandinRecord): string {
   const body = record.body as { content?: unknown; body?: unknown } | undefined;
   if (typeof body?.content === "string") return `${record.method} ${record.path} (${body.content})`;
   if (typeof body?.body === "string") {
-    const firstLine = body.body.split("\n").find((line) => line.trim() !== "" && !line.startsWith("<!--")) ?? "";
-    return `${record.method} ${record.path}: ${firstLine.slice(0, 120)}`;
+    const lines = body.body.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("<!--"));
+    // A closing comment opens with its line to the requester: show the heading after it too.
+    const shown = lines[0]?.startsWith("@") && lines.length > 1 ? `${lines[0]} · ${lines[1]}` : (lines[0] ?? "");
+    return `${record.method} ${record.path}: ${shown.slice(0, 120)}`;
   }
   return `${record.method} ${record.path}`;
 }

@@ -61,6 +61,9 @@ describe("GitHub stand-in: answers", () => {
     const listed = (await (await fetch(`${github.url}/repos/acme/app/issues/5/comments`)).json()) as Array<{ body: string }>;
     expect(listed.map((entry) => entry.body)).toEqual(["<!-- marker -->\nReproduced."]);
     expect(describeRecord(github.records()[0]!)).toBe("POST /repos/Acme/App/issues/5/comments: Reproduced.");
+    // A closing comment's line to the requester is shown with the heading after it.
+    await post(url, { body: "<!-- marker -->\n@alice\n\n### ✅ Reproduced\n\nIt breaks." });
+    expect(describeRecord(github.records()[2]!)).toBe("POST /repos/Acme/App/issues/5/comments: @alice · ### ✅ Reproduced");
   });
 
   it("mints installation tokens and names the installation", async () => {
