@@ -4,26 +4,13 @@
  * of the same name. Pure.
  */
 import { z } from "zod";
+import { THREAD_STATUSES } from "./thread-status";
 
 /** The one CommandCenterAgent's name: the dashboard's socket is `/agents/command-center-agent/main`. */
 export const COMMAND_CENTER_NAME = "main";
 
-/**
- * `recovering`: the run's turn was interrupted (an eviction, a restart, a
- * deploy) and Think's chat recovery is resuming it; it is `running` again
- * once the resumed turn starts. Both are active: neither has ended.
- * `cancelled`: the run was stopped (a maintainer's `stop`, `AgentThink.cancel`).
- * Not a failure: it is not continued and does not count against the success rate.
- */
-export const THREAD_STATUSES = ["running", "recovering", "done", "error", "cancelled"] as const;
+export { THREAD_STATUSES, isActiveStatus, type ActiveStatus, type EndedStatus, type ThreadStatus } from "./thread-status";
 export const threadStatusSchema = z.enum(THREAD_STATUSES);
-export type ThreadStatus = z.infer<typeof threadStatusSchema>;
-/** The statuses of a run that has not ended. */
-export type ActiveStatus = "running" | "recovering";
-export type EndedStatus = Exclude<ThreadStatus, ActiveStatus>;
-export function isActiveStatus(status: ThreadStatus): status is ActiveStatus {
-  return status === "running" || status === "recovering";
-}
 
 export const tokenUsageSchema = z.object({ input: z.number().int().min(0), output: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;

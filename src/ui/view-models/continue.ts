@@ -4,7 +4,7 @@
  * Pure: the page does the fetch and hands the status and body here.
  */
 import type { ThreadSummary } from "../../shared/command-center";
-import { isActive } from "./status";
+import { isActiveStatus } from "../../shared/thread-status";
 
 /**
  * A thread that failed, or is active (running or recovering) and stale, may
@@ -12,7 +12,7 @@ import { isActive } from "./status";
  * recovering thread that is not stale is Think's to resume, not a human's.
  */
 export function canContinue(thread: Pick<ThreadSummary, "status" | "stale">): boolean {
-  return thread.status === "error" || (isActive(thread.status) && thread.stale);
+  return thread.status === "error" || (isActiveStatus(thread.status) && thread.stale);
 }
 
 export type ContinueOutcome =

@@ -14,7 +14,7 @@ import type { RunEnvelope } from "../../run/envelope";
 import { formatCount, formatDuration, formatRelativeTime, formatTimestamp } from "./format";
 import { couldNotPost, displayStatus, STATUS_LABEL, STATUS_TITLE, STATUS_TONE, type DisplayStatus, type Tone } from "./threads";
 import { canContinue } from "./continue";
-import { isActive } from "./status";
+import { isActiveStatus } from "../../shared/thread-status";
 
 /** Only http(s) links are rendered; anything else (javascript:, data:) is dropped. */
 export function safeHref(url: string | undefined): string | undefined {
@@ -165,7 +165,7 @@ export function threadTiming(
       title: formatTimestamp(summary.lastActivityAt)
     });
     if (summary.durationMs !== undefined) items.push({ id: "duration", label: "duration", value: formatDuration(summary.durationMs) });
-    else if (isActive(summary.status)) {
+    else if (isActiveStatus(summary.status)) {
       items.push({ id: "duration", label: "running for", value: formatDuration(Math.max(0, now - summary.startedAt)) });
     }
     if (summary.recoveries !== undefined) {

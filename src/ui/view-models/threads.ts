@@ -7,7 +7,7 @@
 import type { IssueMessage, ThreadSummary } from "../../shared/command-center";
 import { formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate } from "./format";
 import { canContinue } from "./continue";
-import { isActive } from "./status";
+import { isActiveStatus } from "../../shared/thread-status";
 
 /**
  * What the dashboard shows: the thread's status, except that an active one
@@ -43,7 +43,7 @@ export const STATUS_TITLE: Partial<Record<DisplayStatus, string>> = {
 };
 
 export function displayStatus(thread: Pick<ThreadSummary, "status" | "stale">): DisplayStatus {
-  if (isActive(thread.status) && thread.stale) return "stale";
+  if (isActiveStatus(thread.status) && thread.stale) return "stale";
   return thread.status;
 }
 
@@ -141,7 +141,7 @@ export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView
     requestedBy: thread.requestedBy ? `@${thread.requestedBy.login}` : undefined,
     counters: counters.join(" · "),
     duration: thread.durationMs === undefined ? undefined : formatDuration(thread.durationMs),
-    runningFor: isActive(thread.status) ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
+    runningFor: isActiveStatus(thread.status) ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
     lastError: thread.lastError ? truncate(thread.lastError, 300) : undefined,
     issueFailure,
     attentionTone: issueFailure && STATUS_TONE[status] !== "bad" ? "warn" : STATUS_TONE[status],
