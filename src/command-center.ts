@@ -20,16 +20,8 @@
 import { Agent, getAgentByName, type Connection } from "agents";
 import { boundedState, nextStaleAt } from "./command-center/broadcast";
 import { EMPTY_METRICS, METRICS_WINDOW_MS } from "./command-center/metrics";
-import {
-  claimThread,
-  needsQuietCheck,
-  parseStaleRunMs,
-  recordEvent,
-  releaseClaim,
-  settleQuiet,
-  toSummary,
-  type QuietTruth
-} from "./command-center/registry";
+import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
+import { needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
 import { metricsOf, snapshotPage } from "./command-center/snapshot";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import type { ThreadRecord } from "./command-center/store";

@@ -10,7 +10,7 @@ import { getAgentByName } from "agents";
 import { describe, expect, it, vi } from "vitest";
 import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
 import { jsonBytes } from "../../src/command-center/broadcast";
-import type { QuietTruth } from "../../src/command-center/registry";
+import type { QuietTruth } from "../../src/command-center/reconcile";
 import {
   commandCenterStateSchema,
   MAX_BROADCAST_BYTES,

@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   claimThread,
   isStale,
-  MISSING_RUN_ERROR,
-  needsQuietCheck,
-  quietTruthOf,
   recordEvent,
-  settleQuiet,
   toSummary
 } from "../../src/command-center/registry";
+import { MISSING_RUN_ERROR, needsQuietCheck, quietTruthOf, settleQuiet } from "../../src/command-center/reconcile";
 import { computeMetrics } from "../../src/command-center/metrics";
 import { threadSummarySchema, type CommandCenterEvent, type RecoveryEvent } from "../../src/shared/command-center";
 import { MemoryRegistryStore } from "../command-center/memory-store";

@@ -3,15 +3,12 @@ import {
   claimThread,
   isClaimable,
   isStale,
-  MISSING_RUN_ERROR,
-  needsQuietCheck,
   parseStaleRunMs,
-  quietTruthOf,
   recordEvent,
   releaseClaim,
-  settleQuiet,
   toSummary
 } from "../../src/command-center/registry";
+import { settleQuiet } from "../../src/command-center/reconcile";
 import type { CommandCenterEvent, DispatchedEvent } from "../../src/shared/command-center";
 import { threadSummarySchema } from "../../src/shared/command-center";
 import { MemoryRegistryStore } from "../command-center/memory-store";
