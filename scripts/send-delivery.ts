@@ -2,7 +2,10 @@
  * `npm run send:delivery`: sign a sample `issue_comment.created` delivery
  * with the dev webhook secret and POST it to the local webhook app (`npm
  * run dev:ingress`), as GitHub would. Prints the answer and its outcome
- * (202 accepted, 204 ignored:<why>, ...). Flags: see `--help`.
+ * (202 accepted, 204 ignored:<why>, ...). Flags: see `--help`;
+ * `--review-comment` sends a `pull_request_review_comment.created` instead
+ * (a line comment in pull request `--issue`'s diff, GitHub's example's
+ * README.md line 265, on a branch of the repository itself).
  *
  * The secret is read from the gitignored `ingress/.dev.vars` that
  * dev:ingress writes, or from $GITHUB_WEBHOOK_SECRET.
@@ -10,13 +13,25 @@
 import { readFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import { fileURLToPath } from "node:url";
-import { issueCommentPayload, signedDelivery } from "./lib/github-delivery";
-import { INGRESS_DEV_VARS, parseSendArgs, SEND_USAGE, WEBHOOK_PATH } from "./lib/ingress-dev";
+import { issueCommentPayload, reviewCommentPayload, signedDelivery } from "./lib/github-delivery";
+import { INGRESS_DEV_VARS, parseSendArgs, SEND_USAGE as COMMENT_USAGE, WEBHOOK_PATH } from "./lib/ingress-dev";
 
 const NAME = "npm run send:delivery";
 const root = fileURLToPath(new URL("..", import.meta.url));
+const REVIEW_COMMENT_FLAG = "--review-comment";
+const SEND_USAGE = COMMENT_USAGE.replace(
+  "  -h, --help ",
+  `  ${REVIEW_COMMENT_FLAG}        send a pull_request_review_comment.created instead: a line comment in
+                          pull request --issue's diff (README.md line 265, the PR's own branch)
+  -h, --help `
+);
 
-const parsed = parseSendArgs(process.argv.slice(2), () => Date.now());
+const argv = process.argv.slice(2);
+const reviewComment = argv.includes(REVIEW_COMMENT_FLAG);
+const parsed = parseSendArgs(
+  argv.filter((arg) => arg !== REVIEW_COMMENT_FLAG),
+  () => Date.now()
+);
 if (!parsed.ok) {
   console.error(`${NAME}: ${parsed.error}\n\n${SEND_USAGE}`);
   process.exit(2);
@@ -33,17 +48,15 @@ if (!secret) {
   process.exit(2);
 }
 
-const payload = issueCommentPayload({
-  repo: args.repo,
-  issueNumber: args.issueNumber,
-  commentId: args.commentId,
-  body: args.body,
-  login: args.login,
-  association: args.association
-});
-const delivery = await signedDelivery(secret, payload);
+const author = { body: args.body, login: args.login, association: args.association };
+const delivery = reviewComment
+  ? await signedDelivery(secret, reviewCommentPayload({ repo: args.repo, pullNumber: args.issueNumber, commentId: args.commentId, ...author }), {
+      event: "pull_request_review_comment"
+    })
+  : await signedDelivery(secret, issueCommentPayload({ repo: args.repo, issueNumber: args.issueNumber, commentId: args.commentId, ...author }));
 const target = `${args.url}${WEBHOOK_PATH}`;
-console.log(`${NAME}: POST ${target} (delivery ${delivery.headers["x-github-delivery"]}, ${args.repo}#${args.issueNumber}, comment ${args.commentId})`);
+const what = reviewComment ? `review comment ${args.commentId}` : `comment ${args.commentId}`;
+console.log(`${NAME}: POST ${target} (delivery ${delivery.headers["x-github-delivery"]}, ${args.repo}#${args.issueNumber}, ${what})`);
 try {
   const response = await fetch(target, { method: "POST", headers: delivery.headers, body: delivery.body, signal: AbortSignal.timeout(15_000) });
   const outcome = response.headers.get("agent-think-outcome") ?? "";

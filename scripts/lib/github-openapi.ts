@@ -127,7 +127,8 @@ export class GitHubDescription {
     }
     let errors: AjvError[];
     try {
-      const result = this.#api.validator.validateRequest({ method, path, query: url.search.slice(1), headers, body }, operation);
+      // A `{path}` that took several segments is validated as the one segment openapi-backend's parser expects.
+      const result = this.#api.validator.validateRequest({ method, path: match.canonicalPath ?? path, query: url.search.slice(1), headers, body }, operation);
       // Its "parse" errors re-read a string body as JSON text; ours arrives parsed already.
       errors = (result.errors ?? []).filter((error) => error.keyword !== "parse");
     } catch (error) {

@@ -14,12 +14,22 @@
  * a blank comment, or one over 65,536 characters, is a 422; comments list
  * in ascending id order, filtered by `since`, `per_page` (at most 100) at a
  * time with a `Link` header. It does not know which issues, comments or
- * accounts exist: a reaction on any comment id, a comment on any issue, and
+ * accounts exist: a reaction on any comment id (an issue comment's or a
+ * pull request review comment's, kept apart), a comment on any issue, and
  * a lookup of any login are answered.
+ *
+ * Pull requests and files exist only once a test seeds them (`seedPull`,
+ * `seedFile`): `GET /repos/{owner}/{repo}/pulls/{pull_number}` and the
+ * list (`state`, `head` as `owner:branch`, `base`) answer the seeded pull
+ * requests, `GET /repos/{owner}/{repo}/contents/{path}` the seeded files
+ * (raw text for `Accept: application/vnd.github.raw+json`, else GitHub's
+ * file object with base64 content); anything else is GitHub's 404.
  *
  * Used by github-standin.ts, which has already matched and validated the
  * request against the description; this module trusts its parameters.
  */
+
+import { createHash } from "node:crypto";
 
 export type RoleName = "admin" | "maintain" | "write" | "triage" | "read" | "none";
 export const ROLE_NAMES: readonly RoleName[] = ["admin", "maintain", "write", "triage", "read", "none"];
@@ -31,9 +41,56 @@ export type StandinCall = {
   body: unknown;
   /** The path asked, without the query (for `Link` headers). */
   path: string;
+  /** The request's `Accept` header (the contents API answers raw text for GitHub's raw media type). */
+  accept?: string;
 };
 
-export type StandinAnswer = { status: number; body?: unknown; headers?: Record<string, string>; refusal?: string };
+/** `body` is sent as JSON; `raw`, when set, as the text it is (with `headers`' content-type). */
+export type StandinAnswer = { status: number; body?: unknown; raw?: string; headers?: Record<string, string>; refusal?: string };
+
+/** A pull request as a test seeds it (`POST /_standin/pulls`, `seedPull`); everything but `repo` and `number` has a default. */
+export type PullSeed = {
+  /** The base repository, `owner/name`. */
+  repo: string;
+  number: number;
+  /** The head: its repository (default: `repo`; another one makes a fork), branch (`feature-<number>`) and commit. */
+  head?: { repo?: string; ref?: string; sha?: string };
+  /** The base branch (`main`) and its commit. */
+  base?: { ref?: string; sha?: string };
+  /** Who opened it (octocat, a User; a `[bot]` login is a Bot). */
+  user?: { login: string; type?: "User" | "Bot" };
+  state?: "open" | "closed";
+  title?: string;
+  body?: string | null;
+  draft?: boolean;
+};
+
+/** A seeded pull request with its defaults filled in. */
+type SeededPull = {
+  seed: {
+    repo: string;
+    number: number;
+    head: { repo: string; ref: string; sha: string };
+    base: { ref: string; sha: string };
+    user: { login: string; type: "User" | "Bot" };
+    state: "open" | "closed";
+    title: string;
+    body: string | null;
+    draft: boolean;
+  };
+  id: number;
+  createdAt: string;
+};
+
+/** A file as a test seeds it (`POST /_standin/files`, `seedFile`). Without `ref` it is on every ref a seed for that ref does not replace. */
+export type FileSeed = { repo: string; path: string; ref?: string; content: string };
+
+/** GitHub's media types that ask the contents API for the file itself. */
+const RAW_MEDIA_TYPE = /application\/vnd\.github(?:\.v3)?\.raw(?:\+json)?(?:\s*[;,]|\s*$)/i;
+const CONTENTS_DOCS_URL = "https://docs.github.com/rest/repos/contents#get-repository-content";
+const PULLS_DOCS_URL = "https://docs.github.com/rest/pulls/pulls#get-a-pull-request";
+/** Fields of GitHub's full pull-request the list (pull-request-simple) leaves out. */
+const FULL_PULL_ONLY = ["merged", "mergeable", "rebaseable", "mergeable_state", "merged_by", "comments", "review_comments", "maintainer_can_modify", "commits", "additions", "deletions", "changed_files"];
 
 export type StandinStateOptions = {
   /** Where the stand-in listens (known once it does), for the URLs in its answers. */
@@ -63,6 +120,8 @@ export class GitHubStandinState {
   readonly #options: StandinStateOptions;
   readonly #comments = new Map<string, Comment[]>();
   readonly #reactions = new Map<string, Reaction>();
+  readonly #pulls = new Map<string, SeededPull>();
+  readonly #files = new Map<string, string>();
   readonly #roles = new Map<string, RoleName>();
   /** Tokens minted here, with when they stop working. */
   readonly #tokens = new Map<string, number>();
@@ -78,7 +137,15 @@ export class GitHubStandinState {
   answer(call: StandinCall): StandinAnswer | null {
     switch (call.operationId) {
       case "reactions/create-for-issue-comment":
-        return this.#react(call);
+        return this.#react(call, "issue-comment");
+      case "reactions/create-for-pull-request-review-comment":
+        return this.#react(call, "review-comment");
+      case "pulls/get":
+        return this.#getPull(call);
+      case "pulls/list":
+        return this.#listPulls(call);
+      case "repos/get-content":
+        return this.#getContent(call);
       case "issues/create-comment":
         return this.#comment(call);
       case "issues/list-comments":
@@ -115,16 +182,44 @@ export class GitHubStandinState {
     else for (const minted of this.#tokens.keys()) this.#tokens.set(minted, past);
   }
 
-  /** Forgets comments and reactions (roles and tokens stay). */
+  /** Forgets comments and reactions: what was posted (roles, tokens and seeded pull requests and files stay). */
   clear(): void {
     this.#comments.clear();
     this.#reactions.clear();
   }
 
-  #react(call: StandinCall): StandinAnswer {
+  /** Adds or replaces pull request `number` of `repo`; answers it as `GET .../pulls/{number}` would. */
+  seedPull(seed: PullSeed): Record<string, unknown> {
+    const key = pullKey(seed.repo, seed.number);
+    const existing = this.#pulls.get(key);
+    this.#pulls.set(key, {
+      seed: {
+        repo: seed.repo,
+        number: seed.number,
+        head: { repo: seed.head?.repo ?? seed.repo, ref: seed.head?.ref ?? `feature-${seed.number}`, sha: seed.head?.sha ?? fakeSha(`${seed.repo}#${seed.number}:head`) },
+        base: { ref: seed.base?.ref ?? "main", sha: seed.base?.sha ?? fakeSha(`${seed.repo}#${seed.number}:base`) },
+        user: { login: seed.user?.login ?? "octocat", type: seed.user?.type ?? ((seed.user?.login ?? "").endsWith("[bot]") ? "Bot" : "User") },
+        state: seed.state ?? "open",
+        title: seed.title ?? `Pull request ${seed.number}`,
+        body: seed.body ?? null,
+        draft: seed.draft ?? false
+      },
+      id: existing?.id ?? this.#id(),
+      createdAt: existing?.createdAt ?? this.#iso()
+    });
+    return this.#pull(this.#pulls.get(key)!);
+  }
+
+  /** Adds or replaces a file of `repo` at `path` (on `ref`, or on every ref). */
+  seedFile(seed: FileSeed): void {
+    this.#files.set(fileKey(seed.repo, seed.ref, seed.path), seed.content);
+  }
+
+  #react(call: StandinCall, on: "issue-comment" | "review-comment"): StandinAnswer {
     const { owner, repo, comment_id } = call.params;
     const content = (call.body as { content: string }).content;
-    const key = `${owner}/${repo}#${comment_id}:${content}`.toLowerCase();
+    // Issue comments and review comments are separate tables on GitHub: the same id names two comments.
+    const key = `${on}:${owner}/${repo}#${comment_id}:${content}`.toLowerCase();
     const existing = this.#reactions.get(key);
     // GitHub answers 200 with the reaction the user already left, 201 for a new one.
     if (existing) return { status: 200, body: existing };
@@ -168,6 +263,237 @@ export class GitHubStandinState {
     const body = all.slice((page - 1) * perPage, page * perPage);
     const link = linkHeader(`${this.#options.baseUrl()}${call.path}`, call.query, page, lastPage);
     return { status: 200, body, ...(link ? { headers: { link } } : {}) };
+  }
+
+  #getPull(call: StandinCall): StandinAnswer {
+    const pull = this.#pulls.get(pullKey(`${call.params.owner}/${call.params.repo}`, Number(call.params.pull_number)));
+    if (!pull) return notFound(PULLS_DOCS_URL);
+    return { status: 200, body: this.#pull(pull) };
+  }
+
+  /** GitHub's list: `state` (open), `head` as `owner:branch` (without the owner GitHub ignores it), `base`; newest first by default. */
+  #listPulls(call: StandinCall): StandinAnswer {
+    const repo = `${call.params.owner}/${call.params.repo}`.toLowerCase();
+    const state = call.query.get("state") ?? "open";
+    const head = call.query.get("head");
+    const [headOwner, headRef] = head !== null && head.includes(":") ? [head.slice(0, head.indexOf(":")), head.slice(head.indexOf(":") + 1)] : [null, null];
+    const base = call.query.get("base");
+    const ascending = (call.query.get("direction") ?? ((call.query.get("sort") ?? "created") === "created" ? "desc" : "asc")) === "asc";
+    const all = [...this.#pulls.values()]
+      .filter(({ seed }) => seed.repo.toLowerCase() === repo)
+      .filter(({ seed }) => state === "all" || seed.state === state)
+      .filter(({ seed }) => headOwner === null || (seed.head.repo.split("/")[0]!.toLowerCase() === headOwner.toLowerCase() && seed.head.ref === headRef))
+      .filter(({ seed }) => base === null || seed.base.ref === base)
+      .sort((a, b) => (ascending ? a.id - b.id : b.id - a.id));
+    const perPage = Math.min(Math.max(Number(call.query.get("per_page") ?? DEFAULT_PER_PAGE), 1), MAX_PER_PAGE);
+    const page = Math.max(Number(call.query.get("page") ?? 1), 1);
+    const lastPage = Math.max(Math.ceil(all.length / perPage), 1);
+    const body = all.slice((page - 1) * perPage, page * perPage).map((pull) => {
+      const simple = this.#pull(pull);
+      for (const field of FULL_PULL_ONLY) delete simple[field];
+      return simple;
+    });
+    const link = linkHeader(`${this.#options.baseUrl()}${call.path}`, call.query, page, lastPage);
+    return { status: 200, body, ...(link ? { headers: { link } } : {}) };
+  }
+
+  #getContent(call: StandinCall): StandinAnswer {
+    const repo = `${call.params.owner}/${call.params.repo}`;
+    const path = call.params.path!.replace(/^\/+|\/+$/g, "");
+    const ref = call.query.get("ref") ?? undefined;
+    const content = (ref === undefined ? undefined : this.#files.get(fileKey(repo, ref, path))) ?? this.#files.get(fileKey(repo, undefined, path));
+    if (content === undefined) {
+      const prefix = `${repo.toLowerCase()}/${path}/`;
+      const isDirectory = [...this.#files.keys()].some((key) => key.slice(key.indexOf(" ") + 1).startsWith(prefix));
+      if (isDirectory) {
+        const message = `The GitHub stand-in does not list directories (repos/get-content on ${repo}/${path}): seed and ask for files`;
+        return { status: 501, refusal: message, body: { message, documentation_url: CONTENTS_DOCS_URL, status: "501" } };
+      }
+      return notFound(CONTENTS_DOCS_URL);
+    }
+    if (RAW_MEDIA_TYPE.test(call.accept ?? "")) {
+      return { status: 200, raw: content, headers: { "content-type": "text/plain; charset=utf-8", "x-github-media-type": "github.v3; param=raw; format=json" } };
+    }
+    const base = this.#options.baseUrl();
+    const bytes = Buffer.from(content, "utf8");
+    const sha = gitBlobSha(bytes);
+    const at = ref ?? "main";
+    const encodedPath = path.split("/").map(encodeURIComponent).join("/");
+    const self = `${base}/repos/${repo}/contents/${encodedPath}?ref=${encodeURIComponent(at)}`;
+    const git = `${base}/repos/${repo}/git/blobs/${sha}`;
+    const html = `${base}/${repo}/blob/${encodeURIComponent(at)}/${encodedPath}`;
+    return {
+      status: 200,
+      body: {
+        type: "file",
+        encoding: "base64",
+        size: bytes.length,
+        name: path.split("/").at(-1)!,
+        path,
+        // GitHub wraps its base64 at 60 characters, each line ended by \n.
+        content: (bytes.toString("base64").match(/.{1,60}/g) ?? []).map((line) => `${line}\n`).join(""),
+        sha,
+        url: self,
+        git_url: git,
+        html_url: html,
+        download_url: `${base}/raw/${repo}/${encodeURIComponent(at)}/${encodedPath}`,
+        _links: { self, git, html }
+      }
+    };
+  }
+
+  /** GitHub's full pull-request, with every required field. */
+  #pull({ seed, id, createdAt }: SeededPull): Record<string, unknown> {
+    const base = this.#options.baseUrl();
+    const api = `${base}/repos/${seed.repo}`;
+    const web = `${base}/${seed.repo}/pull/${seed.number}`;
+    const headOwner = seed.head.repo.split("/")[0]!;
+    const baseOwner = seed.repo.split("/")[0]!;
+    const fork = seed.head.repo.toLowerCase() !== seed.repo.toLowerCase();
+    const closed = seed.state === "closed";
+    return {
+      url: `${api}/pulls/${seed.number}`,
+      id,
+      node_id: `PR_standin${id}`,
+      html_url: web,
+      diff_url: `${web}.diff`,
+      patch_url: `${web}.patch`,
+      issue_url: `${api}/issues/${seed.number}`,
+      commits_url: `${api}/pulls/${seed.number}/commits`,
+      review_comments_url: `${api}/pulls/${seed.number}/comments`,
+      review_comment_url: `${api}/pulls/comments{/number}`,
+      comments_url: `${api}/issues/${seed.number}/comments`,
+      statuses_url: `${api}/statuses/${seed.head.sha}`,
+      number: seed.number,
+      state: seed.state,
+      locked: false,
+      title: seed.title,
+      user: this.#user(seed.user.login, seed.user.type),
+      body: seed.body,
+      labels: [],
+      milestone: null,
+      active_lock_reason: null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      closed_at: closed ? createdAt : null,
+      merged_at: null,
+      merge_commit_sha: null,
+      assignee: null,
+      assignees: [],
+      requested_reviewers: [],
+      requested_teams: [],
+      head: { label: `${headOwner}:${seed.head.ref}`, ref: seed.head.ref, sha: seed.head.sha, user: this.#user(headOwner, "User"), repo: this.#repository(seed.head.repo, fork) },
+      base: { label: `${baseOwner}:${seed.base.ref}`, ref: seed.base.ref, sha: seed.base.sha, user: this.#user(baseOwner, "Organization"), repo: this.#repository(seed.repo, false) },
+      _links: {
+        self: { href: `${api}/pulls/${seed.number}` },
+        html: { href: web },
+        issue: { href: `${api}/issues/${seed.number}` },
+        comments: { href: `${api}/issues/${seed.number}/comments` },
+        review_comments: { href: `${api}/pulls/${seed.number}/comments` },
+        review_comment: { href: `${api}/pulls/comments{/number}` },
+        commits: { href: `${api}/pulls/${seed.number}/commits` },
+        statuses: { href: `${api}/statuses/${seed.head.sha}` }
+      },
+      author_association: seed.user.login.toLowerCase() === baseOwner.toLowerCase() ? "OWNER" : fork ? "CONTRIBUTOR" : "MEMBER",
+      auto_merge: null,
+      draft: seed.draft,
+      merged: false,
+      mergeable: null,
+      rebaseable: null,
+      mergeable_state: "unknown",
+      merged_by: null,
+      comments: 0,
+      review_comments: 0,
+      maintainer_can_modify: fork,
+      commits: 1,
+      additions: 0,
+      deletions: 0,
+      changed_files: 0
+    };
+  }
+
+  /** GitHub's repository, with every required field (public, default branch main). */
+  #repository(fullName: string, fork: boolean): Record<string, unknown> {
+    const base = this.#options.baseUrl();
+    const [owner = "", name = ""] = fullName.split("/");
+    const api = `${base}/repos/${fullName}`;
+    const web = `${base}/${fullName}`;
+    return {
+      id: this.#userId(`repo:${fullName}`),
+      node_id: `R_standin${this.#userId(`repo:${fullName}`)}`,
+      name,
+      full_name: fullName,
+      owner: this.#user(owner, "User"),
+      private: false,
+      html_url: web,
+      description: null,
+      fork,
+      url: api,
+      archive_url: `${api}/{archive_format}{/ref}`,
+      assignees_url: `${api}/assignees{/user}`,
+      blobs_url: `${api}/git/blobs{/sha}`,
+      branches_url: `${api}/branches{/branch}`,
+      collaborators_url: `${api}/collaborators{/collaborator}`,
+      comments_url: `${api}/comments{/number}`,
+      commits_url: `${api}/commits{/sha}`,
+      compare_url: `${api}/compare/{base}...{head}`,
+      contents_url: `${api}/contents/{+path}`,
+      contributors_url: `${api}/contributors`,
+      deployments_url: `${api}/deployments`,
+      downloads_url: `${api}/downloads`,
+      events_url: `${api}/events`,
+      forks_url: `${api}/forks`,
+      git_commits_url: `${api}/git/commits{/sha}`,
+      git_refs_url: `${api}/git/refs{/sha}`,
+      git_tags_url: `${api}/git/tags{/sha}`,
+      git_url: `${web.replace(/^https?:/, "git:")}.git`,
+      hooks_url: `${api}/hooks`,
+      issue_comment_url: `${api}/issues/comments{/number}`,
+      issue_events_url: `${api}/issues/events{/number}`,
+      issues_url: `${api}/issues{/number}`,
+      keys_url: `${api}/keys{/key_id}`,
+      labels_url: `${api}/labels{/name}`,
+      languages_url: `${api}/languages`,
+      merges_url: `${api}/merges`,
+      milestones_url: `${api}/milestones{/number}`,
+      notifications_url: `${api}/notifications{?since,all,participating}`,
+      pulls_url: `${api}/pulls{/number}`,
+      releases_url: `${api}/releases{/id}`,
+      ssh_url: `git@standin:${fullName}.git`,
+      stargazers_url: `${api}/stargazers`,
+      statuses_url: `${api}/statuses/{sha}`,
+      subscribers_url: `${api}/subscribers`,
+      subscription_url: `${api}/subscription`,
+      tags_url: `${api}/tags`,
+      teams_url: `${api}/teams`,
+      trees_url: `${api}/git/trees{/sha}`,
+      clone_url: `${web}.git`,
+      mirror_url: null,
+      svn_url: web,
+      homepage: null,
+      language: null,
+      forks: 0,
+      forks_count: 0,
+      stargazers_count: 0,
+      watchers: 0,
+      watchers_count: 0,
+      size: 0,
+      default_branch: "main",
+      open_issues: 0,
+      open_issues_count: 0,
+      has_issues: true,
+      has_projects: false,
+      has_wiki: false,
+      has_pages: false,
+      has_downloads: false,
+      archived: false,
+      disabled: false,
+      visibility: "public",
+      license: null,
+      pushed_at: "2026-01-01T00:00:00Z",
+      created_at: "2026-01-01T00:00:00Z",
+      updated_at: "2026-01-01T00:00:00Z"
+    };
   }
 
   #mint(call: StandinCall): StandinAnswer {
@@ -328,6 +654,30 @@ function commentRefused(code: string, message: string): StandinAnswer {
       status: "422"
     }
   };
+}
+
+/** GitHub's 404 for a resource it does not have (or will not show). */
+function notFound(documentationUrl: string): StandinAnswer {
+  return { status: 404, body: { message: "Not Found", documentation_url: documentationUrl, status: "404" } };
+}
+
+function pullKey(repo: string, number: number): string {
+  return `${repo}#${number}`.toLowerCase();
+}
+
+/** Repository names are case-insensitive on GitHub, paths and refs are not. */
+function fileKey(repo: string, ref: string | undefined, path: string): string {
+  return `${ref ?? ""} ${repo.toLowerCase()}/${path.replace(/^\/+|\/+$/g, "")}`;
+}
+
+/** Git's blob id of `bytes`, as GitHub's `sha` for a file. */
+function gitBlobSha(bytes: Buffer): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/** A stable made-up commit id. */
+function fakeSha(seed: string): string {
+  return createHash("sha1").update(seed).digest("hex");
 }
 
 function issueKey(params: Record<string, string>): string {

@@ -39,12 +39,23 @@
  * itself after `tokenLifetimeMs`); over HTTP, `POST /_standin/faults`. Any
  * other token, or none, is taken: it checks no credentials.
  *
+ * Pull requests and files exist once a test seeds them (`seedPull`,
+ * `seedFile`, or `POST /_standin/pulls` and `POST /_standin/files`): then
+ * `pulls/get`, `pulls/list` (`state`, `head` as `owner:branch`, `base`)
+ * and `repos/get-content` (raw text for `Accept:
+ * application/vnd.github.raw+json`, else the file object with base64
+ * content; a `{path}` with slashes raw or as `%2F`) answer them, and
+ * anything else is GitHub's 404. Reactions on pull request review comments
+ * are kept apart from those on issue comments with the same id.
+ *
  * Its own routes, never recorded: `GET`/`DELETE /_standin/records` (DELETE
- * also forgets comments, reactions and pending faults),
- * `GET /_standin/refusals`, `POST /_standin/faults`, and
- * `POST /_standin/validate` ({ method, url, body? } → the description's
- * verdict, for fakes that cannot run Ajv, such as MSW handlers inside
- * workerd). Records keep request bodies, never the Authorization header.
+ * also forgets comments, reactions and pending faults; seeded pull
+ * requests and files, roles and tokens stay), `GET /_standin/refusals`,
+ * `POST /_standin/faults`, `POST /_standin/pulls`, `POST /_standin/files`,
+ * and `POST /_standin/validate` ({ method, url, body? } → the
+ * description's verdict, for fakes that cannot run Ajv, such as MSW
+ * handlers inside workerd). Records keep request bodies, never the
+ * Authorization header.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -55,9 +66,9 @@ import {
   refusalBody,
   type GitHubDescriptionName
 } from "./github-openapi";
-import { GitHubStandinState, ROLE_NAMES, type RoleName, type StandinAnswer } from "./github-standin-state";
+import { GitHubStandinState, ROLE_NAMES, type FileSeed, type PullSeed, type RoleName, type StandinAnswer } from "./github-standin-state";
 
-export type { RoleName } from "./github-standin-state";
+export type { FileSeed, PullSeed, RoleName } from "./github-standin-state";
 export { STANDIN_BOT_USER_ID } from "./github-standin-state";
 
 export type StandinRecord = {
@@ -93,6 +104,10 @@ export type GitHubStandin = {
   /** Makes `token` answer 401 from now on; without one, every token minted so far. */
   expireTokens(token?: string): void;
   setRole(login: string, role: RoleName): void;
+  /** Adds (or replaces) a pull request; returns it as `GET /repos/{owner}/{repo}/pulls/{number}` answers it. Throws naming a bad field. */
+  seedPull(pull: PullSeed): Record<string, unknown>;
+  /** Adds (or replaces) a file: on `ref`, or without one on every ref. Throws naming a bad field. */
+  seedFile(file: FileSeed): void;
   close(): Promise<void>;
 };
 
@@ -190,12 +205,26 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       return refuse(check.status, check.reason, refusalBody(check));
     }
     record.operation = check.operation.operationId;
-    const result: StandinAnswer | null = state.answer({ operationId: check.operation.operationId, params: check.params, query: asked.searchParams, body, path });
+    const accept = request.headers.accept;
+    const result: StandinAnswer | null = state.answer({
+      operationId: check.operation.operationId,
+      params: check.params,
+      query: asked.searchParams,
+      body,
+      path,
+      ...(accept === undefined ? {} : { accept })
+    });
     if (result === null) {
       const message = `The GitHub stand-in does not answer ${check.operation.operationId} (${method} ${check.operation.template})`;
       return refuse(501, message, { message, documentation_url: check.operation.documentationUrl, status: "501" });
     }
     if (result.refusal !== undefined) return refuse(result.status, result.refusal, result.body);
+    if (result.raw !== undefined) {
+      records.push(record);
+      options.onRecord?.(record);
+      response.writeHead(result.status, result.headers ?? {}).end(result.raw);
+      return;
+    }
     answer(result.status, result.body, result.headers);
   }
 
@@ -228,6 +257,17 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
         return send(response, 204);
       }
       return send(response, 422, { message: 'kind must be "secondary_rate_limit" or "expired_token"' });
+    }
+    if (path === "/_standin/pulls" && method === "POST") {
+      const seed = pullSeed(body);
+      if (typeof seed === "string") return send(response, 422, { message: seed });
+      return send(response, 201, state.seedPull(seed));
+    }
+    if (path === "/_standin/files" && method === "POST") {
+      const seed = fileSeed(body);
+      if (typeof seed === "string") return send(response, 422, { message: seed });
+      state.seedFile(seed);
+      return send(response, 204);
     }
     if (path === "/_standin/validate" && method === "POST") {
       const asked = (body ?? {}) as { method?: unknown; url?: unknown; body?: unknown; headers?: unknown };
@@ -269,6 +309,16 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     rateLimitNext,
     expireTokens: (token) => state.expire(token),
     setRole: (login, role) => state.setRole(login, role),
+    seedPull: (pull) => {
+      const seed = pullSeed(pull);
+      if (typeof seed === "string") throw new Error(`seedPull: ${seed}`);
+      return state.seedPull(seed);
+    },
+    seedFile: (file) => {
+      const seed = fileSeed(file);
+      if (typeof seed === "string") throw new Error(`seedFile: ${seed}`);
+      state.seedFile(seed);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -288,6 +338,49 @@ export function parsePermissions(text: string): Record<string, RoleName> {
     permissions[login] = role as RoleName;
   }
   return permissions;
+}
+
+const REPO_NAME = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+/** A pull request to seed, or what is wrong with it. */
+export function pullSeed(value: unknown): PullSeed | string {
+  if (typeof value !== "object" || value === null) return "a pull request is a JSON object: { repo, number, head?, base?, user?, state?, title?, body?, draft? }";
+  const seed = value as Record<string, unknown>;
+  if (typeof seed.repo !== "string" || !REPO_NAME.test(seed.repo)) return "repo must be owner/name";
+  if (typeof seed.number !== "number" || !Number.isSafeInteger(seed.number) || seed.number < 1) return "number must be a positive whole number";
+  const head = optionalObject(seed.head);
+  if (head === null) return "head must be an object { repo?, ref?, sha? }";
+  if (head.repo !== undefined && (typeof head.repo !== "string" || !REPO_NAME.test(head.repo))) return "head.repo must be owner/name";
+  for (const field of ["ref", "sha"] as const) if (head[field] !== undefined && (typeof head[field] !== "string" || head[field] === "")) return `head.${field} must be a non-empty string`;
+  const base = optionalObject(seed.base);
+  if (base === null) return "base must be an object { ref?, sha? }";
+  for (const field of ["ref", "sha"] as const) if (base[field] !== undefined && (typeof base[field] !== "string" || base[field] === "")) return `base.${field} must be a non-empty string`;
+  const user = optionalObject(seed.user);
+  if (user === null) return "user must be an object { login, type? }";
+  if (seed.user !== undefined && (typeof user.login !== "string" || user.login === "")) return "user.login must be a non-empty string";
+  if (user.type !== undefined && user.type !== "User" && user.type !== "Bot") return 'user.type must be "User" or "Bot"';
+  if (seed.state !== undefined && seed.state !== "open" && seed.state !== "closed") return 'state must be "open" or "closed"';
+  if (seed.title !== undefined && typeof seed.title !== "string") return "title must be a string";
+  if (seed.body !== undefined && seed.body !== null && typeof seed.body !== "string") return "body must be a string or null";
+  if (seed.draft !== undefined && typeof seed.draft !== "boolean") return "draft must be a boolean";
+  return seed as PullSeed;
+}
+
+/** A file to seed, or what is wrong with it. */
+export function fileSeed(value: unknown): FileSeed | string {
+  if (typeof value !== "object" || value === null) return "a file is a JSON object: { repo, path, ref?, content }";
+  const seed = value as Record<string, unknown>;
+  if (typeof seed.repo !== "string" || !REPO_NAME.test(seed.repo)) return "repo must be owner/name";
+  if (typeof seed.path !== "string" || seed.path.replace(/^\/+|\/+$/g, "") === "") return "path must be a file's path in the repository";
+  if (seed.ref !== undefined && (typeof seed.ref !== "string" || seed.ref === "")) return "ref must be a non-empty string";
+  if (typeof seed.content !== "string") return "content must be a string (the file's text)";
+  return seed as FileSeed;
+}
+
+/** An optional object field: {} when absent, null when not an object. */
+function optionalObject(value: unknown): Record<string, unknown> | null {
+  if (value === undefined) return {};
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
 /** One readable line per recorded call, for the dev log. */

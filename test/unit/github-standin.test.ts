@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { createGitHubClient, GitHubCallError, type ReactionContent } from "../../src/github/client";
 import { installationClient, mintRepoToken } from "../../ingress/src/github/app-client";
 import { createLogger } from "../../ingress/src/log";
+import { pullRequestSchema } from "../../ingress/src/payload";
 import { validateGitHubRequest, type GitHubDescriptionName } from "../../scripts/lib/github-openapi";
 import { RouteIndex } from "../../scripts/lib/github-routes";
 import { describeRecord, parsePermissions, type GitHubStandin, type StandinRecord } from "../../scripts/lib/github-standin";
@@ -119,6 +120,174 @@ describe("GitHub stand-in: answers", () => {
     expect(fixture.description().checkResponse("apps/get-repo-installation", installation.status, installation.data)).toEqual([]);
     expect(fixture.description().checkResponse("apps/create-installation-access-token", token.status, token.data)).toEqual([]);
     expect(fixture.description().checkResponse("repos/get-collaborator-permission-level", permission.status, permission.data)).toEqual([]);
+  });
+});
+
+describe("GitHub stand-in: pull requests, review comments and files", () => {
+  it("reacts on a pull request review comment: 201 new, 200 repeat, kept apart from an issue comment with the same id", async () => {
+    const github = await start();
+    const client = octokit(github.url, "ghs_x");
+    const first = await client.rest.reactions.createForPullRequestReviewComment({ owner: "acme", repo: "app", comment_id: 77, content: "eyes" });
+    expect(first.status).toBe(201);
+    const repeat = await client.rest.reactions.createForPullRequestReviewComment({ owner: "acme", repo: "app", comment_id: 77, content: "eyes" });
+    expect(repeat.status).toBe(200);
+    expect(repeat.data.id).toBe(first.data.id);
+    expect(first.data.user?.login).toBe("agent-think[bot]");
+    // Issue comment 77 is another comment: its first 👀 is new.
+    const onIssueComment = await client.rest.reactions.createForIssueComment({ owner: "acme", repo: "app", comment_id: 77, content: "eyes" });
+    expect(onIssueComment.status).toBe(201);
+    expect(onIssueComment.data.id).not.toBe(first.data.id);
+    expect(fixture.description().checkResponse("reactions/create-for-pull-request-review-comment", first.status, first.data)).toEqual([]);
+    expect(fixture.description().checkResponse("reactions/create-for-pull-request-review-comment", repeat.status, repeat.data)).toEqual([]);
+    expect((await post(`${github.url}/repos/acme/app/pulls/comments/77/reactions`, { content: "rocket2" })).status).toBe(422);
+    expect(github.records().map((record) => record.operation)).toEqual([
+      "reactions/create-for-pull-request-review-comment",
+      "reactions/create-for-pull-request-review-comment",
+      "reactions/create-for-issue-comment",
+      "reactions/create-for-pull-request-review-comment"
+    ]);
+    expect(github.refusals().map((record) => record.refused?.status)).toEqual([422]);
+  });
+
+  it("answers a seeded pull request (seeded over HTTP or on the handle) in GitHub's shape, and 404 for any other", async () => {
+    const github = await start();
+    const seeded = await post(`${github.url}/_standin/pulls`, {
+      repo: "acme/app",
+      number: 12,
+      head: { repo: "forker/app", ref: "fix-parser", sha: "a".repeat(40) },
+      base: { ref: "main" },
+      user: { login: "forker", type: "User" },
+      title: "Fix the parser"
+    });
+    expect(seeded.status).toBe(201);
+    github.seedPull({ repo: "acme/app", number: 13, head: { ref: "agent-think/issue-7" }, user: { login: "agent-think[bot]" } });
+    const client = octokit(github.url, "ghs_x");
+    const fork = await client.rest.pulls.get({ owner: "acme", repo: "app", pull_number: 12 });
+    expect(fork.data).toMatchObject({
+      number: 12,
+      state: "open",
+      title: "Fix the parser",
+      user: { login: "forker", type: "User" },
+      head: { label: "forker:fix-parser", ref: "fix-parser", sha: "a".repeat(40), repo: { full_name: "forker/app", fork: true } },
+      base: { ref: "main", repo: { full_name: "acme/app", fork: false } },
+      html_url: `${github.url}/acme/app/pull/12`
+    });
+    expect(await seeded.json()).toEqual(fork.data);
+    expect(fixture.description().checkResponse("pulls/get", fork.status, fork.data)).toEqual([]);
+    // The webhook app reads head and base from it.
+    expect(pullRequestSchema.parse(fork.data)).toMatchObject({ head: { ref: "fix-parser", repo: { full_name: "forker/app" } }, base: { ref: "main" } });
+    const own = await client.rest.pulls.get({ owner: "ACME", repo: "app", pull_number: 13 });
+    expect(own.data).toMatchObject({ user: { login: "agent-think[bot]", type: "Bot" }, head: { label: "acme:agent-think/issue-7", repo: { full_name: "acme/app" } } });
+
+    const missing = await fetch(`${github.url}/repos/acme/app/pulls/14`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ message: "Not Found", documentation_url: expect.stringContaining("docs.github.com") });
+    const viaInstallation = installationClient("ghs_x", github.url, silentLog);
+    expect(pullRequestSchema.parse(await viaInstallation.pullRequest({ owner: "acme", name: "app" }, 12)).head.sha).toBe("a".repeat(40));
+    // A missing pull request is GitHub's answer, not a refusal.
+    expect(github.refusals()).toEqual([]);
+  });
+
+  it("lists pull requests by state, head (owner:branch; GitHub ignores a head without its owner) and base, newest first", async () => {
+    const github = await start();
+    github.seedPull({ repo: "acme/app", number: 1, head: { ref: "agent-think/issue-7" } });
+    github.seedPull({ repo: "acme/app", number: 2, head: { repo: "forker/app", ref: "agent-think/issue-7" } });
+    github.seedPull({ repo: "acme/app", number: 3, head: { ref: "agent-think/issue-7" }, state: "closed" });
+    github.seedPull({ repo: "acme/app", number: 4, head: { ref: "release" }, base: { ref: "stable" } });
+    github.seedPull({ repo: "acme/other", number: 5, head: { ref: "agent-think/issue-7" } });
+    const client = octokit(github.url, "ghs_x");
+    const numbers = async (query: { state?: "open" | "closed" | "all"; head?: string; base?: string }) =>
+      (await client.rest.pulls.list({ owner: "acme", repo: "app", ...query })).data.map((pull) => pull.number);
+    expect(await numbers({})).toEqual([4, 2, 1]);
+    expect(await numbers({ state: "open", head: "acme:agent-think/issue-7" })).toEqual([1]);
+    expect(await numbers({ state: "all", head: "ACME:agent-think/issue-7" })).toEqual([3, 1]);
+    expect(await numbers({ head: "forker:agent-think/issue-7" })).toEqual([2]);
+    expect(await numbers({ head: "agent-think/issue-7" })).toEqual([4, 2, 1]);
+    expect(await numbers({ base: "stable" })).toEqual([4]);
+    expect(await numbers({ state: "closed" })).toEqual([3]);
+    const listed = await client.rest.pulls.list({ owner: "acme", repo: "app", state: "open", head: "acme:agent-think/issue-7" });
+    expect(fixture.description().checkResponse("pulls/list", listed.status, listed.data)).toEqual([]);
+    expect(listed.data[0]).not.toHaveProperty("mergeable");
+    expect((await client.rest.pulls.list({ owner: "acme", repo: "nothing" })).data).toEqual([]);
+    // A page at a time, with the Link header Octokit follows.
+    const page = await fetch(`${github.url}/repos/acme/app/pulls?state=all&per_page=2`);
+    expect(page.headers.get("link")).toContain('rel="next"');
+    expect((await client.paginate(client.rest.pulls.list, { owner: "acme", repo: "app", state: "all", per_page: 2 })).map((pull) => pull.number)).toEqual([4, 3, 2, 1]);
+    expect((await fetch(`${github.url}/repos/acme/app/pulls?state=merged`)).status).toBe(422);
+    expect(github.refusals().map((record) => record.refused?.status)).toEqual([422]);
+  });
+
+  it("answers a seeded file raw (Accept: application/vnd.github.raw+json) or as GitHub's file object, its path with slashes sent raw or as %2F", async () => {
+    const github = await start();
+    const text = "# Agents\n\nRun `npm test`. ✓\n";
+    expect((await post(`${github.url}/_standin/files`, { repo: "acme/app", path: "AGENTS.md", content: text })).status).toBe(204);
+    github.seedFile({ repo: "acme/app", path: ".github/agent-think.yml", content: "model: default\n" });
+    github.seedFile({ repo: "acme/app", path: ".github/agent-think.yml", ref: "feature", content: "model: other\n" });
+    const raw = { accept: "application/vnd.github.raw+json" };
+
+    const agents = await fetch(`${github.url}/repos/acme/app/contents/AGENTS.md`, { headers: raw });
+    expect(agents.status).toBe(200);
+    expect(await agents.text()).toBe(text);
+    for (const path of [".github/agent-think.yml", ".github%2Fagent-think.yml"]) {
+      const response = await fetch(`${github.url}/repos/acme/app/contents/${path}?ref=main`, { headers: raw });
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toBe("model: default\n");
+    }
+    // A file seeded for a ref is what that ref has; other refs keep the ref-less seed.
+    expect(await (await fetch(`${github.url}/repos/acme/app/contents/.github/agent-think.yml?ref=feature`, { headers: raw })).text()).toBe("model: other\n");
+
+    // Octokit sends `{path}` with its slashes as %2F, and reads the raw media type as text.
+    const client = octokit(github.url, "ghs_x");
+    const viaOctokit = await client.rest.repos.getContent({ owner: "acme", repo: "app", path: ".github/agent-think.yml", ref: "feature", mediaType: { format: "raw" } });
+    expect(viaOctokit.data).toBe("model: other\n");
+    const object = await client.rest.repos.getContent({ owner: "acme", repo: "app", path: "AGENTS.md", ref: "abc123" });
+    expect(object.data).toMatchObject({ type: "file", encoding: "base64", name: "AGENTS.md", path: "AGENTS.md", size: Buffer.byteLength(text) });
+    const file = object.data as { content: string; sha: string };
+    expect(Buffer.from(file.content, "base64").toString("utf8")).toBe(text);
+    expect(file.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(fixture.description().checkResponse("repos/get-content", object.status, object.data)).toEqual([]);
+    const nested = await client.rest.repos.getContent({ owner: "acme", repo: "app", path: ".github/agent-think.yml" });
+    expect(nested.data).toMatchObject({ name: "agent-think.yml", path: ".github/agent-think.yml" });
+
+    // Absent is GitHub's 404, whichever way it is asked; it is an answer, not a refusal.
+    for (const path of ["CLAUDE.md", ".github/copilot-instructions.md", ".github%2Fcopilot-instructions.md"]) {
+      const response = await fetch(`${github.url}/repos/acme/app/contents/${path}?ref=main`, { headers: raw });
+      expect(response.status, path).toBe(404);
+      expect(await response.json()).toMatchObject({ message: "Not Found", documentation_url: expect.stringContaining("contents"), status: "404" });
+    }
+    expect((await fetch(`${github.url}/repos/other/app/contents/AGENTS.md`)).status).toBe(404);
+    expect(github.records().filter((record) => record.operation !== "repos/get-content")).toEqual([]);
+    expect(github.refusals()).toEqual([]);
+    // A directory's listing is not modelled: a 501 refusal, not a wrong 404.
+    expect((await fetch(`${github.url}/repos/acme/app/contents/.github`)).status).toBe(501);
+  });
+
+  it("refuses a bad seed naming the field, records no control call, and keeps seeds when records are cleared", async () => {
+    const github = await start();
+    for (const [path, body, message] of [
+      ["/_standin/pulls", { repo: "acme", number: 1 }, "repo must be owner/name"],
+      ["/_standin/pulls", { repo: "acme/app", number: 0 }, "number must be a positive whole number"],
+      ["/_standin/pulls", { repo: "acme/app", number: 1, state: "merged" }, 'state must be "open" or "closed"'],
+      ["/_standin/pulls", { repo: "acme/app", number: 1, user: { type: "User" } }, "user.login must be a non-empty string"],
+      ["/_standin/files", { repo: "acme/app", path: "", content: "x" }, "path must be a file's path in the repository"],
+      ["/_standin/files", { repo: "acme/app", path: "a.md" }, "content must be a string (the file's text)"]
+    ] as const) {
+      const response = await post(`${github.url}${path}`, body);
+      expect(response.status, JSON.stringify(body)).toBe(422);
+      expect(await response.json()).toEqual({ message });
+    }
+    expect(() => github.seedPull({ repo: "acme/app", number: 1.5 })).toThrow(/seedPull: number must be/);
+    expect(() => github.seedFile({ repo: "acme/app", path: "/", content: "" })).toThrow(/seedFile: path must be/);
+    github.seedPull({ repo: "acme/app", number: 1 });
+    github.seedFile({ repo: "acme/app", path: "docs/a.md", content: "a" });
+    await post(`${github.url}/repos/acme/app/pulls/comments/5/reactions`, { content: "eyes" });
+    expect(github.records()).toHaveLength(1);
+    expect((await fetch(`${github.url}/_standin/records`, { method: "DELETE" })).status).toBe(204);
+    expect((await fetch(`${github.url}/repos/acme/app/pulls/1`)).status).toBe(200);
+    expect((await fetch(`${github.url}/repos/acme/app/contents/docs/a.md`)).status).toBe(200);
+    // Reactions were forgotten: the same one is new again.
+    expect((await post(`${github.url}/repos/acme/app/pulls/comments/5/reactions`, { content: "eyes" })).status).toBe(201);
+    expect(github.refusals()).toEqual([]);
   });
 });
 
@@ -230,6 +399,9 @@ describe("GitHub stand-in: takes every request production sends", () => {
     await installation.react(repo, 71001, "eyes");
     await installation.react(repo, 71001, "confused");
     await installation.comment(repo, 11, "<!-- agent-think-ingress:not-started comment=71001 -->\n❌ could not start");
+    await installation.reactToReviewComment(repo, 71001, "eyes");
+    github.seedPull({ repo: "acme/widgets", number: 12, head: { repo: "forker/widgets", ref: "fix-parser" } });
+    await installation.pullRequest(repo, 12);
     await octokit(github.url, minted.token).rest.repos.getCollaboratorPermissionLevel({ owner: "acme", repo: "widgets", username: "alice" });
     expect(github.refusals()).toEqual([]);
     expect(github.records().map((record) => record.operation)).toEqual([
@@ -238,6 +410,8 @@ describe("GitHub stand-in: takes every request production sends", () => {
       "reactions/create-for-issue-comment",
       "reactions/create-for-issue-comment",
       "issues/create-comment",
+      "reactions/create-for-pull-request-review-comment",
+      "pulls/get",
       "repos/get-collaborator-permission-level"
     ]);
     // The webhook app's real mint, permissions included, is a request GitHub's description accepts.
@@ -388,6 +562,36 @@ describe("validateGitHubRequest: GitHub's description for any fake in Node", () 
     expect(routes.match("GET", "/repos/a/b/compare/main...feature%2Fx")?.params).toEqual({ owner: "a", repo: "b", base: "main", head: "feature/x" });
     expect(routes.match("POST", "/repos/a/b/issues/comments")).toBeNull();
     expect(routes.match("GET", "/repos/a/b/issues/12/")).toBeNull();
+  });
+
+  it("lets a trailing {path} take the rest of the path (raw slashes or %2F), and no other parameter", () => {
+    const routes = new RouteIndex([
+      { template: "/repos/{owner}/{repo}/contents/{path}", method: "get", operation: "repos/get-content" },
+      { template: "/repos/{owner}/{repo}/git/ref/{ref}", method: "get", operation: "git/get-ref" },
+      { template: "/repos/{owner}/{repo}/issues/{issue_number}", method: "get", operation: "issues/get" }
+    ]);
+    expect(routes.match("GET", "/repos/a/b/contents/README.md")).toEqual({ template: "/repos/{owner}/{repo}/contents/{path}", method: "get", operation: "repos/get-content", params: { owner: "a", repo: "b", path: "README.md" } });
+    expect(routes.match("GET", "/repos/a/b/contents/.github%2Fagent-think.yml")?.params).toEqual({ owner: "a", repo: "b", path: ".github/agent-think.yml" });
+    expect(routes.match("GET", "/repos/a/b/contents/.github/agent-think.yml")).toEqual({
+      template: "/repos/{owner}/{repo}/contents/{path}",
+      method: "get",
+      operation: "repos/get-content",
+      params: { owner: "a", repo: "b", path: ".github/agent-think.yml" },
+      canonicalPath: "/repos/a/b/contents/.github%2Fagent-think.yml"
+    });
+    expect(routes.match("GET", "/repos/a/b/contents/docs/a%20b/c.md")?.params.path).toBe("docs/a b/c.md");
+    expect(routes.match("PUT", "/repos/a/b/contents/docs/a.md")).toBeNull();
+    expect(routes.match("GET", "/repos/a/b/contents/docs//a.md")).toBeNull();
+    expect(routes.match("GET", "/repos/a/b/contents/docs/")).toBeNull();
+    expect(routes.match("GET", "/repos/a/b/git/ref/heads/main")).toBeNull();
+    expect(routes.match("GET", "/repos/a/b/issues/1/2")).toBeNull();
+  });
+
+  it("validates a contents path with slashes as GitHub's description takes it", async () => {
+    for (const url of ["/repos/acme/app/contents/.github/agent-think.yml?ref=main", "/repos/acme/app/contents/.github%2Fagent-think.yml?ref=main"]) {
+      expect(await validateGitHubRequest("GET", url)).toMatchObject({ ok: true, operation: { operationId: "repos/get-content" }, params: { owner: "acme", repo: "app", path: ".github/agent-think.yml" } });
+    }
+    expect(await validateGitHubRequest("GET", "/repos/acme/app/contents/a/b?reff=main")).toMatchObject({ ok: false, status: 422 });
   });
 
   it("loads a GitHub Enterprise Server description, served under /api/v3", async () => {
