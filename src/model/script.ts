@@ -13,7 +13,8 @@
  *   TEST: fail-once <message>  the same, except in a continued run (the
  *                              envelope's continuationOf is set)
  *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
- *                              not-reproduced, needs-info, pr-opened, no-pr)
+ *                              not-reproduced, needs-info, pr-opened, no-pr…)
+ *   TEST: result-json <json>   call report_result with this whole input
  *   TEST: skill <name>         call activate_skill for <name>
  *   TEST: publish <directory>  call publish_reproduction for <directory>
  *   TEST: reply <text>         answer with <text> and end the turn
@@ -104,6 +105,17 @@ export function planScript(instruction: string, options: { continuation?: boolea
         const outcome = space < 0 ? rest : rest.slice(0, space);
         const summary = space < 0 ? "Scripted result." : unescape(rest.slice(space + 1));
         push({ kind: "tool", toolName: "report_result", input: { outcome, summary }, say: "Recording the result." });
+        break;
+      }
+      case "result-json": {
+        let input: Record<string, unknown>;
+        try {
+          input = JSON.parse(rest) as Record<string, unknown>; // JSON has its own escapes
+        } catch {
+          push({ kind: "reply", text: "TEST: result-json needs a JSON object." });
+          return steps;
+        }
+        push({ kind: "tool", toolName: "report_result", input, say: "Recording the result." });
         break;
       }
       case "publish":

@@ -60,6 +60,17 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
+/**
+ * `text` as one fenced code block (a patch, a command's output): it renders
+ * literally, never links and never notifies. The fence is longer than any
+ * run of backticks in the text, so the text cannot close it.
+ */
+export function codeBlock(text: string, language = ""): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${language}\n${text.replace(/\n+$/, "")}\n${fence}`;
+}
+
 type Segment = { code: boolean; text: string };
 
 const FENCE_OPEN = /^(`{3,}|~{3,})(.*)$/;

@@ -26,11 +26,11 @@
  * the requester; one notification per run is enough), and the one who
  * stopped a run is named in code.
  */
-import type { BudgetLimit, RunEnding, RunResult } from "../run/ending";
+import { setupFailureLine, type BudgetLimit, type RunEnding, type RunResult, type SetupFailure } from "../run/ending";
 import { MAX_LOGIN_CHARS } from "../shared/repo";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
-import { codeSpan, neutralize } from "./neutralize";
+import { codeBlock, codeSpan, neutralize } from "./neutralize";
 
 export type NoticeKind = "rocket" | "closing" | "stale";
 
@@ -102,7 +102,10 @@ const OUTCOME_HEADINGS: Record<RunResult["outcome"], string> = {
   "not-reproduced": "❔ Not reproduced",
   "needs-info": "💬 Needs more information",
   "pr-opened": "🛠️ Pull request opened",
-  "no-pr": "❔ No pull request"
+  "pr-updated": "🛠️ Pull request updated",
+  "no-pr": "❔ No pull request",
+  "review-addressed": "🛠️ Review addressed",
+  "patch-suggested": "🩹 Patch suggested"
 };
 
 /** A URL longer than this is never linked, and shown cut. */
@@ -183,6 +186,8 @@ export function closingText(ending: RunEnding, run: RunRef): string {
       const reason = ending.reason ? neutralize(cutText(oneLine(ending.reason), MAX_CANCEL_REASON_CHARS), policy, { mode: "inline" }) : "";
       return [...opening, `⏹️ **agent-think stopped this run${reason ? ` (${reason})` : ""}.**`, "", `What it did before stopping is in ${thread}.`].join("\n");
     }
+    case "setup-failed":
+      return setupFailedText(ending.failure, opening, thread);
     case "budget":
       return [
         ...opening,
@@ -193,24 +198,64 @@ export function closingText(ending: RunEnding, run: RunRef): string {
   }
 }
 
+/** A setup output tail longer than this is cut from the front: its end says why it failed. */
+const MAX_SETUP_OUTPUT_CHARS = 4_000;
+
+/** The repository could not be prepared: which step, how it failed, its last output, and what to do. */
+function setupFailedText(failure: SetupFailure, opening: string[], thread: string): string {
+  const fix =
+    failure.kind === "checkout"
+      ? "Check that the App can read the repository (and the pull request's head), then continue the run from the dashboard."
+      : `Fix ${codeSpan(failure.file)} (or what the step needs) on the default branch, then continue the run from the dashboard.`;
+  const details =
+    failure.kind === "config"
+      ? failure.errors.slice(0, 20).map((error) => `- ${codeSpan(cutText(oneLine(error), 300))}`)
+      : failure.output.trim()
+        ? ["Its last output:", "", codeBlock(tail(failure.output, MAX_SETUP_OUTPUT_CHARS))]
+        : ["It printed nothing."];
+  return [
+    ...opening,
+    `⚠️ **agent-think could not prepare the repository: ${setupFailureLine(failure).replace(/`/g, "")}.**`,
+    "",
+    failure.kind === "step" && failure.durationMs !== undefined ? `${codeSpan(failure.command)} ran for ${formatDuration(failure.durationMs)}. The model did not start.` : "The model did not start.",
+    "",
+    ...details,
+    "",
+    `${fix} Details: ${thread}.`
+  ].join("\n");
+}
+
+/** The last `max` characters of `text`, from a line start where one is near. */
+function tail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(text.length - max);
+  const newline = cut.indexOf("\n");
+  return `…\n${newline >= 0 && newline < 200 ? cut.slice(newline + 1) : cut}`;
+}
+
 function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening: string[]): string {
   const steps = result.steps ?? [];
   const changes = result.changes ?? [];
+  const addressed = result.addressed ?? [];
   const parts = [
     blockPart(quoteModelText(result.summary), policy),
     // Steps are commands and clicks to repeat: code, verbatim.
     listPart(steps.map(oneLine), (step, i) => `${i + 1}. ${codeSpan(step)}`, "steps"),
     listPart(changes.map(oneLine), (change) => `- ${neutralize(change, policy, { mode: "inline" })}`, "changes"),
-    inlinePart(result.verification ? oneLine(result.verification) : "", policy)
+    inlinePart(result.verification ? oneLine(result.verification) : "", policy),
+    listPart(addressed.map(addressedLine), (line) => `- ${neutralize(line, policy, { mode: "inline" })}`, "review points"),
+    patchPart(result.patch ?? "")
   ];
   return fitMessage(
-    ([summary, stepLines, changeLines, verification], cut) => {
+    ([summary, stepLines, changeLines, verification, addressedLines, patch], cut) => {
       const lines = [...opening, `### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
       if (result.reproductionUrl) lines.push("", `**Reproduction:** ${reproductionText(result.reproductionUrl, policy)}`);
       if (result.pullRequestUrl) lines.push("", `**Pull request:** ${pullRequestText(result.pullRequestUrl, policy)}`);
       if (steps.length) lines.push("", "**Steps**", stepLines!);
       if (changes.length) lines.push("", "**Changes**", changeLines!);
+      if (addressed.length) lines.push("", "**Review**", addressedLines!);
       if (result.verification) lines.push("", `**Verified:** ${verification!}`);
+      if (result.patch) lines.push("", "<details><summary>Patch</summary>", "", patch!, "", "</details>");
       if (cut) lines.push("", cutNotice(run));
       lines.push("", `<sub>agent-think · [thread](${run.threadUrl})</sub>`);
       return lines.join("\n");
@@ -218,6 +263,24 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
     parts,
     MAX_NOTICE_TEXT_CHARS
   );
+}
+
+/** One review point as a line: where it is (the comment's link is checked by neutralize like any other), then what was done. */
+function addressedLine(point: NonNullable<RunResult["addressed"]>[number]): string {
+  const where = [point.path ? `\`${point.path.replace(/`/g, "")}\`` : "", point.comment ?? ""].filter(Boolean).join(" ");
+  return oneLine(where ? `${where}: ${point.change}` : point.change);
+}
+
+/** A patch as a diff block; cut, it keeps its first lines and says so, since half a patch does not apply. */
+function patchPart(patch: string): CutPart {
+  return {
+    size: patch.length,
+    render(limit) {
+      if (patch.length <= limit) return codeBlock(patch, "diff");
+      const cut = patch.slice(0, Math.max(0, limit)).replace(/\n[^\n]*$/, "");
+      return `${codeBlock(cut, "diff")}\n\n_The patch was cut to fit; the whole patch is in the run's thread._`;
+    }
+  };
 }
 
 function cutNotice(run: RunRef): string {

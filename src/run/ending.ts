@@ -8,17 +8,61 @@
 import { z } from "zod";
 import type { TranscriptMessage } from "../shared/dispatch";
 
-export const RESULT_OUTCOMES = ["reproduced", "not-reproduced", "needs-info", "pr-opened", "no-pr"] as const;
+export const RESULT_OUTCOMES = [
+  "reproduced",
+  "not-reproduced",
+  "needs-info",
+  "pr-opened",
+  "pr-updated",
+  "no-pr",
+  "review-addressed",
+  "patch-suggested"
+] as const;
+export type ResultOutcome = (typeof RESULT_OUTCOMES)[number];
+
+/** The longest patch a result may carry: it goes into the closing comment, which GitHub caps at 65,536 characters. */
+export const MAX_PATCH_CHARS = 30_000;
+
+/**
+ * What an outcome must come with, or the maintainer reading the comment
+ * cannot act on it. The tool's validation answers the model with the field
+ * that is missing, so it can call again.
+ */
+const REQUIRED_FIELDS: Partial<Record<ResultOutcome, ReadonlyArray<"pullRequestUrl" | "changes" | "verification" | "addressed" | "patch">>> = {
+  "pr-updated": ["pullRequestUrl", "changes", "verification"],
+  "review-addressed": ["pullRequestUrl", "addressed", "verification"],
+  "patch-suggested": ["patch", "addressed"]
+};
 
 /** The `report_result` tool's input: the skill's structured result. */
 export const runResultSchema = z.object({
-  outcome: z.enum(RESULT_OUTCOMES).describe("How the run ended."),
+  outcome: z
+    .enum(RESULT_OUTCOMES)
+    .describe(
+      "How the run ended. pr-updated: commits pushed to the App's open pull request for this issue; review-addressed: review changes pushed to the pull request's branch; patch-suggested: nothing pushed, a patch in `patch`."
+    ),
   summary: z.string().min(1).max(4_000).describe("One to three sentences a maintainer reads first."),
   steps: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("Steps to reproduce, or what was done."),
   reproductionUrl: z.url().optional().describe("The deployed reproduction page."),
   pullRequestUrl: z.url().optional().describe("The pull request that was opened."),
   changes: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("What the pull request changes."),
-  verification: z.string().min(1).max(2_000).optional().describe("How the result was verified.")
+  verification: z.string().min(1).max(2_000).optional().describe("How the result was verified."),
+  addressed: z
+    .array(
+      z.object({
+        comment: z.url().optional().describe("The review comment's URL."),
+        path: z.string().min(1).max(500).optional().describe("The file it is about."),
+        change: z.string().min(1).max(1_000).describe("What was changed for it, or why nothing was.")
+      })
+    )
+    .max(30)
+    .optional()
+    .describe("One entry per review comment or review point handled (review-addressed, patch-suggested)."),
+  patch: z.string().min(1).max(MAX_PATCH_CHARS).optional().describe("A unified diff (git diff) the maintainers can apply (patch-suggested).")
+}).superRefine((result, ctx) => {
+  for (const field of REQUIRED_FIELDS[result.outcome] ?? []) {
+    if (result[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `is required when outcome is "${result.outcome}"` });
+  }
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 
@@ -29,7 +73,19 @@ export type RunEnding =
   | { kind: "failed"; error: string }
   | { kind: "interrupted" }
   | { kind: "cancelled"; reason?: string }
-  | { kind: "budget"; limit: BudgetLimit };
+  | { kind: "budget"; limit: BudgetLimit }
+  | { kind: "setup-failed"; failure: SetupFailure };
+
+/**
+ * Why the repository could not be prepared before the model's first step
+ * (src/run/prepare.ts): its `.github/agent-think.yml` is invalid, the clone
+ * or checkout failed, or a setup command failed. Output is bounded and
+ * redacted before it gets here.
+ */
+export type SetupFailure =
+  | { kind: "config"; file: string; errors: string[] }
+  | { kind: "checkout"; command: string; exitCode?: number; output: string }
+  | { kind: "step"; file: string; index: number; of: number; command: string; exitCode?: number; timedOut?: boolean; durationMs?: number; output: string };
 
 export type BudgetLimit = { kind: "tokens"; used: number; budget: number } | { kind: "steps"; steps: number };
 
@@ -48,6 +104,8 @@ export type EndingFacts = {
   cancelReason?: string;
   /** The page the run published (publish_reproduction): the address the issue gets, whatever the model wrote. */
   reproductionUrl?: string;
+  /** The repository's preparation failed, which ended the run before the model started. */
+  setupFailure?: SetupFailure;
 };
 
 /** How a run ended, for its closing message. */
@@ -64,6 +122,7 @@ export function describeEnding(facts: EndingFacts): RunEnding {
       }
       return { kind: "finished", text: facts.finalText, ...(facts.reproductionUrl ? { reproductionUrl: facts.reproductionUrl } : {}) };
     case "error":
+      if (facts.setupFailure) return { kind: "setup-failed", failure: facts.setupFailure };
       return facts.interrupted ? { kind: "interrupted" } : { kind: "failed", error: facts.error ?? "the run failed without an error message" };
     case "aborted":
     case "skipped":
@@ -83,10 +142,24 @@ export function endingError(ending: RunEnding): string | undefined {
       return "interrupted: recovery exhausted";
     case "cancelled":
       return `cancelled${ending.reason ? `: ${ending.reason}` : ""}`;
+    case "setup-failed":
+      return `setup failed: ${setupFailureLine(ending.failure)}`;
     case "budget":
       return ending.limit.kind === "tokens"
         ? `budget exhausted: ${ending.limit.used} of ${ending.limit.budget} tokens`
         : `budget exhausted: step cap of ${ending.limit.steps}`;
+  }
+}
+
+/** One line saying what failed in the repository's preparation (the command center's error, the comment's heading). */
+export function setupFailureLine(failure: SetupFailure): string {
+  switch (failure.kind) {
+    case "config":
+      return `${failure.file} is invalid (${failure.errors.length} problem${failure.errors.length === 1 ? "" : "s"})`;
+    case "checkout":
+      return `\`${failure.command}\` failed${failure.exitCode === undefined ? "" : ` (exit ${failure.exitCode})`}`;
+    case "step":
+      return `step ${failure.index} of ${failure.of} \`${failure.command}\` ${failure.timedOut ? "timed out" : failure.exitCode === undefined ? "could not run" : `exited ${failure.exitCode}`}`;
   }
 }
 
