@@ -25,7 +25,7 @@ import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context
 import { RunToken } from "./run/run-token";
 import { DispatchOnce } from "./run/dispatch-once";
 import { ActiveTurn } from "./run/active-turn";
-import { assertBotFor, requireBot } from "./run/bot-identity";
+import { assertBotFor, requireBot, resolveBot } from "./run/bot-identity";
 import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
@@ -47,6 +47,10 @@ import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs } from "./command-center/registry";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
+import { createRepoReader } from "./github/repo-reader";
+import { RunPreparation, SetupFailedError } from "./run/prepare";
+import { withWorkspaceBlock } from "./run/workspace-block";
+import { refusal } from "./run/write-policy";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
@@ -134,6 +138,22 @@ export class ThinkAgent extends Think<Env> {
     storage: this.ctx.storage.kv,
     recoveries: (submissionId) => this.#reports.recoveryCount(submissionId),
     log: (event, fields) => this.#log(event, fields)
+  });
+  /** The repository made ready before the model's first step, and where the run may push (run/prepare.ts). */
+  readonly #preparation = new RunPreparation({
+    storage: this.ctx.storage.kv,
+    reader: async () => {
+      const apiUrl = this.githubApiUrl();
+      return apiUrl ? createRepoReader({ baseUrl: apiUrl, token: await this.#token.fresh() }) : null;
+    },
+    exec: async (input) => (await this.#workspaceAgent()).exec({ ...input, turn: (await this.#turn()) ?? undefined, ...(await this.#token.credentials()) }),
+    redact: (text) => this.#token.redact(text),
+    onStep: async (submissionId, step) => {
+      await this.#ledger.touch(submissionId, Date.now());
+      this.#reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());
+    },
+    log: (event, fields) => this.#log(event, fields),
+    now: () => Date.now()
   });
   #model: LanguageModel | undefined;
   /** Duplicate dispatches of a comment answered before any work (run/dispatch-once.ts). */
@@ -236,6 +256,10 @@ export class ThinkAgent extends Think<Env> {
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
         run: async (input) => {
           const [workspace, turn, credentials] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.credentials()];
+          // A push or a pull request the run may not make is refused before it runs (run/write-policy.ts).
+          const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
+          const refused = policy ? refusal(input.command, policy) : null;
+          if (refused) return { backend: input.backend, error: refused };
           const exec = (command: typeof input) => workspace.exec({ ...command, turn: turn ?? undefined, ...credentials });
           // A re-issue of the command a restart interrupted is answered, not run again.
           return turn ? this.#commands.run(turn.submissionId, input, exec) : exec(input);
@@ -283,7 +307,9 @@ export class ThinkAgent extends Think<Env> {
         updatedAt: now
       };
       await this.#runs.put(run);
-      const submission = await this.submitMessages([runMessage(run, input.session, now, undefined, github)], {
+      // The envelope says whether a pull request is this App's: with the bot the run acts as.
+      const message = runMessage(run, input.session, now, undefined, github, this.#botLogin(run));
+      const submission = await this.submitMessages([message], {
         idempotencyKey: idempotencyKeyFor(input.commentId),
         // Who asked is kept with the submission: a later dispatch replaces the run context before this run's closing comment.
         metadata: {
@@ -317,7 +343,7 @@ export class ThinkAgent extends Think<Env> {
     const run = await this.#token.replace(input.installationToken, input.installationTokenExpiresAt, input.bot);
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
-    const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github);
+    const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github, this.#botLogin(run));
     const submission = await this.submitMessages([message], {
       metadata: { continuation: true, ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}) }
     });
@@ -383,7 +409,9 @@ export class ThinkAgent extends Think<Env> {
     if (turn) this.#watchdog.arm(turn.submissionId);
     // A recovered turn is running again.
     if (turn) this.#reports.resumedIfRecovering(turn.submissionId, Date.now());
+    const prepared = turn ? await this.#prepare(turn.submissionId, ctx.abortSignal) : null;
     return {
+      ...(prepared ? { messages: withWorkspaceBlock(ctx.messages, prepared) } : {}),
       maxSteps: this.maxSteps,
       ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
       providerOptions: GATEWAY_PROVIDER_OPTIONS,
@@ -501,11 +529,13 @@ export class ThinkAgent extends Think<Env> {
       lastFinishReason: facts.usage?.lastFinishReason,
       maxSteps: this.maxSteps,
       cancelReason: facts.cancelReason,
-      reproductionUrl: facts.reproductionUrl
+      reproductionUrl: facts.reproductionUrl,
+      setupFailure: facts.setupFailure
     });
     const at = submission.completedAt ?? Date.now();
     await this.#reports.turnEnded(id, { run: await this.#runRef(id, submission.metadata), ending, usage: facts.usage, at });
     this.#commands.forget(id);
+    this.#preparation.forget(id);
     await this.#ledger.forget(id);
     return ending;
   }
@@ -575,6 +605,34 @@ export class ThinkAgent extends Think<Env> {
     };
   }
 
+
+  /**
+   * The repository prepared for this submission (once; a recovered turn
+   * reuses it). A failed preparation is kept for the closing comment and
+   * ends the turn before the model's first step.
+   */
+  async #prepare(submissionId: string, signal: AbortSignal | undefined) {
+    const run = await this.#runs.get();
+    if (!run) return null;
+    try {
+      return await this.#preparation.prepare(
+        submissionId,
+        { repo: run.repo, issueNumber: run.issueNumber, pullRequest: run.pullRequest, botLogin: this.#botLogin(run) },
+        signal
+      );
+    } catch (error) {
+      if (!(error instanceof SetupFailedError)) throw error;
+      await this.#ledger.recordSetupFailure(submissionId, error.failure);
+      this.#log("prepare:failed", { submissionId, failure: error.failure.kind });
+      throw error;
+    }
+  }
+
+  /** The login of the bot the run acts as; undefined when there is none to act as (then no pull request counts as the App's). */
+  #botLogin(run: RunContext): string | undefined {
+    const resolved = resolveBot(run.bot, this.env);
+    return resolved.ok ? resolved.bot.login : undefined;
+  }
 
   /** The token budget's stop condition for this turn, counting what a recovered turn's earlier attempts used. */
   async #budgetStop(submissionId: string, budget: number) {

@@ -34,13 +34,10 @@ import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
 import { isolateSecrets } from "./run/console-guard";
 import { boundText, commandId, LOG_DIR, logPath, type StreamName } from "./tools/command-report";
-import type { BackendId, BashInput, BashResult, BashStream } from "./tools/bash-tool";
+import { CONTAINER_UNAVAILABLE, type BackendId, type BashInput, type BashResult, type BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
 import { TERMINAL_STATUSES } from "./run/submission";
 import type { ThinkAgent } from "./agent";
-
-export const CONTAINER_UNAVAILABLE =
-  "container backend unavailable: this environment has no container engine (local dev); use the shell backend";
 
 const DEFAULT_MAX_TOOL_OUTPUT_BYTES = 16 * 1024;
 /** How long a release waits for container commands still running (and their last sync) before it gives the container back. */

@@ -49,7 +49,7 @@ describe("the bot a dispatch names", () => {
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
 
     expect((await storedRun(agent))?.bot).toEqual(ACME);
-    expect(container.commands()).toEqual(["as-acme"]);
+    expect(container.commands()).toEqual(["prepare: clone", "as-acme"]);
     const [login] = logins(container);
     expect(login).toBe(gitAuthScript(ACME, await authMarker(TOKEN, ACME.login)));
     expect(login).toContain(`login='${ACME.login}'`);

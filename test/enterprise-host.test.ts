@@ -153,7 +153,7 @@ describe("a deploy for a GitHub Enterprise Server", () => {
     expect(JSON.stringify(transcript)).not.toContain("github.com");
 
     // The container: logged in to ghe.example.com (GHES noreply domain), then the command ran.
-    expect(container.commands()).toEqual(["cloned"]);
+    expect(container.commands()).toEqual(["prepare: clone", "cloned"]);
     expect(container.auths()).toEqual([TOKEN]);
     const login = container.runs.find((run) => run.script.includes("gh auth login"))!.script;
     expect(login).toBe(gitAuthScript(ENTERPRISE_BOT, await authMarker(TOKEN, ENTERPRISE_BOT.login), ENTERPRISE));

@@ -50,10 +50,10 @@ describe("container ownership follows the turn", () => {
     const { submissionId } = await dispatch(repo, "TEST: container echo one\nTEST: run echo on-the-shell\nTEST: container echo two", "ghs_tokenONE_0000000000");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
 
-    expect(container.commands()).toEqual(["one", "two"]);
+    expect(container.commands()).toEqual(["prepare: clone", "one", "two"]);
     expect(container.auths()).toEqual(["ghs_tokenONE_0000000000"]);
-    // The fresh container had not logged in: its guard stopped the first command, which ran again after the login.
-    expect(container.guardStops).toEqual(["one"]);
+    // The fresh container had not logged in: its guard stopped the first command (the clone before the model), which ran again after the login.
+    expect(container.guardStops).toEqual(["prepare: clone"]);
     // No bot in the dispatch: local dev's (test/wrangler.jsonc), login only. A named bot: test/bot-identity.test.ts.
     expect(container.runs[1]!.script).toBe(
       gitAuthScript({ login: DEFAULT_BOT_LOGIN }, await authMarker("ghs_tokenONE_0000000000", DEFAULT_BOT_LOGIN))
@@ -105,7 +105,7 @@ describe("container ownership follows the turn", () => {
 
     const fresh = await agentFor(session);
     expect((await waitForStatus(fresh, submissionId)).status).toBe("completed");
-    expect(container.commands()).toEqual(["first", "after-eviction"]);
+    expect(container.commands()).toEqual(["prepare: clone", "first", "after-eviction"]);
     expect(fleet.stopped()).toEqual([held]);
     expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
   });
@@ -114,24 +114,24 @@ describe("container ownership follows the turn", () => {
     const { repo, container, agent } = await setup();
     const first = await dispatch(repo, "TEST: container echo a\nTEST: sleep 600\nTEST: container echo b", "ghs_tokenOLD_0000000000", 1);
     await waitForStatus(agent, first.submissionId, ["running"]);
-    for (let i = 0; i < 100 && container.commands().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !container.commands().includes("a"); i++) await new Promise((r) => setTimeout(r, 20));
     await dispatch(repo, "TEST: reply queued", "ghs_tokenNEW_0000000000", 2);
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
     expect(container.auths()).toEqual(["ghs_tokenOLD_0000000000", "ghs_tokenNEW_0000000000"]);
     const newAuth = container.runs.findIndex((run) => run.stdin === "ghs_tokenNEW_0000000000");
     expect(container.runs.findLastIndex((run) => run.script.includes("echo b"))).toBeGreaterThan(newAuth);
-    expect(container.commands()).toEqual(["a", "b"]);
+    expect(container.commands()).toEqual(["prepare: clone", "a", "b"]);
   });
 
   it("logs a container that replaced the turn's one in before its next command", async () => {
     const { repo, container, agent } = await setup();
     const { submissionId } = await dispatch(repo, "TEST: container echo before\nTEST: sleep 300\nTEST: container echo after", "ghs_tokenREP_0000000000");
-    for (let i = 0; i < 200 && container.commands().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && !container.commands().includes("before"); i++) await new Promise((r) => setTimeout(r, 20));
     // A crash relaunch, a restart or a reconcile: same Sandbox, a new container with no gh login.
     container.replace();
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
-    expect(container.commands()).toEqual(["before", "after"]);
-    expect(container.guardStops).toEqual(["before", "after"]);
+    expect(container.commands()).toEqual(["prepare: clone", "before", "after"]);
+    expect(container.guardStops).toEqual(["prepare: clone", "after"]);
     expect(container.auths()).toEqual(["ghs_tokenREP_0000000000", "ghs_tokenREP_0000000000"]);
     const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
     expect(bash.map((part) => part.output)).toMatchObject([{ exitCode: 0 }, { exitCode: 0, stdout: { text: "after\n" } }]);

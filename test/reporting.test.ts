@@ -176,7 +176,7 @@ describe("reporting back on the issue", () => {
     const [, closing] = await settled(agent, 2);
     expect(closing).toMatchObject({ kind: "closing", state: "sent", attempts: 2 });
     expect(onlyComment(repo)).toContain("Which version?");
-    const listed = github.callsFor(repo).filter((call) => call.method === "GET");
+    const listed = github.callsFor(repo).filter((call) => call.method === "GET" && call.path.endsWith("/comments"));
     expect(listed).toHaveLength(1);
   });
 
@@ -393,7 +393,7 @@ describe("posting like a good citizen", () => {
     expect(ours).toHaveLength(1);
     expect(github.comments(repo, 7)).toHaveLength(221);
     expect(closing!.url).toBe(ours[0]!.html_url);
-    const pages = github.callsFor(repo).filter((call) => call.method === "GET");
+    const pages = github.callsFor(repo).filter((call) => call.method === "GET" && call.path.endsWith("/comments"));
     expect(pages).toHaveLength(2);
   });
 

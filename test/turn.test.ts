@@ -91,6 +91,8 @@ describe("a scripted turn", () => {
       "submitted",
       "dispatched",
       "turn:start",
+      // No container engine here: the repository is not cloned before the model starts.
+      "prepare:no-container",
       "tool",
       "turn:released",
       // The test Worker's GITHUB_API_URL is empty: the closing message is logged, not posted.

@@ -27,8 +27,13 @@ export const TEST_GATEWAY_ENV = {
 export class GatewayThinkAgent extends ThinkAgent {
   /** What a test adds to TEST_GATEWAY_ENV for one session (provider keys, a key mode), set before its first turn. */
   static readonly modelEnvFor = new Map<string, Record<string, string>>();
+  /** Sessions whose agent reads and reports on the GitHub MSW plays (TEST_GITHUB_API_URL), as ReportingThinkAgent does. */
+  static readonly withGitHub = new Set<string>();
   protected override modelEnv() {
     return { ...this.env, ...TEST_GATEWAY_ENV, ...GatewayThinkAgent.modelEnvFor.get(this.name) };
+  }
+  protected override githubApiUrl() {
+    return GatewayThinkAgent.withGitHub.has(this.name) ? TEST_GITHUB_API_URL : super.githubApiUrl();
   }
 }
 

@@ -97,6 +97,8 @@ export type IssueCommentDelivery = z.infer<typeof issueCommentSchema>;
 export const pullRequestSchema = z.object({
   number: id,
   title: z.string(),
+  // Null for a deleted account ("ghost").
+  user: z.object({ login: z.string() }).nullable().optional(),
   head: z.object({ ref: z.string(), sha: z.string(), repo: z.object({ full_name: z.string() }).nullable() }),
   base: z.object({ ref: z.string(), repo: z.object({ full_name: z.string() }) })
 });

@@ -12,7 +12,7 @@
  * the kind. Pure; any other event or action is not a trigger.
  */
 import { MAX_DIFF_HUNK_CHARS, MAX_GIT_REF_CHARS, MAX_PATH_CHARS, PULL_REQUEST_SIDES, type PullRequestRef } from "../../src/shared/dispatch";
-import { parseRepo } from "../../src/shared/repo";
+import { checkActorLogin, parseRepo } from "../../src/shared/repo";
 import {
   issueCommentSchema,
   reviewCommentSchema,
@@ -147,7 +147,9 @@ export function pullRequestRef(pull: PullRequestPayload): PullRequestRef {
     ...optional("headRef", ref(pull.head.ref)),
     ...optional("headSha", /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(pull.head.sha) ? pull.head.sha : undefined),
     ...optional("baseRef", ref(pull.base.ref)),
-    fork: head === undefined || head.toLowerCase() !== base.toLowerCase()
+    fork: head === undefined || head.toLowerCase() !== base.toLowerCase(),
+    // Who opened it: the agent lets a run push only to a pull request its own App opened.
+    ...optional("author", pull.user && checkActorLogin(pull.user.login).ok ? pull.user.login : undefined)
   };
 }
 

@@ -9,75 +9,50 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DOTCOM_EXAMPLES } from "./support/examples";
+import { pickReviewCommentExample, pickReviewExample } from "../../scripts/lib/github-delivery";
+import { DOTCOM_EXAMPLES, ISSUE_COMMENT_EXAMPLE } from "./support/examples";
 import { githubServer, IDENTITY_CALLS, PULL_HEAD_SHA, status, type GitHubCall } from "./support/github";
-import { commentPayload, dispatchesFor, newCommentId, outcome, send, sign } from "./support/ingress";
+import { commentPayload, dispatchesFor, outcome, send, sign } from "./support/ingress";
+import { testPayloads } from "./support/payloads";
 import { FAIL_DISPATCH } from "./support/recording";
 import { RecordingAgentThink } from "./worker";
 
 const { calls, use: github } = githubServer();
 const route = (call: GitHubCall) => `${call.method} ${call.path}`;
 
-type Example = Record<string, unknown> & { action: string; installation?: unknown };
-const definitions = JSON.parse(DOTCOM_EXAMPLES) as { name: string; examples: Example[] }[];
-function published(name: string, action: string): Example {
-  const example = definitions.find((definition) => definition.name === name)?.examples.find((e) => e.action === action && e.installation !== undefined);
-  if (!example) throw new Error(`@octokit/webhooks-examples no longer publishes ${name}.${action} with an installation`);
-  return structuredClone(example);
-}
+// GitHub's published examples moved to acme/widgets#2 from forker/widgets's fix-parser (support/payloads.ts's TEST_PULL);
+// test/unit/webhook-payloads.test.ts validates the same builders against GitHub's webhook schema.
+const definitions = JSON.parse(DOTCOM_EXAMPLES) as unknown;
+const { reviewCommentDelivery, reviewDelivery } = testPayloads(ISSUE_COMMENT_EXAMPLE, {
+  reviewComment: pickReviewCommentExample(definitions),
+  review: pickReviewExample(definitions)
+});
 
-type Author = { login?: string; association?: string; userType?: string };
-
-/** GitHub's example moved to acme/widgets (the allowlist's), the head left in the example's repository: a fork. */
-function onAcme(example: Example) {
-  const payload = example as Example & {
-    repository: Record<string, unknown> & { owner: Record<string, unknown> };
-    pull_request: { number: number; base: { repo: Record<string, unknown> & { owner: Record<string, unknown> } } };
-  };
-  for (const repo of [payload.repository, payload.pull_request.base.repo]) {
-    repo.full_name = "acme/widgets";
-    repo.name = "widgets";
-    repo.owner = { ...repo.owner, login: "acme" };
-  }
-  return payload;
-}
-
-function authored<T extends Record<string, unknown>>(item: T, id: number, body: string | null, author: Author): T {
-  const user = item.user as Record<string, unknown>;
-  const login = author.login ?? "octocat";
-  return {
-    ...item,
-    id,
-    body,
-    author_association: author.association ?? "OWNER",
-    user: { ...user, login, type: author.userType ?? (login.endsWith("[bot]") ? "Bot" : "User") }
-  };
-}
+type Author = { login?: string; association?: string };
 
 function reviewCommentPayload(body = "@agent-think why does this line break?", author: Author = {}) {
-  const payload = onAcme(published("pull_request_review_comment", "created"));
-  const id = newCommentId();
-  return { payload: { ...payload, comment: authored(payload.comment as Record<string, unknown>, id, body, author) }, id };
+  const payload = reviewCommentDelivery({ body, ...author });
+  return { payload, id: payload.comment.id };
 }
 
 function reviewPayload(body: string | null = "@agent-think fix what I asked for in this review", author: Author = {}) {
-  const payload = onAcme(published("pull_request_review", "submitted"));
-  const id = newCommentId();
-  return { payload: { ...payload, review: authored(payload.review as Record<string, unknown>, id, body, author) }, id };
+  const payload = reviewDelivery({ body, ...author });
+  return { payload, id: payload.review.id };
 }
 
 const deliver = async (payload: unknown, event: string) => send(await sign(payload, { event }));
 const marker = (key: string) => env.EVENT_STATE.get(key, "json");
 const lastDispatch = () => RecordingAgentThink.calls.at(-1);
 
-/** The example's pull request: Codertocat/Hello-World's `changes` into acme/widgets's `master`. */
+/** The example's pull request as the builders move it: forker/widgets's `fix-parser` into acme/widgets's `master` (the example's commit and base). */
 const EXAMPLE_PULL = {
   number: 2,
-  headRepo: "Codertocat/Hello-World",
-  headRef: "changes",
+  headRepo: "forker/widgets",
+  headRef: "fix-parser",
   headSha: "ec26c3e57ca3a959ca5aad62de7213c562f8c821",
   baseRef: "master",
-  fork: true
+  fork: true,
+  author: "forker"
 };
 
 describe("a review comment that mentions the bot", () => {
@@ -147,7 +122,7 @@ describe("a review whose body mentions the bot", () => {
     github();
     expect(outcome(await deliver(reviewPayload(null).payload, "pull_request_review"))).toBe("ignored:no_mention");
     expect(outcome(await deliver(reviewPayload("LGTM, thanks").payload, "pull_request_review"))).toBe("ignored:no_mention");
-    const dismissed = onAcme(published("pull_request_review", "dismissed"));
+    const dismissed = { ...reviewPayload().payload, action: "dismissed" };
     expect(outcome(await deliver(dismissed, "pull_request_review"))).toBe("ignored:action");
     expect(calls).toEqual([]);
   });

@@ -85,11 +85,11 @@ const MARKER_SEARCH_PAGE_SIZE = 100;
  */
 export const MARKER_SEARCH_MAX_PAGES = 10;
 
-export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+/** An Octokit for `options`: its base URL, token and per-request timeout, silent. Shared with src/github/repo-reader.ts. */
+export function octokitFor(options: Omit<GitHubClientOptions, "botLogin">): Octokit {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const author = options.botLogin ?? DEFAULT_BOT_LOGIN;
   const send = options.fetch ?? ((input: RequestInfo, init?: RequestInit) => fetch(input, init));
-  const octokit = new Octokit({
+  return new Octokit({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     ...(options.token ? { auth: options.token } : {}),
     userAgent: "agent-think",
@@ -102,13 +102,21 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     },
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }
   });
-  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run();
-    } catch (error) {
-      throw toCallError(what, error);
-    }
-  };
+}
+
+/** `run`, with what it throws as a GitHubCallError named `what`. */
+export async function callGitHub<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw toCallError(what, error);
+  }
+}
+
+export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const author = options.botLogin ?? DEFAULT_BOT_LOGIN;
+  const octokit = octokitFor(options);
+  const call = callGitHub;
 
   return {
     async react(repo, commentId, content) {
@@ -158,7 +166,7 @@ export function byAuthor(comment: CommentAuthor, author: string): boolean {
   return !slug || `${slug}[bot]`.toLowerCase() === login;
 }
 
-function ownerAndName(repo: string): { owner: string; name: string } {
+export function ownerAndName(repo: string): { owner: string; name: string } {
   const parsed = parseRepo(repo);
   if (!parsed.ok) throw new GitHubCallError(`not a repository: ${repo}`, "rejected");
   return { owner: parsed.owner, name: parsed.name };

@@ -31,6 +31,9 @@ export const runEnvelopeSchema = z.object({
       headSha: z.string().optional(),
       baseRef: z.string().optional(),
       fork: z.boolean().optional(),
+      /** Who opened it, and whether that was this App (whose pull requests a run may update). */
+      author: z.string().optional(),
+      byThisApp: z.boolean().optional(),
       review: z.object({ id: z.number().int().positive(), url: z.string() }).optional(),
       reviewComment: z
         .object({

@@ -3,7 +3,7 @@
  * runs, for the message its issue gets when it ends. Tokens and steps the
  * model reported, the result `report_result` recorded, whether the token
  * budget stopped the loop, why it was cancelled, the reproduction page it
- * published, and when it last did something (for the watchdog). Each fact is its own key, so writers that
+ * published, why the repository could not be prepared, and when it last did something (for the watchdog). Each fact is its own key, so writers that
  * run side by side (a tool call and its afterToolCall) never overwrite each
  * other; `forget` drops them all once the closing message is queued.
  *
@@ -11,7 +11,7 @@
  * `ctx.storage`. docs/storage.md lists the keys.
  */
 import type { TokenUsage } from "../shared/command-center";
-import type { RunResult } from "./ending";
+import type { RunResult, SetupFailure } from "./ending";
 
 /** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
 export type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string };
@@ -19,7 +19,14 @@ export type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string }
 export type BudgetHit = { used: number; budget: number };
 
 /** What the ledger knows when the submission ends. */
-export type RunFacts = { usage?: RunUsage; result?: RunResult; budgetHit?: BudgetHit; cancelReason?: string; reproductionUrl?: string };
+export type RunFacts = {
+  usage?: RunUsage;
+  result?: RunResult;
+  budgetHit?: BudgetHit;
+  cancelReason?: string;
+  reproductionUrl?: string;
+  setupFailure?: SetupFailure;
+};
 
 export interface RunLedgerStorage {
   get<T>(key: string): Promise<T | undefined>;
@@ -34,6 +41,7 @@ const budgetKey = (id: string) => `agent-think:budget:${id}`;
 const cancelKey = (id: string) => `agent-think:cancel:${id}`;
 const activityKey = (id: string) => `agent-think:activity:${id}`;
 const reproductionKey = (id: string) => `agent-think:reproduction:${id}`;
+const setupKey = (id: string) => `agent-think:setup-failure:${id}`;
 
 export class RunLedger {
   readonly #storage: RunLedgerStorage;
@@ -69,6 +77,11 @@ export class RunLedger {
     return this.#storage.put(budgetKey(id), hit);
   }
 
+  /** The repository's preparation failed (src/run/prepare.ts): the run ends before the model starts. */
+  recordSetupFailure(id: string, failure: SetupFailure): Promise<void> {
+    return this.#storage.put(setupKey(id), failure);
+  }
+
   recordCancel(id: string, reason: string): Promise<void> {
     return this.#storage.put(cancelKey(id), reason);
   }
@@ -84,17 +97,18 @@ export class RunLedger {
 
   /** Everything the closing message needs, in one read. */
   async facts(id: string): Promise<RunFacts> {
-    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id)]);
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id)]);
     return {
       usage: values.get(usageKey(id)) as RunUsage | undefined,
       result: values.get(resultKey(id)) as RunResult | undefined,
       budgetHit: values.get(budgetKey(id)) as BudgetHit | undefined,
       cancelReason: values.get(cancelKey(id)) as string | undefined,
-      reproductionUrl: values.get(reproductionKey(id)) as string | undefined
+      reproductionUrl: values.get(reproductionKey(id)) as string | undefined,
+      setupFailure: values.get(setupKey(id)) as SetupFailure | undefined
     };
   }
 
   async forget(id: string): Promise<void> {
-    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id)]);
+    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id)]);
   }
 }

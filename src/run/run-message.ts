@@ -19,14 +19,16 @@ import { commentUrl, GITHUB_COM, issueUrl, type GitHubHost } from "../shared/git
 /**
  * The user message that opens a run: the envelope, then one plain sentence.
  * `github` is the deploy's GitHub (`githubHost(GITHUB_API_URL)`): its links
- * and the host the skills check them against.
+ * and the host the skills check them against. `botLogin` is the App's bot
+ * the run acts as: a pull request it opened is "byThisApp".
  */
 export function runMessage(
   run: RunContext,
   session: string,
   now: number,
   continuationOf?: string,
-  github: GitHubHost = GITHUB_COM
+  github: GitHubHost = GITHUB_COM,
+  botLogin: string | undefined = run.bot?.login
 ): UIMessage {
   // Commenter-controlled text is cleaned here, as it enters the prompt; the
   // run context keeps it as it was given.
@@ -36,7 +38,7 @@ export function runMessage(
   };
   const instruction = clean(run.instruction);
   const title = run.issueTitle === undefined ? undefined : clean(run.issueTitle);
-  const pull = run.pullRequest === undefined ? undefined : pullRequestBlock(run.pullRequest, run.repo, github.web, clean);
+  const pull = run.pullRequest === undefined ? undefined : pullRequestBlock(run.pullRequest, run.repo, github.web, clean, botLogin);
   const removed = [...new Set([...instruction.removed, ...(title?.removed ?? []), ...(pull?.removed ?? [])])];
   const envelope: RunEnvelope = {
     repository: run.repo,
@@ -71,7 +73,8 @@ function pullRequestBlock(
   pull: PullRequestRef,
   repo: string,
   web: string,
-  clean: (text: string) => Cleaned
+  clean: (text: string) => Cleaned,
+  botLogin: string | undefined
 ): { block: NonNullable<RunEnvelope["pullRequest"]>; removed: Removed[] } {
   const removed: Removed[] = [];
   const text = (value: string) => {
@@ -90,6 +93,9 @@ function pullRequestBlock(
     headSha: pull.headSha,
     baseRef: optionalText(pull.baseRef),
     fork: pull.fork,
+    ...(pull.author === undefined
+      ? {}
+      : { author: pull.author, byThisApp: botLogin !== undefined && pull.author.toLowerCase() === botLogin.toLowerCase() }),
     ...(pull.reviewId === undefined ? {} : { review: { id: pull.reviewId, url: `${url}#pullrequestreview-${pull.reviewId}` } }),
     ...(comment === undefined
       ? {}

@@ -65,6 +65,14 @@ export const pullRequestSchema = z.strictObject({
   baseRef: z.string().min(1).max(MAX_GIT_REF_CHARS).optional(),
   /** The head is in another repository than the base (or in a fork GitHub no longer has). */
   fork: z.boolean().optional(),
+  /** Who opened the pull request: a run may push to its head only when this App did (src/run/write-policy.ts). */
+  author: z
+    .string()
+    .superRefine((value, ctx) => {
+      const checked = checkActorLogin(value);
+      if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.reason });
+    })
+    .optional(),
   /** The review that mentioned the bot (a review itself, not one of its line comments). */
   reviewId: positiveInt.optional(),
   reviewComment: z

@@ -11,6 +11,10 @@ export const BACKENDS = ["shell", "container"] as const;
 export type BackendId = (typeof BACKENDS)[number];
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** What the container backend answers in a deploy with no container engine (local dev). */
+export const CONTAINER_UNAVAILABLE =
+  "container backend unavailable: this environment has no container engine (local dev); use the shell backend";
 export const MAX_TIMEOUT_MS = 30 * 60_000;
 
 export type BashInput = { command: string; backend: BackendId; timeoutMs: number };

@@ -10,7 +10,9 @@
  * REST description judges each call (github-spec.ts): one GitHub would
  * refuse (an unknown path, a reaction `content` it does not have, a comment
  * without `body`) gets GitHub's 404 or 422 and is listed in `refusals`, and
- * a valid call this fake does not model gets 501.
+ * a valid call this fake does not model gets 501. Files (`addFile`, read
+ * with the raw media type, 404 when absent) and open pull requests
+ * (`addPull`, listed by `head`) are what a run reads before its model starts.
  */
 import { http, HttpResponse } from "msw";
 import { TEST_GITHUB_API_URL } from "../worker";
@@ -28,6 +30,7 @@ type Comment = {
   performed_via_github_app: null;
 };
 type Failure = { status: number; headers?: Record<string, string> };
+type Pull = { repo: string; number: number; head: string; user: User; state: "open" | "closed" };
 
 /** Who the App's comments are by: the local-dev default bot (src/run/bot-identity.ts), which a run dispatched without `bot` uses. */
 export const TEST_BOT: User = { login: "agent-think[bot]", type: "Bot" };
@@ -43,6 +46,8 @@ export class FakeGitHub {
   /** When each call arrived (epoch ms). */
   readonly arrivedAt = new WeakMap<GitHubCall, number>();
   readonly #comments = new Map<string, Comment[]>();
+  readonly #files = new Map<string, string>();
+  readonly #pulls: Pull[] = [];
   #nextId = 5000;
   /** Failures to answer, in order, for the matching calls: a status (with headers), or "lost" (taken, then the answer is lost). */
   readonly #failures: Array<{ match: (call: GitHubCall) => boolean; failure: Failure | "lost" }> = [];
@@ -72,6 +77,20 @@ export class FakeGitHub {
     };
     this.#comments.set(key, [...(this.#comments.get(key) ?? []), comment]);
     return comment;
+  }
+
+  /** A file of `repo` at `ref` (any ref when none is given), as GitHub's contents API serves it. */
+  addFile(repo: string, path: string, text: string, ref = ""): void {
+    this.#files.set(`${repo.toLowerCase()}@${ref}:${path}`, text);
+  }
+
+  /** A pull request of `repo` whose head is `head` (a branch of `repo`), by `user`. */
+  addPull(repo: string, number: number, head: string, user: User = TEST_BOT, state: Pull["state"] = "open"): void {
+    this.#pulls.push({ repo: repo.toLowerCase(), number, head, user, state });
+  }
+
+  #file(repo: string, path: string, ref: string): string | undefined {
+    return this.#files.get(`${repo.toLowerCase()}@${ref}:${path}`) ?? this.#files.get(`${repo.toLowerCase()}@:${path}`);
   }
 
   comments(repo: string, issueNumber: number): Comment[] {
@@ -154,6 +173,37 @@ export class FakeGitHub {
         };
         const links = [...(page < last ? [`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(last)}>; rel="last"`] : [])];
         return HttpResponse.json(all.slice((page - 1) * perPage, page * perPage), links.length ? { headers: { link: links.join(", ") } } : {});
+      }),
+      http.get(`${base}/repos/:owner/:repo/contents/*`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const url = new URL(request.url);
+        const path = decodeURIComponent(url.pathname.replace(/^.*?\/contents\//, ""));
+        const text = this.#file(`${params.owner}/${params.repo}`, path, url.searchParams.get("ref") ?? "");
+        if (text === undefined) return HttpResponse.json({ message: "Not Found", status: "404" }, { status: 404 });
+        return new HttpResponse(text, { status: 200, headers: { "content-type": "application/vnd.github.raw; charset=utf-8" } });
+      }),
+      http.get(`${base}/repos/:owner/:repo/pulls`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const url = new URL(request.url);
+        const repo = `${params.owner}/${params.repo}`.toLowerCase();
+        const state = url.searchParams.get("state") ?? "open";
+        const head = url.searchParams.get("head");
+        const found = this.#pulls.filter(
+          (pull) => pull.repo === repo && (state === "all" || pull.state === state) && (head === null || `${String(params.owner)}:${pull.head}`.toLowerCase() === head.toLowerCase())
+        );
+        return HttpResponse.json(
+          found.map((pull) => ({
+            number: pull.number,
+            state: pull.state,
+            html_url: `https://github.test/${repo}/pull/${pull.number}`,
+            user: pull.user,
+            head: { ref: pull.head, repo: { full_name: repo } }
+          }))
+        );
       }),
       // Anything else under the API: GitHub's answer to a path or method it does not have, or 501 for one it has and this fake does not model.
       http.all(`${base}/*`, async ({ request }) => {

@@ -6,13 +6,17 @@
  * was authenticated with (so `gh auth token` prints it) and the login
  * markers under /temp, which the guard in front of every command checks;
  * `replace()` swaps in a fresh container that has neither. `hold()` and
- * `failNextWith()` make commands slow or failing.
+ * `failNextWith()` make commands slow or failing; `answer()` gives the
+ * commands that match a pattern an exit code and output of their own. A
+ * command the run prepares the repository with (src/run/prepare.ts opens
+ * each with a `# agent-think prepare: <step>` line) is recorded by that name.
  */
 import { AUTH_MARKER_DIR } from "../../src/run/git-auth";
 import type { CommandRunner, RawRun } from "../../src/pool/container-commands";
 import { deferred, type Deferred } from "../pool/fakes";
 
 type Recorded = { script: string; stdin?: string };
+type Answer = { exitCode: number; stdout?: string; stderr?: string };
 
 const isAuthScript = (script: string) => script.includes("gh auth login");
 const markerIn = (script: string, form: "guard" | "write") =>
@@ -32,6 +36,12 @@ export class RecordingContainer implements CommandRunner {
   #stopped = new WeakSet<Recorded>();
   #held: Deferred | undefined;
   #failNext: string | undefined;
+  readonly #answers: Array<{ pattern: RegExp; answer: Answer }> = [];
+
+  /** Answer every command whose script matches `pattern` with `answer` (the last matching rule wins). */
+  answer(pattern: RegExp, answer: Answer): void {
+    this.#answers.unshift({ pattern, answer });
+  }
 
   /** Make the next command throw `message` (as a backend whose connect failed does). */
   failNextWith(message: string): void {
@@ -70,6 +80,16 @@ export class RecordingContainer implements CommandRunner {
       this.#stopped.add(recorded);
       return { exitCode: 0, stdout: `\n@@${nonce} needs-git-auth\n`, stderr: "" };
     }
+    const scripted = this.#answers.find((rule) => rule.pattern.test(script))?.answer;
+    if (scripted) {
+      const [out, err] = [scripted.stdout ?? "", scripted.stderr ?? ""];
+      const lines = (text: string) => text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+      return {
+        exitCode: 0,
+        stdout: `\n@@${nonce} stdout ${out.length} ${lines(out)}\n${out}\n@@${nonce} stderr ${err.length} ${lines(err)}\n${err}\n@@${nonce} end ${scripted.exitCode}\n`,
+        stderr: ""
+      };
+    }
     const out = /\bgh auth token\b/.test(script)
       ? `${this.#ghToken}\n`
       : `${this.#command(script)}\n`;
@@ -100,7 +120,8 @@ export class RecordingContainer implements CommandRunner {
   }
 
   #command(script: string): string {
-    return /\becho ([^'\n]*)/.exec(script)?.[1] ?? "?";
+    const prepared = /# agent-think prepare: ([^\n']+)/.exec(script)?.[1];
+    return prepared ? `prepare: ${prepared}` : (/\becho ([^'\n]*)/.exec(script)?.[1] ?? "?");
   }
 
   #stoppedAt(run: Recorded): boolean {

@@ -1,0 +1,240 @@
+/**
+ * Preparing the repository before the model's first step: what a run knows
+ * about its repository that the model should not have to find out, and the
+ * steps the repository asks for.
+ *
+ * Once per submission (a recovered turn reuses what was found):
+ * 1. read, from the default branch (a pull request's base; never its head,
+ *    which anyone who opens a pull request controls), the repository's
+ *    `.github/agent-think.yml` (src/run/repo-config.ts) and its first agent
+ *    guidance file (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md),
+ *    bounded;
+ * 2. on an issue, find the App's open pull request for the issue's branch;
+ *    work out where the run may write (src/run/write-policy.ts);
+ * 3. in the container, clone the repository to /workspace/repo (or fetch,
+ *    when an earlier run left it), and on a pull request `gh pr checkout`
+ *    its head;
+ * 4. run the setup commands, each bounded by its timeout, stopping at the
+ *    first that fails.
+ * An invalid config, a failed clone or checkout, or a failed setup command
+ * throws SetupFailedError: the run ends before the model starts, and its
+ * issue says which step failed with the end of its output. Reads GitHub
+ * could not answer are logged and noted, and the run goes on without them.
+ *
+ * What was prepared reaches the model as the `<agent-think-workspace>` block
+ * after the envelope (workspace-block.ts). Output is redacted before it is
+ * kept or shown. docs/skills.md documents the block and the file.
+ */
+import { CONTAINER_UNAVAILABLE, type BashInput, type BashResult } from "../tools/bash-tool";
+import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
+import type { PullRequestRef } from "../shared/dispatch";
+import type { SetupFailure } from "./ending";
+import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
+import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
+
+export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"] as const;
+/** The guidance the model gets at most; a longer file is cut and says so. */
+export const MAX_GUIDANCE_BYTES = 16 * 1024;
+export const CLONE_DIR = "/workspace/repo";
+const CLONE_TIMEOUT_MS = 10 * 60_000;
+/** The output of a failed step kept for its comment. */
+const MAX_FAILURE_OUTPUT_CHARS = 8_000;
+
+export class SetupFailedError extends Error {
+  override readonly name = "SetupFailedError";
+  constructor(readonly failure: SetupFailure) {
+    super(`the repository could not be prepared (${failure.kind === "config" ? `${failure.file} is invalid` : failure.command})`);
+  }
+}
+
+/** What the model is told about its workspace: the `<agent-think-workspace>` block's JSON. */
+export type WorkspaceFacts = {
+  /** Where the repository is cloned; absent when no container was available to clone it. */
+  clone?: string;
+  /** On a pull request: the checkout that put the clone at its head. */
+  checkout?: { command: string; branch?: string };
+  setup?: { file: string; backend: "container" | "shell"; ran: Array<{ run: string; exitCode: number; durationMs: number }> };
+  guidance?: { path: string; bytes: number; truncated: boolean };
+  pushBranch: string | null;
+  mayOpenPullRequest: boolean;
+  openPullRequest?: OpenPullRequest;
+  /** Files GitHub could not be asked for (an outage, a permission): the run went on without them. */
+  unread?: string[];
+};
+
+export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string }; policy: WritePolicy };
+
+/** What preparing needs of the run. */
+export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string };
+
+export type PrepareDeps = {
+  /** Durable per-submission memory (the Durable Object's sync KV). */
+  storage: { get<T>(key: string): T | undefined; put<T>(key: string, value: T): void; delete(key: string): boolean };
+  /** A reader with the run's token; null when this deploy has no GitHub to read (local dev without one). */
+  reader: () => Promise<RepoReader | null>;
+  exec: (input: BashInput) => Promise<BashResult>;
+  redact: (text: string) => string;
+  /** A step began or ended (the watchdog and the dashboard hear of it). */
+  onStep: (submissionId: string, step: { name: string; ok: boolean; durationMs: number }) => void | Promise<void>;
+  log: (event: string, fields: Record<string, unknown>) => void;
+  now: () => number;
+};
+
+const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
+
+export class RunPreparation {
+  readonly #deps: PrepareDeps;
+  constructor(deps: PrepareDeps) {
+    this.#deps = deps;
+  }
+
+  /** What was prepared for `submissionId`, preparing it the first time. Throws SetupFailedError. */
+  async prepare(submissionId: string, run: PrepareRun, signal?: AbortSignal): Promise<Prepared> {
+    const kept = this.#deps.storage.get<Prepared>(preparedKey(submissionId));
+    if (kept) return kept;
+    const read = await this.#read(run);
+    const policy = writePolicyFor({
+      repo: run.repo,
+      issueNumber: run.issueNumber,
+      pullRequest: run.pullRequest,
+      botLogin: run.botLogin,
+      openPullRequest: read.openPullRequest
+    });
+    const facts: WorkspaceFacts = {
+      pushBranch: policy.pushBranch,
+      mayOpenPullRequest: policy.mayOpenPullRequest,
+      ...(read.openPullRequest ? { openPullRequest: read.openPullRequest } : {}),
+      ...(read.guidance ? { guidance: { path: read.guidance.path, bytes: read.guidance.bytes, truncated: read.guidance.truncated } } : {}),
+      ...(read.unread.length ? { unread: read.unread } : {})
+    };
+    if (read.config && "errors" in read.config) throw new SetupFailedError({ kind: "config", file: REPO_CONFIG_PATH, errors: read.config.errors });
+    const config = read.config?.config;
+    const cloned = await this.#checkout(submissionId, run, facts, signal);
+    if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(submissionId, config, cloned, signal);
+    const prepared: Prepared = { facts, policy, ...(read.guidance ? { guidance: { path: read.guidance.path, text: read.guidance.text } } : {}) };
+    this.#deps.storage.put(preparedKey(submissionId), prepared);
+    return prepared;
+  }
+
+  /** The write policy of a prepared submission, for the command guard; null before it is prepared. */
+  policy(submissionId: string): WritePolicy | null {
+    return this.#deps.storage.get<Prepared>(preparedKey(submissionId))?.policy ?? null;
+  }
+
+  forget(submissionId: string): void {
+    this.#deps.storage.delete(preparedKey(submissionId));
+  }
+
+  async #read(run: PrepareRun) {
+    const unread: string[] = [];
+    const result: {
+      config?: { config: RepoConfig } | { errors: string[] };
+      guidance?: { path: string; text: string; bytes: number; truncated: boolean };
+      openPullRequest?: OpenPullRequest;
+      unread: string[];
+    } = { unread };
+    const reader = await this.#deps.reader();
+    if (!reader) return result;
+    // Never the head of a pull request: its author would choose the setup commands and the guidance.
+    const ref = run.pullRequest?.baseRef;
+    const attempt = async <T>(what: string, read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch (error) {
+        const message = this.#deps.redact(error instanceof Error ? error.message : String(error));
+        this.#deps.log("prepare:read-failed", { what, error: message });
+        unread.push(`${what}: ${message}`);
+        return undefined;
+      }
+    };
+    const file = await attempt(REPO_CONFIG_PATH, () => reader.readFile(run.repo, REPO_CONFIG_PATH, ref, MAX_REPO_CONFIG_BYTES + 1));
+    if (file) {
+      const parsed = file.truncated ? { ok: false as const, errors: [`the file is larger than ${MAX_REPO_CONFIG_BYTES / 1024} KB`] } : parseRepoConfig(file.text);
+      result.config = parsed.ok ? { config: parsed.config } : { errors: parsed.errors };
+    }
+    for (const path of GUIDANCE_FILES) {
+      const found = await attempt(path, () => reader.readFile(run.repo, path, ref, MAX_GUIDANCE_BYTES));
+      if (found === undefined) break; // GitHub is not answering: the next file would not be read either
+      if (found) {
+        result.guidance = { path, ...found, text: this.#deps.redact(found.text) };
+        break;
+      }
+    }
+    if (!run.pullRequest && run.botLogin) {
+      const open = await attempt("open pull requests", () => reader.openPullRequest(run.repo, issueBranch(run.issueNumber), run.botLogin!));
+      if (open) result.openPullRequest = open;
+    }
+    return result;
+  }
+
+  /** Clone (or fetch) in the container, and check out a pull request's head. False when there is no container to do it in. */
+  async #checkout(submissionId: string, run: PrepareRun, facts: WorkspaceFacts, signal?: AbortSignal): Promise<boolean> {
+    const repo = shellQuote(run.repo);
+    const clone = `if [ -d ${CLONE_DIR}/.git ]; then git -C ${CLONE_DIR} fetch --quiet origin; else gh repo clone ${repo} ${CLONE_DIR} -- --quiet; fi`;
+    const cloned = await this.#run(submissionId, "clone", clone, "container", CLONE_TIMEOUT_MS, signal);
+    if ("unavailable" in cloned) {
+      this.#deps.log("prepare:no-container", {});
+      return false;
+    }
+    if (!cloned.ok) throw new SetupFailedError({ kind: "checkout", command: `gh repo clone ${run.repo}`, exitCode: cloned.exitCode, output: cloned.output });
+    facts.clone = CLONE_DIR;
+    const pull = run.pullRequest;
+    if (pull) {
+      const command = `gh pr checkout ${pull.number} --repo ${run.repo}`;
+      const checkout = await this.#run(submissionId, "checkout", `cd ${CLONE_DIR} && gh pr checkout ${pull.number} --repo ${repo}`, "container", CLONE_TIMEOUT_MS, signal);
+      if ("unavailable" in checkout || !checkout.ok) {
+        throw new SetupFailedError({ kind: "checkout", command, ...("unavailable" in checkout ? { output: checkout.unavailable } : { exitCode: checkout.exitCode, output: checkout.output }) });
+      }
+      facts.checkout = { command, ...(pull.headRef ? { branch: pull.headRef } : {}) };
+    }
+    return true;
+  }
+
+  async #setup(submissionId: string, config: RepoConfig, cloned: boolean, signal?: AbortSignal): Promise<NonNullable<WorkspaceFacts["setup"]>> {
+    const { backend, commands } = config.setup;
+    const ran: NonNullable<WorkspaceFacts["setup"]>["ran"] = [];
+    for (const [index, command] of commands.entries()) {
+      // In the clone when there is one; the shell backend sees the same files.
+      const script = cloned ? `cd ${CLONE_DIR} && ${command.run}` : command.run;
+      const result = await this.#run(submissionId, `setup ${index + 1}`, script, backend, command.timeoutS * 1000, signal);
+      const failure = (extra: Partial<Extract<SetupFailure, { kind: "step" }>>): SetupFailedError =>
+        new SetupFailedError({ kind: "step", file: REPO_CONFIG_PATH, index: index + 1, of: commands.length, command: command.run, output: "", ...extra });
+      if ("unavailable" in result) throw failure({ output: result.unavailable });
+      if (!result.ok) throw failure({ exitCode: result.exitCode, timedOut: result.timedOut, durationMs: result.durationMs, output: result.output });
+      ran.push({ run: command.run, exitCode: 0, durationMs: result.durationMs });
+    }
+    return { file: REPO_CONFIG_PATH, backend, ran };
+  }
+
+  /** One command, timed and reported; its output redacted and bounded. */
+  async #run(
+    submissionId: string,
+    name: string,
+    command: string,
+    backend: BashInput["backend"],
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<{ unavailable: string } | { ok: boolean; exitCode?: number; timedOut?: boolean; durationMs: number; output: string }> {
+    signal?.throwIfAborted();
+    const started = this.#deps.now();
+    // The first line says where the command came from, in the container's logs and the recording tests.
+    const result = await this.#deps.exec({ command: `# agent-think prepare: ${name}\n${command}`, backend, timeoutMs });
+    const durationMs = this.#deps.now() - started;
+    if ("error" in result) {
+      const error = this.#deps.redact(result.error);
+      // No container engine (local dev): the run goes on, and the skill clones if it can.
+      if (backend === "container" && result.error === CONTAINER_UNAVAILABLE) return { unavailable: error };
+      await this.#deps.onStep(submissionId, { name, ok: false, durationMs });
+      return { ok: false, durationMs, output: error };
+    }
+    const ok = result.exitCode === 0 && !result.timedOut;
+    await this.#deps.onStep(submissionId, { name, ok, durationMs });
+    this.#deps.log("prepare:step", { step: name, exitCode: result.exitCode, durationMs, ...(result.timedOut ? { timedOut: true } : {}) });
+    const output = [result.stdout.text, result.stderr.text].filter((text) => text.trim() !== "").join("\n");
+    return { ok, exitCode: result.exitCode, timedOut: result.timedOut, durationMs, output: this.#deps.redact(output).slice(-MAX_FAILURE_OUTPUT_CHARS) };
+  }
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,114 @@
+/**
+ * `.github/agent-think.yml`: a repository's own setup for agent-think runs,
+ * read from its default branch (a pull request's base), never a PR's head.
+ *
+ *   version: 1                # required; the only version this code reads
+ *   setup:
+ *     backend: container      # container (default) or shell
+ *     timeout: 600            # seconds per command (default 600, at most 1800)
+ *     commands:
+ *       - npm ci
+ *       - run: npm run build
+ *         timeout: 900        # this command's own limit
+ *
+ * Unknown fields are errors, so a misspelt `timout` is not silently
+ * ignored. Every error names the field it is about. Pure; used by
+ * src/run/prepare.ts, documented in docs/skills.md.
+ */
+import { parse, YAMLParseError } from "yaml";
+import { z } from "zod";
+
+export const REPO_CONFIG_PATH = ".github/agent-think.yml";
+export const REPO_CONFIG_VERSION = 1;
+/** A config file longer than this is refused, not cut: half a config is a different config. */
+export const MAX_REPO_CONFIG_BYTES = 16 * 1024;
+export const DEFAULT_SETUP_TIMEOUT_S = 600;
+export const MAX_SETUP_TIMEOUT_S = 30 * 60;
+export const MAX_SETUP_COMMANDS = 20;
+const MAX_COMMAND_CHARS = 2_000;
+
+const timeout = z
+  .number({ error: "must be a number of seconds" })
+  .int("must be a whole number of seconds")
+  .min(1, "must be at least 1 second")
+  .max(MAX_SETUP_TIMEOUT_S, `must be at most ${MAX_SETUP_TIMEOUT_S} seconds`);
+
+const commandText = z
+  .string({ error: "must be a command line (a string)" })
+  .min(1, "must not be empty")
+  .max(MAX_COMMAND_CHARS, `must be at most ${MAX_COMMAND_CHARS} characters`)
+  .refine((text) => text.trim() !== "", "must not be blank");
+
+const command = z.union(
+  [commandText, z.strictObject({ run: commandText, timeout: timeout.optional() })],
+  { error: "must be a command line, or { run, timeout }" }
+);
+
+const configSchema = z.strictObject({
+  version: z.literal(REPO_CONFIG_VERSION, { error: `must be ${REPO_CONFIG_VERSION} (the only version this agent-think reads)` }),
+  setup: z
+    .strictObject({
+      backend: z.enum(["container", "shell"], { error: 'must be "container" or "shell"' }).default("container"),
+      timeout: timeout.default(DEFAULT_SETUP_TIMEOUT_S),
+      commands: z
+        .array(command, { error: "must be a list of commands" })
+        .max(MAX_SETUP_COMMANDS, `must have at most ${MAX_SETUP_COMMANDS} commands`)
+    })
+    .optional()
+});
+
+export type SetupCommand = { run: string; timeoutS: number };
+export type RepoConfig = { version: 1; setup: { backend: "container" | "shell"; commands: SetupCommand[] } };
+
+export type RepoConfigParse = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
+
+/** The file's text as a config, or every problem with it, each naming its field (`setup.commands[1].run: …`). */
+export function parseRepoConfig(text: string): RepoConfigParse {
+  if (new TextEncoder().encode(text).length > MAX_REPO_CONFIG_BYTES) {
+    return { ok: false, errors: [`the file is larger than ${MAX_REPO_CONFIG_BYTES / 1024} KB`] };
+  }
+  let data: unknown;
+  try {
+    data = parse(text, { uniqueKeys: true, maxAliasCount: 10 });
+  } catch (error) {
+    const where = error instanceof YAMLParseError && error.linePos ? ` (line ${error.linePos[0].line})` : "";
+    return { ok: false, errors: [`not valid YAML${where}: ${firstLine(error)}`] };
+  }
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return { ok: false, errors: ["must be a mapping with at least `version: 1`"] };
+  }
+  const parsed = configSchema.safeParse(data);
+  if (!parsed.success) return { ok: false, errors: parsed.error.issues.map(describeIssue) };
+  const setup = parsed.data.setup;
+  return {
+    ok: true,
+    config: {
+      version: 1,
+      setup: {
+        backend: setup?.backend ?? "container",
+        commands: (setup?.commands ?? []).map((entry) =>
+          typeof entry === "string"
+            ? { run: entry, timeoutS: setup!.timeout }
+            : { run: entry.run, timeoutS: entry.timeout ?? setup!.timeout }
+        )
+      }
+    }
+  };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = fieldPath(issue.path);
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => `${fieldPath([...issue.path, key])}: is not a field this version knows`).join("; ");
+  }
+  return `${field || "the file"}: ${issue.message}`;
+}
+
+/** `setup.commands[1].run`, as a reader of the YAML would name it. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, part) => (typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), "");
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 200);
+}

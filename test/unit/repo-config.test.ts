@@ -1,0 +1,60 @@
+/**
+ * `.github/agent-think.yml` (src/run/repo-config.ts): what a valid file
+ * becomes, and for each kind of mistake an error that names its field.
+ */
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SETUP_TIMEOUT_S, MAX_REPO_CONFIG_BYTES, parseRepoConfig } from "../../src/run/repo-config";
+
+const errorsOf = (text: string) => {
+  const parsed = parseRepoConfig(text);
+  expect(parsed.ok).toBe(false);
+  return parsed.ok ? [] : parsed.errors;
+};
+
+describe("a valid .github/agent-think.yml", () => {
+  it("gives each command its timeout, the file's default or its own", () => {
+    const parsed = parseRepoConfig(
+      ["version: 1", "setup:", "  timeout: 120", "  commands:", "    - npm ci", "    - run: npm run build", "      timeout: 900"].join("\n")
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      config: { version: 1, setup: { backend: "container", commands: [{ run: "npm ci", timeoutS: 120 }, { run: "npm run build", timeoutS: 900 }] } }
+    });
+  });
+
+  it("defaults to the container backend and ten minutes, and may have no setup at all", () => {
+    const parsed = parseRepoConfig("version: 1\nsetup:\n  backend: shell\n  commands: [ls]\n");
+    expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
+    expect(parseRepoConfig("version: 1\n")).toEqual({ ok: true, config: { version: 1, setup: { backend: "container", commands: [] } } });
+  });
+});
+
+describe("an invalid .github/agent-think.yml", () => {
+  it.each([
+    ["no version", "setup:\n  commands: [ls]\n", /^version: must be 1/],
+    ["a future version", "version: 2\n", /^version: must be 1 \(the only version/],
+    ["a misspelt field", "version: 1\nsetup:\n  timout: 5\n  commands: [ls]\n", /^setup\.timout: is not a field this version knows/],
+    ["an unknown top-level field", "version: 1\nsteps: [ls]\n", /^steps: is not a field/],
+    ["an unknown backend", "version: 1\nsetup:\n  backend: docker\n  commands: [ls]\n", /^setup\.backend: must be "container" or "shell"/],
+    ["a timeout in words", "version: 1\nsetup:\n  timeout: ten minutes\n  commands: [ls]\n", /^setup\.timeout: must be a number of seconds/],
+    ["a timeout too long", "version: 1\nsetup:\n  timeout: 7200\n  commands: [ls]\n", /^setup\.timeout: must be at most 1800 seconds/],
+    ["a command that is a number", "version: 1\nsetup:\n  commands: [npm ci, 42]\n", /^setup\.commands\[1\]: must be a command line, or \{ run, timeout \}/],
+    ["commands that are not a list", "version: 1\nsetup:\n  commands: npm ci\n", /^setup\.commands: must be a list of commands/],
+    ["a list at the top", "- npm ci\n", /^must be a mapping with at least `version: 1`/],
+    ["broken YAML", "version: 1\nsetup: [\n", /^not valid YAML \(line \d+\)/],
+    ["a key given twice", "version: 1\nversion: 1\n", /^not valid YAML/]
+  ])("%s: the error names what is wrong", (_name, text, expected) => {
+    const errors = errorsOf(text);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors[0]).toMatch(expected);
+  });
+
+  it("is refused whole when it is larger than the limit", () => {
+    const errors = errorsOf(`version: 1\n# ${"x".repeat(MAX_REPO_CONFIG_BYTES)}\n`);
+    expect(errors).toEqual(["the file is larger than 16 KB"]);
+  });
+
+  it("lists every problem, not only the first", () => {
+    expect(errorsOf("version: 3\nsetup:\n  backend: vm\n  commands: [ls]\n")).toHaveLength(2);
+  });
+});
