@@ -10,6 +10,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import reproduce from "../skills/reproduce/SKILL.md?raw";
+import addressReview from "../skills/address-review/SKILL.md?raw";
 import worker from "../src/index";
 import { workerHealth } from "../src/health/worker-health";
 import { HEALTH_CHECK_IDS, type HealthCheck, type HealthReport } from "../src/shared/health";
@@ -30,6 +31,7 @@ beforeAll(async () => {
   // What `npm run seed:r2` puts there.
   await env.SKILLS_BUCKET.put("skills/reproduce/SKILL.md", reproduce);
   await env.SKILLS_BUCKET.put("skills/open-pr/SKILL.md", openPr);
+  await env.SKILLS_BUCKET.put("skills/address-review/SKILL.md", addressReview);
 });
 
 describe("GET /api/health", () => {

@@ -7,12 +7,14 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import reproduce from "../skills/reproduce/SKILL.md?raw";
+import addressReview from "../skills/address-review/SKILL.md?raw";
 import { sessionName } from "../src/run/session-name";
 import { agentFor, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 beforeAll(async () => {
   await env.SKILLS_BUCKET.put("skills/reproduce/SKILL.md", reproduce);
   await env.SKILLS_BUCKET.put("skills/open-pr/SKILL.md", openPr);
+  await env.SKILLS_BUCKET.put("skills/address-review/SKILL.md", addressReview);
 });
 
 /** Run the scripted `instruction` on a fresh issue and return its first tool call. */
@@ -32,6 +34,14 @@ describe("skills from R2", () => {
     const output = JSON.stringify(activation!.output);
     expect(output).toContain("agent-think-run");
     expect(output).toContain("report_result");
+  });
+
+  it("lets the model activate address-review, which pushes only where the workspace block allows", async () => {
+    const activation = await firstToolCall("TEST: skill address-review\nTEST: reply activated");
+    expect(activation).toMatchObject({ type: "tool-activate_skill", state: "output-available" });
+    const output = JSON.stringify(activation!.output);
+    expect(output).toContain("pushBranch");
+    expect(output).toContain("patch-suggested");
   });
 
   it("refuses a skill the bucket does not hold, as a tool error the model sees", async () => {

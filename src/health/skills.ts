@@ -11,7 +11,7 @@ import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";
 
 /** The skills under skills/ that the agent is told to use. */
-export const REQUIRED_SKILLS = ["open-pr", "reproduce"] as const;
+export const REQUIRED_SKILLS = ["address-review", "open-pr", "reproduce"] as const;
 
 export type SkillListing = { skills: ReadonlyArray<{ name: string }>; invalid: ReadonlyArray<{ location: string; reason: string }> };
 

@@ -69,7 +69,7 @@ function good(): Checkout {
     ingressSecrets: ["GITHUB_WEBHOOK_SECRET", "GITHUB_APP_ID", "GITHUB_APP_PRIVATE_KEY"],
     agentLocal: { file: ".dev.vars", vars: { CLOUDFLARE_AIG_TOKEN: "aig-canary-0123456789" } },
     ingressLocal: null,
-    skills: { ok: true, skills: ["open-pr", "reproduce"] }
+    skills: { ok: true, skills: ["address-review", "open-pr", "reproduce"] }
   };
 }
 
@@ -268,10 +268,10 @@ describe("the agent Worker's deploy settings", () => {
   });
 
   it("blocks a skill missing or one seed:r2 would refuse, and a missing bucket binding", () => {
-    expect(skillsCheck(good())).toMatchObject({ status: "ok", detail: expect.stringContaining("open-pr and reproduce") });
+    expect(skillsCheck(good())).toMatchObject({ status: "ok", detail: expect.stringContaining("address-review, open-pr and reproduce") });
     const missing = good();
     missing.skills = { ok: true, skills: ["reproduce"] };
-    expect(skillsCheck(missing)).toMatchObject({ status: "block", detail: expect.stringContaining("skills/ lacks open-pr/SKILL.md") });
+    expect(skillsCheck(missing)).toMatchObject({ status: "block", detail: expect.stringContaining("skills/ lacks address-review/SKILL.md and open-pr/SKILL.md") });
     const invalid = good();
     invalid.skills = { ok: false, problems: ["open-pr/SKILL.md: missing-description: ..."] };
     expect(skillsCheck(invalid)).toMatchObject({ status: "block", detail: expect.stringContaining("npm run seed:r2 would refuse skills/: open-pr/SKILL.md") });

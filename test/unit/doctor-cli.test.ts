@@ -65,7 +65,7 @@ async function worker(status: "ok" | "block"): Promise<{ base: string; seen: Inc
   const seen: IncomingHttpHeaders[] = [];
   const check =
     status === "ok"
-      ? { id: "skills" as const, label: "Skills bucket", status: "ok" as const, detail: "holds every skill the agent uses: open-pr, reproduce" }
+      ? { id: "skills" as const, label: "Skills bucket", status: "ok" as const, detail: "holds every skill the agent uses: address-review, open-pr, reproduce" }
       : { id: "skills" as const, label: "Skills bucket", status: "block" as const, detail: "SKILLS_BUCKET holds no skills", fix: "npm run seed:r2" };
   const server = createServer((request, response) => {
     seen.push(request.headers);
@@ -191,7 +191,7 @@ describe("reading a checkout", () => {
       ingressSecrets: ["GITHUB_WEBHOOK_SECRET", "GITHUB_APP_ID", "GITHUB_APP_PRIVATE_KEY"],
       agentLocal: { file: ".dev.vars", vars: { CLOUDFLARE_AIG_TOKEN: "aig token" } },
       ingressLocal: { file: "ingress/.env", vars: { GITHUB_APP_ID: "1" } },
-      skills: { ok: true, skills: ["open-pr", "reproduce"] }
+      skills: { ok: true, skills: ["address-review", "open-pr", "reproduce"] }
     });
     expect(read.agentExports).toContain("AgentThink");
     expect(read.ingressExports).toEqual(expect.arrayContaining(["AgentThinkTokenBroker", "CommentClaim"]));

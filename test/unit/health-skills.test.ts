@@ -34,9 +34,10 @@ describe("skillsHealth", () => {
   });
 
   it("blocks a bucket that lacks one, naming it and any unreadable skill", () => {
-    const check = skillsHealth(listed(["open-pr"], [{ location: "skills/reproduce/SKILL.md", reason: "no description" }]), { localDev: false });
+    const check = skillsHealth(listed(["address-review", "open-pr"], [{ location: "skills/reproduce/SKILL.md", reason: "no description" }]), { localDev: false });
     expect(check).toMatchObject({ status: "block", fix: "npm run seed:r2" });
     expect(check.detail).toBe("SKILLS_BUCKET lacks reproduce; unreadable: skills/reproduce/SKILL.md (no description)");
+    expect(skillsHealth(listed(["open-pr", "reproduce"]), { localDev: false }).detail).toBe("SKILLS_BUCKET lacks address-review");
   });
 
   it("warns about an unreadable extra skill when the required ones are there", () => {
