@@ -48,7 +48,8 @@ import { parseStaleRunMs } from "./command-center/registry";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";
-import { RunPreparation, SetupFailedError } from "./run/prepare";
+import { containerAccess, RunPreparation, SetupFailedError, type ContainerAccess } from "./run/prepare";
+import { ReadOnlyToken } from "./run/read-token";
 import { withWorkspaceBlock } from "./run/workspace-block";
 import { refusal } from "./run/write-policy";
 import { threadUrl } from "./shared/thread-url";
@@ -91,6 +92,14 @@ export class ThinkAgent extends Think<Env> {
   readonly #token = new RunToken({
     runs: this.#runs,
     mint: (repo) => mintInstallationToken(this.env, repo),
+    secrets: isolateSecrets,
+    now: () => Date.now(),
+    log: (event, fields) => this.#log(event, fields),
+    alsoSecret: () => this.#readToken.secrets()
+  });
+  /** The container's token when the run may write nothing (run/read-token.ts). */
+  readonly #readToken = new ReadOnlyToken({
+    mint: (repo) => mintInstallationToken(this.env, repo, "read"),
     secrets: isolateSecrets,
     now: () => Date.now(),
     log: (event, fields) => this.#log(event, fields)
@@ -146,7 +155,8 @@ export class ThinkAgent extends Think<Env> {
       const apiUrl = this.githubApiUrl();
       return apiUrl ? createRepoReader({ baseUrl: apiUrl, token: await this.#token.fresh() }) : null;
     },
-    exec: async (input) => (await this.#workspaceAgent()).exec({ ...input, turn: (await this.#turn()) ?? undefined, ...(await this.#token.credentials()) }),
+    exec: async (input, access) =>
+      (await this.#workspaceAgent()).exec({ ...input, turn: (await this.#turn()) ?? undefined, ...(await this.#containerCredentials(access)) }),
     redact: (text) => this.#token.redact(text),
     onStep: async (submissionId, step) => {
       await this.#ledger.touch(submissionId, Date.now());
@@ -245,7 +255,7 @@ export class ThinkAgent extends Think<Env> {
     ].join("\n");
   }
 
-  /** The reproduce and open-pr skills, from R2 (seeded by `npm run seed:r2`). */
+  /** The reproduce, open-pr and address-review skills, from R2 (seeded by `npm run seed:r2`). */
   override getSkills() {
     return [skillSource(this.env.SKILLS_BUCKET)];
   }
@@ -255,9 +265,10 @@ export class ThinkAgent extends Think<Env> {
       bash: createBashTool({
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
         run: async (input) => {
-          const [workspace, turn, credentials] = [await this.#workspaceAgent(), await this.#turn(), await this.#token.credentials()];
+          const [workspace, turn] = [await this.#workspaceAgent(), await this.#turn()];
           // A push or a pull request the run may not make is refused before it runs (run/write-policy.ts).
           const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
+          const credentials = await this.#containerCredentials(policy ? containerAccess(policy) : "write");
           const refused = policy ? refusal(input.command, policy) : null;
           if (refused) return { backend: input.backend, error: refused };
           const exec = (command: typeof input) => workspace.exec({ ...command, turn: turn ?? undefined, ...credentials });
@@ -424,7 +435,9 @@ export class ThinkAgent extends Think<Env> {
 
   /** Before every model call: renew the run's token if it is about to expire, and re-authenticate the container if it changed. */
   override async beforeStep() {
-    const [turn, { token, bot }] = [await this.#turn(), await this.#token.credentials()];
+    const turn = await this.#turn();
+    const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
+    const { token, bot } = await this.#containerCredentials(policy ? containerAccess(policy) : "write");
     if (!turn || !this.#token.needsGitSync(token)) return;
     const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token, bot);
     this.#token.gitSynced(token);
@@ -626,6 +639,17 @@ export class ThinkAgent extends Think<Env> {
       this.#log("prepare:failed", { submissionId, failure: error.failure.kind });
       throw error;
     }
+  }
+
+  /**
+   * What the container's git and gh act with: the run's token, or for a run
+   * that may write nothing a read-only one (never the run's, even when none
+   * can be had: then no token).
+   */
+  async #containerCredentials(access: ContainerAccess): Promise<{ token: string; bot: BotIdentity | undefined }> {
+    if (access === "write") return this.#token.credentials();
+    const run = await this.#runs.get();
+    return { token: run ? await this.#readToken.fresh(run.repo) : "", bot: run?.bot };
   }
 
   /** The login of the bot the run acts as; undefined when there is none to act as (then no pull request counts as the App's). */

@@ -23,7 +23,7 @@ import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitFor
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, TEST_BOT } from "./support/github";
 import { openaiText, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
-import { GatewayThinkAgent } from "./worker";
+import { GatewayThinkAgent, TestTokenBroker } from "./worker";
 
 const github = new FakeGitHub();
 const server = setupServer(...github.handlers());
@@ -167,6 +167,36 @@ describe("a run on a pull request", () => {
     expect(outputs(tools)[0]).toContain("Invalid input for tool report_result");
     expect(outputs(tools)[0]).toMatch(/patch[\s\S]*is required when outcome is/);
     expect(closing).toContain("### 💬 Needs more information");
+  });
+});
+
+describe("the container's token", () => {
+  const readOnly = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
+
+  it("is a read-only one on a pull request the run may not write to: the code it builds cannot push either", async () => {
+    const repo = uniqueRepo();
+    const { status, container, closing, agent } = await run(repo, "reproduce this\nTEST: container gh auth token\nTEST: result not-reproduced Scripted.", {
+      pullRequest: { headRepo: "mallory/widgets", fork: true }
+    });
+    expect(status.status).toBe("completed");
+    // Logged in once, before the clone, with the read-only token: never the run's.
+    expect(container.auths()).toEqual([readOnly(repo)]);
+    expect(TestTokenBroker.minted).toContain(`read:${repo}`);
+    // Printed by gh, it is redacted like the run's own.
+    const transcript = JSON.stringify(await agent.transcript());
+    expect(transcript).not.toContain(readOnly(repo));
+    expect(transcript).toContain("[redacted]");
+    expect(closing).not.toContain(readOnly(repo));
+  });
+
+  it("is the run's own where the run may push: the App's pull request, and an issue", async () => {
+    const ours = uniqueRepo();
+    const pr = await run(ours, "address the review\nTEST: result no-pr Scripted.", { pullRequest: { author: TEST_BOT.login, headRef: "agent-think/issue-3" } });
+    expect(pr.container.auths()).toEqual([TOKEN]);
+    const issue = uniqueRepo();
+    const onIssue = await run(issue, "open a PR\nTEST: result no-pr Scripted.", { pullRequest: null });
+    expect(onIssue.container.auths()).toEqual([TOKEN]);
+    expect(TestTokenBroker.minted.filter((entry) => entry.endsWith(ours) || entry.endsWith(issue))).toEqual([]);
   });
 });
 

@@ -43,9 +43,12 @@ export const TEST_BROKER_BOT: BotIdentity = { login: "agent-think[bot]", id: 900
 /** Stands in for the webhook app's AgentThinkTokenBroker (GITHUB_AUTH). */
 export class TestTokenBroker extends WorkerEntrypoint<Env> {
   static minted: string[] = [];
-  async mintInstallationToken(repo: string): Promise<{ token: string; expiresAt: string; bot: BotIdentity }> {
-    TestTokenBroker.minted.push(repo);
-    return { token: `ghs_testMinted_${repo.replace(/\W/g, "_")}`, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), bot: TEST_BROKER_BOT };
+  /** A read-only token (`{ access: "read" }`) is `ghs_testReadOnly_<repo>`, and is recorded as `read:<repo>`. */
+  async mintInstallationToken(repo: string, options?: { access?: "read" | "write" }): Promise<{ token: string; expiresAt: string; bot: BotIdentity }> {
+    const read = options?.access === "read";
+    TestTokenBroker.minted.push(read ? `read:${repo}` : repo);
+    const token = `ghs_test${read ? "ReadOnly" : "Minted"}_${repo.replace(/\W/g, "_")}`;
+    return { token, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), bot: TEST_BROKER_BOT };
   }
 }
 

@@ -16,10 +16,14 @@ import { brokerDeps, ingressLogger, webhookDeps } from "./wiring";
 export { CommentClaim } from "./comment-claim";
 
 export class AgentThinkTokenBroker extends WorkerEntrypoint<Env> {
-  /** A short-lived installation token for one allowlisted repository the App is installed on, with the App's bot. */
-  async mintInstallationToken(repo: string): Promise<BrokeredToken> {
+  /**
+   * A short-lived installation token for one allowlisted repository the App
+   * is installed on, with the App's bot; `{ access: "read" }` for a
+   * read-only one (the container of a run that may write nothing).
+   */
+  async mintInstallationToken(repo: string, options?: { access?: "write" | "read" }): Promise<BrokeredToken> {
     const log = ingressLogger(this.env);
-    return await mintForRepo(repo, brokerDeps(this.env, log));
+    return await mintForRepo(repo, brokerDeps(this.env, log), options);
   }
 }
 

@@ -15,11 +15,11 @@
 import type { BotIdentity } from "../../src/shared/dispatch";
 import { parseRepo } from "../../src/shared/repo";
 import { isAllowedRepo, type IngressConfig } from "./config";
-import { TokenMintError, type RepoRef, type RepoToken } from "./github/app-client";
+import { TokenMintError, type RepoRef, type RepoToken, type TokenAccess } from "./github/app-client";
 import { AppIdentityError } from "./github/app-identity";
 import type { Logger } from "./log";
 
-export type TokenBrokerErrorCode = "invalid_repo" | "not_allowed" | TokenMintError["code"] | AppIdentityError["code"];
+export type TokenBrokerErrorCode = "invalid_repo" | "invalid_access" | "not_allowed" | TokenMintError["code"] | AppIdentityError["code"];
 
 /** What the broker answers: an installation token, its expiry, and the App's bot. */
 export type BrokeredToken = RepoToken & { bot: BotIdentity };
@@ -37,13 +37,13 @@ export class TokenBrokerError extends Error {
 
 export type BrokerDeps = {
   config(): IngressConfig;
-  mint(repo: RepoRef): Promise<RepoToken>;
+  mint(repo: RepoRef, access: TokenAccess): Promise<RepoToken>;
   /** The App's bot (cached), asked with the token just minted. */
   identity(token: string): Promise<BotIdentity>;
   log: Logger;
 };
 
-export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<BrokeredToken> {
+export async function mintForRepo(repo: unknown, deps: BrokerDeps, options?: unknown): Promise<BrokeredToken> {
   const refuse = (code: TokenBrokerErrorCode, detail: string, fields: Record<string, unknown> = {}) => {
     deps.log("broker:refused", { code, ...fields });
     return new TokenBrokerError(code, detail);
@@ -51,10 +51,12 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<Brok
   const parsed = typeof repo === "string" ? parseRepo(repo) : null;
   if (parsed === null || !parsed.ok) throw refuse("invalid_repo", `repo must be "owner/name" (${parsed?.reason ?? "not a string"})`);
   const full = `${parsed.owner}/${parsed.name}`;
+  const access = accessOf(options);
+  if (access === null) throw refuse("invalid_access", 'options.access must be "write" or "read"');
   if (!isAllowedRepo(deps.config(), full)) throw refuse("not_allowed", `${full} is not in ALLOWED_REPOS`, { repo: full });
   let token: RepoToken;
   try {
-    token = await deps.mint(parsed);
+    token = await deps.mint(parsed, access);
   } catch (error) {
     if (error instanceof TokenMintError) throw refuse(error.code, error.message, { repo: full });
     throw error;
@@ -69,6 +71,14 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps): Promise<Brok
     }
     throw error;
   }
-  deps.log("broker:minted", { repo: full, expiresAt: token.expiresAt, bot: bot.login });
+  deps.log("broker:minted", { repo: full, access, expiresAt: token.expiresAt, bot: bot.login });
   return { token: token.token, expiresAt: token.expiresAt, bot };
+}
+
+/** `{ access: "read" }` asks for a read-only token; nothing, or `"write"`, for the bot's usual one; anything else is null. */
+function accessOf(options: unknown): TokenAccess | null {
+  if (options === undefined || options === null) return "write";
+  if (typeof options !== "object") return null;
+  const access = (options as { access?: unknown }).access;
+  return access === undefined || access === "write" ? "write" : access === "read" ? "read" : null;
 }

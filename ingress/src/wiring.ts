@@ -15,7 +15,7 @@ import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
 import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
-import { installationClient, mintRepoToken, type AppCredentials, type RepoRef, type RepoToken } from "./github/app-client";
+import { installationClient, mintRepoToken, type AppCredentials, type RepoRef, type RepoToken, type TokenAccess } from "./github/app-client";
 import { appIdentity, knownAppIdentity } from "./github/app-identity";
 import { markerKey, MARKER_TTL_SECONDS, type HandledMarker } from "./http/start-run";
 import type { TriggerRef } from "./trigger";
@@ -34,7 +34,7 @@ export function ingressLogger(env: Env): Logger {
 
 export function brokerDeps(env: Env, log: Logger): BrokerDeps {
   const config = () => readConfig(env);
-  return { config, log, mint: (repo) => mintToken(env, config(), repo, log), identity: (token) => identity(env, config(), token, log) };
+  return { config, log, mint: (repo, access) => mintToken(env, config(), repo, log, undefined, access), identity: (token) => identity(env, config(), token, log) };
 }
 
 export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): WebhookDeps {
@@ -88,8 +88,8 @@ const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
   retryBaseMs: config.retryBaseMs
 });
 
-function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number) {
-  return mintRepoToken(credentials(env, config), repo, log, installationId);
+function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: TokenAccess) {
+  return mintRepoToken(credentials(env, config), repo, log, installationId, access);
 }
 
 function identity(env: Env, config: IngressConfig, token: string, log: Logger) {

@@ -5,7 +5,7 @@
  * with the App's bot) and its refusals, and no secret or token in any log
  * line on any of these paths.
  */
-import { TOKEN_PERMISSIONS } from "../src/github/app-client";
+import { READ_ONLY_TOKEN_PERMISSIONS, TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -86,6 +86,22 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     calls.length = 0;
     expect((await call(() => broker().mintInstallationToken("acme/widgets"))).bot).toEqual({ login: BOT_LOGIN, id: BOT_USER_ID });
     expect(calls.map((entry) => entry.path)).toEqual(["/repos/acme/widgets/installation", `/app/installations/${INSTALLATION_ID}/access_tokens`]);
+  });
+
+  it("mints a read-only token when asked for one, and refuses an access it does not know", async () => {
+    github();
+    const result = await call(() => broker().mintInstallationToken("acme/widgets", { access: "read" }));
+    expect(result.token).toBe(minted[0]);
+    expect(calls[1]!.body).toEqual({ repositories: ["widgets"], permissions: READ_ONLY_TOKEN_PERMISSIONS });
+    expect(READ_ONLY_TOKEN_PERMISSIONS).toEqual({ issues: "read", contents: "read", pull_requests: "read", metadata: "read" });
+    calls.length = 0;
+    await call(() => broker().mintInstallationToken("acme/widgets", { access: "write" }));
+    expect(calls.find((entry) => entry.path.endsWith("/access_tokens"))!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
+    calls.length = 0;
+    await expect(call(() => broker().mintInstallationToken("acme/widgets", { access: "admin" as "read" }))).rejects.toThrow(
+      'agent-think-ingress token broker: options.access must be "write" or "read"'
+    );
+    expect(calls).toEqual([]);
   });
 
   it("refuses with code identity, and hands out no token, when GitHub will not say who the App is", async () => {

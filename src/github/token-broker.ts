@@ -11,22 +11,30 @@ import { z } from "zod";
 import { botIdentitySchema, parseInput } from "../shared/dispatch";
 import type { MintedToken } from "../run/run-token";
 
-type TokenBroker = { mintInstallationToken(repo: string): Promise<{ token: string; expiresAt?: string; bot?: unknown }> };
+type TokenBroker = {
+  mintInstallationToken(repo: string, options?: { access: "read" }): Promise<{ token: string; expiresAt?: string; bot?: unknown }>;
+};
 
 /** The broker's bot, checked as a dispatch's is: a malformed one is an error naming `bot.login` or `bot.id`, never ignored. */
 const brokerBotSchema = z.object({ bot: botIdentitySchema.optional() });
 
 /**
  * A fresh installation token for `repo` and, when the broker says, when it
- * expires and who the App's bot is. Local dev runs without the webhook app,
+ * expires and who the App's bot is; `access` "read" asks for a read-only
+ * one (the container of a run that may write nothing, src/run/read-token.ts). Local dev runs without the webhook app,
  * so there a broker that cannot be reached means no GitHub access (an empty
  * token with no expiry, which the local GitHub stand-in accepts) rather than
  * a failure.
  */
-export async function mintInstallationToken(env: Pick<Env, "GITHUB_AUTH" | "LOCAL_DEV">, repo: string): Promise<MintedToken> {
+export async function mintInstallationToken(
+  env: Pick<Env, "GITHUB_AUTH" | "LOCAL_DEV">,
+  repo: string,
+  access: "write" | "read" = "write"
+): Promise<MintedToken> {
   let answer: Awaited<ReturnType<TokenBroker["mintInstallationToken"]>>;
   try {
-    answer = await (env.GITHUB_AUTH as unknown as TokenBroker).mintInstallationToken(repo);
+    const broker = env.GITHUB_AUTH as unknown as TokenBroker;
+    answer = await (access === "read" ? broker.mintInstallationToken(repo, { access }) : broker.mintInstallationToken(repo));
   } catch (error) {
     if (env.LOCAL_DEV === "1") return { token: "" };
     throw error;

@@ -62,7 +62,8 @@ export type WorkspaceFacts = {
   unread?: string[];
 };
 
-export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string }; policy: WritePolicy };
+/** `guidance.ref`: the branch it was read from (a pull request's base); absent for the default branch. */
+export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string; ref?: string }; policy: WritePolicy };
 
 /** What preparing needs of the run. */
 export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string };
@@ -72,7 +73,8 @@ export type PrepareDeps = {
   storage: { get<T>(key: string): T | undefined; put<T>(key: string, value: T): void; delete(key: string): boolean };
   /** A reader with the run's token; null when this deploy has no GitHub to read (local dev without one). */
   reader: () => Promise<RepoReader | null>;
-  exec: (input: BashInput) => Promise<BashResult>;
+  /** One command; `access` says which token the container acts with (read-only when the run may write nothing, read-token.ts). */
+  exec: (input: BashInput, access: ContainerAccess) => Promise<BashResult>;
   redact: (text: string) => string;
   /** A step began or ended (the watchdog and the dashboard hear of it). */
   onStep: (submissionId: string, step: { name: string; ok: boolean; durationMs: number }) => void | Promise<void>;
@@ -81,6 +83,14 @@ export type PrepareDeps = {
 };
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
+
+export type ContainerAccess = "write" | "read";
+
+/** The container may hold a token that writes only when the run may write somewhere. */
+export const containerAccess = (policy: WritePolicy): ContainerAccess => (policy.pushBranch === null && !policy.mayOpenPullRequest ? "read" : "write");
+
+/** What every command of one preparation shares. */
+type Step = { submissionId: string; access: ContainerAccess; signal?: AbortSignal };
 
 export class RunPreparation {
   readonly #deps: PrepareDeps;
@@ -109,9 +119,12 @@ export class RunPreparation {
     };
     if (read.config && "errors" in read.config) throw new SetupFailedError({ kind: "config", file: REPO_CONFIG_PATH, errors: read.config.errors });
     const config = read.config?.config;
-    const cloned = await this.#checkout(submissionId, run, facts, signal);
-    if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(submissionId, config, cloned, signal);
-    const prepared: Prepared = { facts, policy, ...(read.guidance ? { guidance: { path: read.guidance.path, text: read.guidance.text } } : {}) };
+    const step: Step = { submissionId, access: containerAccess(policy), signal };
+    const cloned = await this.#checkout(step, run, facts);
+    if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
+    const ref = run.pullRequest?.baseRef;
+    const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text, ...(ref ? { ref } : {}) } : undefined;
+    const prepared: Prepared = { facts, policy, ...(guidance ? { guidance } : {}) };
     this.#deps.storage.put(preparedKey(submissionId), prepared);
     return prepared;
   }
@@ -168,10 +181,10 @@ export class RunPreparation {
   }
 
   /** Clone (or fetch) in the container, and check out a pull request's head. False when there is no container to do it in. */
-  async #checkout(submissionId: string, run: PrepareRun, facts: WorkspaceFacts, signal?: AbortSignal): Promise<boolean> {
+  async #checkout(step: Step, run: PrepareRun, facts: WorkspaceFacts): Promise<boolean> {
     const repo = shellQuote(run.repo);
     const clone = `if [ -d ${CLONE_DIR}/.git ]; then git -C ${CLONE_DIR} fetch --quiet origin; else gh repo clone ${repo} ${CLONE_DIR} -- --quiet; fi`;
-    const cloned = await this.#run(submissionId, "clone", clone, "container", CLONE_TIMEOUT_MS, signal);
+    const cloned = await this.#run(step, "clone", clone, "container", CLONE_TIMEOUT_MS);
     if ("unavailable" in cloned) {
       this.#deps.log("prepare:no-container", {});
       return false;
@@ -181,7 +194,7 @@ export class RunPreparation {
     const pull = run.pullRequest;
     if (pull) {
       const command = `gh pr checkout ${pull.number} --repo ${run.repo}`;
-      const checkout = await this.#run(submissionId, "checkout", `cd ${CLONE_DIR} && gh pr checkout ${pull.number} --repo ${repo}`, "container", CLONE_TIMEOUT_MS, signal);
+      const checkout = await this.#run(step, "checkout", `cd ${CLONE_DIR} && gh pr checkout ${pull.number} --repo ${repo}`, "container", CLONE_TIMEOUT_MS);
       if ("unavailable" in checkout || !checkout.ok) {
         throw new SetupFailedError({ kind: "checkout", command, ...("unavailable" in checkout ? { output: checkout.unavailable } : { exitCode: checkout.exitCode, output: checkout.output }) });
       }
@@ -190,13 +203,13 @@ export class RunPreparation {
     return true;
   }
 
-  async #setup(submissionId: string, config: RepoConfig, cloned: boolean, signal?: AbortSignal): Promise<NonNullable<WorkspaceFacts["setup"]>> {
+  async #setup(step: Step, config: RepoConfig, cloned: boolean): Promise<NonNullable<WorkspaceFacts["setup"]>> {
     const { backend, commands } = config.setup;
     const ran: NonNullable<WorkspaceFacts["setup"]>["ran"] = [];
     for (const [index, command] of commands.entries()) {
       // In the clone when there is one; the shell backend sees the same files.
       const script = cloned ? `cd ${CLONE_DIR} && ${command.run}` : command.run;
-      const result = await this.#run(submissionId, `setup ${index + 1}`, script, backend, command.timeoutS * 1000, signal);
+      const result = await this.#run(step, `setup ${index + 1}`, script, backend, command.timeoutS * 1000);
       const failure = (extra: Partial<Extract<SetupFailure, { kind: "step" }>>): SetupFailedError =>
         new SetupFailedError({ kind: "step", file: REPO_CONFIG_PATH, index: index + 1, of: commands.length, command: command.run, output: "", ...extra });
       if ("unavailable" in result) throw failure({ output: result.unavailable });
@@ -208,17 +221,16 @@ export class RunPreparation {
 
   /** One command, timed and reported; its output redacted and bounded. */
   async #run(
-    submissionId: string,
+    { submissionId, access, signal }: Step,
     name: string,
     command: string,
     backend: BashInput["backend"],
-    timeoutMs: number,
-    signal?: AbortSignal
+    timeoutMs: number
   ): Promise<{ unavailable: string } | { ok: boolean; exitCode?: number; timedOut?: boolean; durationMs: number; output: string }> {
     signal?.throwIfAborted();
     const started = this.#deps.now();
     // The first line says where the command came from, in the container's logs and the recording tests.
-    const result = await this.#deps.exec({ command: `# agent-think prepare: ${name}\n${command}`, backend, timeoutMs });
+    const result = await this.#deps.exec({ command: `# agent-think prepare: ${name}\n${command}`, backend, timeoutMs }, access);
     const durationMs = this.#deps.now() - started;
     if ("error" in result) {
       const error = this.#deps.redact(result.error);

@@ -40,6 +40,8 @@ export type RunTokenDeps = {
   now(): number;
   /** The agent's log: `token:refreshed` and `github:token-refresh-failed` (never with the token). */
   log(event: string, fields: Record<string, unknown>): void;
+  /** Other tokens of this run that everything it sends must not hold either (the container's read-only one). */
+  alsoSecret?: () => string[];
 };
 
 type RenewReason = "expiring" | "unauthorized";
@@ -158,7 +160,7 @@ export class RunToken {
 
   /** The secrets a log line of this run must not hold. */
   secrets(): string[] {
-    return this.#token ? [this.#token] : [];
+    return [...(this.#token ? [this.#token] : []), ...(this.#deps.alsoSecret?.() ?? [])];
   }
 
   redact(text: string): string {

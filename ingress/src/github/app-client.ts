@@ -66,11 +66,32 @@ export const TOKEN_PERMISSIONS = {
 } as const;
 
 /**
+ * What a read-only token asks for: the agent's container gets one when its
+ * run may write nothing (someone else's pull request, a fork's), so code
+ * from that pull request, which the run builds and tests, cannot push.
+ */
+export const READ_ONLY_TOKEN_PERMISSIONS = {
+  issues: "read",
+  contents: "read",
+  pull_requests: "read",
+  metadata: "read"
+} as const;
+
+/** Which of the two a token is minted with. */
+export type TokenAccess = "write" | "read";
+
+/**
  * An installation token that can act on `repo` only, with TOKEN_PERMISSIONS
- * only. `installationId` is the payload's `installation.id` (signed by
+ * only (READ_ONLY_TOKEN_PERMISSIONS for `access` "read"). `installationId` is the payload's `installation.id` (signed by
  * GitHub): with it, one call; without it, `GET /repos/{owner}/{repo}/installation` first.
  */
-export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, log: Logger, installationId?: number): Promise<RepoToken> {
+export async function mintRepoToken(
+  credentials: AppCredentials,
+  repo: RepoRef,
+  log: Logger,
+  installationId?: number,
+  access: TokenAccess = "write"
+): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
   const app = appOctokit(credentials, log);
   const installation =
@@ -81,7 +102,11 @@ export async function mintRepoToken(credentials: AppCredentials, repo: RepoRef, 
       })
     ).data.id;
   const { data } = await app.rest.apps
-    .createInstallationAccessToken({ installation_id: installation, repositories: [repo.name], permissions: TOKEN_PERMISSIONS })
+    .createInstallationAccessToken({
+      installation_id: installation,
+      repositories: [repo.name],
+      permissions: access === "read" ? READ_ONLY_TOKEN_PERMISSIONS : TOKEN_PERMISSIONS
+    })
     .catch((error: unknown) => {
       throw mintError(error, full, {
         404: ["not_installed", `the GitHub App's installation for ${full} is gone`],
