@@ -52,7 +52,7 @@ describe("npm run seed:r2 -- --local against wrangler dev", () => {
     copyDir = await mkdtemp(join(tmpdir(), "agent-think-skills-copy-"));
     // Seeded before the server starts, as `npm start` does.
     const seeded = await seedSkills({ local: true, persistTo: stateDir });
-    expect(seeded).toMatchObject({ target: "local", skills: ["open-pr", "reproduce"], deleted: 0 });
+    expect(seeded).toMatchObject({ target: "local", skills: ["address-review", "open-pr", "reproduce"], deleted: 0 });
     server = await startDevServer({ localDev: true, persistTo: stateDir });
   });
 
@@ -64,7 +64,7 @@ describe("npm run seed:r2 -- --local against wrangler dev", () => {
 
   it("the dev Worker lists the seeded skills with their descriptions", async () => {
     const skills = await listSkills(server.url);
-    expect(skills.map((skill) => skill.name), server.output()).toEqual(["open-pr", "reproduce"]);
+    expect(skills.map((skill) => skill.name), server.output()).toEqual(["address-review", "open-pr", "reproduce"]);
     for (const skill of skills) expect(skill.description).toMatch(/Use when/);
   });
 
@@ -75,13 +75,13 @@ describe("npm run seed:r2 -- --local against wrangler dev", () => {
     await rm(join(skillsCopy, "open-pr"), { recursive: true });
 
     const reseeded = await seedSkills({ local: true, persistTo: server.persistTo, skillsDir: skillsCopy });
-    expect(reseeded.skills).toEqual(["reproduce"]);
+    expect(reseeded.skills).toEqual(["address-review", "reproduce"]);
     expect(reseeded.deleted).toBe(openPrFiles);
-    expect(await listNames(server.url)).toEqual(["reproduce"]);
+    expect(await listNames(server.url)).toEqual(["address-review", "reproduce"]);
 
     // And back: seeding the real tree again restores it while the server runs.
     const restored = await seedSkills({ local: true, persistTo: server.persistTo });
     expect(restored.deleted).toBe(0);
-    expect(await listNames(server.url)).toEqual(["open-pr", "reproduce"]);
+    expect(await listNames(server.url)).toEqual(["address-review", "open-pr", "reproduce"]);
   });
 });

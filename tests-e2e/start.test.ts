@@ -100,7 +100,7 @@ async function recordsForIssue(repo: string, issue: number, commentId: number): 
 describe("npm start", () => {
   it("seeds the skills the agent reads", async () => {
     const listed = (await (await fetch(`${started.url}/dev/skills`)).json()) as { skills: Array<{ name: string }> };
-    expect(listed.skills.map((skill) => skill.name).sort()).toEqual(["open-pr", "reproduce"]);
+    expect(listed.skills.map((skill) => skill.name).sort()).toEqual(["address-review", "open-pr", "reproduce"]);
     expect(started.output()).toMatch(/seed:r2: local .* uploaded \d+/);
   });
 

@@ -311,3 +311,72 @@ describe("the closing message, addressed to the requester", () => {
     expect(liveMarkup(body)).toEqual(INERT);
   });
 });
+
+describe("the closing message of a pull-request run", () => {
+  it("lists each review point and shows the patch as a diff that renders as code", () => {
+    const result: RunResult = {
+      outcome: "patch-suggested",
+      summary: "A patch for @octocat's review.",
+      addressed: [{ comment: `https://github.com/${run.repo}/pull/7#discussion_r1`, path: "src/a.ts", change: "Compares numerically; cc @mallory" }],
+      patch: "diff --git a/src/a.ts b/src/a.ts\n-a.sort()\n+a.sort((x, y) => x - y) // @mallory ```\n"
+    };
+    const text = closingText({ kind: "result", result }, run);
+    expect(text).toContain("### 🩹 Patch suggested");
+    expect(text).toContain("**Review**\n- `src/a.ts` ");
+    expect(text).toContain("<details><summary>Patch</summary>");
+    // The patch's own ``` cannot close the block: its fence is longer.
+    expect(text).toContain("````diff\ndiff --git a/src/a.ts b/src/a.ts");
+    expect(liveMarkup(text).mentions).toEqual([]);
+  });
+
+  it("cuts a patch that does not fit at a line, and says the whole one is in the thread", () => {
+    const line = `+${"x".repeat(99)}\n`;
+    // The most a result may hold: 30 review points and 30 changes of 1,000 characters, and a 29,000-character patch.
+    const result: RunResult = {
+      outcome: "patch-suggested",
+      summary: "Big.",
+      addressed: Array.from({ length: 30 }, (_, i) => ({ change: `${i} ${"a".repeat(990)}` })),
+      changes: Array.from({ length: 30 }, (_, i) => `${i} ${"c".repeat(990)}`),
+      patch: line.repeat(290)
+    };
+    const text = closingText({ kind: "result", result }, run);
+    expect(text.length).toBeLessThanOrEqual(MAX_NOTICE_TEXT_CHARS);
+    expect(text).toContain("_The patch was cut to fit; the whole patch is in the run's thread._");
+    // Cut at a line end, inside its fence.
+    expect(text).toMatch(/\n\+x{99}\n```\n\n_The patch was cut/);
+  });
+});
+
+describe("the closing message of a run whose setup failed", () => {
+  it("names the step, shows the end of its output as code, and says what to fix", () => {
+    const text = closingText(
+      {
+        kind: "setup-failed",
+        failure: { kind: "step", file: ".github/agent-think.yml", index: 2, of: 3, command: "npm ci", exitCode: 1, durationMs: 12_000, output: "npm ERR! @mallory\n".repeat(400) }
+      },
+      run
+    );
+    expect(text).toContain("⚠️ **agent-think could not prepare the repository: step 2 of 3 npm ci exited 1.**");
+    expect(text).toContain("`npm ci` ran for 12 seconds. The model did not start.");
+    expect(text).toContain("Its last output:\n\n```\n…\n");
+    expect(text.length).toBeLessThan(6_000);
+    expect(liveMarkup(text).mentions).toEqual([]);
+  });
+
+  it("lists what is wrong with an invalid file, each as code", () => {
+    const text = closingText({ kind: "setup-failed", failure: { kind: "config", file: ".github/agent-think.yml", errors: ["version: must be 1", "setup.x: is not a field"] } }, run);
+    expect(text).toContain(".github/agent-think.yml is invalid (2 problems)");
+    expect(text).toContain("- `version: must be 1`\n- `setup.x: is not a field`");
+  });
+
+  it("says a failed checkout is about access, and timed-out steps say so", () => {
+    expect(closingText({ kind: "setup-failed", failure: { kind: "checkout", command: "gh pr checkout 7 --repo acme/widgets", exitCode: 1, output: "" } }, run)).toContain(
+      "It printed nothing."
+    );
+    const timedOut = closingText(
+      { kind: "setup-failed", failure: { kind: "step", file: ".github/agent-think.yml", index: 1, of: 1, command: "sleep 999", timedOut: true, exitCode: 124, output: "" } },
+      run
+    );
+    expect(timedOut).toContain("step 1 of 1 sleep 999 timed out");
+  });
+});
