@@ -48,10 +48,9 @@ import { parseStaleRunMs } from "./command-center/registry";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";
-import { containerAccess, RunPreparation, SetupFailedError, type ContainerAccess } from "./run/prepare";
+import { TurnWorkspace } from "./run/turn-workspace";
 import { ReadOnlyToken } from "./run/read-token";
 import { withWorkspaceBlock } from "./run/workspace-block";
-import { refusal } from "./run/write-policy";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
@@ -142,28 +141,34 @@ export class ThinkAgent extends Think<Env> {
     waitUntil: (promise) => this.ctx.waitUntil(promise),
     log: (event, fields) => this.#log(event, fields)
   });
-  /** The bash command a recovery interrupted runs at most once (run/command-replay.ts). */
-  readonly #commands = new CommandReplay({
+  /**
+   * The turn's hands on its workspace (run/turn-workspace.ts): the repository
+   * prepared before the model's first step, bash commands held to where the
+   * run may write and run at most once, and the container's token.
+   */
+  readonly #workspaceTurn = new TurnWorkspace({
     storage: this.ctx.storage.kv,
-    recoveries: (submissionId) => this.#reports.recoveryCount(submissionId),
-    log: (event, fields) => this.#log(event, fields)
-  });
-  /** The repository made ready before the model's first step, and where the run may push (run/prepare.ts). */
-  readonly #preparation = new RunPreparation({
-    storage: this.ctx.storage.kv,
+    run: () => this.#runs.get(),
+    turn: () => this.#turn(),
+    workspace: () => this.#workspaceAgent(),
+    token: this.#token,
+    readToken: this.#readToken,
+    commands: new CommandReplay({
+      storage: this.ctx.storage.kv,
+      recoveries: (submissionId) => this.#reports.recoveryCount(submissionId),
+      log: (event, fields) => this.#log(event, fields)
+    }),
     reader: async () => {
       const apiUrl = this.githubApiUrl();
       return apiUrl ? createRepoReader({ baseUrl: apiUrl, token: await this.#token.fresh() }) : null;
     },
-    exec: async (input, access) =>
-      (await this.#workspaceAgent()).exec({ ...input, turn: (await this.#turn()) ?? undefined, ...(await this.#containerCredentials(access)) }),
-    redact: (text) => this.#token.redact(text),
+    botLogin: (run) => this.#botLogin(run),
     onStep: async (submissionId, step) => {
       await this.#ledger.touch(submissionId, Date.now());
       this.#reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());
     },
-    log: (event, fields) => this.#log(event, fields),
-    now: () => Date.now()
+    recordSetupFailure: (submissionId, failure) => this.#ledger.recordSetupFailure(submissionId, failure),
+    log: (event, fields) => this.#log(event, fields)
   });
   #model: LanguageModel | undefined;
   /** Duplicate dispatches of a comment answered before any work (run/dispatch-once.ts). */
@@ -264,17 +269,7 @@ export class ThinkAgent extends Think<Env> {
     return {
       bash: createBashTool({
         containerAvailable: this.env.CONTAINERS_ENABLED === "1",
-        run: async (input) => {
-          const [workspace, turn] = [await this.#workspaceAgent(), await this.#turn()];
-          // A push or a pull request the run may not make is refused before it runs (run/write-policy.ts).
-          const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
-          const credentials = await this.#containerCredentials(policy ? containerAccess(policy) : "write");
-          const refused = policy ? refusal(input.command, policy) : null;
-          if (refused) return { backend: input.backend, error: refused };
-          const exec = (command: typeof input) => workspace.exec({ ...command, turn: turn ?? undefined, ...credentials });
-          // A re-issue of the command a restart interrupted is answered, not run again.
-          return turn ? this.#commands.run(turn.submissionId, input, exec) : exec(input);
-        }
+        run: (input) => this.#workspaceTurn.bash(input)
       }),
       publish_reproduction: createPublishReproductionTool({
         publish: async (input) => {
@@ -420,7 +415,8 @@ export class ThinkAgent extends Think<Env> {
     if (turn) this.#watchdog.arm(turn.submissionId);
     // A recovered turn is running again.
     if (turn) this.#reports.resumedIfRecovering(turn.submissionId, Date.now());
-    const prepared = turn ? await this.#prepare(turn.submissionId, ctx.abortSignal) : null;
+    // Before the model's first step; a failed setup ends the turn here (run/prepare.ts).
+    const prepared = turn ? await this.#workspaceTurn.prepare(turn.submissionId, ctx.abortSignal) : null;
     return {
       ...(prepared ? { messages: withWorkspaceBlock(ctx.messages, prepared) } : {}),
       maxSteps: this.maxSteps,
@@ -435,9 +431,7 @@ export class ThinkAgent extends Think<Env> {
 
   /** Before every model call: renew the run's token if it is about to expire, and re-authenticate the container if it changed. */
   override async beforeStep() {
-    const turn = await this.#turn();
-    const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
-    const { token, bot } = await this.#containerCredentials(policy ? containerAccess(policy) : "write");
+    const [turn, { token, bot }] = [await this.#turn(), await this.#workspaceTurn.credentials()];
     if (!turn || !this.#token.needsGitSync(token)) return;
     const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token, bot);
     this.#token.gitSynced(token);
@@ -547,8 +541,7 @@ export class ThinkAgent extends Think<Env> {
     });
     const at = submission.completedAt ?? Date.now();
     await this.#reports.turnEnded(id, { run: await this.#runRef(id, submission.metadata), ending, usage: facts.usage, at });
-    this.#commands.forget(id);
-    this.#preparation.forget(id);
+    this.#workspaceTurn.forget(id);
     await this.#ledger.forget(id);
     return ending;
   }
@@ -618,39 +611,6 @@ export class ThinkAgent extends Think<Env> {
     };
   }
 
-
-  /**
-   * The repository prepared for this submission (once; a recovered turn
-   * reuses it). A failed preparation is kept for the closing comment and
-   * ends the turn before the model's first step.
-   */
-  async #prepare(submissionId: string, signal: AbortSignal | undefined) {
-    const run = await this.#runs.get();
-    if (!run) return null;
-    try {
-      return await this.#preparation.prepare(
-        submissionId,
-        { repo: run.repo, issueNumber: run.issueNumber, pullRequest: run.pullRequest, botLogin: this.#botLogin(run) },
-        signal
-      );
-    } catch (error) {
-      if (!(error instanceof SetupFailedError)) throw error;
-      await this.#ledger.recordSetupFailure(submissionId, error.failure);
-      this.#log("prepare:failed", { submissionId, failure: error.failure.kind });
-      throw error;
-    }
-  }
-
-  /**
-   * What the container's git and gh act with: the run's token, or for a run
-   * that may write nothing a read-only one (never the run's, even when none
-   * can be had: then no token).
-   */
-  async #containerCredentials(access: ContainerAccess): Promise<{ token: string; bot: BotIdentity | undefined }> {
-    if (access === "write") return this.#token.credentials();
-    const run = await this.#runs.get();
-    return { token: run ? await this.#readToken.fresh(run.repo) : "", bot: run?.bot };
-  }
 
   /** The login of the bot the run acts as; undefined when there is none to act as (then no pull request counts as the App's). */
   #botLogin(run: RunContext): string | undefined {
