@@ -11,16 +11,13 @@
  * nothing in the run's transcript, names github.com: the run's links are
  * the server's own (the stand-in's origin; src/shared/github-urls.ts).
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startChain, type Chain } from "./support/chain";
 import { issueCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
-import { startGitHubStandin, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
-import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
+import type { GitHubStandin, StandinRecord } from "../scripts/lib/github-standin";
+import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { readMessages } from "./dev-api";
-import { startDevServer, startWrangler } from "./fixture";
 import type { Snapshot } from "../src/shared/command-center";
 
 const REPO = "acme/widgets";
@@ -31,35 +28,18 @@ const START_TIMEOUT_MS = 120_000;
 /** github.com or api.github.com in any form a URL or text would carry. */
 const GITHUB_COM = /(?:^|[^.\w-])(?:api\.)?github\.com\b/i;
 
-let dir: string;
+let chain: Chain;
 let standin: GitHubStandin;
 let apiUrl: string;
-let agent: Awaited<ReturnType<typeof startDevServer>>;
-let ingress: Awaited<ReturnType<typeof startWrangler>>;
+let agent: Chain["agent"];
+let ingress: Chain["ingress"];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agent-think-ghes-"));
-  const registryPath = join(dir, "registry");
-  standin = await startGitHubStandin({ description: "ghes-3.19" });
-  apiUrl = `${standin.url}/api/v3`;
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const envFile = join(dir, "ingress.dev.vars");
-  await writeFile(envFile, devVarsText({ webhookSecret: SECRET, appId: "1", privateKeyPem: privateKey }), { mode: 0o600 });
-  [agent, ingress] = await Promise.all([
-    startDevServer({ localDev: true, githubApiUrl: apiUrl, registryPath }),
-    startWrangler({
-      registryPath,
-      args: ({ port, inspectorPort, persistTo }) =>
-        ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: apiUrl, allowedRepos: REPO })
-    })
-  ]);
+  chain = await startChain({ allowedRepos: REPO, secret: SECRET, standin: { description: "ghes-3.19" }, apiPath: "/api/v3" });
+  ({ standin, agent, ingress, apiUrl } = chain);
 }, START_TIMEOUT_MS);
 
-afterAll(async () => {
-  await Promise.all([agent?.stop(), ingress?.stop()]);
-  await standin?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => chain?.stop());
 
 async function closingComment(): Promise<StandinRecord> {
   const deadline = Date.now() + 45_000;

@@ -11,15 +11,12 @@
  * collaborator permission API says `maintain`). GitHub is the recording
  * stand-in; the two Workers share a private dev registry.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startChain, type Chain } from "./support/chain";
 import { issueCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
-import { STANDIN_BOT_USER_ID, startGitHubStandin, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
-import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
-import { startDevServer, startWrangler } from "./fixture";
+import { STANDIN_BOT_USER_ID, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
+import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import type { Snapshot } from "../src/shared/command-center";
 
 const REPO = "acme/widgets";
@@ -28,33 +25,17 @@ const EMU_REPO = "octocat_acme/widgets";
 const SECRET = randomBytes(24).toString("hex");
 const START_TIMEOUT_MS = 120_000;
 
-let dir: string;
+let chain: Chain;
 let standin: GitHubStandin;
-let agent: Awaited<ReturnType<typeof startDevServer>>;
-let ingress: Awaited<ReturnType<typeof startWrangler>>;
+let agent: Chain["agent"];
+let ingress: Chain["ingress"];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agent-think-chain-"));
-  const registryPath = join(dir, "registry");
-  standin = await startGitHubStandin();
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const envFile = join(dir, "ingress.dev.vars");
-  await writeFile(envFile, devVarsText({ webhookSecret: SECRET, appId: "1", privateKeyPem: privateKey }), { mode: 0o600 });
-  [agent, ingress] = await Promise.all([
-    startDevServer({ localDev: true, githubApiUrl: standin.url, registryPath }),
-    startWrangler({
-      registryPath,
-      args: ({ port, inspectorPort, persistTo }) =>
-        ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: standin.url, allowedRepos: `${REPO},${EMU_REPO}` })
-    })
-  ]);
+  chain = await startChain({ allowedRepos: `${REPO},${EMU_REPO}`, secret: SECRET });
+  ({ standin, agent, ingress } = chain);
 }, START_TIMEOUT_MS);
 
-afterAll(async () => {
-  await Promise.all([agent?.stop(), ingress?.stop()]);
-  await standin?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => chain?.stop());
 
 type DeliveryOptions = { issueNumber: number; commentId: number; body: string; repo?: string; login?: string; association?: string };
 

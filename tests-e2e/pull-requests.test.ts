@@ -13,18 +13,15 @@
  * stand-in, for whatever GitHub lookups the Workers make on its behalf; the
  * stand-in refuses nothing.
  */
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startChain, type Chain } from "./support/chain";
 import { reviewCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
-import { startGitHubStandin, type GitHubStandin, type StandinRecord } from "../scripts/lib/github-standin";
-import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
+import type { GitHubStandin, StandinRecord } from "../scripts/lib/github-standin";
+import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { parseEnvelope } from "../src/run/envelope";
 import type { Snapshot } from "../src/shared/command-center";
 import { readMessages } from "./dev-api";
-import { startDevServer, startWrangler } from "./fixture";
 
 const REPO = "acme/widgets";
 const PULL = 31;
@@ -34,15 +31,14 @@ const SECRET = randomBytes(24).toString("hex");
 const START_TIMEOUT_MS = 120_000;
 const RUN_TIMEOUT_MS = 45_000;
 
-let dir: string;
+let chain: Chain;
 let standin: GitHubStandin;
-let agent: Awaited<ReturnType<typeof startDevServer>>;
-let ingress: Awaited<ReturnType<typeof startWrangler>>;
+let agent: Chain["agent"];
+let ingress: Chain["ingress"];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "agent-think-pulls-"));
-  const registryPath = join(dir, "registry");
-  standin = await startGitHubStandin();
+  chain = await startChain({ allowedRepos: REPO, secret: SECRET });
+  ({ standin, agent, ingress } = chain);
   standin.seedPull({
     repo: REPO,
     number: PULL,
@@ -52,23 +48,9 @@ beforeAll(async () => {
     title: "Fix the parser"
   });
   standin.seedFile({ repo: REPO, path: "AGENTS.md", content: "# Agents\n\nRun `npm test` before you push.\n" });
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-  const envFile = join(dir, "ingress.dev.vars");
-  await writeFile(envFile, devVarsText({ webhookSecret: SECRET, appId: "1", privateKeyPem: privateKey }), { mode: 0o600 });
-  [agent, ingress] = await Promise.all([
-    startDevServer({ localDev: true, githubApiUrl: standin.url, registryPath }),
-    startWrangler({
-      registryPath,
-      args: ({ port, inspectorPort, persistTo }) => ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: standin.url, allowedRepos: REPO })
-    })
-  ]);
 }, START_TIMEOUT_MS);
 
-afterAll(async () => {
-  await Promise.all([agent?.stop(), ingress?.stop()]);
-  await standin?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => chain?.stop());
 
 const logs = () => `--- agent ---\n${agent.output().slice(-3_000)}\n--- ingress ---\n${ingress.output().slice(-3_000)}`;
 

@@ -1,0 +1,73 @@
+/**
+ * The whole chain for an end-to-end test: the recording GitHub stand-in,
+ * the agent Worker and the webhook app, both under real `wrangler dev`,
+ * sharing a private dev registry, the webhook app signed for with a fresh
+ * secret and a fresh App key. `stop()` stops them and removes their files.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startGitHubStandin, type GitHubStandin, type StandinOptions } from "../../scripts/lib/github-standin";
+import { devVarsText, ingressDevArgs } from "../../scripts/lib/ingress-dev";
+import { startDevServer, startWrangler } from "../fixture";
+
+export type Chain = {
+  standin: GitHubStandin;
+  /** The GitHub API both Workers are configured with (the stand-in's root, or its /api/v3 for an Enterprise Server). */
+  apiUrl: string;
+  agent: Awaited<ReturnType<typeof startDevServer>>;
+  ingress: Awaited<ReturnType<typeof startWrangler>>;
+  /** The webhook secret deliveries are signed with. */
+  secret: string;
+  /** Both Workers' last output, for a failure message. */
+  logs(): string;
+  stop(): Promise<void>;
+};
+
+export type ChainOptions = {
+  /** The webhook app's ALLOWED_REPOS. */
+  allowedRepos: string;
+  standin?: StandinOptions;
+  /** Appended to the stand-in's URL for GITHUB_API_URL ("/api/v3" for an Enterprise Server). */
+  apiPath?: string;
+  /** The webhook secret; a fresh random one when absent. */
+  secret?: string;
+};
+
+export async function startChain(options: ChainOptions): Promise<Chain> {
+  const dir = await mkdtemp(join(tmpdir(), "agent-think-chain-"));
+  const registryPath = join(dir, "registry");
+  const standin = await startGitHubStandin(options.standin);
+  const apiUrl = `${standin.url}${options.apiPath ?? ""}`;
+  const secret = options.secret ?? randomBytes(24).toString("hex");
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048, privateKeyEncoding: { type: "pkcs1", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+  const envFile = join(dir, "ingress.dev.vars");
+  await writeFile(envFile, devVarsText({ webhookSecret: secret, appId: "1", privateKeyPem: privateKey }), { mode: 0o600 });
+  const started = await Promise.allSettled([
+    startDevServer({ localDev: true, githubApiUrl: apiUrl, registryPath }),
+    startWrangler({
+      registryPath,
+      args: ({ port, inspectorPort, persistTo }) => ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: apiUrl, allowedRepos: options.allowedRepos })
+    })
+  ]);
+  const stop = async () => {
+    await Promise.all(started.map((result) => (result.status === "fulfilled" ? result.value.stop() : undefined)));
+    await standin.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  const [agent, ingress] = started;
+  if (agent.status === "rejected" || ingress.status === "rejected") {
+    await stop();
+    throw agent.status === "rejected" ? agent.reason : (ingress as PromiseRejectedResult).reason;
+  }
+  return {
+    standin,
+    apiUrl,
+    agent: agent.value,
+    ingress: ingress.value,
+    secret,
+    logs: () => `--- agent ---\n${agent.value.output().slice(-3_000)}\n--- ingress ---\n${ingress.value.output().slice(-3_000)}`,
+    stop
+  };
+}
