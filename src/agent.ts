@@ -38,11 +38,14 @@ import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
 import type { StepContext } from "@cloudflare/think";
 import { RunReports } from "./report/run-reports";
-import type { RunRef } from "./report/notices";
+import type { RunRef, RunStats } from "./report/notices";
 import { describeEnding, finalAssistantText, type RunEnding } from "./run/ending";
 import { RunLedger } from "./run/run-ledger";
 import { OpenRuns } from "./run/open-runs";
-import { parseMaxSteps, parseTokenBudget, tokenBudgetStop } from "./run/budget";
+import { costBudgetStop, parseCostBudget, parseMaxSteps, parseTokenBudget, priceStep, tokenBudgetStop } from "./run/budget";
+import { NO_COST, priceTable, type PriceTable } from "./shared/pricing";
+import { SCRIPTED_PROVIDER } from "./model/scripted";
+import type { BudgetHit } from "./run/run-ledger";
 import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs } from "./command-center/registry";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
@@ -59,7 +62,8 @@ export const RECOVERY_EXHAUSTED_MESSAGE =
   "agent-think was interrupted and could not recover this run. Continue it from the dashboard.";
 
 export type StartRunInput = DispatchInput & { session: string };
-export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt" | "bot">;
+/** `operator`: who continued it from the dashboard (an Access e-mail, or "local operator"); the issue is told only that it was. */
+export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt" | "bot"> & { operator?: string };
 export type StartRunResult = { submissionId: string; accepted: boolean };
 export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
@@ -67,6 +71,8 @@ export class ThinkAgent extends Think<Env> {
   override maxSteps = parseMaxSteps(this.env.MAX_STEPS);
   /** Input + output tokens one run may use; 0 for no budget. An instance property: tests lower it. */
   tokenBudget = parseTokenBudget(this.env.RUN_TOKEN_BUDGET);
+  /** US dollars one run may spend (RUN_COST_BUDGET); 0 for no budget. An instance property: tests lower it. */
+  costBudget = parseCostBudget(this.env.RUN_COST_BUDGET);
   /** A running turn with no tool activity for this long gets one stale notice on its issue. */
   staleRunMs = parseStaleRunMs(this.env.STALE_RUN_MS);
 
@@ -350,11 +356,12 @@ export class ThinkAgent extends Think<Env> {
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github, this.#botLogin(run));
+    const operator = typeof input.operator === "string" && input.operator.trim() ? input.operator.trim().slice(0, 320) : undefined;
     const submission = await this.submitMessages([message], {
-      metadata: { continuation: true, ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}) }
+      metadata: { continuation: true, ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}), ...(operator ? { operator } : {}) }
     });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
-    this.#reports.dispatched(run, submission.submissionId, now);
+    this.#reports.dispatched(run, submission.submissionId, now, operator);
     return { submissionId: submission.submissionId };
   }
 
@@ -417,10 +424,11 @@ export class ThinkAgent extends Think<Env> {
     if (turn) this.#reports.resumedIfRecovering(turn.submissionId, Date.now());
     // Before the model's first step; a failed setup ends the turn here (run/prepare.ts).
     const prepared = turn ? await this.#workspaceTurn.prepare(turn.submissionId, ctx.abortSignal) : null;
+    const stops = turn ? await this.#budgetStops(turn.submissionId) : [];
     return {
       ...(prepared ? { messages: withWorkspaceBlock(ctx.messages, prepared) } : {}),
       maxSteps: this.maxSteps,
-      ...(turn && this.tokenBudget > 0 ? { stopWhen: await this.#budgetStop(turn.submissionId, this.tokenBudget) } : {}),
+      ...(stops.length > 0 ? { stopWhen: stops } : {}),
       providerOptions: GATEWAY_PROVIDER_OPTIONS,
       // Every tool result is redacted before the model, the transcript or a socket sees it.
       tools: confineTools(ctx.tools, (value) => this.#token.redactDeep(value)),
@@ -440,7 +448,7 @@ export class ThinkAgent extends Think<Env> {
 
   override async afterToolCall(ctx: ToolCallResultContext) {
     const turn = await this.#turn();
-    if (turn) await this.#ledger.touch(turn.submissionId, Date.now());
+    if (turn) await this.#ledger.recordToolCall(turn.submissionId, Date.now());
     const call = { tool: ctx.toolName, ok: ctx.success, toolCallId: ctx.toolCallId };
     this.#reports.toolCalled(turn?.submissionId ?? ctx.requestId ?? "unknown", call, Date.now());
     this.#log("tool", {
@@ -460,7 +468,9 @@ export class ThinkAgent extends Think<Env> {
     await this.#ledger.addStep(turn.submissionId, {
       inputTokens: ctx.usage.inputTokens,
       outputTokens: ctx.usage.outputTokens,
-      finishReason: ctx.finishReason
+      finishReason: ctx.finishReason,
+      cost: priceStep(this.#prices(), ctx),
+      ...(ctx.model.provider === SCRIPTED_PROVIDER ? { scripted: true } : {})
     });
   }
 
@@ -540,7 +550,16 @@ export class ThinkAgent extends Think<Env> {
       setupFailure: facts.setupFailure
     });
     const at = submission.completedAt ?? Date.now();
-    await this.#reports.turnEnded(id, { run: await this.#runRef(id, submission.metadata), ending, usage: facts.usage, at });
+    // No model step ran before a failed setup: nothing was spent. Otherwise unreported usage is unknown, never zero.
+    const cost = facts.usage?.cost ?? (ending.kind === "setup-failed" ? NO_COST : undefined);
+    const stats: RunStats = {
+      ...(submission.startedAt !== undefined ? { durationMs: at - submission.startedAt } : {}),
+      toolCalls: facts.toolCalls ?? 0,
+      ...(cost ? { cost } : {}),
+      ...(facts.usage?.scripted ? { scripted: true } : {})
+    };
+    const run = await this.#runRef(id, submission.metadata);
+    await this.#reports.turnEnded(id, { run: run && { ...run, stats }, ending, usage: facts.usage, ...(cost ? { cost } : {}), at });
     this.#workspaceTurn.forget(id);
     await this.#ledger.forget(id);
     return ending;
@@ -618,17 +637,29 @@ export class ThinkAgent extends Think<Env> {
     return resolved.ok ? resolved.bot.login : undefined;
   }
 
-  /** The token budget's stop condition for this turn, counting what a recovered turn's earlier attempts used. */
-  async #budgetStop(submissionId: string, budget: number) {
+  /** The token and money budgets' stop conditions for this turn, counting what a recovered turn's earlier attempts used. */
+  async #budgetStops(submissionId: string) {
     const before = await this.#ledger.usage(submissionId);
-    return tokenBudgetStop({
-      budget,
-      usedBefore: (before?.input ?? 0) + (before?.output ?? 0),
-      onHit: async (hit) => {
-        await this.#ledger.recordBudgetHit(submissionId, hit);
-        this.#log("budget:exhausted", { submissionId, ...hit });
-      }
-    });
+    const onHit = async (hit: BudgetHit) => {
+      await this.#ledger.recordBudgetHit(submissionId, hit);
+      this.#log("budget:exhausted", { submissionId, ...hit });
+    };
+    return [
+      ...(this.tokenBudget > 0 ? [tokenBudgetStop({ budget: this.tokenBudget, usedBefore: (before?.input ?? 0) + (before?.output ?? 0), onHit })] : []),
+      ...(this.costBudget > 0
+        ? [costBudgetStop({ budget: this.costBudget, spentBefore: before?.cost ?? NO_COST, prices: this.#prices(), onHit })]
+        : [])
+    ];
+  }
+
+  /** MODEL_PRICES over the defaults; a malformed one is logged and prices nothing, so costs show as unknown, never as zero. */
+  #prices(): PriceTable {
+    try {
+      return priceTable(this.env.MODEL_PRICES);
+    } catch (error) {
+      this.#log("pricing:invalid", { error: errorMessage(error) });
+      return {};
+    }
   }
 
   async #workspaceAgent(): Promise<WorkspaceAgentStub> {

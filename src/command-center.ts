@@ -19,10 +19,10 @@
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { boundedState, nextStaleAt } from "./command-center/broadcast";
-import { EMPTY_METRICS, METRICS_WINDOW_MS } from "./command-center/metrics";
+import { EMPTY_METRICS, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./command-center/metrics";
 import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
 import { needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
-import { metricsOf, snapshotPage } from "./command-center/snapshot";
+import { metricsOf, snapshotPage, threadDetail } from "./command-center/snapshot";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
@@ -35,7 +35,8 @@ import {
   type Metrics,
   type RecordResult,
   type Snapshot,
-  type SnapshotOptions
+  type SnapshotOptions,
+  type ThreadDetail
 } from "./shared/command-center";
 
 export { COMMAND_CENTER_NAME };
@@ -53,6 +54,8 @@ export const BROADCAST_INTERVAL_MS = 300;
 export const METRICS_MAX_AGE_MS = 1_000;
 /** Runs and tool calls are kept an hour past the metrics window, then pruned (hourly). */
 const RETENTION_MS = METRICS_WINDOW_MS + 60 * 60 * 1000;
+/** Runs are kept for the week of spend and the thread pages' run lists, and a day more. */
+const RUN_RETENTION_MS = SPEND_WINDOW_MS + METRICS_WINDOW_MS;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const REPRO_GRANT_KEY = "agent-think:repro-grant-key";
 /** The most events one recordBatch call takes. */
@@ -71,6 +74,7 @@ export interface CommandCenter {
   record(event: unknown): Promise<RecordResult>;
   recordBatch(events: unknown[]): Promise<RecordResult[]>;
   snapshot(options?: SnapshotOptions): Promise<Snapshot>;
+  threadDetail(session: string): Promise<ThreadDetail | null>;
   hasThread(session: string): Promise<boolean>;
   reproGrantKey(): Promise<Uint8Array>;
   claimForContinuation(session: string, now?: number): Promise<ClaimResult>;
@@ -169,6 +173,11 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   async snapshot(options: SnapshotOptions = {}): Promise<Snapshot> {
     const now = this.clock();
     return snapshotPage(this.#registry(), options, now, this.staleRunMs, this.#metricsAt(now, METRICS_MAX_AGE_MS));
+  }
+
+  /** One thread and its runs, newest first (its page); null for an unknown session. */
+  async threadDetail(session: string): Promise<ThreadDetail | null> {
+    return typeof session === "string" ? threadDetail(this.#registry(), session, this.clock(), this.staleRunMs) : null;
   }
 
   /** Whether a thread exists for this session: only those are reachable from the dashboard (src/http/agent-routes.ts). */
@@ -327,7 +336,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     const store = this.#registry();
     if (now - this.#lastPruneAt > PRUNE_INTERVAL_MS) {
       this.#lastPruneAt = now;
-      store.prune(now - RETENTION_MS);
+      store.prune(now - RUN_RETENTION_MS, now - RETENTION_MS);
     }
     const threads = store.pageThreads(undefined, MAX_RECENT_THREADS).map((thread) => toSummary(thread, now, this.staleRunMs));
     const metrics = this.#metricsAt(now, metricsMaxAgeMs);

@@ -9,6 +9,7 @@ import { routeAgentRequest } from "agents";
 import { createService } from "./service";
 import { handleDevRoute } from "./http/dev-routes";
 import { gate } from "./http/gate";
+import { accessIdentity } from "./http/access";
 import { handleAgentRoute } from "./http/agent-routes";
 import { handleApiRoute, handleHealthRoute } from "./http/api-routes";
 import { workerHealth } from "./health/worker-health";
@@ -94,7 +95,9 @@ export default {
       })) ??
       (await handleApiRoute(request, {
         snapshot: async (options) => (await commandCenter(env)).snapshot(options),
-        continueRun: (session) => service.continueRun(session),
+        threadDetail: async (session) => (await commandCenter(env)).threadDetail(session),
+        continueRun: (session, operator) => service.continueRun(session, operator),
+        operator: (admittedRequest) => accessIdentity(admittedRequest, env),
         onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
       })) ??
       (await handleHealthRoute(request, { health: () => workerHealth(env) })) ??

@@ -110,9 +110,9 @@ export function createService(env: Env) {
     /**
      * An operator's Continue: claim the failed or stale thread on the command
      * center, mint a fresh installation token through the token broker, and
-     * submit the continuation into the same session.
+     * submit the continuation into the same session, recording who asked.
      */
-    async continueRun(session: string): Promise<ContinueOutcome> {
+    async continueRun(session: string, operator?: string): Promise<ContinueOutcome> {
       assertRunnable(env);
       const center = await commandCenter(env);
       const outcome = await continueThread(session, {
@@ -125,7 +125,8 @@ export function createService(env: Env) {
           const { submissionId } = await agent.continueRun({
             installationToken: minted.token,
             installationTokenExpiresAt: minted.expiresAt,
-            ...(minted.bot ? { bot: minted.bot } : {})
+            ...(minted.bot ? { bot: minted.bot } : {}),
+            ...(operator ? { operator } : {})
           });
           return { session: thread.session, submissionId };
         }

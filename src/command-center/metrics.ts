@@ -23,12 +23,17 @@ import type { Metrics } from "../shared/command-center";
 import type { RunRecord } from "./store";
 
 export const METRICS_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** What spend is summed over: 7 days. Runs are kept this long and a day more (src/command-center.ts). */
+export const SPEND_WINDOW_MS = 7 * METRICS_WINDOW_MS;
+
+/** The metrics of the last 24 hours; spend is snapshot.ts's (over SQL, 7 days). */
+export type ActivityMetrics = Omit<Metrics, "spendToday" | "spend7d" | "spendByRepo" | "costliestRuns">;
 
 export function computeMetrics(
   runs: readonly RunRecord[],
   toolCalls: { calls: number; errors: number },
   now: number
-): Metrics {
+): ActivityMetrics {
   const since = now - METRICS_WINDOW_MS;
   const inWindow = (at: number | undefined): at is number => at !== undefined && at >= since;
 

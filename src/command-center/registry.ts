@@ -40,6 +40,7 @@ import {
   type TokenUsage
 } from "../shared/command-center";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
+import { addCost, NO_COST } from "../shared/pricing";
 import {
   ISSUE_MESSAGE_ERROR_MAX_CHARS,
   STORED_ERROR_MAX_CHARS,
@@ -53,6 +54,8 @@ export const CONTINUATION_FAILED_ERROR = "continuation failed";
 const MAX_AVATAR_URL_CHARS = 2_048;
 /** A comment's page on GitHub is far shorter; a longer URL is dropped, never cut. */
 export const ISSUE_MESSAGE_URL_MAX_CHARS = 300;
+/** An operator is an e-mail address (at most 320 characters) or "local operator". */
+const OPERATOR_MAX_CHARS = 320;
 
 /** `STALE_RUN_MS` from configuration; the default for a missing or bad value. */
 export function parseStaleRunMs(value: string | undefined): number {
@@ -128,6 +131,8 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
         run.status = event.status;
         if (event.status === "error") run.error = storedText(event.error?.trim() || "failed", STORED_ERROR_MAX_CHARS);
         if (event.tokens) run.tokens = { input: event.tokens.input, output: event.tokens.output };
+        if (event.cost) run.cost = { usd: event.cost.usd, complete: event.cost.complete };
+        if (event.scripted) run.scripted = true;
         return true;
       }, (thread, run) => {
         endThreadRun(thread, run);
@@ -230,6 +235,9 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
 
   const run: RunRecord = existing ?? newRun(event.session, event.submissionId, event.at);
   run.dispatchedAt = event.at;
+  run.repo = event.repo;
+  run.issueNumber = event.issueNumber;
+  if (event.continuedBy) run.continuedBy = storedText(event.continuedBy, OPERATOR_MAX_CHARS);
   run.touchedAt = Math.max(run.touchedAt, event.at);
   store.putRun(run);
   // An older run's dispatch arriving after a newer one: metrics only.
@@ -248,6 +256,10 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
     toolCalls: (thread?.toolCalls ?? 0) + run.toolCalls,
     toolErrors: (thread?.toolErrors ?? 0) + run.toolErrors,
     ...(thread?.tokens === undefined ? {} : { tokens: thread.tokens }),
+    ...(thread?.cost === undefined ? {} : { cost: thread.cost }),
+    ...(run.continuedBy === undefined ? {} : { continuedBy: run.continuedBy }),
+    // Kept while the new run runs: it counts on, or clears, when the run ends.
+    ...(thread?.failures === undefined ? {} : { failures: thread.failures }),
     ...(thread?.lastError === undefined ? {} : { lastError: thread.lastError }),
     submissionId: event.submissionId,
     startedAt: event.at,
@@ -305,10 +317,17 @@ function onRun(
 function endThreadRun(thread: ThreadRecord, run: RunRecord): void {
   if (run.endedAt === undefined || run.status === undefined) return;
   thread.status = run.status;
-  if (run.status === "error") thread.lastError = run.error ?? "failed";
-  else delete thread.lastError;
+  if (run.status === "error") {
+    thread.lastError = run.error ?? "failed";
+    thread.failures = (thread.failures ?? 0) + 1;
+  } else {
+    delete thread.lastError;
+    delete thread.failures;
+  }
   thread.durationMs = elapsed(thread.startedAt, run.endedAt);
   if (run.tokens) thread.tokens = addTokens(thread.tokens, run.tokens);
+  // A run that reported nothing adds an unknown: the total becomes a floor.
+  thread.cost = addCost(thread.cost ?? NO_COST, run.cost ?? { usd: 0, complete: false });
   thread.lastActivityAt = Math.max(thread.lastActivityAt, run.endedAt);
 }
 

@@ -140,8 +140,8 @@ export class CenterReports {
     return sending;
   }
 
-  /** A run was submitted (a new dispatch or a continuation). */
-  dispatched(run: RunContext, session: string, submissionId: string, at: number): Promise<void> {
+  /** A run was submitted (a new dispatch, or a continuation `continuedBy` an operator). */
+  dispatched(run: RunContext, session: string, submissionId: string, at: number, continuedBy?: string): Promise<void> {
     return this.send({
       type: "dispatched",
       session,
@@ -151,6 +151,7 @@ export class CenterReports {
       requestedBy: run.requestedBy,
       instruction: run.instruction,
       submissionId,
+      ...(continuedBy ? { continuedBy } : {}),
       at
     });
   }

@@ -8,7 +8,7 @@
  * Takes only the `exec` it needs, so it imports nothing from the runtime;
  * exercised by the Workers-runtime tests.
  */
-import type { RegistryStore, RunRecord, ThreadCursor, ThreadRecord } from "./store";
+import type { RegistryStore, RunRecord, Spend, ThreadCursor, ThreadRecord } from "./store";
 
 type SqlValue = ArrayBuffer | string | number | null;
 
@@ -167,8 +167,41 @@ export class SqlRegistryStore implements RegistryStore {
     return { calls: row?.calls ?? 0, errors: row?.errors ?? 0 };
   }
 
-  prune(before: number): void {
-    this.#sql.exec("DELETE FROM cc_runs WHERE touched_at < ?", before);
-    this.#sql.exec("DELETE FROM cc_tool_calls WHERE at < ?", before);
+  runsOf(session: string): RunRecord[] {
+    return this.#sql
+      .exec<{ data: string }>("SELECT data FROM cc_runs WHERE session = ?", session)
+      .toArray()
+      .map((row) => JSON.parse(row.data) as RunRecord);
+  }
+
+  spendSince(since: number, top: number): Spend {
+    // A run ends after it is touched, so touched_at (indexed) bounds the scan; a run without a cost is unknown (complete 0).
+    const ended = `FROM cc_runs WHERE touched_at >= ?1 AND json_extract(data, '$.endedAt') >= ?1`;
+    const usd = `COALESCE(SUM(json_extract(data, '$.cost.usd')), 0)`;
+    const complete = `COALESCE(MIN(COALESCE(json_extract(data, '$.cost.complete'), 0)), 1)`;
+    const [total] = this.#sql.exec<{ usd: number; complete: number }>(`SELECT ${usd} AS usd, ${complete} AS complete ${ended}`, since).toArray();
+    const byRepo = this.#sql
+      .exec<{ repo: string; runs: number; usd: number; complete: number }>(
+        `SELECT json_extract(data, '$.repo') AS repo, COUNT(*) AS runs, ${usd} AS usd, ${complete} AS complete ${ended}
+         AND json_extract(data, '$.repo') IS NOT NULL GROUP BY repo ORDER BY usd DESC, repo LIMIT ?2`,
+        since,
+        top
+      )
+      .toArray()
+      .map((row) => ({ repo: row.repo, runs: row.runs, cost: { usd: row.usd, complete: row.complete === 1 } }));
+    const costliest = this.#sql
+      .exec<{ data: string }>(
+        `SELECT data ${ended} AND json_extract(data, '$.cost.usd') > 0 ORDER BY json_extract(data, '$.cost.usd') DESC LIMIT ?2`,
+        since,
+        top
+      )
+      .toArray()
+      .map((row) => JSON.parse(row.data) as RunRecord);
+    return { total: { usd: total?.usd ?? 0, complete: (total?.complete ?? 1) === 1 }, byRepo, costliest };
+  }
+
+  prune(runsBefore: number, toolCallsBefore: number): void {
+    this.#sql.exec("DELETE FROM cc_runs WHERE touched_at < ?", runsBefore);
+    this.#sql.exec("DELETE FROM cc_tool_calls WHERE at < ?", toolCallsBefore);
   }
 }

@@ -8,7 +8,7 @@
  * synchronous so the registry's read-check-write stays atomic inside one
  * Durable Object transaction.
  */
-import type { EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
+import type { Cost, EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
 export type ThreadRecord = {
@@ -25,6 +25,12 @@ export type ThreadRecord = {
   toolCalls: number;
   toolErrors: number;
   tokens?: TokenUsage;
+  /** What the thread's ended runs cost, summed. */
+  cost?: Cost;
+  /** Who continued the current run from the dashboard. */
+  continuedBy?: string;
+  /** Ended runs in a row that failed, the current one included; absent when it did not fail. */
+  failures?: number;
   /** The current run's recoveries, when it had any. */
   recoveries?: number;
   /**
@@ -64,6 +70,9 @@ export type ThreadRecord = {
 export type RunRecord = {
   session: string;
   submissionId: string;
+  /** From its `dispatched` event: where the run's spend is counted. */
+  repo?: string;
+  issueNumber?: number;
   dispatchedAt?: number;
   turnStartedAt?: number;
   firstToolAt?: number;
@@ -74,6 +83,11 @@ export type RunRecord = {
   /** What failed, for `error` only. */
   error?: string;
   tokens?: TokenUsage;
+  cost?: Cost;
+  /** It ran on the scripted model. */
+  scripted?: boolean;
+  /** Who continued it from the dashboard. */
+  continuedBy?: string;
   /** Its issue messages that settled, by kind. */
   notices?: IssueMessages;
   /** The latest reproduction page this run published, and when (a later publication replaces it). */
@@ -82,6 +96,13 @@ export type RunRecord = {
   toolErrors: number;
   /** The latest `at` of any event of this run; what retention prunes by. */
   touchedAt: number;
+};
+
+/** What the runs that ended in a window cost: all of them, per repository and the costliest runs (each most expensive first). */
+export type Spend = {
+  total: Cost;
+  byRepo: Array<{ repo: string; runs: number; cost: Cost }>;
+  costliest: RunRecord[];
 };
 
 /** Where the next page starts: after this thread in newest-activity-first order. */
@@ -102,6 +123,10 @@ export interface RegistryStore {
   putRun(run: RunRecord): void;
   /** Runs with touchedAt >= since. */
   runsTouchedSince(since: number): RunRecord[];
+  /** The session's runs still kept, in no order. */
+  runsOf(session: string): RunRecord[];
+  /** The spend of runs that ended at or after `since` (a run with no cost is unknown, so its totals are floors); `top` entries per list. */
+  spendSince(since: number, top: number): Spend;
 
   /** Remember one tool call; false when this (session, submission, key) was seen before. */
   addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }): boolean;
@@ -109,5 +134,6 @@ export interface RegistryStore {
   toolCallStats(since: number): { calls: number; errors: number };
 
   /** Forget runs touched and tool calls made before `before`. Threads are kept forever. */
-  prune(before: number): void;
+  /** Forget runs touched before `runsBefore` and tool calls before `toolCallsBefore`. */
+  prune(runsBefore: number, toolCallsBefore: number): void;
 }

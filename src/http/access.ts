@@ -15,7 +15,7 @@
  * by jose and cached per isolate, one per team domain. Pure apart from that
  * fetch; tests inject nothing but an MSW-served JWKS.
  */
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from "jose";
 
 /** The answer to every gated path while Access is set up by half. */
 export const HALF_CONFIGURED =
@@ -72,6 +72,22 @@ export async function accessGuard(request: Request, config: AccessConfig, deps: 
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     return deny(request, deps, `invalid Access token: ${typeof code === "string" ? code : (error as Error).message}`);
+  }
+}
+
+/** Who asked, for a request `accessGuard` let through: the operator's e-mail, a service token's name, or "local operator" with Access off. */
+export const LOCAL_OPERATOR = "local operator";
+
+export function accessIdentity(request: Request, config: AccessConfig): string {
+  if (!config.CF_ACCESS_TEAM_DOMAIN?.trim() && !config.CF_ACCESS_AUD?.trim()) return LOCAL_OPERATOR;
+  const token = accessToken(request);
+  try {
+    // Verified by accessGuard on this same request before any route ran.
+    const claims = token ? decodeJwt(token) : {};
+    const who = typeof claims.email === "string" ? claims.email : typeof claims.common_name === "string" ? `service token ${claims.common_name}` : "";
+    return who.slice(0, 320) || "an Access identity with no e-mail";
+  } catch {
+    return "an Access identity with no e-mail";
   }
 }
 

@@ -25,7 +25,8 @@ import {
   MAX_SNAPSHOT_LIMIT,
   type ContinueResult,
   type Snapshot,
-  type SnapshotOptions
+  type SnapshotOptions,
+  type ThreadDetail
 } from "../shared/command-center";
 import type { HealthReport } from "../shared/health";
 import { json } from "./responses";
@@ -36,7 +37,11 @@ export type ContinueOutcome =
 
 export type ApiRouteDeps = {
   snapshot(options: SnapshotOptions): Promise<Snapshot>;
-  continueRun(session: string): Promise<ContinueOutcome>;
+  /** `operator`: who pressed Continue (the Access identity, or "local operator"). */
+  continueRun(session: string, operator: string): Promise<ContinueOutcome>;
+  /** Who is asking, for a request the gate let through (src/http/access.ts `accessIdentity`). */
+  operator(request: Request): string;
+  threadDetail(session: string): Promise<ThreadDetail | null>;
   /** Told about a continuation that failed past its claim; the client gets a plain 502. */
   onError?(error: unknown): void;
 };
@@ -49,6 +54,7 @@ export type HealthRouteDeps = {
 const SNAPSHOT_PATH = "/api/command-center";
 const HEALTH_PATH = "/api/health";
 const CONTINUE_PATH = /^\/api\/command-center\/continue\/([^/]+)$/;
+const THREAD_PATH = /^\/api\/command-center\/threads\/([^/]+)$/;
 
 export const snapshotQuerySchema = z.object({
   cursor: z
@@ -77,6 +83,14 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
     return json(await deps.snapshot(options), 200, NO_STORE);
   }
 
+  const thread = THREAD_PATH.exec(url.pathname);
+  if (thread) {
+    if (request.method !== "GET") return json({ error: "method not allowed" }, 405, { allow: "GET" });
+    const session = safeDecode(thread[1]!);
+    const detail = session !== null && isSessionName(session) ? await deps.threadDetail(session) : null;
+    return detail ? json(detail, 200, NO_STORE) : json({ error: "no such thread" }, 404, NO_STORE);
+  }
+
   const match = CONTINUE_PATH.exec(url.pathname);
   if (match) {
     if (request.method !== "POST") return json({ error: "method not allowed" }, 405, { allow: "POST" });
@@ -84,7 +98,7 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
     if (session === null || !isSessionName(session)) return json({ error: "not found" }, 404);
     let outcome: ContinueOutcome;
     try {
-      outcome = await deps.continueRun(session);
+      outcome = await deps.continueRun(session, deps.operator(request));
     } catch (error) {
       deps.onError?.(error);
       return json({ error: "the continuation could not be submitted" }, 502);

@@ -31,6 +31,8 @@ import { MAX_LOGIN_CHARS } from "../shared/repo";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
+import type { Cost } from "../shared/command-center";
+import { formatCost } from "../shared/pricing";
 
 export type NoticeKind = "rocket" | "closing" | "stale";
 
@@ -66,7 +68,12 @@ export type RunRef = {
   requestedBy?: string;
   /** The run was continued from the dashboard (`ThinkAgent.continueRun`); its closing message says so. */
   continued?: boolean;
+  /** What the run took, for the closing message's footer; absent in messages written without it. */
+  stats?: RunStats;
 };
+
+/** How long a run took, its tool calls, what it cost (absent: unknown), and whether no model ran (the scripted model). */
+export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean };
 
 export function rocketNotice(run: RunRef, commentId: number): Notice {
   return { id: noticeId(run.submissionId, "rocket"), kind: "rocket", submissionId: run.submissionId, repo: run.repo, issueNumber: run.issueNumber, commentId };
@@ -143,6 +150,28 @@ function openingLines(run: RunRef): string[] {
  * pages and the run's repository. It fits GitHub's limit, that line included.
  */
 export function closingText(ending: RunEnding, run: RunRef): string {
+  const text = closingBody(ending, run);
+  // A result has its footer inside the size cap; the other messages are short, and get it when the run's figures are known.
+  return ending.kind === "result" || !run.stats ? text : `${text}\n\n${footer(run)}`;
+}
+
+/**
+ * The message's last line: `agent-think · 3 minutes · 12 tool calls · $0.42 · thread`,
+ * and for the scripted model that no model ran. Without figures, the thread link alone.
+ */
+function footer(run: RunRef): string {
+  const stats = run.stats;
+  const parts = ["agent-think"];
+  if (stats) {
+    if (stats.durationMs !== undefined) parts.push(formatDuration(stats.durationMs));
+    parts.push(`${stats.toolCalls} tool call${stats.toolCalls === 1 ? "" : "s"}`);
+    parts.push(stats.cost ? `cost ${formatCost(stats.cost)}` : "cost unknown");
+    if (stats.scripted) parts.push("scripted demonstration: no model ran");
+  }
+  return `<sub>${parts.join(" · ")} · [thread](${run.threadUrl})</sub>`;
+}
+
+function closingBody(ending: RunEnding, run: RunRef): string {
   const policy = linkPolicy(run);
   const thread = `[the run's thread](${run.threadUrl})`;
   const opening = openingLines(run);
@@ -257,7 +286,7 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
       if (result.verification) lines.push("", `**Verified:** ${verification!}`);
       if (result.patch) lines.push("", "<details><summary>Patch</summary>", "", patch!, "", "</details>");
       if (cut) lines.push("", cutNotice(run));
-      lines.push("", `<sub>agent-think · [thread](${run.threadUrl})</sub>`);
+      lines.push("", footer(run));
       return lines.join("\n");
     },
     parts,
@@ -347,9 +376,14 @@ function withEllipsis(text: string, limit: number): string {
 }
 
 function budgetText(limit: BudgetLimit): string {
-  return limit.kind === "tokens"
-    ? `it used its token budget (${limit.used.toLocaleString("en-US")} of ${limit.budget.toLocaleString("en-US")} tokens) before finishing`
-    : `it reached the step cap (${limit.steps} steps) before finishing`;
+  switch (limit.kind) {
+    case "tokens":
+      return `it used its token budget (${limit.used.toLocaleString("en-US")} of ${limit.budget.toLocaleString("en-US")} tokens) before finishing`;
+    case "cost":
+      return `it spent its budget ($${limit.used.toFixed(2)} of $${limit.budget.toFixed(2)}) before finishing`;
+    case "steps":
+      return `it reached the step cap (${limit.steps} steps) before finishing`;
+  }
 }
 
 /** Model text goes on the issue as text: no HTML comments that could fake our markers. */

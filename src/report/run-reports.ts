@@ -11,6 +11,7 @@
 import { CenterReports, type CenterOutboxStorage, type EventSink, type FlushResult } from "../command-center/report";
 import type { RunContext } from "../run/run-context";
 import { endingError, type RunEnding } from "../run/ending";
+import type { Cost } from "../shared/command-center";
 import type { RunUsage } from "../run/run-ledger";
 import { RunRecoveries, type RecoveryStorage } from "../run/recoveries";
 import type { Logger } from "../run/log";
@@ -78,9 +79,9 @@ export class RunReports {
     });
   }
 
-  /** A run was submitted (a new dispatch or a continuation). */
-  dispatched(run: RunContext, submissionId: string, at: number): void {
-    void this.#center.dispatched(run, this.#deps.session(), submissionId, at);
+  /** A run was submitted (a new dispatch, or a continuation `continuedBy` an operator). */
+  dispatched(run: RunContext, submissionId: string, at: number, continuedBy?: string): void {
+    void this.#center.dispatched(run, this.#deps.session(), submissionId, at, continuedBy);
   }
 
   /** Its turn began: the command center hears it, and the triggering comment gets 🚀 once. */
@@ -123,9 +124,10 @@ export class RunReports {
   /**
    * The run ended, as `ending` says: its one closing comment is queued
    * first (when the run is known), then the command center hears how it
-   * ended, with the tokens it used when the provider reported any.
+   * ended, with the tokens it used when the provider reported any, what
+   * they cost, and whether it ran on the scripted model.
    */
-  async turnEnded(submissionId: string, ended: { run: RunRef | null; ending: RunEnding; usage?: RunUsage; at: number }): Promise<void> {
+  async turnEnded(submissionId: string, ended: { run: RunRef | null; ending: RunEnding; usage?: RunUsage; cost?: Cost; at: number }): Promise<void> {
     if (ended.run) await this.#issue.post(closingNotice(ended.run, ended.ending));
     this.#recoveries.forget(submissionId);
     const { ending, usage } = ended;
@@ -138,6 +140,8 @@ export class RunReports {
       status: cancelled ? "cancelled" : error === undefined ? "done" : "error",
       ...(error === undefined || cancelled ? {} : { error: this.#deps.redact(error) }),
       ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
+      ...(ended.cost ? { cost: ended.cost } : {}),
+      ...(usage?.scripted ? { scripted: true } : {}),
       at: ended.at
     });
   }

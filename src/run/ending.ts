@@ -87,7 +87,7 @@ export type SetupFailure =
   | { kind: "checkout"; command: string; exitCode?: number; output: string }
   | { kind: "step"; file: string; index: number; of: number; command: string; exitCode?: number; timedOut?: boolean; durationMs?: number; output: string };
 
-export type BudgetLimit = { kind: "tokens"; used: number; budget: number } | { kind: "steps"; steps: number };
+export type BudgetLimit = { kind: "tokens"; used: number; budget: number } | { kind: "cost"; used: number; budget: number } | { kind: "steps"; steps: number };
 
 /** What the agent knows when a submission reaches a terminal status. */
 export type EndingFacts = {
@@ -97,7 +97,7 @@ export type EndingFacts = {
   interrupted: boolean;
   result?: RunResult;
   finalText: string;
-  budgetHit?: { used: number; budget: number };
+  budgetHit?: { kind?: "tokens" | "cost"; used: number; budget: number };
   steps: number;
   lastFinishReason?: string;
   maxSteps: number;
@@ -112,7 +112,10 @@ export type EndingFacts = {
 export function describeEnding(facts: EndingFacts): RunEnding {
   switch (facts.status) {
     case "completed":
-      if (facts.budgetHit) return { kind: "budget", limit: { kind: "tokens", ...facts.budgetHit } };
+      if (facts.budgetHit) {
+        const { used, budget } = facts.budgetHit;
+        return { kind: "budget", limit: { kind: facts.budgetHit.kind === "cost" ? "cost" : "tokens", used, budget } };
+      }
       // The loop stopped at the cap while the model still wanted tools.
       if (facts.steps >= facts.maxSteps && facts.lastFinishReason === "tool-calls") {
         return { kind: "budget", limit: { kind: "steps", steps: facts.maxSteps } };
@@ -145,9 +148,14 @@ export function endingError(ending: RunEnding): string | undefined {
     case "setup-failed":
       return `setup failed: ${setupFailureLine(ending.failure)}`;
     case "budget":
-      return ending.limit.kind === "tokens"
-        ? `budget exhausted: ${ending.limit.used} of ${ending.limit.budget} tokens`
-        : `budget exhausted: step cap of ${ending.limit.steps}`;
+      switch (ending.limit.kind) {
+        case "tokens":
+          return `budget exhausted: ${ending.limit.used} of ${ending.limit.budget} tokens`;
+        case "cost":
+          return `budget exhausted: $${ending.limit.used.toFixed(2)} of $${ending.limit.budget.toFixed(2)}`;
+        case "steps":
+          return `budget exhausted: step cap of ${ending.limit.steps}`;
+      }
   }
 }
 

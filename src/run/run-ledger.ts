@@ -10,13 +10,22 @@
  * Pure: storage is a narrow interface the Durable Object fills with
  * `ctx.storage`. docs/storage.md lists the keys.
  */
-import type { TokenUsage } from "../shared/command-center";
+import type { Cost, TokenUsage } from "../shared/command-center";
+import { addCost } from "../shared/pricing";
 import type { RunResult, SetupFailure } from "./ending";
 
 /** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
-export type RunUsage = TokenUsage & { steps: number; lastFinishReason?: string };
+export type RunUsage = TokenUsage & {
+  steps: number;
+  lastFinishReason?: string;
+  /** What the steps cost (src/shared/pricing.ts); absent in usage kept before it existed. */
+  cost?: Cost;
+  /** A step ran on the scripted model: a demonstration, no model ran. */
+  scripted?: boolean;
+};
 
-export type BudgetHit = { used: number; budget: number };
+/** A budget that stopped the loop: tokens (the default, in hits kept before `kind`) or US dollars. */
+export type BudgetHit = { kind?: "tokens" | "cost"; used: number; budget: number };
 
 /** What the ledger knows when the submission ends. */
 export type RunFacts = {
@@ -26,6 +35,8 @@ export type RunFacts = {
   cancelReason?: string;
   reproductionUrl?: string;
   setupFailure?: SetupFailure;
+  /** Tool calls that settled (afterToolCall). */
+  toolCalls?: number;
 };
 
 export interface RunLedgerStorage {
@@ -42,6 +53,7 @@ const cancelKey = (id: string) => `agent-think:cancel:${id}`;
 const activityKey = (id: string) => `agent-think:activity:${id}`;
 const reproductionKey = (id: string) => `agent-think:reproduction:${id}`;
 const setupKey = (id: string) => `agent-think:setup-failure:${id}`;
+const toolsKey = (id: string) => `agent-think:tool-calls:${id}`;
 
 export class RunLedger {
   readonly #storage: RunLedgerStorage;
@@ -50,13 +62,16 @@ export class RunLedger {
   }
 
   /** Add one model step: its tokens, and how it finished. */
-  async addStep(id: string, step: { inputTokens?: number; outputTokens?: number; finishReason?: string }): Promise<void> {
-    const sum = (await this.usage(id)) ?? { input: 0, output: 0, steps: 0 };
+  async addStep(id: string, step: { inputTokens?: number; outputTokens?: number; finishReason?: string; cost?: Cost; scripted?: boolean }): Promise<void> {
+    const sum = (await this.usage(id)) ?? { input: 0, output: 0, steps: 0, cost: { usd: 0, complete: true } };
+    const scripted = sum.scripted === true || step.scripted === true;
     await this.#storage.put<RunUsage>(usageKey(id), {
       input: sum.input + (step.inputTokens ?? 0),
       output: sum.output + (step.outputTokens ?? 0),
       steps: sum.steps + 1,
-      lastFinishReason: step.finishReason
+      lastFinishReason: step.finishReason,
+      cost: addCost(sum.cost ?? { usd: 0, complete: false }, step.cost ?? { usd: 0, complete: false }),
+      ...(scripted ? { scripted } : {})
     });
   }
 
@@ -86,6 +101,12 @@ export class RunLedger {
     return this.#storage.put(cancelKey(id), reason);
   }
 
+  /** A tool call settled: it is activity, and one more for the closing comment's count. */
+  async recordToolCall(id: string, at: number): Promise<void> {
+    const count = (await this.#storage.get<number>(toolsKey(id))) ?? 0;
+    await Promise.all([this.#storage.put(toolsKey(id), count + 1), this.touch(id, at)]);
+  }
+
   /** The turn did something (started, or finished a tool call). */
   touch(id: string, at: number): Promise<void> {
     return this.#storage.put(activityKey(id), at);
@@ -97,18 +118,19 @@ export class RunLedger {
 
   /** Everything the closing message needs, in one read. */
   async facts(id: string): Promise<RunFacts> {
-    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id)]);
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id)]);
     return {
       usage: values.get(usageKey(id)) as RunUsage | undefined,
       result: values.get(resultKey(id)) as RunResult | undefined,
       budgetHit: values.get(budgetKey(id)) as BudgetHit | undefined,
       cancelReason: values.get(cancelKey(id)) as string | undefined,
       reproductionUrl: values.get(reproductionKey(id)) as string | undefined,
-      setupFailure: values.get(setupKey(id)) as SetupFailure | undefined
+      setupFailure: values.get(setupKey(id)) as SetupFailure | undefined,
+      toolCalls: values.get(toolsKey(id)) as number | undefined
     };
   }
 
   async forget(id: string): Promise<void> {
-    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id)]);
+    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id), toolsKey(id)]);
   }
 }

@@ -15,6 +15,15 @@ export const threadStatusSchema = z.enum(THREAD_STATUSES);
 export const tokenUsageSchema = z.object({ input: z.number().int().min(0), output: z.number().int().min(0) });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
+/**
+ * What runs cost in US dollars (src/shared/pricing.ts): `usd` sums the steps
+ * whose usage the provider reported and whose model has a price;
+ * `complete` is false when any step had neither, and then `usd` is a floor,
+ * shown as such, never as the whole (an unknown is never zero).
+ */
+export const costSchema = z.object({ usd: z.number().min(0), complete: z.boolean() });
+export type Cost = z.infer<typeof costSchema>;
+
 /** The messages a run posts on its issue (docs/reporting.md): 🚀, the one closing comment, the stale notice. */
 export const ISSUE_MESSAGE_KINDS = ["rocket", "closing", "stale"] as const;
 export type IssueMessageKind = (typeof ISSUE_MESSAGE_KINDS)[number];
@@ -68,6 +77,12 @@ export const threadSummarySchema = z.object({
   /** Dispatch to the end of the latest run, when it ended. */
   durationMs: z.number().optional(),
   tokens: tokenUsageSchema.optional(),
+  /** What every run of the thread cost so far; absent until a run reports usage. */
+  cost: costSchema.optional(),
+  /** Who continued the latest run from the dashboard (the Access identity's email, or "local operator"). */
+  continuedBy: z.string().optional(),
+  /** Runs in a row that ended in error, the latest included ("failed again (2 failures)"); absent when the latest did not fail. */
+  failures: z.number().int().min(1).optional(),
   /** How many times Think's chat recovery resumed the latest run's turn; absent when never. */
   recoveries: z.number().int().min(1).optional(),
   /** What the latest run posted on its issue, or could not, by kind; absent until one settles. */
@@ -94,9 +109,41 @@ export const metricsSchema = z.object({
   /** Runs being recovered right now (their turn was interrupted and has not resumed). */
   recovering: z.number().int().min(0),
   /** Turn recoveries of the runs dispatched in the last 24 h. */
-  recoveries24h: z.number().int().min(0)
+  recoveries24h: z.number().int().min(0),
+  /** What the runs that ended since midnight UTC cost. */
+  spendToday: costSchema,
+  /** What the runs that ended in the last 7 days cost. */
+  spend7d: costSchema,
+  /** The same 7 days per repository, most expensive first (at most 5). */
+  spendByRepo: z.array(z.object({ repo: z.string(), runs: z.number().int().min(0), cost: costSchema })),
+  /** The most expensive runs of those 7 days (at most 5), most expensive first. */
+  costliestRuns: z.array(
+    z.object({ session: z.string(), repo: z.string(), issueNumber: z.number().int().positive(), submissionId: z.string(), endedAt: z.number(), cost: costSchema })
+  )
 });
 export type Metrics = z.infer<typeof metricsSchema>;
+
+/** One run of a thread, as its page lists it (GET /api/command-center/threads/:session), newest first. */
+export const runSummarySchema = z.object({
+  submissionId: z.string(),
+  status: z.enum(["queued", "running", "recovering", "done", "error", "cancelled"]),
+  dispatchedAt: z.number().optional(),
+  turnStartedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+  error: z.string().optional(),
+  tokens: tokenUsageSchema.optional(),
+  cost: costSchema.optional(),
+  toolCalls: z.number().int().min(0),
+  /** Who continued this run from the dashboard; absent for a run a comment started. */
+  continuedBy: z.string().optional(),
+  /** The run ran on the offline scripted model: a demonstration, no model ran. */
+  scripted: z.boolean().optional()
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+/** GET /api/command-center/threads/:session → 200; an unknown session is 404. */
+export const threadDetailSchema = z.object({ thread: threadSummarySchema, runs: z.array(runSummarySchema) });
+export type ThreadDetail = z.infer<typeof threadDetailSchema>;
 
 /** GET /api/command-center: first paint and polling, paged by `cursor`. */
 export const snapshotSchema = z.object({
@@ -149,6 +196,8 @@ export const dispatchedEventSchema = z.object({
   /** The whole instruction; the registry keeps only its first line, cut to 140 characters. */
   instruction: z.string(),
   submissionId: submissionIdField,
+  /** Who continued the run from the dashboard (a continuation's only). */
+  continuedBy: z.string().min(1).max(320).optional(),
   at: atField
 });
 export type DispatchedEvent = z.infer<typeof dispatchedEventSchema>;
@@ -182,6 +231,9 @@ export const turnEndedEventSchema = z.object({
   /** What failed, for `error`; ignored otherwise. */
   error: z.string().optional(),
   tokens: tokenUsageSchema.optional(),
+  cost: costSchema.optional(),
+  /** The run ran on the scripted model. */
+  scripted: z.boolean().optional(),
   at: atField
 });
 export type TurnEndedEvent = z.infer<typeof turnEndedEventSchema>;

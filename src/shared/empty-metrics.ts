@@ -10,5 +10,9 @@ export const EMPTY_METRICS: Metrics = {
   firstToolP95Ms: null,
   toolErrorRate: null,
   recovering: 0,
-  recoveries24h: 0
+  recoveries24h: 0,
+  spendToday: { usd: 0, complete: true },
+  spend7d: { usd: 0, complete: true },
+  spendByRepo: [],
+  costliestRuns: []
 };

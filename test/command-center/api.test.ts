@@ -20,6 +20,8 @@ async function api() {
   const submitted: string[] = [];
   const deps: ApiRouteDeps = {
     snapshot: (options) => center.snapshot(options),
+    threadDetail: (session) => center.threadDetail(session),
+    operator: () => "operator@example.com",
     continueRun: (session) =>
       continueThread(session, {
         claim: (s) => center.claimForContinuation(s, Date.now()),

@@ -4,7 +4,7 @@
  * and out, as a real store serializes them.
  */
 import { isStale } from "../../src/command-center/registry";
-import type { RegistryStore, RunRecord, ThreadCursor, ThreadRecord } from "../../src/command-center/store";
+import type { RegistryStore, RunRecord, Spend, ThreadCursor, ThreadRecord } from "../../src/command-center/store";
 
 const copy = <T>(value: T): T => structuredClone(value);
 
@@ -64,6 +64,32 @@ export class MemoryRegistryStore implements RegistryStore {
     return [...this.runs.values()].filter((run) => run.touchedAt >= since).map(copy);
   }
 
+  runsOf(session: string) {
+    return [...this.runs.values()].filter((run) => run.session === session).map(copy);
+  }
+
+  spendSince(since: number, top: number): Spend {
+    const ended = [...this.runs.values()].filter((run) => run.touchedAt >= since && run.endedAt !== undefined && run.endedAt >= since);
+    const sum = (runs: RunRecord[]) => ({
+      usd: runs.reduce((total, run) => total + (run.cost?.usd ?? 0), 0),
+      complete: runs.every((run) => run.cost?.complete === true)
+    });
+    const repos = [...new Set(ended.flatMap((run) => (run.repo ? [run.repo] : [])))];
+    const byRepo = repos
+      .map((repo) => {
+        const runs = ended.filter((run) => run.repo === repo);
+        return { repo, runs: runs.length, cost: sum(runs) };
+      })
+      .sort((a, b) => b.cost.usd - a.cost.usd || compare(a.repo, b.repo))
+      .slice(0, top);
+    const costliest = ended
+      .filter((run) => (run.cost?.usd ?? 0) > 0)
+      .sort((a, b) => b.cost!.usd - a.cost!.usd)
+      .slice(0, top)
+      .map(copy);
+    return { total: sum(ended), byRepo, costliest };
+  }
+
   addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }) {
     const key = `${call.session}\n${call.submissionId}\n${call.key}`;
     if (this.toolCalls.has(key)) return false;
@@ -76,9 +102,9 @@ export class MemoryRegistryStore implements RegistryStore {
     return { calls: recent.length, errors: recent.filter((call) => !call.ok).length };
   }
 
-  prune(before: number) {
-    for (const [key, run] of this.runs) if (run.touchedAt < before) this.runs.delete(key);
-    for (const [key, call] of this.toolCalls) if (call.at < before) this.toolCalls.delete(key);
+  prune(runsBefore: number, toolCallsBefore: number) {
+    for (const [key, run] of this.runs) if (run.touchedAt < runsBefore) this.runs.delete(key);
+    for (const [key, call] of this.toolCalls) if (call.at < toolCallsBefore) this.toolCalls.delete(key);
   }
 }
 

@@ -11,6 +11,10 @@ function fakeDeps(outcomes: Record<string, ContinueOutcome | Error> = {}) {
   const continued: string[] = [];
   const errors: unknown[] = [];
   const deps: ApiRouteDeps = {
+    operator: () => "local operator",
+    async threadDetail() {
+      return null;
+    },
     async snapshot(options) {
       snapshots.push(options);
       const snapshot: Snapshot = { metrics: EMPTY_METRICS, threads: [], total: 0, generatedAt: 1 };

@@ -9,6 +9,10 @@ import { MemoryRegistryStore } from "../command-center/memory-store";
 const NOW = 1_700_000_000_000;
 const DAY = METRICS_WINDOW_MS;
 
+/** EMPTY_METRICS without the spend, which metricsOf adds (snapshot.ts). */
+const { spendToday: _today, spend7d: _week, spendByRepo: _byRepo, costliestRuns: _costliest, ...EMPTY_ACTIVITY } = EMPTY_METRICS;
+const SPEND = { spendToday: EMPTY_METRICS.spendToday, spend7d: EMPTY_METRICS.spend7d, spendByRepo: [], costliestRuns: [] };
+
 const run = (fields: Partial<RunRecord>): RunRecord => ({
   session: "s",
   submissionId: crypto.randomUUID(),
@@ -33,7 +37,7 @@ describe("percentile (nearest rank)", () => {
 
 describe("computeMetrics", () => {
   it("is empty with no runs", () => {
-    expect(computeMetrics([], { calls: 0, errors: 0 }, NOW)).toEqual(EMPTY_METRICS);
+    expect(computeMetrics([], { calls: 0, errors: 0 }, NOW)).toEqual(EMPTY_ACTIVITY);
   });
 
   it("follows the documented definitions over the last 24 hours", () => {
@@ -62,7 +66,7 @@ describe("computeMetrics", () => {
       recovering: 0,
       recoveries24h: 0
     });
-    expect(metricsSchema.parse(metrics)).toEqual(metrics);
+    expect(metricsSchema.parse({ ...metrics, ...SPEND })).toEqual({ ...metrics, ...SPEND });
   });
 
   it("leaves cancelled runs out of the success rate but counts their runs and durations", () => {
@@ -104,9 +108,50 @@ describe("metricsOf a registry", () => {
       firstToolP95Ms: 1_000,
       toolErrorRate: 0.5,
       recovering: 0,
-      recoveries24h: 0
+      recoveries24h: 0,
+      // The run reported no cost: its spend is unknown, a floor of $0, never a plain zero.
+      spendToday: { usd: 0, complete: false },
+      spend7d: { usd: 0, complete: false },
+      spendByRepo: [{ repo: "a/b", runs: 1, cost: { usd: 0, complete: false } }],
+      costliestRuns: []
     });
-    expect(metricsOf(store, NOW + DAY)).toEqual(EMPTY_METRICS);
+    // A day later the activity is out of the window; the week's spend is not.
+    expect(metricsOf(store, NOW + DAY)).toEqual({
+      ...EMPTY_METRICS,
+      spend7d: { usd: 0, complete: false },
+      spendByRepo: [{ repo: "a/b", runs: 1, cost: { usd: 0, complete: false } }]
+    });
+    expect(metricsOf(store, NOW + 8 * DAY)).toEqual(EMPTY_METRICS);
+  });
+
+  it("sums spend today, over 7 days, per repository, and names the costliest runs", () => {
+    const store = new MemoryRegistryStore();
+    const midnight = new Date(NOW);
+    midnight.setUTCHours(0, 0, 0, 0);
+    const finish = (session: string, repo: string, at: number, cost?: { usd: number; complete: boolean }) => {
+      const base = { session, submissionId: `${session}-${at}` };
+      recordEvent(store, { type: "dispatched", ...base, repo, issueNumber: 1, instruction: "x", at: at - 1_000 });
+      recordEvent(store, { type: "turn-ended", ...base, status: "done", ...(cost ? { cost } : {}), at });
+    };
+    finish("a-b-1", "a/b", midnight.getTime() + 60_000, { usd: 0.5, complete: true });
+    finish("a-b-2", "a/b", midnight.getTime() - 60_000, { usd: 2, complete: true });
+    finish("c-d-1", "c/d", NOW - 3 * DAY, { usd: 1.25, complete: true });
+    finish("c-d-2", "c/d", NOW - 30 * DAY, { usd: 99, complete: true });
+    const spend = metricsOf(store, NOW);
+    expect(spend.spendToday).toEqual({ usd: 0.5, complete: true });
+    expect(spend.spend7d).toEqual({ usd: 3.75, complete: true });
+    expect(spend.spendByRepo).toEqual([
+      { repo: "a/b", runs: 2, cost: { usd: 2.5, complete: true } },
+      { repo: "c/d", runs: 1, cost: { usd: 1.25, complete: true } }
+    ]);
+    expect(spend.costliestRuns.map((entry) => [entry.session, entry.cost.usd])).toEqual([
+      ["a-b-2", 2],
+      ["c-d-1", 1.25],
+      ["a-b-1", 0.5]
+    ]);
+    // One run that reported no cost makes the week a floor.
+    finish("e-f-1", "e/f", NOW - 1_000);
+    expect(metricsOf(store, NOW).spend7d).toEqual({ usd: 3.75, complete: false });
   });
 
   it("reads a cancelled run from the registry as neither success nor failure", () => {

@@ -10,7 +10,8 @@ import {
 } from "../../src/command-center/registry";
 import { settleQuiet } from "../../src/command-center/reconcile";
 import type { CommandCenterEvent, DispatchedEvent } from "../../src/shared/command-center";
-import { threadSummarySchema } from "../../src/shared/command-center";
+import { threadDetailSchema, threadSummarySchema } from "../../src/shared/command-center";
+import { threadDetail } from "../../src/command-center/snapshot";
 import { MemoryRegistryStore } from "../command-center/memory-store";
 
 const STALE = 600_000;
@@ -100,7 +101,9 @@ describe("thread registry: a run's lifecycle", () => {
       lastActivityAt: T0 + 9_000,
       firstToolMs: 1_500,
       durationMs: 9_000,
-      tokens: { input: 1000, output: 200 }
+      tokens: { input: 1000, output: 200 },
+      // The end reported tokens but no cost: unknown, a floor of $0.
+      cost: { usd: 0, complete: false }
     });
     expect(threadSummarySchema.parse(summary)).toEqual(summary);
   });
@@ -110,6 +113,7 @@ describe("thread registry: a run's lifecycle", () => {
     recordEvent(store, dispatched());
     recordEvent(store, ended(T0 + 50, "error", { error: "model failed: 500" }));
     expect(thread(store)).toMatchObject({ status: "error", lastError: "model failed: 500", durationMs: 50 });
+    expect(thread(store)?.failures).toBe(1);
 
     recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_000, instruction: "open a PR fixing this" }));
     // The new run runs with the last error still shown as context.
@@ -284,7 +288,7 @@ describe("thread registry: late, repeated and out-of-order events", () => {
     const store = new MemoryRegistryStore();
     recordEvent(store, dispatched());
     recordEvent(store, tool(T0 + 10, true, "a"));
-    store.prune(T0 + 1_000_000);
+    store.prune(T0 + 1_000_000, T0 + 1_000_000);
     recordEvent(store, tool(T0 + 2_000_000, true, "b"));
     recordEvent(store, ended(T0 + 2_000_100, "done"));
     expect(thread(store)).toMatchObject({ toolCalls: 2, firstToolMs: 10, status: "done", durationMs: 2_000_100 });
@@ -366,7 +370,7 @@ describe("thread registry: what the run posted on its issue", () => {
     recordEvent(store, dispatched());
     recordEvent(store, ended(T0 + 10, "done"));
     recordEvent(store, notice(T0 + 20, "closing", "sent", { url: COMMENT_URL }));
-    store.prune(T0 + 1_000_000);
+    store.prune(T0 + 1_000_000, T0 + 1_000_000);
     expect(recordEvent(store, notice(T0 + 2_000_000, "closing", "failed", { error: "late" }))).toEqual({ applied: false, reason: "duplicate" });
     recordEvent(store, notice(T0 + 2_000_000, "rocket", "sent"));
     expect(thread(store)?.issueMessages).toEqual({ closing: { state: "sent", url: COMMENT_URL }, rocket: { state: "sent" } });
@@ -572,5 +576,55 @@ describe("STALE_RUN_MS", () => {
   it("parses a positive integer and falls back to ten minutes", () => {
     expect(parseStaleRunMs("1500")).toBe(1500);
     for (const bad of [undefined, "", " ", "0", "-5", "1.5", "ten"]) expect(parseStaleRunMs(bad)).toBe(600_000);
+  });
+});
+
+describe("thread registry: cost, operators and repeated failures", () => {
+  const endedWith = (at: number, status: "done" | "error", submissionId: string, cost?: { usd: number; complete: boolean }): CommandCenterEvent => ({
+    type: "turn-ended",
+    session: "acme-widgets-7",
+    submissionId,
+    status,
+    ...(status === "error" ? { error: `failed at ${at}` } : {}),
+    ...(cost ? { cost } : {}),
+    at
+  });
+
+  it("sums the runs' cost, names who continued the current run, and counts failures in a row", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, endedWith(T0 + 100, "error", "s1", { usd: 0.25, complete: true }));
+    expect(thread(store)).toMatchObject({ status: "error", failures: 1, cost: { usd: 0.25, complete: true } });
+
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 200, continuedBy: "ops@example.com" }));
+    // While the continuation runs, the last ended run's failure count stays.
+    expect(thread(store)).toMatchObject({ status: "running", continuedBy: "ops@example.com", failures: 1 });
+    recordEvent(store, endedWith(T0 + 300, "error", "s2", { usd: 0.5, complete: true }));
+    expect(thread(store)).toMatchObject({ status: "error", failures: 2, lastError: `failed at ${T0 + 300}`, cost: { usd: 0.75, complete: true } });
+
+    recordEvent(store, dispatched({ submissionId: "s3", at: T0 + 400 }));
+    expect(thread(store)?.continuedBy).toBeUndefined();
+    recordEvent(store, endedWith(T0 + 500, "done", "s3"));
+    const done = thread(store);
+    expect(done?.failures).toBeUndefined();
+    // s3 reported no cost: the total becomes a floor.
+    expect(done?.cost).toEqual({ usd: 0.75, complete: false });
+  });
+
+  it("lists a thread's runs newest first for its page, and knows no unknown session", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 10, true, "a"));
+    recordEvent(store, endedWith(T0 + 100, "error", "s1", { usd: 0.25, complete: true }));
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 200, continuedBy: "local operator" }));
+    recordEvent(store, started(T0 + 210, "s2"));
+    const detail = threadDetail(store, "acme-widgets-7", T0 + 300, STALE);
+    expect(detail?.thread.status).toBe("running");
+    expect(detail?.runs).toEqual([
+      { submissionId: "s2", status: "running", dispatchedAt: T0 + 200, turnStartedAt: T0 + 210, toolCalls: 0, continuedBy: "local operator" },
+      { submissionId: "s1", status: "error", dispatchedAt: T0, endedAt: T0 + 100, error: `failed at ${T0 + 100}`, cost: { usd: 0.25, complete: true }, toolCalls: 1 }
+    ]);
+    expect(threadDetailSchema.parse(detail)).toEqual(detail);
+    expect(threadDetail(store, "acme-widgets-8", T0, STALE)).toBeNull();
   });
 });

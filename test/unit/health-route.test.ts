@@ -29,7 +29,12 @@ describe("GET /api/health", () => {
   });
 
   it("is not one of the command center's routes", async () => {
-    const unused = { snapshot: () => Promise.reject(new Error("unused")), continueRun: () => Promise.reject(new Error("unused")) };
+    const unused = {
+      snapshot: () => Promise.reject(new Error("unused")),
+      threadDetail: () => Promise.reject(new Error("unused")),
+      operator: () => "unused",
+      continueRun: () => Promise.reject(new Error("unused"))
+    };
     expect(await handleApiRoute(new Request(`${ORIGIN}/api/health`), unused)).toBeNull();
   });
 

@@ -380,3 +380,33 @@ describe("the closing message of a run whose setup failed", () => {
     expect(timedOut).toContain("step 1 of 1 sleep 999 timed out");
   });
 });
+
+describe("the closing message's footer", () => {
+  const stats = { durationMs: 185_000, toolCalls: 12, cost: { usd: 0.4237, complete: true } };
+
+  it("says how long the run took, its tool calls and what it cost, on every ending", () => {
+    const result = closingText({ kind: "result", result: { outcome: "reproduced", summary: "Yes." } }, { ...run, stats });
+    expect(result.endsWith(`<sub>agent-think · 3 minutes · 12 tool calls · cost $0.42 · [thread](${run.threadUrl})</sub>`)).toBe(true);
+    const failed = closingText({ kind: "failed", error: "boom" }, { ...run, stats: { toolCalls: 1 } });
+    expect(failed.endsWith(`<sub>agent-think · 1 tool call · cost unknown · [thread](${run.threadUrl})</sub>`)).toBe(true);
+  });
+
+  it("shows an incomplete cost as a floor, and marks a scripted run as a demonstration", () => {
+    const text = closingText(
+      { kind: "cancelled" },
+      { ...run, stats: { durationMs: 2_000, toolCalls: 3, cost: { usd: 1.5, complete: false }, scripted: true } }
+    );
+    expect(text).toContain("· cost ≥ $1.50 · scripted demonstration: no model ran ·");
+  });
+
+  it("stays the thread link alone without the run's figures", () => {
+    expect(closingText({ kind: "result", result: { outcome: "reproduced", summary: "Yes." } }, run)).toContain(`<sub>agent-think · [thread](${run.threadUrl})</sub>`);
+    expect(closingText({ kind: "failed", error: "boom" }, run)).not.toContain("<sub>");
+  });
+
+  it("says a money budget stopped the run", () => {
+    expect(closingText({ kind: "budget", limit: { kind: "cost", used: 2.04, budget: 2 } }, run)).toContain(
+      "⏸️ **agent-think stopped this run: it spent its budget ($2.04 of $2.00) before finishing.**"
+    );
+  });
+});

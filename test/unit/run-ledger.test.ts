@@ -31,10 +31,14 @@ describe("RunLedger", () => {
     await ledger.recordCancel("s2", "stopped by @a");
     await ledger.touch("s1", 1_234);
     expect(await ledger.facts("s1")).toEqual({
-      usage: { input: 15, output: 2, steps: 2, lastFinishReason: "stop" },
+      // The second step's output went unreported: its cost is unknown, so the run's is a floor.
+      usage: { input: 15, output: 2, steps: 2, lastFinishReason: "stop", cost: { usd: 0, complete: false } },
       result: { outcome: "no-pr", summary: "x" },
       budgetHit: { used: 17, budget: 10 },
-      cancelReason: undefined
+      cancelReason: undefined,
+      reproductionUrl: undefined,
+      setupFailure: undefined,
+      toolCalls: undefined
     });
     expect(await ledger.lastActivity("s1")).toBe(1_234);
     await ledger.forget("s1");
