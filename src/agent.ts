@@ -73,6 +73,8 @@ export class ThinkAgent extends Think<Env> {
   tokenBudget = parseTokenBudget(this.env.RUN_TOKEN_BUDGET);
   /** US dollars one run may spend (RUN_COST_BUDGET); 0 for no budget. An instance property: tests lower it. */
   costBudget = parseCostBudget(this.env.RUN_COST_BUDGET);
+  /** MODEL_PRICES (src/shared/pricing.ts). An instance property: tests price the scripted model. */
+  modelPrices: string | undefined = this.env.MODEL_PRICES;
   /** A running turn with no tool activity for this long gets one stale notice on its issue. */
   staleRunMs = parseStaleRunMs(this.env.STALE_RUN_MS);
 
@@ -655,7 +657,7 @@ export class ThinkAgent extends Think<Env> {
   /** MODEL_PRICES over the defaults; a malformed one is logged and prices nothing, so costs show as unknown, never as zero. */
   #prices(): PriceTable {
     try {
-      return priceTable(this.env.MODEL_PRICES);
+      return priceTable(this.modelPrices);
     } catch (error) {
       this.#log("pricing:invalid", { error: errorMessage(error) });
       return {};

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { CommandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
-import type { Snapshot } from "../src/shared/command-center";
+import { threadDetailSchema, type Snapshot } from "../src/shared/command-center";
 import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { TestTokenBroker } from "./worker";
 
@@ -89,6 +89,40 @@ describe("the command center API", () => {
     // Done now: not claimable again.
     expect((await continueRequest(session)).status).toBe(409);
     expect((await continueRequest(sessionName(uniqueRepo(), 1))).status).toBe(404);
+  });
+
+  it("lists a thread's runs newest first, with who continued one and what each cost, and 404s an unknown thread", async () => {
+    const repo = uniqueRepo();
+    const { session, submissionId } = await exports.AgentThink.dispatch({
+      repo,
+      issueNumber: 33,
+      instruction: "TEST: run echo first\nTEST: fail-once the model fell over\nTEST: reply recovered",
+      installationToken: ""
+    });
+    const agent = await agentFor(session);
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    await threadOf(session);
+    const continued = (await (await continueRequest(session)).json()) as { submissionId: string };
+    expect((await waitForStatus(agent, continued.submissionId)).status).toBe("completed");
+    const thread = await threadOf(session);
+    // Access is off in the test Worker: the operator is the local one.
+    expect(thread).toMatchObject({ status: "done", continuedBy: "local operator", cost: { usd: 0, complete: true } });
+
+    const response = await exports.default.fetch(`${BASE}/api/command-center/threads/${session}`);
+    expect(response.status).toBe(200);
+    const detail = threadDetailSchema.parse(await response.json());
+    expect(detail.runs.map((run) => [run.submissionId, run.status, run.continuedBy, run.scripted])).toEqual([
+      [continued.submissionId, "done", "local operator", true],
+      [submissionId, "error", undefined, true]
+    ]);
+    // The scripted model costs nothing, and says so: $0.00, not unknown.
+    expect(detail.runs.map((run) => run.cost)).toEqual([{ usd: 0, complete: true }, { usd: 0, complete: true }]);
+    expect(detail.runs[1]!.toolCalls).toBe(1);
+
+    const unknown = await exports.default.fetch(`${BASE}/api/command-center/threads/${sessionName(uniqueRepo(), 1)}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "no such thread" });
+    expect((await exports.default.fetch(`${BASE}/api/command-center/threads/not%20a%20session`)).status).toBe(404);
   });
 
   it("never lets a command center that hangs or throws delay or fail a run", async () => {

@@ -267,6 +267,22 @@ describe("reporting back on the issue", () => {
     expect(tools).toHaveLength(1);
   });
 
+  it("ends a run that spends its money budget as budget exhausted, says so once, and prices the run in the footer", async () => {
+    const { agent, repo, submissionId } = await startConfigured((instance) => {
+      // The scripted model costs nothing; priced at $1,000 per million tokens, each step costs cents.
+      instance.modelPrices = JSON.stringify({ scripted: { input: 1_000, cachedInput: 1_000, output: 1_000 } });
+      instance.costBudget = 0.5;
+      instance.tokenBudget = 0;
+    }, "TEST: tools 50");
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    await settled(agent, 1);
+    const body = onlyComment(repo);
+    expect(body).toMatch(/⏸️ \*\*agent-think stopped this run: it spent its budget \(\$0\.\d\d of \$0\.50\) before finishing\.\*\*/);
+    expect(body).toMatch(/<sub>agent-think · \d+ seconds? · \d+ tool calls? · cost \$0\.\d\d · scripted demonstration: no model ran · \[thread\]/);
+    const tools = (await agent.transcript()).flatMap((message) => message.parts).filter((part) => String(part.type).startsWith("tool-"));
+    expect(tools.length).toBeLessThan(50);
+  });
+
   it("ends a run that reaches the step cap as budget exhausted, and says so once", async () => {
     const { agent, repo, submissionId } = await startConfigured((instance) => {
       instance.maxSteps = 3;

@@ -151,8 +151,8 @@ function openingLines(run: RunRef): string[] {
  */
 export function closingText(ending: RunEnding, run: RunRef): string {
   const text = closingBody(ending, run);
-  // A result has its footer inside the size cap; the other messages are short, and get it when the run's figures are known.
-  return ending.kind === "result" || !run.stats ? text : `${text}\n\n${footer(run)}`;
+  // A result and a final answer fit their footer inside the size cap; the other messages are short, and get it when the run's figures are known.
+  return ending.kind === "result" || ending.kind === "finished" || !run.stats ? text : `${text}\n\n${footer(run)}`;
 }
 
 /**
@@ -189,7 +189,8 @@ function closingBody(ending: RunEnding, run: RunRef): string {
             ...(ending.reproductionUrl ? ["", `**Reproduction:** ${reproductionText(ending.reproductionUrl, policy)}`] : []),
             "",
             `Details: ${thread}.`,
-            ...(cut ? ["", cutNotice(run)] : [])
+            ...(cut ? ["", cutNotice(run)] : []),
+            ...(run.stats ? ["", footer(run)] : [])
           ].join("\n"),
         [blockPart(quoteModelText(ending.text), policy)],
         MAX_NOTICE_TEXT_CHARS
