@@ -192,10 +192,20 @@ describe("CommandCenterAgent registry", () => {
     await center.recordBatch(runs);
     const ends: CommandCenterEvent[] = runs.flatMap((run, i) => [
       { type: "tool", ...ref(run), tool: "bash", ok: i !== 3, toolCallId: "t", at: run.at + 1_000 * (i + 1) },
-      { type: "turn-ended", ...ref(run), status: i === 3 ? "error" : "done", at: run.at + 10_000 * (i + 1) }
+      {
+        type: "turn-ended",
+        ...ref(run),
+        status: i === 3 ? "error" : "done",
+        cost: { usd: 0.25 * (i + 1), complete: true },
+        at: run.at + 10_000 * (i + 1)
+      }
     ]);
     await center.recordBatch(ends);
     const { metrics } = await center.refreshState();
+    // Spend through the SQLite store's own aggregation: today's runs are those that ended since midnight UTC.
+    const midnight = new Date(now);
+    midnight.setUTCHours(0, 0, 0, 0);
+    const today = runs.reduce((sum, run, i) => sum + (run.at + 10_000 * (i + 1) >= midnight.getTime() ? 0.25 * (i + 1) : 0), 0);
     expect(metrics).toEqual({
       runs24h: 4,
       successRate: 0.75,
@@ -205,7 +215,18 @@ describe("CommandCenterAgent registry", () => {
       firstToolP95Ms: 4_000,
       toolErrorRate: 0.25,
       recovering: 0,
-      recoveries24h: 0
+      recoveries24h: 0,
+      spendToday: { usd: today, complete: true },
+      spend7d: { usd: 2.5, complete: true },
+      spendByRepo: [{ repo: "acme/widgets", runs: 4, cost: { usd: 2.5, complete: true } }],
+      costliestRuns: [3, 2, 1, 0].map((i) => ({
+        session: runs[i]!.session,
+        repo: runs[i]!.repo,
+        issueNumber: runs[i]!.issueNumber,
+        submissionId: runs[i]!.submissionId,
+        endedAt: runs[i]!.at + 10_000 * (i + 1),
+        cost: { usd: 0.25 * (i + 1), complete: true }
+      }))
     });
   });
 });
