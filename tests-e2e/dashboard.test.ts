@@ -69,7 +69,11 @@ function recoveringCenter(now: number): { snapshot: Snapshot; state: CommandCent
     firstToolP95Ms: 800,
     toolErrorRate: 0,
     recovering: 1,
-    recoveries24h: 3
+    recoveries24h: 3,
+    spendToday: { usd: 0, complete: true },
+    spend7d: { usd: 0, complete: true },
+    spendByRepo: [],
+    costliestRuns: []
   };
   const threads = [recovering, recovered];
   return {

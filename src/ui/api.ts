@@ -1,16 +1,17 @@
 /**
- * The dashboard's HTTP calls: the command-center snapshot, the continue
- * route, a thread's transcript and the configuration health report. Answers are checked (`view-models/wire`),
+ * The dashboard's HTTP calls: the command-center snapshot, a thread's
+ * detail (its runs), the continue route, a thread's transcript and the
+ * configuration health report. Answers are checked (`view-models/wire`),
  * so a backend that drifts shows a clear error, not a blank page.
  * Same-origin only: the Worker serves both the SPA and these routes.
  */
-import type { CommandCenterState, Snapshot } from "../shared/command-center";
+import type { CommandCenterState, Snapshot, ThreadDetail } from "../shared/command-center";
 import type { TranscriptMessage } from "../shared/dispatch";
 import type { HealthReport } from "../shared/health";
 import { continueNetworkError, continueOutcome, continuePath, type ContinueOutcome } from "./view-models/continue";
 import { snapshotPath } from "./view-models/dashboard";
 import { readHealthReport } from "./view-models/health";
-import { readLiveState, readSnapshot } from "./view-models/wire";
+import { readLiveState, readSnapshot, readThreadDetail } from "./view-models/wire";
 
 export class ApiError extends Error {
   override readonly name = "ApiError";
@@ -46,6 +47,16 @@ export async function fetchSnapshot(cursor?: string, signal?: AbortSignal): Prom
   const read = readSnapshot(body);
   if (!read.ok) throw new ApiError(`unexpected snapshot shape: ${read.reason}`);
   if (read.dropped > 0) console.warn(`[agent-think] ${read.dropped} thread(s) in the snapshot were unreadable and are not shown`);
+  return read.value;
+}
+
+export const threadDetailPath = (session: string) => `/api/command-center/threads/${encodeURIComponent(session)}`;
+
+/** A thread and its runs, newest first; an unknown session is an ApiError with status 404. */
+export async function fetchThreadDetail(session: string, signal?: AbortSignal): Promise<ThreadDetail> {
+  const read = readThreadDetail(await getJson(threadDetailPath(session), signal));
+  if (!read.ok) throw new ApiError(`unexpected thread detail shape: ${read.reason}`);
+  if (read.dropped > 0) console.warn(`[agent-think] ${read.dropped} run(s) of the thread were unreadable and are not shown`);
   return read.value;
 }
 

@@ -1,7 +1,9 @@
 /**
  * Threads that need a human: failed and stale ones, each with its last error
- * and a Continue button (a continued one stays to show the answer), and ones
- * whose closing comment could not be posted on the issue, with why.
+ * ("failed again (2 failures)" when a continuation failed too) and a
+ * Continue button (a continued one stays, its banner following the run to
+ * its outcome), and ones whose closing comment could not be posted on the
+ * issue, with why.
  */
 import { Link } from "react-router";
 import type { ThreadSummary } from "../../shared/command-center";
@@ -32,6 +34,11 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
               <li key={row.session} className={`attention-item tone-${row.attentionTone}`} data-testid="attention-item" data-session={row.session}>
                 <div className="attention-head">
                   <StatusBadge label={row.statusLabel} tone={row.tone} status={row.status} title={row.statusTitle} />
+                  {row.failedAgain ? (
+                    <span className="failed-again" data-testid="failed-again">
+                      {row.failedAgain}
+                    </span>
+                  ) : null}
                   <Link to={row.href} className="attention-title">
                     {row.repo} {row.title}
                   </Link>
@@ -41,8 +48,19 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
                 </div>
                 <div className="attention-body">
                   <span className="muted">{row.instruction}</span>
+                  {row.continuedBy || row.cost ? (
+                    <span className="muted small attention-meta">
+                      {row.continuedBy ? <span data-testid="continued-by">{row.continuedBy} from the dashboard</span> : null}
+                      {row.cost ? (
+                        <span title={row.cost.title} data-testid="thread-cost">
+                          cost {row.cost.text}
+                        </span>
+                      ) : null}
+                    </span>
+                  ) : null}
                   {row.status === "stale" ? <span className="small">No activity since {row.when}: the run looks stuck.</span> : null}
-                  {row.lastError ? <code className="last-error" data-testid="last-error">{row.lastError}</code> : null}
+                  {/* A continued run under way is past its predecessor's error. */}
+                  {row.lastError && row.status === "error" ? <code className="last-error" data-testid="last-error">{row.lastError}</code> : null}
                   {row.issueFailure ? (
                     <span className="issue-failure" data-testid="issue-failure">
                       {row.issueFailure}
@@ -51,9 +69,9 @@ export function AttentionList(props: { threads: ThreadSummary[]; now: number; co
                 </div>
                 <div className="attention-actions">
                   {row.canContinue ? (
-                    <ContinueButton session={row.session} pending={pending.has(row.session)} onContinue={continueThread} />
+                    <ContinueButton session={row.session} submissionId={thread.submissionId} pending={pending.has(row.session)} onContinue={continueThread} />
                   ) : null}
-                  {result ? <ContinueResult session={row.session} outcome={result} onDismiss={() => dismiss(row.session)} /> : null}
+                  {result ? <ContinueResult session={row.session} track={result} thread={thread} showError={false} onDismiss={() => dismiss(row.session)} /> : null}
                 </div>
               </li>
             );

@@ -11,7 +11,8 @@ function MaybeLink(props: { href?: string; children: string; testId?: string }) 
   );
 }
 
-export function EnvelopeHeader(props: { view: EnvelopeHeaderView; runs: number }) {
+/** `continued`: "continued by … from the dashboard", when the latest run is a continuation. */
+export function EnvelopeHeader(props: { view: EnvelopeHeaderView; runs: number; continued?: string }) {
   const { view } = props;
   return (
     <section className="envelope" aria-label="Run" data-testid="envelope-header">
@@ -39,6 +40,7 @@ export function EnvelopeHeader(props: { view: EnvelopeHeaderView; runs: number }
             <span data-testid="envelope-requested-by">a maintainer</span>
           )}
         </span>
+        {props.continued ? <span data-testid="envelope-continued">{props.continued}</span> : null}
         <time title={view.submittedTitle}>{view.submitted}</time>
         {view.commentHref ? (
           <a href={view.commentHref} target="_blank" rel="noreferrer noopener">

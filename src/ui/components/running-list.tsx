@@ -1,4 +1,4 @@
-/** The runs in flight right now (recovering ones flagged), each linking to its live thread view. */
+/** The runs in flight right now (recovering ones flagged, continued ones with who continued them), each linking to its live thread view. */
 import { Link } from "react-router";
 import type { ThreadSummary } from "../../shared/command-center";
 import { threadRowView } from "../view-models/threads";
@@ -33,6 +33,7 @@ export function RunningList(props: { threads: ThreadSummary[]; now: number }) {
                   <span title={row.whenTitle}>active {row.when}</span>
                   <span>{row.counters}</span>
                   {row.recoveries ? <span data-testid="running-recoveries">{row.recoveries}</span> : null}
+                  {row.continuedBy ? <span data-testid="continued-by">{row.continuedBy}</span> : null}
                 </span>
               </li>
             );

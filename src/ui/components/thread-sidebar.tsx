@@ -18,7 +18,7 @@ export function ThreadSidebar(props: {
   const [query, setQuery] = useState("");
   const groups = useMemo(() => groupByRepo(filterThreads(props.threads, query)), [props.threads, query]);
   return (
-    <aside className="sidebar" aria-label="Threads" data-testid="thread-sidebar">
+    <aside className="sidebar" id="cc-threads" aria-label="Threads" data-testid="thread-sidebar">
       <div className="sidebar-head">
         <h2>
           Threads <span className="muted">{formatCount(props.total)}</span>
@@ -65,6 +65,13 @@ export function ThreadSidebar(props: {
                         {row.requestedBy ? <span>{row.requestedBy}</span> : null}
                         <span>{row.counters}</span>
                         {row.recoveries ? <span data-testid="thread-recoveries">{row.recoveries}</span> : null}
+                        {row.cost ? (
+                          <span title={row.cost.title} data-testid="thread-cost">
+                            {row.cost.text}
+                          </span>
+                        ) : null}
+                        {row.continuedBy ? <span data-testid="continued-by">{row.continuedBy}</span> : null}
+                        {row.failedAgain ? <span className="failed-again-text">{row.failedAgain}</span> : null}
                       </span>
                     </Link>
                   </li>

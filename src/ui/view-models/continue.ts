@@ -75,3 +75,73 @@ export function continueNetworkError(error: unknown): ContinueOutcome {
   const detail = error instanceof Error ? error.message : String(error);
   return { ok: false, reason: "network", message: `Continue failed: the request did not reach the server (${detail}).` };
 }
+
+/**
+ * A Continue the dashboard sent, and what it followed from: the thread's
+ * submission before it (to know the continued run when the answer carries
+ * no submission id).
+ */
+export type ContinueTrack = { outcome: ContinueOutcome; previousSubmissionId?: string };
+
+export type ContinuePhase = "refused" | "queued" | "running" | "recovering" | "stale" | "done" | "failed" | "cancelled";
+
+export type ContinueBanner = {
+  phase: ContinuePhase;
+  tone: "good" | "bad" | "warn" | "info" | "neutral";
+  message: string;
+  /** The continued run's error, when it failed. */
+  error?: string;
+  /** The run ended (or the request was refused): nothing more will change. */
+  settled: boolean;
+};
+
+/** "failed again (2 failures)" for a thread that failed more than once in a row; undefined otherwise. */
+export function failedAgainNote(thread: Pick<ThreadSummary, "status" | "failures">): string | undefined {
+  return thread.status === "error" && thread.failures !== undefined && thread.failures >= 2 ? `failed again (${thread.failures} failures)` : undefined;
+}
+
+/** Whether the thread's current run is the one this Continue started. */
+function isContinuedRun(track: ContinueTrack & { outcome: { ok: true } }, thread: Pick<ThreadSummary, "submissionId">): boolean {
+  if (track.outcome.submissionId) return thread.submissionId === track.outcome.submissionId;
+  return track.previousSubmissionId !== undefined && thread.submissionId !== track.previousSubmissionId;
+}
+
+/**
+ * What the Continue banner says: the answer to the request, then the
+ * continued run as the command center reports it: queued until its turn
+ * starts, running (or being recovered, or stale), then how it ended. It
+ * never stays "queued" once the run has moved on. Pure.
+ */
+export function continueBanner(
+  track: ContinueTrack,
+  thread: Pick<ThreadSummary, "submissionId" | "status" | "stale" | "turnStartedAt" | "lastError" | "failures"> | undefined
+): ContinueBanner {
+  const { outcome } = track;
+  if (!outcome.ok) return { phase: "refused", tone: "bad", message: outcome.message, settled: true };
+  const id = outcome.submissionId ? `submission ${outcome.submissionId}` : "the submission";
+  const queued: ContinueBanner = { phase: "queued", tone: "info", message: `Continuing: ${id} queued.`, settled: false };
+  if (!thread || !isContinuedRun({ ...track, outcome }, thread)) return queued;
+  switch (thread.status) {
+    case "running":
+    case "recovering":
+      if (thread.stale) return { phase: "stale", tone: "warn", message: "The continued run went quiet: no activity for the stale window.", settled: false };
+      if (thread.status === "recovering") {
+        return { phase: "recovering", tone: "warn", message: "The continued run was interrupted; Think is resuming it.", settled: false };
+      }
+      return thread.turnStartedAt === undefined ? queued : { phase: "running", tone: "info", message: "The continued run is running.", settled: false };
+    case "done":
+      return { phase: "done", tone: "good", message: "The continued run finished.", settled: true };
+    case "cancelled":
+      return { phase: "cancelled", tone: "neutral", message: "The continued run was cancelled.", settled: true };
+    case "error": {
+      const again = failedAgainNote(thread);
+      return {
+        phase: "failed",
+        tone: "bad",
+        message: again ? `The continued run ${again}.` : "The continued run failed.",
+        ...(thread.lastError ? { error: thread.lastError } : {}),
+        settled: true
+      };
+    }
+  }
+}

@@ -85,3 +85,39 @@ export function truncate(text: string, max: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length <= max ? line : `${line.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
 }
+
+/** $0.42, $1,234.50; a positive amount under a cent is "<$0.01", so a small cost never reads as nothing. */
+export function formatUsd(usd: number): string {
+  if (!isFiniteNumber(usd) || usd <= 0) return "$0.00";
+  if (usd < 0.01) return "<$0.01";
+  const [whole = "0", cents = "00"] = usd.toFixed(2).split(".");
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${cents}`;
+}
+
+export type CostView = {
+  /** "$0.42", "≥ $0.42" (a floor) or "unknown". */
+  text: string;
+  /** Why the figure is a floor or unknown, for a tooltip. */
+  title?: string;
+  /** complete: the whole cost; floor: at least this; unknown: nothing reported or priced. */
+  kind: "complete" | "floor" | "unknown";
+};
+
+export const COST_FLOOR_TITLE = "some usage was not reported or not priced";
+export const COST_UNKNOWN_TITLE = "no usage was reported or priced";
+
+/**
+ * What runs cost, as the dashboard writes it (docs/dashboard.md, Cost): the
+ * whole in dollars when every step was reported and priced; "≥ $…" when
+ * some was not (the sum is a floor); "unknown" when nothing was, or no cost
+ * came at all. An unknown is never $0.00.
+ */
+export function costView(cost: { usd: number; complete: boolean } | null | undefined): CostView {
+  if (!cost || !isFiniteNumber(cost.usd) || cost.usd < 0) return { text: "unknown", title: COST_UNKNOWN_TITLE, kind: "unknown" };
+  if (cost.complete) return { text: formatUsd(cost.usd), kind: "complete" };
+  if (cost.usd > 0) {
+    // A floor under a cent: "at least something", never "≥ $0.00".
+    return { text: cost.usd < 0.01 ? "> $0.00" : `≥ ${formatUsd(cost.usd)}`, title: COST_FLOOR_TITLE, kind: "floor" };
+  }
+  return { text: "unknown", title: COST_UNKNOWN_TITLE, kind: "unknown" };
+}

@@ -10,7 +10,7 @@ import { EMPTY_METRICS } from "../../shared/empty-metrics";
 import { formatCount, formatDuration, formatPercent, NO_VALUE } from "./format";
 import type { Tone } from "./threads";
 
-export type MetricId = "runs-24h" | "success-rate" | "duration" | "first-tool" | "tool-error-rate" | "recovering";
+export type MetricId = "runs-24h" | "success-rate" | "duration" | "first-tool" | "tool-error-rate" | "recovering" | "spend-today" | "spend-7d";
 
 export type MetricTile = {
   id: MetricId;
@@ -19,6 +19,8 @@ export type MetricTile = {
   /** A second figure or an explanation under the value. */
   detail: string;
   tone: Tone;
+  /** A tooltip, when the figure needs one (a cost that is a floor or unknown). */
+  title?: string;
 };
 
 /** Below these a success rate is a warning / bad. */

@@ -83,7 +83,8 @@ export function envelopeHeaderView(envelope: RunEnvelope, now: number): Envelope
 }
 
 export type ThreadStatusView = {
-  status: DisplayStatus | "idle" | "unknown";
+  /** "queued": running as the command center says, its turn not started yet (runs.ts: headerStatus). */
+  status: DisplayStatus | "queued" | "idle" | "unknown";
   label: string;
   tone: Tone;
   /** The badge's tooltip, when the word needs one ("recovering", "stale"). */

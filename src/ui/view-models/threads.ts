@@ -5,8 +5,8 @@
  * Pure: types only from the shared wire schemas; `now` is a parameter.
  */
 import type { IssueMessage, ThreadSummary } from "../../shared/command-center";
-import { formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate } from "./format";
-import { canContinue } from "./continue";
+import { costView, formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate, type CostView } from "./format";
+import { canContinue, failedAgainNote } from "./continue";
 import { isActiveStatus } from "../../shared/thread-status";
 
 /**
@@ -109,6 +109,12 @@ export type ThreadRowView = {
   /** How long an active (running or recovering) thread has been running: "3 min 04 s". */
   runningFor?: string;
   lastError?: string;
+  /** "failed again (2 failures)": the latest run failed, and the one before it too. */
+  failedAgain?: string;
+  /** "continued by alice@example.com": who continued the latest run from the dashboard. */
+  continuedBy?: string;
+  /** What the thread's runs cost, when a run reported it (absent before: left out of a row, not "unknown"). */
+  cost?: CostView;
   /** "Could not post on the issue: …", when the closing comment failed. */
   issueFailure?: string;
   /** The tone of its entry in the attention list: at least a warning when the issue got no answer. */
@@ -143,6 +149,9 @@ export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView
     duration: thread.durationMs === undefined ? undefined : formatDuration(thread.durationMs),
     runningFor: isActiveStatus(thread.status) ? formatDuration(Math.max(0, now - thread.startedAt)) : undefined,
     lastError: thread.lastError ? truncate(thread.lastError, 300) : undefined,
+    failedAgain: failedAgainNote(thread),
+    continuedBy: thread.continuedBy ? `continued by ${truncate(thread.continuedBy, 80)}` : undefined,
+    cost: thread.cost ? costView(thread.cost) : undefined,
     issueFailure,
     attentionTone: issueFailure && STATUS_TONE[status] !== "bad" ? "warn" : STATUS_TONE[status],
     canContinue: canContinue(thread)

@@ -10,10 +10,17 @@
  * The two recovery metrics (`recovering`, `recoveries24h`) read as 0 when
  * absent: the server and this SPA ship together, but a tab opened on the old
  * build and a server deployed under it (or the reverse) should still paint;
- * present, they must be counts like every other figure. Pure.
+ * present, they must be counts like every other figure. Spend is extra too:
+ * a total that does not read is unknown (never $0.00), a row that does not
+ * read is left out; so are a thread's cost, operator and failure count.
+ * A thread's detail (its runs) reads the same way: a run that does not read
+ * is dropped and counted. Pure.
  */
 import type {
   CommandCenterState,
+  Cost,
+  RunSummary,
+  ThreadDetail,
   IssueMessage,
   IssueMessageKind,
   IssueMessages,
@@ -50,7 +57,52 @@ export function readMetrics(value: unknown): Metrics | null {
   const recovering = readCount(value.recovering);
   const recoveries24h = readCount(value.recoveries24h);
   if (!ok || recovering === null || recoveries24h === null) return null;
-  return { ...(value as Metrics), recovering, recoveries24h };
+  return {
+    ...(value as Metrics),
+    recovering,
+    recoveries24h,
+    // Spend is extra: what does not read is unknown (never $0.00), the metrics kept.
+    spendToday: readCost(value.spendToday) ?? UNKNOWN_COST,
+    spend7d: readCost(value.spend7d) ?? UNKNOWN_COST,
+    spendByRepo: readList(value.spendByRepo, readRepoSpend),
+    costliestRuns: readList(value.costliestRuns, readCostlyRun)
+  };
+}
+
+/** A cost nothing was reported for: shown as "unknown". */
+export const UNKNOWN_COST: Cost = { usd: 0, complete: false };
+
+export function readCost(value: unknown): Cost | null {
+  return isRecord(value) && isNumber(value.usd) && value.usd >= 0 && typeof value.complete === "boolean"
+    ? { usd: value.usd, complete: value.complete }
+    : null;
+}
+
+function readList<T>(value: unknown, read: (item: unknown) => T | null): T[] {
+  return Array.isArray(value) ? value.map(read).filter((item): item is T => item !== null) : [];
+}
+
+function readRepoSpend(value: unknown): Metrics["spendByRepo"][number] | null {
+  if (!isRecord(value) || !isString(value.repo) || !isCount(value.runs)) return null;
+  const cost = readCost(value.cost);
+  return cost ? { repo: value.repo, runs: value.runs, cost } : null;
+}
+
+function readCostlyRun(value: unknown): Metrics["costliestRuns"][number] | null {
+  if (
+    !isRecord(value) ||
+    !isString(value.session) ||
+    !isString(value.repo) ||
+    !isCount(value.issueNumber) ||
+    !isString(value.submissionId) ||
+    !isNumber(value.endedAt)
+  ) {
+    return null;
+  }
+  const cost = readCost(value.cost);
+  return cost
+    ? { session: value.session, repo: value.repo, issueNumber: value.issueNumber, submissionId: value.submissionId, endedAt: value.endedAt, cost }
+    : null;
 }
 
 /** A thread's recovery count: absent when never, else at least 1. */
@@ -79,17 +131,65 @@ export function readThread(value: unknown): ThreadSummary | null {
     optional(value.requestedBy, (by) => isRecord(by) && isString(by.login)) &&
     optional(value.tokens, (tokens) => isRecord(tokens) && isNumber(tokens.input) && isNumber(tokens.output));
   if (!ok) return null;
-  if (value.issueMessages === undefined && optional(value.reproductionUrl, isString) && optional(value.recoveries, isRecoveries)) {
-    return value as ThreadSummary;
-  }
-  const { issueMessages, reproductionUrl, recoveries, ...rest } = value;
+  const extrasRead =
+    value.issueMessages === undefined &&
+    optional(value.reproductionUrl, isString) &&
+    optional(value.recoveries, isRecoveries) &&
+    optional(value.cost, (cost) => readCost(cost) !== null) &&
+    optional(value.continuedBy, isString) &&
+    optional(value.failures, isRecoveries);
+  if (extrasRead) return value as ThreadSummary;
+  const { issueMessages, reproductionUrl, recoveries, cost, continuedBy, failures, ...rest } = value;
   const messages = issueMessages === undefined ? undefined : readIssueMessages(issueMessages);
+  const readableCost = readCost(cost);
   return {
     ...rest,
     ...(messages ? { issueMessages: messages } : {}),
     ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
-    ...(isRecoveries(recoveries) ? { recoveries } : {})
+    ...(isRecoveries(recoveries) ? { recoveries } : {}),
+    ...(readableCost ? { cost: readableCost } : {}),
+    ...(isString(continuedBy) ? { continuedBy } : {}),
+    // A count of failures in a row: at least 1, like a recovery count.
+    ...(isRecoveries(failures) ? { failures } : {})
   } as ThreadSummary;
+}
+
+const RUN_STATUSES: Record<RunSummary["status"], true> = { queued: true, running: true, recovering: true, done: true, error: true, cancelled: true };
+
+/** One run of a thread's detail; null when it does not read. Its cost, who continued it and whether it was scripted are extras. */
+export function readRun(value: unknown): RunSummary | null {
+  if (
+    !isRecord(value) ||
+    !isString(value.submissionId) ||
+    !isString(value.status) ||
+    !Object.hasOwn(RUN_STATUSES, value.status) ||
+    !isCount(value.toolCalls) ||
+    !optional(value.dispatchedAt, isNumber) ||
+    !optional(value.turnStartedAt, isNumber) ||
+    !optional(value.endedAt, isNumber) ||
+    !optional(value.error, isString) ||
+    !optional(value.tokens, (tokens) => isRecord(tokens) && isNumber(tokens.input) && isNumber(tokens.output))
+  ) {
+    return null;
+  }
+  const cost = readCost(value.cost);
+  const { cost: _cost, continuedBy, scripted, ...rest } = value;
+  return {
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "scripted">),
+    ...(cost ? { cost } : {}),
+    ...(isString(continuedBy) ? { continuedBy } : {}),
+    ...(scripted === true ? { scripted: true } : {})
+  };
+}
+
+/** `GET /api/command-center/threads/:session`: the thread and its runs (newest first); runs that do not read are dropped and counted. */
+export function readThreadDetail(body: unknown): WireRead<ThreadDetail> {
+  if (!isRecord(body)) return { ok: false, reason: "not a JSON object" };
+  const thread = readThread(body.thread);
+  if (!thread) return { ok: false, reason: "no readable thread" };
+  if (!Array.isArray(body.runs)) return { ok: false, reason: "no run list" };
+  const runs = readList(body.runs, readRun);
+  return { ok: true, value: { thread, runs }, dropped: body.runs.length - runs.length };
 }
 
 /** The readable messages, by kind; undefined when none reads. */

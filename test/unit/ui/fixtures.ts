@@ -33,5 +33,9 @@ export const metrics: Metrics = {
   firstToolP95Ms: 2_400,
   toolErrorRate: 0.03,
   recovering: 1,
-  recoveries24h: 3
+  recoveries24h: 3,
+  spendToday: { usd: 1.25, complete: true },
+  spend7d: { usd: 8.5, complete: false },
+  spendByRepo: [{ repo: "acme/widgets", runs: 9, cost: { usd: 6.1, complete: true } }],
+  costliestRuns: []
 };

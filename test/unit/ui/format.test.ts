@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
+  COST_FLOOR_TITLE,
+  COST_UNKNOWN_TITLE,
+  costView,
   formatBytes,
   formatCount,
   formatDuration,
   formatPercent,
   formatRelativeTime,
   formatTimestamp,
+  formatUsd,
   NO_VALUE,
   truncate
 } from "../../../src/ui/view-models/format";
@@ -84,5 +88,27 @@ describe("formatPercent, formatCount, formatBytes, formatTimestamp, truncate", (
   it("cuts text to one line with an ellipsis", () => {
     expect(truncate("a\n  b", 10)).toBe("a b");
     expect(truncate("abcdefghij", 5)).toBe("abcd…");
+  });
+});
+
+describe("costView and formatUsd", () => {
+  it("shows a complete cost in dollars and cents, a positive one under a cent as <$0.01, and none as $0.00", () => {
+    expect(costView({ usd: 0.42, complete: true })).toEqual({ text: "$0.42", kind: "complete" });
+    expect(costView({ usd: 0.005, complete: true }).text).toBe("<$0.01");
+    expect(costView({ usd: 0, complete: true }).text).toBe("$0.00");
+    expect(costView({ usd: 0.019, complete: true }).text).toBe("$0.02");
+    expect(costView({ usd: 1234.5, complete: true }).text).toBe("$1,234.50");
+    expect(formatUsd(-1)).toBe("$0.00");
+  });
+
+  it("shows an incomplete cost as a floor, with why, and never as $0.00", () => {
+    expect(costView({ usd: 0.42, complete: false })).toEqual({ text: "≥ $0.42", title: COST_FLOOR_TITLE, kind: "floor" });
+    expect(costView({ usd: 0.004, complete: false })).toMatchObject({ text: "> $0.00", kind: "floor" });
+  });
+
+  it("calls nothing reported unknown: an incomplete zero, an absent cost, a broken one", () => {
+    for (const cost of [{ usd: 0, complete: false }, undefined, null, { usd: Number.NaN, complete: true }, { usd: -2, complete: true }]) {
+      expect(costView(cost)).toEqual({ text: "unknown", title: COST_UNKNOWN_TITLE, kind: "unknown" });
+    }
   });
 });
