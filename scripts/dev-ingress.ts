@@ -1,7 +1,9 @@
 /**
  * `npm run dev:ingress`: the webhook app on this machine, beside `npm start`.
  *
- * Runs `wrangler dev --local -c ingress/wrangler.jsonc` on 127.0.0.1 (port
+ * Runs `wrangler dev --cwd ingress -c wrangler.jsonc --local` (from
+ * ingress/, so wrangler's types check reads the webhook app's own
+ * worker-configuration.d.ts) on 127.0.0.1 (port
  * `INGRESS_PORT`, default 8788) with its state in `.wrangler/ingress-state`,
  * GitHub calls going to the local GitHub stand-in that `npm start` runs
  * (port `GITHUB_STANDIN_PORT`, default 8790), and `ALLOWED_REPOS` (default
@@ -67,6 +69,6 @@ if (!standinUp) {
 runWranglerInForeground({
   name: NAME,
   root,
-  args: ingressDevArgs({ port, githubApiUrl: standinUrl, allowedRepos, persistTo: DEV_PERSIST_TO }),
+  args: ingressDevArgs({ port, githubApiUrl: standinUrl, allowedRepos, persistTo: `${root}${DEV_PERSIST_TO}` }),
   onReady: (url) => process.stdout.write(`${ingressBanner(url, standinUrl, allowedRepos)}\n`)
 });

@@ -19,6 +19,10 @@
  * "↻ recovering" line says so, "↻ resumed" when the turn goes on, and the
  * count follows the final status.
  *
+ * Every dispatch sends a comment id (a new one unless `--comment-id` names
+ * one), as a GitHub mention does, so the run's 🚀 reaction goes to the
+ * stand-in. Under the final status a run on the scripted model says so.
+ *
  * Exit codes: 0 the run completed; 1 it did not, the wait timed out or the
  * server could not be reached; 2 a bad argument (or an input the server
  * rejected). Parsing and formatting live in `scripts/lib/`.
@@ -35,9 +39,9 @@ import {
 } from "./lib/dev-api";
 import { agentSocketUrl } from "./lib/agent-frames";
 import { openAgentSocket, type AgentSocket } from "./lib/agent-socket";
-import { formatEvent, formatFinal, formatRecoveries, formatRecovery } from "./lib/format-run";
+import { formatEvent, formatFinal, formatRecoveries, formatRecovery, SCRIPTED_NOTE } from "./lib/format-run";
 import { LiveRun } from "./lib/live-run";
-import { runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "./lib/run-events";
+import { isScriptedEvent, runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "./lib/run-events";
 import { sessionName } from "../src/run/session-name";
 
 const POLL_INTERVAL_MS = 300;
@@ -120,8 +124,13 @@ async function follow({ baseUrl, timeoutSeconds, anchor, socket, deadline, run }
   console.log("");
 
   const printed = new Set<string>();
+  // Whether the run is on the scripted model, said under its final status.
+  let scripted = false;
   const print = (events: readonly RunEvent[]) => {
-    for (const event of takeUnseen(events, printed)) console.log(formatEvent(event));
+    for (const event of takeUnseen(events, printed)) {
+      console.log(formatEvent(event));
+      scripted ||= isScriptedEvent(event);
+    }
   };
   const printNew = (snapshot: MessagesResponse) => {
     const messages = runMessages(snapshot.messages, anchor);
@@ -166,6 +175,7 @@ async function follow({ baseUrl, timeoutSeconds, anchor, socket, deadline, run }
       console.log(formatFinal(submission));
       const recoveries = formatRecoveries(live?.recoveries ?? 0);
       if (recoveries !== null) console.log(recoveries);
+      if (scripted) console.log(SCRIPTED_NOTE);
       console.log(`thread      ${run.threadUrl}`);
       return submission.status === "completed" ? 0 : 1;
     }

@@ -15,7 +15,7 @@ import { authMarker, gitAuthScript } from "../src/run/git-auth";
 import type { RunContext } from "../src/run/run-context";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
-import { agentFor, call, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
+import { agentFor, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { TEST_BROKER_BOT } from "./worker";
 
@@ -109,7 +109,8 @@ describe("a continuation", () => {
     await waitForStatus(agent, first.submissionId);
     const before = await storedRun(agent);
 
-    await expect(call(() => agent.continueRun({ installationToken: TOKEN }))).rejects.toThrow(
+    // In the object, not over RPC: workerd prints an RPC method's rejection as uncaught even when it is caught.
+    await expect(runInDurableObject(agent, (instance: ThinkAgent) => instance.continueRun({ installationToken: TOKEN }))).rejects.toThrow(
       /bot identity is missing: the webhook app sends it with each dispatch .*set BOT_LOGIN/
     );
     expect(await storedRun(agent)).toEqual(before);
@@ -138,7 +139,9 @@ describe("a continuation", () => {
     const session = sessionName(repo, ISSUE);
     const agent = (await agentFor(session, production.ProductionThinkAgent)) as unknown as TestAgent & DurableObjectStub;
     await expect(
-      call(() => agent.startRun({ session, repo, issueNumber: ISSUE, instruction: "TEST: reply done", installationToken: TOKEN }))
+      runInDurableObject(agent, (instance: ThinkAgent) =>
+        instance.startRun({ session, repo, issueNumber: ISSUE, instruction: "TEST: reply done", installationToken: TOKEN })
+      )
     ).rejects.toThrow(/bot identity is missing/);
     expect(await storedRun(agent)).toBeUndefined();
     expect(await agent.listSubmissions()).toEqual([]);

@@ -64,15 +64,30 @@ describe("a scripted turn", () => {
     expect(assistantText(messages)).toContain("all done");
   });
 
-  it("does a short demo run without directives", async () => {
+  it("plays the scripted reproduction demonstration without directives", async () => {
     const { agent, submissionId } = await dispatch("reproduce this issue");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     const messages = await agent.transcript();
     const tools = toolParts(messages);
-    expect(tools.map((part) => part.type)).toEqual(["tool-ls", "tool-write", "tool-edit", "tool-read", "tool-bash", "tool-report_result"]);
-    expect(JSON.stringify(tools[3]!.output)).toContain("[x] Read the issue.");
-    expect(tools[4]!.output).toMatchObject({ exitCode: 0, stdout: { text: expect.stringMatching(/^1\n7 \/workspace/) } });
-    expect(assistantText(messages)).toContain("scripted demo run");
+    expect(tools.map((part) => part.type)).toEqual([
+      "tool-activate_skill",
+      "tool-ls",
+      "tool-bash",
+      "tool-write",
+      "tool-write",
+      "tool-bash",
+      "tool-write",
+      "tool-publish_reproduction",
+      "tool-report_result"
+    ]);
+    // The check runs in the worker shell: expected against actual.
+    expect(tools[5]!.output).toMatchObject({
+      exitCode: 0,
+      stdout: { text: "pageCount(101, 10): expected 11, actual 10\nreproduced: the last, partial page is missing\n" }
+    });
+    expect(tools[7]!.output).toMatchObject({ published: true, files: 1 });
+    expect(tools[8]!.input).toMatchObject({ outcome: "reproduced", summary: expect.stringMatching(/^Scripted demonstration: no model ran/) });
+    expect(assistantText(messages)).toContain("scripted demonstration");
   });
 
   it("logs one agent-think JSON line per event", async () => {

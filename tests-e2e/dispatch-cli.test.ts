@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import { describe, expect } from "vitest";
 import { freePort, ROOT, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
+import { SCRIPTED_NOTE } from "../scripts/lib/format-run";
 
 /** A stdout line and when it arrived, in ms since the CLI was started. */
 type CliLine = { text: string; atMs: number };
@@ -115,6 +116,8 @@ describe("npm run dispatch", () => {
     expect(lines).toContain("all done");
     expect(lines.some((line) => /^✓ completed in \d+\.\d s$/.test(line))).toBe(true);
     expect(lines.filter((line) => line === `thread      ${server.url}/thread/${session}`)).toHaveLength(2);
+    // The run is on the scripted model, and the CLI says so under the final status.
+    expect(lines.at(-3)).toBe(SCRIPTED_NOTE);
     expect(result.stdout).not.toContain("earlier");
     // The call is printed before its result, and both before the final status.
     const order = ["▸ bash  echo cli-ok", "  ✓ exit 0 · cli-ok", "all done"].map((line) => lines.indexOf(line));

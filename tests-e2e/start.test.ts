@@ -104,7 +104,7 @@ describe("npm start", () => {
     expect(started.output()).toMatch(/seed:r2: local .* uploaded \d+/);
   });
 
-  it("ends a scripted reproduce run with 🚀 and one result comment on the GitHub stand-in", async () => {
+  it("ends the scripted reproduce demonstration with 🚀, one result comment and a page it links, on the GitHub stand-in", async () => {
     const { session } = await dispatch({ repo: "acme/widgets", issueNumber: 3, commentId: 9301, requestedBy: { login: "alice" } });
     const calls = await recordsForIssue("acme/widgets", 3, 9301);
     expect(calls.map((call) => [call.method, call.path])).toEqual([
@@ -113,10 +113,19 @@ describe("npm start", () => {
     ]);
     expect(calls[0]!.body).toEqual({ content: "rocket" });
     const body = (calls[1]!.body as { body: string }).body;
-    expect(body).toContain("### ❔ Not reproduced");
+    expect(body).toContain("### ✅ Reproduced");
+    // The demonstration says what it is where a maintainer reads first.
+    expect(body).toContain("\n\nScripted demonstration: no model ran");
     expect(body).toContain(`${started.url}/thread/${session}`);
-    // The dev log shows what was posted.
-    expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: @alice · ### ❔ Not reproduced");
+    // The page it published is linked, and opens.
+    const page = new RegExp(`\\*\\*Reproduction:\\*\\* (${started.url.replaceAll(".", "\\.")}/repro/[^\\s)]+/)`).exec(body);
+    expect(page, body).not.toBeNull();
+    const opened = await fetch(page![1]!);
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain("Scripted demonstration:");
+    // The dev log shows what was posted, and a successful run prints no error.
+    expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: @alice · ### ✅ Reproduced");
+    expect(started.output()).not.toMatch(/\[ERROR\]|Uncaught/);
     // Every call was one GitHub takes.
     expect(await refusals()).toEqual([]);
   });

@@ -49,7 +49,9 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps, options?: unk
     return new TokenBrokerError(code, detail);
   };
   const parsed = typeof repo === "string" ? parseRepo(repo) : null;
-  if (parsed === null || !parsed.ok) throw refuse("invalid_repo", `repo must be "owner/name" (${parsed?.reason ?? "not a string"})`);
+  // parseRepo's reason says what is wrong ('must be "owner/name"', "owner must be ..."): said once, after "repo".
+  if (parsed === null) throw refuse("invalid_repo", 'repo must be a string "owner/name"');
+  if (!parsed.ok) throw refuse("invalid_repo", `repo ${parsed.reason}`);
   const full = `${parsed.owner}/${parsed.name}`;
   const access = accessOf(options);
   if (access === null) throw refuse("invalid_access", 'options.access must be "write" or "read"');

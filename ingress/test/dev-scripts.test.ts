@@ -5,11 +5,18 @@ import { devVarsText, ingressDevArgs, parseSendArgs } from "../../scripts/lib/in
 describe("ingressDevArgs", () => {
   it("runs the ingress config locally on its own port and state, pointing GitHub at the stand-in", () => {
     const args = ingressDevArgs({ port: 9100, githubApiUrl: "http://127.0.0.1:9200", allowedRepos: "acme/widgets", persistTo: "/tmp/s", envFile: "/tmp/e" });
-    expect(args.slice(0, 3)).toEqual(["dev", "-c", "ingress/wrangler.jsonc"]);
+    // From ingress/, wrangler's types check reads the webhook app's worker-configuration.d.ts, not the agent's.
+    expect(args.slice(0, 5)).toEqual(["dev", "--cwd", "ingress", "-c", "wrangler.jsonc"]);
     expect(args.join(" ")).toContain("--local --ip 127.0.0.1 --port 9100");
     expect(args.join(" ")).toContain("--persist-to /tmp/s");
     expect(args.join(" ")).toContain("--var GITHUB_API_URL:http://127.0.0.1:9200 --var ALLOWED_REPOS:acme/widgets");
     expect(args.join(" ")).toContain("--env-file /tmp/e");
+  });
+
+  it("refuses a relative state or env file, which would resolve under ingress/", () => {
+    const base = { port: 9100, githubApiUrl: "http://127.0.0.1:9200", allowedRepos: "acme/widgets" };
+    expect(() => ingressDevArgs({ ...base, persistTo: ".wrangler/ingress-state" })).toThrow(/persistTo must be an absolute path/);
+    expect(() => ingressDevArgs({ ...base, persistTo: "/tmp/s", envFile: "e.vars" })).toThrow(/envFile must be an absolute path/);
   });
 });
 

@@ -26,6 +26,14 @@ const { calls, minted, use: github, reset } = githubServer();
 /** The broker as the agent Worker reaches it: over the service binding. */
 const broker = () => env.TOKEN_BROKER;
 
+/**
+ * The same entrypoint in this isolate, for refusals: workerd prints every
+ * RPC method that throws as an "uncaught exception", although the caller
+ * catches it. The identity refusal below still crosses RPC, to show what
+ * arrives there.
+ */
+const inProcess = () => new AgentThinkTokenBroker(createExecutionContext(), env);
+
 /** An RPC call as a plain promise (an RpcPromise handed to `rejects` leaves an unhandled rejection). */
 async function call<T>(rpc: () => Promise<T>): Promise<T> {
   return await rpc();
@@ -98,7 +106,7 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     await call(() => broker().mintInstallationToken("acme/widgets", { access: "write" }));
     expect(calls.find((entry) => entry.path.endsWith("/access_tokens"))!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
     calls.length = 0;
-    await expect(call(() => broker().mintInstallationToken("acme/widgets", { access: "admin" as "read" }))).rejects.toThrow(
+    await expect(inProcess().mintInstallationToken("acme/widgets", { access: "admin" as "read" })).rejects.toThrow(
       'agent-think-ingress token broker: options.access must be "write" or "read"'
     );
     expect(calls).toEqual([]);
@@ -136,7 +144,7 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
 
   it("refuses a repository off the allowlist without asking GitHub", async () => {
     github();
-    await expect(call(() => broker().mintInstallationToken("evil/widgets"))).rejects.toThrow(
+    await expect(inProcess().mintInstallationToken("evil/widgets")).rejects.toThrow(
       "agent-think-ingress token broker: evil/widgets is not in ALLOWED_REPOS"
     );
     expect(calls).toEqual([]);
@@ -145,9 +153,20 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
   it("refuses a malformed repository without echoing it", async () => {
     github();
     const secretish = "ghs_aTokenPassedByMistake000000000000";
-    const error = await call(() => broker().mintInstallationToken(secretish)).catch((caught: Error) => caught);
-    expect(String(error)).toMatch(/repo must be "owner\/name"/);
+    const error = await inProcess().mintInstallationToken(secretish).catch((caught: Error) => caught);
+    expect((error as Error).message).toBe('agent-think-ingress token broker: repo must be "owner/name"');
     expect(String(error)).not.toContain(secretish);
+    expect(calls).toEqual([]);
+  });
+
+  it("says why a repository is refused once", async () => {
+    github();
+    await expect(inProcess().mintInstallationToken(`${"a".repeat(40)}/widgets`)).rejects.toThrow(
+      /^agent-think-ingress token broker: repo owner must be at most 39 characters$/
+    );
+    await expect(inProcess().mintInstallationToken(42 as unknown as string)).rejects.toThrow(
+      /^agent-think-ingress token broker: repo must be a string "owner\/name"$/
+    );
     expect(calls).toEqual([]);
   });
 
@@ -161,7 +180,7 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     for (const [overrides, message] of cases) {
       reset();
       github(overrides);
-      await expect(call(() => broker().mintInstallationToken("acme/widgets"))).rejects.toThrow(message);
+      await expect(inProcess().mintInstallationToken("acme/widgets")).rejects.toThrow(message);
     }
   });
 
@@ -185,11 +204,11 @@ describe("no secret in any log line", () => {
       // A delivery signed with the wrong secret, which must not be echoed either.
       await send(await sign(commentPayload(), { secret: `${webhookSecret}-wrong` }));
       await call(() => broker().mintInstallationToken("acme/widgets"));
-      await call(() => broker().mintInstallationToken("evil/widgets")).catch(() => {});
+      await inProcess().mintInstallationToken("evil/widgets").catch(() => {});
       reset();
       github({ accessToken: status(500, "server error") });
       await send(await sign(commentPayload()));
-      await call(() => broker().mintInstallationToken("acme/widgets")).catch(() => {});
+      await inProcess().mintInstallationToken("acme/widgets").catch(() => {});
     });
     const text = lines.join("\n");
     // The paths ran and logged: the absence below means something.

@@ -3,6 +3,9 @@
  * plus a few options, turned into a checked request. Pure: the environment
  * comes in as a parameter and a bad argument is a tagged result, so
  * `scripts/dispatch.ts` decides how to print it and which exit code to use.
+ * Every dispatch names a triggering comment, as a GitHub mention does: a
+ * fresh id (`newCommentId`, from the clock) unless `--comment-id` sets one,
+ * so the run gets its 🚀 reaction and a repeat of the same id is the same run.
  * The server validates the request again; this only catches what a typo
  * produces before anything is sent.
  */
@@ -22,7 +25,8 @@ Submits a turn to the local agent-think (\`npm start\`) and follows it until it 
 
 options:
   --url <base>          server base URL (default: $AGENT_THINK_URL or ${DEFAULT_BASE_URL})
-  --comment-id <n>      triggering comment id; the same id twice is the same run
+  --comment-id <n>      triggering comment id (default: a new one each time);
+                        the same id twice is the same run
   --title <text>        the issue title to put in the run envelope
   --timeout <seconds>   how long to follow the run (default: ${DEFAULT_TIMEOUT_SECONDS})
   -h, --help            show this help
@@ -34,7 +38,7 @@ export type DispatchRequest = {
   repo: string;
   issueNumber: number;
   instruction: string;
-  commentId?: number;
+  commentId: number;
   issueTitle?: string;
 };
 
@@ -52,7 +56,14 @@ export type DispatchArgsParse =
 const TARGET = /^([^#\s]+)#(\d+)$/;
 const OPTIONS_WITH_VALUES = new Set(["--url", "--comment-id", "--timeout", "--title"]);
 
-export function parseDispatchArgs(argv: readonly string[], env: { AGENT_THINK_URL?: string } = {}): DispatchArgsParse {
+/** A comment id no earlier dispatch used: the time in milliseconds, as `npm run send:delivery` does. */
+export const clockCommentId = (): number => Date.now();
+
+export function parseDispatchArgs(
+  argv: readonly string[],
+  env: { AGENT_THINK_URL?: string } = {},
+  newCommentId: () => number = clockCommentId
+): DispatchArgsParse {
   const positionals: string[] = [];
   const values = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -86,14 +97,17 @@ export function parseDispatchArgs(argv: readonly string[], env: { AGENT_THINK_UR
     return fail(`the instruction must be at most ${MAX_INSTRUCTION_CHARS} characters`);
   }
 
-  const request: DispatchRequest = { repo: issue.repo, issueNumber: issue.issueNumber, instruction };
-
-  const commentId = values.get("--comment-id");
-  if (commentId !== undefined) {
-    const parsed = parsePositiveInteger(commentId);
-    if (parsed === null) return fail(`--comment-id must be a positive integer, got "${commentId}"`);
-    request.commentId = parsed;
+  const commentIdText = values.get("--comment-id");
+  let commentId: number;
+  if (commentIdText !== undefined) {
+    const parsed = parsePositiveInteger(commentIdText);
+    if (parsed === null) return fail(`--comment-id must be a positive integer, got "${commentIdText}"`);
+    commentId = parsed;
+  } else {
+    commentId = newCommentId();
   }
+
+  const request: DispatchRequest = { repo: issue.repo, issueNumber: issue.issueNumber, instruction, commentId };
 
   const title = values.get("--title");
   if (title !== undefined) {

@@ -83,6 +83,9 @@ export function formatFinal(submission: SubmissionStatus): string {
   return `✗ ${submission.status}${seconds}${error}`;
 }
 
+/** Under the final status of a run on the scripted model (`isScriptedEvent`). */
+export const SCRIPTED_NOTE = "scripted model: a demonstration, no model ran (configure the AI Gateway to run a real one)";
+
 /** The first line that has something on it, trimmed. */
 export function firstLine(text: string): string {
   return (

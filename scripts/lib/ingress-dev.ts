@@ -9,6 +9,15 @@
 import { parseRepo } from "../../src/shared/repo";
 
 export const INGRESS_CONFIG = "ingress/wrangler.jsonc";
+/**
+ * Where wrangler runs for the webhook app (`--cwd`). `wrangler dev` checks
+ * whether `./worker-configuration.d.ts` of its working directory is current
+ * for the config it runs; from the repository root that is the agent
+ * Worker's file, so it would say "Your types might be out of date" right
+ * after `npm run typecheck` found both files current. From `ingress/` it
+ * checks the webhook app's own file.
+ */
+export const INGRESS_DIR = "ingress";
 export const INGRESS_DEV_VARS = "ingress/.dev.vars";
 export const DEFAULT_INGRESS_PORT = 8788;
 export const DEFAULT_STANDIN_PORT = 8790;
@@ -25,19 +34,24 @@ export type IngressDevOptions = {
   /** The GitHub API the Worker calls: the local stand-in. */
   githubApiUrl: string;
   allowedRepos: string;
+  /** Absolute. */
   persistTo: string;
   inspectorPort?: number;
   /**
    * Where the secrets come from instead of ingress/.dev.vars (a file, so a
    * secret is never on a command line); wrangler then also reads the
-   * secrets listed in the config from the environment.
+   * secrets listed in the config from the environment. Absolute.
    */
   envFile?: string;
 };
 
+/** The `wrangler dev` arguments; `persistTo` and `envFile` must be absolute, since wrangler runs in `ingress/`. */
 export function ingressDevArgs(options: IngressDevOptions): string[] {
+  for (const [name, path] of [["persistTo", options.persistTo], ["envFile", options.envFile]] as const) {
+    if (path !== undefined && !path.startsWith("/")) throw new TypeError(`ingressDevArgs: ${name} must be an absolute path (wrangler runs in ${INGRESS_DIR}/), got "${path}"`);
+  }
   const args = [
-    ...["dev", "-c", INGRESS_CONFIG, "--local", "--ip", "127.0.0.1", "--port", String(options.port)],
+    ...["dev", "--cwd", INGRESS_DIR, "-c", "wrangler.jsonc", "--local", "--ip", "127.0.0.1", "--port", String(options.port)],
     ...["--show-interactive-dev-session=false", "--persist-to", options.persistTo],
     ...["--var", `GITHUB_API_URL:${options.githubApiUrl}`, "--var", `ALLOWED_REPOS:${options.allowedRepos}`]
   ];

@@ -12,6 +12,7 @@
  * session are never part of it. Pure; `scripts/dispatch.ts` owns the polling.
  */
 import { parseEnvelope } from "../../src/run/envelope";
+import { DEMO_SUMMARY_PREFIX, SCRIPTED_CALL_ID_PREFIX } from "../../src/model/script";
 import type { MessagePart, TranscriptMessage } from "./dev-api";
 
 /** How to recognise this run's user message in the session's transcript. */
@@ -99,4 +100,18 @@ export function takeUnseen(events: readonly RunEvent[], printed: Set<string>): R
 function toolNameOf(part: MessagePart): string | null {
   if (part.type === "dynamic-tool") return typeof part.toolName === "string" ? part.toolName : null;
   return part.type.startsWith("tool-") ? part.type.slice("tool-".length) : null;
+}
+
+/**
+ * Whether an event shows the run is on the scripted model: a tool call id the
+ * scripted model gave (`scripted-…`), or a result whose summary says it is the
+ * scripted demonstration. The transcript carries no model id, so these are the
+ * marks there are.
+ */
+export function isScriptedEvent(event: RunEvent): boolean {
+  if (event.kind === "text") return false;
+  if (event.key.slice(event.key.indexOf(":") + 1).startsWith(SCRIPTED_CALL_ID_PREFIX)) return true;
+  if (event.kind !== "tool-call" || event.toolName !== "report_result") return false;
+  const summary = typeof event.input === "object" && event.input !== null ? (event.input as { summary?: unknown }).summary : undefined;
+  return typeof summary === "string" && summary.startsWith(DEMO_SUMMARY_PREFIX);
 }

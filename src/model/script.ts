@@ -21,8 +21,13 @@
  * In the texts of write, edit, result, reply and fail, `\n` is a newline and
  * `\xNN` the character with that hex code, so a test can have the model
  * say what its instruction does not spell (a token, for the redaction tests).
- * Without directives it plans a short demo run: look around the workspace,
- * write notes, check them with the shell, and report. Pure and deterministic.
+ * Without directives it plans a scripted demonstration (`demoPlan`), labelled
+ * as one wherever it reports: for an instruction that asks for a pull
+ * request (or a fix, or review changes) a short plan that ends `no-pr`, for
+ * anything else a whole reproduction on a stand-in bug that needs no
+ * container and no network (the reproduce skill, a repro under
+ * /workspace/repro, a check run in the worker shell, a published page,
+ * `reproduced`). Pure and deterministic.
  */
 export type ScriptAction =
   | { kind: "tool"; toolName: string; input: Record<string, unknown>; say: string }
@@ -140,53 +145,140 @@ export function planScript(instruction: string, options: { continuation?: boolea
 const unescape = (text: string) =>
   text.replaceAll("\\n", "\n").replace(/\\x([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-const NOTES = "/workspace/agent-think/notes.md";
+/** The tool call ids the scripted model gives its calls start with this (src/model/scripted.ts); the dispatch CLI reads it. */
+export const SCRIPTED_CALL_ID_PREFIX = "scripted-";
+/** How every summary of the scripted demonstration begins, so no one takes it for a model's work. */
+export const DEMO_SUMMARY_PREFIX = "Scripted demonstration:";
 
-/** A believable short run that reads, writes, edits and runs files. */
+export const DEMO_REPRO_DIR = "/workspace/repro";
+export const DEMO_PAGE_DIR = `${DEMO_REPRO_DIR}/page`;
+const BUG = `${DEMO_REPRO_DIR}/bug.js`;
+const CHECK = `${DEMO_REPRO_DIR}/check.sh`;
+const PAGE = `${DEMO_PAGE_DIR}/index.html`;
+
+/** An instruction that asks for a change rather than a reproduction. */
+const ASKS_FOR_CHANGE = /\b(?:prs?|pull requests?|fix(?:es|ing)?|patch|address|review)\b/i;
+
+/** The demonstration for an instruction without directives. */
 function demoPlan(instruction: string): ScriptStep[] {
-  const notes = [
-    "# agent-think scripted run",
-    "",
-    `Instruction: ${instruction.trim().split("\n")[0]}`,
-    "",
-    "- [ ] Read the issue.",
-    "- [ ] Build the smallest reproduction.",
-    "- [ ] Report back on the issue."
-  ].join("\n");
+  const asked = instruction.trim().split("\n")[0]!.trim();
+  const asksForChange = ASKS_FOR_CHANGE.test(instruction) && !/reproduc/i.test(instruction);
+  return asksForChange ? changeDemo(asked) : reproductionDemo(asked);
+}
+
+/** The stand-in bug: a pager that drops the last, partial page. */
+const BUG_SOURCE = [
+  "// The stand-in bug of agent-think's scripted demonstration (no model ran).",
+  "// pageCount: how many pages `total` items need at `perPage` a page.",
+  "export function pageCount(total, perPage) {",
+  "  return Math.floor(total / perPage);",
+  "}",
+  ""
+].join("\n");
+
+/**
+ * The check: pageCount on the example, expected against actual. The worker
+ * shell has no node, so awk evaluates the function's return expression as
+ * bug.js spells it (Math.floor is awk's int).
+ */
+const CHECK_SOURCE = [
+  "# pageCount(101, 10): 101 items at 10 a page need 11 pages.",
+  "# No node in the worker shell: awk evaluates bug.js's return expression.",
+  `body=$(sed -n 's/^ *return \\(.*\\);$/\\1/p' ${BUG} | sed 's/Math\\.floor/int/g')`,
+  'actual=$(awk -v total=101 -v perPage=10 "BEGIN { print $body }")',
+  "expected=11",
+  'echo "pageCount(101, 10): expected $expected, actual $actual"',
+  'if [ "$actual" = "$expected" ]; then echo "not reproduced"; else echo "reproduced: the last, partial page is missing"; fi',
+  ""
+].join("\n");
+
+const PAGE_SOURCE = [
+  "<!doctype html>",
+  '<html lang="en">',
+  '<meta charset="utf-8">',
+  "<title>Reproduction: pageCount drops the last page (scripted demonstration)</title>",
+  "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}.bad{color:#b00020}</style>",
+  "<h1>pageCount drops the last, partial page</h1>",
+  "<p><strong>Scripted demonstration:</strong> agent-think published this page from its offline scripted model; no model ran and no repository was read. A real run builds a page like it from the issue's own code.</p>",
+  "<p>101 items at 10 a page need 11 pages.</p>",
+  '<p id="result">Running the check…</p>',
+  "<script>",
+  "function pageCount(total, perPage) {",
+  "  return Math.floor(total / perPage);",
+  "}",
+  "const actual = pageCount(101, 10);",
+  'document.getElementById("result").innerHTML = actual === 11',
+  '  ? "pageCount(101, 10) = 11: not reproduced"',
+  '  : `pageCount(101, 10): expected <code>11</code>, actual <code class="bad">${actual}</code>: reproduced`;',
+  "</script>",
+  ""
+].join("\n");
+
+/** A whole reproduction on the stand-in bug, offline: skill, files, shell check, page, result. */
+function reproductionDemo(asked: string): ScriptStep[] {
+  const summary =
+    `${DEMO_SUMMARY_PREFIX} no model ran (none is configured, so agent-think played a fixed script for "${asked}"). ` +
+    "It shows what a real run does on a stand-in bug, not on this issue: it activated the reproduce skill, wrote a small " +
+    "reproduction (pageCount(101, 10) returns 10 where 11 pages are needed), ran its check in the worker shell and published a page. " +
+    "Configure the AI Gateway to run a real model.";
   return [
-    { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace first." },
-    { kind: "tool", toolName: "write", input: { path: NOTES, content: `${notes}\n` }, say: "Writing down the plan." },
-    {
-      kind: "tool",
-      toolName: "edit",
-      input: { path: NOTES, edits: [{ oldText: "- [ ] Read the issue.", newText: "- [x] Read the issue." }] },
-      say: "Ticking off the first step."
-    },
-    { kind: "tool", toolName: "read", input: { path: NOTES, offset: 5, limit: 3 }, say: "Reading the plan back." },
+    { kind: "tool", toolName: "activate_skill", input: { name: "reproduce" }, say: "Scripted demonstration (no model is configured). Activating the reproduce skill." },
+    { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace." },
     {
       kind: "tool",
       toolName: "bash",
-      input: { command: `grep -c "\\[x\\]" ${NOTES} && wc -l ${NOTES}` },
-      say: "Checking the notes with the shell."
+      input: { command: `mkdir -p ${DEMO_PAGE_DIR} && touch ${BUG} ${CHECK} ${PAGE} && ls ${DEMO_REPRO_DIR}` },
+      say: `Setting up ${DEMO_REPRO_DIR}.`
     },
+    { kind: "tool", toolName: "write", input: { path: BUG, content: BUG_SOURCE }, say: "Writing the smallest code that shows the bug." },
+    { kind: "tool", toolName: "write", input: { path: CHECK, content: CHECK_SOURCE }, say: "Writing a check that prints expected against actual." },
+    { kind: "tool", toolName: "bash", input: { command: `sh ${CHECK}` }, say: "Running the check in the shell." },
+    { kind: "tool", toolName: "write", input: { path: PAGE, content: PAGE_SOURCE }, say: "Writing a page a maintainer can open." },
+    { kind: "tool", toolName: "publish_reproduction", input: { directory: DEMO_PAGE_DIR }, say: "Publishing the page." },
     {
       kind: "tool",
       toolName: "report_result",
       input: {
-        outcome: "not-reproduced",
-        summary:
-          "This was a scripted demo run: no model credentials are configured, so nothing was cloned or reproduced. " +
-          "Configure the AI Gateway to run a real model.",
-        steps: [`Wrote a plan to ${NOTES}`, "Ticked off a step with an edit and read it back", "Checked the notes with the shell"]
+        outcome: "reproduced",
+        summary,
+        steps: [
+          `${BUG}: pageCount(total, perPage) returns Math.floor(total / perPage)`,
+          `sh ${CHECK}: pageCount(101, 10) is expected to be 11 and is 10`,
+          "The published page runs the same function in the browser"
+        ]
       },
-      say: "Recording the result for the issue."
+      say: "Recording the result."
     },
     {
       kind: "reply",
       text:
-        "This was a scripted demo run (no model credentials are configured): I wrote a plan to " +
-        `${NOTES}, ticked off a step with an edit, read it back and checked it with the shell. ` +
+        "This was a scripted demonstration, not a model: no model is configured, so agent-think played a fixed reproduction " +
+        `of a stand-in bug in ${DEMO_REPRO_DIR} (pageCount(101, 10) returns 10, not 11), checked it in the shell and published a page. ` +
         "Configure the AI Gateway to run a real model."
+    }
+  ];
+}
+
+/** For a change: an honest short run that opens nothing. */
+function changeDemo(asked: string): ScriptStep[] {
+  return [
+    { kind: "tool", toolName: "activate_skill", input: { name: "open-pr" }, say: "Scripted demonstration (no model is configured). Activating the open-pr skill." },
+    { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace." },
+    {
+      kind: "tool",
+      toolName: "report_result",
+      input: {
+        outcome: "no-pr",
+        summary:
+          `${DEMO_SUMMARY_PREFIX} no model ran (none is configured, so agent-think played a fixed script for "${asked}"), ` +
+          "so nothing was changed and no pull request was opened. Configure the AI Gateway to run a real model.",
+        steps: ["Activated the open-pr skill", "Looked at the workspace", "Changed nothing: a scripted demonstration writes no code"]
+      },
+      say: "Recording the result."
+    },
+    {
+      kind: "reply",
+      text: "This was a scripted demonstration, not a model: no model is configured, so nothing was changed and no pull request was opened. Configure the AI Gateway to run a real model."
     }
   ];
 }

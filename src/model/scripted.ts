@@ -17,7 +17,7 @@ import type {
   LanguageModelV4Usage
 } from "@ai-sdk/provider";
 import { parseEnvelope } from "../run/envelope";
-import { planScript, type ScriptStep } from "./script";
+import { planScript, SCRIPTED_CALL_ID_PREFIX, type ScriptStep } from "./script";
 
 export class ScriptedModelError extends Error {
   override readonly name = "ScriptedModelError";
@@ -87,9 +87,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The scripted model's provider name: a step from it is a demonstration, and costs nothing. */
+export const SCRIPTED_PROVIDER = "agent-think.scripted";
+
 export class ScriptedModel implements LanguageModelV4 {
   readonly specificationVersion = "v4";
-  readonly provider = "agent-think.scripted";
+  readonly provider = SCRIPTED_PROVIDER;
   readonly modelId = "scripted";
   readonly supportedUrls = {};
   #calls = 0;
@@ -104,7 +107,7 @@ export class ScriptedModel implements LanguageModelV4 {
     const { instruction, toolResults, turnKey, continuation } = readProgress(options.prompt);
     const plan = planScript(instruction, { continuation });
     const step = plan[toolResults] ?? { kind: "reply", text: plan.length === 0 ? "Nothing to do." : "Done." };
-    return { step, callId: `scripted-${turnKey}-${toolResults + 1}` };
+    return { step, callId: `${SCRIPTED_CALL_ID_PREFIX}${turnKey}-${toolResults + 1}` };
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {

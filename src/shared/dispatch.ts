@@ -189,7 +189,8 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   let field = issue.path.join(".");
-  let detail = issue.message;
+  // zod's own messages open with "Invalid input: ", which the prefix already says.
+  let detail = issue.message.replace(/^Invalid input: /, "");
   if (issue.code === "unrecognized_keys") {
     field = [...issue.path, issue.keys[0]].join(".");
     detail = "unknown field";

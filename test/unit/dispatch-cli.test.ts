@@ -15,8 +15,9 @@ import {
   parseTarget
 } from "../../scripts/lib/dispatch-args";
 import type { SubmissionStatus, TranscriptMessage } from "../../scripts/lib/dev-api";
-import { clip, formatEvent, formatFinal, MAX_LINE_CHARS } from "../../scripts/lib/format-run";
-import { runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "../../scripts/lib/run-events";
+import { clip, formatEvent, formatFinal, MAX_LINE_CHARS, SCRIPTED_NOTE } from "../../scripts/lib/format-run";
+import { isScriptedEvent, runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "../../scripts/lib/run-events";
+import { planScript } from "../../src/model/script";
 import { agentSocketUrl, parseAgentFrame, resumeAckFrame, type AgentFrame } from "../../scripts/lib/agent-frames";
 import { LiveRun } from "../../scripts/lib/live-run";
 import { openAgentSocket, type SocketEvent, type SocketLike } from "../../scripts/lib/agent-socket";
@@ -24,7 +25,7 @@ import { findReadyUrl, parsePort, startBanner, wranglerDevArgs } from "../../scr
 
 describe("parseDispatchArgs", () => {
   const run = (argv: string[], env = {}) => {
-    const parsed = parseDispatchArgs(argv, env);
+    const parsed = parseDispatchArgs(argv, env, () => 1_234);
     if (!parsed.ok || parsed.kind !== "run") throw new Error(`expected a run, got ${JSON.stringify(parsed)}`);
     return parsed.args;
   };
@@ -34,12 +35,21 @@ describe("parseDispatchArgs", () => {
     return parsed.error;
   };
 
-  it("takes the issue and defaults the rest", () => {
+  it("takes the issue and defaults the rest, with a new comment id so the run gets its 🚀", () => {
     expect(run(["acme/widgets#7"])).toEqual({
-      request: { repo: "acme/widgets", issueNumber: 7, instruction: DEFAULT_INSTRUCTION },
+      request: { repo: "acme/widgets", issueNumber: 7, instruction: DEFAULT_INSTRUCTION, commentId: 1_234 },
       baseUrl: DEFAULT_BASE_URL,
       timeoutSeconds: DEFAULT_TIMEOUT_SECONDS
     });
+  });
+
+  it("takes a new comment id from the clock for each dispatch", () => {
+    const before = Date.now();
+    const parsed = parseDispatchArgs(["acme/widgets#7"]);
+    if (!parsed.ok || parsed.kind !== "run") throw new Error(JSON.stringify(parsed));
+    expect(parsed.args.request.commentId).toBeGreaterThanOrEqual(before);
+    expect(parsed.args.request.commentId).toBeLessThanOrEqual(Date.now());
+    expect(Number.isSafeInteger(parsed.args.request.commentId)).toBe(true);
   });
 
   it("takes the instruction and every option, in any order and in both spellings", () => {
@@ -283,6 +293,25 @@ describe("formatEvent", () => {
 
   it("prints assistant text as written", () => {
     expect(formatEvent({ key: "k", kind: "text", text: "\nLine one.\nLine two.\n" })).toBe("Line one.\nLine two.");
+  });
+});
+
+describe("isScriptedEvent", () => {
+  it("knows the scripted model by its tool call ids and by the demonstration's summary", () => {
+    expect(isScriptedEvent({ key: "call:scripted-1xr452v-1", kind: "tool-call", toolName: "bash", input: {} })).toBe(true);
+    expect(isScriptedEvent({ key: "result:scripted-1xr452v-1", kind: "tool-result", toolName: "bash", output: {} })).toBe(true);
+    const demoResult = planScript("reproduce this issue").find((step) => step.kind === "tool" && step.toolName === "report_result")!;
+    expect(isScriptedEvent({ key: "call:call_abc", kind: "tool-call", toolName: "report_result", input: (demoResult as { input: unknown }).input })).toBe(true);
+  });
+
+  it("takes a model's calls, and text that only talks about scripts, for a model's", () => {
+    expect(isScriptedEvent({ key: "call:call_abc", kind: "tool-call", toolName: "bash", input: { command: "echo scripted-" } })).toBe(false);
+    expect(isScriptedEvent({ key: "call:toolu_01", kind: "tool-call", toolName: "report_result", input: { outcome: "reproduced", summary: "It crashes." } })).toBe(false);
+    expect(isScriptedEvent({ key: "text:0:scripted-1", kind: "text", text: "scripted-1" })).toBe(false);
+  });
+
+  it("says under the final status that no model ran", () => {
+    expect(SCRIPTED_NOTE).toMatch(/^scripted model: a demonstration, no model ran/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planScript } from "../../src/model/script";
+import { DEMO_PAGE_DIR, DEMO_REPRO_DIR, DEMO_SUMMARY_PREFIX, planScript } from "../../src/model/script";
 
 describe("planScript", () => {
   it("follows directives in order and ends with the reply", () => {
@@ -53,17 +53,70 @@ describe("planScript", () => {
     expect(planScript("TEST: dance")).toEqual([{ kind: "reply", text: 'Unknown TEST directive "dance".' }]);
   });
 
-  it("plans a short demo run without directives", () => {
+  const toolsOf = (plan: ReturnType<typeof planScript>) => plan.map((step) => (step.kind === "tool" ? step.toolName : step.kind));
+  const resultOf = (plan: ReturnType<typeof planScript>) =>
+    (plan.find((step) => step.kind === "tool" && step.toolName === "report_result") as unknown as { input: { outcome: string; summary: string; steps?: string[] } }).input;
+
+  it("plays a whole reproduction without directives: skill, files, a shell check, a page, reproduced", () => {
     const plan = planScript("reproduce this issue");
-    expect(plan.map((step) => (step.kind === "tool" ? step.toolName : step.kind))).toEqual([
+    expect(toolsOf(plan)).toEqual([
+      "activate_skill",
       "ls",
-      "write",
-      "edit",
-      "read",
       "bash",
+      "write",
+      "write",
+      "bash",
+      "write",
+      "publish_reproduction",
       "report_result",
       "reply"
     ]);
+    expect(plan[0]).toMatchObject({ input: { name: "reproduce" } });
+    // Every file it writes exists first (the bash step touches them), under the published directory's parent.
+    const setup = (plan[2] as unknown as { input: { command: string } }).input.command;
+    const written = plan.flatMap((step) => (step.kind === "tool" && step.toolName === "write" ? [(step.input as { path: string }).path] : []));
+    expect(written).toEqual([`${DEMO_REPRO_DIR}/bug.js`, `${DEMO_REPRO_DIR}/check.sh`, `${DEMO_PAGE_DIR}/index.html`]);
+    for (const path of written) expect(setup).toContain(path);
+    expect(plan[7]).toMatchObject({ input: { directory: DEMO_PAGE_DIR } });
+    // No backend named: the default (shell), never the container.
+    expect(plan.filter((step) => step.kind === "tool" && step.toolName === "bash").map((step) => (step as { input: object }).input)).not.toContainEqual(
+      expect.objectContaining({ backend: "container" })
+    );
+    const result = resultOf(plan);
+    expect(result.outcome).toBe("reproduced");
+    expect(result.summary.startsWith(`${DEMO_SUMMARY_PREFIX} no model ran`)).toBe(true);
+    expect(result.steps!.length).toBeGreaterThan(0);
+    expect(plan.at(-1)).toMatchObject({ kind: "reply", text: expect.stringContaining("scripted demonstration") });
+  });
+
+  it("writes a page that holds index.html and says it is a scripted demonstration", () => {
+    const page = planScript("reproduce this issue").find(
+      (step) => step.kind === "tool" && step.toolName === "write" && (step.input as { path: string }).path.endsWith("index.html")
+    ) as unknown as { input: { content: string } };
+    expect(page.input.content).toMatch(/^<!doctype html>/);
+    expect(page.input.content).toContain("Scripted demonstration:");
+  });
+
+  it("plays the reproduction for any instruction that does not ask for a change", () => {
+    expect(resultOf(planScript("look into this please")).outcome).toBe("reproduced");
+    expect(resultOf(planScript("reproduce and fix this")).outcome).toBe("reproduced");
+  });
+
+  it("opens nothing for an instruction that asks for a pull request, a fix or review changes", () => {
+    for (const instruction of ["open a PR fixing this", "please fix this", "open a pull request", "address this review"]) {
+      const plan = planScript(instruction);
+      expect(toolsOf(plan)).toEqual(["activate_skill", "ls", "report_result", "reply"]);
+      expect(plan[0]).toMatchObject({ input: { name: "open-pr" } });
+      const result = resultOf(plan);
+      expect(result.outcome).toBe("no-pr");
+      expect(result.summary.startsWith(DEMO_SUMMARY_PREFIX)).toBe(true);
+      expect(result.summary).toContain("no model ran");
+    }
+  });
+
+  it("is the same plan for the same instruction", () => {
+    expect(planScript("reproduce this issue")).toEqual(planScript("reproduce this issue"));
+    expect(resultOf(planScript("reproduce this issue")).summary).toContain('"reproduce this issue"');
   });
 
   it("records a result with the outcome and summary given", () => {
