@@ -11,6 +11,7 @@
 import { Think, type ChatRecoveryContext, type ChatRecoveryOptions, type TurnContext } from "@cloudflare/think";
 import type { ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
+import { withLocalMisses } from "./run/quiet-workspace";
 import { getAgentByName, type Connection } from "agents";
 import type { LanguageModel, ToolSet } from "ai";
 import { createModel, runMetadata } from "./model";
@@ -87,7 +88,8 @@ export class ThinkAgent extends Think<Env> {
 
   // The files live in the WorkspaceAgent; Think's file tools and
   // skills reach them over RPC, as the bash tool does.
-  override workspace = getWorkspace(() => this.#workspaceAgent());
+  // A missing path is answered here, not thrown across RPC (run/quiet-workspace.ts).
+  override workspace = withLocalMisses(getWorkspace(() => this.#workspaceAgent()));
 
   /**
    * Seam: where lifecycle events go. An instance property, so it is not on

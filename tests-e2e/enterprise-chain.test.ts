@@ -70,7 +70,7 @@ describe("a GitHub Enterprise Server deploy, end to end", () => {
 
     const closing = await closingComment();
     const body = (closing.body as { body: string }).body;
-    expect(body).toContain("### ❔ Not reproduced");
+    expect(body).toContain("### ✅ Reproduced");
     expect(body).toContain(`${agent.url}/thread/acme-widgets-${ISSUE}`);
 
     // Every call the two Workers made went to the server's /api/v3, and the server's description took each one.

@@ -69,7 +69,7 @@ describe("webhook to finished run", () => {
     const response = await deliver({ issueNumber: 11, commentId: 71001, body: "@agent-think reproduce this issue" });
     expect(response.status).toBe(202);
     const [result] = await commentsOn(11, 1);
-    expect(bodyText(result!)).toContain("### ❔ Not reproduced");
+    expect(bodyText(result!)).toContain("### ✅ Reproduced");
     expect(bodyText(result!)).toContain(`${agent.url}/thread/acme-widgets-11`);
 
     const calls = standin
@@ -142,7 +142,7 @@ describe("who may ask, webhook to finished run", () => {
     const response = await deliver({ repo: EMU_REPO, login: "mona_acme", association: "OWNER", issueNumber: 21, commentId: 71021, body: "@agent-think reproduce this issue" });
     expect(response.status).toBe(202);
     const [result] = await commentsOn(21, 1, EMU_REPO);
-    expect(bodyText(result!)).toContain("### ❔ Not reproduced");
+    expect(bodyText(result!)).toContain("### ✅ Reproduced");
     expect(bodyText(result!)).toContain(`${agent.url}/thread/octocat_acme-widgets-21`);
     expect(callsAbout(EMU_REPO, 71021, 21)).toEqual([
       "POST /repos/octocat_acme/widgets/issues/comments/71021/reactions eyes",
@@ -157,7 +157,7 @@ describe("who may ask, webhook to finished run", () => {
     const response = await deliver({ login: "private-maintainer", association: "CONTRIBUTOR", issueNumber: 22, commentId: 71022, body: "@agent-think reproduce this issue" });
     expect(response.status).toBe(202);
     const [result] = await commentsOn(22, 1);
-    expect(bodyText(result!)).toContain("### ❔ Not reproduced");
+    expect(bodyText(result!)).toContain("### ✅ Reproduced");
     expect(callsAbout(REPO, 71022, 22)).toEqual([
       "GET /repos/acme/widgets/collaborators/private-maintainer/permission",
       "POST /repos/acme/widgets/issues/comments/71022/reactions eyes",
