@@ -22,7 +22,7 @@ import { boundedState, nextStaleAt } from "./command-center/broadcast";
 import { EMPTY_METRICS, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./command-center/metrics";
 import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
 import { needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
-import { metricsOf, snapshotPage, threadDetail } from "./command-center/snapshot";
+import { activityOf, snapshotPage, spendOf, threadDetail, type SpendMetrics } from "./command-center/snapshot";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
@@ -52,6 +52,8 @@ export const BROADCAST_INTERVAL_MS = 300;
  * thousand runs): a broadcast or a snapshot reuses them for this long.
  */
 export const METRICS_MAX_AGE_MS = 1_000;
+/** Spend scans a week of runs: kept this long between broadcasts (a `refreshState` recomputes it). */
+export const SPEND_MAX_AGE_MS = 10_000;
 /** Runs and tool calls are kept an hour past the metrics window, then pruned (hourly). */
 const RETENTION_MS = METRICS_WINDOW_MS + 60 * 60 * 1000;
 /** Runs are kept for the week of spend and the thread pages' run lists, and a day more. */
@@ -114,6 +116,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   #lastBroadcastAt = 0;
   /** The latest metrics and when they were computed (the clock's time). */
   #metrics: { at: number; metrics: Metrics } | undefined;
+  #spend: { at: number; spend: SpendMetrics } | undefined;
   /** Something changed since the kept metrics were computed: a broadcast that reused them is followed by one with fresh ones. */
   #metricsDirty = true;
   #lastPruneAt = 0;
@@ -362,11 +365,20 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     return state;
   }
 
+  /** The week's spend, recomputed when older than `maxAgeMs` (0: always). */
+  #spendAt(now: number, maxAgeMs: number): SpendMetrics {
+    const kept = this.#spend;
+    if (kept && now >= kept.at && now - kept.at < maxAgeMs) return kept.spend;
+    const spend = spendOf(this.#registry(), now);
+    this.#spend = { at: now, spend };
+    return spend;
+  }
+
   /** The metrics, recomputed when the ones kept are older than `maxAgeMs` (0: always). */
   #metricsAt(now: number, maxAgeMs: number): Metrics {
     const kept = this.#metrics;
     if (kept && now >= kept.at && now - kept.at < maxAgeMs) return kept.metrics;
-    const metrics = metricsOf(this.#registry(), now);
+    const metrics = { ...activityOf(this.#registry(), now), ...this.#spendAt(now, maxAgeMs === 0 ? 0 : SPEND_MAX_AGE_MS) };
     this.#metrics = { at: now, metrics };
     this.#metricsDirty = false;
     return metrics;

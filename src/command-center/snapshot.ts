@@ -13,7 +13,7 @@ import {
   type SnapshotOptions
 } from "../shared/command-center";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { computeMetrics, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./metrics";
+import { computeMetrics, METRICS_WINDOW_MS, SPEND_WINDOW_MS, type ActivityMetrics } from "./metrics";
 import { toSummary } from "./registry";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
 
@@ -24,15 +24,22 @@ export class SnapshotOptionsError extends Error {
 }
 
 export function metricsOf(store: RegistryStore, now: number): Metrics {
-  const since = now - METRICS_WINDOW_MS;
-  return { ...computeMetrics(store.runsTouchedSince(since), store.toolCallStats(since), now), ...spendOf(store, now) };
+  return { ...activityOf(store, now), ...spendOf(store, now) };
 }
+
+/** The last 24 hours' metrics, without the spend (which the CommandCenterAgent keeps longer: it scans a week). */
+export function activityOf(store: RegistryStore, now: number): ActivityMetrics {
+  const since = now - METRICS_WINDOW_MS;
+  return computeMetrics(store.runsTouchedSince(since), store.toolCallStats(since), now);
+}
+
+export type SpendMetrics = Pick<Metrics, "spendToday" | "spend7d" | "spendByRepo" | "costliestRuns">;
 
 /** The entries each spend list shows. */
 export const SPEND_TOP = 5;
 
 /** Spend since midnight UTC and over the last 7 days, per repository, and the costliest runs of those 7 days. */
-export function spendOf(store: RegistryStore, now: number): Pick<Metrics, "spendToday" | "spend7d" | "spendByRepo" | "costliestRuns"> {
+export function spendOf(store: RegistryStore, now: number): SpendMetrics {
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
   const week = store.spendSince(now - SPEND_WINDOW_MS, SPEND_TOP);

@@ -180,6 +180,7 @@ export class SqlRegistryStore implements RegistryStore {
     const usd = `COALESCE(SUM(json_extract(data, '$.cost.usd')), 0)`;
     const complete = `COALESCE(MIN(COALESCE(json_extract(data, '$.cost.complete'), 0)), 1)`;
     const [total] = this.#sql.exec<{ usd: number; complete: number }>(`SELECT ${usd} AS usd, ${complete} AS complete ${ended}`, since).toArray();
+    if (top <= 0) return { total: { usd: total?.usd ?? 0, complete: (total?.complete ?? 1) === 1 }, byRepo: [], costliest: [] };
     const byRepo = this.#sql
       .exec<{ repo: string; runs: number; usd: number; complete: number }>(
         `SELECT json_extract(data, '$.repo') AS repo, COUNT(*) AS runs, ${usd} AS usd, ${complete} AS complete ${ended}
