@@ -88,6 +88,19 @@ const handlers = () => [
     if (refused) return refused;
     await record(request);
     return HttpResponse.json([]);
+  }),
+  // What a run reads before its model starts (src/run/prepare.ts): the repository has no agent-think files, and no open pull request.
+  http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/contents/*`, async ({ request }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
+    await record(request);
+    return HttpResponse.json({ message: "Not Found" }, { status: 404 });
+  }),
+  http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/pulls`, async ({ request }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
+    await record(request);
+    return HttpResponse.json([]);
   })
 ];
 // A tripwire: a request to any other host (api.github.com) fails the run's delivery and this test.
@@ -170,6 +183,10 @@ describe("a deploy for a GitHub Enterprise Server", () => {
       `${TEST_ENTERPRISE_API_URL}/repos/${repo}/issues/7/comments`
     ]);
     expect(JSON.stringify(posts)).not.toContain("github.com");
+    // Its repository's files and open pull requests were asked of the Enterprise API too.
+    const reads = requests.filter((request) => request.url.includes(`/repos/${repo}/`) && request.method === "GET" && !request.url.includes("/comments"));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect(read.url.startsWith(`${TEST_ENTERPRISE_API_URL}/repos/${repo}/`)).toBe(true);
     expect(result.thread.issueMessages).toMatchObject({ rocket: { state: "sent" }, closing: { state: "sent", url: expect.stringMatching(/^https:\/\/ghe\.example\.com\//) } });
     expect(JSON.stringify(result.thread)).not.toContain("github.com");
 

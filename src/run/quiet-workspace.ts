@@ -9,7 +9,9 @@
  * although the tool catches it. Here `stat` and `lstat` ask the workspace's
  * `statOrNull` and `lstatOrNull`, which answer null, and throw the same
  * error (`code` ENOENT, "no such path: <path>") locally, where only the tool
- * sees it. Everything else is the client's own. Pure.
+ * sees it. `readFile` and `find` of a missing path (the read and find tools)
+ * ask `statOrNull` first, for one more call, and fail the same way. Everything
+ * else is the client's own. Pure.
  */
 
 type Filesystem = Record<string, unknown> & {
@@ -21,6 +23,9 @@ const QUIET: ReadonlyArray<readonly [string, "statOrNull" | "lstatOrNull"]> = [
   ["stat", "statOrNull"],
   ["lstat", "lstatOrNull"]
 ];
+
+/** Methods whose first argument must exist, and what the workspace calls it when it does not. */
+const CHECKED: Readonly<Record<string, string>> = { readFile: "no such file", find: "no such path" };
 
 /** `client` with its `fs` (and the `fs` of the client it resolves to) answering misses locally. */
 export function withLocalMisses<T extends object>(client: T): T {
@@ -40,6 +45,14 @@ export function withLocalMisses<T extends object>(client: T): T {
           };
         }
         const value = Reflect.get(target, property, target);
+        const checked = typeof property === "string" ? CHECKED[property] : undefined;
+        const statOrNull = target.statOrNull;
+        if (checked && typeof value === "function" && typeof statOrNull === "function") {
+          return async (path: string, ...rest: unknown[]) => {
+            if ((await statOrNull.call(target, path)) === null) throw missing(path, checked);
+            return (value as (...args: unknown[]) => unknown).call(target, path, ...rest);
+          };
+        }
         return typeof value === "function" ? value.bind(target) : value;
       }
     });
@@ -66,8 +79,8 @@ export function withLocalMisses<T extends object>(client: T): T {
   return wrap(client);
 }
 
-function missing(path: string): Error {
-  const error = new Error(`no such path: ${path}`) as Error & { code: string; path: string };
+function missing(path: string, what = "no such path"): Error {
+  const error = new Error(`${what}: ${path}`) as Error & { code: string; path: string };
   error.name = "WorkspaceFsError";
   error.code = "ENOENT";
   error.path = path;
