@@ -1,4 +1,5 @@
 import type { Metrics, ThreadSummary } from "../../../src/shared/command-center";
+import type { RunEnvelope } from "../../../src/run/envelope";
 
 export const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 
@@ -39,3 +40,14 @@ export const metrics: Metrics = {
   spendByRepo: [{ repo: "acme/widgets", runs: 9, cost: { usd: 6.1, complete: true } }],
   costliestRuns: []
 };
+
+/** A run's envelope as the transcript opens it, ten minutes before NOW. */
+export const envelope = (overrides: Partial<RunEnvelope> = {}): RunEnvelope => ({
+  repository: "cloudflare/agents",
+  issue: { number: 1859, title: "Streams stall", url: "https://github.com/cloudflare/agents/issues/1859" },
+  instruction: "reproduce this issue",
+  requestedBy: { login: "octocat" },
+  session: "cloudflare-agents-1859",
+  submittedAt: new Date(NOW - 10 * 60_000).toISOString(),
+  ...overrides
+});

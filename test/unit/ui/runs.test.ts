@@ -5,17 +5,10 @@ import type { TranscriptMessage } from "../../../src/shared/dispatch";
 import { headerStatus, runViews, SCRIPTED_LABEL, splitRuns, threadCostView } from "../../../src/ui/view-models/runs";
 import { threadStatusView } from "../../../src/ui/view-models/thread";
 import { transcriptItems } from "../../../src/ui/view-models/transcript";
-import { NOW, thread } from "./fixtures";
+import { envelope as baseEnvelope, NOW, thread } from "./fixtures";
 
-const envelope = (overrides: Partial<RunEnvelope> = {}): RunEnvelope => ({
-  repository: "cloudflare/agents",
-  issue: { number: 1859, title: "Streams stall", url: "https://github.com/cloudflare/agents/issues/1859" },
-  instruction: "reproduce this issue",
-  requestedBy: { login: "octocat" },
-  session: "cloudflare-agents-1859",
-  submittedAt: new Date(NOW - 30 * 60_000).toISOString(),
-  ...overrides
-});
+/** The shared envelope, half an hour before NOW. */
+const envelope = (overrides: Partial<RunEnvelope> = {}): RunEnvelope => baseEnvelope({ submittedAt: new Date(NOW - 30 * 60_000).toISOString(), ...overrides });
 const user = (id: string, env: RunEnvelope): TranscriptMessage => ({ id, role: "user", parts: [{ type: "text", text: formatRunMessage(env) }] });
 const say = (id: string, text: string, tools = 0): TranscriptMessage => ({
   id,

@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { formatRunMessage, type RunEnvelope } from "../../../src/run/envelope";
+import { envelope } from "./fixtures";
 import type { TranscriptMessage } from "../../../src/shared/dispatch";
 import { envelopeOf, threadHeader, transcriptItems } from "../../../src/ui/view-models/transcript";
 
-const envelope = (overrides: Partial<RunEnvelope> = {}): RunEnvelope => ({
-  repository: "cloudflare/agents",
-  issue: { number: 1859, title: "Streams stall", url: "https://github.com/cloudflare/agents/issues/1859" },
-  instruction: "reproduce this issue",
-  requestedBy: { login: "octocat" },
-  session: "cloudflare-agents-1859",
-  submittedAt: "2026-11-29T11:50:00.000Z",
-  ...overrides
-});
+
 
 const user = (id: string, env: RunEnvelope): TranscriptMessage => ({ id, role: "user", parts: [{ type: "text", text: formatRunMessage(env) }] });
 
