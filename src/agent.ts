@@ -43,10 +43,10 @@ import type { RunRef, RunStats } from "./report/notices";
 import { describeEnding, finalAssistantText, type RunEnding } from "./run/ending";
 import { RunLedger } from "./run/run-ledger";
 import { OpenRuns } from "./run/open-runs";
-import { costBudgetStop, parseCostBudget, parseMaxSteps, parseTokenBudget, priceStep, tokenBudgetStop } from "./run/budget";
-import { NO_COST, priceTable, type PriceTable } from "./shared/pricing";
+import { parseCostBudget, parseMaxSteps, parseTokenBudget } from "./run/budget";
+import { NO_COST } from "./shared/pricing";
 import { SCRIPTED_PROVIDER } from "./model/scripted";
-import type { BudgetHit } from "./run/run-ledger";
+import { RunBudgets } from "./run/run-budgets";
 import { TurnWatchdog } from "./run/watchdog";
 import { parseStaleRunMs } from "./command-center/registry";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
@@ -114,6 +114,13 @@ export class ThinkAgent extends Think<Env> {
     log: (event, fields) => this.#log(event, fields)
   });
   readonly #ledger = new RunLedger(this.ctx.storage);
+  /** What steps cost and when a budget stops the loop (run/run-budgets.ts). */
+  readonly #budgets = new RunBudgets({
+    ledger: this.#ledger,
+    limits: () => ({ tokens: this.tokenBudget, cost: this.costBudget, prices: this.modelPrices }),
+    scriptedProvider: SCRIPTED_PROVIDER,
+    log: (event, fields) => this.#log(event, fields)
+  });
   /** Runs whose ending is not handled yet, so a restart cannot cut one off (run/open-runs.ts). */
   readonly #openRuns = new OpenRuns(this.ctx.storage.kv);
   readonly #repros = new ReproPublisher({
@@ -428,7 +435,7 @@ export class ThinkAgent extends Think<Env> {
     if (turn) this.#reports.resumedIfRecovering(turn.submissionId, Date.now());
     // Before the model's first step; a failed setup ends the turn here (run/prepare.ts).
     const prepared = turn ? await this.#workspaceTurn.prepare(turn.submissionId, ctx.abortSignal) : null;
-    const stops = turn ? await this.#budgetStops(turn.submissionId) : [];
+    const stops = turn ? await this.#budgets.stops(turn.submissionId) : [];
     return {
       ...(prepared ? { messages: withWorkspaceBlock(ctx.messages, prepared) } : {}),
       maxSteps: this.maxSteps,
@@ -468,14 +475,7 @@ export class ThinkAgent extends Think<Env> {
   override async onStepFinish(ctx: StepContext) {
     const turn = await this.#turn();
     if (!turn) return;
-    // Kept durably, so a run that survives an eviction reports all of it.
-    await this.#ledger.addStep(turn.submissionId, {
-      inputTokens: ctx.usage.inputTokens,
-      outputTokens: ctx.usage.outputTokens,
-      finishReason: ctx.finishReason,
-      cost: priceStep(this.#prices(), ctx),
-      ...(ctx.model.provider === SCRIPTED_PROVIDER ? { scripted: true } : {})
-    });
+    await this.#budgets.stepFinished(turn.submissionId, ctx);
   }
 
   /** Think took an interrupted turn over: the thread shows `recovering` until the turn runs again. */
@@ -639,31 +639,6 @@ export class ThinkAgent extends Think<Env> {
   #botLogin(run: RunContext): string | undefined {
     const resolved = resolveBot(run.bot, this.env);
     return resolved.ok ? resolved.bot.login : undefined;
-  }
-
-  /** The token and money budgets' stop conditions for this turn, counting what a recovered turn's earlier attempts used. */
-  async #budgetStops(submissionId: string) {
-    const before = await this.#ledger.usage(submissionId);
-    const onHit = async (hit: BudgetHit) => {
-      await this.#ledger.recordBudgetHit(submissionId, hit);
-      this.#log("budget:exhausted", { submissionId, ...hit });
-    };
-    return [
-      ...(this.tokenBudget > 0 ? [tokenBudgetStop({ budget: this.tokenBudget, usedBefore: (before?.input ?? 0) + (before?.output ?? 0), onHit })] : []),
-      ...(this.costBudget > 0
-        ? [costBudgetStop({ budget: this.costBudget, spentBefore: before?.cost ?? NO_COST, prices: this.#prices(), onHit })]
-        : [])
-    ];
-  }
-
-  /** MODEL_PRICES over the defaults; a malformed one is logged and prices nothing, so costs show as unknown, never as zero. */
-  #prices(): PriceTable {
-    try {
-      return priceTable(this.modelPrices);
-    } catch (error) {
-      this.#log("pricing:invalid", { error: errorMessage(error) });
-      return {};
-    }
   }
 
   async #workspaceAgent(): Promise<WorkspaceAgentStub> {

@@ -1,0 +1,75 @@
+/**
+ * A run's budgets and what its steps cost, for ThinkAgent: each finished
+ * model step kept in the ledger with its price (for the model that served
+ * it) and whether it was the scripted model, and the stop conditions of the
+ * token and money budgets for a turn, counting what a recovered turn's
+ * earlier attempts used. The limits are read when asked, so tests can lower
+ * them on a live agent. Pure apart from its dependencies.
+ */
+import type { StopCondition, ToolSet } from "ai";
+import { NO_COST, priceTable, type PriceTable } from "../shared/pricing";
+import { costBudgetStop, priceStep, tokenBudgetStop, type PricedStep } from "./budget";
+import type { BudgetHit, RunLedger } from "./run-ledger";
+
+export type BudgetLimits = {
+  /** Input + output tokens; 0 for none. */
+  tokens: number;
+  /** US dollars; 0 for none. */
+  cost: number;
+  /** MODEL_PRICES as configured (JSON), over the defaults. */
+  prices: string | undefined;
+};
+
+/** A finished step as Think reports it: its usage, model and how it ended. */
+export type FinishedStep = PricedStep & { finishReason?: string; model: { modelId: string; provider?: string } };
+
+export type RunBudgetsDeps = {
+  ledger: Pick<RunLedger, "addStep" | "usage" | "recordBudgetHit">;
+  limits: () => BudgetLimits;
+  /** The provider name of the scripted model (src/model/scripted.ts). */
+  scriptedProvider: string;
+  log: (event: string, fields: Record<string, unknown>) => void;
+};
+
+export class RunBudgets {
+  readonly #deps: RunBudgetsDeps;
+
+  constructor(deps: RunBudgetsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Keep one finished step: its tokens, its cost, and whether no model ran. Durable, so a recovered run reports all of it. */
+  async stepFinished(submissionId: string, step: FinishedStep): Promise<void> {
+    await this.#deps.ledger.addStep(submissionId, {
+      inputTokens: step.usage.inputTokens,
+      outputTokens: step.usage.outputTokens,
+      finishReason: step.finishReason,
+      cost: priceStep(this.#prices(), step),
+      ...(step.model.provider === this.#deps.scriptedProvider ? { scripted: true } : {})
+    });
+  }
+
+  /** The turn's stop conditions: the token and money budgets that are set. */
+  async stops(submissionId: string): Promise<Array<StopCondition<ToolSet>>> {
+    const limits = this.#deps.limits();
+    const before = await this.#deps.ledger.usage(submissionId);
+    const onHit = async (hit: BudgetHit) => {
+      await this.#deps.ledger.recordBudgetHit(submissionId, hit);
+      this.#deps.log("budget:exhausted", { submissionId, ...hit });
+    };
+    return [
+      ...(limits.tokens > 0 ? [tokenBudgetStop({ budget: limits.tokens, usedBefore: (before?.input ?? 0) + (before?.output ?? 0), onHit })] : []),
+      ...(limits.cost > 0 ? [costBudgetStop({ budget: limits.cost, spentBefore: before?.cost ?? NO_COST, prices: this.#prices(), onHit })] : [])
+    ];
+  }
+
+  /** MODEL_PRICES over the defaults; a malformed one is logged and prices nothing, so costs show as unknown, never as zero. */
+  #prices(): PriceTable {
+    try {
+      return priceTable(this.#deps.limits().prices);
+    } catch (error) {
+      this.#deps.log("pricing:invalid", { error: error instanceof Error ? error.message : String(error) });
+      return {};
+    }
+  }
+}
