@@ -26,11 +26,12 @@
  * kept or shown. docs/skills.md documents the block and the file.
  */
 import { CONTAINER_UNAVAILABLE, type BashInput, type BashResult } from "../tools/bash-tool";
+import { shellQuote } from "../tools/command-report";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { PullRequestRef } from "../shared/dispatch";
 import type { SetupFailure } from "./ending";
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
-import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
+import { containerAccess, issueBranch, writePolicyFor, type ContainerAccess, type WritePolicy } from "./write-policy";
 
 export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"] as const;
 /** The guidance the model gets at most; a longer file is cut and says so. */
@@ -84,10 +85,6 @@ export type PrepareDeps = {
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
 
-export type ContainerAccess = "write" | "read";
-
-/** The container may hold a token that writes only when the run may write somewhere. */
-export const containerAccess = (policy: WritePolicy): ContainerAccess => (policy.pushBranch === null && !policy.mayOpenPullRequest ? "read" : "write");
 
 /** What every command of one preparation shares. */
 type Step = { submissionId: string; access: ContainerAccess; signal?: AbortSignal };
@@ -245,8 +242,4 @@ export class RunPreparation {
     const output = [result.stdout.text, result.stderr.text].filter((text) => text.trim() !== "").join("\n");
     return { ok, exitCode: result.exitCode, timedOut: result.timedOut, durationMs, output: this.#deps.redact(output).slice(-MAX_FAILURE_OUTPUT_CHARS) };
   }
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

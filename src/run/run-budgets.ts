@@ -33,6 +33,8 @@ export type RunBudgetsDeps = {
 
 export class RunBudgets {
   readonly #deps: RunBudgetsDeps;
+  /** The table of the last MODEL_PRICES seen: parsed once, not on every step. */
+  #table: { source: string | undefined; table: PriceTable } | undefined;
 
   constructor(deps: RunBudgetsDeps) {
     this.#deps = deps;
@@ -65,11 +67,17 @@ export class RunBudgets {
 
   /** MODEL_PRICES over the defaults; a malformed one is logged and prices nothing, so costs show as unknown, never as zero. */
   #prices(): PriceTable {
+    const source = this.#deps.limits().prices;
+    const kept = this.#table;
+    if (kept && kept.source === source) return kept.table;
+    let table: PriceTable;
     try {
-      return priceTable(this.#deps.limits().prices);
+      table = priceTable(source);
     } catch (error) {
       this.#deps.log("pricing:invalid", { error: error instanceof Error ? error.message : String(error) });
-      return {};
+      table = {};
     }
+    this.#table = { source, table };
+    return table;
   }
 }

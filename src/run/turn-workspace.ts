@@ -19,8 +19,8 @@ import type { RunContext } from "./run-context";
 import type { RunToken } from "./run-token";
 import type { CommandReplay } from "./command-replay";
 import type { ReadOnlyToken } from "./read-token";
-import { containerAccess, RunPreparation, SetupFailedError, type ContainerAccess, type PrepareDeps, type Prepared } from "./prepare";
-import { refusal } from "./write-policy";
+import { RunPreparation, SetupFailedError, type PrepareDeps, type Prepared } from "./prepare";
+import { containerAccess, refusal, type ContainerAccess } from "./write-policy";
 
 type TurnRef = { session: string; submissionId: string };
 

@@ -28,6 +28,11 @@ export type WritePolicy = {
   why?: string;
 };
 
+/** Which token the run's container holds: one that writes only when the run may write somewhere (src/run/read-token.ts). */
+export type ContainerAccess = "write" | "read";
+
+export const containerAccess = (policy: WritePolicy): ContainerAccess => (policy.pushBranch === null && !policy.mayOpenPullRequest ? "read" : "write");
+
 /** The branch open-pr works on for an issue; the App's open PR for the issue is the one with this head. */
 export const issueBranch = (issueNumber: number) => `agent-think/issue-${issueNumber}`;
 
