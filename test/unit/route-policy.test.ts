@@ -62,7 +62,20 @@ describe("ruleFor", () => {
   });
 
   it("protects everything else, known route or not", () => {
-    for (const path of ["/", "/thread/acme-widgets-1", "/api/command-center", "/agents/think-agent/a-b-1", "/nope", "/API/command-center", "/reprox"]) {
+    for (const path of [
+      "/",
+      "/thread/acme-widgets-1",
+      "/api/command-center",
+      // A thread's runs, by every spelling: never public.
+      "/api/command-center/threads/acme-widgets-1",
+      "//api/command-center/threads/acme-widgets-1",
+      "/api/%63ommand-center/threads/acme-widgets-1",
+      "/x/../api/command-center/threads/acme-widgets-1",
+      "/agents/think-agent/a-b-1",
+      "/nope",
+      "/API/command-center",
+      "/reprox"
+    ]) {
       expect(rule(path), path).toEqual({ access: "protected" });
     }
   });
