@@ -9,7 +9,7 @@ import { exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { interruptedMessage, lastCommandKey, REPLAYED_NOTE, type LastCommand } from "../src/run/command-replay";
-import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 const FILE = "/workspace/replay/appended.txt";
 const APPEND = `mkdir -p /workspace/replay && echo once >> ${FILE} && sleep 2 && echo appended`;
@@ -31,13 +31,6 @@ async function recorded(agent: Agent, submissionId: string, ready: (known: LastC
     if (Date.now() > deadline) throw new Error(`no matching last command for ${submissionId}: ${JSON.stringify(known)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** A hard reset of the object, as a deploy or a memory-limit reset would do. */
-async function evict(agent: Agent) {
-  await runInDurableObject(agent, (_instance, state) => {
-    state.abort("evicted by the test");
-  }).catch(() => {});
 }
 
 /** The bash calls of the transcript, with what each returned. */

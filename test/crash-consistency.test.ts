@@ -15,7 +15,7 @@ import type { ThinkAgent } from "../src/agent";
 import { commandCenter, type CommandCenter, type CommandCenterAgent } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
 import type { CommandCenterEvent } from "../src/shared/command-center";
-import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, evict, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 
 type Seam = { commandCenter: () => Promise<CommandCenter>; pendingCenterEvents(): Promise<number> };
 
@@ -76,7 +76,7 @@ describe("crash consistency: the command center converges to what the agent know
     const schedules = await runInDurableObject(agent, (instance) => instance.getSchedules());
     expect(schedules.some((schedule) => schedule.callback === "deliverCenterEvents")).toBe(true);
 
-    await runInDurableObject(agent, (_instance, state) => state.abort("evicted before the acknowledgement")).catch(() => {});
+    await evict(agent, "evicted before the acknowledgement");
 
     // What the sweep runs when it fires (waking the agent, which also resends on start).
     const fresh = (await agentFor(session)) as unknown as { deliverCenterEvents(): Promise<void> } & Seam;
@@ -124,7 +124,7 @@ describe("crash consistency: the command center converges to what the agent know
     const agent = await agentFor(session);
     await waitForStatus(agent, submissionId, ["running"]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await runInDurableObject(agent, (_instance, state) => state.abort("evicted mid-tool")).catch(() => {});
+    await evict(agent, "evicted mid-tool");
 
     expect((await waitForStatus(await agentFor(session), submissionId)).status).toBe("completed");
     const thread = await waitForThread(session);

@@ -1,6 +1,7 @@
 /** Shared helpers for the Workers-runtime tests. */
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
+import { runInDurableObject } from "cloudflare:test";
 import { vi } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { IssueAgent } from "../src/service";
@@ -8,6 +9,7 @@ import type { SubmissionStatus, SubmissionStatusValue, TranscriptMessage } from 
 import { commandCenter } from "../src/command-center";
 import { guardConsole, type GuardableConsole } from "../src/run/console-guard";
 import { isActiveStatus, type Snapshot, type ThreadSummary } from "../src/shared/command-center";
+import { evictionReason } from "./support/test-eviction";
 
 /** A repository no other test uses, so each test gets its own Durable Object. */
 export function uniqueRepo(owner = "acme"): string {
@@ -108,6 +110,17 @@ export function assistantText(messages: Transcript): string {
     .filter((part) => part.type === "text")
     .map((part) => part.text as string)
     .join("\n");
+}
+
+/**
+ * A hard reset of the object, as a deploy or a memory-limit reset would do:
+ * every event in flight is cut off. workerd's reports of those cut-off events
+ * carry the test-eviction marker, so the suite's setup captures them.
+ */
+export async function evict(stub: DurableObjectStub<never> | object, why = "evicted by the test"): Promise<void> {
+  await runInDurableObject(stub as DurableObjectStub<never>, (_instance, state) => {
+    state.abort(evictionReason(why));
+  }).catch(() => {});
 }
 
 /**

@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import { authMarker, gitAuthScript } from "../src/run/git-auth";
 import { DEFAULT_BOT_LOGIN } from "../src/run/bot-identity";
-import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
 import type { poolWithFleet } from "./pool/seams";
 import type { WorkspaceAgent } from "../src/workspace-agent";
@@ -101,7 +101,7 @@ describe("container ownership follows the turn", () => {
     for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
     const held = (await workspace.holding()).sandboxId;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await runInDurableObject(agent, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+    await evict(agent);
 
     const fresh = await agentFor(session);
     expect((await waitForStatus(fresh, submissionId)).status).toBe("completed");

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
-import { agentFor, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
+import { agentFor, evict, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { FakeGitHub, TEST_BOT } from "./support/github";
 
 const github = new FakeGitHub();
@@ -133,7 +133,7 @@ describe("reporting back on the issue", () => {
     );
     await waitForStatus(agent, submissionId, ["running"]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await runInDurableObject(agent, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+    await evict(agent);
     const revived = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
     expect((await waitForStatus(revived, submissionId)).status).toBe("completed");
     await settled(revived, 2);
@@ -156,7 +156,7 @@ describe("reporting back on the issue", () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect((await agent.notices()).map((entry) => entry.kind)).toEqual(["rocket"]);
-    await runInDurableObject(agent, (_instance, state) => state.abort("killed before the ending")).catch(() => {});
+    await evict(agent, "killed before the ending");
 
     // Any wake-up (here a read) starts the object, which finishes the open run.
     const revived = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
@@ -236,7 +236,7 @@ describe("reporting back on the issue", () => {
       const status = await agent.submissionStatus(submissionId);
       if (status?.status !== "running") break;
       await new Promise((resolve) => setTimeout(resolve, 400));
-      await runInDurableObject(agent, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+      await evict(agent);
     }
     const agent = await fresh();
     const status = await waitForStatus(agent, submissionId);

@@ -9,7 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { parseEnvelope } from "../src/run/envelope";
 import { LOG_PREFIX } from "../src/run/log";
-import { agentFor, assistantText, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, assistantText, captureConsole, evict, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 async function dispatch(instruction: string, extra: Record<string, unknown> = {}) {
   const result = await exports.AgentThink.dispatch({
@@ -122,10 +122,7 @@ describe("a scripted turn", () => {
     );
     await waitForStatus(agent, submissionId, ["running"]);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // A hard reset of the object, as a deploy or a memory-limit reset would do.
-    await runInDurableObject(agent, (_instance, state) => {
-      state.abort("evicted by the test");
-    }).catch(() => {});
+    await evict(agent);
 
     const fresh = await agentFor(session);
     const { result: settled, lines } = await captureConsole(() => waitForStatus(fresh, submissionId));

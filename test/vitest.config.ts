@@ -11,8 +11,9 @@ export default defineConfig({
     name: "workers",
     include: ["test/**/*.test.ts"],
     exclude: ["test/unit/**"],
-    // GitHub's REST descriptions judge every request the MSW handlers answer (support/github-spec.ts).
-    globalSetup: ["test/support/github-spec-setup.ts"],
+    // GitHub's REST descriptions judge every request the MSW handlers answer (support/github-spec.ts);
+    // workerd's reports of the evictions the tests cause on purpose are counted, not printed.
+    globalSetup: ["test/support/github-spec-setup.ts", "test/support/eviction-reports-setup.ts"],
     testTimeout: 30_000,
     isolate: false
   }

@@ -19,6 +19,7 @@ import { sandboxStub } from "../../src/sandbox";
 import type { WorkspaceAgent } from "../../src/workspace-agent";
 import { FakeContainer, RecordingFleet } from "./fakes";
 import { installContainer, poolWithFleet } from "./seams";
+import { evict } from "../helpers";
 
 type Seams = {
   containersEnabled: () => boolean;
@@ -105,7 +106,7 @@ describe("computerd's /api callback", () => {
     await container.dialed;
     const proxy = container.egress.get("computer.internal")!;
     const id = await runInDurableObject(workspace, (_instance, state) => state.id.toString());
-    await runInDurableObject(workspace, (_instance, state) => state.abort("evicted by the test")).catch(() => {});
+    await evict(workspace);
 
     // The next thing to reach the evicted agent is the container, through the proxy (from the Sandbox, whose fetcher it is).
     const late = await runInDurableObject(sandboxStub(env, warm), async () => {
