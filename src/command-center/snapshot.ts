@@ -120,6 +120,8 @@ function runSummary(run: RunRecord, thread: ThreadRecord): RunSummary {
     // The current run's tool calls are on the thread when its record was rebuilt.
     toolCalls: run.toolCalls,
     ...(run.continuedBy === undefined ? {} : { continuedBy: run.continuedBy }),
-    ...(run.scripted ? { scripted: true } : {})
+    ...(run.scripted ? { scripted: true } : {}),
+    ...(run.outcome === undefined ? {} : { outcome: run.outcome }),
+    ...(run.reproduction === undefined ? {} : { reproductionUrl: run.reproduction.url })
   };
 }

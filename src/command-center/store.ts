@@ -9,6 +9,7 @@
  * Durable Object transaction.
  */
 import type { Cost, EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
+import type { ResultOutcome } from "../shared/outcomes";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
 export type ThreadRecord = {
@@ -86,6 +87,8 @@ export type RunRecord = {
   cost?: Cost;
   /** It ran on the scripted model. */
   scripted?: boolean;
+  /** What it reported with `report_result`. */
+  outcome?: ResultOutcome;
   /** Who continued it from the dashboard. */
   continuedBy?: string;
   /** Its issue messages that settled, by kind. */

@@ -142,6 +142,7 @@ export class RunReports {
       ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
       ...(ended.cost ? { cost: ended.cost } : {}),
       ...(usage?.scripted ? { scripted: true } : {}),
+      ...(ending.kind === "result" ? { outcome: ending.result.outcome } : {}),
       at: ended.at
     });
   }

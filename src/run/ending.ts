@@ -8,17 +8,9 @@
 import { z } from "zod";
 import type { TranscriptMessage } from "../shared/dispatch";
 
-export const RESULT_OUTCOMES = [
-  "reproduced",
-  "not-reproduced",
-  "needs-info",
-  "pr-opened",
-  "pr-updated",
-  "no-pr",
-  "review-addressed",
-  "patch-suggested"
-] as const;
-export type ResultOutcome = (typeof RESULT_OUTCOMES)[number];
+import { RESULT_OUTCOMES, type ResultOutcome } from "../shared/outcomes";
+
+export { RESULT_OUTCOMES, type ResultOutcome };
 
 /** The longest patch a result may carry: it goes into the closing comment, which GitHub caps at 65,536 characters. */
 export const MAX_PATCH_CHARS = 30_000;

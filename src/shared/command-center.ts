@@ -4,6 +4,7 @@
  * of the same name. Pure.
  */
 import { z } from "zod";
+import { RESULT_OUTCOMES } from "./outcomes";
 import { THREAD_STATUSES } from "./thread-status";
 
 /** The one CommandCenterAgent's name: the dashboard's socket is `/agents/command-center-agent/main`. */
@@ -137,7 +138,11 @@ export const runSummarySchema = z.object({
   /** Who continued this run from the dashboard; absent for a run a comment started. */
   continuedBy: z.string().optional(),
   /** The run ran on the offline scripted model: a demonstration, no model ran. */
-  scripted: z.boolean().optional()
+  scripted: z.boolean().optional(),
+  /** What the run reported with `report_result`, when it did. */
+  outcome: z.enum(RESULT_OUTCOMES).optional(),
+  /** The reproduction page this run published last. */
+  reproductionUrl: z.string().optional()
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -234,6 +239,8 @@ export const turnEndedEventSchema = z.object({
   cost: costSchema.optional(),
   /** The run ran on the scripted model. */
   scripted: z.boolean().optional(),
+  /** What the run reported with `report_result`, when it did. */
+  outcome: z.enum(RESULT_OUTCOMES).optional(),
   at: atField
 });
 export type TurnEndedEvent = z.infer<typeof turnEndedEventSchema>;

@@ -627,4 +627,20 @@ describe("thread registry: cost, operators and repeated failures", () => {
     expect(threadDetailSchema.parse(detail)).toEqual(detail);
     expect(threadDetail(store, "acme-widgets-8", T0, STALE)).toBeNull();
   });
+
+  it("gives each run the outcome it reported and the page it published", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    const page = "https://agent-think.example/repro/0123456789abcdef0123456789abcdef/";
+    recordEvent(store, { type: "reproduction", session: "acme-widgets-7", submissionId: "s1", url: page, at: T0 + 50 });
+    recordEvent(store, { ...endedWith(T0 + 100, "done", "s1"), outcome: "reproduced" });
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 200 }));
+    recordEvent(store, endedWith(T0 + 300, "done", "s2"));
+    const detail = threadDetail(store, "acme-widgets-7", T0 + 400, STALE);
+    expect(detail?.runs.map((run) => [run.submissionId, run.outcome, run.reproductionUrl])).toEqual([
+      ["s2", undefined, undefined],
+      ["s1", "reproduced", page]
+    ]);
+    expect(threadDetailSchema.parse(detail)).toEqual(detail);
+  });
 });

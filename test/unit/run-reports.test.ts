@@ -49,18 +49,20 @@ function reports() {
 const run: RunRef = { repo: "acme/widgets", issueNumber: 7, submissionId: "s1", threadUrl: "https://x.test/thread/a", publicBaseUrl: "https://x.test", githubWebUrl: "https://github.com" };
 
 describe("RunReports", () => {
-  it("reports how a run ended: done, failed with its error redacted, cancelled without one, tokens only when used", async () => {
+  it("reports how a run ended: done, failed with its error redacted, cancelled without one, tokens only when used, the outcome it reported", async () => {
     const { subject, events, logs, settle } = reports();
     await subject.turnEnded("s1", { run, ending: { kind: "finished", text: "ok" }, usage: { input: 0, output: 0, steps: 1 }, at: 5 });
     await subject.turnEnded("s2", { run: null, ending: { kind: "failed", error: "bad ghs_secret" }, usage: { input: 3, output: 4, steps: 1 }, at: 6 });
     await subject.turnEnded("s3", { run: null, ending: { kind: "cancelled", reason: "stopped by @a" }, at: 7 });
     await subject.turnEnded("s4", { run: null, ending: { kind: "budget", limit: { kind: "steps", steps: 250 } }, at: 8 });
+    await subject.turnEnded("s5", { run: null, ending: { kind: "result", result: { outcome: "needs-info", summary: "Which version?" } }, at: 9 });
     await settle();
     expect(events).toEqual([
       { type: "turn-ended", session: "acme-widgets-7", submissionId: "s1", status: "done", at: 5 },
       { type: "turn-ended", session: "acme-widgets-7", submissionId: "s2", status: "error", error: "bad [redacted]", tokens: { input: 3, output: 4 }, at: 6 },
       { type: "turn-ended", session: "acme-widgets-7", submissionId: "s3", status: "cancelled", at: 7 },
-      { type: "turn-ended", session: "acme-widgets-7", submissionId: "s4", status: "error", error: "budget exhausted: step cap of 250", at: 8 }
+      { type: "turn-ended", session: "acme-widgets-7", submissionId: "s4", status: "error", error: "budget exhausted: step cap of 250", at: 8 },
+      { type: "turn-ended", session: "acme-widgets-7", submissionId: "s5", status: "done", outcome: "needs-info", at: 9 }
     ]);
     // The closing message is queued only for a known run (here logged: reporting is off).
     expect(logs.filter((event) => event === "github:off")).toHaveLength(1);
