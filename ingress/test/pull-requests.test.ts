@@ -12,9 +12,8 @@ import { describe, expect, it } from "vitest";
 import { pickReviewCommentExample, pickReviewExample } from "../../scripts/lib/github-delivery";
 import { DOTCOM_EXAMPLES, ISSUE_COMMENT_EXAMPLE } from "./support/examples";
 import { githubServer, IDENTITY_CALLS, PULL_HEAD_SHA, status, type GitHubCall } from "./support/github";
-import { commentPayload, dispatchesFor, outcome, send, sign } from "./support/ingress";
+import { commentPayload, dispatchesFor, outcome, refusingAgentEnv, send, sign } from "./support/ingress";
 import { testPayloads } from "./support/payloads";
-import { FAIL_DISPATCH } from "./support/recording";
 import { RecordingAgentThink } from "./worker";
 
 const { calls, use: github } = githubServer();
@@ -40,7 +39,7 @@ function reviewPayload(body: string | null = "@agent-think fix what I asked for 
   return { payload, id: payload.review.id };
 }
 
-const deliver = async (payload: unknown, event: string) => send(await sign(payload, { event }));
+const deliver = async (payload: unknown, event: string, to: Env = env) => send(await sign(payload, { event }), { env: to });
 const marker = (key: string) => env.EVENT_STATE.get(key, "json");
 const lastDispatch = () => RecordingAgentThink.calls.at(-1);
 
@@ -90,8 +89,8 @@ describe("a review comment that mentions the bot", () => {
 
   it("a run that did not start: 😕 on the review comment, the not-started comment on the PR conversation", async () => {
     github();
-    const { payload, id } = reviewCommentPayload(`@agent-think ${FAIL_DISPATCH}`);
-    expect((await deliver(payload, "pull_request_review_comment")).status).toBe(202);
+    const { payload, id } = reviewCommentPayload("@agent-think fix this line");
+    expect((await deliver(payload, "pull_request_review_comment", refusingAgentEnv())).status).toBe(202);
     expect(calls.map(route).slice(-2)).toEqual([`POST /repos/acme/widgets/pulls/comments/${id}/reactions`, "POST /repos/acme/widgets/issues/2/comments"]);
     expect(calls.at(-2)!.body).toEqual({ content: "confused" });
     expect(String((calls.at(-1)!.body as { body: string }).body)).toContain(`<!-- agent-think-ingress:not-started review-comment=${id} -->`);

@@ -9,7 +9,7 @@
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { delay, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import { FAIL_DISPATCH, SOMETHING_RUNNING } from "./support/recording";
+import { SOMETHING_RUNNING } from "./support/recording";
 import { BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
 import {
   captureConsole,
@@ -19,6 +19,7 @@ import {
   logEvents,
   marker,
   outcome,
+  refusingAgentEnv,
   send,
   sendTimed,
   sign
@@ -27,10 +28,10 @@ import {
 const { calls, minted, use: github } = githubServer();
 const route = (call: GitHubCall) => `${call.method} ${call.path}`;
 
-/** Send a signed delivery for `payload`, capturing the Worker's log events. */
-async function deliver(payload: ReturnType<typeof commentPayload>) {
+/** Send a signed delivery for `payload` (to the Worker with `env`, if given), capturing the Worker's log events. */
+async function deliver(payload: ReturnType<typeof commentPayload>, env?: Env) {
   const delivery = await sign(payload);
-  const { result: response, lines } = await captureConsole(() => send(delivery));
+  const { result: response, lines } = await captureConsole(() => send(delivery, { env }));
   return { response, events: logEvents(lines), lines };
 }
 
@@ -145,8 +146,8 @@ describe("an accepted comment", () => {
 describe("when the run cannot start", () => {
   it("reacts 😕 and leaves one short comment when dispatch fails, with nothing of the error in it", async () => {
     github();
-    const payload = commentPayload({ issueNumber: 9, body: `@agent-think reproduce ${FAIL_DISPATCH}` });
-    const { response, events, lines } = await deliver(payload);
+    const payload = commentPayload({ issueNumber: 9, body: "@agent-think reproduce" });
+    const { response, events, lines } = await deliver(payload, refusingAgentEnv());
     // The webhook was answered before dispatch ran: the failure cannot change it.
     expect(response.status).toBe(202);
     const commentId = payload.comment.id;
@@ -170,10 +171,10 @@ describe("when the run cannot start", () => {
 
   it("is not retried by a redelivery: the comment stays handled and nothing is posted twice", async () => {
     github();
-    const payload = commentPayload({ body: `@agent-think reproduce ${FAIL_DISPATCH}` });
-    await deliver(payload);
+    const payload = commentPayload({ body: "@agent-think reproduce" });
+    await deliver(payload, refusingAgentEnv());
     const callsAfterFirst = calls.length;
-    const { response } = await deliver(payload);
+    const { response } = await deliver(payload, refusingAgentEnv());
     expect(outcome(response)).toBe("ignored:duplicate");
     expect(calls).toHaveLength(callsAfterFirst);
     expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
@@ -225,8 +226,8 @@ describe("when the run cannot start", () => {
 
   it("logs, and does not throw, when even the report cannot be posted", async () => {
     github({ comment: () => HttpResponse.error(), reaction: status(500) });
-    const payload = commentPayload({ body: `@agent-think reproduce ${FAIL_DISPATCH}` });
-    const { response, events } = await deliver(payload);
+    const payload = commentPayload({ body: "@agent-think reproduce" });
+    const { response, events } = await deliver(payload, refusingAgentEnv());
     expect(response.status).toBe(202);
     expect(events.map((event) => event.event)).toEqual(expect.arrayContaining(["dispatch:failed", "react:failed", "report:failed"]));
     expect(events.find((event) => event.event === "report:failed")?.error).toMatch(/^GitHub could not be reached: /);

@@ -16,9 +16,8 @@ import { AgentThinkTokenBroker } from "../src/index";
 import { AppIdentityError } from "../src/github/app-identity";
 import { mintForRepo, TokenBrokerError } from "../src/token-broker";
 import { readConfig } from "../src/config";
-import { FAIL_DISPATCH } from "./support/recording";
 import { API, BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, verifyAppJwt, type GitHubOverrides } from "./support/github";
-import { captureConsole, commentPayload, logEvents, send, sign } from "./support/ingress";
+import { captureConsole, commentPayload, logEvents, refusingAgentEnv, send, sign } from "./support/ingress";
 import { generatedPkcs8 } from "./support/keys";
 
 const { calls, minted, use: github, reset } = githubServer();
@@ -29,8 +28,8 @@ const broker = () => env.TOKEN_BROKER;
 /**
  * The same entrypoint in this isolate, for refusals: workerd prints every
  * RPC method that throws as an "uncaught exception", although the caller
- * catches it. The identity refusal below still crosses RPC, to show what
- * arrives there.
+ * catches it. Of a refusal only its message crosses RPC (not its class or
+ * code), so the tests below judge the message.
  */
 const inProcess = () => new AgentThinkTokenBroker(createExecutionContext(), env);
 
@@ -114,9 +113,10 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
 
   it("refuses with code identity, and hands out no token, when GitHub will not say who the App is", async () => {
     github({ app: status(500, "GitHub's own words") });
-    const { result: error, lines } = await captureConsole(() => call(() => broker().mintInstallationToken("acme/widgets")).catch((caught: Error) => caught));
-    expect(String(error)).toMatch(
-      /agent-think-ingress token broker: the GitHub App could not learn its own identity from GitHub: GitHub answered 500 to GET \/app: check GITHUB_API_URL/
+    const { result: error, lines } = await captureConsole(() => inProcess().mintInstallationToken("acme/widgets").catch((caught: Error) => caught));
+    // The message is what reaches the agent Worker over RPC.
+    expect((error as Error).message).toMatch(
+      /^agent-think-ingress token broker: the GitHub App could not learn its own identity from GitHub: GitHub answered 500 to GET \/app: check GITHUB_API_URL/
     );
     expect(String(error)).not.toContain("GitHub's own words");
     expect(String(error)).not.toContain(minted[0]!);
@@ -199,8 +199,8 @@ describe("no secret in any log line", () => {
     github();
     const { lines } = await captureConsole(async () => {
       await send(await sign(commentPayload()));
-      // The recording agent throws an error that names the token.
-      await send(await sign(commentPayload({ body: `@agent-think reproduce ${FAIL_DISPATCH}` })));
+      // The agent refuses with an error that names the token.
+      await send(await sign(commentPayload({ body: "@agent-think reproduce" })), { env: refusingAgentEnv() });
       // A delivery signed with the wrong secret, which must not be echoed either.
       await send(await sign(commentPayload(), { secret: `${webhookSecret}-wrong` }));
       await call(() => broker().mintInstallationToken("acme/widgets"));

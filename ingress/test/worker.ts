@@ -2,16 +2,16 @@
  * The webhook app's test worker: the real ingress Worker plus a recording
  * stand-in for the agent Worker's `AgentThink` entrypoint (AGENT_THINK in
  * test/wrangler.jsonc), with the same `dispatch` signature. It records each
- * call; an instruction containing FAIL_DISPATCH makes it throw, with the
- * token in the message, as a careless agent might. A stop (the agent
- * Worker's grammar) answers as the agent does: the run it stopped, or ""
- * when nothing was running (unless it says SOMETHING_RUNNING). Under wrangler dev (the
- * bench) `GET /__recorded/dispatches` reports what it recorded.
+ * call (a refusing agent is refusingAgentEnv in support/ingress.ts, in the
+ * test's isolate). A stop (the agent Worker's grammar) answers as the agent
+ * does: the run it stopped, or "" when nothing was running (unless it says
+ * SOMETHING_RUNNING). Under wrangler dev (the bench)
+ * `GET /__recorded/dispatches` reports what it recorded.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { isStopInstruction, type DispatchInput, type DispatchResult } from "../../src/shared/dispatch";
 import ingress from "../src/index";
-import { FAIL_DISPATCH, RECORDED_PATH, SOMETHING_RUNNING } from "./support/recording";
+import { RECORDED_PATH, SOMETHING_RUNNING } from "./support/recording";
 
 export { AgentThinkTokenBroker, CommentClaim } from "../src/index";
 
@@ -21,7 +21,6 @@ export class RecordingAgentThink extends WorkerEntrypoint<Env> {
 
   async dispatch(input: DispatchInput): Promise<DispatchResult> {
     RecordingAgentThink.calls.push(input);
-    if (input.instruction.includes(FAIL_DISPATCH)) throw new Error(`agent refused the run for token ${input.installationToken}`);
     const session = `${input.repo.toLowerCase().replace("/", "-")}-${input.issueNumber}`;
     const idle = isStopInstruction(input.instruction) && !input.instruction.includes(SOMETHING_RUNNING);
     return { session, threadUrl: `https://agent-think.test/thread/${session}`, submissionId: idle ? "" : `submission-${input.commentId}` };

@@ -13,7 +13,7 @@ import type { Sandbox } from "../../src/sandbox";
 import { LOG_PREFIX } from "../../src/run/log";
 import { captureConsole } from "../helpers";
 import { FakeContainer } from "./fakes";
-import { installContainer, rejectionOf, sandboxWithContainer } from "./seams";
+import { installContainer, rejectionIn, sandboxWithContainer } from "./seams";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -70,7 +70,7 @@ describe("Sandbox lifetime", () => {
     expect(container.lifecycle()).toEqual(["start", "destroy"]);
     expect(lifetimeLines(lines)).toMatchObject([{ component: "sandbox", outcome: "stopped", wasRunning: true, lifetimeMs: 1 }]);
     expect(await alarmOf(stub)).toBeNull();
-    expect((await rejectionOf(() => stub.warm())).message).toMatch(/was stopped and is never started again/);
+    expect((await rejectionIn(stub, (sandbox) => sandbox.warm())).message).toMatch(/was stopped and is never started again/);
     // stop() stays idempotent afterwards.
     expect(await stub.stop()).toEqual({ stopped: true, wasRunning: false });
   });
@@ -87,7 +87,7 @@ describe("Sandbox lifetime", () => {
       { outcome: "stop-failed", retryInMs: LIFETIME_STOP_RETRY_MS, error: expect.stringMatching(/still running/) }
     ]);
     // Retired already: nothing starts it meanwhile.
-    expect((await rejectionOf(() => stub.warm())).message).toMatch(/never started again/);
+    expect((await rejectionIn(stub, (sandbox) => sandbox.warm())).message).toMatch(/never started again/);
 
     container.neverStops = false;
     const retried = await captureConsole(() => runDurableObjectAlarm(stub));
@@ -113,7 +113,7 @@ describe("Sandbox lifetime", () => {
     await installContainer(stub, container);
     await setLifetime(stub, 1);
     await runInDurableObject(stub, (_instance: Sandbox, state) => state.storage.deleteAlarm());
-    expect((await rejectionOf(() => stub.warm())).message).toMatch(/reached its maximum lifetime of 1 ms/);
+    expect((await rejectionIn(stub, (sandbox) => sandbox.warm())).message).toMatch(/reached its maximum lifetime of 1 ms/);
     await vi.waitFor(() => expect(container.running).toBe(false), { timeout: 5_000 });
     expect(await alarmOf(stub)).toBeNull();
   });

@@ -70,3 +70,11 @@ export async function rejectionOf(call: () => Promise<unknown>): Promise<Error> 
   }
   throw new Error("expected the call to reject");
 }
+
+/**
+ * The error `call` rejects (or throws) with, called on the object itself:
+ * a refusal thrown across RPC is printed by workerd as uncaught, although it is caught.
+ */
+export async function rejectionIn<O extends Rpc.DurableObjectBranded>(stub: DurableObjectStub<O>, call: (instance: O) => unknown): Promise<Error> {
+  return await runInDurableObject(stub, (instance: O) => rejectionOf(async () => await call(instance)));
+}

@@ -10,15 +10,16 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it, vi } from "vitest";
 import { CONTAINERS_UNAVAILABLE_MESSAGE } from "../../src/pool/errors";
-import { sandboxFleet } from "../../src/pool/fleet";
+import { sandboxFleet, type SandboxNamespaceLike } from "../../src/pool/fleet";
 import type { PoolOwners } from "../../src/pool/owners";
 import { MAX_OWNER_UNREACHABLE, POOL_STATE_KEY, RECLAIM_GRACE_MS, type PoolState } from "../../src/pool/pool-book";
 import { poolOwner } from "../../src/pool/pool-types";
+import type { Sandbox } from "../../src/sandbox";
 import { primeWarmPool, warmPool, WARM_POOL_NAME, type WarmPool } from "../../src/warm-pool";
 import { LOG_PREFIX } from "../../src/run/log";
 import { captureConsole } from "../helpers";
 import { RecordingFleet } from "./fakes";
-import { poolWithFleet, rejectionOf } from "./seams";
+import { poolWithFleet, rejectionIn } from "./seams";
 
 const owner = () => poolOwner(`acme-r${crypto.randomUUID().slice(0, 8)}-1`, crypto.randomUUID());
 
@@ -167,7 +168,7 @@ describe("WarmPool", () => {
 
   it("fails claims fast where containers are disabled, and primes nothing", async () => {
     const pool = warmPool(env, `test-${crypto.randomUUID()}`);
-    expect((await rejectionOf(() => pool.claim(owner()))).message).toBe(CONTAINERS_UNAVAILABLE_MESSAGE);
+    expect((await rejectionIn(pool, (instance) => instance.claim(owner()))).message).toBe(CONTAINERS_UNAVAILABLE_MESSAGE);
     expect(await pool.prime()).toEqual({ warm: 0, assigned: 0, total: 0, retiring: 0, target: 1 });
     expect(await pool.release(owner())).toEqual({ released: false });
     expect(await primeWarmPool(env)).toBeNull();
@@ -253,7 +254,17 @@ describe("WarmPool", () => {
   });
 
   it("drives real Sandbox objects through the real fleet (which fail fast here)", async () => {
-    const pool = await poolWithFleet(sandboxFleet(env.Sandbox));
+    // Each Sandbox is asked in the object: across RPC, workerd prints its caught refusal as uncaught.
+    const sandboxes: SandboxNamespaceLike = {
+      getByName(name) {
+        const stub = env.Sandbox.getByName(name);
+        return {
+          warm: () => runInDurableObject(stub, (sandbox: Sandbox) => sandbox.warm()),
+          stop: () => runInDurableObject(stub, (sandbox: Sandbox) => sandbox.stop())
+        };
+      }
+    };
+    const pool = await poolWithFleet(sandboxFleet(sandboxes));
     const { result, lines } = await captureConsole(() => pool.prime());
     expect(result).toEqual({ warm: 0, assigned: 0, total: 0, retiring: 0, target: 1 });
     const warmLine = lines.find((line) => line.includes('"event":"pool:warm"'));

@@ -8,6 +8,7 @@ import { createExecutionContext, listDurableObjectIds, waitOnExecutionContext } 
 import { env } from "cloudflare:workers";
 import { vi } from "vitest";
 import { signedDelivery, type Delivery } from "../../../scripts/lib/github-delivery";
+import type { DispatchInput, DispatchResult } from "../../../src/shared/dispatch";
 import worker, { RecordingAgentThink } from "../worker";
 import { ISSUE_COMMENT_EXAMPLE } from "./examples";
 import { testPayloads } from "./payloads";
@@ -54,6 +55,17 @@ export async function sendTimed(delivery: Delivery, options: SendOptions = {}): 
   const answeredMs = performance.now() - started;
   await waitOnExecutionContext(ctx);
   return { response, answeredMs, settledMs: performance.now() - started };
+}
+
+/** `base` with an in-isolate agent whose `dispatch` refuses, naming the token (and is recorded): workerd prints every rejected RPC call, and what crosses is name, message and `remote`. */
+export function refusingAgentEnv(base: Env = env): Env {
+  const agent = {
+    async dispatch(input: DispatchInput): Promise<DispatchResult> {
+      RecordingAgentThink.calls.push(input);
+      throw Object.assign(new Error(`agent refused the run for token ${input.installationToken}`), { remote: true });
+    }
+  };
+  return { ...base, AGENT_THINK: agent as unknown as Env["AGENT_THINK"] };
 }
 
 export const outcome = (response: Response) => response.headers.get("agent-think-outcome");
