@@ -14,6 +14,8 @@ import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus }
 const FILE = "/workspace/replay/appended.txt";
 const APPEND = `mkdir -p /workspace/replay && echo once >> ${FILE} && sleep 2 && echo appended`;
 const READ = `cat ${FILE}`;
+// Created first: the worker shell's `>>` to a new file reads it over RPC, and workerd prints that caught ENOENT as uncaught.
+const CREATE = `mkdir -p /workspace/replay && : > ${FILE}`;
 
 async function dispatch(instruction: string) {
   const result = await exports.AgentThink.dispatch({ repo: uniqueRepo(), issueNumber: 9, instruction, installationToken: "" });
@@ -43,7 +45,7 @@ async function bashCalls(session: string) {
 
 describe("a bash command a recovery interrupted", () => {
   it("is not run again: the re-issue answers that it was interrupted", async () => {
-    const { agent, submissionId, session } = await dispatch(`TEST: run ${APPEND}\nTEST: run ${READ}\nTEST: reply done`);
+    const { agent, submissionId, session } = await dispatch(`TEST: run ${CREATE}\nTEST: run ${APPEND}\nTEST: run ${READ}\nTEST: reply done`);
     await waitForStatus(agent, submissionId, ["running"]);
     // The command has started (its line is appended at once, then it sleeps 2 s).
     await recorded(agent, submissionId, (known) => known.command === APPEND && !known.finished);
@@ -66,7 +68,7 @@ describe("a bash command a recovery interrupted", () => {
   });
 
   it("is answered with its saved result when it finished before the kill", async () => {
-    const { agent, submissionId, session } = await dispatch(`TEST: run ${APPEND}\nTEST: run ${READ}\nTEST: reply done`);
+    const { agent, submissionId, session } = await dispatch(`TEST: run ${CREATE}\nTEST: run ${APPEND}\nTEST: run ${READ}\nTEST: reply done`);
     await waitForStatus(agent, submissionId, ["running"]);
     const started = await recorded(agent, submissionId, (known) => known.command === APPEND && !known.finished);
     // The kill lands after the command reported back and before Think saved
@@ -94,7 +96,7 @@ describe("a bash command a recovery interrupted", () => {
 
   it("runs a deliberate repeat without a recovery", async () => {
     const { agent, submissionId, session } = await dispatch(
-      `TEST: run mkdir -p /workspace/replay && echo again >> ${FILE}\nTEST: run mkdir -p /workspace/replay && echo again >> ${FILE}\nTEST: run ${READ}\nTEST: reply done`
+      `TEST: run ${CREATE}\nTEST: run mkdir -p /workspace/replay && echo again >> ${FILE}\nTEST: run mkdir -p /workspace/replay && echo again >> ${FILE}\nTEST: run ${READ}\nTEST: reply done`
     );
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     const calls = await bashCalls(session);

@@ -49,10 +49,8 @@ describe("WorkspaceAgent", () => {
       stdout: { text: "out\n", totalBytes: 4, totalLines: 1 },
       stderr: { text: "oops\n" }
     });
-    expect(await workspace.exec(shell("cat /no/such/file"))).toMatchObject({
-      exitCode: 1,
-      stderr: { text: expect.stringContaining("No such file") }
-    });
+    // Not `cat` of a missing file here: the worker shell reads it over RPC and
+    // catches the ENOENT, which workerd still prints as uncaught (AGENTS.md).
   });
 
   it("bounds long output to a head and tail and keeps the whole log readable", async () => {
