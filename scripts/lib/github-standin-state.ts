@@ -25,6 +25,19 @@
  * (raw text for `Accept: application/vnd.github.raw+json`, else GitHub's
  * file object with base64 content); anything else is GitHub's 404.
  *
+ * Issues exist once created over the API (`issues/create`, numbered per
+ * repository and skipping seeded pull requests' numbers): `issues/get`,
+ * `issues/update` and `issues/add-labels` answer them (labels are created
+ * on the repository on first use), and 404 any other number. Comments on
+ * any issue number are still taken.
+ *
+ * Who acts is the call's `caller`: a user (a user's token) authors their
+ * own comments, issues and reactions, with an author_association from
+ * their role (owner of the repository or admin OWNER, maintain or write
+ * MEMBER, triage or read CONTRIBUTOR, none NONE); anyone else acts as the
+ * App's bot. A user's new comment comes back with its `comment` event, for
+ * the webhook delivery github-standin.ts sends.
+ *
  * Used by github-standin.ts, which has already matched and validated the
  * request against the description; this module trusts its parameters.
  */
@@ -43,10 +56,44 @@ export type StandinCall = {
   path: string;
   /** The request's `Accept` header (the contents API answers raw text for GitHub's raw media type). */
   accept?: string;
+  /** Who is calling, from the Authorization header (github-standin.ts); the App's bot when absent. */
+  caller?: StandinCaller;
+};
+
+/**
+ * Who a request is from. No token (or an empty one), the App's JWT and an
+ * installation token act as the App's bot; a user's token (`ghp_`,
+ * `github_pat_`, `gho_`, `ghu_`) as the user `login`.
+ */
+export type StandinCaller = { kind: "anonymous" } | { kind: "app" } | { kind: "installation" } | { kind: "user"; login: string };
+
+/** A comment a user posted: what GitHub's `issue_comment.created` delivery names (github-standin.ts sends it). */
+export type CommentEvent = {
+  repo: string;
+  issueNumber: number;
+  /** The issue's title when the stand-in has it (a created issue, a seeded pull request). */
+  issueTitle?: string;
+  /** The number is a seeded pull request's: a comment on its conversation. */
+  pullRequest: boolean;
+  commentId: number;
+  body: string;
+  login: string;
+  userId: number;
+  userType: "User" | "Bot";
+  association: string;
+  createdAt: string;
 };
 
 /** `body` is sent as JSON; `raw`, when set, as the text it is (with `headers`' content-type). */
-export type StandinAnswer = { status: number; body?: unknown; raw?: string; headers?: Record<string, string>; refusal?: string };
+export type StandinAnswer = {
+  status: number;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  refusal?: string;
+  /** A user's new comment, for the webhook delivery sent after the answer. */
+  comment?: CommentEvent;
+};
 
 /** A pull request as a test seeds it (`POST /_standin/pulls`, `seedPull`); everything but `repo` and `number` has a default. */
 export type PullSeed = {
@@ -88,6 +135,10 @@ export type FileSeed = { repo: string; path: string; ref?: string; content: stri
 /** GitHub's media types that ask the contents API for the file itself. */
 const RAW_MEDIA_TYPE = /application\/vnd\.github(?:\.v3)?\.raw(?:\+json)?(?:\s*[;,]|\s*$)/i;
 const CONTENTS_DOCS_URL = "https://docs.github.com/rest/repos/contents#get-repository-content";
+const ISSUES_DOCS_URL = "https://docs.github.com/rest/issues/issues";
+const USER_DOCS_URL = "https://docs.github.com/rest/users/users#get-the-authenticated-user";
+/** Fields of issues/create and issues/update the stand-in does not model: taken when empty (null, []), else a 501. */
+const UNMODELLED_ISSUE_FIELDS = ["assignee", "assignees", "milestone", "issue_field_values", "type"];
 const PULLS_DOCS_URL = "https://docs.github.com/rest/pulls/pulls#get-a-pull-request";
 /** Fields of GitHub's full pull-request the list (pull-request-simple) leaves out. */
 const FULL_PULL_ONLY = ["merged", "mergeable", "rebaseable", "mergeable_state", "merged_by", "comments", "review_comments", "maintainer_can_modify", "commits", "additions", "deletions", "changed_files"];
@@ -114,12 +165,40 @@ const DEFAULT_PER_PAGE = 30;
 const MAX_PER_PAGE = 100;
 
 type Comment = Record<string, unknown> & { id: number; updated_at: string };
-type Reaction = Record<string, unknown> & { id: number };
+type Reaction = Record<string, unknown> & { id: number; content: string };
+type Author = { login: string; type: "User" | "Bot" };
+
+/** An issue created over the API (issues/create). */
+type Issue = {
+  /** `owner/name` as first spelled. */
+  repo: string;
+  number: number;
+  id: number;
+  title: string;
+  body: string | null;
+  /** Label names, as the repository's labels spell them. */
+  labels: string[];
+  state: "open" | "closed";
+  stateReason: string | null;
+  user: Author;
+  association: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: Author | null;
+};
+
+/** A repository's label, created the first time an issue is given it (as GitHub does). */
+type Label = { id: number; name: string };
 
 export class GitHubStandinState {
   readonly #options: StandinStateOptions;
   readonly #comments = new Map<string, Comment[]>();
   readonly #reactions = new Map<string, Reaction>();
+  /** An issue comment's reactions in the order they were left, by comment. */
+  readonly #reactionsOn = new Map<string, Reaction[]>();
+  readonly #issues = new Map<string, Issue>();
+  readonly #labels = new Map<string, Label>();
   readonly #pulls = new Map<string, SeededPull>();
   readonly #files = new Map<string, string>();
   readonly #roles = new Map<string, RoleName>();
@@ -146,6 +225,18 @@ export class GitHubStandinState {
         return this.#listPulls(call);
       case "repos/get-content":
         return this.#getContent(call);
+      case "reactions/list-for-issue-comment":
+        return this.#listReactions(call);
+      case "issues/create":
+        return this.#createIssue(call);
+      case "issues/get":
+        return this.#getIssue(call);
+      case "issues/update":
+        return this.#updateIssue(call);
+      case "issues/add-labels":
+        return this.#addLabels(call);
+      case "users/get-authenticated":
+        return this.#authenticatedUser(call.caller ?? { kind: "anonymous" });
       case "issues/create-comment":
         return this.#comment(call);
       case "issues/list-comments":
@@ -182,10 +273,13 @@ export class GitHubStandinState {
     else for (const minted of this.#tokens.keys()) this.#tokens.set(minted, past);
   }
 
-  /** Forgets comments and reactions: what was posted (roles, tokens and seeded pull requests and files stay). */
+  /** Forgets issues, labels, comments and reactions: what was posted (roles, tokens and seeded pull requests and files stay). */
   clear(): void {
     this.#comments.clear();
     this.#reactions.clear();
+    this.#reactionsOn.clear();
+    this.#issues.clear();
+    this.#labels.clear();
   }
 
   /** Adds or replaces pull request `number` of `repo`; answers it as `GET .../pulls/{number}` would. */
@@ -218,15 +312,238 @@ export class GitHubStandinState {
   #react(call: StandinCall, on: "issue-comment" | "review-comment"): StandinAnswer {
     const { owner, repo, comment_id } = call.params;
     const content = (call.body as { content: string }).content;
+    const author = this.#author(call);
     // Issue comments and review comments are separate tables on GitHub: the same id names two comments.
-    const key = `${on}:${owner}/${repo}#${comment_id}:${content}`.toLowerCase();
+    const onComment = `${on}:${owner}/${repo}#${comment_id}`.toLowerCase();
+    const key = `${onComment}:${content}:${author.login}`.toLowerCase();
     const existing = this.#reactions.get(key);
     // GitHub answers 200 with the reaction the user already left, 201 for a new one.
     if (existing) return { status: 200, body: existing };
     const id = this.#id();
-    const reaction: Reaction = { id, node_id: `REA_standin${id}`, user: this.#user(this.#options.botLogin, "Bot"), content, created_at: this.#iso() };
+    const reaction: Reaction = { id, node_id: `REA_standin${id}`, user: this.#user(author.login, author.type), content, created_at: this.#iso() };
     this.#reactions.set(key, reaction);
+    this.#reactionsOn.set(onComment, [...(this.#reactionsOn.get(onComment) ?? []), reaction]);
     return { status: 201, body: reaction };
+  }
+
+  /** An issue comment's reactions, oldest first, filtered by `content`, a page at a time. Any comment id is answered: an unknown one has none. */
+  #listReactions(call: StandinCall): StandinAnswer {
+    const { owner, repo, comment_id } = call.params;
+    const content = call.query.get("content");
+    const all = (this.#reactionsOn.get(`issue-comment:${owner}/${repo}#${comment_id}`.toLowerCase()) ?? []).filter((reaction) => content === null || reaction.content === content);
+    return this.#page(call, all);
+  }
+
+  /** `all`, paged by `per_page` (30, at most 100) and `page`, with GitHub's `Link` header. */
+  #page(call: StandinCall, all: unknown[]): StandinAnswer {
+    const perPage = Math.min(Math.max(Number(call.query.get("per_page") ?? DEFAULT_PER_PAGE), 1), MAX_PER_PAGE);
+    const page = Math.max(Number(call.query.get("page") ?? 1), 1);
+    const lastPage = Math.max(Math.ceil(all.length / perPage), 1);
+    const body = all.slice((page - 1) * perPage, page * perPage);
+    const link = linkHeader(`${this.#options.baseUrl()}${call.path}`, call.query, page, lastPage);
+    return { status: 200, body, ...(link ? { headers: { link } } : {}) };
+  }
+
+  /** Who a call acts as: the user of a user's token, else the App's bot. */
+  #author(call: StandinCall): Author {
+    return call.caller?.kind === "user" ? { login: call.caller.login, type: "User" } : { login: this.#options.botLogin, type: "Bot" };
+  }
+
+  /**
+   * A user's author_association on `repo`, from the role the stand-in gives
+   * them: the repository's owner and an admin are OWNER, maintain and write
+   * MEMBER, triage and read CONTRIBUTOR, none NONE. The App's bot is NONE.
+   */
+  #association(author: Author, repo: string): string {
+    if (author.type === "Bot") return "NONE";
+    const login = author.login.toLowerCase();
+    if (login === repo.split("/")[0]!.toLowerCase()) return "OWNER";
+    const role = this.#roles.get(login) ?? this.#options.defaultRole;
+    if (role === "admin") return "OWNER";
+    if (role === "maintain" || role === "write") return "MEMBER";
+    if (role === "triage" || role === "read") return "CONTRIBUTOR";
+    return "NONE";
+  }
+
+  #createIssue(call: StandinCall): StandinAnswer {
+    const { owner, repo } = call.params;
+    const fullName = `${owner}/${repo}`;
+    const body = call.body as { title: string | number; body?: string; labels?: unknown[] } & Record<string, unknown>;
+    const unmodelled = unmodelledIssueFields(body);
+    if (unmodelled) return unmodelled;
+    const title = String(body.title);
+    if (title.trim() === "") return validationFailed("Issue", "missing_field", "title", "title cannot be blank", `${ISSUES_DOCS_URL}#create-an-issue`);
+    if (body.body !== undefined && [...body.body].length > MAX_COMMENT_CHARS) {
+      return validationFailed("Issue", "custom", "body", `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`, `${ISSUES_DOCS_URL}#create-an-issue`);
+    }
+    // Issues and pull requests share a repository's numbers: skip any a seeded pull request has.
+    let number = 1;
+    while (this.#issues.has(pullKey(fullName, number)) || this.#pulls.has(pullKey(fullName, number))) number++;
+    const author = this.#author(call);
+    const now = this.#iso();
+    const issue: Issue = {
+      repo: fullName,
+      number,
+      id: this.#id(),
+      title,
+      body: body.body ?? null,
+      labels: this.#labelNames(fullName, body.labels ?? []),
+      state: "open",
+      stateReason: null,
+      user: author,
+      association: this.#association(author, fullName),
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null,
+      closedBy: null
+    };
+    this.#issues.set(pullKey(fullName, number), issue);
+    return { status: 201, body: this.#issue(issue) };
+  }
+
+  #getIssue(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    return issue ? { status: 200, body: this.#issue(issue) } : notFound(`${ISSUES_DOCS_URL}#get-an-issue`);
+  }
+
+  /** title, body, state (with state_reason: closing defaults to completed, reopening is reopened), labels (replaced). */
+  #updateIssue(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    if (!issue) return notFound(`${ISSUES_DOCS_URL}#update-an-issue`);
+    const change = call.body as { title?: string | number | null; body?: string | null; state?: "open" | "closed"; state_reason?: string | null; labels?: unknown[] } & Record<string, unknown>;
+    const unmodelled = unmodelledIssueFields(change);
+    if (unmodelled) return unmodelled;
+    if (change.title !== undefined && (change.title === null || String(change.title).trim() === "")) {
+      return validationFailed("Issue", "missing_field", "title", "title cannot be blank", `${ISSUES_DOCS_URL}#update-an-issue`);
+    }
+    if (typeof change.body === "string" && [...change.body].length > MAX_COMMENT_CHARS) {
+      return validationFailed("Issue", "custom", "body", `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`, `${ISSUES_DOCS_URL}#update-an-issue`);
+    }
+    const now = this.#iso();
+    if (change.title !== undefined) issue.title = String(change.title);
+    if (change.body !== undefined) issue.body = change.body;
+    if (change.labels !== undefined) issue.labels = this.#labelNames(issue.repo, change.labels);
+    if (change.state === "closed") {
+      if (issue.state !== "closed") {
+        issue.closedAt = now;
+        issue.closedBy = this.#author(call);
+      }
+      issue.state = "closed";
+      issue.stateReason = change.state_reason ?? (issue.stateReason === null || issue.stateReason === "reopened" ? "completed" : issue.stateReason);
+    } else if (change.state === "open" && issue.state === "closed") {
+      issue.state = "open";
+      issue.stateReason = "reopened";
+      issue.closedAt = null;
+      issue.closedBy = null;
+    }
+    issue.updatedAt = now;
+    return { status: 200, body: this.#issue(issue) };
+  }
+
+  /** Adds labels (creating any the repository does not have yet); answers all the issue's labels. */
+  #addLabels(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    if (!issue) return notFound("https://docs.github.com/rest/issues/labels#add-labels-to-an-issue");
+    const added = this.#labelNames(issue.repo, (call.body as { labels?: unknown[] } | undefined)?.labels ?? []);
+    for (const name of added) if (!issue.labels.some((label) => label.toLowerCase() === name.toLowerCase())) issue.labels.push(name);
+    issue.updatedAt = this.#iso();
+    return { status: 200, body: issue.labels.map((name) => this.#label(issue.repo, name)) };
+  }
+
+  #issueOf(call: StandinCall): Issue | undefined {
+    return this.#issues.get(pullKey(`${call.params.owner}/${call.params.repo}`, Number(call.params.issue_number)));
+  }
+
+  /** The names of labels given as strings or `{ name }`, each created on the repository when new; duplicates once. */
+  #labelNames(repo: string, given: unknown[]): string[] {
+    const names: string[] = [];
+    for (const item of given) {
+      const name = typeof item === "string" ? item : typeof item === "object" && item !== null && typeof (item as { name?: unknown }).name === "string" ? (item as { name: string }).name : "";
+      if (name.trim() === "") continue;
+      const key = `${repo} ${name}`.toLowerCase();
+      const label = this.#labels.get(key) ?? { id: this.#id(), name };
+      this.#labels.set(key, label);
+      if (!names.some((known) => known.toLowerCase() === label.name.toLowerCase())) names.push(label.name);
+    }
+    return names;
+  }
+
+  /** GitHub's label (a label created on first use gets GitHub's default grey). */
+  #label(repo: string, name: string): Record<string, unknown> {
+    const label = this.#labels.get(`${repo} ${name}`.toLowerCase())!;
+    return {
+      id: label.id,
+      node_id: `LA_standin${label.id}`,
+      url: `${this.#options.baseUrl()}/repos/${repo}/labels/${encodeURIComponent(label.name)}`,
+      name: label.name,
+      description: null,
+      color: "ededed",
+      default: false
+    };
+  }
+
+  /** GitHub's issue, with every required field. */
+  #issue(issue: Issue): Record<string, unknown> {
+    const base = this.#options.baseUrl();
+    const api = `${base}/repos/${issue.repo}`;
+    const self = `${api}/issues/${issue.number}`;
+    return {
+      id: issue.id,
+      node_id: `I_standin${issue.id}`,
+      url: self,
+      repository_url: api,
+      labels_url: `${self}/labels{/name}`,
+      comments_url: `${self}/comments`,
+      events_url: `${self}/events`,
+      html_url: `${base}/${issue.repo}/issues/${issue.number}`,
+      timeline_url: `${self}/timeline`,
+      number: issue.number,
+      state: issue.state,
+      // GitHub sends null for an open issue never closed; its description's enum has no null, so the field is left out then.
+      ...(issue.stateReason === null ? {} : { state_reason: issue.stateReason }),
+      title: issue.title,
+      body: issue.body,
+      user: this.#user(issue.user.login, issue.user.type),
+      labels: issue.labels.map((name) => this.#label(issue.repo, name)),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      locked: false,
+      active_lock_reason: null,
+      comments: this.#comments.get(pullKey(issue.repo, issue.number))?.length ?? 0,
+      closed_at: issue.closedAt,
+      closed_by: issue.closedBy ? this.#user(issue.closedBy.login, issue.closedBy.type) : null,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      author_association: issue.association
+    };
+  }
+
+  /** `GET /user`: a user's token is that user (GitHub's private-user); the App's tokens are 403, as GitHub answers an integration; no token 401. */
+  #authenticatedUser(caller: StandinCaller): StandinAnswer {
+    if (caller.kind === "anonymous") {
+      const message = "Requires authentication";
+      return { status: 401, refusal: `users/get-authenticated: ${message} (no token)`, body: { message, documentation_url: USER_DOCS_URL, status: "401" } };
+    }
+    if (caller.kind !== "user") {
+      const message = "Resource not accessible by integration";
+      return { status: 403, refusal: `users/get-authenticated: ${message} (an App's ${caller.kind === "app" ? "JWT" : "installation token"})`, body: { message, documentation_url: USER_DOCS_URL, status: "403" } };
+    }
+    return {
+      status: 200,
+      body: {
+        ...this.#publicUser(caller.login),
+        user_view_type: "private",
+        notification_email: null,
+        private_gists: 0,
+        total_private_repos: 0,
+        owned_private_repos: 0,
+        disk_usage: 0,
+        collaborators: 0,
+        two_factor_authentication: true,
+        plan: { name: "free", space: 976_562_499, collaborators: 0, private_repos: 10_000 }
+      }
+    };
   }
 
   #comment(call: StandinCall): StandinAnswer {
@@ -237,32 +554,55 @@ export class GitHubStandinState {
     const id = this.#id();
     const now = this.#iso();
     const base = this.#options.baseUrl();
+    const author = this.#author(call);
+    const number = Number(issue_number);
+    const issue = this.#issues.get(pullKey(`${owner}/${repo}`, number));
+    const pull = this.#pulls.get(pullKey(`${owner}/${repo}`, number));
+    const fullName = issue?.repo ?? `${owner}/${repo}`;
+    const association = this.#association(author, fullName);
     const comment: Comment = {
       id,
       node_id: `IC_standin${id}`,
       url: `${base}/repos/${owner}/${repo}/issues/comments/${id}`,
-      html_url: `${base}/${owner}/${repo}/issues/${issue_number}#issuecomment-${id}`,
+      html_url: `${base}/${owner}/${repo}/${pull ? "pull" : "issues"}/${issue_number}#issuecomment-${id}`,
       issue_url: `${base}/repos/${owner}/${repo}/issues/${issue_number}`,
       body: text,
-      user: this.#user(this.#options.botLogin, "Bot"),
+      user: this.#user(author.login, author.type),
       created_at: now,
       updated_at: now,
-      author_association: "NONE"
+      author_association: association
     };
     const key = issueKey(call.params);
     this.#comments.set(key, [...(this.#comments.get(key) ?? []), comment]);
-    return { status: 201, body: comment };
+    if (issue) issue.updatedAt = now;
+    const title = issue?.title ?? pull?.seed.title;
+    return {
+      status: 201,
+      body: comment,
+      ...(author.type === "User"
+        ? {
+            comment: {
+              repo: fullName,
+              issueNumber: number,
+              ...(title === undefined ? {} : { issueTitle: title }),
+              pullRequest: pull !== undefined && issue === undefined,
+              commentId: id,
+              body: text,
+              login: author.login,
+              userId: this.#userId(author.login),
+              userType: author.type,
+              association,
+              createdAt: now
+            }
+          }
+        : {})
+    };
   }
 
   #listComments(call: StandinCall): StandinAnswer {
     const since = call.query.get("since");
     const all = (this.#comments.get(issueKey(call.params)) ?? []).filter((comment) => since === null || Date.parse(comment.updated_at) >= Date.parse(since));
-    const perPage = Math.min(Math.max(Number(call.query.get("per_page") ?? DEFAULT_PER_PAGE), 1), MAX_PER_PAGE);
-    const page = Math.max(Number(call.query.get("page") ?? 1), 1);
-    const lastPage = Math.max(Math.ceil(all.length / perPage), 1);
-    const body = all.slice((page - 1) * perPage, page * perPage);
-    const link = linkHeader(`${this.#options.baseUrl()}${call.path}`, call.query, page, lastPage);
-    return { status: 200, body, ...(link ? { headers: { link } } : {}) };
+    return this.#page(call, all);
   }
 
   #getPull(call: StandinCall): StandinAnswer {
@@ -644,16 +984,24 @@ export class GitHubStandinState {
 
 /** GitHub's "Validation Failed" for a comment body its description allows and GitHub does not. */
 function commentRefused(code: string, message: string): StandinAnswer {
+  return validationFailed("IssueComment", code, "body", message, "https://docs.github.com/rest/issues/comments#create-an-issue-comment");
+}
+
+/** GitHub's 422 "Validation Failed" for a request its description allows and GitHub does not. */
+function validationFailed(resource: string, code: string, field: string, message: string, documentationUrl: string): StandinAnswer {
   return {
     status: 422,
     refusal: message,
-    body: {
-      message: "Validation Failed",
-      errors: [{ resource: "IssueComment", code, field: "body", message }],
-      documentation_url: "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
-      status: "422"
-    }
+    body: { message: "Validation Failed", errors: [{ resource, code, field, message }], documentation_url: documentationUrl, status: "422" }
   };
+}
+
+/** A 501 refusal naming the fields of an issue's create or update the stand-in does not model (an empty value, null or [], is taken). */
+function unmodelledIssueFields(body: Record<string, unknown>): StandinAnswer | null {
+  const fields = UNMODELLED_ISSUE_FIELDS.filter((field) => body[field] !== undefined && body[field] !== null && !(Array.isArray(body[field]) && (body[field] as unknown[]).length === 0));
+  if (fields.length === 0) return null;
+  const message = `The GitHub stand-in does not model an issue's ${fields.join(", ")}`;
+  return { status: 501, refusal: message, body: { message, documentation_url: ISSUES_DOCS_URL, status: "501" } };
 }
 
 /** GitHub's 404 for a resource it does not have (or will not show). */

@@ -32,6 +32,30 @@
  * GITHUB_STANDIN_PERMISSIONS variable, "mallory=read,bob=admin"),
  * `defaultRole` or `setRole` say otherwise.
  *
+ * Issues (github-standin-state.ts): `issues/create` numbers them per
+ * repository from 1, skipping a seeded pull request's number;
+ * `issues/get`, `issues/update` (title, body, state with state_reason,
+ * labels replaced) and `issues/add-labels` answer created issues and 404
+ * any other number. Reactions on an issue comment are listed back
+ * (`reactions/list-for-issue-comment`, `content` filter, pages).
+ *
+ * Who is calling, from the Authorization header (`callerOf`): no token, an
+ * empty one, an App JWT and any token without a user prefix (installation
+ * tokens, minted here or not) act as the App's bot; a user's token
+ * (`ghp_`, `github_pat_`, `gho_`, `ghu_`) acts as `userLogin` (default
+ * GITHUB_STANDIN_USER, else octocat), whose comments, issues and reactions
+ * are theirs, with an author_association from their role. `GET /user`
+ * answers that user, and 403 "Resource not accessible by integration" for
+ * the App's tokens (401 for none).
+ *
+ * Webhooks: with a target (`webhook` option, GITHUB_STANDIN_WEBHOOK_URL and
+ * GITHUB_STANDIN_WEBHOOK_SECRET, `setWebhook`, `POST /_standin/webhook`), a
+ * user's new issue comment is delivered as `issue_comment.created`, built
+ * and signed by github-delivery.ts, after the comment's 201, retried on a
+ * network error or a 5xx (`retryDelaysMs`, [200, 500, 1000] ms), and
+ * recorded (`deliveries()`, `GET /_standin/deliveries`). The bot's own
+ * comments deliver nothing (the webhook app ignores its bot anyway).
+ *
  * Faults a test can ask for, recorded with `fault` and never as refusals:
  * `rateLimitNext` (the next matching calls get GitHub's secondary rate
  * limit, 403 with `Retry-After`) and `expireTokens` (a token, or every one
@@ -49,16 +73,20 @@
  * are kept apart from those on issue comments with the same id.
  *
  * Its own routes, never recorded: `GET`/`DELETE /_standin/records` (DELETE
- * also forgets comments, reactions and pending faults; seeded pull
- * requests and files, roles and tokens stay), `GET /_standin/refusals`,
+ * also forgets issues, labels, comments, reactions, deliveries and pending
+ * faults; seeded pull requests and files, roles, tokens and the webhook
+ * target stay), `GET /_standin/refusals`, `GET /_standin/deliveries`,
+ * `GET`/`POST /_standin/webhook`,
  * `POST /_standin/faults`, `POST /_standin/pulls`, `POST /_standin/files`,
  * and `POST /_standin/validate` ({ method, url, body? } → the
  * description's verdict, for fakes that cannot run Ajv, such as MSW
  * handlers inside workerd). Records keep request bodies, never the
  * Authorization header.
  */
+import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { issueCommentPayload, signedDelivery } from "./github-delivery";
 import {
   DEFAULT_GITHUB_DESCRIPTION,
   GITHUB_DOCS_URL,
@@ -66,9 +94,19 @@ import {
   refusalBody,
   type GitHubDescriptionName
 } from "./github-openapi";
-import { GitHubStandinState, ROLE_NAMES, type FileSeed, type PullSeed, type RoleName, type StandinAnswer } from "./github-standin-state";
+import {
+  GitHubStandinState,
+  ROLE_NAMES,
+  STANDIN_APP_ID,
+  type CommentEvent,
+  type FileSeed,
+  type PullSeed,
+  type RoleName,
+  type StandinAnswer,
+  type StandinCaller
+} from "./github-standin-state";
 
-export type { FileSeed, PullSeed, RoleName } from "./github-standin-state";
+export type { CommentEvent, FileSeed, PullSeed, RoleName, StandinCaller } from "./github-standin-state";
 export { STANDIN_BOT_USER_ID } from "./github-standin-state";
 
 export type StandinRecord = {
@@ -95,6 +133,38 @@ export type RateLimitFault = {
   path?: string | RegExp;
 };
 
+/** Where the stand-in sends webhook deliveries, and the secret it signs them with (the App's webhook secret). */
+export type WebhookTarget = {
+  url: string;
+  secret: string;
+  /** The waits before each retry of a delivery that met a network error or a 5xx ([200, 500, 1000] ms: four attempts). */
+  retryDelaysMs?: number[];
+};
+
+/** One webhook delivery the stand-in sent (or is sending). */
+export type StandinDelivery = {
+  event: "issue_comment";
+  action: "created";
+  /** The `X-GitHub-Delivery` header. */
+  deliveryId: string;
+  url: string;
+  repo: string;
+  issueNumber: number;
+  commentId: number;
+  /** The comment's author. */
+  login: string;
+  /** The receiver's last answer; absent when the last attempt met a network error. */
+  status?: number;
+  /** The last attempt's network error; absent once the receiver answered. */
+  error?: string;
+  /** How many times it was sent. */
+  attempts: number;
+  /** Set while attempts are still under way. */
+  pending?: true;
+  /** When it was first sent (ms since the epoch). */
+  at: number;
+};
+
 export type GitHubStandin = {
   url: string;
   records(): StandinRecord[];
@@ -108,6 +178,12 @@ export type GitHubStandin = {
   seedPull(pull: PullSeed): Record<string, unknown>;
   /** Adds (or replaces) a file: on `ref`, or without one on every ref. Throws naming a bad field. */
   seedFile(file: FileSeed): void;
+  /** Where to send `issue_comment.created` deliveries for users' comments from now on; null stops them. Throws on a bad URL or an empty secret. */
+  setWebhook(target: WebhookTarget | null): void;
+  /** The deliveries sent so far (each with its outcome, or `pending`). */
+  deliveries(): StandinDelivery[];
+  /** Resolves when every delivery under way has its outcome. */
+  deliveriesSettled(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -126,11 +202,29 @@ export type StandinOptions = {
   defaultRole?: RoleName;
   /** How long a minted installation token works (an hour, as GitHub's). */
   tokenLifetimeMs?: number;
+  /** Who a user's token (`ghp_…`, `github_pat_…`, `gho_…`, `ghu_…`) is: default GITHUB_STANDIN_USER, else octocat. */
+  userLogin?: string;
+  /**
+   * Where to deliver `issue_comment.created` for a user's comment, signed
+   * with `secret`. Default: GITHUB_STANDIN_WEBHOOK_URL and
+   * GITHUB_STANDIN_WEBHOOK_SECRET when set; null for none whatever the
+   * environment says. `setWebhook` and `POST /_standin/webhook` change it.
+   */
+  webhook?: WebhookTarget | null;
+  /** Called with each webhook delivery once it has its outcome (the dev log). */
+  onDelivery?: (delivery: StandinDelivery) => void;
 };
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const TOKEN_LIFETIME_MS = 3_600_000;
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
+const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [200, 500, 1000];
+/** GitHub gives a receiver 10 seconds to answer a delivery. */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+/** The token prefixes GitHub gives a user's tokens: classic and fine-grained personal, OAuth app, and GitHub App user-to-server. */
+const USER_TOKEN = /^(?:ghp_|github_pat_|gho_|ghu_)/;
+/** A JSON Web Token (the App's): three base64url parts, the header's JSON opening `eyJ`. */
+const JWT = /^eyJ[\w-]*\.[\w-]*\.[\w-]*$/;
 const SECONDARY_RATE_LIMIT_MESSAGE =
   "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID standin.";
 
@@ -138,6 +232,11 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
   const host = options.host ?? "127.0.0.1";
   const description = await loadGitHubDescription(options.description ?? DEFAULT_GITHUB_DESCRIPTION);
   const permissions = options.permissions ?? parsePermissions(process.env.GITHUB_STANDIN_PERMISSIONS ?? "");
+  const userLogin = options.userLogin ?? (process.env.GITHUB_STANDIN_USER?.trim() || "octocat");
+  let webhook: WebhookTarget | null = checkedWebhook(options.webhook === undefined ? webhookFromEnv(process.env) : options.webhook);
+  const deliveries: StandinDelivery[] = [];
+  const inflight = new Set<Promise<void>>();
+  const closing = new AbortController();
   const records: StandinRecord[] = [];
   let faults: Array<Required<Pick<RateLimitFault, "times" | "retryAfterSeconds">> & RateLimitFault> = [];
   let url = "";
@@ -212,6 +311,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       query: asked.searchParams,
       body,
       path,
+      caller: callerOf(token, userLogin),
       ...(accept === undefined ? {} : { accept })
     });
     if (result === null) {
@@ -226,6 +326,99 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       return;
     }
     answer(result.status, result.body, result.headers);
+    // The delivery goes out after the comment's answer, as GitHub's does, and never holds it up.
+    const target = webhook;
+    if (result.comment && target) {
+      const event = result.comment;
+      setImmediate(() => track(deliver(target, event)));
+    }
+  }
+
+  function track(delivery: Promise<void>): void {
+    inflight.add(delivery);
+    void delivery.finally(() => inflight.delete(delivery));
+  }
+
+  /** GitHub's `issue_comment.created` for `event`, signed with the target's secret, sent until answered below 500 or out of retries. */
+  async function deliver(target: WebhookTarget, event: CommentEvent): Promise<void> {
+    const deliveryId = randomUUID();
+    const record: StandinDelivery = {
+      event: "issue_comment",
+      action: "created",
+      deliveryId,
+      url: target.url,
+      repo: event.repo,
+      issueNumber: event.issueNumber,
+      commentId: event.commentId,
+      login: event.login,
+      attempts: 0,
+      pending: true,
+      at: Date.now()
+    };
+    deliveries.push(record);
+    try {
+      const enterprise = description.apiRoot !== "";
+      const built = issueCommentPayload({
+        repo: event.repo,
+        issueNumber: event.issueNumber,
+        commentId: event.commentId,
+        body: event.body,
+        login: event.login,
+        userId: event.userId,
+        userType: event.userType,
+        association: event.association,
+        pullRequest: event.pullRequest,
+        ...(event.issueTitle === undefined ? {} : { issueTitle: event.issueTitle }),
+        // An Enterprise Server writes its own origins into a payload; github.com's name github.com, as the e2e deliveries do.
+        ...(enterprise ? { github: { web: url, api: `${url}${description.apiRoot}` } } : {})
+      });
+      // The stand-in's one installation (GET /repos/{owner}/{repo}/installation), and the comment's own times.
+      const payload = {
+        ...built,
+        installation: { ...((built as Record<string, unknown>).installation as Record<string, unknown>), id: 1 },
+        comment: { ...built.comment, created_at: event.createdAt, updated_at: event.createdAt }
+      };
+      const version = /^ghes-(\d+\.\d+)$/.exec(description.name)?.[1];
+      const signed = await signedDelivery(target.secret, payload, {
+        deliveryId,
+        ...(enterprise && version ? { enterprise: { host: new URL(url).hostname, version: `${version}.0` } } : {})
+      });
+      const headers = {
+        ...signed.headers,
+        "x-github-hook-id": "1",
+        "x-github-hook-installation-target-type": "integration",
+        "x-github-hook-installation-target-id": String(STANDIN_APP_ID)
+      };
+      const delays = target.retryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
+      for (let attempt = 0; ; attempt++) {
+        record.attempts = attempt + 1;
+        let retry = false;
+        try {
+          const response = await fetch(target.url, {
+            method: "POST",
+            headers,
+            body: signed.body,
+            signal: AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMEOUT_MS), closing.signal])
+          });
+          await response.arrayBuffer().catch(() => undefined);
+          record.status = response.status;
+          delete record.error;
+          retry = response.status >= 500;
+        } catch (error) {
+          delete record.status;
+          record.error = closing.signal.aborted ? "the stand-in closed" : describeError(error);
+          retry = !closing.signal.aborted;
+        }
+        if (!retry || attempt >= delays.length) break;
+        const stopped = await pause(delays[attempt]!, closing.signal);
+        if (stopped) break;
+      }
+    } catch (error) {
+      record.error = describeError(error);
+    } finally {
+      delete record.pending;
+      options.onDelivery?.({ ...record });
+    }
   }
 
   function control(method: string, path: string, body: unknown, unparsable: boolean, response: ServerResponse): void {
@@ -233,6 +426,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       if (method === "GET") return send(response, 200, { records });
       if (method === "DELETE") {
         records.length = 0;
+        deliveries.length = 0;
         faults = [];
         state.clear();
         return send(response, 204);
@@ -240,7 +434,20 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       return send(response, 405, { message: "method not allowed" });
     }
     if (path === "/_standin/refusals" && method === "GET") return send(response, 200, { refusals: refusals() });
+    if (path === "/_standin/deliveries" && method === "GET") return send(response, 200, { deliveries });
+    if (path === "/_standin/webhook" && method === "GET") return send(response, 200, { webhook: webhook ? { url: webhook.url } : null });
     if (unparsable) return send(response, 400, { message: "Problems parsing JSON" });
+    if (path === "/_standin/webhook" && method === "POST") {
+      const asked = body as { url?: unknown; secret?: unknown; retryDelaysMs?: unknown } | null | undefined;
+      if (asked === null || asked === undefined || asked.url === null) {
+        webhook = null;
+        return send(response, 204);
+      }
+      const target = webhookTarget(asked);
+      if (typeof target === "string") return send(response, 422, { message: target });
+      webhook = target;
+      return send(response, 204);
+    }
     if (path === "/_standin/faults" && method === "POST") {
       const fault = (body ?? {}) as { kind?: unknown; token?: unknown; times?: unknown; retryAfterSeconds?: unknown; method?: unknown; path?: unknown };
       if (fault.kind === "expired_token") {
@@ -319,12 +526,93 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       if (typeof seed === "string") throw new Error(`seedFile: ${seed}`);
       state.seedFile(seed);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
+    setWebhook: (target) => {
+      webhook = checkedWebhook(target);
+    },
+    deliveries: () => deliveries.map((delivery) => ({ ...delivery })),
+    deliveriesSettled: async () => {
+      while (inflight.size > 0) await Promise.all([...inflight]);
+    },
+    close: async () => {
+      // Deliveries under way stop: a closed stand-in sends nothing more.
+      closing.abort();
+      await Promise.all([...inflight]);
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      })
+      });
+    }
   };
+}
+
+/**
+ * Who a token acts as. No token, an empty one, the App's JWT and any other
+ * token act as the App's bot (installation tokens, minted here or not, and
+ * the made-up tokens tests hand the agent); a token with one of GitHub's
+ * user prefixes acts as `userLogin`.
+ */
+export function callerOf(token: string | null, userLogin: string): StandinCaller {
+  if (token === null || token === "") return { kind: "anonymous" };
+  if (JWT.test(token)) return { kind: "app" };
+  if (USER_TOKEN.test(token)) return { kind: "user", login: userLogin };
+  return { kind: "installation" };
+}
+
+/** The webhook target from GITHUB_STANDIN_WEBHOOK_URL and GITHUB_STANDIN_WEBHOOK_SECRET, null when neither is set; throws when only one is. */
+export function webhookFromEnv(env: Record<string, string | undefined>): WebhookTarget | null {
+  const url = env.GITHUB_STANDIN_WEBHOOK_URL?.trim() ?? "";
+  const secret = env.GITHUB_STANDIN_WEBHOOK_SECRET ?? "";
+  if (url === "" && secret === "") return null;
+  if (url === "" || secret === "") throw new Error("GITHUB_STANDIN_WEBHOOK_URL and GITHUB_STANDIN_WEBHOOK_SECRET are set together or not at all");
+  return { url, secret };
+}
+
+/** A webhook target, or what is wrong with it. */
+export function webhookTarget(value: unknown): WebhookTarget | string {
+  if (typeof value !== "object" || value === null) return "a webhook is a JSON object: { url, secret, retryDelaysMs? } (or null to remove it)";
+  const target = value as Record<string, unknown>;
+  let parsed: URL | null = null;
+  try {
+    parsed = typeof target.url === "string" ? new URL(target.url) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) return "url must be an http(s) URL";
+  if (typeof target.secret !== "string" || target.secret === "") return "secret must be a non-empty string (the webhook secret deliveries are signed with)";
+  const delays = target.retryDelaysMs;
+  if (delays !== undefined && (!Array.isArray(delays) || !delays.every((delay) => typeof delay === "number" && Number.isFinite(delay) && delay >= 0))) {
+    return "retryDelaysMs must be an array of waits in milliseconds";
+  }
+  return { url: target.url as string, secret: target.secret, ...(delays === undefined ? {} : { retryDelaysMs: delays as number[] }) };
+}
+
+function checkedWebhook(target: WebhookTarget | null): WebhookTarget | null {
+  if (target === null) return null;
+  const checked = webhookTarget(target);
+  if (typeof checked === "string") throw new Error(`webhook: ${checked}`);
+  return checked;
+}
+
+/** Waits `ms`, or less when `signal` aborts; true when it did. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(true);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve(false);
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
 }
 
 /** "mallory=read, bob=admin" → { mallory: "read", bob: "admin" }; throws naming a bad entry. */
@@ -381,6 +669,12 @@ export function fileSeed(value: unknown): FileSeed | string {
 function optionalObject(value: unknown): Record<string, unknown> | null {
   if (value === undefined) return {};
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** One readable line per webhook delivery, for the dev log. */
+export function describeDelivery(delivery: StandinDelivery): string {
+  const outcome = delivery.status !== undefined ? String(delivery.status) : `failed: ${delivery.error ?? "?"}`;
+  return `delivered ${delivery.event}.${delivery.action} (${delivery.repo}#${delivery.issueNumber}, comment ${delivery.commentId} by ${delivery.login}) to ${delivery.url}: ${outcome}${delivery.attempts > 1 ? ` after ${delivery.attempts} attempts` : ""}`;
 }
 
 /** One readable line per recorded call, for the dev log. */

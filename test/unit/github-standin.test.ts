@@ -19,7 +19,7 @@ import { createLogger } from "../../ingress/src/log";
 import { pullRequestSchema } from "../../ingress/src/payload";
 import { validateGitHubRequest, type GitHubDescriptionName } from "../../scripts/lib/github-openapi";
 import { RouteIndex } from "../../scripts/lib/github-routes";
-import { describeRecord, parsePermissions, type GitHubStandin, type StandinRecord } from "../../scripts/lib/github-standin";
+import { describeRecord, parsePermissions, startGitHubStandin, STANDIN_BOT_USER_ID, type GitHubStandin, type RoleName, type StandinRecord } from "../../scripts/lib/github-standin";
 import { standinFixture } from "./standin-fixture";
 
 const fixture = standinFixture();
@@ -120,6 +120,173 @@ describe("GitHub stand-in: answers", () => {
     expect(fixture.description().checkResponse("apps/get-repo-installation", installation.status, installation.data)).toEqual([]);
     expect(fixture.description().checkResponse("apps/create-installation-access-token", token.status, token.data)).toEqual([]);
     expect(fixture.description().checkResponse("repos/get-collaborator-permission-level", permission.status, permission.data)).toEqual([]);
+  });
+});
+
+describe("GitHub stand-in: issues, who is calling, and reactions listed", () => {
+  it("creates issues numbered per repository (skipping a seeded pull request's number), gets, updates and labels them", async () => {
+    const github = await start();
+    github.seedPull({ repo: "acme/app", number: 2 });
+    const client = octokit(github.url, "ghp_maintainer");
+    const first = await client.rest.issues.create({ owner: "acme", repo: "app", title: "It crashes", body: "Steps: run it.", labels: ["bug"] });
+    expect(first.status).toBe(201);
+    expect(first.data).toMatchObject({ number: 1, state: "open", title: "It crashes", body: "Steps: run it.", user: { login: "octocat", type: "User" }, labels: [{ name: "bug" }] });
+    expect(first.data.html_url).toBe(`${github.url}/acme/app/issues/1`);
+    const second = await client.rest.issues.create({ owner: "acme", repo: "app", title: "Another" });
+    expect(second.data.number).toBe(3);
+    expect(second.data.body).toBeNull();
+    expect((await client.rest.issues.create({ owner: "acme", repo: "other", title: 42 })).data).toMatchObject({ number: 1, title: "42" });
+
+    const got = await client.rest.issues.get({ owner: "ACME", repo: "app", issue_number: 1 });
+    expect(got.data).toEqual(first.data);
+    const missing = await fetch(`${github.url}/repos/acme/app/issues/9`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ message: "Not Found", status: "404" });
+
+    // A comment on the issue counts; updated_at moves.
+    await client.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 1, body: "@agent-think reproduce this issue" });
+    expect((await client.rest.issues.get({ owner: "acme", repo: "app", issue_number: 1 })).data.comments).toBe(1);
+
+    const labelled = await client.rest.issues.addLabels({ owner: "acme", repo: "app", issue_number: 1, labels: ["agent-think:reproduced", "BUG"] });
+    expect(labelled.status).toBe(200);
+    expect(labelled.data.map((label) => label.name)).toEqual(["bug", "agent-think:reproduced"]);
+
+    const closed = await client.rest.issues.update({ owner: "acme", repo: "app", issue_number: 1, state: "closed", state_reason: "not_planned", title: "It crashes (reproduced)" });
+    expect(closed.data).toMatchObject({ state: "closed", state_reason: "not_planned", title: "It crashes (reproduced)", closed_by: { login: "octocat" } });
+    expect(Date.parse(closed.data.closed_at!)).toBeGreaterThan(0);
+    const reopened = await client.rest.issues.update({ owner: "acme", repo: "app", issue_number: 1, state: "open", labels: [] });
+    expect(reopened.data).toMatchObject({ state: "open", state_reason: "reopened", closed_at: null, closed_by: null, labels: [] });
+    const byDefault = await client.rest.issues.update({ owner: "acme", repo: "app", issue_number: 3, state: "closed", labels: [{ name: "wontfix" }], body: null });
+    expect(byDefault.data).toMatchObject({ state: "closed", state_reason: "completed", labels: [{ name: "wontfix" }], body: null });
+
+    const check = (operation: string, response: { status: number; data: unknown }) =>
+      expect(fixture.description().checkResponse(operation, response.status, response.data), operation).toEqual([]);
+    check("issues/create", first);
+    check("issues/get", got);
+    check("issues/add-labels", labelled);
+    check("issues/update", closed);
+    check("issues/update", reopened);
+    expect(github.refusals()).toEqual([]);
+  });
+
+  it("refuses what GitHub refuses of an issue, 404s an issue it does not have, and 501s the fields it does not model", async () => {
+    const github = await start();
+    const url = `${github.url}/repos/acme/app/issues`;
+    expect((await post(url, { body: "no title" })).status).toBe(422);
+    const blank = await post(url, { title: "  " });
+    expect(blank.status).toBe(422);
+    expect(await blank.json()).toMatchObject({ message: "Validation Failed", errors: [{ resource: "Issue", field: "title", code: "missing_field" }] });
+    expect((await post(url, { title: "x", assignees: ["alice"] })).status).toBe(501);
+    expect((await post(url, { title: "x", assignees: [], milestone: null })).status).toBe(201);
+    expect((await fetch(`${url}/1`, { method: "PATCH", body: JSON.stringify({ state: "merged" }) })).status).toBe(422);
+    expect((await fetch(`${url}/7`, { method: "PATCH", body: JSON.stringify({ state: "closed" }) })).status).toBe(404);
+    expect((await post(`${url}/7/labels`, { labels: ["bug"] })).status).toBe(404);
+    expect((await post(`${url}/1/labels`, { labels: [] })).status).toBe(422);
+    expect(github.refusals().map((record) => [record.operation, record.refused?.status])).toEqual([
+      ["issues/create", 422],
+      ["issues/create", 422],
+      ["issues/create", 501],
+      ["issues/update", 422],
+      ["issues/add-labels", 422]
+    ]);
+  });
+
+  it("acts as the App's bot for no token, an App JWT and an installation token, and as the user for a user's token", async () => {
+    const github = await start({ userLogin: "maria", permissions: { maria: "maintain" } });
+    const author = async (auth: string | undefined) =>
+      (await octokit(github.url, auth).rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 5, body: "hi" })).data;
+    const bot = { login: "agent-think[bot]", type: "Bot", id: STANDIN_BOT_USER_ID };
+    expect((await author(undefined)).user).toMatchObject(bot);
+    expect((await createGitHubClient({ baseUrl: github.url, token: "" }).comment("acme/app", 5, "empty token")).url).toContain("#issuecomment-");
+    expect((await author("eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiIxIn0.c2ln")).user).toMatchObject(bot);
+    const minted = ((await (await post(`${github.url}/app/installations/1/access_tokens`, {})).json()) as { token: string }).token;
+    expect((await author(minted)).user).toMatchObject(bot);
+    expect((await author("ghs_x")).user).toMatchObject(bot);
+    const maria = (await octokit(github.url, "ghs_x").rest.users.getByUsername({ username: "maria" })).data;
+    for (const token of ["ghp_abc", "github_pat_11ABC", "gho_abc", "ghu_abc"]) {
+      const comment = await author(token);
+      expect(comment.user, token).toMatchObject({ login: "maria", type: "User", id: maria.id });
+      expect(comment.author_association).toBe("MEMBER");
+    }
+    const listed = (await octokit(github.url).rest.issues.listComments({ owner: "acme", repo: "app", issue_number: 5 })).data;
+    expect(listed.map((comment) => comment.user?.login)).toEqual([...Array(5).fill("agent-think[bot]"), ...Array(4).fill("maria")]);
+
+    // author_association follows the role: OWNER for the repository's owner and an admin, MEMBER for maintain and write, CONTRIBUTOR for triage and read, NONE for none.
+    const association = async (role: RoleName | "owner") => {
+      const login = role === "owner" ? "acme" : `someone-${role}`;
+      const standin = await startGitHubStandin({ userLogin: login, ...(role === "owner" ? {} : { permissions: { [login]: role } }) });
+      try {
+        return (await octokit(standin.url, "ghp_x").rest.issues.create({ owner: "acme", repo: "app", title: "t" })).data.author_association;
+      } finally {
+        await standin.close();
+      }
+    };
+    expect(await Promise.all((["owner", "admin", "maintain", "write", "triage", "read", "none"] as const).map(association))).toEqual([
+      "OWNER",
+      "OWNER",
+      "MEMBER",
+      "MEMBER",
+      "CONTRIBUTOR",
+      "CONTRIBUTOR",
+      "NONE"
+    ]);
+    expect(github.refusals()).toEqual([]);
+  });
+
+  it("answers GET /user for a user's token, 403 for the App's tokens and 401 for none, as GitHub does", async () => {
+    const before = process.env.GITHUB_STANDIN_USER;
+    process.env.GITHUB_STANDIN_USER = "hubot-maintainer";
+    let github: GitHubStandin;
+    try {
+      github = await start();
+    } finally {
+      if (before === undefined) delete process.env.GITHUB_STANDIN_USER;
+      else process.env.GITHUB_STANDIN_USER = before;
+    }
+    const me = await octokit(github.url, "github_pat_x").rest.users.getAuthenticated();
+    expect(me.data).toMatchObject({ login: "hubot-maintainer", type: "User", user_view_type: "private" });
+    expect(me.data.id).toBe((await octokit(github.url).rest.users.getByUsername({ username: "hubot-maintainer" })).data.id);
+    expect(fixture.description().checkResponse("users/get-authenticated", me.status, me.data)).toEqual([]);
+    expect(github.refusals()).toEqual([]);
+
+    const asIntegration = await fetch(`${github.url}/user`, { headers: { authorization: "token ghs_standin1" } });
+    expect(asIntegration.status).toBe(403);
+    expect(await asIntegration.json()).toMatchObject({ message: "Resource not accessible by integration", status: "403" });
+    expect((await fetch(`${github.url}/user`, { headers: { authorization: "Bearer eyJa.eyJb.c" } })).status).toBe(403);
+    expect((await fetch(`${github.url}/user`)).status).toBe(401);
+    expect(github.refusals().map((record) => record.refused?.status)).toEqual([403, 403, 401]);
+  });
+
+  it("lists a comment's reactions with who left each and when, filtered by content, a page at a time", async () => {
+    const github = await start();
+    const user = octokit(github.url, "ghp_x");
+    const comment = (await user.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 1, body: "@agent-think reproduce this issue" })).data;
+    expect(Math.abs(Date.parse(comment.created_at) - Date.now())).toBeLessThan(5_000);
+    expect(comment.updated_at).toBe(comment.created_at);
+    const bot = octokit(github.url, "ghs_x");
+    await bot.rest.reactions.createForIssueComment({ owner: "acme", repo: "app", comment_id: comment.id, content: "eyes" });
+    await bot.rest.reactions.createForIssueComment({ owner: "acme", repo: "app", comment_id: comment.id, content: "rocket" });
+    await bot.rest.reactions.createForIssueComment({ owner: "acme", repo: "app", comment_id: comment.id, content: "rocket" });
+    // The user's own 👀 is another reaction; one on a review comment with the same id is not this comment's.
+    await user.rest.reactions.createForIssueComment({ owner: "acme", repo: "app", comment_id: comment.id, content: "eyes" });
+    await bot.rest.reactions.createForPullRequestReviewComment({ owner: "acme", repo: "app", comment_id: comment.id, content: "heart" });
+
+    const listed = await user.rest.reactions.listForIssueComment({ owner: "acme", repo: "app", comment_id: comment.id });
+    expect(listed.data.map((reaction) => [reaction.content, reaction.user?.login])).toEqual([
+      ["eyes", "agent-think[bot]"],
+      ["rocket", "agent-think[bot]"],
+      ["eyes", "octocat"]
+    ]);
+    for (const reaction of listed.data) expect(Math.abs(Date.parse(reaction.created_at) - Date.now())).toBeLessThan(5_000);
+    expect(fixture.description().checkResponse("reactions/list-for-issue-comment", listed.status, listed.data)).toEqual([]);
+    const rockets = await user.rest.reactions.listForIssueComment({ owner: "acme", repo: "app", comment_id: comment.id, content: "rocket" });
+    expect(rockets.data.map((reaction) => reaction.content)).toEqual(["rocket"]);
+    const page = await fetch(`${github.url}/repos/acme/app/issues/comments/${comment.id}/reactions?per_page=2&page=2`);
+    expect(((await page.json()) as Array<{ user: { login: string } }>).map((reaction) => reaction.user.login)).toEqual(["octocat"]);
+    expect(page.headers.get("link")).toContain('rel="prev"');
+    expect((await user.rest.reactions.listForIssueComment({ owner: "acme", repo: "app", comment_id: 424242 })).data).toEqual([]);
+    expect((await fetch(`${github.url}/repos/acme/app/issues/comments/${comment.id}/reactions?content=rocket2`)).status).toBe(422);
+    expect(github.refusals().map((record) => [record.operation, record.refused?.status])).toEqual([["reactions/list-for-issue-comment", 422]]);
   });
 });
 
@@ -347,11 +514,11 @@ describe("GitHub stand-in: refuses what GitHub's description refuses, and record
     const { message } = (await list.json()) as { message: string };
     expect(message).toContain(`For 'per_page', "lots" is not an integer.`);
     expect(message).toContain(`For 'since', "yesterday" is not a valid date-time.`);
-    const issue = await fetch(`${github.url}/repos/acme/app/issues/5`);
-    expect(issue.status).toBe(501);
+    const labels = await fetch(`${github.url}/repos/acme/app/labels`);
+    expect(labels.status).toBe(501);
     expect(github.refusals().map((record) => [record.operation, record.refused?.status])).toEqual([
       ["issues/list-comments", 422],
-      ["issues/get", 501]
+      ["issues/list-labels-for-repo", 501]
     ]);
   });
 
