@@ -633,7 +633,7 @@ describe("thread registry: cost, operators and repeated failures", () => {
     recordEvent(store, dispatched());
     const page = "https://agent-think.example/repro/0123456789abcdef0123456789abcdef/";
     recordEvent(store, { type: "reproduction", session: "acme-widgets-7", submissionId: "s1", url: page, at: T0 + 50 });
-    recordEvent(store, { ...endedWith(T0 + 100, "done", "s1"), outcome: "reproduced" });
+    recordEvent(store, { type: "turn-ended", session: "acme-widgets-7", submissionId: "s1", status: "done", outcome: "reproduced", at: T0 + 100 });
     recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 200 }));
     recordEvent(store, endedWith(T0 + 300, "done", "s2"));
     const detail = threadDetail(store, "acme-widgets-7", T0 + 400, STALE);
