@@ -104,7 +104,7 @@ function commentNotice(run: RunRef, kind: NoticeKind, text: string): Notice {
   };
 }
 
-const OUTCOME_HEADINGS: Record<RunResult["outcome"], string> = {
+export const OUTCOME_HEADINGS: Record<RunResult["outcome"], string> = {
   reproduced: "✅ Reproduced",
   "not-reproduced": "❔ Not reproduced",
   "needs-info": "💬 Needs more information",

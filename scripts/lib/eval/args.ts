@@ -1,0 +1,146 @@
+/**
+ * `npm run eval` arguments: parsed and checked before anything is sent, each
+ * error naming the flag. Pure: the environment is passed in.
+ */
+import { parseArgs } from "node:util";
+
+export const USAGE = `npm run eval -- --target local|github [options]
+
+  --target local           the local Worker (npm start) through the dispatch contract
+  --target github          a deployed bot, through GitHub: needs --repo and --dashboard
+  --repo owner/name        github: the sandbox repository, the only one written to
+                           local: run every case against this repository instead of its own
+  --url URL                local: the Worker (default AGENT_THINK_URL or http://127.0.0.1:8787)
+  --dashboard URL          github: the deployed agent Worker (its dashboard API gives each run's figures)
+  --github-api URL         github: GitHub's API (default GITHUB_API_URL or https://api.github.com)
+  --mention @handle        github: how the bot is mentioned (default @agent-think)
+  --cases PATH             a directory of cases or one case file; repeatable (default evals/cases)
+  --case ID                only this case; repeatable
+  --scripted               append each case's scripted directives (the offline scripted model)
+  --concurrency N          cases at a time (default 2)
+  --cost-cap USD           no case starts once the runs cost this much in all (default 10)
+  --out DIR                where report.json and report.html go (default eval-results/<time>)
+  --compare FILE           an earlier report.json: show what changed
+  --keep-open              github: label the issues but leave them open
+
+Environment: GITHUB_TOKEN (github: a maintainer's token for the sandbox),
+CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET (github: an Access service
+token for the dashboard API, when the Worker is behind Access).
+Exit codes: 0 every case passed; 1 some did not; 2 a bad argument or case.`;
+
+export type EvalArgs = {
+  target: "local" | "github";
+  repo?: string;
+  url: string;
+  dashboard?: string;
+  githubApi: string;
+  mention: string;
+  cases: string[];
+  only: string[];
+  scripted: boolean;
+  concurrency: number;
+  costCapUsd: number;
+  out?: string;
+  compare?: string;
+  keepOpen: boolean;
+  token?: string;
+  accessHeaders?: Record<string, string>;
+};
+
+export type ParsedEvalArgs = { ok: true; kind: "help" } | { ok: true; kind: "run"; args: EvalArgs } | { ok: false; error: string };
+
+const REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+const MENTION = /^@[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/;
+
+export function parseEvalArgs(argv: string[], env: Record<string, string | undefined>): ParsedEvalArgs {
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        target: { type: "string" },
+        repo: { type: "string" },
+        url: { type: "string" },
+        dashboard: { type: "string" },
+        "github-api": { type: "string" },
+        mention: { type: "string" },
+        cases: { type: "string", multiple: true },
+        case: { type: "string", multiple: true },
+        scripted: { type: "boolean" },
+        concurrency: { type: "string" },
+        "cost-cap": { type: "string" },
+        out: { type: "string" },
+        compare: { type: "string" },
+        "keep-open": { type: "boolean" },
+        help: { type: "boolean", short: "h" }
+      }
+    }));
+  } catch (error) {
+    return { ok: false, error: (error as Error).message };
+  }
+  if (values.help) return { ok: true, kind: "help" };
+  const target = values.target;
+  if (target !== "local" && target !== "github") return { ok: false, error: "--target must be local or github" };
+  const repo = values.repo as string | undefined;
+  if (repo !== undefined && !REPO.test(repo)) return { ok: false, error: '--repo must be "owner/name"' };
+  const concurrency = Number(values.concurrency ?? 2);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) return { ok: false, error: "--concurrency must be a whole number from 1 to 16" };
+  const costCapUsd = Number(values["cost-cap"] ?? 10);
+  if (!Number.isFinite(costCapUsd) || costCapUsd <= 0) return { ok: false, error: "--cost-cap must be an amount in US dollars above 0" };
+  const mention = (values.mention as string | undefined) ?? "@agent-think";
+  if (!MENTION.test(mention)) return { ok: false, error: "--mention must be an @handle, such as @agent-think" };
+  const url = checkedUrl((values.url as string | undefined) ?? env.AGENT_THINK_URL ?? "http://127.0.0.1:8787", "--url");
+  if (!url.ok) return url;
+  const githubApi = checkedUrl((values["github-api"] as string | undefined) ?? env.GITHUB_API_URL ?? "https://api.github.com", "--github-api");
+  if (!githubApi.ok) return githubApi;
+  const args: EvalArgs = {
+    target,
+    ...(repo === undefined ? {} : { repo }),
+    url: url.value,
+    githubApi: githubApi.value,
+    mention,
+    cases: (values.cases as string[] | undefined) ?? ["evals/cases"],
+    only: (values.case as string[] | undefined) ?? [],
+    scripted: values.scripted === true,
+    concurrency,
+    costCapUsd,
+    ...(values.out === undefined ? {} : { out: values.out as string }),
+    ...(values.compare === undefined ? {} : { compare: values.compare as string }),
+    keepOpen: values["keep-open"] === true
+  };
+  if (target === "local") {
+    if (values.dashboard !== undefined || values["keep-open"]) return { ok: false, error: "--dashboard and --keep-open are for --target github" };
+    return { ok: true, kind: "run", args };
+  }
+  if (repo === undefined) return { ok: false, error: "--target github needs --repo owner/name: the sandbox repository the harness may write to" };
+  if (values.dashboard === undefined) return { ok: false, error: "--target github needs --dashboard: the deployed agent Worker's URL" };
+  const dashboard = checkedUrl(values.dashboard as string, "--dashboard");
+  if (!dashboard.ok) return dashboard;
+  const token = env.GITHUB_TOKEN;
+  if (!token) return { ok: false, error: "--target github needs GITHUB_TOKEN: a token of a maintainer of the sandbox repository (e.g. GITHUB_TOKEN=$(gh auth token))" };
+  const id = env.CF_ACCESS_CLIENT_ID;
+  const secret = env.CF_ACCESS_CLIENT_SECRET;
+  if ((id === undefined) !== (secret === undefined)) return { ok: false, error: "set both CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET, or neither" };
+  return {
+    ok: true,
+    kind: "run",
+    args: {
+      ...args,
+      dashboard: dashboard.value,
+      token,
+      ...(id && secret ? { accessHeaders: { "CF-Access-Client-Id": id, "CF-Access-Client-Secret": secret } } : {})
+    }
+  };
+}
+
+function checkedUrl(text: string, flag: string): { ok: true; value: string } | { ok: false; error: string } {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+    return { ok: true, value: text.replace(/\/+$/, "") };
+  } catch {
+    return { ok: false, error: `${flag} must be an http(s) URL` };
+  }
+}

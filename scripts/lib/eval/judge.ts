@@ -1,0 +1,79 @@
+/**
+ * The verdict on one case: what the target saw against what the case
+ * expects, in a sentence when it is not a pass. Pure.
+ */
+import type { EvalCase } from "./case";
+import type { CaseResult, CheckResult, Verdict } from "./report";
+import type { CaseRun } from "./target";
+
+const usd = (amount: number) => `$${amount.toFixed(2)}`;
+
+export function judge(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): { verdict: Verdict; reason?: string } {
+  const { figures } = run;
+  if (run.kind === "refused") return { verdict: "error", reason: `the run did not start: ${run.reason}` };
+  if (run.kind === "timed-out") {
+    return { verdict: "timed-out", reason: `no closing comment within ${formatMinutes(evalCase.limits.minutes)}${figures.timeToStartMs === null ? " (it never started)" : ""}` };
+  }
+  if (figures.status === "error") return { verdict: "fail", reason: `the run ended in error: ${figures.error ?? "no error given"}` };
+  if (figures.status === "cancelled") return { verdict: "fail", reason: "the run was cancelled" };
+  if (figures.outcome === null) return { verdict: "fail", reason: `the run reported no outcome (expected ${evalCase.expected})` };
+  if (figures.outcome !== evalCase.expected) return { verdict: "fail", reason: `the run reported ${figures.outcome}, expected ${evalCase.expected}` };
+  const failed = checks.filter((check) => !check.ok && !check.notRun);
+  if (failed.length > 0) return { verdict: "fail", reason: failed.map((check) => `${check.name}: ${check.detail}`).join("; ") };
+  if (figures.cost !== null && figures.cost.usd > evalCase.limits.usd) {
+    return { verdict: "over-budget", reason: `it cost ${usd(figures.cost.usd)}, over the case's ${usd(evalCase.limits.usd)}` };
+  }
+  return { verdict: "pass" };
+}
+
+function formatMinutes(minutes: number): string {
+  return minutes < 1 ? `${Math.round(minutes * 60)} s` : `${minutes} min`;
+}
+
+/** The report's line for a case. */
+export function caseResult(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): CaseResult {
+  const { verdict, reason } = judge(evalCase, run, checks);
+  const { figures } = run;
+  return {
+    id: evalCase.id,
+    title: evalCase.issue.title,
+    source: evalCase.source,
+    expected: evalCase.expected,
+    outcome: figures.outcome,
+    verdict,
+    ...(reason === undefined ? {} : { reason }),
+    timeToStartMs: figures.timeToStartMs,
+    timeToCloseMs: figures.timeToCloseMs,
+    toolCalls: figures.toolCalls,
+    tokens: figures.tokens,
+    cost: figures.cost,
+    scripted: figures.scripted,
+    reproductionUrl: figures.reproductionUrl,
+    threadUrl: figures.threadUrl,
+    issueUrl: figures.issueUrl,
+    checks
+  };
+}
+
+/** A case that never started: the total cost cap was reached first. */
+export function skippedResult(evalCase: EvalCase, reason: string): CaseResult {
+  return {
+    id: evalCase.id,
+    title: evalCase.issue.title,
+    source: evalCase.source,
+    expected: evalCase.expected,
+    outcome: null,
+    verdict: "skipped",
+    reason,
+    timeToStartMs: null,
+    timeToCloseMs: null,
+    toolCalls: null,
+    tokens: null,
+    cost: null,
+    scripted: false,
+    reproductionUrl: null,
+    threadUrl: null,
+    issueUrl: null,
+    checks: []
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * `--target local`: the local Worker (`npm start`, with a real model in
+ * `.dev.vars` or the scripted one) through the dispatch contract, as `npm
+ * run dispatch` drives it: `POST /dev/dispatch`, then `GET
+ * /dev/messages/:session?submissionId=` until the submission ends, then the
+ * run's figures from the dashboard API. No GitHub issue is opened: the
+ * issue's title and body go in the instruction, and every case gets an
+ * issue number of its own, so each run is a new thread.
+ */
+import { randomInt } from "node:crypto";
+import { MAX_INSTRUCTION_CHARS } from "../../../src/shared/dispatch";
+import { sessionName } from "../../../src/run/session-name";
+import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
+import type { EvalCase } from "./case";
+import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
+import { endedRun } from "./thread-figures";
+
+export type LocalTargetOptions = {
+  baseUrl: string;
+  /** Every case runs against this repository; without it, against the case's own. */
+  repo?: string;
+  /** The first issue number; each case takes the next. */
+  issueBase?: number;
+  pollMs?: number;
+};
+
+export class LocalTarget implements EvalTarget {
+  readonly kind = "local" as const;
+  readonly against: string;
+  readonly #options: LocalTargetOptions;
+  #nextIssue: number;
+
+  constructor(options: LocalTargetOptions) {
+    this.#options = options;
+    this.against = options.baseUrl;
+    // Seconds since 2026 keep issue numbers apart between eval runs on one server.
+    this.#nextIssue = options.issueBase ?? Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 1000);
+  }
+
+  async run(request: RunRequest): Promise<CaseRun> {
+    const { baseUrl } = this.#options;
+    const repo = this.#options.repo ?? request.case.repo;
+    const issueNumber = this.#nextIssue++;
+    const response = await fetch(`${baseUrl}/dev/dispatch`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        repo,
+        issueNumber,
+        instruction: withIssue(request.instruction, request.case),
+        installationToken: "",
+        commentId: randomInt(1, 2 ** 31),
+        issueTitle: request.case.issue.title,
+        requestedBy: { login: "agent-think-eval" }
+      }),
+      signal: AbortSignal.timeout(15_000)
+    });
+    const body = await response.text();
+    if (response.status === 400) {
+      const error = errorBodySchema.safeParse(safeJson(body));
+      return { kind: "refused", reason: `the dispatch was refused: ${error.success ? error.data.error : body.slice(0, 200)}`, figures: NO_FIGURES };
+    }
+    const dispatched = dispatchResultSchema.safeParse(safeJson(body));
+    if (response.status !== 202 || !dispatched.success) throw new Error(`POST ${baseUrl}/dev/dispatch answered ${response.status}: ${body.slice(0, 200)} (is \`npm start\` running there?)`);
+    const { session, submissionId, threadUrl } = dispatched.data;
+
+    let status: SubmissionStatus | null = null;
+    while (Date.now() < request.deadline) {
+      status = await submissionStatus(baseUrl, session, submissionId);
+      if (status && isTerminalStatus(status.status)) break;
+      await sleep(Math.min(this.#options.pollMs ?? 500, Math.max(0, request.deadline - Date.now())));
+    }
+    const timing = times(status);
+    if (!status || !isTerminalStatus(status.status)) return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };
+    const run = await endedRun({ baseUrl }, session, submissionId);
+    const figures: RunFigures = {
+      ...NO_FIGURES,
+      ...timing,
+      status: run?.status === "done" || run?.status === "error" || run?.status === "cancelled" ? run.status : submissionEnd(status),
+      error: run?.error ?? status.error ?? null,
+      outcome: run?.outcome ?? null,
+      toolCalls: run?.toolCalls ?? null,
+      tokens: run?.tokens ?? null,
+      cost: run?.cost ?? null,
+      scripted: run?.scripted ?? false,
+      reproductionUrl: run?.reproductionUrl ?? null,
+      threadUrl
+    };
+    return { kind: "ended", figures };
+  }
+
+  fetchPage(url: string): Promise<Response> {
+    return fetch(url, { signal: AbortSignal.timeout(15_000) });
+  }
+}
+
+
+/** The instruction with the case's issue after it: locally there is no issue to read. */
+export function withIssue(instruction: string, evalCase: EvalCase): string {
+  const text = `${instruction}\n\n---\nThe issue, as it was reported (${evalCase.source}):\n\n# ${evalCase.issue.title}\n\n${evalCase.issue.body}`;
+  return text.length <= MAX_INSTRUCTION_CHARS ? text : `${text.slice(0, MAX_INSTRUCTION_CHARS - 1)}…`;
+}
+
+async function submissionStatus(baseUrl: string, session: string, submissionId: string): Promise<SubmissionStatus | null> {
+  const response = await fetch(`${baseUrl}${messagesPath(session, submissionId)}`, { signal: AbortSignal.timeout(10_000) });
+  const parsed = messagesResponseSchema.safeParse(safeJson(await response.text()));
+  if (response.status !== 200 || !parsed.success) throw new Error(`GET ${baseUrl}/dev/messages answered ${response.status}`);
+  return parsed.data.submission ?? null;
+}
+
+function times(status: SubmissionStatus | null): Pick<RunFigures, "timeToStartMs" | "timeToCloseMs"> {
+  if (!status) return { timeToStartMs: null, timeToCloseMs: null };
+  return {
+    timeToStartMs: status.startedAt === undefined ? null : Math.max(0, status.startedAt - status.createdAt),
+    timeToCloseMs: status.completedAt === undefined ? null : Math.max(0, status.completedAt - status.createdAt)
+  };
+}
+
+function submissionEnd(status: SubmissionStatus): RunFigures["status"] {
+  return status.status === "completed" ? "done" : status.status === "error" ? "error" : "cancelled";
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,60 @@
+/**
+ * A run's own figures as the dashboard API gives them (`GET
+ * /api/command-center/threads/:session`): outcome, cost, tokens, tool calls
+ * and the reproduction page. Both targets read them there, the local one
+ * from the local Worker and the GitHub one from the deployed Worker with an
+ * Access service token. The command center hears a run's end fire and
+ * forget, so the read is retried a few seconds until the run has ended there.
+ */
+import { threadDetailSchema, type RunSummary } from "../../../src/shared/command-center";
+
+export type ThreadReader = {
+  /** The Worker's origin. */
+  baseUrl: string;
+  /** Headers for the dashboard API (an Access service token's pair), none locally. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+};
+
+const RETRY_MS = 250;
+const WAIT_MS = 8_000;
+
+/** The run `submissionId` of `session` once it has ended there, or the last seen state of it (null when the API never knew it). */
+export async function endedRun(reader: ThreadReader, session: string, submissionId: string, waitMs = WAIT_MS): Promise<RunSummary | null> {
+  const until = Date.now() + waitMs;
+  let seen: RunSummary | null = null;
+  for (;;) {
+    seen = (await readRun(reader, session, submissionId)) ?? seen;
+    if ((seen && seen.endedAt !== undefined) || Date.now() >= until) return seen;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+  }
+}
+
+/** The session's run `submissionId` now, or null (no such thread yet, or not that run). */
+export async function readRun(reader: ThreadReader, session: string, submissionId: string): Promise<RunSummary | null> {
+  const response = await (reader.fetch ?? fetch)(`${reader.baseUrl}/api/command-center/threads/${encodeURIComponent(session)}`, {
+    headers: reader.headers ?? {},
+    signal: AbortSignal.timeout(10_000)
+  });
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return null;
+  }
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`the dashboard API answered ${response.status} for thread ${session}${accessHint(response.status)}: ${text.slice(0, 200)}`);
+  const parsed = threadDetailSchema.safeParse(safeJson(text));
+  if (!parsed.success) throw new Error(`the dashboard API's answer for thread ${session} is not a thread: ${parsed.error.issues[0]?.message ?? ""}`);
+  return parsed.data.runs.find((run) => run.submissionId === submissionId) ?? null;
+}
+
+function accessHint(status: number): string {
+  return status === 401 || status === 403 || status === 302 ? " (behind Access: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET to a service token the application allows)" : "";
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
