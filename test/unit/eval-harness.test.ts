@@ -107,7 +107,7 @@ describe("runEval", () => {
     const target = new FakeTarget(() => ({ kind: "timed-out", figures: { ...NO_FIGURES, timeToStartMs: 900 } }));
     const report = await runEval({ cases: [evalCase("slow", { limits: { minutes: 0.05, usd: 1 } })], target, scripted: true, concurrency: 1, costCapUsd: 10 });
     expect(report.cases[0]).toMatchObject({ verdict: "timed-out", reason: "no closing comment within 3 s", timeToStartMs: 900, timeToCloseMs: null, cost: null });
-    expect(target.asked[0]!.deadline - Date.now()).toBeLessThan(3_000);
+    expect(target.asked[0]!.timeLimitMs).toBe(3_000);
     expect(target.cleaned).toEqual(["slow:timed-out"]);
     // An unknown cost is never a zero.
     expect(report.totals.totalCost).toEqual({ usd: 0, complete: false });
@@ -247,17 +247,29 @@ describe("the GitHub target's reading and guard", () => {
     });
     guardRepository(octokit, "me/Sandbox");
     await octokit.rest.issues.create({ owner: "me", repo: "sandbox", title: "t" });
-    await expect(octokit.rest.issues.create({ owner: "acme", repo: "widgets", title: "t" })).rejects.toThrow(/refused POST \/repos\/\{owner\}\/\{repo\}\/issues for acme\/widgets: it works only on me\/Sandbox/);
+    await expect(octokit.rest.issues.create({ owner: "acme", repo: "widgets", title: "t" })).rejects.toThrow(/refused POST \/repos\/\{owner\}\/\{repo\}\/issues \(acme\/widgets\): it works only on me\/Sandbox/);
     await expect(octokit.rest.users.getAuthenticated()).rejects.toThrow(/it works only on me\/Sandbox/);
     await expect(octokit.request("POST /repos/{owner}/{repo}/issues", { owner: "me", repo: "sandbox-2", title: "t" })).rejects.toThrow(/refused/);
-    expect(sent).toEqual(["POST https://api.github.com/repos/me/sandbox/issues"]);
+    // Pages that paginate follows are whole URLs: the same rule, on the normalised path.
+    await octokit.request("GET https://api.github.com/repos/me/sandbox/issues/1/comments?page=2");
+    for (const url of [
+      "https://api.github.com/repos/me/sandbox-2/issues",
+      "https://api.github.com/repos/me/sandbox/../other/issues",
+      "https://api.github.com/repos/me/sandbox/%2e%2e/other/issues",
+      "https://evil.example/repos/me/sandbox/issues",
+      "https://api.github.com/user"
+    ]) {
+      await expect(octokit.request(`GET ${url}`), url).rejects.toThrow(/it works only on me\/Sandbox/);
+    }
+    expect(sent).toEqual(["POST https://api.github.com/repos/me/sandbox/issues", "GET https://api.github.com/repos/me/sandbox/issues/1/comments?page=2"]);
   });
 });
 
 describe("npm run eval arguments", () => {
   const parse = (argv: string[], env: Record<string, string> = {}) => parseEvalArgs(argv, env);
 
-  it("takes a local run with its defaults", () => {
+  it("takes a local run with its defaults, an empty variable counting as unset", () => {
+    expect(parse(["--target", "local"], { AGENT_THINK_URL: "", GITHUB_API_URL: "" })).toMatchObject({ ok: true, args: { url: "http://127.0.0.1:8787", githubApi: "https://api.github.com" } });
     expect(parse(["--target", "local", "--scripted"])).toEqual({
       ok: true,
       kind: "run",

@@ -33,6 +33,8 @@ export type ChainOptions = {
   apiPath?: string;
   /** The webhook secret; a fresh random one when absent. */
   secret?: string;
+  /** More vars for the agent Worker (`--var NAME:value`), e.g. MODEL_PRICES. */
+  agentVars?: Record<string, string>;
 };
 
 export async function startChain(options: ChainOptions): Promise<Chain> {
@@ -45,7 +47,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
   const envFile = join(dir, "ingress.dev.vars");
   await writeFile(envFile, devVarsText({ webhookSecret: secret, appId: "1", privateKeyPem: privateKey }), { mode: 0o600 });
   const started = await Promise.allSettled([
-    startDevServer({ localDev: true, githubApiUrl: apiUrl, registryPath }),
+    startDevServer({ localDev: true, githubApiUrl: apiUrl, registryPath, ...(options.agentVars ? { vars: options.agentVars } : {}) }),
     startWrangler({
       registryPath,
       args: ({ port, inspectorPort, persistTo }) => ingressDevArgs({ port, inspectorPort, persistTo, envFile, githubApiUrl: apiUrl, allowedRepos: options.allowedRepos })

@@ -91,9 +91,9 @@ export function parseEvalArgs(argv: string[], env: Record<string, string | undef
   if (!Number.isFinite(costCapUsd) || costCapUsd <= 0) return { ok: false, error: "--cost-cap must be an amount in US dollars above 0" };
   const mention = (values.mention as string | undefined) ?? "@agent-think";
   if (!MENTION.test(mention)) return { ok: false, error: "--mention must be an @handle, such as @agent-think" };
-  const url = checkedUrl((values.url as string | undefined) ?? env.AGENT_THINK_URL ?? "http://127.0.0.1:8787", "--url");
+  const url = checkedUrl((values.url as string | undefined) ?? (env.AGENT_THINK_URL || "http://127.0.0.1:8787"), "--url");
   if (!url.ok) return url;
-  const githubApi = checkedUrl((values["github-api"] as string | undefined) ?? env.GITHUB_API_URL ?? "https://api.github.com", "--github-api");
+  const githubApi = checkedUrl((values["github-api"] as string | undefined) ?? (env.GITHUB_API_URL || "https://api.github.com"), "--github-api");
   if (!githubApi.ok) return githubApi;
   const args: EvalArgs = {
     target,

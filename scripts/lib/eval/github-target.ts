@@ -82,12 +82,18 @@ export class GitHubTarget implements EvalTarget {
     const base = { ...NO_FIGURES, issueUrl: issue.html_url, threadUrl: threadUrl(this.#options.dashboardUrl, sessionName(this.#options.repo, issue.number)) };
     const cleanup = (result: CaseResult) => this.#cleanup(issue.number, result);
     const mentionedAt = Date.parse(mention.created_at);
+    // The case's time counts from the mention: throttled writes before it are the harness's, not the bot's.
+    const deadline = Date.now() + request.timeLimitMs;
 
     let figures: RunFigures = base;
-    while (Date.now() < request.deadline) {
+    const started = async () => {
       const reactions = await this.#botReactions(mention.id);
       const rocket = reactions.find((reaction) => reaction.content === "rocket");
       if (rocket) figures = { ...figures, timeToStartMs: Math.max(0, Date.parse(rocket.created_at) - mentionedAt) };
+      return reactions;
+    };
+    while (Date.now() < deadline) {
+      const reactions = await started();
       if (reactions.some((reaction) => reaction.content === "confused")) {
         return { kind: "refused", reason: "the webhook app reacted 😕: it could not start the run (its comment on the issue says why)", figures, cleanup };
       }
@@ -96,9 +102,10 @@ export class GitHubTarget implements EvalTarget {
         figures = { ...figures, timeToCloseMs: Math.max(0, Date.parse(closing.createdAt) - mentionedAt), outcome: closing.outcome };
         return { kind: "ended", figures: await this.#withRunFigures(figures, issue.number, closing.submissionId), cleanup };
       }
-      await sleep(Math.min(this.#options.pollMs ?? 3_000, Math.max(0, request.deadline - Date.now())));
+      await sleep(Math.min(this.#options.pollMs ?? 3_000, Math.max(0, deadline - Date.now())));
     }
-    // Told to stop, so a run past its time spends nothing more.
+    // Whether it started at all, seen once more at the end; then told to stop, so a run past its time spends nothing more.
+    await started();
     await this.#octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `${this.#options.mention} stop` });
     return { kind: "timed-out", figures, cleanup };
   }
@@ -176,11 +183,25 @@ export function guardRepository(octokit: Octokit, repo: string): void {
   const [owner, name] = repo.toLowerCase().split("/");
   octokit.hook.before("request", (options) => {
     const route = String(options.url);
-    const about = { owner: String(options.owner ?? "").toLowerCase(), repo: String(options.repo ?? "").toLowerCase() };
-    if (!route.startsWith("/repos/{owner}/{repo}/") || about.owner !== owner || about.repo !== name) {
-      throw new Error(`the eval harness refused ${options.method} ${route} for ${about.owner}/${about.repo}: it works only on ${repo}`);
+    if (!aboutRepository(route, options, `${owner}/${name}`)) {
+      const about = /^https?:/.test(route) ? route : `${String(options.owner ?? "")}/${String(options.repo ?? "")}`;
+      throw new Error(`the eval harness refused ${options.method} ${route} (${about}): it works only on ${repo}`);
     }
   });
+}
+
+/**
+ * Whether a request is about `repo` (lowercase `owner/name`): a route
+ * template with that owner and repo, or (a page `paginate` follows) a whole
+ * URL on the API whose normalised path is under `/repos/owner/name/`.
+ */
+function aboutRepository(route: string, options: Record<string, unknown>, repo: string): boolean {
+  if (route.startsWith("/repos/{owner}/{repo}/")) return `${String(options.owner ?? "")}/${String(options.repo ?? "")}`.toLowerCase() === repo;
+  if (!/^https?:\/\//.test(route)) return false;
+  const url = new URL(route);
+  const api = new URL(String(options.baseUrl));
+  const base = api.pathname.replace(/\/+$/, "");
+  return url.origin === api.origin && url.pathname.toLowerCase().startsWith(`${base}/repos/${repo}/`);
 }
 
 function evalOctokit(token: string, baseUrl: string, log: (line: string) => void = () => {}): Octokit {

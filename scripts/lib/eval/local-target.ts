@@ -63,12 +63,13 @@ export class LocalTarget implements EvalTarget {
     const dispatched = dispatchResultSchema.safeParse(safeJson(body));
     if (response.status !== 202 || !dispatched.success) throw new Error(`POST ${baseUrl}/dev/dispatch answered ${response.status}: ${body.slice(0, 200)} (is \`npm start\` running there?)`);
     const { session, submissionId, threadUrl } = dispatched.data;
+    const deadline = Date.now() + request.timeLimitMs;
 
     let status: SubmissionStatus | null = null;
-    while (Date.now() < request.deadline) {
+    while (Date.now() < deadline) {
       status = await submissionStatus(baseUrl, session, submissionId);
       if (status && isTerminalStatus(status.status)) break;
-      await sleep(Math.min(this.#options.pollMs ?? 500, Math.max(0, request.deadline - Date.now())));
+      await sleep(Math.min(this.#options.pollMs ?? 500, Math.max(0, deadline - Date.now())));
     }
     const timing = times(status);
     if (!status || !isTerminalStatus(status.status)) return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };

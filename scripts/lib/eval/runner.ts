@@ -48,7 +48,7 @@ export async function runEval(options: EvalOptions): Promise<Report> {
         log(`- ${evalCase.id}: skipped (cost cap)`);
         continue;
       }
-      const result = await runCase(evalCase, target, scripted, now, log);
+      const result = await runCase(evalCase, target, scripted, log);
       results[index] = result;
       spent += result.cost?.usd ?? 0;
       log(progressLine(result));
@@ -73,11 +73,10 @@ export async function runEval(options: EvalOptions): Promise<Report> {
   };
 }
 
-async function runCase(evalCase: EvalCase, target: EvalTarget, scripted: boolean, now: () => number, log: (line: string) => void): Promise<CaseResult> {
-  const deadline = now() + evalCase.limits.minutes * 60_000;
+async function runCase(evalCase: EvalCase, target: EvalTarget, scripted: boolean, log: (line: string) => void): Promise<CaseResult> {
   let run: CaseRun;
   try {
-    run = await target.run({ case: evalCase, instruction: caseInstruction(evalCase, scripted), deadline });
+    run = await target.run({ case: evalCase, instruction: caseInstruction(evalCase, scripted), timeLimitMs: evalCase.limits.minutes * 60_000 });
   } catch (error) {
     // The harness could not drive it (the target unreachable, an answer it did not expect).
     return caseResult(evalCase, { kind: "refused", reason: (error as Error).message, figures: NO_FIGURES }, []);

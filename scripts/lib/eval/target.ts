@@ -43,8 +43,8 @@ export type RunRequest = {
   case: EvalCase;
   /** What the bot is asked: the case's instruction, and its scripted directives with `--scripted`. */
   instruction: string;
-  /** When the case's time is up (ms since the epoch). */
-  deadline: number;
+  /** The case's time, counted from the mention (or the dispatch): the target starts the clock when it asks. */
+  timeLimitMs: number;
 };
 
 export interface EvalTarget {
