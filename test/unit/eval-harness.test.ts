@@ -299,3 +299,18 @@ describe("npm run eval arguments", () => {
     expect(parse(["--target", "local", "--bogus"])).toMatchObject({ ok: false, error: expect.stringContaining("bogus") });
   });
 });
+
+describe("the starter cases (evals/cases)", () => {
+  it("are at least ten valid cases from public GitHub issues, each scripted to report what it expects", async () => {
+    const { loadCases } = await import("../../scripts/lib/eval/case");
+    const { planScript } = await import("../../src/model/script");
+    const cases = await loadCases(["evals/cases"]);
+    expect(cases.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(cases.map((one) => one.expected))).toEqual(new Set(["reproduced", "not-reproduced", "needs-info", "pr-opened"]));
+    for (const one of cases) {
+      expect(one.source, one.id).toMatch(new RegExp(`^https://github\\.com/${one.repo.replace(".", "\\.")}/issues/\\d+$`));
+      const reported = planScript(caseInstruction(one, true)).flatMap((step) => (step.kind === "tool" && step.toolName === "report_result" ? [step.input.outcome] : []));
+      expect(reported, one.id).toEqual([one.expected]);
+    }
+  });
+});
