@@ -4,7 +4,7 @@
  */
 import type { EvalCase } from "./case";
 import type { CaseResult, CheckResult, Verdict } from "./report";
-import type { CaseRun } from "./target";
+import { NO_FIGURES, type CaseRun, type RunFigures } from "./target";
 
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
@@ -33,7 +33,15 @@ function formatMinutes(minutes: number): string {
 /** The report's line for a case. */
 export function caseResult(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): CaseResult {
   const { verdict, reason } = judge(evalCase, run, checks);
-  const { figures } = run;
+  return line(evalCase, run.figures, verdict, reason, checks);
+}
+
+/** A case that never started: the total cost cap was reached first. */
+export function skippedResult(evalCase: EvalCase, reason: string): CaseResult {
+  return line(evalCase, NO_FIGURES, "skipped", reason, []);
+}
+
+function line(evalCase: EvalCase, figures: RunFigures, verdict: Verdict, reason: string | undefined, checks: CheckResult[]): CaseResult {
   return {
     id: evalCase.id,
     title: evalCase.issue.title,
@@ -52,28 +60,5 @@ export function caseResult(evalCase: EvalCase, run: CaseRun, checks: CheckResult
     threadUrl: figures.threadUrl,
     issueUrl: figures.issueUrl,
     checks
-  };
-}
-
-/** A case that never started: the total cost cap was reached first. */
-export function skippedResult(evalCase: EvalCase, reason: string): CaseResult {
-  return {
-    id: evalCase.id,
-    title: evalCase.issue.title,
-    source: evalCase.source,
-    expected: evalCase.expected,
-    outcome: null,
-    verdict: "skipped",
-    reason,
-    timeToStartMs: null,
-    timeToCloseMs: null,
-    toolCalls: null,
-    tokens: null,
-    cost: null,
-    scripted: false,
-    reproductionUrl: null,
-    threadUrl: null,
-    issueUrl: null,
-    checks: []
   };
 }
