@@ -20,6 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { parseReport, type Report } from "../scripts/lib/eval/report";
+import type { ThreadDetail } from "../src/shared/command-center";
 import { startChain, type Chain } from "./support/chain";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -117,6 +118,10 @@ describe("npm run eval --target local", () => {
     expect(cases.passes!.timeToCloseMs!).toBeGreaterThanOrEqual(cases.passes!.timeToStartMs!);
     expect(cases.differs).toMatchObject({ verdict: "fail", outcome: "not-reproduced", reason: "the run reported not-reproduced, expected reproduced" });
     expect(cases.slow).toMatchObject({ verdict: "timed-out", reason: "no closing comment within 6 s", timeToCloseMs: null });
+    // It was told to stop: the run is cancelled, well before its 30 s sleep would have ended.
+    const session = cases.slow!.threadUrl!.split("/").at(-1)!;
+    const latest = async () => ((await (await fetch(`${chain.agent.url}/api/command-center/threads/${session}`)).json()) as ThreadDetail).runs[0]?.status;
+    await expect.poll(latest, { timeout: 10_000 }).toBe("cancelled");
     expect(report.totals).toMatchObject({ cases: 3, ran: 3, passed: 1 });
     expect(cli.stdout).toContain("resolved    1 of 3 (33%)");
     const html = await readFile(join(out, "report.html"), "utf8");

@@ -3,7 +3,8 @@
  * `.dev.vars` or the scripted one) through the dispatch contract, as `npm
  * run dispatch` drives it: `POST /dev/dispatch`, then `GET
  * /dev/messages/:session?submissionId=` until the submission ends, then the
- * run's figures from the dashboard API. No GitHub issue is opened: the
+ * run's figures from the dashboard API; a run past its time is dispatched
+ * `stop`. No GitHub issue is opened: the
  * issue's title and body go in the instruction, and every case gets an
  * issue number of its own, so each run is a new thread.
  */
@@ -41,20 +42,7 @@ export class LocalTarget implements EvalTarget {
     const { baseUrl } = this.#options;
     const repo = this.#options.repo ?? request.case.repo;
     const issueNumber = this.#nextIssue++;
-    const response = await fetch(`${baseUrl}/dev/dispatch`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        repo,
-        issueNumber,
-        instruction: withIssue(request.instruction, request.case),
-        installationToken: "",
-        commentId: randomInt(1, 2 ** 31),
-        issueTitle: request.case.issue.title,
-        requestedBy: { login: "agent-think-eval" }
-      }),
-      signal: AbortSignal.timeout(15_000)
-    });
+    const response = await this.#dispatch(repo, issueNumber, withIssue(request.instruction, request.case), request.case.issue.title);
     const body = await response.text();
     if (response.status === 400) {
       const error = errorBodySchema.safeParse(safeJson(body));
@@ -72,7 +60,11 @@ export class LocalTarget implements EvalTarget {
       await sleep(Math.min(this.#options.pollMs ?? 500, Math.max(0, deadline - Date.now())));
     }
     const timing = times(status);
-    if (!status || !isTerminalStatus(status.status)) return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };
+    if (!status || !isTerminalStatus(status.status)) {
+      // Told to stop (the stop grammar, docs/contracts.md), so a run past its time spends nothing more.
+      await (await this.#dispatch(repo, issueNumber, "stop", request.case.issue.title)).body?.cancel();
+      return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };
+    }
     const run = await endedRun({ baseUrl }, session, submissionId);
     const figures: RunFigures = {
       ...NO_FIGURES,
@@ -88,6 +80,23 @@ export class LocalTarget implements EvalTarget {
       threadUrl
     };
     return { kind: "ended", figures };
+  }
+
+  #dispatch(repo: string, issueNumber: number, instruction: string, issueTitle: string): Promise<Response> {
+    return fetch(`${this.#options.baseUrl}/dev/dispatch`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        repo,
+        issueNumber,
+        instruction,
+        installationToken: "",
+        commentId: randomInt(1, 2 ** 31),
+        issueTitle,
+        requestedBy: { login: "agent-think-eval" }
+      }),
+      signal: AbortSignal.timeout(15_000)
+    });
   }
 
   fetchPage(url: string): Promise<Response> {
