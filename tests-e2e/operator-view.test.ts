@@ -129,7 +129,7 @@ function fixture(now: number) {
     say("a3", "Third run: reproduced, the total is off by one.")
   ];
   const runs: RunSummary[] = [
-    { submissionId: "sub-3", status: "done", dispatchedAt: now - 80_000, turnStartedAt: now - 79_000, endedAt: now - 60_000, toolCalls: 1, cost: { usd: 0.1, complete: true }, continuedBy: "ops@example.com", scripted: true },
+    { submissionId: "sub-3", status: "done", dispatchedAt: now - 80_000, turnStartedAt: now - 79_000, endedAt: now - 60_000, toolCalls: 1, cost: { usd: 0.1, complete: true }, continuedBy: "ops@example.com", scripted: true, outcome: "reproduced" },
     { submissionId: "sub-2", status: "error", dispatchedAt: now - 100_000, endedAt: now - 95_000, toolCalls: 1, error: "the model fell over", cost: { usd: 0.26, complete: false }, continuedBy: "ops@example.com" },
     { submissionId: "sub-1", status: "error", dispatchedAt: now - 120_000, endedAt: now - 110_000, toolCalls: 1, error: "the model fell over", cost: { usd: 0.874, complete: true } }
   ];
@@ -236,6 +236,7 @@ describe("the operator's view", () => {
     const header = page.locator(".thread-status").getByTestId("thread-status");
     expect(await latest.getByTestId("run-status").textContent()).toBe(await header.textContent());
     expect(await latest.getByTestId("run-cost").textContent()).toBe("$0.10");
+    expect(await latest.getByTestId("run-outcome").textContent()).toBe("reproduced");
     expect(await page.getByTestId("thread-cost-latest").textContent()).toBe("$0.10");
     expect(await latest.getByTestId("run-who").textContent()).toContain("continued by ops@example.com from the dashboard");
     expect(await latest.getByTestId("run-scripted").textContent()).toBe("scripted demonstration — no model ran");

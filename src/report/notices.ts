@@ -32,6 +32,7 @@ import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } fro
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
 import type { Cost } from "../shared/command-center";
+import { OUTCOME_LABELS, RESULT_OUTCOMES } from "../shared/outcomes";
 import { formatCost } from "../shared/pricing";
 
 export type NoticeKind = "rocket" | "closing" | "stale";
@@ -104,16 +105,21 @@ function commentNotice(run: RunRef, kind: NoticeKind, text: string): Notice {
   };
 }
 
-export const OUTCOME_HEADINGS: Record<RunResult["outcome"], string> = {
-  reproduced: "✅ Reproduced",
-  "not-reproduced": "❔ Not reproduced",
-  "needs-info": "💬 Needs more information",
-  "pr-opened": "🛠️ Pull request opened",
-  "pr-updated": "🛠️ Pull request updated",
-  "no-pr": "❔ No pull request",
-  "review-addressed": "🛠️ Review addressed",
-  "patch-suggested": "🩹 Patch suggested"
+const OUTCOME_EMOJI: Record<RunResult["outcome"], string> = {
+  reproduced: "✅",
+  "not-reproduced": "❔",
+  "needs-info": "💬",
+  "pr-opened": "🛠️",
+  "pr-updated": "🛠️",
+  "no-pr": "❔",
+  "review-addressed": "🛠️",
+  "patch-suggested": "🩹"
 };
+
+/** The closing comment's heading for each outcome ("✅ Reproduced"); the eval harness reads the outcome back from it. */
+export const OUTCOME_HEADINGS = Object.fromEntries(
+  RESULT_OUTCOMES.map((outcome) => [outcome, `${OUTCOME_EMOJI[outcome]} ${OUTCOME_LABELS[outcome]}`])
+) as Record<RunResult["outcome"], string>;
 
 /** A URL longer than this is never linked, and shown cut. */
 const MAX_LINKED_URL_CHARS = 2_000;

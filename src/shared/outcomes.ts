@@ -14,3 +14,19 @@ export const RESULT_OUTCOMES = [
   "patch-suggested"
 ] as const;
 export type ResultOutcome = (typeof RESULT_OUTCOMES)[number];
+
+/** Each outcome in words: the closing comment's heading (after its emoji) and the thread page's run line. */
+export const OUTCOME_LABELS: Record<ResultOutcome, string> = {
+  reproduced: "Reproduced",
+  "not-reproduced": "Not reproduced",
+  "needs-info": "Needs more information",
+  "pr-opened": "Pull request opened",
+  "pr-updated": "Pull request updated",
+  "no-pr": "No pull request",
+  "review-addressed": "Review addressed",
+  "patch-suggested": "Patch suggested"
+};
+
+export function isResultOutcome(value: unknown): value is ResultOutcome {
+  return typeof value === "string" && (RESULT_OUTCOMES as readonly string[]).includes(value);
+}

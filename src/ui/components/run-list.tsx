@@ -19,6 +19,11 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
     <div className="run-marker" data-testid="run-marker" data-run={run.number}>
       {props.detail ? null : <span className="run-label">Run {run.number}</span>}
       {run.label && !props.detail ? <StatusBadge label={run.label} tone={run.tone} status={run.status} title={run.statusTitle} testId="run-status" /> : null}
+      {run.outcome ? (
+        <span className="run-outcome" data-testid="run-outcome" title="What the run reported with report_result">
+          {run.outcome}
+        </span>
+      ) : null}
       {run.cost && !props.detail ? (
         <span className={`run-cost cost-${run.cost.kind}`} title={run.cost.title} data-testid="run-cost">
           {run.cost.text}

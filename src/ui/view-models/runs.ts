@@ -10,6 +10,7 @@
  * Pure: `now` is a parameter.
  */
 import type { RunSummary, ThreadSummary } from "../../shared/command-center";
+import { OUTCOME_LABELS } from "../../shared/outcomes";
 import { costView, formatCount, formatDuration, formatRelativeTime, formatTimestamp, type CostView } from "./format";
 import type { ThreadStatusView } from "./thread";
 import type { Tone } from "./threads";
@@ -71,7 +72,9 @@ export type RunView = {
   instruction?: string;
   /** "3 tool calls · 1,200 in / 300 out · 42 s". */
   facts: string;
-  /** The collapsed line of an older run: "failed · $0.42 · 3 tool calls · 5 min ago". */
+  /** What the run reported with `report_result`, in words ("reproduced"). */
+  outcome?: string;
+  /** The collapsed line of an older run: "failed · $0.42 · 3 tool calls · 5 min ago", with the outcome after the status when it reported one. */
   line: string;
   error?: string;
   scripted: boolean;
@@ -130,6 +133,7 @@ export function runViews(options: {
     const submittedAt = part?.marker ? Date.parse(part.marker.envelope.submittedAt) : NaN;
     const at = Number.isFinite(submittedAt) ? submittedAt : run?.dispatchedAt;
     const duration = run?.endedAt !== undefined && run.dispatchedAt !== undefined ? formatDuration(Math.max(0, run.endedAt - run.dispatchedAt)) : undefined;
+    const outcome = run?.outcome ? OUTCOME_LABELS[run.outcome].toLowerCase() : undefined;
     const facts = [
       `${formatCount(toolCalls)} tool call${toolCalls === 1 ? "" : "s"}`,
       run?.tokens ? `${formatCount(run.tokens.input)} in / ${formatCount(run.tokens.output)} out` : null,
@@ -152,7 +156,8 @@ export function runViews(options: {
       ...(at !== undefined ? { when: formatRelativeTime(at, options.now), whenTitle: formatTimestamp(at) } : {}),
       ...(part?.marker ? { instruction: part.marker.envelope.instruction } : {}),
       facts: facts.join(" · "),
-      line: [label || null, cost?.text ?? null, facts[0]!, endedWhen ?? (at !== undefined ? formatRelativeTime(at, options.now) : null)]
+      ...(outcome ? { outcome } : {}),
+      line: [label || null, outcome ?? null, cost?.text ?? null, facts[0]!, endedWhen ?? (at !== undefined ? formatRelativeTime(at, options.now) : null)]
         .filter((piece): piece is string => piece !== null)
         .join(" · "),
       ...(error ? { error } : {}),

@@ -29,6 +29,7 @@ import type {
   ThreadStatus,
   ThreadSummary
 } from "../../shared/command-center";
+import { isResultOutcome } from "../../shared/outcomes";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
@@ -156,7 +157,7 @@ export function readThread(value: unknown): ThreadSummary | null {
 
 const RUN_STATUSES: Record<RunSummary["status"], true> = { queued: true, running: true, recovering: true, done: true, error: true, cancelled: true };
 
-/** One run of a thread's detail; null when it does not read. Its cost, who continued it and whether it was scripted are extras. */
+/** One run of a thread's detail; null when it does not read. Its cost, who continued it, whether it was scripted, its outcome and page are extras (an unknown outcome is dropped). */
 export function readRun(value: unknown): RunSummary | null {
   if (
     !isRecord(value) ||
@@ -173,12 +174,14 @@ export function readRun(value: unknown): RunSummary | null {
     return null;
   }
   const cost = readCost(value.cost);
-  const { cost: _cost, continuedBy, scripted, ...rest } = value;
+  const { cost: _cost, continuedBy, scripted, outcome, reproductionUrl, ...rest } = value;
   return {
-    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "scripted">),
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "scripted" | "outcome" | "reproductionUrl">),
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
-    ...(scripted === true ? { scripted: true } : {})
+    ...(scripted === true ? { scripted: true } : {}),
+    ...(isResultOutcome(outcome) ? { outcome } : {}),
+    ...(isString(reproductionUrl) ? { reproductionUrl } : {})
   };
 }
 

@@ -81,6 +81,10 @@ describe("runViews", () => {
   it("sums an older run up in one line: outcome, cost, tool calls, when it ended", () => {
     expect(views[1]!.line).toBe("failed · unknown · 1 tool call · ended 9 min ago");
     expect(views[2]!.line).toBe("failed · ≥ $0.32 · 2 tool calls · ended 29 min ago");
+    // With the outcome it reported, after its status.
+    const reported = runViews({ items: transcriptItems(messages), runs: [runs[0]!, { ...runs[1]!, status: "done", outcome: "not-reproduced" }, runs[2]!], thread: summary, header, now: NOW });
+    expect(reported[1]!.line).toBe("done · not reproduced · unknown · 1 tool call · ended 9 min ago");
+    expect(reported[1]!.outcome).toBe("not reproduced");
     expect(views[2]!.items.map((item) => item.kind)).toEqual(["tool", "tool", "text"]);
   });
 

@@ -101,5 +101,14 @@ describe("cost on the wire", () => {
     expect(readThreadDetail({ runs: [] })).toMatchObject({ ok: false, reason: "no readable thread" });
     expect(readThreadDetail({ thread: thread() })).toMatchObject({ ok: false, reason: "no run list" });
     expect(readRun({ submissionId: "s", status: "done" })).toBeNull();
+    // The outcome it reported and its page come through; an outcome nobody knows does not.
+    expect(readRun({ submissionId: "s", status: "done", toolCalls: 1, outcome: "reproduced", reproductionUrl: "https://bot.example/repro/ab/" })).toEqual({
+      submissionId: "s",
+      status: "done",
+      toolCalls: 1,
+      outcome: "reproduced",
+      reproductionUrl: "https://bot.example/repro/ab/"
+    });
+    expect(readRun({ submissionId: "s", status: "done", toolCalls: 1, outcome: "<b>pwned</b>" })).toEqual({ submissionId: "s", status: "done", toolCalls: 1 });
   });
 });
