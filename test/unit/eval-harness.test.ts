@@ -150,8 +150,8 @@ describe("runEval", () => {
     expect(report.cases.map((result) => [result.verdict, result.reason])).toEqual([
       ["over-budget", "it cost $2.50, over the case's $2.00"],
       ["fail", "the run ended in error: model unavailable"],
-      ["error", 'the run did not start: the dispatch was refused: repo: must be "owner/name"'],
-      ["error", "the run did not start: cannot reach http://127.0.0.1:0"]
+      ["error", 'the dispatch was refused: repo: must be "owner/name"'],
+      ["error", "the harness could not drive it: cannot reach http://127.0.0.1:0"]
     ]);
   });
 

@@ -76,11 +76,23 @@ export class GitHubTarget implements EvalTarget {
         labels: [EVAL_LABEL]
       })
     ).data;
+    const base = { ...NO_FIGURES, issueUrl: issue.html_url, threadUrl: threadUrl(this.#options.dashboardUrl, sessionName(this.#options.repo, issue.number)) };
+    const cleanup = (result: CaseResult) => this.#cleanup(issue.number, result);
+    try {
+      return await this.#follow(request, issue.number, base, cleanup);
+    } catch (error) {
+      // The issue is open: it is still labelled and closed, with why the harness could not go on.
+      return { kind: "refused", reason: `the harness could not follow it: ${(error as Error).message}`, figures: base, cleanup };
+    }
+  }
+
+  async #follow(request: RunRequest, issueNumber: number, base: RunFigures, cleanup: (result: CaseResult) => Promise<void>): Promise<CaseRun> {
+    const owner = this.#owner;
+    const repo = this.#name;
+    const issue = { number: issueNumber };
     const mention = (
       await this.#octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `${this.#options.mention} ${request.instruction}` })
     ).data;
-    const base = { ...NO_FIGURES, issueUrl: issue.html_url, threadUrl: threadUrl(this.#options.dashboardUrl, sessionName(this.#options.repo, issue.number)) };
-    const cleanup = (result: CaseResult) => this.#cleanup(issue.number, result);
     const mentionedAt = Date.parse(mention.created_at);
     // The case's time counts from the mention: throttled writes before it are the harness's, not the bot's.
     const deadline = Date.now() + request.timeLimitMs;

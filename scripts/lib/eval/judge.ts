@@ -10,7 +10,7 @@ const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
 export function judge(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): { verdict: Verdict; reason?: string } {
   const { figures } = run;
-  if (run.kind === "refused") return { verdict: "error", reason: `the run did not start: ${run.reason}` };
+  if (run.kind === "refused") return { verdict: "error", reason: run.reason };
   if (run.kind === "timed-out") {
     return { verdict: "timed-out", reason: `no closing comment within ${formatMinutes(evalCase.limits.minutes)}${figures.timeToStartMs === null ? " (it never started)" : ""}` };
   }

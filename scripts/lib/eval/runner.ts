@@ -79,7 +79,7 @@ async function runCase(evalCase: EvalCase, target: EvalTarget, scripted: boolean
     run = await target.run({ case: evalCase, instruction: caseInstruction(evalCase, scripted), timeLimitMs: evalCase.limits.minutes * 60_000 });
   } catch (error) {
     // The harness could not drive it (the target unreachable, an answer it did not expect).
-    return caseResult(evalCase, { kind: "refused", reason: (error as Error).message, figures: NO_FIGURES }, []);
+    return caseResult(evalCase, { kind: "refused", reason: `the harness could not drive it: ${(error as Error).message}`, figures: NO_FIGURES }, []);
   }
   const checks = run.kind === "ended" ? await runChecks(evalCase, run, target) : [];
   const result = caseResult(evalCase, run, checks);
