@@ -76,4 +76,16 @@ describe("modelHealth", () => {
     expect(check.fix).toMatch(new RegExp(`^set .*${variable}`));
     expect(check.fix).not.toContain("\n");
   });
+
+  it("warns when a configured model has no price, or MODEL_PRICES does not parse, and not otherwise", () => {
+    const env = { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN };
+    expect(modelHealth({ ...env, OPENAI_MODEL: "gpt-5.5-2026-10-01" }).status).toBe("ok");
+    const unpriced = modelHealth({ ...env, OPENAI_MODEL: "o9-preview" });
+    expect(unpriced).toMatchObject({ status: "warn", fix: expect.stringContaining('add "o9-preview" to MODEL_PRICES') });
+    expect(unpriced.detail).toMatch(/; no price for o9-preview: those runs' cost shows as unknown and RUN_COST_BUDGET cannot stop them$/);
+    expect(modelHealth({ ...env, OPENAI_MODEL: "o9-preview", MODEL_PRICES: JSON.stringify({ "o9-preview": { input: 1, cachedInput: 0.1, output: 4 } }) }).status).toBe("ok");
+    expect(modelHealth({ ...env, MODEL_PRICES: "{" })).toMatchObject({ status: "warn", detail: expect.stringContaining("MODEL_PRICES must be JSON"), fix: "fix MODEL_PRICES (README, Configuration)" });
+    // The scripted model is priced at nothing and stays a warning of its own.
+    expect(modelHealth({ MODEL_PRICES: "{" }).detail).not.toContain("MODEL_PRICES");
+  });
 });
