@@ -53,7 +53,7 @@
  * user's new issue comment is delivered as `issue_comment.created`, built
  * and signed by github-delivery.ts, after the comment's 201, retried on a
  * network error or a 5xx (`retryDelaysMs`, [200, 500, 1000] ms), and
- * recorded (`deliveries()`, `GET /_standin/deliveries`). The bot's own
+ * recorded (`deliveries()`, `GET /_standin/deliveries`; github-standin-webhooks.ts). The bot's own
  * comments deliver nothing (the webhook app ignores its bot anyway).
  *
  * Faults a test can ask for, recorded with `fault` and never as refusals:
@@ -83,10 +83,8 @@
  * handlers inside workerd). Records keep request bodies, never the
  * Authorization header.
  */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { issueCommentPayload, signedDelivery } from "./github-delivery";
 import {
   DEFAULT_GITHUB_DESCRIPTION,
   GITHUB_DOCS_URL,
@@ -97,17 +95,17 @@ import {
 import {
   GitHubStandinState,
   ROLE_NAMES,
-  STANDIN_APP_ID,
-  type CommentEvent,
   type FileSeed,
   type PullSeed,
   type RoleName,
   type StandinAnswer,
   type StandinCaller
 } from "./github-standin-state";
+import { checkedWebhook, webhookFromEnv, webhookTarget, WebhookSender, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
 export type { CommentEvent, FileSeed, PullSeed, RoleName, StandinCaller } from "./github-standin-state";
 export { STANDIN_BOT_USER_ID } from "./github-standin-state";
+export { describeDelivery, webhookFromEnv, webhookTarget, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
 export type StandinRecord = {
   method: string;
@@ -131,38 +129,6 @@ export type RateLimitFault = {
   method?: string;
   /** Only calls whose path equals this, or matches this pattern (any). */
   path?: string | RegExp;
-};
-
-/** Where the stand-in sends webhook deliveries, and the secret it signs them with (the App's webhook secret). */
-export type WebhookTarget = {
-  url: string;
-  secret: string;
-  /** The waits before each retry of a delivery that met a network error or a 5xx ([200, 500, 1000] ms: four attempts). */
-  retryDelaysMs?: number[];
-};
-
-/** One webhook delivery the stand-in sent (or is sending). */
-export type StandinDelivery = {
-  event: "issue_comment";
-  action: "created";
-  /** The `X-GitHub-Delivery` header. */
-  deliveryId: string;
-  url: string;
-  repo: string;
-  issueNumber: number;
-  commentId: number;
-  /** The comment's author. */
-  login: string;
-  /** The receiver's last answer; absent when the last attempt met a network error. */
-  status?: number;
-  /** The last attempt's network error; absent once the receiver answered. */
-  error?: string;
-  /** How many times it was sent. */
-  attempts: number;
-  /** Set while attempts are still under way. */
-  pending?: true;
-  /** When it was first sent (ms since the epoch). */
-  at: number;
 };
 
 export type GitHubStandin = {
@@ -218,9 +184,6 @@ export type StandinOptions = {
 const MAX_BODY_BYTES = 1024 * 1024;
 const TOKEN_LIFETIME_MS = 3_600_000;
 const DEFAULT_RETRY_AFTER_SECONDS = 60;
-const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [200, 500, 1000];
-/** GitHub gives a receiver 10 seconds to answer a delivery. */
-const WEBHOOK_TIMEOUT_MS = 10_000;
 /** The token prefixes GitHub gives a user's tokens: classic and fine-grained personal, OAuth app, and GitHub App user-to-server. */
 const USER_TOKEN = /^(?:ghp_|github_pat_|gho_|ghu_)/;
 /** A JSON Web Token (the App's): three base64url parts, the header's JSON opening `eyJ`. */
@@ -234,12 +197,10 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
   const permissions = options.permissions ?? parsePermissions(process.env.GITHUB_STANDIN_PERMISSIONS ?? "");
   const userLogin = options.userLogin ?? (process.env.GITHUB_STANDIN_USER?.trim() || "octocat");
   let webhook: WebhookTarget | null = checkedWebhook(options.webhook === undefined ? webhookFromEnv(process.env) : options.webhook);
-  const deliveries: StandinDelivery[] = [];
-  const inflight = new Set<Promise<void>>();
-  const closing = new AbortController();
   const records: StandinRecord[] = [];
   let faults: Array<Required<Pick<RateLimitFault, "times" | "retryAfterSeconds">> & RateLimitFault> = [];
   let url = "";
+  const webhooks = new WebhookSender({ description, baseUrl: () => url, ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}) });
   const state = new GitHubStandinState({
     baseUrl: () => url,
     botLogin: options.botLogin ?? "agent-think[bot]",
@@ -328,97 +289,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     answer(result.status, result.body, result.headers);
     // The delivery goes out after the comment's answer, as GitHub's does, and never holds it up.
     const target = webhook;
-    if (result.comment && target) {
-      const event = result.comment;
-      setImmediate(() => track(deliver(target, event)));
-    }
-  }
-
-  function track(delivery: Promise<void>): void {
-    inflight.add(delivery);
-    void delivery.finally(() => inflight.delete(delivery));
-  }
-
-  /** GitHub's `issue_comment.created` for `event`, signed with the target's secret, sent until answered below 500 or out of retries. */
-  async function deliver(target: WebhookTarget, event: CommentEvent): Promise<void> {
-    const deliveryId = randomUUID();
-    const record: StandinDelivery = {
-      event: "issue_comment",
-      action: "created",
-      deliveryId,
-      url: target.url,
-      repo: event.repo,
-      issueNumber: event.issueNumber,
-      commentId: event.commentId,
-      login: event.login,
-      attempts: 0,
-      pending: true,
-      at: Date.now()
-    };
-    deliveries.push(record);
-    try {
-      const enterprise = description.apiRoot !== "";
-      const built = issueCommentPayload({
-        repo: event.repo,
-        issueNumber: event.issueNumber,
-        commentId: event.commentId,
-        body: event.body,
-        login: event.login,
-        userId: event.userId,
-        userType: event.userType,
-        association: event.association,
-        pullRequest: event.pullRequest,
-        ...(event.issueTitle === undefined ? {} : { issueTitle: event.issueTitle }),
-        // An Enterprise Server writes its own origins into a payload; github.com's name github.com, as the e2e deliveries do.
-        ...(enterprise ? { github: { web: url, api: `${url}${description.apiRoot}` } } : {})
-      });
-      // The stand-in's one installation (GET /repos/{owner}/{repo}/installation), and the comment's own times.
-      const payload = {
-        ...built,
-        installation: { ...((built as Record<string, unknown>).installation as Record<string, unknown>), id: 1 },
-        comment: { ...built.comment, created_at: event.createdAt, updated_at: event.createdAt }
-      };
-      const version = /^ghes-(\d+\.\d+)$/.exec(description.name)?.[1];
-      const signed = await signedDelivery(target.secret, payload, {
-        deliveryId,
-        ...(enterprise && version ? { enterprise: { host: new URL(url).hostname, version: `${version}.0` } } : {})
-      });
-      const headers = {
-        ...signed.headers,
-        "x-github-hook-id": "1",
-        "x-github-hook-installation-target-type": "integration",
-        "x-github-hook-installation-target-id": String(STANDIN_APP_ID)
-      };
-      const delays = target.retryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
-      for (let attempt = 0; ; attempt++) {
-        record.attempts = attempt + 1;
-        let retry = false;
-        try {
-          const response = await fetch(target.url, {
-            method: "POST",
-            headers,
-            body: signed.body,
-            signal: AbortSignal.any([AbortSignal.timeout(WEBHOOK_TIMEOUT_MS), closing.signal])
-          });
-          await response.arrayBuffer().catch(() => undefined);
-          record.status = response.status;
-          delete record.error;
-          retry = response.status >= 500;
-        } catch (error) {
-          delete record.status;
-          record.error = closing.signal.aborted ? "the stand-in closed" : describeError(error);
-          retry = !closing.signal.aborted;
-        }
-        if (!retry || attempt >= delays.length) break;
-        const stopped = await pause(delays[attempt]!, closing.signal);
-        if (stopped) break;
-      }
-    } catch (error) {
-      record.error = describeError(error);
-    } finally {
-      delete record.pending;
-      options.onDelivery?.({ ...record });
-    }
+    if (result.comment && target) webhooks.send(target, result.comment);
   }
 
   function control(method: string, path: string, body: unknown, unparsable: boolean, response: ServerResponse): void {
@@ -426,7 +297,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       if (method === "GET") return send(response, 200, { records });
       if (method === "DELETE") {
         records.length = 0;
-        deliveries.length = 0;
+        webhooks.forget();
         faults = [];
         state.clear();
         return send(response, 204);
@@ -434,7 +305,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       return send(response, 405, { message: "method not allowed" });
     }
     if (path === "/_standin/refusals" && method === "GET") return send(response, 200, { refusals: refusals() });
-    if (path === "/_standin/deliveries" && method === "GET") return send(response, 200, { deliveries });
+    if (path === "/_standin/deliveries" && method === "GET") return send(response, 200, { deliveries: webhooks.deliveries() });
     if (path === "/_standin/webhook" && method === "GET") return send(response, 200, { webhook: webhook ? { url: webhook.url } : null });
     if (unparsable) return send(response, 400, { message: "Problems parsing JSON" });
     if (path === "/_standin/webhook" && method === "POST") {
@@ -529,14 +400,11 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     setWebhook: (target) => {
       webhook = checkedWebhook(target);
     },
-    deliveries: () => deliveries.map((delivery) => ({ ...delivery })),
-    deliveriesSettled: async () => {
-      while (inflight.size > 0) await Promise.all([...inflight]);
-    },
+    deliveries: () => webhooks.deliveries(),
+    deliveriesSettled: () => webhooks.settled(),
     close: async () => {
       // Deliveries under way stop: a closed stand-in sends nothing more.
-      closing.abort();
-      await Promise.all([...inflight]);
+      await webhooks.close();
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
@@ -556,63 +424,6 @@ export function callerOf(token: string | null, userLogin: string): StandinCaller
   if (JWT.test(token)) return { kind: "app" };
   if (USER_TOKEN.test(token)) return { kind: "user", login: userLogin };
   return { kind: "installation" };
-}
-
-/** The webhook target from GITHUB_STANDIN_WEBHOOK_URL and GITHUB_STANDIN_WEBHOOK_SECRET, null when neither is set; throws when only one is. */
-export function webhookFromEnv(env: Record<string, string | undefined>): WebhookTarget | null {
-  const url = env.GITHUB_STANDIN_WEBHOOK_URL?.trim() ?? "";
-  const secret = env.GITHUB_STANDIN_WEBHOOK_SECRET ?? "";
-  if (url === "" && secret === "") return null;
-  if (url === "" || secret === "") throw new Error("GITHUB_STANDIN_WEBHOOK_URL and GITHUB_STANDIN_WEBHOOK_SECRET are set together or not at all");
-  return { url, secret };
-}
-
-/** A webhook target, or what is wrong with it. */
-export function webhookTarget(value: unknown): WebhookTarget | string {
-  if (typeof value !== "object" || value === null) return "a webhook is a JSON object: { url, secret, retryDelaysMs? } (or null to remove it)";
-  const target = value as Record<string, unknown>;
-  let parsed: URL | null = null;
-  try {
-    parsed = typeof target.url === "string" ? new URL(target.url) : null;
-  } catch {
-    parsed = null;
-  }
-  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) return "url must be an http(s) URL";
-  if (typeof target.secret !== "string" || target.secret === "") return "secret must be a non-empty string (the webhook secret deliveries are signed with)";
-  const delays = target.retryDelaysMs;
-  if (delays !== undefined && (!Array.isArray(delays) || !delays.every((delay) => typeof delay === "number" && Number.isFinite(delay) && delay >= 0))) {
-    return "retryDelaysMs must be an array of waits in milliseconds";
-  }
-  return { url: target.url as string, secret: target.secret, ...(delays === undefined ? {} : { retryDelaysMs: delays as number[] }) };
-}
-
-function checkedWebhook(target: WebhookTarget | null): WebhookTarget | null {
-  if (target === null) return null;
-  const checked = webhookTarget(target);
-  if (typeof checked === "string") throw new Error(`webhook: ${checked}`);
-  return checked;
-}
-
-/** Waits `ms`, or less when `signal` aborts; true when it did. */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(true);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve(false);
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
-}
-
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
 }
 
 /** "mallory=read, bob=admin" → { mallory: "read", bob: "admin" }; throws naming a bad entry. */
@@ -669,12 +480,6 @@ export function fileSeed(value: unknown): FileSeed | string {
 function optionalObject(value: unknown): Record<string, unknown> | null {
   if (value === undefined) return {};
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
-/** One readable line per webhook delivery, for the dev log. */
-export function describeDelivery(delivery: StandinDelivery): string {
-  const outcome = delivery.status !== undefined ? String(delivery.status) : `failed: ${delivery.error ?? "?"}`;
-  return `delivered ${delivery.event}.${delivery.action} (${delivery.repo}#${delivery.issueNumber}, comment ${delivery.commentId} by ${delivery.login}) to ${delivery.url}: ${outcome}${delivery.attempts > 1 ? ` after ${delivery.attempts} attempts` : ""}`;
 }
 
 /** One readable line per recorded call, for the dev log. */
