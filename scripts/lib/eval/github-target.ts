@@ -23,7 +23,7 @@ import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/shared/outcome
 import { threadUrl } from "../../../src/shared/thread-url";
 import type { CaseResult } from "./report";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
-import { endedRun } from "./thread-figures";
+import { endedRun, runFigures, sleep } from "./thread-figures";
 
 /** The label every issue the harness opens carries, and the prefix of its verdict label. */
 export const EVAL_LABEL = "agent-think-eval";
@@ -152,18 +152,8 @@ export class GitHubTarget implements EvalTarget {
       submissionId
     );
     if (!run) return figures;
-    return {
-      ...figures,
-      status: run.status === "done" || run.status === "error" || run.status === "cancelled" ? run.status : null,
-      error: run.error ?? null,
-      // The issue's heading is what the maintainer saw; the dashboard's is the same run's.
-      outcome: figures.outcome ?? run.outcome ?? null,
-      toolCalls: run.toolCalls,
-      tokens: run.tokens ?? null,
-      cost: run.cost ?? null,
-      scripted: run.scripted ?? false,
-      reproductionUrl: run.reproductionUrl ?? null
-    };
+    // The issue's heading is what the maintainer saw; the dashboard's is the same run's.
+    return { ...figures, ...runFigures(run), outcome: figures.outcome ?? run.outcome ?? null };
   }
 
   async #cleanup(issueNumber: number, result: CaseResult): Promise<void> {
@@ -233,8 +223,4 @@ function evalOctokit(token: string, baseUrl: string, log: (line: string) => void
       }
     }
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

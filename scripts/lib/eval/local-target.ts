@@ -14,7 +14,7 @@ import { sessionName } from "../../../src/run/session-name";
 import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
 import type { EvalCase } from "./case";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
-import { endedRun } from "./thread-figures";
+import { endedRun, jsonOrText, runFigures, sleep } from "./thread-figures";
 
 export type LocalTargetOptions = {
   baseUrl: string;
@@ -45,10 +45,10 @@ export class LocalTarget implements EvalTarget {
     const response = await this.#dispatch(repo, issueNumber, withIssue(request.instruction, request.case), request.case.issue.title);
     const body = await response.text();
     if (response.status === 400) {
-      const error = errorBodySchema.safeParse(safeJson(body));
+      const error = errorBodySchema.safeParse(jsonOrText(body));
       return { kind: "refused", reason: `the dispatch was refused: ${error.success ? error.data.error : body.slice(0, 200)}`, figures: NO_FIGURES };
     }
-    const dispatched = dispatchResultSchema.safeParse(safeJson(body));
+    const dispatched = dispatchResultSchema.safeParse(jsonOrText(body));
     if (response.status !== 202 || !dispatched.success) throw new Error(`POST ${baseUrl}/dev/dispatch answered ${response.status}: ${body.slice(0, 200)} (is \`npm start\` running there?)`);
     const { session, submissionId, threadUrl } = dispatched.data;
     const deadline = Date.now() + request.timeLimitMs;
@@ -66,20 +66,11 @@ export class LocalTarget implements EvalTarget {
       return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };
     }
     const run = await endedRun({ baseUrl }, session, submissionId);
-    const figures: RunFigures = {
-      ...NO_FIGURES,
-      ...timing,
-      status: run?.status === "done" || run?.status === "error" || run?.status === "cancelled" ? run.status : submissionEnd(status),
-      error: run?.error ?? status.error ?? null,
-      outcome: run?.outcome ?? null,
-      toolCalls: run?.toolCalls ?? null,
-      tokens: run?.tokens ?? null,
-      cost: run?.cost ?? null,
-      scripted: run?.scripted ?? false,
-      reproductionUrl: run?.reproductionUrl ?? null,
-      threadUrl
-    };
-    return { kind: "ended", figures };
+    // The submission's own end stands where the command center has not heard of it.
+    const own: RunFigures = { ...NO_FIGURES, ...timing, threadUrl, status: submissionEnd(status), error: status.error ?? null };
+    if (!run) return { kind: "ended", figures: own };
+    const read = runFigures(run);
+    return { kind: "ended", figures: { ...own, ...read, status: read.status ?? own.status, error: read.error ?? own.error } };
   }
 
   #dispatch(repo: string, issueNumber: number, instruction: string, issueTitle: string): Promise<Response> {
@@ -113,7 +104,7 @@ export function withIssue(instruction: string, evalCase: EvalCase): string {
 
 async function submissionStatus(baseUrl: string, session: string, submissionId: string): Promise<SubmissionStatus | null> {
   const response = await fetch(`${baseUrl}${messagesPath(session, submissionId)}`, { signal: AbortSignal.timeout(10_000) });
-  const parsed = messagesResponseSchema.safeParse(safeJson(await response.text()));
+  const parsed = messagesResponseSchema.safeParse(jsonOrText(await response.text()));
   if (response.status !== 200 || !parsed.success) throw new Error(`GET ${baseUrl}/dev/messages answered ${response.status}`);
   return parsed.data.submission ?? null;
 }
@@ -128,16 +119,4 @@ function times(status: SubmissionStatus | null): Pick<RunFigures, "timeToStartMs
 
 function submissionEnd(status: SubmissionStatus): RunFigures["status"] {
   return status.status === "completed" ? "done" : status.status === "error" ? "error" : "cancelled";
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

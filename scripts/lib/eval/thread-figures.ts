@@ -5,8 +5,11 @@
  * from the local Worker and the GitHub one from the deployed Worker with an
  * Access service token. The command center hears a run's end fire and
  * forget, so the read is retried a few seconds until the run has ended there.
+ * `runFigures` is how both targets read a run's summary; `jsonOrText` and
+ * `sleep` are the little the targets' polling shares.
  */
 import { threadDetailSchema, type RunSummary } from "../../../src/shared/command-center";
+import type { RunFigures } from "./target";
 
 export type ThreadReader = {
   /** The Worker's origin. */
@@ -26,7 +29,7 @@ export async function endedRun(reader: ThreadReader, session: string, submission
   for (;;) {
     seen = (await readRun(reader, session, submissionId)) ?? seen;
     if ((seen && seen.endedAt !== undefined) || Date.now() >= until) return seen;
-    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    await sleep(RETRY_MS);
   }
 }
 
@@ -42,19 +45,38 @@ export async function readRun(reader: ThreadReader, session: string, submissionI
   }
   const text = await response.text();
   if (response.status !== 200) throw new Error(`the dashboard API answered ${response.status} for thread ${session}${accessHint(response.status)}: ${text.slice(0, 200)}`);
-  const parsed = threadDetailSchema.safeParse(safeJson(text));
+  const parsed = threadDetailSchema.safeParse(jsonOrText(text));
   if (!parsed.success) throw new Error(`the dashboard API's answer for thread ${session} is not a thread: ${parsed.error.issues[0]?.message ?? ""}`);
   return parsed.data.runs.find((run) => run.submissionId === submissionId) ?? null;
 }
 
-function accessHint(status: number): string {
-  return status === 401 || status === 403 || status === 302 ? " (behind Access: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET to a service token the application allows)" : "";
+/** The figures a run's summary gives, as the report carries them (a status it has not ended in is none). */
+export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error" | "outcome" | "toolCalls" | "tokens" | "cost" | "scripted" | "reproductionUrl"> {
+  return {
+    status: run.status === "done" || run.status === "error" || run.status === "cancelled" ? run.status : null,
+    error: run.error ?? null,
+    outcome: run.outcome ?? null,
+    toolCalls: run.toolCalls,
+    tokens: run.tokens ?? null,
+    cost: run.cost ?? null,
+    scripted: run.scripted ?? false,
+    reproductionUrl: run.reproductionUrl ?? null
+  };
 }
 
-function safeJson(text: string): unknown {
+/** A body as JSON, or as the text it is when it is not JSON. */
+export function jsonOrText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function accessHint(status: number): string {
+  return status === 401 || status === 403 || status === 302 ? " (behind Access: set CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET to a service token the application allows)" : "";
 }
