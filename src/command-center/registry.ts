@@ -21,6 +21,11 @@
  * Think's chat recovery (`recovery` events) turns an active thread
  * `recovering` and back to `running` when the resumed turn starts; the
  * events carry the run's recovery count, which orders them.
+ * What the egress gateway refused a run (`egress` events) is its whole
+ * tally so far: the run keeps the one with the larger total, ended or not,
+ * and the thread the current run's total. Not activity: the refused request
+ * may come from a process the turn left behind, and the last tally is sent
+ * with the run's end.
  *
  * A quiet active thread is stale only once its agent was asked
  * (`quietCheckedAt`; the asking is reconcile.ts).
@@ -40,6 +45,7 @@ import {
   type TokenUsage
 } from "../shared/command-center";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
+import { blockedTotal, replacesTally, storedBlocked } from "./egress";
 import { addCost, NO_COST } from "../shared/pricing";
 import {
   ISSUE_MESSAGE_ERROR_MAX_CHARS,
@@ -157,6 +163,16 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
       }, (thread, run) => {
         withRecovery(thread, run);
       });
+    case "egress":
+      // The whole tally so far: the larger total wins, in whatever order the events arrive.
+      return onRun(store, event, (run) => {
+        const blocked = storedBlocked(event.blocked);
+        if (!replacesTally(run.blocked, blocked)) return false;
+        run.blocked = blocked;
+        return true;
+      }, (thread, run) => {
+        thread.blockedRequests = blockedTotal(run.blocked);
+      }, { activity: false });
     case "reproduction": {
       // A URL that is not a whole http(s) page link is dropped, never cut.
       const url = reproductionUrl(event.url);
@@ -272,6 +288,8 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
     // The page outlives its run: the new run's own publication (one that
     // overtook this dispatch), else the one already on the thread.
     ...withReproduction(run.reproduction?.url ?? thread?.reproductionUrl),
+    // The new run's own refusals (a tally that overtook this dispatch); the previous run's go with it.
+    ...(run.blocked === undefined ? {} : { blockedRequests: blockedTotal(run.blocked) }),
     createdAt: thread?.createdAt ?? event.at
   };
   // The run may have been recovered, or have ended, before its dispatch was reported.

@@ -14,14 +14,15 @@
  * center asks for the truth about a quiet run.
  *
  * The event id is the event's identity in the registry: one per submission
- * and kind (and tool call, notice kind and state, publication, recovery), so
- * a resent event is the same event and the registry applies it once
- * (registry.ts). `send` never throws and never awaits the command center:
+ * and kind (and tool call, notice kind and state, publication, recovery,
+ * the egress tally's total), so a resent event is the same event and the
+ * registry applies it once (registry.ts). `send` never throws and never awaits the command center:
  * a turn cannot be failed or delayed by it. Pure: storage, the command
  * center, the schedule and the clock are parameters.
  */
 import type { CommandCenterEvent } from "../shared/command-center";
 import type { RunContext } from "../run/run-context";
+import { blockedTotal } from "./egress";
 
 /** The command center as a reporter sees it. */
 export type EventSink = {
@@ -87,6 +88,9 @@ export function centerEventId(event: CommandCenterEvent): string {
       return `${run}:${event.at}`;
     case "recovery":
       return `${run}:${event.recoveries}:${event.state}`;
+    case "egress":
+      // Tallies only grow: one with the same total is the same tally.
+      return `${run}:${blockedTotal(event.blocked)}`;
   }
 }
 

@@ -8,7 +8,7 @@
  * synchronous so the registry's read-check-write stays atomic inside one
  * Durable Object transaction.
  */
-import type { Cost, EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
+import type { BlockedRequest, Cost, EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
 import type { ResultOutcome } from "../shared/outcomes";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
@@ -57,6 +57,8 @@ export type ThreadRecord = {
    * the run: carried over to the next run until a publication replaces it.
    */
   reproductionUrl?: string;
+  /** Requests the egress gateway refused the current run, summed over its tally; absent when none were. */
+  blockedRequests?: number;
   /** When the thread was first dispatched. */
   createdAt: number;
   /**
@@ -95,6 +97,8 @@ export type RunRecord = {
   notices?: IssueMessages;
   /** The latest reproduction page this run published, and when (a later publication replaces it). */
   reproduction?: { url: string; at: number };
+  /** What the egress gateway refused it, per host and method: its largest tally (egress.ts). */
+  blocked?: BlockedRequest[];
   toolCalls: number;
   toolErrors: number;
   /** The latest `at` of any event of this run; what retention prunes by. */

@@ -48,6 +48,18 @@ export const issueMessagesSchema = z.object({
 });
 export type IssueMessages = z.infer<typeof issueMessagesSchema>;
 
+/**
+ * Requests the egress gateway refused a run's sandbox, per host and method
+ * (src/egress/gateway.ts): at most MAX_BLOCKED_ENTRIES, most frequent first.
+ */
+export const blockedRequestSchema = z.object({
+  host: z.string().min(1).max(253),
+  method: z.string().min(1).max(16),
+  count: z.number().int().min(1)
+});
+export type BlockedRequest = z.infer<typeof blockedRequestSchema>;
+export const MAX_BLOCKED_ENTRIES = 20;
+
 /** One thread (one issue's session) as the dashboard lists it. */
 export const threadSummarySchema = z.object({
   session: z.string(),
@@ -93,7 +105,13 @@ export const threadSummarySchema = z.object({
    * REPRODUCTION_URL_MAX_CHARS). Kept across runs: a page stays published
    * until a later publication replaces it.
    */
-  reproductionUrl: z.string().optional()
+  reproductionUrl: z.string().optional(),
+  /**
+   * Requests the egress gateway refused the latest run, summed over its
+   * tally (the runs carry the tally itself); absent when none were. On the
+   * summary so a thread page reads its runs again when it grows.
+   */
+  blockedRequests: z.number().int().min(1).optional()
 });
 export type ThreadSummary = z.infer<typeof threadSummarySchema>;
 
@@ -142,7 +160,9 @@ export const runSummarySchema = z.object({
   /** What the run reported with `report_result`, when it did. */
   outcome: z.enum(RESULT_OUTCOMES).optional(),
   /** The reproduction page this run published last. */
-  reproductionUrl: z.string().optional()
+  reproductionUrl: z.string().optional(),
+  /** What the egress gateway refused the run, per host and method, most frequent first; absent when nothing was. */
+  blocked: z.array(blockedRequestSchema).max(MAX_BLOCKED_ENTRIES).optional()
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -275,6 +295,20 @@ export const reproductionEventSchema = z.object({
 export type ReproductionEvent = z.infer<typeof reproductionEventSchema>;
 
 /**
+ * The egress gateway refused some of the run's requests: the run's whole
+ * tally so far (a later event carries at least as many), sent when a new
+ * host and method is refused and with the run's end.
+ */
+export const egressEventSchema = z.object({
+  type: z.literal("egress"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  blocked: z.array(blockedRequestSchema).max(MAX_BLOCKED_ENTRIES),
+  at: atField
+});
+export type EgressEvent = z.infer<typeof egressEventSchema>;
+
+/**
  * Think's chat recovery took over the run's interrupted turn (`recovering`),
  * or the resumed turn began (`resumed`). `recoveries` counts the run's
  * recoveries so far, this one included: it orders these events, so one that
@@ -297,7 +331,8 @@ export const commandCenterEventSchema = z.discriminatedUnion("type", [
   turnEndedEventSchema,
   noticeEventSchema,
   reproductionEventSchema,
-  recoveryEventSchema
+  recoveryEventSchema,
+  egressEventSchema
 ]);
 export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { commandCenter } from "../../src/command-center";
 import { continueThread } from "../../src/command-center/continuation";
 import { handleApiRoute, type ApiRouteDeps } from "../../src/http/api-routes";
-import type { Snapshot } from "../../src/shared/command-center";
+import { threadDetailSchema, type Snapshot } from "../../src/shared/command-center";
 import type { TestTokenBroker } from "../worker";
 
 type TokenBroker = Pick<TestTokenBroker, "mintInstallationToken">;
@@ -61,6 +61,35 @@ describe("dashboard API over the command center", () => {
     const snapshot = (await (await handleApiRoute(new Request(`${ORIGIN}/api/command-center?limit=10`), deps))!.json()) as Snapshot;
     expect(snapshot.threads[0]).toMatchObject({ session, status: "running", runCount: 2, submissionId: body.submissionId });
     expect((await handleApiRoute(new Request(`${ORIGIN}/api/command-center?limit=999`), deps))?.status).toBe(400);
+  });
+
+  it("lists each run with the requests the egress gateway refused it (GET threads/:session)", async () => {
+    const { center, deps } = await api();
+    const repo = `acme/r${crypto.randomUUID().slice(0, 8)}`;
+    const session = `${repo.replace("/", "-")}-7`;
+    const at = Date.now();
+    const first = [{ host: "evil.example", method: "GET", count: 2 }];
+    const latest = [
+      { host: "api.github.com", method: "POST", count: 3 },
+      { host: "evil.example", method: "GET", count: 1 }
+    ];
+    await center.record({ type: "dispatched", session, repo, issueNumber: 7, instruction: "reproduce", submissionId: "s1", at });
+    await center.record({ type: "egress", session, submissionId: "s1", blocked: first, at: at + 1 });
+    await center.record({ type: "turn-ended", session, submissionId: "s1", status: "error", error: "boom", at: at + 2 });
+    await center.record({ type: "dispatched", session, repo, issueNumber: 7, instruction: "again", submissionId: "s2", at: at + 10 });
+    expect(await center.record({ type: "egress", session, submissionId: "s2", blocked: latest, at: at + 11 })).toEqual({ applied: true });
+    // The first tally of s2, arriving late: it changes nothing.
+    expect(await center.record({ type: "egress", session, submissionId: "s2", blocked: [latest[1]!], at: at + 5 })).toEqual({ applied: false, reason: "duplicate" });
+    await center.record({ type: "turn-ended", session, submissionId: "s2", status: "done", at: at + 20 });
+
+    const response = await handleApiRoute(new Request(`${ORIGIN}/api/command-center/threads/${session}`), deps);
+    expect(response?.status).toBe(200);
+    const detail = threadDetailSchema.parse(await response!.json());
+    expect(detail.thread).toMatchObject({ submissionId: "s2", blockedRequests: 4 });
+    expect(detail.runs.map((run) => [run.submissionId, run.blocked])).toEqual([
+      ["s2", latest],
+      ["s1", first]
+    ]);
   });
 
   it("refuses to continue a cancelled run (409), minting no token", async () => {

@@ -130,6 +130,33 @@ describe("CommandCenterAgent registry", () => {
     expect((await center.snapshot()).threads[0]?.reproductionUrl).toBe(replaced);
   });
 
+  it("keeps each run's largest egress tally in SQLite, and the current run's total on the thread and the state", async () => {
+    const { center, stub } = await fresh();
+    const run = dispatched();
+    const tally = [
+      { host: "api.github.com", method: "POST", count: 3 },
+      { host: "evil.example", method: "GET", count: 1 }
+    ];
+    await center.record(run);
+    expect(await center.record({ type: "egress", ...ref(run), blocked: [tally[1]!], at: run.at + 100 })).toEqual({ applied: true });
+    expect(await center.record({ type: "egress", ...ref(run), blocked: tally, at: run.at + 200 })).toEqual({ applied: true });
+    expect(await center.record({ type: "egress", ...ref(run), blocked: tally, at: run.at + 200 })).toEqual({ applied: false, reason: "duplicate" });
+    expect(await center.record({ type: "egress", ...ref(run), blocked: [tally[1]!], at: run.at + 100 })).toEqual({ applied: false, reason: "duplicate" });
+    for (const bad of [[{ host: "", method: "GET", count: 1 }], [{ host: "x.example", method: "GET", count: 0 }], Array.from({ length: 21 }, (_, i) => ({ host: `h${i}.example`, method: "GET", count: 1 }))]) {
+      expect(await center.record({ type: "egress", ...ref(run), blocked: bad, at: run.at + 300 })).toEqual({ applied: false, reason: "invalid" });
+    }
+    await center.record({ type: "turn-ended", ...ref(run), status: "done", at: run.at + 1_000 });
+
+    const detail = await center.threadDetail(run.session);
+    expect(detail?.runs).toEqual([expect.objectContaining({ submissionId: run.submissionId, blocked: tally })]);
+    const snapshot = snapshotSchema.parse(await center.snapshot());
+    // Not activity: the thread's last activity is its end.
+    expect(snapshot.threads[0]).toMatchObject({ session: run.session, blockedRequests: 4, lastActivityAt: run.at + 1_000 });
+    const state = commandCenterStateSchema.parse(await center.refreshState());
+    expect(state.recent[0]).toEqual(snapshot.threads[0]);
+    expect(await storedState(stub)).toEqual(state);
+  });
+
   it("refuses malformed events without throwing", async () => {
     const { center } = await fresh();
     for (const bad of [null, {}, { type: "tool" }, { ...dispatched(), issueNumber: -1 }, { ...dispatched(), type: "nope" }]) {

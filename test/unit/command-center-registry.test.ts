@@ -53,6 +53,14 @@ const COMMENT_URL = "https://github.com/acme/widgets/issues/7#issuecomment-99";
 const repro = (at: number, url: string, submissionId = "s1"): CommandCenterEvent => ({ type: "reproduction", session: "acme-widgets-7", submissionId, url, at });
 const REPRO_URL = "https://agent-think.example.dev/repro/0123456789abcdef0123456789abcdef/";
 const REPRO_URL_2 = "https://agent-think.example.dev/repro/private/fedcba9876543210fedcba9876543210/";
+const egress = (at: number, blocked: Array<{ host: string; method: string; count: number }>, submissionId = "s1"): CommandCenterEvent => ({
+  type: "egress",
+  session: "acme-widgets-7",
+  submissionId,
+  blocked,
+  at
+});
+const EVIL = { host: "evil.example", method: "GET", count: 1 };
 const ended = (at: number, status: "done" | "error" | "cancelled" = "done", extra: { error?: string; tokens?: { input: number; output: number } } = {}, submissionId = "s1"): CommandCenterEvent => ({
   type: "turn-ended",
   session: "acme-widgets-7",
@@ -468,6 +476,104 @@ describe("thread registry: the issue's reproduction page", () => {
     expect(thread(store)?.reproductionUrl).toBe(REPRO_URL);
     expect(recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 500 }))).toEqual({ applied: true });
     expect(thread(store, T0 + 1_000)).toMatchObject({ submissionId: "s2", reproductionUrl: REPRO_URL_2, lastActivityAt: T0 + 900 });
+  });
+});
+
+describe("thread registry: what the egress gateway refused a run", () => {
+  it("keeps the run's tally and shows its total on the thread, without counting it as activity", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 100, true, "a"));
+    expect(recordEvent(store, egress(T0 + 200, [EVIL]))).toEqual({ applied: true });
+    const summary = thread(store, T0 + 300)!;
+    expect(summary).toMatchObject({ blockedRequests: 1, lastActivityAt: T0 + 100 });
+    expect(threadSummarySchema.parse(summary)).toEqual(summary);
+    expect(store.getRun("acme-widgets-7", "s1")).toMatchObject({ blocked: [EVIL], touchedAt: T0 + 200 });
+  });
+
+  it("keeps the larger tally: the same one again, or an older one arriving late, changes nothing", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    const later = [
+      { host: "api.github.com", method: "POST", count: 3 },
+      { host: "evil.example", method: "GET", count: 1 }
+    ];
+    expect(recordEvent(store, egress(T0 + 500, later))).toEqual({ applied: true });
+    expect(recordEvent(store, egress(T0 + 500, later))).toEqual({ applied: false, reason: "duplicate" });
+    // The first tally, resent after the later one arrived.
+    expect(recordEvent(store, egress(T0 + 200, [EVIL]))).toEqual({ applied: false, reason: "duplicate" });
+    // As many requests in all is no news either, whatever its time.
+    expect(recordEvent(store, egress(T0 + 900, [{ host: "other.example", method: "GET", count: 4 }]))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, egress(T0 + 900, []))).toEqual({ applied: false, reason: "duplicate" });
+    expect(store.getRun("acme-widgets-7", "s1")?.blocked).toEqual(later);
+    expect(thread(store)?.blockedRequests).toBe(4);
+
+    const grown = [{ ...later[0]!, count: 4 }, later[1]!];
+    expect(recordEvent(store, egress(T0 + 600, grown))).toEqual({ applied: true });
+    expect(thread(store)?.blockedRequests).toBe(5);
+  });
+
+  it("takes the run's last tally after its end, as the agent sends it with the end", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 1_000, "done"));
+    expect(recordEvent(store, egress(T0 + 1_000, [{ host: "evil.example", method: "GET", count: 2 }]))).toEqual({ applied: true });
+    expect(thread(store, T0 + 2_000)).toMatchObject({ status: "done", blockedRequests: 2, lastActivityAt: T0 + 1_000 });
+  });
+
+  it("keeps an older run's tally on that run only, and a new run starts with none", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, egress(T0 + 50, [EVIL]));
+    recordEvent(store, ended(T0 + 100, "error", { error: "boom" }));
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 200 }));
+    expect(thread(store)?.blockedRequests).toBeUndefined();
+
+    const tally = [{ host: "evil.example", method: "GET", count: 2 }];
+    expect(recordEvent(store, egress(T0 + 300, tally, "s1"))).toEqual({ applied: false, reason: "not_current" });
+    expect(recordEvent(store, egress(T0 + 300, tally, "s1"))).toEqual({ applied: false, reason: "duplicate" });
+    expect(store.getRun("acme-widgets-7", "s1")?.blocked).toEqual(tally);
+    expect(thread(store)?.blockedRequests).toBeUndefined();
+    expect(thread(store)?.lastActivityAt).toBe(T0 + 200);
+
+    const detail = threadDetail(store, "acme-widgets-7", T0 + 400, STALE);
+    expect(detail?.runs.map((run) => [run.submissionId, run.blocked])).toEqual([
+      ["s2", undefined],
+      ["s1", tally]
+    ]);
+    expect(threadDetailSchema.parse(detail)).toEqual(detail);
+  });
+
+  it("takes over a tally that arrived before its run's dispatch", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    expect(recordEvent(store, egress(T0 + 900, [EVIL], "s2"))).toEqual({ applied: false, reason: "not_current" });
+    expect(recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 500 }))).toEqual({ applied: true });
+    expect(thread(store, T0 + 1_000)).toMatchObject({ submissionId: "s2", blockedRequests: 1 });
+  });
+
+  it("stores hosts redacted, most frequent first, at most 20", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    const token = `ghs_${"a".repeat(36)}`;
+    const blocked = [
+      { host: `${token}.evil.example`, method: "GET", count: 1 },
+      ...Array.from({ length: 18 }, (_, i) => ({ host: `h${String(i).padStart(2, "0")}.example`, method: "GET", count: 2 })),
+      { host: "api.github.com", method: "POST", count: 5 }
+    ];
+    expect(recordEvent(store, egress(T0 + 10, blocked))).toEqual({ applied: true });
+    const kept = store.getRun("acme-widgets-7", "s1")!.blocked!;
+    expect(kept).toHaveLength(20);
+    expect(kept[0]).toEqual({ host: "api.github.com", method: "POST", count: 5 });
+    expect(kept.at(-1)).toEqual({ host: "[redacted].evil.example", method: "GET", count: 1 });
+    expect(JSON.stringify(kept)).not.toContain(token);
+
+    // More than the schema allows (the command center refuses it as invalid; the registry alone still keeps 20).
+    expect(recordEvent(store, egress(T0 + 20, [...kept, { host: "z.example", method: "GET", count: 1 }, { host: "y.example", method: "PUT", count: 9 }]))).toEqual({ applied: true });
+    const capped = store.getRun("acme-widgets-7", "s1")!.blocked!;
+    expect(capped).toHaveLength(20);
+    expect(capped[0]).toEqual({ host: "y.example", method: "PUT", count: 9 });
+    expect(capped.map((entry) => entry.host)).not.toContain("z.example");
   });
 });
 

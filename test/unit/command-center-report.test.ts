@@ -205,6 +205,14 @@ describe("CenterReports: the command-center outbox", () => {
     expect(centerEventId({ ...base, type: "notice", kind: "closing", state: "failed" })).toBe("notice:s9:closing:failed");
     expect(centerEventId({ ...base, type: "recovery", state: "resumed", recoveries: 2 })).toBe("recovery:s9:2:resumed");
     expect(centerEventId({ ...base, type: "reproduction", url: "https://x.example/repro/a/" })).toBe(`reproduction:s9:${T0}`);
+    // A tally is named by its total: a resend is the same event, a grown tally a new one.
+    const tally = [
+      { host: "api.github.com", method: "POST", count: 3 },
+      { host: "evil.example", method: "GET", count: 1 }
+    ];
+    expect(centerEventId({ ...base, type: "egress", blocked: tally })).toBe("egress:s9:4");
+    expect(centerEventId({ ...base, at: T0 + 5, type: "egress", blocked: tally })).toBe("egress:s9:4");
+    expect(centerEventId({ ...base, type: "egress", blocked: [{ ...tally[0]!, count: 4 }, tally[1]!] })).toBe("egress:s9:5");
   });
 });
 

@@ -1,11 +1,14 @@
 /**
  * A thread's runs, the latest first and open: its status (the header's),
  * cost, who asked or continued it, whether it was a scripted demonstration,
- * and its transcript. Each older run below is one line (outcome, cost, tool
- * calls, when) that opens to its transcript.
+ * what the egress gateway refused it, and its transcript. Each older run
+ * below is one line (outcome, cost, tool calls, when, requests blocked)
+ * that opens to its transcript.
  */
+import { BLOCKED_TITLE } from "../view-models/blocked";
 import type { RunView } from "../view-models/runs";
 import { SCRIPTED_LABEL } from "../view-models/runs";
+import { BlockedRequests } from "./blocked-requests";
 import { StatusBadge } from "./status-badge";
 import { TranscriptView } from "./transcript-view";
 
@@ -44,6 +47,7 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
         ) : null}
       </span>
       <span className="muted small run-facts">{run.facts}</span>
+      {run.blocked ? <BlockedRequests view={run.blocked} /> : null}
       {run.instruction ? <span className="run-instruction">{run.instruction}</span> : null}
     </div>
   );
@@ -97,6 +101,11 @@ export function RunList(props: { runs: RunView[]; now: number }) {
                 <span className="run-line-text">{run.line}</span>
                 {run.continuedBy ? <span className="muted small">continued by {run.continuedBy}</span> : null}
                 {run.scripted ? <span className="scripted">scripted</span> : null}
+                {run.blocked ? (
+                  <span className="run-blocked-note" title={BLOCKED_TITLE} data-testid="run-line-blocked">
+                    {run.blocked.text}
+                  </span>
+                ) : null}
               </summary>
               <div className="run-older-body">
                 <RunHead run={run} detail />

@@ -4,7 +4,8 @@
  * failures)" after a failed continuation), timing and cost (the thread's
  * and its latest run's), the issue's reproduction page and what the run
  * posted on the issue, the latest run's envelope, then its runs: the latest
- * open, each older one a line that opens (components/run-list.tsx). Runs
+ * open, each older one a line that opens, each with the requests the egress
+ * gateway refused it (components/run-list.tsx). Runs
  * come from the transcript joined with the command center's thread detail
  * (`GET /api/command-center/threads/:session`); a session it does not know
  * is the not-found page.
@@ -62,7 +63,7 @@ function ThreadView(props: { session: string }) {
   const header = useMemo(() => threadHeader(transcript.messages), [transcript.messages]);
   const items = useMemo(() => transcriptItems(transcript.messages, transcript.streaming), [transcript.messages, transcript.streaming]);
   // Read the detail again whenever the thread or its transcript moves on.
-  const changeKey = [listed?.submissionId, listed?.status, listed?.stale, listed?.lastActivityAt, header.runs, header.toolCalls, transcript.streaming].join("|");
+  const changeKey = [listed?.submissionId, listed?.status, listed?.stale, listed?.lastActivityAt, listed?.blockedRequests, header.runs, header.toolCalls, transcript.streaming].join("|");
   const active = transcript.streaming || (listed !== undefined && (listed.status === "running" || listed.status === "recovering"));
   const thread = useThreadDetail(session, changeKey, active);
   const detail = thread.detail;

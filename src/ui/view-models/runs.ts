@@ -7,10 +7,12 @@
  * newest may be in one list before the other while it is dispatched.
  * The latest run shows expanded with the header's status, so the two agree;
  * each older one collapses to one line: its outcome, cost, tool calls, when.
+ * Either says what the egress gateway refused the run (blocked.ts).
  * Pure: `now` is a parameter.
  */
 import type { RunSummary, ThreadSummary } from "../../shared/command-center";
 import { OUTCOME_LABELS } from "../../shared/outcomes";
+import { blockedView, type BlockedView } from "./blocked";
 import { costView, formatCount, formatDuration, formatRelativeTime, formatTimestamp, type CostView } from "./format";
 import type { ThreadStatusView } from "./thread";
 import type { Tone } from "./threads";
@@ -78,6 +80,8 @@ export type RunView = {
   line: string;
   error?: string;
   scripted: boolean;
+  /** What the egress gateway refused the run, when it refused anything. */
+  blocked?: BlockedView;
   items: TranscriptItem[];
 };
 
@@ -140,6 +144,7 @@ export function runViews(options: {
       duration ?? null
     ].filter((fact): fact is string => fact !== null);
     const endedWhen = run?.endedAt !== undefined ? `ended ${formatRelativeTime(run.endedAt, options.now)}` : null;
+    const blocked = blockedView(run?.blocked);
     const error = status === "error" ? (run?.error ?? (current ? (options.header.detail ?? options.thread?.lastError) : undefined)) : undefined;
     views.push({
       key: run?.submissionId ?? part?.marker?.key ?? `run-${index}`,
@@ -162,6 +167,7 @@ export function runViews(options: {
         .join(" · "),
       ...(error ? { error } : {}),
       scripted: run?.scripted === true,
+      ...(blocked ? { blocked } : {}),
       items: part?.items ?? []
     });
   }

@@ -14,9 +14,11 @@
  * a total that does not read is unknown (never $0.00), a row that does not
  * read is left out; so are a thread's cost, operator and failure count.
  * A thread's detail (its runs) reads the same way: a run that does not read
- * is dropped and counted. Pure.
+ * is dropped and counted; of its blocked requests, an entry that does not
+ * read is left out. Pure.
  */
 import type {
+  BlockedRequest,
   CommandCenterState,
   Cost,
   RunSummary,
@@ -138,9 +140,10 @@ export function readThread(value: unknown): ThreadSummary | null {
     optional(value.recoveries, isRecoveries) &&
     optional(value.cost, (cost) => readCost(cost) !== null) &&
     optional(value.continuedBy, isString) &&
-    optional(value.failures, isRecoveries);
+    optional(value.failures, isRecoveries) &&
+    optional(value.blockedRequests, isRecoveries);
   if (extrasRead) return value as ThreadSummary;
-  const { issueMessages, reproductionUrl, recoveries, cost, continuedBy, failures, ...rest } = value;
+  const { issueMessages, reproductionUrl, recoveries, cost, continuedBy, failures, blockedRequests, ...rest } = value;
   const messages = issueMessages === undefined ? undefined : readIssueMessages(issueMessages);
   const readableCost = readCost(cost);
   return {
@@ -151,13 +154,14 @@ export function readThread(value: unknown): ThreadSummary | null {
     ...(readableCost ? { cost: readableCost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
     // A count of failures in a row: at least 1, like a recovery count.
-    ...(isRecoveries(failures) ? { failures } : {})
+    ...(isRecoveries(failures) ? { failures } : {}),
+    ...(isRecoveries(blockedRequests) ? { blockedRequests } : {})
   } as ThreadSummary;
 }
 
 const RUN_STATUSES: Record<RunSummary["status"], true> = { queued: true, running: true, recovering: true, done: true, error: true, cancelled: true };
 
-/** One run of a thread's detail; null when it does not read. Its cost, who continued it, whether it was scripted, its outcome and page are extras (an unknown outcome is dropped). */
+/** One run of a thread's detail; null when it does not read. Its cost, who continued it, whether it was scripted, its outcome, page and blocked requests are extras (an unknown outcome is dropped). */
 export function readRun(value: unknown): RunSummary | null {
   if (
     !isRecord(value) ||
@@ -174,15 +178,24 @@ export function readRun(value: unknown): RunSummary | null {
     return null;
   }
   const cost = readCost(value.cost);
-  const { cost: _cost, continuedBy, scripted, outcome, reproductionUrl, ...rest } = value;
+  const blocked = readList(value.blocked, readBlocked);
+  const { cost: _cost, continuedBy, scripted, outcome, reproductionUrl, blocked: _blocked, ...rest } = value;
   return {
-    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "scripted" | "outcome" | "reproductionUrl">),
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "scripted" | "outcome" | "reproductionUrl" | "blocked">),
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
     ...(scripted === true ? { scripted: true } : {}),
     ...(isResultOutcome(outcome) ? { outcome } : {}),
-    ...(isString(reproductionUrl) ? { reproductionUrl } : {})
+    ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
+    ...(blocked.length > 0 ? { blocked } : {})
   };
+}
+
+/** One host and method the egress gateway refused, and how often (at least once). */
+function readBlocked(value: unknown): BlockedRequest | null {
+  return isRecord(value) && isString(value.host) && value.host !== "" && isString(value.method) && value.method !== "" && isRecoveries(value.count)
+    ? { host: value.host, method: value.method, count: value.count }
+    : null;
 }
 
 /** `GET /api/command-center/threads/:session`: the thread and its runs (newest first); runs that do not read are dropped and counted. */

@@ -88,6 +88,25 @@ describe("runViews", () => {
     expect(views[2]!.items.map((item) => item.kind)).toEqual(["tool", "tool", "text"]);
   });
 
+  it("says what the egress gateway refused each run that had requests refused", () => {
+    const blocked = [
+      { host: "api.github.com", method: "POST", count: 3 },
+      { host: "evil.example", method: "GET", count: 1 }
+    ];
+    const refused = runViews({ items: transcriptItems(messages), runs: [{ ...runs[0]!, blocked }, runs[1]!, { ...runs[2]!, blocked: [blocked[1]!] }], thread: summary, header, now: NOW });
+    expect(refused[0]!.blocked).toEqual({
+      text: "4 requests blocked: api.github.com, evil.example",
+      total: 4,
+      entries: [
+        { key: "0:POST api.github.com", text: "POST api.github.com × 3" },
+        { key: "1:GET evil.example", text: "GET evil.example × 1" }
+      ]
+    });
+    expect(refused[1]!.blocked).toBeUndefined();
+    expect(refused[2]!.blocked?.text).toBe("1 request blocked: evil.example");
+    expect(views.every((view) => view.blocked === undefined)).toBe(true);
+  });
+
   it("shows a run the transcript has not got yet (queued), and one the command center has not listed yet", () => {
     const queued: RunSummary = { submissionId: "sub-4", status: "queued", dispatchedAt: NOW - 1_000, toolCalls: 0 };
     const running = thread({ status: "running", submissionId: "sub-4", durationMs: undefined });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readIssueMessages, readLiveState, readSnapshot, readThread } from "../../../src/ui/view-models/wire";
+import { readIssueMessages, readLiveState, readRun, readSnapshot, readThread, readThreadDetail } from "../../../src/ui/view-models/wire";
 import { metrics, NOW, thread } from "./fixtures";
 
 describe("readSnapshot", () => {
@@ -119,5 +119,40 @@ describe("the reproduction URL on the wire", () => {
     expect(readThread({ ...thread(), reproductionUrl: { href: url }, issueMessages: { rocket: { state: "sent" } } })).toEqual(
       thread({ issueMessages: { rocket: { state: "sent" } } })
     );
+  });
+});
+
+describe("blocked requests on the wire", () => {
+  const run = { submissionId: "s1", status: "done", toolCalls: 2 } as const;
+  const blocked = [
+    { host: "api.github.com", method: "POST", count: 3 },
+    { host: "evil.example", method: "GET", count: 1 }
+  ];
+
+  it("reads a run's blocked requests, and a thread's count of them", () => {
+    expect(readRun({ ...run, blocked })).toEqual({ ...run, blocked });
+    expect(readThread(thread({ blockedRequests: 4 }))).toEqual(thread({ blockedRequests: 4 }));
+    expect(readThreadDetail({ thread: thread({ blockedRequests: 4 }), runs: [{ ...run, blocked }] })).toEqual({
+      ok: true,
+      value: { thread: thread({ blockedRequests: 4 }), runs: [{ ...run, blocked }] },
+      dropped: 0
+    });
+  });
+
+  it("leaves out an entry that does not read, and the list when none does, keeping the run", () => {
+    const bad = [{ host: "", method: "GET", count: 1 }, { host: "x.example", method: "GET", count: 0 }, { host: "x.example", count: 2 }, null, "evil.example"];
+    expect(readRun({ ...run, blocked: [...bad, blocked[1]] })).toEqual({ ...run, blocked: [blocked[1]] });
+    const none = readRun({ ...run, blocked: bad });
+    expect(none).toEqual(run);
+    expect(none && "blocked" in none).toBe(false);
+    expect(readRun({ ...run, blocked: "evil.example" })).toEqual(run);
+  });
+
+  it("leaves out a thread's count that is not a count of at least 1, and keeps the thread", () => {
+    for (const blockedRequests of [0, -1, 1.5, "2", null]) {
+      const read = readThread({ ...thread(), blockedRequests });
+      expect(read).toEqual(thread());
+      expect(read && "blockedRequests" in read).toBe(false);
+    }
   });
 });
