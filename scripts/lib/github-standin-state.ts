@@ -3,7 +3,11 @@
  * GitHub's description, for the calls agent-think makes: reactions on a
  * comment, an issue's comments (posted and listed), the App itself
  * (`GET /app`: its slug is `botLogin` without `[bot]`), its installation and
- * installation tokens, a user (`GET /users/{username}`: the App's bot is a
+ * installation tokens (minted, and revoked: `DELETE /installation/token`
+ * remembers the token it carries, which github-standin.ts then answers 401
+ * "Bad credentials"; no token is GitHub's 401), a repository (`repos/get`:
+ * any one, public with default branch `main` unless `seedRepo` says
+ * otherwise), a user (`GET /users/{username}`: the App's bot is a
  * Bot with the fixed id STANDIN_BOT_USER_ID, any other `[bot]` login a Bot,
  * anyone else a User; no login is unknown), and a collaborator's
  * permission. Answers are shaped by the description's response schemas
@@ -18,25 +22,31 @@
  * pull request review comment's, kept apart), a comment on any issue, and
  * a lookup of any login are answered.
  *
- * Pull requests and files exist only once a test seeds them (`seedPull`,
- * `seedFile`): `GET /repos/{owner}/{repo}/pulls/{pull_number}` and the
- * list (`state`, `head` as `owner:branch`, `base`) answer the seeded pull
- * requests, `GET /repos/{owner}/{repo}/contents/{path}` the seeded files
+ * Pull requests exist once a test seeds them (`seedPull`) or the caller
+ * opens one (`pulls/create`: from a branch of the repository itself, by
+ * the caller, numbered with the repository's issues; GitHub's 422 when an
+ * open pull request with that head and base exists, or for a head in
+ * another repository, a fork's, which is not modelled). `pulls/get`, the
+ * list (`state`, `head` as `owner:branch`, `base`) and `pulls/update`
+ * (title, body, state, base) answer both kinds. Files exist once seeded
+ * (`seedFile`): `GET /repos/{owner}/{repo}/contents/{path}` answers them
  * (raw text for `Accept: application/vnd.github.raw+json`, else GitHub's
- * file object with base64 content); anything else is GitHub's 404.
+ * file object with base64 content). Any other pull request or file is
+ * GitHub's 404.
  *
  * Issues exist once created over the API (`issues/create`, numbered per
- * repository and skipping seeded pull requests' numbers): `issues/get`,
+ * repository and skipping pull requests' numbers): `issues/get`,
  * `issues/update` and `issues/add-labels` answer them (labels are created
  * on the repository on first use), and 404 any other number. Comments on
  * any issue number are still taken.
  *
  * Who acts is the call's `caller`: a user (a user's token) authors their
- * own comments, issues and reactions, with an author_association from
- * their role (owner of the repository or admin OWNER, maintain or write
- * MEMBER, triage or read CONTRIBUTOR, none NONE); anyone else acts as the
- * App's bot. A user's new comment comes back with its `comment` event, for
- * the webhook delivery github-standin.ts sends.
+ * own comments, issues, pull requests and reactions, with an
+ * author_association from their role (owner of the repository or admin
+ * OWNER, maintain or write MEMBER, triage or read CONTRIBUTOR, none NONE);
+ * anyone else acts as the App's bot (NONE). A user's new comment comes
+ * back with its `comment` event, for the webhook delivery
+ * github-standin.ts sends.
  *
  * Used by github-standin.ts, which has already matched and validated the
  * request against the description; this module trusts its parameters.
@@ -58,6 +68,8 @@ export type StandinCall = {
   accept?: string;
   /** Who is calling, from the Authorization header (github-standin.ts); the App's bot when absent. */
   caller?: StandinCaller;
+  /** The bearer token itself, for the one operation that acts on it: revoking it (`DELETE /installation/token`). */
+  token?: string;
 };
 
 /**
@@ -112,8 +124,13 @@ export type PullSeed = {
   draft?: boolean;
 };
 
-/** A seeded pull request with its defaults filled in. */
-type SeededPull = {
+/** A repository's settings as a test seeds them (`POST /_standin/repos`, `seedRepo`); an unseeded repository is public with default branch `main`. */
+export type RepoSeed = { repo: string; defaultBranch?: string; private?: boolean };
+
+/** A pull request, seeded by a test or created over the API (pulls/create), with its defaults filled in. */
+type StoredPull = {
+  /** A created one is what was posted: `clear()` forgets it, as it forgets issues; a seeded one stays. */
+  origin: "seeded" | "created";
   seed: {
     repo: string;
     number: number;
@@ -126,7 +143,11 @@ type SeededPull = {
     draft: boolean;
   };
   id: number;
+  /** Set for a created pull request (from the caller's role, as an issue's); a seeded one's follows from its author and head. */
+  association?: string;
   createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
 };
 
 /** A file as a test seeds it (`POST /_standin/files`, `seedFile`). Without `ref` it is on every ref a seed for that ref does not replace. */
@@ -139,7 +160,11 @@ const ISSUES_DOCS_URL = "https://docs.github.com/rest/issues/issues";
 const USER_DOCS_URL = "https://docs.github.com/rest/users/users#get-the-authenticated-user";
 /** Fields of issues/create and issues/update the stand-in does not model: taken when empty (null, []), else a 501. */
 const UNMODELLED_ISSUE_FIELDS = ["assignee", "assignees", "milestone", "issue_field_values", "type"];
-const PULLS_DOCS_URL = "https://docs.github.com/rest/pulls/pulls#get-a-pull-request";
+const PULLS_DOCS_URL = "https://docs.github.com/rest/pulls/pulls";
+const REPOS_DOCS_URL = "https://docs.github.com/rest/repos/repos#get-a-repository";
+const REVOKE_DOCS_URL = "https://docs.github.com/rest/apps/installations#revoke-an-installation-access-token";
+/** Fields of pulls/create and pulls/update the stand-in does not model: a 501 when given. */
+const UNMODELLED_PULL_FIELDS = ["issue", "maintainer_can_modify"];
 /** Fields of GitHub's full pull-request the list (pull-request-simple) leaves out. */
 const FULL_PULL_ONLY = ["merged", "mergeable", "rebaseable", "mergeable_state", "merged_by", "comments", "review_comments", "maintainer_can_modify", "commits", "additions", "deletions", "changed_files"];
 
@@ -199,11 +224,15 @@ export class GitHubStandinState {
   readonly #reactionsOn = new Map<string, Reaction[]>();
   readonly #issues = new Map<string, Issue>();
   readonly #labels = new Map<string, Label>();
-  readonly #pulls = new Map<string, SeededPull>();
+  readonly #pulls = new Map<string, StoredPull>();
+  /** Repository settings a test seeded, by lowercased `owner/name`. */
+  readonly #repos = new Map<string, { defaultBranch: string; private: boolean }>();
   readonly #files = new Map<string, string>();
   readonly #roles = new Map<string, RoleName>();
   /** Tokens minted here, with when they stop working. */
   readonly #tokens = new Map<string, number>();
+  /** Tokens revoked over the API (any token, minted here or not), in the order they were revoked. */
+  readonly #revoked = new Set<string>();
   readonly #userIds = new Map<string, number>();
   #nextId = 1000;
 
@@ -223,6 +252,12 @@ export class GitHubStandinState {
         return this.#getPull(call);
       case "pulls/list":
         return this.#listPulls(call);
+      case "pulls/create":
+        return this.#createPull(call);
+      case "pulls/update":
+        return this.#updatePull(call);
+      case "repos/get":
+        return { status: 200, body: this.#fullRepository(`${call.params.owner}/${call.params.repo}`) };
       case "repos/get-content":
         return this.#getContent(call);
       case "reactions/list-for-issue-comment":
@@ -249,6 +284,8 @@ export class GitHubStandinState {
         return { status: 200, body: this.#installation(call.params.owner!) };
       case "apps/create-installation-access-token":
         return this.#mint(call);
+      case "apps/revoke-installation-access-token":
+        return this.#revoke(call);
       case "repos/get-collaborator-permission-level":
         return this.#permission(call.params.username!);
       default:
@@ -266,6 +303,16 @@ export class GitHubStandinState {
     return expiresAt !== undefined && expiresAt <= this.#options.now();
   }
 
+  /** True for a token revoked over the API (`DELETE /installation/token`). */
+  isRevoked(token: string): boolean {
+    return this.#revoked.has(token);
+  }
+
+  /** The tokens revoked so far, in the order they were revoked. */
+  revoked(): string[] {
+    return [...this.#revoked];
+  }
+
   /** Marks `token` expired, or every token minted so far. */
   expire(token?: string): void {
     const past = this.#options.now() - 1;
@@ -273,8 +320,9 @@ export class GitHubStandinState {
     else for (const minted of this.#tokens.keys()) this.#tokens.set(minted, past);
   }
 
-  /** Forgets issues, labels, comments and reactions: what was posted (roles, tokens and seeded pull requests and files stay). */
+  /** Forgets issues, created pull requests, labels, comments and reactions: what was posted (roles, tokens, revocations and seeded repositories, pull requests and files stay). */
   clear(): void {
+    for (const [key, pull] of this.#pulls) if (pull.origin === "created") this.#pulls.delete(key);
     this.#comments.clear();
     this.#reactions.clear();
     this.#reactionsOn.clear();
@@ -286,22 +334,33 @@ export class GitHubStandinState {
   seedPull(seed: PullSeed): Record<string, unknown> {
     const key = pullKey(seed.repo, seed.number);
     const existing = this.#pulls.get(key);
+    const state = seed.state ?? "open";
+    const createdAt = existing?.createdAt ?? this.#iso();
     this.#pulls.set(key, {
+      origin: "seeded",
       seed: {
         repo: seed.repo,
         number: seed.number,
         head: { repo: seed.head?.repo ?? seed.repo, ref: seed.head?.ref ?? `feature-${seed.number}`, sha: seed.head?.sha ?? fakeSha(`${seed.repo}#${seed.number}:head`) },
-        base: { ref: seed.base?.ref ?? "main", sha: seed.base?.sha ?? fakeSha(`${seed.repo}#${seed.number}:base`) },
+        base: { ref: seed.base?.ref ?? this.#defaultBranch(seed.repo), sha: seed.base?.sha ?? fakeSha(`${seed.repo}#${seed.number}:base`) },
         user: { login: seed.user?.login ?? "octocat", type: seed.user?.type ?? ((seed.user?.login ?? "").endsWith("[bot]") ? "Bot" : "User") },
-        state: seed.state ?? "open",
+        state,
         title: seed.title ?? `Pull request ${seed.number}`,
         body: seed.body ?? null,
         draft: seed.draft ?? false
       },
       id: existing?.id ?? this.#id(),
-      createdAt: existing?.createdAt ?? this.#iso()
+      createdAt,
+      updatedAt: createdAt,
+      closedAt: state === "closed" ? createdAt : null
     });
     return this.#pull(this.#pulls.get(key)!);
+  }
+
+  /** Sets `repo`'s default branch (`main`) and visibility (public); answers it as `GET /repos/{owner}/{repo}` would. */
+  seedRepo(seed: RepoSeed): Record<string, unknown> {
+    this.#repos.set(seed.repo.toLowerCase(), { defaultBranch: seed.defaultBranch ?? "main", private: seed.private ?? false });
+    return this.#fullRepository(seed.repo);
   }
 
   /** Adds or replaces a file of `repo` at `path` (on `ref`, or on every ref). */
@@ -376,9 +435,7 @@ export class GitHubStandinState {
     if (body.body !== undefined && [...body.body].length > MAX_COMMENT_CHARS) {
       return validationFailed("Issue", "custom", "body", `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`, `${ISSUES_DOCS_URL}#create-an-issue`);
     }
-    // Issues and pull requests share a repository's numbers: skip any a seeded pull request has.
-    let number = 1;
-    while (this.#issues.has(pullKey(fullName, number)) || this.#pulls.has(pullKey(fullName, number))) number++;
+    const number = this.#nextNumber(fullName);
     const author = this.#author(call);
     const now = this.#iso();
     const issue: Issue = {
@@ -607,8 +664,94 @@ export class GitHubStandinState {
 
   #getPull(call: StandinCall): StandinAnswer {
     const pull = this.#pulls.get(pullKey(`${call.params.owner}/${call.params.repo}`, Number(call.params.pull_number)));
-    if (!pull) return notFound(PULLS_DOCS_URL);
+    if (!pull) return notFound(`${PULLS_DOCS_URL}#get-a-pull-request`);
     return { status: 200, body: this.#pull(pull) };
+  }
+
+  /**
+   * A pull request from a branch of the repository itself, by the caller,
+   * numbered with the repository's issues. GitHub's 422s: an open pull
+   * request with the same head and base already exists; a `head` (or
+   * `head_repo`) in another repository, which would be a fork's and is not
+   * modelled, is a head it cannot find.
+   */
+  #createPull(call: StandinCall): StandinAnswer {
+    const fullName = `${call.params.owner}/${call.params.repo}`;
+    const owner = call.params.owner!;
+    const asked = call.body as { head: string; base: string; title?: string; body?: string; draft?: boolean; head_repo?: string } & Record<string, unknown>;
+    const docs = `${PULLS_DOCS_URL}#create-a-pull-request`;
+    const unmodelled = unmodelledPullFields("pulls/create", asked);
+    if (unmodelled) return unmodelled;
+    const colon = asked.head.indexOf(":");
+    const headOwner = colon === -1 ? owner : asked.head.slice(0, colon);
+    const headRef = colon === -1 ? asked.head : asked.head.slice(colon + 1);
+    const otherRepo = asked.head_repo !== undefined && asked.head_repo.toLowerCase() !== fullName.toLowerCase();
+    if (headOwner.toLowerCase() !== owner.toLowerCase() || otherRepo || headRef === "") {
+      return validationError({ resource: "PullRequest", field: "head", code: "invalid" }, docs, `head "${asked.head}" is not a branch of ${fullName} (pull requests from forks are not modelled)`);
+    }
+    if (asked.title === undefined || asked.title.trim() === "") return validationError({ resource: "PullRequest", field: "title", code: "missing_field" }, docs, "title cannot be blank");
+    if (asked.body !== undefined && [...asked.body].length > MAX_COMMENT_CHARS) {
+      return validationFailed("PullRequest", "custom", "body", `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`, docs);
+    }
+    const open = [...this.#pulls.values()].find(
+      ({ seed }) => seed.state === "open" && seed.repo.toLowerCase() === fullName.toLowerCase() && seed.head.repo.toLowerCase() === fullName.toLowerCase() && seed.head.ref === headRef && seed.base.ref === asked.base
+    );
+    if (open) return validationError({ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${owner}:${headRef}.` }, docs);
+    const number = this.#nextNumber(fullName);
+    const author = this.#author(call);
+    const now = this.#iso();
+    const pull: StoredPull = {
+      origin: "created",
+      seed: {
+        repo: fullName,
+        number,
+        head: { repo: fullName, ref: headRef, sha: fakeSha(`${fullName}#${number}:head`) },
+        base: { ref: asked.base, sha: fakeSha(`${fullName}#${number}:base`) },
+        user: author,
+        state: "open",
+        title: asked.title,
+        body: asked.body ?? null,
+        draft: asked.draft ?? false
+      },
+      id: this.#id(),
+      association: this.#association(author, fullName),
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null
+    };
+    this.#pulls.set(pullKey(fullName, number), pull);
+    const body = this.#pull(pull);
+    return { status: 201, body, headers: { location: String(body.url) } };
+  }
+
+  /** title, body, state (closing sets `closed_at`, reopening clears it) and base, of a seeded or created pull request; 404 for any other number. */
+  #updatePull(call: StandinCall): StandinAnswer {
+    const pull = this.#pulls.get(pullKey(`${call.params.owner}/${call.params.repo}`, Number(call.params.pull_number)));
+    const docs = `${PULLS_DOCS_URL}#update-a-pull-request`;
+    if (!pull) return notFound(docs);
+    const change = (call.body ?? {}) as { title?: string; body?: string; state?: "open" | "closed"; base?: string } & Record<string, unknown>;
+    const unmodelled = unmodelledPullFields("pulls/update", change);
+    if (unmodelled) return unmodelled;
+    if (change.title !== undefined && change.title.trim() === "") return validationError({ resource: "PullRequest", field: "title", code: "missing_field" }, docs, "title cannot be blank");
+    if (change.body !== undefined && [...change.body].length > MAX_COMMENT_CHARS) {
+      return validationFailed("PullRequest", "custom", "body", `body is too long (maximum is ${MAX_COMMENT_CHARS} characters)`, docs);
+    }
+    const now = this.#iso();
+    if (change.title !== undefined) pull.seed.title = change.title;
+    if (change.body !== undefined) pull.seed.body = change.body;
+    if (change.base !== undefined) pull.seed.base.ref = change.base;
+    if (change.state === "closed" && pull.seed.state !== "closed") pull.closedAt = now;
+    if (change.state === "open") pull.closedAt = null;
+    if (change.state !== undefined) pull.seed.state = change.state;
+    pull.updatedAt = now;
+    return { status: 200, body: this.#pull(pull) };
+  }
+
+  /** The next number of `repo`'s issues and pull requests, which share them: past every one created or seeded. */
+  #nextNumber(repo: string): number {
+    let number = 1;
+    while (this.#issues.has(pullKey(repo, number)) || this.#pulls.has(pullKey(repo, number))) number++;
+    return number;
   }
 
   /** GitHub's list: `state` (open), `head` as `owner:branch` (without the owner GitHub ignores it), `base`; newest first by default. */
@@ -683,14 +826,13 @@ export class GitHubStandinState {
   }
 
   /** GitHub's full pull-request, with every required field. */
-  #pull({ seed, id, createdAt }: SeededPull): Record<string, unknown> {
+  #pull({ seed, id, association, createdAt, updatedAt, closedAt }: StoredPull): Record<string, unknown> {
     const base = this.#options.baseUrl();
     const api = `${base}/repos/${seed.repo}`;
     const web = `${base}/${seed.repo}/pull/${seed.number}`;
     const headOwner = seed.head.repo.split("/")[0]!;
     const baseOwner = seed.repo.split("/")[0]!;
     const fork = seed.head.repo.toLowerCase() !== seed.repo.toLowerCase();
-    const closed = seed.state === "closed";
     return {
       url: `${api}/pulls/${seed.number}`,
       id,
@@ -714,8 +856,8 @@ export class GitHubStandinState {
       milestone: null,
       active_lock_reason: null,
       created_at: createdAt,
-      updated_at: createdAt,
-      closed_at: closed ? createdAt : null,
+      updated_at: updatedAt,
+      closed_at: closedAt,
       merged_at: null,
       merge_commit_sha: null,
       assignee: null,
@@ -734,7 +876,7 @@ export class GitHubStandinState {
         commits: { href: `${api}/pulls/${seed.number}/commits` },
         statuses: { href: `${api}/statuses/${seed.head.sha}` }
       },
-      author_association: seed.user.login.toLowerCase() === baseOwner.toLowerCase() ? "OWNER" : fork ? "CONTRIBUTOR" : "MEMBER",
+      author_association: association ?? (seed.user.login.toLowerCase() === baseOwner.toLowerCase() ? "OWNER" : fork ? "CONTRIBUTOR" : "MEMBER"),
       auto_merge: null,
       draft: seed.draft,
       merged: false,
@@ -752,9 +894,10 @@ export class GitHubStandinState {
     };
   }
 
-  /** GitHub's repository, with every required field (public, default branch main). */
+  /** GitHub's repository, with every required field: public with default branch main unless seeded otherwise (`seedRepo`). */
   #repository(fullName: string, fork: boolean): Record<string, unknown> {
     const base = this.#options.baseUrl();
+    const settings = this.#repos.get(fullName.toLowerCase());
     const [owner = "", name = ""] = fullName.split("/");
     const api = `${base}/repos/${fullName}`;
     const web = `${base}/${fullName}`;
@@ -764,7 +907,7 @@ export class GitHubStandinState {
       name,
       full_name: fullName,
       owner: this.#user(owner, "User"),
-      private: false,
+      private: settings?.private ?? false,
       html_url: web,
       description: null,
       fork,
@@ -818,7 +961,7 @@ export class GitHubStandinState {
       watchers: 0,
       watchers_count: 0,
       size: 0,
-      default_branch: "main",
+      default_branch: settings?.defaultBranch ?? "main",
       open_issues: 0,
       open_issues_count: 0,
       has_issues: true,
@@ -828,12 +971,51 @@ export class GitHubStandinState {
       has_downloads: false,
       archived: false,
       disabled: false,
-      visibility: "public",
+      visibility: settings?.private ? "private" : "public",
       license: null,
       pushed_at: "2026-01-01T00:00:00Z",
       created_at: "2026-01-01T00:00:00Z",
       updated_at: "2026-01-01T00:00:00Z"
     };
+  }
+
+  /** GitHub's full-repository (`GET /repos/{owner}/{repo}`): the repository and the fields only that answer has. Any repository is answered. */
+  #fullRepository(fullName: string): Record<string, unknown> {
+    return {
+      ...this.#repository(fullName, false),
+      is_template: false,
+      topics: [],
+      has_discussions: false,
+      allow_forking: true,
+      web_commit_signoff_required: false,
+      network_count: 0,
+      subscribers_count: 0
+    };
+  }
+
+  #defaultBranch(repo: string): string {
+    return this.#repos.get(repo.toLowerCase())?.defaultBranch ?? "main";
+  }
+
+  /**
+   * `DELETE /installation/token`: the token the call carries stops working
+   * (github-standin.ts answers it 401 "Bad credentials" from then on, this
+   * call's own repeat included). No token is GitHub's 401; a user's token
+   * or the App's JWT is not an installation token, and what GitHub answers
+   * those is not modelled (501).
+   */
+  #revoke(call: StandinCall): StandinAnswer {
+    const caller = call.caller ?? { kind: "anonymous" };
+    if (caller.kind === "anonymous" || !call.token) {
+      const message = "Requires authentication";
+      return { status: 401, refusal: `apps/revoke-installation-access-token: ${message} (no token)`, body: { message, documentation_url: REVOKE_DOCS_URL, status: "401" } };
+    }
+    if (caller.kind !== "installation") {
+      const message = `The GitHub stand-in does not model revoking ${caller.kind === "user" ? "a user's token" : "an App JWT"} (apps/revoke-installation-access-token takes an installation token)`;
+      return { status: 501, refusal: message, body: { message, documentation_url: REVOKE_DOCS_URL, status: "501" } };
+    }
+    this.#revoked.add(call.token);
+    return { status: 204 };
   }
 
   #mint(call: StandinCall): StandinAnswer {
@@ -989,11 +1171,27 @@ function commentRefused(code: string, message: string): StandinAnswer {
 
 /** GitHub's 422 "Validation Failed" for a request its description allows and GitHub does not. */
 function validationFailed(resource: string, code: string, field: string, message: string, documentationUrl: string): StandinAnswer {
+  return validationError({ resource, code, field, message }, documentationUrl);
+}
+
+/** One error of GitHub's "Validation Failed": GitHub leaves out `field` or `message` where it has none ("A pull request already exists" names no field). */
+type ValidationError = { resource: string; code: string; field?: string; message?: string };
+
+/** GitHub's 422 "Validation Failed" with `error` as GitHub words it; the refusal recorded says why in `refusal`, else the error's message. */
+function validationError(error: ValidationError, documentationUrl: string, refusal?: string): StandinAnswer {
   return {
     status: 422,
-    refusal: message,
-    body: { message: "Validation Failed", errors: [{ resource, code, field, message }], documentation_url: documentationUrl, status: "422" }
+    refusal: refusal ?? error.message ?? "Validation Failed",
+    body: { message: "Validation Failed", errors: [error], documentation_url: documentationUrl, status: "422" }
   };
+}
+
+/** A 501 refusal naming the fields of a pull request's create or update the stand-in does not model. */
+function unmodelledPullFields(operation: string, body: Record<string, unknown>): StandinAnswer | null {
+  const fields = UNMODELLED_PULL_FIELDS.filter((field) => body[field] !== undefined);
+  if (fields.length === 0) return null;
+  const message = `The GitHub stand-in does not model a pull request's ${fields.join(", ")} (${operation})`;
+  return { status: 501, refusal: message, body: { message, documentation_url: PULLS_DOCS_URL, status: "501" } };
 }
 
 /** A 501 refusal naming the fields of an issue's create or update the stand-in does not model (an empty value, null or [], is taken). */

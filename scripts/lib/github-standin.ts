@@ -26,7 +26,12 @@
  * `since`, `per_page`, `page` and a `Link` header), the App itself
  * (`GET /app`, slug from `botLogin`), a user (`GET /users/{username}`: the
  * App's bot with the fixed STANDIN_BOT_USER_ID), the App's installation,
- * installation tokens, and a collaborator's permission
+ * installation tokens (minted; revoked by `DELETE /installation/token`
+ * with the token itself, after which it answers 401 "Bad credentials",
+ * listed by `revoked()` and `GET /_standin/revoked`; without a token
+ * GitHub's 401), a repository (`GET /repos/{owner}/{repo}`: any one,
+ * default branch `main` and public unless `seedRepo` or
+ * `POST /_standin/repos` set them), and a collaborator's permission
  * (`GET /repos/{owner}/{repo}/collaborators/{username}/permission`):
  * `write` for everyone, unless `permissions` (default: the
  * GITHUB_STANDIN_PERMISSIONS variable, "mallory=read,bob=admin"),
@@ -60,28 +65,36 @@
  * `rateLimitNext` (the next matching calls get GitHub's secondary rate
  * limit, 403 with `Retry-After`) and `expireTokens` (a token, or every one
  * minted so far, then gets 401 "Bad credentials"; a minted one does by
- * itself after `tokenLifetimeMs`); over HTTP, `POST /_standin/faults`. Any
- * other token, or none, is taken: it checks no credentials.
+ * itself after `tokenLifetimeMs`); over HTTP, `POST /_standin/faults`. A
+ * revoked token's 401 is recorded the same way (`fault: "revoked_token"`).
+ * Any other token, or none, is taken: it checks no credentials.
  *
- * Pull requests and files exist once a test seeds them (`seedPull`,
- * `seedFile`, or `POST /_standin/pulls` and `POST /_standin/files`): then
- * `pulls/get`, `pulls/list` (`state`, `head` as `owner:branch`, `base`)
- * and `repos/get-content` (raw text for `Accept:
- * application/vnd.github.raw+json`, else the file object with base64
- * content; a `{path}` with slashes raw or as `%2F`) answer them, and
- * anything else is GitHub's 404. Reactions on pull request review comments
- * are kept apart from those on issue comments with the same id.
+ * Pull requests exist once a test seeds them (`seedPull`,
+ * `POST /_standin/pulls`) or a caller opens one (`pulls/create`, from a
+ * branch of the repository itself: GitHub's 422 for a second open one
+ * with the same head and base, and for a fork's head, not modelled);
+ * files once seeded (`seedFile`, `POST /_standin/files`). Then
+ * `pulls/get`, `pulls/list` (`state`, `head` as `owner:branch`, `base`),
+ * `pulls/update` (title, body, state, base) and `repos/get-content` (raw
+ * text for `Accept: application/vnd.github.raw+json`, else the file
+ * object with base64 content; a `{path}` with slashes raw or as `%2F`)
+ * answer them, and anything else is GitHub's 404. Reactions on pull
+ * request review comments are kept apart from those on issue comments with
+ * the same id.
  *
  * Its own routes, never recorded: `GET`/`DELETE /_standin/records` (DELETE
- * also forgets issues, labels, comments, reactions, deliveries and pending
- * faults; seeded pull requests and files, roles, tokens and the webhook
- * target stay), `GET /_standin/refusals`, `GET /_standin/deliveries`,
- * `GET`/`POST /_standin/webhook`,
- * `POST /_standin/faults`, `POST /_standin/pulls`, `POST /_standin/files`,
- * and `POST /_standin/validate` ({ method, url, body? } → the
- * description's verdict, for fakes that cannot run Ajv, such as MSW
- * handlers inside workerd). Records keep request bodies, never the
- * Authorization header.
+ * also forgets issues, created pull requests, labels, comments, reactions,
+ * deliveries and pending faults; seeded repositories, pull requests and
+ * files, roles, tokens, revocations and the webhook target stay),
+ * `GET /_standin/refusals`, `GET /_standin/deliveries`,
+ * `GET /_standin/revoked`, `GET`/`POST /_standin/webhook`,
+ * `POST /_standin/faults`, `POST /_standin/pulls`, `POST /_standin/repos`,
+ * `POST /_standin/files`, and `POST /_standin/validate` ({ method, url,
+ * body? } → the description's verdict, for fakes that cannot run Ajv, such
+ * as MSW handlers inside workerd). Records keep request bodies, never the
+ * Authorization header: a revocation's record names the call, not the
+ * token (the e2e token-confinement test searches the records for the
+ * run's token); `GET /_standin/revoked` lists the tokens.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -97,13 +110,14 @@ import {
   ROLE_NAMES,
   type FileSeed,
   type PullSeed,
+  type RepoSeed,
   type RoleName,
   type StandinAnswer,
   type StandinCaller
 } from "./github-standin-state";
 import { checkedWebhook, webhookFromEnv, webhookTarget, WebhookSender, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
-export type { CommentEvent, FileSeed, PullSeed, RoleName, StandinCaller } from "./github-standin-state";
+export type { CommentEvent, FileSeed, PullSeed, RepoSeed, RoleName, StandinCaller } from "./github-standin-state";
 export { STANDIN_BOT_USER_ID } from "./github-standin-state";
 export { describeDelivery, webhookFromEnv, webhookTarget, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
@@ -116,8 +130,8 @@ export type StandinRecord = {
   operation?: string;
   /** Set when the stand-in refused the request: GitHub would have, or the stand-in does not model it (501). */
   refused?: { status: number; message: string };
-  /** Set when the answer was a fault a test asked for. */
-  fault?: "secondary_rate_limit" | "expired_token";
+  /** Set when the answer was a fault a test asked for, or a token that no longer works: expired, or revoked over the API. */
+  fault?: "secondary_rate_limit" | "expired_token" | "revoked_token";
 };
 
 export type RateLimitFault = {
@@ -139,11 +153,15 @@ export type GitHubStandin = {
   rateLimitNext(fault?: RateLimitFault): void;
   /** Makes `token` answer 401 from now on; without one, every token minted so far. */
   expireTokens(token?: string): void;
+  /** The tokens revoked over the API (`DELETE /installation/token`) so far, in order; each answers 401 since. */
+  revoked(): string[];
   setRole(login: string, role: RoleName): void;
   /** Adds (or replaces) a pull request; returns it as `GET /repos/{owner}/{repo}/pulls/{number}` answers it. Throws naming a bad field. */
   seedPull(pull: PullSeed): Record<string, unknown>;
   /** Adds (or replaces) a file: on `ref`, or without one on every ref. Throws naming a bad field. */
   seedFile(file: FileSeed): void;
+  /** Sets a repository's default branch and visibility; returns it as `GET /repos/{owner}/{repo}` answers it. Throws naming a bad field. */
+  seedRepo(repo: RepoSeed): Record<string, unknown>;
   /** Where to send `issue_comment.created` deliveries for users' comments from now on; null stops them. Throws on a bad URL or an empty secret. */
   setWebhook(target: WebhookTarget | null): void;
   /** The deliveries sent so far (each with its outcome, or `pending`). */
@@ -246,6 +264,10 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
 
     if (raw === null) return refuse(413, "body too large", { message: "Body too large", documentation_url: GITHUB_DOCS_URL, status: "413" });
     const token = bearer(request.headers.authorization);
+    if (token !== null && state.isRevoked(token)) {
+      record.fault = "revoked_token";
+      return answer(401, { message: "Bad credentials", documentation_url: GITHUB_DOCS_URL, status: "401" });
+    }
     if (token !== null && state.isExpired(token)) {
       record.fault = "expired_token";
       return answer(401, { message: "Bad credentials", documentation_url: GITHUB_DOCS_URL, status: "401" });
@@ -273,6 +295,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       body,
       path,
       caller: callerOf(token, userLogin),
+      ...(token === null ? {} : { token }),
       ...(accept === undefined ? {} : { accept })
     });
     if (result === null) {
@@ -306,6 +329,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     }
     if (path === "/_standin/refusals" && method === "GET") return send(response, 200, { refusals: refusals() });
     if (path === "/_standin/deliveries" && method === "GET") return send(response, 200, { deliveries: webhooks.deliveries() });
+    if (path === "/_standin/revoked" && method === "GET") return send(response, 200, { revoked: state.revoked() });
     if (path === "/_standin/webhook" && method === "GET") return send(response, 200, { webhook: webhook ? { url: webhook.url } : null });
     if (unparsable) return send(response, 400, { message: "Problems parsing JSON" });
     if (path === "/_standin/webhook" && method === "POST") {
@@ -340,6 +364,11 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       const seed = pullSeed(body);
       if (typeof seed === "string") return send(response, 422, { message: seed });
       return send(response, 201, state.seedPull(seed));
+    }
+    if (path === "/_standin/repos" && method === "POST") {
+      const seed = repoSeed(body);
+      if (typeof seed === "string") return send(response, 422, { message: seed });
+      return send(response, 201, state.seedRepo(seed));
     }
     if (path === "/_standin/files" && method === "POST") {
       const seed = fileSeed(body);
@@ -386,6 +415,7 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     refusals,
     rateLimitNext,
     expireTokens: (token) => state.expire(token),
+    revoked: () => state.revoked(),
     setRole: (login, role) => state.setRole(login, role),
     seedPull: (pull) => {
       const seed = pullSeed(pull);
@@ -396,6 +426,11 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       const seed = fileSeed(file);
       if (typeof seed === "string") throw new Error(`seedFile: ${seed}`);
       state.seedFile(seed);
+    },
+    seedRepo: (repo) => {
+      const seed = repoSeed(repo);
+      if (typeof seed === "string") throw new Error(`seedRepo: ${seed}`);
+      return state.seedRepo(seed);
     },
     setWebhook: (target) => {
       webhook = checkedWebhook(target);
@@ -474,6 +509,16 @@ export function fileSeed(value: unknown): FileSeed | string {
   if (seed.ref !== undefined && (typeof seed.ref !== "string" || seed.ref === "")) return "ref must be a non-empty string";
   if (typeof seed.content !== "string") return "content must be a string (the file's text)";
   return seed as FileSeed;
+}
+
+/** A repository's settings to seed, or what is wrong with them. */
+export function repoSeed(value: unknown): RepoSeed | string {
+  if (typeof value !== "object" || value === null) return "a repository is a JSON object: { repo, defaultBranch?, private? }";
+  const seed = value as Record<string, unknown>;
+  if (typeof seed.repo !== "string" || !REPO_NAME.test(seed.repo)) return "repo must be owner/name";
+  if (seed.defaultBranch !== undefined && (typeof seed.defaultBranch !== "string" || seed.defaultBranch === "")) return "defaultBranch must be a non-empty string";
+  if (seed.private !== undefined && typeof seed.private !== "boolean") return "private must be a boolean";
+  return seed as RepoSeed;
 }
 
 /** An optional object field: {} when absent, null when not an object. */
