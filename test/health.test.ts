@@ -49,6 +49,7 @@ describe("GET /api/health", () => {
       skills: "ok",
       repros: "ok",
       containers: "warn",
+      egress: "ok",
       access: "ok",
       "local-dev": "warn"
     });

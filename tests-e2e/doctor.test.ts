@@ -58,7 +58,7 @@ describe("npm run doctor --url against the local Worker", () => {
     const report = JSON.parse(seeded.stdout) as DoctorReport;
     expect(report.worker).toMatchObject({ url: `${server.url}/api/health`, generatedAt: expect.any(String) });
     expect(report.worker!.checks.map((check) => check.id).sort()).toEqual(
-      ["access", "containers", "github", "local-dev", "model", "repros", "skills", "token-broker"]
+      ["access", "containers", "egress", "github", "local-dev", "model", "repros", "skills", "token-broker"]
     );
     expect(report.worker!.checks.find((check) => check.id === "skills")).toMatchObject({ status: "ok" });
     expect(report.status).toBe("warn");

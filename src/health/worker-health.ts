@@ -13,6 +13,7 @@ import { HEALTH_CHECK_IDS, type HealthCheckId, type HealthReport } from "../shar
 import { warmPool } from "../warm-pool";
 import { accessHealth } from "./access";
 import { containersHealth } from "./containers";
+import { egressHealth } from "./egress";
 import { githubHealth } from "./github";
 import { HEALTH_LABELS } from "./labels";
 import { localDevHealth } from "./local-dev";
@@ -47,6 +48,7 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),
     containers: () =>
       containersHealth(containersEnabled(env) ? { enabled: true, stats: () => warmPool(env).stats() } : { enabled: false }, { localDev, timeoutMs, secrets }),
+    egress: () => egressHealth(env),
     access: () => accessHealth(env, { localDev }),
     "local-dev": () => localDevHealth(env)
   };

@@ -11,7 +11,7 @@
 export type HealthStatus = "ok" | "warn" | "block";
 
 /** Stable ids: the banner, the doctor and the tests name checks by them. */
-export const HEALTH_CHECK_IDS = ["model", "github", "token-broker", "skills", "repros", "containers", "access", "local-dev"] as const;
+export const HEALTH_CHECK_IDS = ["model", "github", "token-broker", "skills", "repros", "containers", "egress", "access", "local-dev"] as const;
 export type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number];
 
 export type HealthCheck = {
@@ -23,6 +23,8 @@ export type HealthCheck = {
   detail: string;
   /** For `warn` and `block`: what to do, in one line, naming the variable or command. */
   fix?: string;
+  /** Runs work, but a safety control is off on purpose (EGRESS=open): the banner shows it in red. */
+  unsafe?: boolean;
 };
 
 export type HealthReport = {

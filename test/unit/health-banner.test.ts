@@ -31,6 +31,19 @@ describe("healthBannerView", () => {
     ]);
   });
 
+  it("is red, unsafe line first, when a safety control is off on purpose; still red with blocks too", () => {
+    const unsafe: HealthCheck = { ...line("egress", "warn", 'set EGRESS to ""'), unsafe: true };
+    const view = healthBannerView(report(line("local-dev", "warn"), unsafe));
+    expect(view).toMatchObject({ status: "warn", tone: "bad", title: "Runs work, but 1 safety control is off" });
+    expect(view!.items.map((item) => [item.id, item.unsafe ?? false])).toEqual([
+      ["egress", true],
+      ["local-dev", false]
+    ]);
+    expect(healthBannerView(report(unsafe, line("skills", "block")))).toMatchObject({ status: "block", tone: "bad" });
+    // It survives the wire.
+    expect(readHealthReport(JSON.parse(JSON.stringify(report(unsafe))))!.checks[0]).toMatchObject({ unsafe: true });
+  });
+
   it("is amber with only warnings", () => {
     expect(healthBannerView(report(line("local-dev", "warn"), line("containers", "warn")))).toMatchObject({
       status: "warn",

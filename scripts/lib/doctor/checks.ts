@@ -4,7 +4,7 @@
  * settings, then what local runs would use. docs/doctor.md describes each.
  * Pure: the checkout arrives read (checkout.ts).
  */
-import { accessCheck, containersCheck, localDevCheck, localIngressSecretsCheck, publicUrlCheck, reprosCheck, secretsCheck, skillsCheck } from "./deploy";
+import { accessCheck, containersCheck, egressCheck, localDevCheck, localIngressSecretsCheck, publicUrlCheck, reprosCheck, secretsCheck, skillsCheck } from "./deploy";
 import { flagsCheck } from "./flags";
 import { deployedModelCheck, localModelCheck } from "./model";
 import type { Checkout, DoctorCheck } from "./types";
@@ -24,6 +24,7 @@ export function checkoutChecks(checkout: Checkout): DoctorCheck[] {
     skillsCheck(checkout),
     reprosCheck(checkout),
     accessCheck(checkout),
+    egressCheck(checkout),
     localDevCheck(checkout),
     publicUrlCheck(checkout),
     secretsCheck(checkout),

@@ -1,13 +1,15 @@
 /**
  * The agent Worker's deploy settings a checkout decides, judged as the
  * Worker's health report judges a deploy (LOCAL_DEV off): local dev,
- * Access, thread links, containers, the two buckets and the skills; then
+ * Access, the sandbox's network, thread links, containers, the two buckets
+ * and the skills; then
  * the webhook app's secrets, which a checkout can only list. The Worker's
  * own rules are called where they exist (accessHealth, containersEnabled,
  * containerInstance, REQUIRED_SKILLS). Pure: the skills tree and the env
  * files arrive read (checkout.ts).
  */
 import { accessHealth } from "../../../src/health/access";
+import { egressHealth } from "../../../src/health/egress";
 import { HEALTH_LABELS } from "../../../src/health/labels";
 import { REQUIRED_SKILLS } from "../../../src/health/skills";
 import { containersEnabled } from "../../../src/pool/errors";
@@ -31,6 +33,11 @@ export function localDevCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
 
 export function accessCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
   return accessHealth(varsOf(agent), { localDev: false });
+}
+
+/** EGRESS and EGRESS_ALLOW: the sandbox's network beyond GitHub, as the Worker's health report judges them. */
+export function egressCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
+  return egressHealth(varsOf(agent));
 }
 
 

@@ -1,7 +1,8 @@
 /**
  * The configuration health banner at the top of a page: red with
  * role="alert" when a check blocks runs (the warnings beside them folded
- * under it, so a phone still sees the page), amber and folded when there
+ * under it, so a phone still sees the page), red and folded when a safety
+ * control is off on purpose (EGRESS=open), amber and folded when there
  * are only warnings, nothing when all is well. Each line names the check,
  * what was found and the one-line fix.
  */
@@ -49,7 +50,7 @@ function HealthLine(props: { item: HealthBannerItem }) {
   const { item } = props;
   return (
     <li data-testid="health-check" data-check={item.id} data-status={item.status}>
-      <span className={`badge tone-${item.status === "block" ? "bad" : "warn"}`}>{item.status === "block" ? "blocks runs" : "warning"}</span>{" "}
+      <span className={`badge tone-${item.status === "block" || item.unsafe ? "bad" : "warn"}`}>{item.status === "block" ? "blocks runs" : item.unsafe ? "unsafe" : "warning"}</span>{" "}
       <strong>{item.label}</strong>: {item.detail}
       {item.fix ? <div className="health-fix">Fix: {item.fix}</div> : null}
     </li>

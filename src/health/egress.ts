@@ -1,0 +1,56 @@
+/**
+ * The sandbox network's line: how the egress gateway lets the sandbox out
+ * beyond GitHub (src/egress/allowlist.ts). The allowlist is ok, with how
+ * many hosts the operator added; an EGRESS_ALLOW entry that is no host, or
+ * an EGRESS that is no mode, warns (the allowlist still holds); EGRESS=open
+ * warns and is marked unsafe, which the banner shows in red: the operator
+ * opted out of the allowlist, and every run's sandbox may send what it
+ * holds anywhere (GitHub's rules still hold). Pure.
+ */
+import { DEFAULT_ALLOW, parseAllowSetting } from "../egress/allowlist";
+import { egressOpen } from "../egress/grant";
+import type { HealthCheck } from "../shared/health";
+import { HEALTH_LABELS } from "./labels";
+
+const LABEL = HEALTH_LABELS.egress;
+const MODES = ["", "allowlist", "open"];
+
+export function egressHealth(env: { EGRESS?: string; EGRESS_ALLOW?: string }): HealthCheck {
+  const mode = (env.EGRESS ?? "").trim().toLowerCase();
+  const allow = parseAllowSetting(env.EGRESS_ALLOW);
+  if (egressOpen(env.EGRESS)) {
+    return {
+      id: "egress",
+      label: LABEL,
+      status: "warn",
+      unsafe: true,
+      detail: "EGRESS=open: a run's sandbox may reach any host, so code a run builds can send what it reads anywhere (GitHub's rules still hold: no credential in the sandbox, pushes only to the run's branch)",
+      fix: 'set EGRESS to "" and list the hosts runs need in EGRESS_ALLOW, or in a repository\'s network.allow'
+    };
+  }
+  if (!MODES.includes(mode)) {
+    return {
+      id: "egress",
+      label: LABEL,
+      status: "warn",
+      detail: `EGRESS=${JSON.stringify(env.EGRESS)} is not a mode, so the allowlist holds`,
+      fix: 'set EGRESS to "" (the allowlist) or "open"'
+    };
+  }
+  if (allow.errors.length > 0) {
+    return {
+      id: "egress",
+      label: LABEL,
+      status: "warn",
+      detail: `EGRESS_ALLOW: ${allow.errors.slice(0, 3).join("; ")}${allow.errors.length > 3 ? ` (and ${allow.errors.length - 3} more)` : ""}; the other entries hold`,
+      fix: 'write EGRESS_ALLOW as host names or "*.domain", separated by commas or spaces'
+    };
+  }
+  const added = allow.entries.length === 0 ? "no hosts from EGRESS_ALLOW" : `EGRESS_ALLOW's ${allow.entries.length} (${allow.entries.slice(0, 5).join(", ")}${allow.entries.length > 5 ? ", …" : ""})`;
+  return {
+    id: "egress",
+    label: LABEL,
+    status: "ok",
+    detail: `allowlist: GitHub by the run's policy, ${DEFAULT_ALLOW.length} package and download hosts (read-only), ${added}, and each repository's network.allow`
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The sandbox network's health line (src/health/egress.ts): the allowlist
+ * is ok and says what it holds; EGRESS=open warns, marked unsafe (the
+ * banner's red); an EGRESS that is no mode, or EGRESS_ALLOW entries that
+ * are no hosts, warn, naming them, and the allowlist still holds.
+ */
+import { describe, expect, it } from "vitest";
+import { egressHealth } from "../../src/health/egress";
+import { DEFAULT_ALLOW } from "../../src/egress/allowlist";
+
+describe("egressHealth", () => {
+  it("is ok with the allowlist, naming the operator's hosts", () => {
+    expect(egressHealth({})).toMatchObject({ id: "egress", status: "ok", detail: expect.stringContaining(`${DEFAULT_ALLOW.length} package and download hosts`) });
+    expect(egressHealth({ EGRESS: "allowlist", EGRESS_ALLOW: "api.example.com, *.corp.example" }).detail).toContain("EGRESS_ALLOW's 2 (api.example.com, *.corp.example)");
+    expect(egressHealth({ EGRESS: "" }).unsafe).toBeUndefined();
+  });
+
+  it.each(["open", " OPEN "])("warns, marked unsafe, for EGRESS=%s", (value) => {
+    expect(egressHealth({ EGRESS: value })).toMatchObject({ status: "warn", unsafe: true, detail: expect.stringMatching(/^EGRESS=open: a run's sandbox may reach any host/), fix: expect.stringContaining("EGRESS_ALLOW") });
+  });
+
+  it("warns for an EGRESS that is no mode: the allowlist still holds", () => {
+    expect(egressHealth({ EGRESS: "opne" })).toMatchObject({ status: "warn", detail: 'EGRESS="opne" is not a mode, so the allowlist holds' });
+    expect(egressHealth({ EGRESS: "opne" }).unsafe).toBeUndefined();
+  });
+
+  it("warns for EGRESS_ALLOW entries that are no hosts, naming them", () => {
+    const check = egressHealth({ EGRESS_ALLOW: "https://api.example.com/x ok.example *.com" });
+    expect(check.status).toBe("warn");
+    expect(check.detail).toContain('"https://api.example.com/x" is not a host name');
+    expect(check.detail).toContain("too wide");
+    expect(check.detail).toMatch(/the other entries hold$/);
+  });
+});
