@@ -45,6 +45,10 @@ ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
 #   coreutils            always in Debian; named because the output wrapper
 #                        (src/tools/command-report.ts) needs GNU `timeout
 #                        --verbose -k` and `ls --time-style`
+#   ca-certificates      update-ca-certificates: the identity script
+#   diffutils            (src/run/git-identity.ts) trusts the egress
+#                        gateway's interception CA with them (cmp, then
+#                        update-ca-certificates) once the platform writes it
 #   build-essential      gcc, g++, make: node-gyp builds of users' native
 #   python3 pkg-config   dependencies (node-gyp runs python3; pkg-config finds
 #                        system libraries)
@@ -57,7 +61,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       ca-certificates curl \
       fuse3 libfuse2t64 \
-      coreutils bash sed grep findutils \
+      coreutils bash sed grep findutils diffutils \
       build-essential python3 pkg-config \
       git jq unzip xz-utils tar procps \
  && rm -rf /var/lib/apt/lists/*
@@ -94,9 +98,9 @@ COPY --from=computerd /usr/local/bin/computerd /usr/local/bin/computerd
 # skills, the output wrapper and the git auth script run
 # (test/unit/pool-image.test.ts derives the list from them and keeps it equal
 # to this one), and the GNU `timeout` options the wrapper relies on.
-RUN for tool in bash cat cc curl cut find g++ gcc gh git grep head jq ls make \
+RUN for tool in bash cat cc cmp cp curl cut find g++ gcc gh git grep head jq ls make \
       mkdir mktemp mv node npm npx pkg-config ps python3 rm sed tail tar \
-      timeout tr unzip wc wrangler xz; \
+      timeout tr unzip update-ca-certificates wc wrangler xz; \
     do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done \
  && timeout --verbose -k 1 5 true \
  && ls --time-style=+%s -lnt / >/dev/null \

@@ -42,7 +42,7 @@ import { handleCommandCenterRoute, type BenchCommandCenter } from "./command-cen
 import { handleBenchRoute, type BareSubmitInput } from "./routes";
 import { handleShellRoute, type BareExecResult } from "./shell-routes";
 
-export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
+export { AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy, SandboxEgress } from "../src/index";
 
 /** The bench Worker's environment: the agent Worker's plus the bench bindings (env.d.ts). */
 type BenchEnv = Env & Required<Pick<Cloudflare.Env, "BareThinkAgent" | "BareWorkspace" | "BareEventSink" | "AGENT_THINK">>;

@@ -23,7 +23,14 @@ import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
-import { RunToken } from "./run/run-token";
+import { RunCredentials } from "./egress/run-credentials";
+import { EgressDesk } from "./egress/egress-desk";
+import { RunPullRequests } from "./run/run-pull-requests";
+import { RunClosing } from "./run/run-closing";
+import { createRunTools } from "./tools/run-tools";
+import type { EgressRefusal } from "./egress/gateway";
+import type { EgressAnswer, EgressRequest } from "./egress/sandbox-egress";
+import { revokeInstallationToken } from "./github/token-revocation";
 import { DispatchOnce } from "./run/dispatch-once";
 import { ActiveTurn } from "./run/active-turn";
 import { assertBotFor, requireBot, resolveBot } from "./run/bot-identity";
@@ -31,20 +38,15 @@ import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
 import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
-import { createBashTool } from "./tools/bash-tool";
 import { CommandReplay } from "./run/command-replay";
-import { createPublishReproductionTool } from "./tools/publish-reproduction-tool";
-import { createReportResultTool } from "./tools/report-result-tool";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
 import type { StepContext } from "@cloudflare/think";
 import { RunReports } from "./report/run-reports";
-import type { RunRef, RunStats } from "./report/notices";
-import { describeEnding, finalAssistantText, type RunEnding } from "./run/ending";
+import type { RunRef } from "./report/notices";
 import { RunLedger } from "./run/run-ledger";
 import { OpenRuns } from "./run/open-runs";
 import { parseCostBudget, parseMaxSteps, parseTokenBudget } from "./run/budget";
-import { NO_COST } from "./shared/pricing";
 import { SCRIPTED_PROVIDER } from "./model/scripted";
 import { RunBudgets } from "./run/run-budgets";
 import { TurnWatchdog } from "./run/watchdog";
@@ -53,7 +55,6 @@ import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";
 import { TurnWorkspace } from "./run/turn-workspace";
-import { ReadOnlyToken } from "./run/read-token";
 import { withWorkspaceBlock } from "./run/workspace-block";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
@@ -98,21 +99,21 @@ export class ThinkAgent extends Think<Env> {
   protected commandCenter: () => Promise<CommandCenter> = () => commandCenter(this.env);
 
   readonly #runs = new RunContextStore(this.ctx.storage);
-  readonly #token = new RunToken({
+  /** The run's tokens, on the gateway's side of the sandbox: renewed, granted per request, revoked (egress/run-credentials.ts). */
+  readonly #credentials = new RunCredentials({
     runs: this.#runs,
-    mint: (repo) => mintInstallationToken(this.env, repo),
+    mint: (repo, access) => mintInstallationToken(this.env, repo, access),
+    revoke: (token) => revokeInstallationToken(this.githubApiUrl(), token),
     secrets: isolateSecrets,
-    now: () => Date.now(),
-    log: (event, fields) => this.#log(event, fields),
-    alsoSecret: () => this.#readToken.secrets()
-  });
-  /** The container's token when the run may write nothing (run/read-token.ts). */
-  readonly #readToken = new ReadOnlyToken({
-    mint: (repo) => mintInstallationToken(this.env, repo, "read"),
-    secrets: isolateSecrets,
+    settings: () => ({ egress: this.env.EGRESS, egressAllow: this.env.EGRESS_ALLOW }),
+    waitUntil: (promise) => this.ctx.waitUntil(promise),
     now: () => Date.now(),
     log: (event, fields) => this.#log(event, fields)
   });
+  /** The run's write token: the Worker's own posts, and the gateway's allowed pushes. */
+  get #token() {
+    return this.#credentials.token;
+  }
   readonly #ledger = new RunLedger(this.ctx.storage);
   /** What steps cost and when a budget stops the loop (run/run-budgets.ts). */
   readonly #budgets = new RunBudgets({
@@ -156,20 +157,21 @@ export class ThinkAgent extends Think<Env> {
       await this.schedule(inMs / 1000, callback);
     },
     waitUntil: (promise) => this.ctx.waitUntil(promise),
-    log: (event, fields) => this.#log(event, fields)
+    log: (event, fields) => this.#log(event, fields),
+    // The run's token goes once its last message is out, unless a queued turn is to use it.
+    closingSettled: () => this.ctx.waitUntil(this.#egress.runSettled())
   });
   /**
    * The turn's hands on its workspace (run/turn-workspace.ts): the repository
-   * prepared before the model's first step, bash commands held to where the
-   * run may write and run at most once, and the container's token.
+   * prepared before the model's first step, bash commands run at most once,
+   * and the sandbox's network policy.
    */
   readonly #workspaceTurn = new TurnWorkspace({
     storage: this.ctx.storage.kv,
     run: () => this.#runs.get(),
     turn: () => this.#turn(),
     workspace: () => this.#workspaceAgent(),
-    token: this.#token,
-    readToken: this.#readToken,
+    redact: (text) => this.#credentials.redact(text),
     commands: new CommandReplay({
       storage: this.ctx.storage.kv,
       recoveries: (submissionId) => this.#reports.recoveryCount(submissionId),
@@ -185,6 +187,42 @@ export class ThinkAgent extends Think<Env> {
       this.#reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());
     },
     recordSetupFailure: (submissionId, failure) => this.#ledger.recordSetupFailure(submissionId, failure),
+    log: (event, fields) => this.#log(event, fields)
+  });
+  /** How an ended run is told: its ending worked out, reported and forgotten (run/run-closing.ts). */
+  readonly #closing = new RunClosing({
+    ledger: this.#ledger,
+    reports: this.#reports,
+    runRef: (submissionId, metadata) => this.#runRef(submissionId, metadata),
+    transcript: async () => (await this.getMessages()) as TranscriptMessage[],
+    redact: (text) => this.#token.redact(text),
+    interruptedMessage: () => this.chatRecovery.terminalMessage,
+    maxSteps: () => this.maxSteps,
+    forgetPrepared: (submissionId) => this.#workspaceTurn.forget(submissionId)
+  });
+  /** The gateway's counterpart: grants, refusals, and when the run's token goes (egress/egress-desk.ts). */
+  readonly #egress = new EgressDesk({
+    credentials: this.#credentials,
+    turn: () => this.#turn(),
+    policy: (submissionId) => this.#workspaceTurn.egressPolicy(submissionId),
+    githubApiUrl: () => this.githubApiUrl(),
+    recordBlocked: (submissionId, host, method) => this.#ledger.recordBlocked(submissionId, host, method),
+    reportBlocked: (submissionId, blocked) => this.#reports.blocked(submissionId, blocked, Date.now()),
+    othersWaiting: async () => (await this.listSubmissions({ status: ["pending", "running"] })).length > 0,
+    log: (event, fields) => this.#log(event, fields)
+  });
+  /** `open_pull_request`, held to the run's policy (run/run-pull-requests.ts). */
+  readonly #pullRequests = new RunPullRequests({
+    turn: () => this.#turn(),
+    run: () => this.#runs.get(),
+    target: (submissionId, run) => this.#workspaceTurn.pullRequestTarget(submissionId, run),
+    apiUrl: () => this.githubApiUrl(),
+    token: () => this.#token.fresh(),
+    links: () => {
+      const github = parseGitHubApiUrl(this.githubApiUrl());
+      return { publicBaseUrl: this.env.PUBLIC_BASE_URL, githubWebUrl: github.ok ? github.github.web : "" };
+    },
+    redact: (text) => this.#token.redact(text),
     log: (event, fields) => this.#log(event, fields)
   });
   #model: LanguageModel | undefined;
@@ -283,28 +321,23 @@ export class ThinkAgent extends Think<Env> {
   }
 
   override getTools(): ToolSet {
-    return {
-      bash: createBashTool({
-        containerAvailable: this.env.CONTAINERS_ENABLED === "1",
-        run: (input) => this.#workspaceTurn.bash(input)
-      }),
-      publish_reproduction: createPublishReproductionTool({
-        publish: async (input) => {
-          const run = await this.#runs.get();
-          const result = await this.#repros.publish(input, { repoVisibility: run?.repoVisibility, secrets: this.#token.secrets() });
-          if (result.published) await this.#published(result.url);
-          return result;
-        }
-      }),
-      report_result: createReportResultTool({
-        record: async (result) => {
-          const turn = await this.#turn();
-          // The result becomes the closing comment and an event: nothing in it may hold a token.
-          if (turn) await this.#ledger.recordResult(turn.submissionId, this.#token.redactDeep(result));
-          return turn !== null;
-        }
-      })
-    };
+    return createRunTools({
+      containerAvailable: this.env.CONTAINERS_ENABLED === "1",
+      bash: (input) => this.#workspaceTurn.bash(input),
+      publish: async (input) => {
+        const run = await this.#runs.get();
+        const result = await this.#repros.publish(input, { repoVisibility: run?.repoVisibility, secrets: this.#token.secrets() });
+        if (result.published) await this.#published(result.url);
+        return result;
+      },
+      openPullRequest: (input) => this.#pullRequests.open(input),
+      recordResult: async (result) => {
+        const turn = await this.#turn();
+        // The result becomes the closing comment and an event: nothing in it may hold a token.
+        if (turn) await this.#ledger.recordResult(turn.submissionId, this.#token.redactDeep(result));
+        return turn !== null;
+      }
+    });
   }
 
   /** Store the run context and submit the turn. Idempotent per triggering comment. */
@@ -395,7 +428,7 @@ export class ThinkAgent extends Think<Env> {
     await this.#reports.deliverNotices();
     await this.clearMessages();
     await this.#runs.clear();
-    this.#token.clear();
+    this.#credentials.clear();
     this.#log("reset", { cancelled });
     return { cancelled };
   }
@@ -448,13 +481,9 @@ export class ThinkAgent extends Think<Env> {
     };
   }
 
-  /** Before every model call: renew the run's token if it is about to expire, and re-authenticate the container if it changed. */
+  /** Before every model call: renew the run's token when it is about to expire (the gateway and the Worker's posts use it). */
   override async beforeStep() {
-    const [turn, { token, bot }] = [await this.#turn(), await this.#workspaceTurn.credentials()];
-    if (!turn || !this.#token.needsGitSync(token)) return;
-    const result = await (await this.#workspaceAgent()).syncGitAuth(turn, token, bot);
-    this.#token.gitSynced(token);
-    if (result.error) this.#log("git-auth:failed", { error: result.error });
+    await this.#token.fresh();
   }
 
   override async afterToolCall(ctx: ToolCallResultContext) {
@@ -509,7 +538,7 @@ export class ThinkAgent extends Think<Env> {
   async #finishRun(submission: Parameters<Think["onSubmissionStatus"]>[0]): Promise<void> {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     await this.#endTurn(turn, submission.status);
-    const ending = await this.#closeRun(submission);
+    const ending = await this.#closing.close(submission);
     const event = submission.status === "completed" ? "turn:done" : `turn:${submission.status}`;
     this.#log(event, {
       submissionId: submission.submissionId,
@@ -526,47 +555,6 @@ export class ThinkAgent extends Think<Env> {
     const run = await this.#runRef(submissionId);
     const commentId = metadata?.commentId;
     await this.#reports.turnStarted(submissionId, at, run && typeof commentId === "number" ? { run, commentId } : null);
-  }
-
-  /**
-   * The submission ended: work out how from what the ledger kept, report it
-   * (its one closing message, the command center's end) and forget the
-   * ledger's entries.
-   */
-  async #closeRun(submission: Parameters<Think["onSubmissionStatus"]>[0]): Promise<RunEnding> {
-    const id = submission.submissionId;
-    const facts = await this.#ledger.facts(id);
-    const ending = describeEnding({
-      status: submission.status as "completed" | "error" | "aborted" | "skipped",
-      error: submission.error === undefined ? undefined : this.#token.redact(submission.error),
-      interrupted: submission.error === this.chatRecovery.terminalMessage,
-      result: facts.result,
-      finalText:
-        submission.status === "completed"
-          ? this.#token.redact(finalAssistantText((await this.getMessages()) as TranscriptMessage[], submission.messageId))
-          : "",
-      budgetHit: facts.budgetHit,
-      steps: facts.usage?.steps ?? 0,
-      lastFinishReason: facts.usage?.lastFinishReason,
-      maxSteps: this.maxSteps,
-      cancelReason: facts.cancelReason,
-      reproductionUrl: facts.reproductionUrl,
-      setupFailure: facts.setupFailure
-    });
-    const at = submission.completedAt ?? Date.now();
-    // No model step ran before a failed setup: nothing was spent. Otherwise unreported usage is unknown, never zero.
-    const cost = facts.usage?.cost ?? (ending.kind === "setup-failed" ? NO_COST : undefined);
-    const stats: RunStats = {
-      ...(submission.startedAt !== undefined ? { durationMs: at - submission.startedAt } : {}),
-      toolCalls: facts.toolCalls ?? 0,
-      ...(cost ? { cost } : {}),
-      ...(facts.usage?.scripted ? { scripted: true } : {})
-    };
-    const run = await this.#runRef(id, submission.metadata);
-    await this.#reports.turnEnded(id, { run: run && { ...run, stats }, ending, usage: facts.usage, ...(cost ? { cost } : {}), at });
-    this.#workspaceTurn.forget(id);
-    await this.#ledger.forget(id);
-    return ending;
   }
 
   /** A page was published: the closing comment links it, and the thread page shows it. */
@@ -654,12 +642,23 @@ export class ThinkAgent extends Think<Env> {
   async #endTurn(turn: TurnRef, outcome: string): Promise<void> {
     this.#watchdog.stop();
     await this.#activeTurn.end(turn, outcome);
-    this.#token.forgetGitSync();
+    // The sandbox's reads end with the turn: the next turn mints its own read-only token.
+    this.#credentials.turnEnded();
+  }
+
+  /** What the egress gateway may do for this request of the issue's sandbox (src/egress/sandbox-egress.ts asks before each one). */
+  async egressGrant(request: EgressRequest): Promise<EgressAnswer> {
+    return await this.#egress.grant(request);
+  }
+
+  /** The gateway refused one of the sandbox's requests: counted for the run, shown on its thread and in its closing comment. */
+  async egressRefused(refusal: EgressRefusal): Promise<void> {
+    await this.#egress.refused(refusal);
   }
 }
 
 /** The WorkspaceAgent methods ThinkAgent calls (the generated stub type is too deep to expand). */
-type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "syncGitAuth" | "__getWorkspaceStub">;
+type WorkspaceAgentStub = Pick<WorkspaceAgent, "exec" | "beginTurn" | "endTurn" | "__getWorkspaceStub">;
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

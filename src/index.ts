@@ -37,6 +37,9 @@ export { CommandCenterAgent } from "./command-center";
 // through WorkspaceServiceProxy; the container host routes the container's
 // outbound HTTP through WorkspaceProxy (ctx.exports).
 export { WorkspaceProxy, WorkspaceServiceProxy } from "@cloudflare/computer";
+// Every HTTP(S) request of an issue's sandbox (both shells) goes through the
+// egress gateway; the WorkspaceAgent reaches it through ctx.exports.
+export { SandboxEgress } from "./egress/sandbox-egress";
 
 export class AgentThink extends WorkerEntrypoint<Env> {
   /** Submit a durable turn for an issue and return at once. See docs/contracts.md. */

@@ -12,17 +12,23 @@
  *
  * Container ownership follows the turn (pool/turn-container.ts): `beginTurn`
  * names the turn, its first container command claims a warm container from
- * the WarmPool, and `endTurn` gives it back, durably. Git in the container is
- * authenticated as the App per container: every container command starts
- * with a guard that stops when this container has not logged in with the
- * run's current token (src/run/git-auth.ts), and git commits as the run's
- * bot (src/run/bot-identity.ts), which arrives with the token. It holds no
- * transcript and stores neither.
+ * the WarmPool, and `endTurn` gives it back, durably.
+ *
+ * Neither shell holds a credential. Both send every HTTP(S) request through
+ * the egress gateway (src/egress/sandbox-egress.ts): the container through
+ * the backend's "http-gateway" egress, the worker shell's Dynamic Worker
+ * through its `globalOutbound`. Git in the container commits as the run's
+ * bot (src/run/bot-identity.ts), which arrives with each command: every
+ * container command starts with a guard that sets the identity up on a
+ * container that has none yet (src/run/git-identity.ts). It holds no
+ * transcript.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
 import { ContainerBackend, type ContainerBackendOptions, type ContainerHostHolder } from "@cloudflare/computer/backends/container";
 import { WorkerShellBackend } from "@cloudflare/computer/backends/worker-shell";
+import curlCommands from "@cloudflare/computer/shell/curl";
+import jqCommands from "@cloudflare/computer/shell/jq";
 import { callingSideHolder } from "./pool/calling-side-host";
 import { ContainerCommands, type CommandRunner, type RawRun } from "./pool/container-commands";
 import { containerBackendOptions } from "./pool/launch-spec";
@@ -32,7 +38,6 @@ import { requireBot } from "./run/bot-identity";
 import type { BotIdentity } from "./shared/dispatch";
 import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
-import { isolateSecrets } from "./run/console-guard";
 import { boundText, commandId, LOG_DIR, logPath, type StreamName } from "./tools/command-report";
 import { CONTAINER_UNAVAILABLE, type BackendId, type BashInput, type BashResult, type BashStream } from "./tools/bash-tool";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
@@ -45,8 +50,8 @@ export const RELEASE_SYNC_WAIT_MS = 30_000;
 
 export type { TurnRef };
 
-/** A command for the model; `token` and `bot` are the run's current ones (the bot absent when the run's comes from configuration). */
-export type ExecRequest = BashInput & { turn?: TurnRef; token?: string; bot?: BotIdentity };
+/** A command for the model; `bot` is the run's (absent when the run's comes from configuration). */
+export type ExecRequest = BashInput & { turn?: TurnRef; bot?: BotIdentity };
 
 export type { CommandRunner, RawRun };
 
@@ -66,6 +71,8 @@ export class WorkspaceAgent extends Agent<Env> {
   protected releaseSyncWaitMs = RELEASE_SYNC_WAIT_MS;
   /** Seam: the backoff of a failed release (tests shorten it). */
   protected releaseRetry: RetryPolicy = { initialMs: RELEASE_RETRY_INITIAL_MS, maxMs: RELEASE_RETRY_MAX_MS };
+  /** Seam: the binding of the ThinkAgent namespace that runs this issue (tests run theirs under other classes). */
+  protected issueAgentBinding = "ThinkAgent";
   /** Seam: options laid over the container backend's (tests shorten its timeouts). */
   protected containerBackendOverrides: Partial<ContainerBackendOptions> = {};
   /** Seam: the container backend this workspace built, if any (tests drive its connect). */
@@ -93,7 +100,6 @@ export class WorkspaceAgent extends Agent<Env> {
   readonly #commands = new ContainerCommands({
     runner: () => this.containerRunner,
     turns: this.#turns,
-    token: () => this.#token,
     bot: () => requireBot(this.#bot, this.env),
     github: () => githubHost(this.env.GITHUB_API_URL),
     maxOutputBytes: () => this.#maxOutputBytes(),
@@ -102,11 +108,8 @@ export class WorkspaceAgent extends Agent<Env> {
     },
     log: (event, fields) => this.#log(event, fields)
   });
-  #log: Logger = (event, fields) =>
-    createLogger({ session: this.#name(), component: "workspace" }, () => (this.#token ? [this.#token] : []))(event, fields);
-  /** The run's token, in memory only, for a container claimed later in the turn. */
-  #token = "";
-  /** The run's bot as GitHub named it, held with the token; undefined: configuration decides (bot-identity.ts). */
+  #log: Logger = (event, fields) => createLogger({ session: this.#name(), component: "workspace" }, () => [])(event, fields);
+  /** The run's bot as GitHub named it, from the latest command; undefined: configuration decides (bot-identity.ts). */
   #bot: BotIdentity | undefined;
   #ready: Promise<void> | undefined;
 
@@ -181,7 +184,7 @@ export class WorkspaceAgent extends Agent<Env> {
     try {
       if (backend === "shell") return await this.#execShell(request);
       if (request.turn) await this.beginTurn(request.turn);
-      if (request.token !== undefined) this.#holdToken(request.token, request.bot);
+      this.#bot = request.bot;
       return await this.#commands.run(request.command, request.timeoutMs);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -219,19 +222,8 @@ export class WorkspaceAgent extends Agent<Env> {
 
   /** The turn ended (done, error, recovery exhausted, cancelled): give its container back, durably. */
   async endTurn(turn: TurnRef, outcome: string): Promise<{ released: boolean; pending?: boolean }> {
-    this.#token = "";
     this.#bot = undefined;
     return await this.#turns.end(turn, outcome);
-  }
-
-  /**
-   * Called before each model call with the run's current token and bot. They
-   * are held for the next container command, whose guard logs the container
-   * in when it has not seen this token (a new token, or a new container).
-   */
-  async syncGitAuth(_turn: TurnRef, token: string, bot?: BotIdentity): Promise<{ authenticated: boolean; error?: string }> {
-    this.#holdToken(token, bot);
-    return { authenticated: false };
   }
 
   /**
@@ -274,13 +266,6 @@ export class WorkspaceAgent extends Agent<Env> {
     await this.#workspace.fs.mkdir("/workspace", { recursive: true });
   }
 
-  /** Keep the run's token and bot for the container's git auth; the console guard redacts the token too. */
-  #holdToken(token: string, bot: BotIdentity | undefined): void {
-    this.#token = token;
-    this.#bot = bot;
-    isolateSecrets.add(token);
-  }
-
   /**
    * Before the container goes back: let the commands still running here
    * finish (bounded), so their sync from the container lands, then drop the
@@ -297,16 +282,31 @@ export class WorkspaceAgent extends Agent<Env> {
     return sandboxStub(this.env, await this.#turns.sandbox()) as unknown as ContainerHostHolder;
   }
 
+  /** Where both shells' HTTP(S) requests go: the egress gateway, for this issue's session. */
+  #egressGateway(): Fetcher {
+    return this.ctx.exports.SandboxEgress({ props: { session: this.name, binding: this.issueAgentBinding } }) as unknown as Fetcher;
+  }
+
   #backends(): WorkspaceRegisteredBackend[] {
     // The name lets the WorkspaceProxy wake this object by name (so it keeps `this.name`).
     const workspace = { binding: "WorkspaceAgent", id: this.ctx.id.toString(), ...(this.ctx.id.name ? { name: this.ctx.id.name } : {}) };
+    const gateway = this.#egressGateway();
     const backends: WorkspaceRegisteredBackend[] = [
-      new WorkerShellBackend({ id: "shell", loader: this.env.LOADER, workspace, ctx: this.ctx })
+      new WorkerShellBackend({
+        id: "shell",
+        loader: this.env.LOADER,
+        workspace,
+        ctx: this.ctx,
+        // `curl` (and `jq` for what it fetches) are opt-in module groups; curl's requests go through the gateway,
+        // under the run's policy. The revision keeps one Dynamic Worker per issue.
+        commands: [curlCommands, jqCommands],
+        egress: { mode: "http-gateway", gateway, revision: EGRESS_REVISION }
+      })
     ];
     if (this.containersEnabled()) {
       let options: ReturnType<typeof containerBackendOptions>;
       try {
-        options = containerBackendOptions(this.env);
+        options = containerBackendOptions(this.env, gateway);
       } catch (error) {
         // A bad container setting (CONTAINER_INSTANCE_TYPE, GITHUB_API_URL) costs the container, never the shell.
         this.#containerConfigError = error instanceof Error ? error.message : String(error);
@@ -350,7 +350,10 @@ export class WorkspaceAgent extends Agent<Env> {
   }
 }
 
-/** Where computerd's callback arrives (the ContainerBackend's `/api`). */
+/** The worker shell's loader cache key for the gateway egress: the gateway is the same entrypoint for every turn. */
+const EGRESS_REVISION = "sandbox-egress-1";
+
+/** Where computerd's callback arrives (the ContainerBackend's `/api`), and every request the container sends out through the gateway. */
 const COMPUTERD_CALLBACK_PATH = "/api";
 
 

@@ -1,7 +1,8 @@
 /**
  * The App's own identity through real turns (src/run/bot-identity.ts): the
  * bot a dispatch names is stored with the run and is who the container's git
- * commits as, with GitHub's id and no lookup; a continuation takes the token
+ * commits as, with GitHub's id and no lookup (and no credential: the
+ * container holds none); a continuation takes the token
  * broker's bot, and so does a renewal; a run outside local dev with a token
  * and no bot anywhere is refused, saying what is missing, before anything is
  * stored. The marker search trusting the run's bot: test/reporting.test.ts;
@@ -11,7 +12,7 @@ import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
-import { authMarker, gitAuthScript } from "../src/run/git-auth";
+import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import type { RunContext } from "../src/run/run-context";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
@@ -30,8 +31,8 @@ async function storedRun(agent: DurableObjectStub): Promise<RunContext | undefin
   return runInDurableObject(agent, (_instance, state) => state.storage.get<RunContext>("agent-think:run-context"));
 }
 
-/** The login scripts the container was given, in order. */
-const logins = (container: RecordingContainer) => container.runs.filter((run) => run.script.includes("gh auth login")).map((run) => run.script);
+/** The identity scripts the container was given, in order. */
+const logins = (container: RecordingContainer) => container.identities();
 
 describe("the bot a dispatch names", () => {
   it("is stored with the run, and the container's git commits as it, with GitHub's id and no lookup", async () => {
@@ -51,13 +52,13 @@ describe("the bot a dispatch names", () => {
     expect((await storedRun(agent))?.bot).toEqual(ACME);
     expect(container.commands()).toEqual(["prepare: clone", "as-acme"]);
     const [login] = logins(container);
-    expect(login).toBe(gitAuthScript(ACME, await authMarker(TOKEN, ACME.login)));
+    expect(login).toBe(gitIdentityScript(ACME, await identityMarker(ACME)));
     expect(login).toContain(`login='${ACME.login}'`);
     expect(login).toContain(`id='${ACME.id}'`);
     expect(login).not.toContain("gh api");
   });
 
-  it("gives way to the broker's when a renewal names one, and git logs in again as that", async () => {
+  it("gives way to the broker's when a renewal names one, and git commits as that", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, ISSUE);
     const { container } = await containerFor(session);
@@ -76,7 +77,11 @@ describe("the bot a dispatch names", () => {
 
     const minted = `ghs_testMinted_${repo.replace(/\W/g, "_")}`;
     expect(await storedRun(agent)).toMatchObject({ installationToken: minted, bot: TEST_BROKER_BOT });
-    expect(logins(container)).toEqual([gitAuthScript(TEST_BROKER_BOT, await authMarker(minted, TEST_BROKER_BOT.login))]);
+    // The clone before the model's first step commits as the dispatched bot; the renewal before that step names the broker's, which the next container command sets up.
+    expect(logins(container)).toEqual([
+      gitIdentityScript(dispatched, await identityMarker(dispatched)),
+      gitIdentityScript(TEST_BROKER_BOT, await identityMarker(TEST_BROKER_BOT))
+    ]);
   });
 });
 

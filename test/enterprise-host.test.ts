@@ -4,8 +4,8 @@
  * https://ghe.example.com/api/v3; EnterpriseThinkAgent and
  * EnterpriseWorkspaceAgent in test/worker.ts), with a container command.
  * Nothing it sends or writes names github.com: not the envelope or the
- * transcript, not the scripts the container runs (the login goes to
- * ghe.example.com and commits with its noreply domain), not the env the
+ * transcript, not the scripts the container runs (its identity is
+ * ghe.example.com's noreply domain), not the env the
  * container is launched with, not what it posts on the issue (which MSW
  * answers as that server), not its log lines.
  *
@@ -21,8 +21,8 @@ import { setupServer } from "msw/node";
 import { GitHubSpec, type JudgedRequest } from "./support/github-spec";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/computer/backends/container";
-import { warmLaunchSpec } from "../src/pool/launch-spec";
-import { authMarker, gitAuthScript } from "../src/run/git-auth";
+import { SANDBOX_GH_TOKEN, warmLaunchSpec } from "../src/pool/launch-spec";
+import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import { parseEnvelope } from "../src/run/envelope";
 import { sessionName } from "../src/run/session-name";
 import { githubHost } from "../src/shared/github-urls";
@@ -165,13 +165,11 @@ describe("a deploy for a GitHub Enterprise Server", () => {
     });
     expect(JSON.stringify(transcript)).not.toContain("github.com");
 
-    // The container: logged in to ghe.example.com (GHES noreply domain), then the command ran.
+    // The container: git's identity on ghe.example.com (GHES noreply domain), then the command ran; no token went in.
     expect(container.commands()).toEqual(["prepare: clone", "cloned"]);
-    expect(container.auths()).toEqual([TOKEN]);
-    const login = container.runs.find((run) => run.script.includes("gh auth login"))!.script;
-    expect(login).toBe(gitAuthScript(ENTERPRISE_BOT, await authMarker(TOKEN, ENTERPRISE_BOT.login), ENTERPRISE));
-    expect(login).toContain("host='ghe.example.com'");
-    expect(login).toContain('gh auth login --hostname "$host" --with-token');
+    expect(container.stdins()).toEqual([]);
+    const [login] = container.identities();
+    expect(login).toBe(gitIdentityScript(ENTERPRISE_BOT, await identityMarker(ENTERPRISE_BOT, ENTERPRISE), ENTERPRISE));
     expect(login).toContain("@users.noreply.ghe.example.com");
     expect(login).not.toContain("gh api");
     expect(JSON.stringify(container.runs)).not.toContain("github.com");
@@ -231,6 +229,8 @@ describe("a deploy for a GitHub Enterprise Server", () => {
     expect(launched).toEqual({ ...warmLaunchSpec({ GITHUB_API_URL: TEST_ENTERPRISE_API_URL }).env, RPC_CLIENT_SECRET: expect.any(String) });
     expect(launched.COMPUTER_VAR_GH_HOST).toBe("ghe.example.com");
     expect(JSON.stringify(launched)).not.toContain("github.com");
-    expect(Object.keys(launched).filter((key) => /TOKEN/.test(key))).toEqual([]);
+    // gh's token variables hold the fixed placeholder, which is no credential; nothing else is a token.
+    expect(Object.entries(launched).filter(([key, value]) => /TOKEN/.test(key) && value !== SANDBOX_GH_TOKEN)).toEqual([]);
+    expect(launched.COMPUTER_VAR_GH_ENTERPRISE_TOKEN).toBe(SANDBOX_GH_TOKEN);
   });
 });

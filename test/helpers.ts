@@ -1,4 +1,5 @@
 /** Shared helpers for the Workers-runtime tests. */
+import type { EgressAgent } from "../src/egress/sandbox-egress";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
@@ -17,7 +18,7 @@ export function uniqueRepo(owner = "acme"): string {
 }
 
 /** The agent methods the tests call, typed narrowly (see IssueAgent in src/service.ts). */
-export type TestAgent = IssueAgent & {
+export type TestAgent = IssueAgent & EgressAgent & {
   waitForSubmission(id: string, options?: { timeoutMs?: number }): Promise<unknown>;
   listSubmissions(options?: { status?: SubmissionStatusValue | SubmissionStatusValue[] }): Promise<
     Array<{ submissionId: string; status: SubmissionStatusValue }>

@@ -2,9 +2,10 @@
  * Container ownership follows the turn, through real turns: the first
  * container command of a turn claims one warm container from a real WarmPool,
  * the turn keeps it across steps and across an eviction, and every way a turn
- * ends gives it back, leaving the pool at one warm and none assigned. Git is
- * authenticated before the turn's container commands and again when the
- * run's token changes, and the token is only ever stdin.
+ * ends gives it back, leaving the pool at one warm and none assigned. Git's
+ * identity is set up before the turn's first container command and again
+ * on a container that replaced it, and the run's token never reaches the
+ * container at all (its network goes through the egress gateway).
  *
  * No container engine runs here, so two fakes stand behind the real
  * interfaces: the pool's ContainerFleet (recording warm/stop) and the
@@ -16,7 +17,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
-import { authMarker, gitAuthScript } from "../src/run/git-auth";
+import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import { DEFAULT_BOT_LOGIN } from "../src/run/bot-identity";
 import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
@@ -51,13 +52,12 @@ describe("container ownership follows the turn", () => {
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
 
     expect(container.commands()).toEqual(["prepare: clone", "one", "two"]);
-    expect(container.auths()).toEqual(["ghs_tokenONE_0000000000"]);
-    // The fresh container had not logged in: its guard stopped the first command (the clone before the model), which ran again after the login.
+    expect(container.identities()).toHaveLength(1);
+    // The fresh container had no identity: its guard stopped the first command (the clone before the model), which ran again after the identity script.
     expect(container.guardStops).toEqual(["prepare: clone"]);
     // No bot in the dispatch: local dev's (test/wrangler.jsonc), login only. A named bot: test/bot-identity.test.ts.
-    expect(container.runs[1]!.script).toBe(
-      gitAuthScript({ login: DEFAULT_BOT_LOGIN }, await authMarker("ghs_tokenONE_0000000000", DEFAULT_BOT_LOGIN))
-    );
+    expect(container.runs[1]!.script).toBe(gitIdentityScript({ login: DEFAULT_BOT_LOGIN }, await identityMarker({ login: DEFAULT_BOT_LOGIN })));
+    expect(container.stdins()).toEqual([]);
     const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
     expect(bash.map((part) => part.output)).toMatchObject([
       { backend: "container", exitCode: 0, stdout: { text: "one\n" } },
@@ -110,29 +110,30 @@ describe("container ownership follows the turn", () => {
     expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
   });
 
-  it("re-authenticates when a new dispatch brings a new token mid-turn", async () => {
+  it("tells the container nothing when a new dispatch brings a new token mid-turn: it holds none", async () => {
     const { repo, container, agent } = await setup();
     const first = await dispatch(repo, "TEST: container echo a\nTEST: sleep 600\nTEST: container echo b", "ghs_tokenOLD_0000000000", 1);
     await waitForStatus(agent, first.submissionId, ["running"]);
     for (let i = 0; i < 100 && !container.commands().includes("a"); i++) await new Promise((r) => setTimeout(r, 20));
     await dispatch(repo, "TEST: reply queued", "ghs_tokenNEW_0000000000", 2);
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
-    expect(container.auths()).toEqual(["ghs_tokenOLD_0000000000", "ghs_tokenNEW_0000000000"]);
-    const newAuth = container.runs.findIndex((run) => run.stdin === "ghs_tokenNEW_0000000000");
-    expect(container.runs.findLastIndex((run) => run.script.includes("echo b"))).toBeGreaterThan(newAuth);
+    expect(container.identities()).toHaveLength(1);
+    expect(container.guardStops).toEqual(["prepare: clone"]);
     expect(container.commands()).toEqual(["prepare: clone", "a", "b"]);
+    for (const run of container.runs) expect(run.script).not.toMatch(/ghs_token(OLD|NEW)/);
+    expect(container.stdins()).toEqual([]);
   });
 
-  it("logs a container that replaced the turn's one in before its next command", async () => {
+  it("sets the identity up on a container that replaced the turn's one before its next command", async () => {
     const { repo, container, agent } = await setup();
     const { submissionId } = await dispatch(repo, "TEST: container echo before\nTEST: sleep 300\nTEST: container echo after", "ghs_tokenREP_0000000000");
     for (let i = 0; i < 200 && !container.commands().includes("before"); i++) await new Promise((r) => setTimeout(r, 20));
-    // A crash relaunch, a restart or a reconcile: same Sandbox, a new container with no gh login.
+    // A crash relaunch, a restart or a reconcile: same Sandbox, a new container with no identity.
     container.replace();
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     expect(container.commands()).toEqual(["prepare: clone", "before", "after"]);
     expect(container.guardStops).toEqual(["prepare: clone", "after"]);
-    expect(container.auths()).toEqual(["ghs_tokenREP_0000000000", "ghs_tokenREP_0000000000"]);
+    expect(container.identities()).toHaveLength(2);
     const bash = toolParts(await agent.transcript()).filter((part) => part.type === "tool-bash");
     expect(bash.map((part) => part.output)).toMatchObject([{ exitCode: 0 }, { exitCode: 0, stdout: { text: "after\n" } }]);
   });
@@ -148,7 +149,7 @@ describe("a turn whose end never reached its workspace", () => {
     const stub = workspace as unknown as DurableObjectStub<WorkspaceAgent>;
     const turn = { session, submissionId };
     await stub.beginTurn(turn);
-    expect(await stub.exec({ command: "echo stale", backend: "container", timeoutMs: 10_000, turn, token: "" })).toMatchObject({ exitCode: 0 });
+    expect(await stub.exec({ command: "echo stale", backend: "container", timeoutMs: 10_000, turn })).toMatchObject({ exitCode: 0 });
     const stale = (await stub.holding()).sandboxId;
     expect(stale).toBeUndefined();
     expect(await settledPool(pool)).toMatchObject({ warm: 1, assigned: 0 });
@@ -171,8 +172,8 @@ describe("the installation token", () => {
     });
     expect(result.status).toBe("completed");
 
-    // The container got it on stdin, once, and never in a script (its argv).
-    expect(container.auths()).toEqual([canary]);
+    // The container never got it: not on stdin, not in a script (its argv).
+    expect(container.stdins()).toEqual([]);
     for (const run of container.runs) expect(run.script).not.toContain(canary);
     // No log line, tool result or transcript message carries it.
     expect(lines.join("\n")).not.toContain(canary);

@@ -15,24 +15,19 @@
  *   from the base branch, never the pull request's head.
  */
 import { env } from "cloudflare:workers";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { PullRequestRef } from "../src/shared/dispatch";
-import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
+import type { EgressGrant } from "../src/egress/grant";
+import { SANDBOX_GH_TOKEN } from "../src/pool/launch-spec";
 import { containerFor, type RecordingContainer } from "./support/containers";
-import { FakeGitHub, TEST_BOT } from "./support/github";
+import { FakeGitHub, serveGitHub, TEST_BOT } from "./support/github";
 import { openaiText, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
 import { GatewayThinkAgent, TestTokenBroker } from "./worker";
 
 const github = new FakeGitHub();
-const server = setupServer(...github.handlers());
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers(...github.handlers());
-  expect(github.refusals).toEqual([]);
-});
+const server = serveGitHub(github);
 
 const TOKEN = "ghs_pullRequestRunTOKEN0000000000000";
 const HEAD_SHA = "a".repeat(40);
@@ -69,21 +64,12 @@ async function run(repo: string, instruction: string, options: Options = {}) {
     });
     return waitForStatus(agent, submissionId);
   });
-  const closing = await closingComment(repo, number);
+  const closing = await github.closingComment(repo, number);
   return { status: result, lines, container, agent, closing, session, tools: toolParts(await agent.transcript()) };
 }
 
-async function closingComment(repo: string, number: number): Promise<string> {
-  for (let i = 0; i < 250; i++) {
-    const comment = github.comments(repo, number).find((candidate) => candidate.body.includes(":closing"));
-    if (comment) return comment.body;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no closing comment on ${repo}#${number}`);
-}
-
-/** The scripts that reached the container (login scripts left out). */
-const scripts = (container: RecordingContainer) => container.runs.map((entry) => entry.script).filter((script) => !script.includes("gh auth login"));
+/** The scripts that reached the container (identity scripts left out). */
+const scripts = (container: RecordingContainer) => container.runs.map((entry) => entry.script).filter((script) => !script.includes("git config --global user.name"));
 const outputs = (tools: ReturnType<typeof toolParts>) => tools.map((part) => JSON.stringify(part.output ?? part.errorText ?? ""));
 
 describe("a run on a pull request", () => {
@@ -117,16 +103,20 @@ describe("a run on a pull request", () => {
       [
         "address the review",
         "TEST: container git push origin HEAD:agent-think/issue-7",
-        "TEST: container gh pr create --fill",
+        'TEST: call open_pull_request {"title":"Sort numbers numerically","body":"Addresses the review."}',
         `TEST: result-json ${JSON.stringify(result)}`
       ].join("\n"),
-      { pullRequest: { author: TEST_BOT.login, headRef: "agent-think/issue-7" } }
+      {
+        pullRequest: { author: TEST_BOT.login, headRef: "agent-think/issue-7" },
+        container: () => github.addPull(repo, 12, "agent-think/issue-7")
+      }
     );
     expect(status.status).toBe("completed");
     const sent = scripts(container);
     expect(sent.some((script) => script.includes("git push origin HEAD:agent-think/issue-7"))).toBe(true);
-    expect(sent.some((script) => script.includes("gh pr create"))).toBe(false);
-    expect(outputs(tools)[1]).toMatch(/refused: `gh pr create` may not run here: this run is on a pull request/);
+    // open_pull_request on the App's own pull request updates it; it opens no other.
+    expect(JSON.parse(outputs(tools)[1]!)).toMatchObject({ ok: true, action: "updated", number: 12, head: "agent-think/issue-7", base: "main" });
+    expect(github.pulls(repo)).toEqual([expect.objectContaining({ number: 12, title: "Sort numbers numerically", body: "Addresses the review." })]);
     expect(closing).toContain("### 🛠️ Review addressed");
     expect(closing).toContain("**Review**\n- `src/sort.ts` ");
     expect(closing).toContain("Kept the old name: it is public API.");
@@ -170,38 +160,67 @@ describe("a run on a pull request", () => {
   });
 });
 
-describe("the container's token", () => {
+describe("the sandbox's credentials", () => {
   const readOnly = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
+  /** What the gateway is granted for a clone and for a push of `repo`, while the command matching `pattern` runs. */
+  const grantDuring = (repo: string, pattern: RegExp, seen: EgressGrant[]) => (container: RecordingContainer) =>
+    container.during(pattern, async () => {
+      const agent = (await agentFor(sessionName(repo, 12), env.ReportingThinkAgent)) as TestAgent;
+      const read = await agent.egressGrant({ url: `https://github.test/${repo}.git/info/refs?service=git-upload-pack`, method: "GET" });
+      const push = await agent.egressGrant({ url: `https://github.test/${repo}.git/git-receive-pack`, method: "POST" });
+      seen.push({ ...push.grant, readToken: read.grant.readToken });
+    });
 
-  it("is a read-only one on a pull request the run may not write to: the code it builds cannot push either", async () => {
+  it("are read-only on a pull request the run may not write to: nothing it builds can push, and the container holds no token", async () => {
     const repo = uniqueRepo();
-    const { status, container, closing, agent } = await run(repo, "reproduce this\nTEST: container gh auth token\nTEST: result not-reproduced Scripted.", {
-      pullRequest: { headRepo: "mallory/widgets", fork: true }
+    const seen: EgressGrant[] = [];
+    const { status, container, closing, agent, tools } = await run(repo, "reproduce this\nTEST: container gh auth token\nTEST: result not-reproduced Scripted.", {
+      pullRequest: { headRepo: "mallory/widgets", fork: true },
+      container: grantDuring(repo, /gh auth token/, seen)
     });
     expect(status.status).toBe("completed");
-    // Logged in once, before the clone, with the read-only token: never the run's.
-    expect(container.auths()).toEqual([readOnly(repo)]);
+    expect(seen).toEqual([expect.objectContaining({ repo, pushBranch: null, writeToken: "", readToken: readOnly(repo), readRepos: [repo, "mallory/widgets"] })]);
     expect(TestTokenBroker.minted).toContain(`read:${repo}`);
-    // Printed by gh, it is redacted like the run's own.
-    const transcript = JSON.stringify(await agent.transcript());
-    expect(transcript).not.toContain(readOnly(repo));
-    expect(transcript).toContain("[redacted]");
+    // gh in the container has only the launch env's placeholder, which is no credential.
+    expect(outputs(tools)[0]).toContain(SANDBOX_GH_TOKEN);
+    expect(container.stdins()).toEqual([]);
+    for (const recorded of container.runs) expect(recorded.script).not.toMatch(/ghs_/);
+    expect(JSON.stringify(await agent.transcript())).not.toContain(readOnly(repo));
     expect(closing).not.toContain(readOnly(repo));
   });
 
-  it("is the run's own where the run may push: the App's pull request, and an issue", async () => {
+  it("give the gateway the run's own token for a push where the run may push: the App's pull request's branch, and an issue's", async () => {
     const ours = uniqueRepo();
-    const pr = await run(ours, "address the review\nTEST: result no-pr Scripted.", { pullRequest: { author: TEST_BOT.login, headRef: "agent-think/issue-3" } });
-    expect(pr.container.auths()).toEqual([TOKEN]);
+    const seenOnPr: EgressGrant[] = [];
+    const pr = await run(ours, "address the review\nTEST: container echo working\nTEST: result no-pr Scripted.", {
+      pullRequest: { author: TEST_BOT.login, headRef: "agent-think/issue-3" },
+      container: grantDuring(ours, /echo working/, seenOnPr)
+    });
+    expect(pr.status.status).toBe("completed");
+    expect(seenOnPr).toEqual([expect.objectContaining({ pushBranch: "agent-think/issue-3", writeToken: TOKEN, readToken: readOnly(ours) })]);
     const issue = uniqueRepo();
-    const onIssue = await run(issue, "open a PR\nTEST: result no-pr Scripted.", { pullRequest: null });
-    expect(onIssue.container.auths()).toEqual([TOKEN]);
-    expect(TestTokenBroker.minted.filter((entry) => entry.endsWith(ours) || entry.endsWith(issue))).toEqual([]);
+    const seenOnIssue: EgressGrant[] = [];
+    const onIssue = await run(issue, "open a PR\nTEST: container echo working\nTEST: result no-pr Scripted.", {
+      pullRequest: null,
+      container: grantDuring(issue, /echo working/, seenOnIssue)
+    });
+    expect(onIssue.status.status).toBe("completed");
+    expect(seenOnIssue).toEqual([expect.objectContaining({ pushBranch: "agent-think/issue-12", writeToken: TOKEN })]);
+    for (const recorded of [...pr.container.runs, ...onIssue.container.runs]) expect(recorded.script).not.toContain(TOKEN);
+  });
+
+  it("are none at all between turns: the gateway then attaches nothing and allows no push", async () => {
+    const repo = uniqueRepo();
+    const { status, agent } = await run(repo, "open a PR\nTEST: result no-pr Scripted.", { pullRequest: null });
+    expect(status.status).toBe("completed");
+    const { grant } = await (agent as unknown as TestAgent).egressGrant({ url: `https://github.test/${repo}.git/git-receive-pack`, method: "POST" });
+    expect(grant).toMatchObject({ readRepos: [], pushBranch: null, readToken: "", writeToken: "" });
+    expect(grant.submissionId).toBeUndefined();
   });
 });
 
 describe("open-pr on an issue whose pull request is open", () => {
-  it("updates that pull request: pushes its branch, and gh pr create is refused", async () => {
+  it("updates that pull request: pushes its branch, gh pr create is refused, and open_pull_request updates it", async () => {
     const repo = uniqueRepo();
     github.addPull(repo, 31, "agent-think/issue-7");
     // Someone else's pull request from a branch of the same name is not the App's.
@@ -212,6 +231,7 @@ describe("open-pr on an issue whose pull request is open", () => {
         "open a PR fixing this",
         "TEST: container gh pr create --fill",
         "TEST: container git push origin agent-think/issue-7",
+        'TEST: call open_pull_request {"title":"Fix the sort","body":"Fixes #7 for @octocat, see https://evil.example/x"}',
         `TEST: result-json ${JSON.stringify({
           outcome: "pr-updated",
           summary: "The fix is on the open pull request.",
@@ -223,7 +243,14 @@ describe("open-pr on an issue whose pull request is open", () => {
       { pullRequest: null, issueNumber: 7 }
     );
     expect(status.status).toBe("completed");
-    expect(outputs(tools)[0]).toMatch(/refused: `gh pr create` may not run here: the App already has pull request #31 open for this issue/);
+    expect(outputs(tools)[0]).toMatch(/refused: `gh pr create` cannot write to GitHub from the sandbox: open the pull request with the open_pull_request tool/);
+    expect(JSON.parse(outputs(tools)[2]!)).toMatchObject({ ok: true, action: "updated", number: 31 });
+    // The App's pull request got the title and the body, neutralized as every comment is; someone else's was not touched.
+    const [ours, theirs] = github.pulls(repo);
+    expect(ours).toMatchObject({ number: 31, title: "Fix the sort" });
+    expect(ours!.body).toContain("`@octocat`");
+    expect(ours!.body).not.toContain("](https://evil.example");
+    expect(theirs!.title).toBeUndefined();
     const sent = scripts(container);
     expect(sent.some((script) => script.includes("gh pr create"))).toBe(false);
     expect(sent.some((script) => script.includes("git push origin agent-think/issue-7"))).toBe(true);
@@ -234,14 +261,33 @@ describe("open-pr on an issue whose pull request is open", () => {
     expect(listed).toBeDefined();
   });
 
-  it("opens one when the App has none open", async () => {
+  it("opens one when the App has none open: from the run's branch to the default branch, whatever the model asks", async () => {
     const repo = uniqueRepo();
-    const { container, tools } = await run(repo, "open a PR fixing this\nTEST: container gh pr create --fill\nTEST: result no-pr Scripted.", {
-      pullRequest: null,
-      issueNumber: 7
+    const { status, tools } = await run(
+      repo,
+      [
+        "open a PR fixing this",
+        'TEST: call open_pull_request {"title":"Fix the sort","body":"Fixes #7.","draft":true,"head":"main","base":"release"}',
+        'TEST: call open_pull_request {"title":"Fix the sort, again","body":"Fixes #7."}',
+        "TEST: result no-pr Scripted."
+      ].join("\n"),
+      { pullRequest: null, issueNumber: 7 }
+    );
+    expect(status.status).toBe("completed");
+    expect(JSON.parse(outputs(tools)[0]!)).toMatchObject({ ok: true, action: "opened", head: "agent-think/issue-7", base: "main" });
+    // The second call finds the pull request the first opened, and updates it: never a second.
+    expect(JSON.parse(outputs(tools)[1]!)).toMatchObject({ ok: true, action: "updated" });
+    expect(github.pulls(repo)).toEqual([expect.objectContaining({ head: "agent-think/issue-7", base: "main", title: "Fix the sort, again", draft: true, user: TEST_BOT })]);
+  });
+
+  it("opens nothing for a run that may not push, and says why", async () => {
+    const repo = uniqueRepo();
+    const { tools } = await run(repo, 'address the review\nTEST: call open_pull_request {"title":"t","body":"b"}\nTEST: result no-pr Scripted.', {
+      pullRequest: { headRepo: "mallory/widgets", fork: true }
     });
-    expect(outputs(tools)[0]).not.toContain("refused");
-    expect(scripts(container).some((script) => script.includes("gh pr create --fill"))).toBe(true);
+    expect(JSON.parse(outputs(tools)[0]!)).toEqual({ ok: false, error: expect.stringMatching(/^this run may not open or update a pull request: this pull request is not the App's to change/) });
+    expect(github.pulls(repo)).toEqual([]);
+    expect(github.callsFor(repo).filter((call) => call.path.includes("/pulls") && call.method !== "GET")).toEqual([]);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * No token out of a run, tried with real turns: a canary run token (and a
- * token-shaped string) printed by tools in several ways (the container's
- * `gh auth token`, a shell `cat` on stdout and stderr, Think's `read`, a page
- * built with it), and one the model writes itself (into report_result, into
+ * token-shaped string) planted in the workspace and printed by tools in
+ * several ways (a shell `cat` on stdout and stderr, Think's `read`, a page
+ * built with it; the container's `gh auth token` prints no token at all), and one the model writes itself (into report_result, into
  * a model error), must be found nowhere it must not be: the transcript, a
  * socket's frames, the command center, the comments GitHub (MSW) got, the
  * console, the published pages. The same against `wrangler dev`:
@@ -18,6 +18,7 @@ import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { containerFor } from "./support/containers";
 import { FakeGitHub } from "./support/github";
+import { SANDBOX_GH_TOKEN } from "../src/pool/launch-spec";
 
 const github = new FakeGitHub();
 const server = setupServer(...github.handlers());
@@ -107,12 +108,14 @@ describe("a token printed by tools", () => {
     expect(status.status).toBe("completed");
     socket.close();
 
-    // The tools did print the tokens: the container was authenticated with
-    // the run's token and `gh auth token` ran; each result shows the redaction.
-    expect(path!.container.auths()).toEqual([RUN_TOKEN]);
+    // The container holds no token: its `gh auth token` prints the launch
+    // env's placeholder. The shell and Think's read did print the planted
+    // ones; each of those results shows the redaction.
+    expect(path!.container.stdins()).toEqual([]);
     const results = toolParts(await agent.transcript()).map((part) => JSON.stringify(part.output ?? part.errorText ?? ""));
     expect(results).toHaveLength(6);
-    for (const result of results.slice(0, 4)) expect(result).toContain("[redacted]");
+    expect(results[0]).toContain(SANDBOX_GH_TOKEN);
+    for (const result of results.slice(1, 4)) expect(result).toContain("[redacted]");
     expect(results[4]).toMatch(/refused: index\.html holds a GitHub token/);
     expect(socket.frames.join("\n")).toContain("[redacted]");
 

@@ -2,11 +2,13 @@
  * Installation tokens expire after an hour; a run may take longer. In real
  * turns, a run whose dispatch token is about to expire gets a fresh one from
  * the token broker (TestTokenBroker in test/worker.ts) before the next model
- * step, or before the bash tool hands the token to the workspace, and the
- * container's git is authenticated with the fresh token (the recording
- * container in test/support/containers.ts). A token handed over later (a
- * `stop` comment's, a continuation's) is kept with its expiry too. The rule
- * alone, on a fake clock: test/unit/run-token.test.ts.
+ * step, or when the egress gateway next asks for the run's grant, so the
+ * sandbox's next push goes with the fresh token (the grant is read while a
+ * recording container's command runs, as the container's own requests
+ * would be answered then). The container itself never holds one. The token
+ * it replaced is revoked. A token handed over later (a `stop` comment's, a
+ * continuation's) is kept with its expiry too. The rule alone, on a fake
+ * clock: test/unit/run-token.test.ts.
  */
 import { exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
@@ -15,7 +17,7 @@ import { LOG_PREFIX } from "../src/run/log";
 import type { RunContext } from "../src/run/run-context";
 import { TOKEN_REFRESH_MARGIN_MS } from "../src/run/run-token";
 import { sessionName } from "../src/run/session-name";
-import { agentFor, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { TestTokenBroker } from "./worker";
 
@@ -33,6 +35,15 @@ async function run(instruction: string, expiresAt: number) {
   const repo = uniqueRepo();
   const session = sessionName(repo, ISSUE);
   const { container } = await containerFor(session);
+  // What the gateway would attach to a push while each marked command runs.
+  const pushedWith = new Map<string, string>();
+  for (const mark of ["before", "gh auth token", "one"]) {
+    container.during(new RegExp(mark), async () => {
+      const agent = (await agentFor(session)) as TestAgent;
+      const push = await agent.egressGrant({ url: `https://github.com/${repo}.git/git-receive-pack`, method: "POST" });
+      pushedWith.set(mark, push.grant.writeToken);
+    });
+  }
   const installationToken = `ghs_dispatched_${crypto.randomUUID().replaceAll("-", "")}`;
   const { result, lines } = await captureConsole(async () => {
     const { submissionId } = await exports.AgentThink.dispatch({
@@ -50,6 +61,7 @@ async function run(instruction: string, expiresAt: number) {
     ...result,
     repo,
     container,
+    pushedWith,
     installationToken,
     // What TestTokenBroker mints for this repository.
     minted: `ghs_testMinted_${repo.replace(/\W/g, "_")}`,
@@ -65,33 +77,28 @@ async function storedRun(agent: DurableObjectStub): Promise<RunContext | undefin
   return runInDurableObject(agent, (_instance, state) => state.storage.get<RunContext>("agent-think:run-context"));
 }
 
-/** The token the container's git was logged in with when `command` last ran there (what `gh auth token` prints). */
-function loggedInWhen(container: RecordingContainer, command: string): string | undefined {
-  let current: string | undefined;
-  let seen: string | undefined;
-  for (const recorded of container.runs) {
-    if (recorded.script.includes("gh auth login")) current = recorded.stdin;
-    else if (recorded.script.includes(command)) seen = current;
-  }
-  return seen;
+/** Nothing the container was given holds a token of the run's. */
+function expectNoTokenIn(container: RecordingContainer, tokens: string[]): void {
+  expect(container.stdins()).toEqual([]);
+  for (const recorded of container.runs) for (const token of tokens) expect(recorded.script).not.toContain(token);
 }
 
 describe("a run whose token expires", () => {
-  it("never uses a dispatched token that has already expired: the first step renews it, and git gets the fresh one", async () => {
-    const { agent, status, repo, container, minted } = await run("TEST: container gh auth token\nTEST: reply done", Date.now() - 60_000);
+  it("never uses a dispatched token that has already expired: the first step renews it, and the gateway pushes with the fresh one", async () => {
+    const { agent, status, repo, container, pushedWith, installationToken, minted } = await run("TEST: container gh auth token\nTEST: reply done", Date.now() - 60_000);
     expect(status.status).toBe("completed");
 
     expect(TestTokenBroker.minted).toContain(repo);
-    expect(container.auths()).toEqual([minted]);
-    expect(loggedInWhen(container, "gh auth token")).toBe(minted);
+    expect(pushedWith.get("gh auth token")).toBe(minted);
+    expectNoTokenIn(container, [installationToken, minted]);
     const stored = await storedRun(agent);
     expect(stored?.installationToken).toBe(minted);
     // The broker's expiry is kept with the token: an hour from when it was minted.
     expect(stored!.tokenExpiresAt! - Date.now()).toBeGreaterThan(50 * 60_000);
   });
 
-  it("renews it before the next model step once it is within the margin, and logs the container's git in again", async () => {
-    const { agent, status, container, installationToken, minted, events } = await run(
+  it("renews it before the next model step once it is within the margin, and the gateway pushes with the fresh one", async () => {
+    const { agent, status, container, pushedWith, installationToken, minted, events } = await run(
       [
         "TEST: container echo before",
         WAIT_PAST_WINDOW,
@@ -107,29 +114,29 @@ describe("a run whose token expires", () => {
     const order = events.filter((event) => event.event === "token:refreshed" || event.event === "tool").map((event) => event.tool ?? event.event);
     expect(order).toEqual(["bash", "ls", "token:refreshed", "ls", "bash"]);
     expect(events.find((event) => event.event === "token:refreshed")).toMatchObject({ reason: "expiring" });
-    expect(container.auths()).toEqual([installationToken, minted]);
-    expect(loggedInWhen(container, "echo before")).toBe(installationToken);
-    expect(loggedInWhen(container, "gh auth token")).toBe(minted);
+    expect(pushedWith.get("before")).toBe(installationToken);
+    expect(pushedWith.get("gh auth token")).toBe(minted);
     expect((await storedRun(agent))?.installationToken).toBe(minted);
+    expectNoTokenIn(container, [installationToken, minted]);
   });
 
-  it("renews it before the bash tool hands it to the container, so the command already runs with the fresh token", async () => {
-    const { status, container, installationToken, minted } = await run(
+  it("renews it when the gateway next needs it, so the sandbox's next request already goes with the fresh token", async () => {
+    const { status, pushedWith, installationToken, minted } = await run(
       ["TEST: container echo before", WAIT_PAST_WINDOW, "TEST: container gh auth token", "TEST: reply done"].join("\n"),
       Date.now() + TOKEN_REFRESH_MARGIN_MS + WINDOW_MS
     );
     expect(status.status).toBe("completed");
 
-    // The step began with time left on the token; its model call waited past the margin, then the bash tool renewed it.
-    expect(container.auths()).toEqual([installationToken, minted]);
-    expect(loggedInWhen(container, "gh auth token")).toBe(minted);
+    // The step began with time left on the token; its model call waited past the margin, then the gateway's grant renewed it.
+    expect(pushedWith.get("before")).toBe(installationToken);
+    expect(pushedWith.get("gh auth token")).toBe(minted);
   });
 
   it("keeps a token with time left", async () => {
-    const { status, repo, container, installationToken } = await run("TEST: container echo one\nTEST: reply done", Date.now() + 30 * 60_000);
+    const { status, repo, pushedWith, installationToken } = await run("TEST: container echo one\nTEST: reply done", Date.now() + 30 * 60_000);
     expect(status.status).toBe("completed");
     expect(TestTokenBroker.minted).not.toContain(repo);
-    expect(container.auths()).toEqual([installationToken]);
+    expect(pushedWith.get("one")).toBe(installationToken);
   });
 });
 

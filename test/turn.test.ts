@@ -76,6 +76,7 @@ describe("a scripted turn", () => {
       "tool-write",
       "tool-write",
       "tool-bash",
+      "tool-bash",
       "tool-write",
       "tool-publish_reproduction",
       "tool-report_result"
@@ -85,8 +86,10 @@ describe("a scripted turn", () => {
       exitCode: 0,
       stdout: { text: "pageCount(101, 10): expected 11, actual 10\nreproduced: the last, partial page is missing\n" }
     });
-    expect(tools[7]!.output).toMatchObject({ published: true, files: 1 });
-    expect(tools[8]!.input).toMatchObject({ outcome: "reproduced", summary: expect.stringMatching(/^Scripted demonstration: no model ran/) });
+    // Its request to a host on no allowlist goes through the egress gateway, which refuses it, with no network at all.
+    expect(tools[6]!.output).toMatchObject({ exitCode: 0, stdout: { text: expect.stringMatching(/^egress refused: example\.com is not on this run's network allowlist/) } });
+    expect(tools[8]!.output).toMatchObject({ published: true, files: 1 });
+    expect(tools[9]!.input).toMatchObject({ outcome: "reproduced", summary: expect.stringMatching(/^Scripted demonstration: no model ran/) });
     expect(assistantText(messages)).toContain("scripted demonstration");
   });
 

@@ -13,7 +13,7 @@ import { RECOVERY_EXHAUSTED_MESSAGE, ThinkAgent } from "../src/agent";
 import { WorkspaceAgent } from "../src/workspace-agent";
 import type { BotIdentity } from "../src/shared/dispatch";
 
-export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy } from "../src/index";
+export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy, SandboxEgress } from "../src/index";
 
 export const TEST_GATEWAY_ENV = {
   MODEL_PROVIDER: "gateway",

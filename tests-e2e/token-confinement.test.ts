@@ -32,10 +32,12 @@ const REDACTED = "[redacted]";
 const RANDOM = randomBytes(6).toString("hex");
 /** The run's token: shaped like nothing GitHub issues. */
 const RUN_TOKEN = `canary-run-token-${RANDOM}`;
+/** The second run's: each dispatch brings its own token, and a run's is revoked when it ends. */
+const SECOND_RUN_TOKEN = `canary-run-token-${RANDOM}-second`;
 const FOUND_TAIL = alphanumerics(36);
 /** Shaped like a classic GitHub PAT; the run never held it. */
 const FOUND = `ghp_${FOUND_TAIL}`;
-const CANARIES = [RUN_TOKEN, FOUND] as const;
+const CANARIES = [RUN_TOKEN, SECOND_RUN_TOKEN, FOUND] as const;
 /** A shell command that prints both canaries, spelling neither. */
 const PRINT_BOTH = `printf 'canary-run-%s-%s and gh%s_%s\\n' token ${RANDOM} p ${FOUND_TAIL}`;
 /** For the scripted model's texts: the first character as `\xNN`, so the instruction never spells the token. */
@@ -264,9 +266,9 @@ describe("a canary token the model writes into an error", () => {
       repo,
       issueNumber,
       commentId: freshIssueNumber(),
-      installationToken: RUN_TOKEN,
+      installationToken: SECOND_RUN_TOKEN,
       repoVisibility: "public",
-      instruction: `TEST: fail the provider echoed ${spelled(RUN_TOKEN)} and ${spelled(FOUND)}`
+      instruction: `TEST: fail the provider echoed ${spelled(SECOND_RUN_TOKEN)} and ${spelled(FOUND)}`
     });
 
     const settled = await waitForSubmission(server.url, run, { credentials: await server.jwtHeader() });

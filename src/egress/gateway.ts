@@ -25,7 +25,7 @@
 import { allowed } from "./allowlist";
 import type { EgressGrant } from "./grant";
 import { graphqlRequestKind } from "./graphql";
-import { githubRoute, type GitHubEndpoints, type GitHubRoute } from "./github-routes";
+import { credentialNeed, githubRoute, type CredentialNeed, type GitHubEndpoints, type GitHubRoute } from "./github-routes";
 import { drainReader, pushRefusal, readCommands, refusalReport } from "./receive-pack";
 
 /** One refused request, as a run records it. */
@@ -33,7 +33,8 @@ export type EgressRefusal = { submissionId?: string; host: string; method: strin
 
 export type EgressGatewayDeps = {
   endpoints: GitHubEndpoints;
-  grant: () => Promise<EgressGrant>;
+  /** The run's grant, with no more credential in it than `need` (a read-only token for a read, the write token for a push). */
+  grant: (need: CredentialNeed) => Promise<EgressGrant>;
   upstream: (request: Request) => Promise<Response>;
   refused: (refusal: EgressRefusal) => void | Promise<void>;
 };
@@ -70,8 +71,8 @@ export class EgressGateway {
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") return text(400, `egress refused: ${url.protocol} is not HTTP`);
     const method = request.method.toUpperCase();
-    const grant = await this.#deps.grant();
     const route = githubRoute(url, this.#deps.endpoints);
+    const grant = await this.#deps.grant(credentialNeed(route, method));
     if (route) return this.#github(request, method, url, route, grant);
     if (!grant.open) {
       const verdict = allowed(grant.allow, method, url);

@@ -106,3 +106,21 @@ function isGitHubHost(url: URL, endpoints: GitHubEndpoints): boolean {
   const host = url.hostname.toLowerCase().replace(/\.+$/, "");
   return [endpoints.web, endpoints.api, endpoints.graphql, endpoints.uploads].some((endpoint) => new URL(endpoint).hostname === host);
 }
+
+/** Which credential a request may need: the gateway asks for no more than that (nothing is minted for a request that needs none). */
+export type CredentialNeed = "none" | "read" | "write";
+
+export function credentialNeed(route: GitHubRoute | null, method: string): CredentialNeed {
+  if (route === null) return "none";
+  switch (route.kind) {
+    case "rest":
+      return method === "GET" || method === "HEAD" ? "read" : "none";
+    case "graphql":
+    case "lfs-batch":
+      return method === "POST" ? "read" : "none";
+    case "git":
+      return route.service === "receive-pack" ? "write" : "read";
+    default:
+      return "none";
+  }
+}

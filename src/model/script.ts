@@ -15,6 +15,7 @@
  *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
  *                              not-reproduced, needs-info, pr-opened, no-pr…)
  *   TEST: result-json <json>   call report_result with this whole input
+ *   TEST: call <tool> <json>   call any tool with this whole input (open_pull_request…)
  *   TEST: skill <name>         call activate_skill for <name>
  *   TEST: publish <directory>  call publish_reproduction for <directory>
  *   TEST: reply <text>         answer with <text> and end the turn
@@ -26,8 +27,8 @@
  * request (or a fix, or review changes) a short plan that ends `no-pr`, for
  * anything else a whole reproduction on a stand-in bug that needs no
  * container and no network (the reproduce skill, a repro under
- * /workspace/repro, a check run in the worker shell, a published page,
- * `reproduced`). Pure and deterministic.
+ * /workspace/repro, a check run in the worker shell, a request the egress
+ * gateway refuses, a published page, `reproduced`). Pure and deterministic.
  */
 export type ScriptAction =
   | { kind: "tool"; toolName: string; input: Record<string, unknown>; say: string }
@@ -123,6 +124,19 @@ export function planScript(instruction: string, options: { continuation?: boolea
         push({ kind: "tool", toolName: "report_result", input, say: "Recording the result." });
         break;
       }
+      case "call": {
+        const space = rest.indexOf(" ");
+        const toolName = space < 0 ? rest : rest.slice(0, space);
+        let input: Record<string, unknown>;
+        try {
+          input = JSON.parse(space < 0 ? "{}" : rest.slice(space + 1)) as Record<string, unknown>;
+        } catch {
+          push({ kind: "reply", text: "TEST: call needs a tool name and a JSON object." });
+          return steps;
+        }
+        push({ kind: "tool", toolName, input, say: `Calling ${toolName}.` });
+        break;
+      }
       case "publish":
         push({ kind: "tool", toolName: "publish_reproduction", input: { directory: rest }, say: `Publishing ${rest}.` });
         break;
@@ -151,6 +165,8 @@ export const SCRIPTED_CALL_ID_PREFIX = "scripted-";
 export const DEMO_SUMMARY_PREFIX = "Scripted demonstration:";
 
 export const DEMO_REPRO_DIR = "/workspace/repro";
+/** A host on no allowlist: the demonstration's request to it shows the egress gateway refusing, without any network. */
+export const DEMO_BLOCKED_HOST = "example.com";
 export const DEMO_PAGE_DIR = `${DEMO_REPRO_DIR}/page`;
 const BUG = `${DEMO_REPRO_DIR}/bug.js`;
 const CHECK = `${DEMO_REPRO_DIR}/check.sh`;
@@ -220,6 +236,7 @@ function reproductionDemo(asked: string): ScriptStep[] {
     `${DEMO_SUMMARY_PREFIX} no model ran (none is configured, so agent-think played a fixed script for "${asked}"). ` +
     "It shows what a real run does on a stand-in bug, not on this issue: it activated the reproduce skill, wrote a small " +
     "reproduction (pageCount(101, 10) returns 10 where 11 pages are needed), ran its check in the worker shell and published a page. " +
+    `Its request to ${DEMO_BLOCKED_HOST}, a host outside the sandbox's network allowlist, was refused by the egress gateway, as every run's would be. ` +
     "Configure the AI Gateway to run a real model.";
   return [
     { kind: "tool", toolName: "activate_skill", input: { name: "reproduce" }, say: "Scripted demonstration (no model is configured). Activating the reproduce skill." },
@@ -233,6 +250,12 @@ function reproductionDemo(asked: string): ScriptStep[] {
     { kind: "tool", toolName: "write", input: { path: BUG, content: BUG_SOURCE }, say: "Writing the smallest code that shows the bug." },
     { kind: "tool", toolName: "write", input: { path: CHECK, content: CHECK_SOURCE }, say: "Writing a check that prints expected against actual." },
     { kind: "tool", toolName: "bash", input: { command: `sh ${CHECK}` }, say: "Running the check in the shell." },
+    {
+      kind: "tool",
+      toolName: "bash",
+      input: { command: `curl -s https://${DEMO_BLOCKED_HOST}/` },
+      say: `Reaching ${DEMO_BLOCKED_HOST}, which is not on the sandbox's network allowlist: the egress gateway refuses it.`
+    },
     { kind: "tool", toolName: "write", input: { path: PAGE, content: PAGE_SOURCE }, say: "Writing a page a maintainer can open." },
     { kind: "tool", toolName: "publish_reproduction", input: { directory: DEMO_PAGE_DIR }, say: "Publishing the page." },
     {

@@ -4,11 +4,12 @@
  * - **Bounded where it runs.** The command is wrapped (tools/command-report.ts):
  *   its output stays in the container's /temp and only a head and tail come
  *   back, with whether our timeout fired and had to SIGKILL.
- * - **Logged in first.** With a run token, the login guard (run/git-auth.ts)
- *   goes in front: a container that has not logged in with this token (a
- *   new container, a renewed token) stops before the command, logs in to the
- *   deploy's GitHub host as the run's bot, and runs it again. A token with no
- *   bot to commit as is an error result, and the command does not run.
+ * - **With the App's identity.** The identity guard (run/git-identity.ts)
+ *   goes in front: a container that has not set up this bot's identity (a
+ *   new container, another bot) stops before the command, trusts the egress
+ *   CA and sets git's identity, and runs it again. No credential is involved:
+ *   the container holds none (src/egress/gateway.ts). A run with no bot to
+ *   commit as is an error result, and the command does not run.
  * - **On the turn's container.** The turn's container is claimed before the
  *   first command (turn-container.ts); one stopped under the turn (its
  *   lifetime ran out) is given back and the command runs on a fresh one.
@@ -16,9 +17,9 @@
  *   whose results include the sync of /workspace back from the container.
  *
  * Pure apart from its dependencies: the runner, the turn's containers, the
- * token, the bot and GitHub host, and reconnecting the workspace.
+ * bot and GitHub host, and reconnecting the workspace.
  */
-import { authGuard, authMarker, gitAuthScript, stoppedForGitAuth, type GitBot } from "../run/git-auth";
+import { gitIdentityScript, identityGuard, identityMarker, stoppedForIdentity, type GitBot } from "../run/git-identity";
 import type { GitHubHost } from "../shared/github-urls";
 import type { Logger } from "../run/log";
 import { commandId, parseReport, wrapCommand } from "../tools/command-report";
@@ -37,15 +38,13 @@ export interface CommandRunner {
 export type ContainerCommandDeps = {
   runner: () => CommandRunner;
   turns: Pick<TurnContainers, "sandbox" | "replaceRetired">;
-  /** The run's token ("" in local dev: no GitHub login to set up). */
-  token: () => string;
   /**
-   * The run's bot, which git commits as (run/bot-identity.ts); asked only
-   * when there is a token, and throws, saying what is missing, when the run
-   * has none.
+   * The run's bot, which git commits as (run/bot-identity.ts): null when no
+   * run is going on (no identity to set up); throws, saying what is
+   * missing, when the run has none.
    */
-  bot: () => GitBot;
-  /** The GitHub the container logs in to (from GITHUB_API_URL; github.com when absent); throws, naming it, when it names none. */
+  bot: () => GitBot | null;
+  /** The GitHub the container commits for (from GITHUB_API_URL; github.com when absent); throws, naming it, when it names none. */
   github?: () => GitHubHost;
   maxOutputBytes: () => number;
   /** Drop the connection to a container that is gone; the next command reconnects. */
@@ -55,7 +54,7 @@ export type ContainerCommandDeps = {
 
 /** How much longer than the command's own timeout the runner waits for the wrapper's report. */
 const REPORT_GRACE_MS = 15_000;
-const LOGIN_TIMEOUT_MS = 60_000;
+const IDENTITY_TIMEOUT_MS = 60_000;
 
 export class ContainerCommands {
   readonly #deps: ContainerCommandDeps;
@@ -91,15 +90,15 @@ export class ContainerCommands {
     const id = commandId();
     const nonce = crypto.randomUUID().replaceAll("-", "");
     const maxBytes = this.#deps.maxOutputBytes();
-    const token = this.#deps.token();
-    const bot = token ? this.#deps.bot() : undefined;
-    const marker = bot ? await authMarker(token, bot.login) : undefined;
+    const bot = this.#deps.bot();
+    const github = this.#deps.github?.();
+    const marker = bot ? await identityMarker(bot, github) : undefined;
     const wrapped = wrapCommand(command, { id, nonce, maxBytes, timeoutSeconds: timeoutMs / 1000 });
-    const script = marker ? `${authGuard(marker, nonce)}\n${wrapped}` : wrapped;
+    const script = marker ? `${identityGuard(marker, nonce)}\n${wrapped}` : wrapped;
     const runScript = () => this.#deps.runner().run(script, { timeoutMs: timeoutMs + REPORT_GRACE_MS });
     let raw = await this.#onTurnContainer(runScript);
-    if (bot && marker && stoppedForGitAuth(raw.stdout, nonce)) {
-      const failure = await this.#logIn(token, bot, marker);
+    if (bot && marker && stoppedForIdentity(raw.stdout, nonce)) {
+      const failure = await this.#setIdentity(bot, marker, github);
       if (failure) return { backend: "container", error: failure };
       raw = await runScript();
     }
@@ -135,16 +134,15 @@ export class ContainerCommands {
     }
   }
 
-  /** Log this container in with the run's token (stdin only); an error message when it failed. */
-  async #logIn(token: string, bot: GitBot, marker: string): Promise<string | undefined> {
-    this.#deps.log("git-auth:start", { bot: bot.login, ...(bot.id === undefined ? {} : { botId: bot.id }) });
-    const script = gitAuthScript(bot, marker, this.#deps.github?.());
-    const run = await this.#deps.runner().run(script, { stdin: token, timeoutMs: LOGIN_TIMEOUT_MS });
+  /** Give this container the bot's git identity (and trust the egress CA); an error message when it failed. */
+  async #setIdentity(bot: GitBot, marker: string, github: GitHubHost | undefined): Promise<string | undefined> {
+    this.#deps.log("git-identity:start", { bot: bot.login, ...(bot.id === undefined ? {} : { botId: bot.id }) });
+    const run = await this.#deps.runner().run(gitIdentityScript(bot, marker, github), { timeoutMs: IDENTITY_TIMEOUT_MS });
     if (run.exitCode !== 0) {
-      this.#deps.log("git-auth:failed", { exitCode: run.exitCode });
-      return `git auth failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
+      this.#deps.log("git-identity:failed", { exitCode: run.exitCode });
+      return `setting up git's identity failed (exit ${run.exitCode}): ${run.stderr.slice(0, 500)}`;
     }
-    this.#deps.log("git-auth:done", {});
+    this.#deps.log("git-identity:done", {});
     return undefined;
   }
 }

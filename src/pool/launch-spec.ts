@@ -13,8 +13,10 @@
  * test/pool/launch-spec.test.ts runs the real backend to check that the spec
  * it passes to `start()` equals `warmLaunchSpec()`.
  *
- * Only static values belong here: a per-run value (a token, an issue number)
- * would change the env digest per turn and defeat adoption. Configuration
+ * Only static values belong here: a per-run value (an issue number) would
+ * change the env digest per turn and defeat adoption. No credential belongs
+ * here or anywhere in the container: its network goes through the egress
+ * gateway (src/egress/gateway.ts), which attaches one per request. Configuration
  * (the instance type, the GitHub host from GITHUB_API_URL) is static per
  * deploy, and both sides read it from the same env. Pure.
  */
@@ -87,6 +89,14 @@ export type LaunchSpec = {
 };
 
 /**
+ * What `gh` is given as its token in the sandbox: not a credential. gh
+ * refuses to run without one; the egress gateway drops whatever
+ * Authorization the sandbox sends to GitHub and attaches the run's own,
+ * outside the container. So `gh auth token` prints this.
+ */
+export const SANDBOX_GH_TOKEN = "no-token-in-sandbox";
+
+/**
  * The extra container environment (`ContainerBackend` option `containerEnv`).
  *
  * computerd hands a shell command only PATH, HOME, TMPDIR, TZ, LANG, TERM,
@@ -95,31 +105,36 @@ export type LaunchSpec = {
  * a credential prompt would hang a command until its timeout instead of
  * failing. GH_HOST is the deploy's GitHub (from GITHUB_API_URL): gh uses it
  * for every command that names no host (`gh issue view --repo owner/name`,
- * `gh repo clone owner/name`), with the login the git auth script stored for
- * that host. No token goes here (not GH_TOKEN, not GH_ENTERPRISE_TOKEN): the
- * env is static per deploy and the token is per run, stdin only.
+ * `gh repo clone owner/name`). GH_TOKEN and GH_ENTERPRISE_TOKEN are
+ * SANDBOX_GH_TOKEN, which is no credential (gh needs some token to start).
  * Throws, naming GITHUB_API_URL, when it names no GitHub.
  */
 export function containerLaunchEnv(env: LaunchEnv = {}): Record<string, string> {
   return {
     COMPUTER_VAR_GIT_TERMINAL_PROMPT: "0",
     COMPUTER_VAR_GH_PROMPT_DISABLED: "1",
-    COMPUTER_VAR_GH_HOST: githubHost(env.GITHUB_API_URL).host
+    COMPUTER_VAR_GH_HOST: githubHost(env.GITHUB_API_URL).host,
+    COMPUTER_VAR_GH_TOKEN: SANDBOX_GH_TOKEN,
+    COMPUTER_VAR_GH_ENTERPRISE_TOKEN: SANDBOX_GH_TOKEN
   };
 }
 
 /**
  * The launch options for the WorkspaceAgent's ContainerBackend:
- * `new ContainerBackend({ ...containerBackendOptions(env), container, workspace })`.
+ * `new ContainerBackend({ ...containerBackendOptions(env, gateway), container, workspace })`.
  * Adding `launch` or changing `ignore` or `instance` changes the spec; do it
  * here (and in `warmLaunchSpec`) instead.
+ *
+ * `gateway` is where every HTTP and HTTPS request of the container goes
+ * (the backend's "http-gateway" egress: the container starts without
+ * internet, and the platform hands each request to the gateway with its
+ * original URL; src/egress/). Nothing else leaves the container.
  */
-export function containerBackendOptions(env: LaunchEnv = {}) {
+export function containerBackendOptions(env: LaunchEnv, gateway: Fetcher) {
   return {
     containerPort: CONTAINER_PORT,
     containerEnv: containerLaunchEnv(env),
-    // gh, npm and git need the network; the backend's own default is "none".
-    egress: { mode: "direct" } as const,
+    egress: { mode: "http-gateway", gateway } as const,
     name: CONTAINER_IMAGE_NAME,
     instance: containerInstance(env),
     ignore: WORKSPACE_SYNC_IGNORE,
@@ -138,7 +153,8 @@ export function warmLaunchSpec(env: LaunchEnv = {}): LaunchSpec {
       MOUNT_IGNORE: WORKSPACE_SYNC_IGNORE.join(","),
       ...containerLaunchEnv(env)
     },
-    enableInternet: true,
+    // The gateway's egress: no direct internet, every HTTP(S) request intercepted.
+    enableInternet: false,
     name: CONTAINER_IMAGE_NAME,
     instance: containerInstance(env)
   };

@@ -31,7 +31,7 @@ import { MAX_LOGIN_CHARS } from "../shared/repo";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
-import type { Cost } from "../shared/command-center";
+import type { BlockedRequest, Cost } from "../shared/command-center";
 import { OUTCOME_LABELS, RESULT_OUTCOMES } from "../shared/outcomes";
 import { formatCost } from "../shared/pricing";
 
@@ -73,8 +73,8 @@ export type RunRef = {
   stats?: RunStats;
 };
 
-/** How long a run took, its tool calls, what it cost (absent: unknown), and whether no model ran (the scripted model). */
-export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean };
+/** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
+export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; blocked?: BlockedRequest[] };
 
 export function rocketNotice(run: RunRef, commentId: number): Notice {
   return { id: noticeId(run.submissionId, "rocket"), kind: "rocket", submissionId: run.submissionId, repo: run.repo, issueNumber: run.issueNumber, commentId };
@@ -163,7 +163,8 @@ export function closingText(ending: RunEnding, run: RunRef): string {
 
 /**
  * The message's last line: `agent-think · 3 minutes · 12 tool calls · $0.42 · thread`,
- * and for the scripted model that no model ran. Without figures, the thread link alone.
+ * and for the scripted model that no model ran; when the egress gateway
+ * refused requests, how many and to which hosts. Without figures, the thread link alone.
  */
 function footer(run: RunRef): string {
   const stats = run.stats;
@@ -172,9 +173,26 @@ function footer(run: RunRef): string {
     if (stats.durationMs !== undefined) parts.push(formatDuration(stats.durationMs));
     parts.push(`${stats.toolCalls} tool call${stats.toolCalls === 1 ? "" : "s"}`);
     parts.push(stats.cost ? `cost ${formatCost(stats.cost)}` : "cost unknown");
+    const blocked = blockedText(stats.blocked ?? []);
+    if (blocked) parts.push(blocked);
     if (stats.scripted) parts.push("scripted demonstration: no model ran");
   }
   return `<sub>${parts.join(" · ")} · [thread](${run.threadUrl})</sub>`;
+}
+
+/** Hosts named in the footer at most; the thread page lists every one. */
+const FOOTER_BLOCKED_HOSTS = 3;
+
+/** `2 requests blocked: evil.example` (hosts most refused first, as code: a host is not a link), or "" when none were. */
+export function blockedText(blocked: readonly BlockedRequest[]): string {
+  const total = blocked.reduce((sum, entry) => sum + entry.count, 0);
+  if (total === 0) return "";
+  const byHost = new Map<string, number>();
+  for (const entry of blocked) byHost.set(entry.host, (byHost.get(entry.host) ?? 0) + entry.count);
+  const hosts = [...byHost.entries()].sort((a, b) => b[1] - a[1]).map(([host]) => host);
+  const named = hosts.slice(0, FOOTER_BLOCKED_HOSTS).map((host) => codeSpan(host)).join(", ");
+  const more = hosts.length > FOOTER_BLOCKED_HOSTS ? ` and ${hosts.length - FOOTER_BLOCKED_HOSTS} more` : "";
+  return `${total} request${total === 1 ? "" : "s"} blocked: ${named}${more}`;
 }
 
 function closingBody(ending: RunEnding, run: RunRef): string {

@@ -11,7 +11,7 @@
 import { CenterReports, type CenterOutboxStorage, type EventSink, type FlushResult } from "../command-center/report";
 import type { RunContext } from "../run/run-context";
 import { endingError, type RunEnding } from "../run/ending";
-import type { Cost } from "../shared/command-center";
+import type { BlockedRequest, Cost } from "../shared/command-center";
 import type { RunUsage } from "../run/run-ledger";
 import { RunRecoveries, type RecoveryStorage } from "../run/recoveries";
 import type { Logger } from "../run/log";
@@ -36,6 +36,8 @@ export type RunReportsDeps = {
   schedule: (inMs: number, callback: "deliverNotices" | "deliverCenterEvents") => Promise<void>;
   waitUntil: (promise: Promise<unknown>) => void;
   log: Logger;
+  /** A run's closing message settled (posted, or given up): what the run held can go (its token is revoked). */
+  closingSettled?: (submissionId: string) => void;
   now?: () => number;
 };
 
@@ -75,6 +77,7 @@ export class RunReports {
       onSettled: (entry) => {
         const event = noticeEvent(deps.session(), entry, { now: now(), redact: deps.redact });
         if (event) void this.#center.send(event);
+        if (entry.kind === "closing") deps.closingSettled?.(entry.submissionId);
       }
     });
   }
@@ -98,6 +101,11 @@ export class RunReports {
   /** A reproduction page was published. */
   published(submissionId: string, url: string, at: number): void {
     void this.#center.send({ type: "reproduction", session: this.#deps.session(), submissionId, url, at });
+  }
+
+  /** The egress gateway refused the run's sandbox a request: the run's whole tally so far. */
+  blocked(submissionId: string, blocked: BlockedRequest[], at: number): void {
+    void this.#center.send({ type: "egress", session: this.#deps.session(), submissionId, blocked, at });
   }
 
   /** Think's chat recovery took the turn over: `recovering` until it runs again. */

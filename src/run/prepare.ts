@@ -31,7 +31,8 @@ import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { PullRequestRef } from "../shared/dispatch";
 import type { SetupFailure } from "./ending";
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
-import { containerAccess, issueBranch, writePolicyFor, type ContainerAccess, type WritePolicy } from "./write-policy";
+import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
+import type { EgressPolicy } from "../egress/run-credentials";
 
 export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"] as const;
 /** The guidance the model gets at most; a longer file is cut and says so. */
@@ -74,8 +75,8 @@ export type PrepareDeps = {
   storage: { get<T>(key: string): T | undefined; put<T>(key: string, value: T): void; delete(key: string): boolean };
   /** A reader with the run's token; null when this deploy has no GitHub to read (local dev without one). */
   reader: () => Promise<RepoReader | null>;
-  /** One command; `access` says which token the container acts with (read-only when the run may write nothing, read-token.ts). */
-  exec: (input: BashInput, access: ContainerAccess) => Promise<BashResult>;
+  /** One command. */
+  exec: (input: BashInput) => Promise<BashResult>;
   redact: (text: string) => string;
   /** A step began or ended (the watchdog and the dashboard hear of it). */
   onStep: (submissionId: string, step: { name: string; ok: boolean; durationMs: number }) => void | Promise<void>;
@@ -84,10 +85,12 @@ export type PrepareDeps = {
 };
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
+/** The sandbox's network policy, kept before the first container step (the clone and setup go through the gateway too). */
+const egressKey = (submissionId: string) => `agent-think:egress-policy:${submissionId}`;
 
 
 /** What every command of one preparation shares. */
-type Step = { submissionId: string; access: ContainerAccess; signal?: AbortSignal };
+type Step = { submissionId: string; signal?: AbortSignal };
 
 export class RunPreparation {
   readonly #deps: PrepareDeps;
@@ -98,7 +101,11 @@ export class RunPreparation {
   /** What was prepared for `submissionId`, preparing it the first time. Throws SetupFailedError. */
   async prepare(submissionId: string, run: PrepareRun, signal?: AbortSignal): Promise<Prepared> {
     const kept = this.#deps.storage.get<Prepared>(preparedKey(submissionId));
-    if (kept) return kept;
+    if (kept) {
+      // Prepared before the network policy was kept on its own: its branch, and no hosts beyond the defaults.
+      if (!this.egressPolicy(submissionId)) this.#deps.storage.put(egressKey(submissionId), { pushBranch: kept.policy.pushBranch, allow: [] });
+      return kept;
+    }
     const read = await this.#read(run);
     const policy = writePolicyFor({
       repo: run.repo,
@@ -116,7 +123,9 @@ export class RunPreparation {
     };
     if (read.config && "errors" in read.config) throw new SetupFailedError({ kind: "config", file: REPO_CONFIG_PATH, errors: read.config.errors });
     const config = read.config?.config;
-    const step: Step = { submissionId, access: containerAccess(policy), signal };
+    const egress: EgressPolicy = { pushBranch: policy.pushBranch, allow: config?.network.allow ?? [] };
+    this.#deps.storage.put(egressKey(submissionId), egress);
+    const step: Step = { submissionId, signal };
     const cloned = await this.#checkout(step, run, facts);
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
     const ref = run.pullRequest?.baseRef;
@@ -126,13 +135,24 @@ export class RunPreparation {
     return prepared;
   }
 
+  /** What was prepared for `submissionId`; null before it is. */
+  prepared(submissionId: string): Prepared | null {
+    return this.#deps.storage.get<Prepared>(preparedKey(submissionId)) ?? null;
+  }
+
   /** The write policy of a prepared submission, for the command guard; null before it is prepared. */
   policy(submissionId: string): WritePolicy | null {
     return this.#deps.storage.get<Prepared>(preparedKey(submissionId))?.policy ?? null;
   }
 
+  /** The sandbox's network policy for `submissionId`: known once its policy and configuration were read, before the clone. */
+  egressPolicy(submissionId: string): EgressPolicy | null {
+    return this.#deps.storage.get<EgressPolicy>(egressKey(submissionId)) ?? null;
+  }
+
   forget(submissionId: string): void {
     this.#deps.storage.delete(preparedKey(submissionId));
+    this.#deps.storage.delete(egressKey(submissionId));
   }
 
   async #read(run: PrepareRun) {
@@ -218,7 +238,7 @@ export class RunPreparation {
 
   /** One command, timed and reported; its output redacted and bounded. */
   async #run(
-    { submissionId, access, signal }: Step,
+    { submissionId, signal }: Step,
     name: string,
     command: string,
     backend: BashInput["backend"],
@@ -227,7 +247,7 @@ export class RunPreparation {
     signal?.throwIfAborted();
     const started = this.#deps.now();
     // The first line says where the command came from, in the container's logs and the recording tests.
-    const result = await this.#deps.exec({ command: `# agent-think prepare: ${name}\n${command}`, backend, timeoutMs }, access);
+    const result = await this.#deps.exec({ command: `# agent-think prepare: ${name}\n${command}`, backend, timeoutMs });
     const durationMs = this.#deps.now() - started;
     if ("error" in result) {
       const error = this.#deps.redact(result.error);

@@ -1,17 +1,16 @@
 /**
- * The read-only token a run's container gets when the run may write
- * nothing on GitHub: someone else's pull request, or a fork's
- * (src/run/write-policy.ts). Such a run checks out, builds and tests code
- * the pull request's author wrote; with the run's own token in the
- * container, that code could push. The command guard stops the model's
- * pushes; this stops everyone's.
+ * The read-only token the egress gateway attaches to the sandbox's reads
+ * of GitHub (git fetches, REST GETs, GraphQL queries; src/egress/gateway.ts).
+ * A read never carries the run's write token, so no mistake in telling a
+ * read from a write can turn into one.
  *
  * Minted from the token broker with read permissions (contents, issues,
  * pull requests, metadata), kept in memory only (a restart mints another),
- * renewed TOKEN_REFRESH_MARGIN_MS before it expires. When none can be had,
- * the container gets no token at all, never the run's: it fails closed. Each
- * token is handed to `secrets` so everything the run sends redacts it.
- * Pure apart from its dependencies.
+ * renewed TOKEN_REFRESH_MARGIN_MS before it expires; the one it replaces,
+ * and the one a finished turn leaves (`take`), are handed back for
+ * revocation. When none can be had, reads go without one, never with the
+ * run's: it fails closed. Each token is handed to `secrets` so everything
+ * the run sends redacts it. Pure apart from its dependencies.
  */
 import { TOKEN_REFRESH_MARGIN_MS, TOKEN_REFRESH_RETRY_MS, type MintedToken } from "./run-token";
 import { INSTALLATION_TOKEN_LIFETIME_MS } from "./run-context";
@@ -22,6 +21,8 @@ export type ReadTokenDeps = {
   secrets: { add(secret: string): void };
   now(): number;
   log(event: string, fields: Record<string, unknown>): void;
+  /** A token this no longer holds: revoke it. */
+  retired?: (token: string) => void;
 };
 
 export class ReadOnlyToken {
@@ -29,6 +30,8 @@ export class ReadOnlyToken {
   #held: { repo: string; token: string; expiresAt: number } | undefined;
   #minting: Promise<string> | undefined;
   #retryAt = 0;
+  /** Every token held in this isolate: a revoked one is still redacted. */
+  readonly #seen = new Set<string>();
 
   constructor(deps: ReadTokenDeps) {
     this.#deps = deps;
@@ -48,7 +51,15 @@ export class ReadOnlyToken {
 
   /** Every read-only token this isolate held, for redaction. */
   secrets(): string[] {
-    return this.#held?.token ? [this.#held.token] : [];
+    return [...this.#seen];
+  }
+
+  /** Forget the token held (its turn ended) and give it back for revocation; undefined when none is held. */
+  take(): string | undefined {
+    const token = this.#held?.token;
+    this.#held = undefined;
+    this.#retryAt = 0;
+    return token;
   }
 
   async #mint(repo: string): Promise<string> {
@@ -56,9 +67,12 @@ export class ReadOnlyToken {
       const minted = await this.#deps.mint(repo);
       if (!minted.token) throw new Error("the token broker gave no token");
       this.#deps.secrets.add(minted.token);
+      this.#seen.add(minted.token);
+      const previous = this.#held?.token;
       const expiresAt = minted.expiresAt === undefined ? Number.NaN : Date.parse(minted.expiresAt);
       this.#held = { repo, token: minted.token, expiresAt: Number.isNaN(expiresAt) ? this.#deps.now() + INSTALLATION_TOKEN_LIFETIME_MS : expiresAt };
       this.#deps.log("token:read-only", { expiresAt: minted.expiresAt });
+      if (previous && previous !== minted.token) this.#deps.retired?.(previous);
       return minted.token;
     } catch (error) {
       this.#retryAt = this.#deps.now() + TOKEN_REFRESH_RETRY_MS;

@@ -10,6 +10,10 @@
  *       - npm ci
  *       - run: npm run build
  *         timeout: 900        # this command's own limit
+ *   network:
+ *     allow:                  # hosts the sandbox may reach beyond the defaults
+ *       - api.example.com     # (src/egress/allowlist.ts), any method
+ *       - "*.example.org"     # its subdomains, not example.org itself
  *
  * Unknown fields are errors, so a misspelt `timout` is not silently
  * ignored. Every error names the field it is about. Pure; used by
@@ -17,6 +21,7 @@
  */
 import { parse, YAMLParseError } from "yaml";
 import { z } from "zod";
+import { checkHostPattern, MAX_ALLOW_ENTRIES } from "../egress/allowlist";
 
 export const REPO_CONFIG_PATH = ".github/agent-think.yml";
 export const REPO_CONFIG_VERSION = 1;
@@ -44,6 +49,13 @@ const command = z.union(
   { error: "must be a command line, or { run, timeout }" }
 );
 
+const hostPattern = z
+  .string({ error: 'must be a host name, or "*." and a domain' })
+  .superRefine((entry, ctx) => {
+    const problem = checkHostPattern(entry);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
 const configSchema = z.strictObject({
   version: z.literal(REPO_CONFIG_VERSION, { error: `must be ${REPO_CONFIG_VERSION} (the only version this agent-think reads)` }),
   setup: z
@@ -54,11 +66,19 @@ const configSchema = z.strictObject({
         .array(command, { error: "must be a list of commands" })
         .max(MAX_SETUP_COMMANDS, `must have at most ${MAX_SETUP_COMMANDS} commands`)
     })
+    .optional(),
+  network: z
+    .strictObject({
+      allow: z
+        .array(hostPattern, { error: "must be a list of host names" })
+        .max(MAX_ALLOW_ENTRIES, `must have at most ${MAX_ALLOW_ENTRIES} hosts`)
+        .default([])
+    })
     .optional()
 });
 
 export type SetupCommand = { run: string; timeoutS: number };
-export type RepoConfig = { version: 1; setup: { backend: "container" | "shell"; commands: SetupCommand[] } };
+export type RepoConfig = { version: 1; setup: { backend: "container" | "shell"; commands: SetupCommand[] }; network: { allow: string[] } };
 
 export type RepoConfigParse = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
 
@@ -91,7 +111,8 @@ export function parseRepoConfig(text: string): RepoConfigParse {
             ? { run: entry, timeoutS: setup!.timeout }
             : { run: entry.run, timeoutS: entry.timeout ?? setup!.timeout }
         )
-      }
+      },
+      network: { allow: parsed.data.network?.allow ?? [] }
     }
   };
 }

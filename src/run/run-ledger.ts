@@ -3,14 +3,15 @@
  * runs, for the message its issue gets when it ends. Tokens and steps the
  * model reported, the result `report_result` recorded, whether the token
  * budget stopped the loop, why it was cancelled, the reproduction page it
- * published, why the repository could not be prepared, and when it last did something (for the watchdog). Each fact is its own key, so writers that
+ * published, why the repository could not be prepared, the requests the
+ * egress gateway refused its sandbox, and when it last did something (for the watchdog). Each fact is its own key, so writers that
  * run side by side (a tool call and its afterToolCall) never overwrite each
  * other; `forget` drops them all once the closing message is queued.
  *
  * Pure: storage is a narrow interface the Durable Object fills with
  * `ctx.storage`. docs/storage.md lists the keys.
  */
-import type { Cost, TokenUsage } from "../shared/command-center";
+import { MAX_BLOCKED_ENTRIES, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
 import { addCost } from "../shared/pricing";
 import type { RunResult, SetupFailure } from "./ending";
 
@@ -37,6 +38,8 @@ export type RunFacts = {
   setupFailure?: SetupFailure;
   /** Tool calls that settled (afterToolCall). */
   toolCalls?: number;
+  /** Requests the egress gateway refused, per host and method, most frequent first. */
+  blocked?: BlockedRequest[];
 };
 
 export interface RunLedgerStorage {
@@ -54,6 +57,7 @@ const activityKey = (id: string) => `agent-think:activity:${id}`;
 const reproductionKey = (id: string) => `agent-think:reproduction:${id}`;
 const setupKey = (id: string) => `agent-think:setup-failure:${id}`;
 const toolsKey = (id: string) => `agent-think:tool-calls:${id}`;
+const blockedKey = (id: string) => `agent-think:egress-blocked:${id}`;
 
 export class RunLedger {
   readonly #storage: RunLedgerStorage;
@@ -107,6 +111,20 @@ export class RunLedger {
     await Promise.all([this.#storage.put(toolsKey(id), count + 1), this.touch(id, at)]);
   }
 
+  /**
+   * The egress gateway refused one of the run's requests: counted by host
+   * and method. True when that host and method is new for the run.
+   */
+  async recordBlocked(id: string, host: string, method: string): Promise<{ blocked: BlockedRequest[]; first: boolean }> {
+    const list = (await this.#storage.get<BlockedRequest[]>(blockedKey(id))) ?? [];
+    const found = list.find((entry) => entry.host === host && entry.method === method);
+    if (found) found.count++;
+    else list.push({ host, method, count: 1 });
+    const blocked = list.sort((a, b) => b.count - a.count).slice(0, MAX_BLOCKED_ENTRIES);
+    await this.#storage.put(blockedKey(id), blocked);
+    return { blocked, first: !found };
+  }
+
   /** The turn did something (started, or finished a tool call). */
   touch(id: string, at: number): Promise<void> {
     return this.#storage.put(activityKey(id), at);
@@ -118,7 +136,7 @@ export class RunLedger {
 
   /** Everything the closing message needs, in one read. */
   async facts(id: string): Promise<RunFacts> {
-    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id)]);
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id)]);
     return {
       usage: values.get(usageKey(id)) as RunUsage | undefined,
       result: values.get(resultKey(id)) as RunResult | undefined,
@@ -126,11 +144,12 @@ export class RunLedger {
       cancelReason: values.get(cancelKey(id)) as string | undefined,
       reproductionUrl: values.get(reproductionKey(id)) as string | undefined,
       setupFailure: values.get(setupKey(id)) as SetupFailure | undefined,
-      toolCalls: values.get(toolsKey(id)) as number | undefined
+      toolCalls: values.get(toolsKey(id)) as number | undefined,
+      blocked: values.get(blockedKey(id)) as BlockedRequest[] | undefined
     };
   }
 
   async forget(id: string): Promise<void> {
-    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id), toolsKey(id)]);
+    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id)]);
   }
 }

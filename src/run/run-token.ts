@@ -3,8 +3,8 @@
  * copy is the run context's (run-context.ts); this keeps the copy in memory
  * the agent redacts with, replaces it (a new dispatch, a continuation, a
  * `stop` comment), renews it through the token broker (before it expires,
- * and after a 401), remembers which token the workspace last authenticated
- * git with, and redacts it (and anything shaped like a GitHub token) out of
+ * and after a 401), hands a token it no longer holds to `retired` (which
+ * revokes it), and redacts it (and anything shaped like a GitHub token) out of
  * everything the run sends anywhere.
  *
  * Installation tokens live an hour, and a run may take longer: `fresh()`
@@ -40,8 +40,10 @@ export type RunTokenDeps = {
   now(): number;
   /** The agent's log: `token:refreshed` and `github:token-refresh-failed` (never with the token). */
   log(event: string, fields: Record<string, unknown>): void;
-  /** Other tokens of this run that everything it sends must not hold either (the container's read-only one). */
+  /** Other tokens of this run that everything it sends must not hold either (the gateway's read-only one). */
   alsoSecret?: () => string[];
+  /** A token the run held and no longer does (replaced by a dispatch, a continuation, a renewal): revoke it. */
+  retired?: (token: string) => void;
 };
 
 type RenewReason = "expiring" | "unauthorized";
@@ -49,8 +51,6 @@ type RenewReason = "expiring" | "unauthorized";
 export class RunToken {
   readonly #deps: RunTokenDeps;
   #token = "";
-  /** The token last handed to the workspace for git auth, in this isolate. */
-  #synced: string | undefined;
   /** The renewal under way, shared by every caller that needs one meanwhile. */
   #renewing: Promise<string | null> | undefined;
   /** After a failed renewal: when an expiring token may be renewed again (ms since the epoch). */
@@ -67,8 +67,10 @@ export class RunToken {
 
   /** Hold `token` as the run's (it is already stored in the run context, or is about to be). */
   adopt(token: string): void {
+    const previous = this.#token;
     this.#token = token;
     this.#deps.secrets.add(token);
+    if (previous && previous !== token) this.#deps.retired?.(previous);
   }
 
   /** The stored token, held in memory too. */
@@ -98,12 +100,6 @@ export class RunToken {
     this.adopt(run?.installationToken ?? "");
     if (!run || !this.#token || !this.#expiring(run)) return this.#token;
     return (await this.#renew(run.repo, "expiring")) ?? this.#token;
-  }
-
-  /** What the container's git and gh act with: the fresh token and the run's bot (none stored: configuration decides, run/bot-identity.ts). */
-  async credentials(): Promise<{ token: string; bot: BotIdentity | undefined }> {
-    const token = await this.fresh();
-    return { token, bot: (await this.#deps.runs.get())?.bot };
   }
 
   /** After a 401: a fresh token from the broker, stored for the run; null when none can be had. */
@@ -137,25 +133,12 @@ export class RunToken {
     }
   }
 
-  /** Forget the token in memory (the run context was cleared). */
-  clear(): void {
+  /** Forget the token in memory (the run context was cleared); it is returned, for revocation. */
+  clear(): string {
+    const token = this.#token;
     this.#token = "";
-    this.#synced = undefined;
     this.#retryAt = 0;
-  }
-
-  /** Whether the workspace must authenticate git again: the stored token is not the one it last got. */
-  needsGitSync(token: string): boolean {
-    return token !== this.#synced;
-  }
-
-  gitSynced(token: string): void {
-    this.#synced = token;
-  }
-
-  /** The turn ended: the next turn authenticates its container afresh. */
-  forgetGitSync(): void {
-    this.#synced = undefined;
+    return token;
   }
 
   /** The secrets a log line of this run must not hold. */

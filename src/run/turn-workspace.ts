@@ -1,32 +1,33 @@
 /**
  * A turn's hands on its workspace, in one place: the repository prepared
  * before the model's first step (prepare.ts), every bash command after it
- * (held to the run's write policy, write-policy.ts; a command a restart
- * interrupted answered instead of run twice, command-replay.ts), and the
- * token the container acts with: the run's own, or a read-only one when the
- * run may write nothing (read-token.ts).
+ * (a command a restart interrupted answered instead of run twice,
+ * command-replay.ts; a `git push` or `gh pr create` the write policy
+ * refuses answered before it runs, write-policy.ts: a clearer refusal than
+ * the gateway's, never the control), and what the sandbox's network may do
+ * for the turn (`egressPolicy`, which the egress gateway's grant is built
+ * from). The container holds no credential: it gets the run's bot, for
+ * git's identity, and nothing else.
  *
- * ThinkAgent wires it with its storage, its run token and its
- * WorkspaceAgent; nothing here reaches a binding itself. A failed
- * preparation is kept for the closing comment (`recordSetupFailure`)
- * before it is thrown into the turn.
+ * ThinkAgent wires it with its storage and its WorkspaceAgent; nothing here
+ * reaches a binding itself. A failed preparation is kept for the closing
+ * comment (`recordSetupFailure`) before it is thrown into the turn.
  */
 import type { BotIdentity } from "../shared/dispatch";
 import type { BashInput, BashResult } from "../tools/bash-tool";
-import type { RepoReader } from "../github/repo-reader";
 import type { SetupFailure } from "./ending";
 import type { RunContext } from "./run-context";
-import type { RunToken } from "./run-token";
 import type { CommandReplay } from "./command-replay";
-import type { ReadOnlyToken } from "./read-token";
+import type { EgressPolicy } from "../egress/run-credentials";
 import { RunPreparation, SetupFailedError, type PrepareDeps, type Prepared } from "./prepare";
-import { containerAccess, refusal, type ContainerAccess } from "./write-policy";
+import type { PullRequestTarget } from "./open-pull-request";
+import { refusal } from "./write-policy";
 
 type TurnRef = { session: string; submissionId: string };
 
 /** The WorkspaceAgent calls a turn makes. */
 export type WorkspaceCalls = {
-  exec(request: BashInput & { turn?: TurnRef; token?: string; bot?: BotIdentity }): Promise<BashResult>;
+  exec(request: BashInput & { turn?: TurnRef; bot?: BotIdentity }): Promise<BashResult>;
 };
 
 export type TurnWorkspaceDeps = {
@@ -34,9 +35,8 @@ export type TurnWorkspaceDeps = {
   run: () => Promise<RunContext | undefined>;
   turn: () => Promise<TurnRef | null>;
   workspace: () => Promise<WorkspaceCalls>;
-  token: RunToken;
-  readToken: ReadOnlyToken;
   commands: CommandReplay;
+  redact: (text: string) => string;
   reader: PrepareDeps["reader"];
   /** The App's bot login the run acts as, when there is one. */
   botLogin: (run: RunContext) => string | undefined;
@@ -54,8 +54,8 @@ export class TurnWorkspace {
     this.#preparation = new RunPreparation({
       storage: deps.storage,
       reader: deps.reader,
-      exec: async (input, access) => this.#exec(input, access, await deps.turn()),
-      redact: (text) => deps.token.redact(text),
+      exec: async (input) => this.#exec(input, await deps.turn()),
+      redact: deps.redact,
       onStep: deps.onStep,
       log: deps.log,
       now: () => Date.now()
@@ -77,23 +77,36 @@ export class TurnWorkspace {
     }
   }
 
-  /** The model's bash command: refused when it would write where the run may not, else run once with the right token. */
+  /** The model's bash command: answered at once when the write policy's guard reads a write it refuses, else run once. */
   async bash(input: BashInput): Promise<BashResult> {
     const turn = await this.#deps.turn();
     const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
     const refused = policy ? refusal(input.command, policy) : null;
     if (refused) return { backend: input.backend, error: refused };
-    const access = policy ? containerAccess(policy) : "write";
-    const exec = (command: BashInput) => this.#exec(command, access, turn);
+    const exec = (command: BashInput) => this.#exec(command, turn);
     // A re-issue of the command a restart interrupted is answered, not run again.
     return turn ? this.#deps.commands.run(turn.submissionId, input, exec) : exec(input);
   }
 
-  /** What the container acts with for the running turn (beforeStep logs it in again when this changed). */
-  async credentials(): Promise<{ token: string; bot: BotIdentity | undefined }> {
-    const turn = await this.#deps.turn();
-    const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
-    return this.#credentials(policy ? containerAccess(policy) : "write");
+  /** Where `open_pull_request` may go for `submissionId`'s turn; null before its policy is known (then nowhere). */
+  pullRequestTarget(submissionId: string, run: RunContext): PullRequestTarget | null {
+    const prepared = this.#preparation.prepared(submissionId);
+    if (!prepared) return null;
+    const botLogin = this.#deps.botLogin(run);
+    const pull = run.pullRequest;
+    const onOwn = pull !== undefined && prepared.policy.pushBranch !== null && prepared.policy.pushBranch === pull.headRef;
+    return {
+      repo: run.repo,
+      policy: prepared.policy,
+      ...(prepared.facts.openPullRequest ? { openPullRequest: { number: prepared.facts.openPullRequest.number } } : {}),
+      ...(onOwn ? { ownPullRequest: { number: pull.number } } : {}),
+      ...(botLogin ? { botLogin } : {})
+    };
+  }
+
+  /** What the sandbox's network may do for `submissionId`'s turn; null before its policy is known (then it may not push). */
+  egressPolicy(submissionId: string): EgressPolicy | null {
+    return this.#preparation.egressPolicy(submissionId);
   }
 
   /** The submission ended: what was prepared and its last command are forgotten. */
@@ -102,15 +115,8 @@ export class TurnWorkspace {
     this.#deps.commands.forget(submissionId);
   }
 
-  async #exec(input: BashInput, access: ContainerAccess, turn: TurnRef | null): Promise<BashResult> {
-    const [workspace, credentials] = [await this.#deps.workspace(), await this.#credentials(access)];
-    return workspace.exec({ ...input, turn: turn ?? undefined, ...credentials });
-  }
-
-  /** The run's token, or for a run that may write nothing a read-only one: never the run's, even when none can be had (then none). */
-  async #credentials(access: ContainerAccess): Promise<{ token: string; bot: BotIdentity | undefined }> {
-    if (access === "write") return this.#deps.token.credentials();
-    const run = await this.#deps.run();
-    return { token: run ? await this.#deps.readToken.fresh(run.repo) : "", bot: run?.bot };
+  async #exec(input: BashInput, turn: TurnRef | null): Promise<BashResult> {
+    const [workspace, run] = [await this.#deps.workspace(), await this.#deps.run()];
+    return workspace.exec({ ...input, turn: turn ?? undefined, bot: run?.bot });
   }
 }

@@ -11,27 +11,24 @@
  * - a run on anyone else's pull request, or on a fork's, pushes nothing and
  *   opens nothing: it answers with a patch.
  *
- * `refusal` reads a command line the way a shell would split it closely
- * enough to find `git push` and `gh pr create|merge` in it, also inside
- * `bash -c "…"`, and says why it may not run. It is a guard against a
- * model's mistakes and an instruction smuggled into an issue, not a sandbox:
- * an alias or a script file gets past it, and the installation token's
- * permissions remain the boundary (docs/security.md). Pure.
+ * The control is the egress gateway (src/egress/gateway.ts): it reads git's
+ * own ref-update commands and attaches the write token only to a push of
+ * `pushBranch`, and refuses every GitHub API write from the sandbox.
+ * `refusal` only answers earlier and more clearly: it reads a command line
+ * the way a shell would split it closely enough to find `git push` and
+ * the `gh` verbs that write (`gh pr create`, `gh issue comment`, …), also
+ * inside `bash -c "…"`, and says why it may not run and what to use instead. An alias, a variable or a script gets past it, and that is fine:
+ * the gateway is what holds (docs/security.md). Pure.
  */
 
 export type WritePolicy = {
   /** The one branch of the run's repository this run may push to; null: no push at all. */
   pushBranch: string | null;
-  /** Whether `gh pr create` may run. */
+  /** Whether the run may open a pull request (the open_pull_request tool). */
   mayOpenPullRequest: boolean;
   /** Why pushing or opening is refused, for the model (present when either is). */
   why?: string;
 };
-
-/** Which token the run's container holds: one that writes only when the run may write somewhere (src/run/read-token.ts). */
-export type ContainerAccess = "write" | "read";
-
-export const containerAccess = (policy: WritePolicy): ContainerAccess => (policy.pushBranch === null && !policy.mayOpenPullRequest ? "read" : "write");
 
 /** The branch open-pr works on for an issue; the App's open PR for the issue is the one with this head. */
 export const issueBranch = (issueNumber: number) => `agent-think/issue-${issueNumber}`;
@@ -77,9 +74,8 @@ export function refusal(command: string, policy: WritePolicy): string | null {
       const why = pushRefusal(git.args, policy);
       if (why) return `refused: \`git push\` ${why}`;
     }
-    const gh = ghPullRequestVerb(words);
-    if (gh === "create" && !policy.mayOpenPullRequest) return `refused: \`gh pr create\` may not run here: ${policy.why ?? "this run opens no pull request"}.`;
-    if (gh === "merge") return "refused: agent-think never merges a pull request; a maintainer does.";
+    const gh = ghWrite(words);
+    if (gh) return gh;
   }
   return null;
 }
@@ -124,13 +120,38 @@ function gitSubcommand(words: string[]): { name: string; args: string[] } | null
   return i < words.length ? { name: words[i]!, args: words.slice(i + 1) } : null;
 }
 
-/** `create`, `merge`… for a `gh pr <verb>` invocation, else null. */
-function ghPullRequestVerb(words: string[]): string | null {
+/** gh verbs that write to GitHub, which the sandbox cannot do (the gateway refuses them): what to do instead. */
+const GH_WRITES: Record<string, Record<string, string>> = {
+  pr: {
+    create: "open the pull request with the open_pull_request tool",
+    edit: "update the pull request's title and body with the open_pull_request tool",
+    merge: "agent-think never merges a pull request; a maintainer does",
+    close: "leave the pull request to a maintainer",
+    reopen: "leave the pull request to a maintainer",
+    comment: "say what you have to say in report_result",
+    review: "say what you have to say in report_result",
+    ready: "leave the pull request to a maintainer"
+  },
+  issue: {
+    comment: "say what the issue should hear in report_result: the Worker posts it",
+    create: "say it in report_result",
+    edit: "say it in report_result",
+    close: "leave the issue to a maintainer",
+    reopen: "leave the issue to a maintainer"
+  },
+  release: { create: "agent-think publishes no release" }
+};
+
+/** Why a `gh <noun> <verb>` that writes to GitHub cannot run from the sandbox, else null. */
+function ghWrite(words: string[]): string | null {
   const at = words.findIndex((word) => word === "gh" || word.endsWith("/gh"));
   if (at < 0) return null;
+  // Flags and their values may come first (`gh --repo o/r pr create`): the noun is the first word gh has writes for.
   const rest = words.slice(at + 1).filter((word) => !word.startsWith("-"));
-  const pr = rest.indexOf("pr");
-  return pr >= 0 && rest[pr + 1] ? rest[pr + 1]! : null;
+  const index = rest.findIndex((word) => Object.hasOwn(GH_WRITES, word));
+  const [noun, verb] = index < 0 ? [] : [rest[index]!, rest[index + 1]];
+  const instead = noun && verb && Object.hasOwn(GH_WRITES[noun]!, verb) ? GH_WRITES[noun]![verb] : undefined;
+  return instead ? `refused: \`gh ${noun} ${verb}\` cannot write to GitHub from the sandbox: ${instead}.` : null;
 }
 
 /**

@@ -118,6 +118,9 @@ export class FakeContainer {
   dialed: Promise<void> = Promise.resolve();
   /** The fetchers the host handed out for outbound HTTP, by host. */
   readonly egress = new Map<string, Fetcher>();
+  /** The catch-all for outbound HTTP, and the HTTPS interceptions by host (`*` for all), as the gateway egress registers them. */
+  egressAll: Fetcher | undefined;
+  readonly egressHttps = new Map<string, Fetcher>();
   #env: Record<string, string> = {};
   #running: boolean;
   #stopIn: number | null = null;
@@ -215,9 +218,27 @@ export class FakeContainer {
     this.egress.set(host, binding as Fetcher);
   }
 
-  async interceptAllOutboundHttp(_binding: unknown): Promise<void> {}
+  async interceptAllOutboundHttp(binding: unknown): Promise<void> {
+    this.egressAll = binding as Fetcher;
+  }
 
-  async interceptOutboundHttps(_host: string, _binding: unknown): Promise<void> {}
+  async interceptOutboundHttps(host: string, binding: unknown): Promise<void> {
+    this.egressHttps.set(host, binding as Fetcher);
+  }
+
+  /**
+   * A request the container's own program makes, routed as the platform
+   * routes it: HTTPS to the `*` (or the host's) HTTPS interception, HTTP to
+   * the host's interception or the catch-all. Throws when nothing
+   * intercepts it: a container without internet could not send it at all.
+   */
+  async send(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const fetcher =
+      url.protocol === "https:" ? (this.egressHttps.get(url.hostname) ?? this.egressHttps.get("*")) : (this.egress.get(url.host) ?? this.egressAll);
+    if (!fetcher) throw new Error(`fake: nothing intercepts ${url.protocol}//${url.host}, and the container has no internet`);
+    return await fetcher.fetch(request);
+  }
 
   /** The calls with `running` reads collapsed, for order assertions. */
   lifecycle(): string[] {

@@ -10,7 +10,11 @@ import {
   type ContainerRuntimeInfo,
   type IWorkspaceContainerAPI
 } from "@cloudflare/computer/backends/container";
-import { containerBackendOptions, warmLaunchSpec } from "../../src/pool/launch-spec";
+import { containerBackendOptions as backendOptions, warmLaunchSpec } from "../../src/pool/launch-spec";
+
+/** The egress gateway the options name (the SandboxEgress entrypoint in the Worker); never reached here. */
+const GATEWAY = { fetch: async () => new Response("gateway") } as unknown as Fetcher;
+const containerBackendOptions = (env: Parameters<typeof backendOptions>[0] = {}) => backendOptions(env, GATEWAY);
 
 /** A host that records what the backend asks and refuses everything past start. */
 class RecordingHost implements IWorkspaceContainerAPI {

@@ -20,7 +20,7 @@ import { installContainer, rejectionIn, sandboxWithContainer } from "./seams";
 /** A backend wired as the WorkspaceAgent wires its own: the Sandbox (across RPC), through the calling-side host. */
 function backendOver(sandbox: DurableObjectStub<Sandbox> | Sandbox) {
   return new ContainerBackend({
-    ...containerBackendOptions(),
+    ...containerBackendOptions({}, { fetch: async () => new Response("gateway") } as unknown as Fetcher),
     container: () => callingSideHolder(sandbox),
     workspace: { binding: "WorkspaceAgent", id: "workspace-under-test" },
     connectTimeoutMs: 400,

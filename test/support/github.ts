@@ -13,8 +13,14 @@
  * a valid call this fake does not model gets 501. Files (`addFile`, read
  * with the raw media type, 404 when absent) and open pull requests
  * (`addPull`, listed by `head`) are what a run reads before its model starts.
+ * The repository (its default branch is `main`), opening a pull request
+ * (as the App's bot, 422 when its head has one open already) and updating
+ * one are what `open_pull_request` asks; `DELETE /installation/token` is a
+ * revocation (204, recorded with the token it revoked in `revoked`).
  */
-import { http, HttpResponse } from "msw";
+import { http, HttpResponse, type RequestHandler } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { TEST_GITHUB_API_URL } from "../worker";
 import { GitHubSpec, type JudgedRequest, type SpecRefusal } from "./github-spec";
 
@@ -30,7 +36,7 @@ type Comment = {
   performed_via_github_app: null;
 };
 type Failure = { status: number; headers?: Record<string, string> };
-type Pull = { repo: string; number: number; head: string; user: User; state: "open" | "closed" };
+type Pull = { repo: string; number: number; head: string; user: User; state: "open" | "closed"; base?: string; title?: string; body?: string; draft?: boolean };
 
 /** Who the App's comments are by: the local-dev default bot (src/run/bot-identity.ts), which a run dispatched without `bot` uses. */
 export const TEST_BOT: User = { login: "agent-think[bot]", type: "Bot" };
@@ -84,6 +90,14 @@ export class FakeGitHub {
     this.#files.set(`${repo.toLowerCase()}@${ref}:${path}`, text);
   }
 
+  /** Tokens revoked with `DELETE /installation/token`, in order. */
+  readonly revoked: string[] = [];
+
+  /** The pull requests of `repo`, as this fake holds them (opened or updated by the App too). */
+  pulls(repo: string): Pull[] {
+    return this.#pulls.filter((pull) => pull.repo === repo.toLowerCase());
+  }
+
   /** A pull request of `repo` whose head is `head` (a branch of `repo`), by `user`. */
   addPull(repo: string, number: number, head: string, user: User = TEST_BOT, state: Pull["state"] = "open"): void {
     this.#pulls.push({ repo: repo.toLowerCase(), number, head, user, state });
@@ -91,6 +105,16 @@ export class FakeGitHub {
 
   #file(repo: string, path: string, ref: string): string | undefined {
     return this.#files.get(`${repo.toLowerCase()}@${ref}:${path}`) ?? this.#files.get(`${repo.toLowerCase()}@:${path}`);
+  }
+
+  /** The run's closing comment on `repo#issueNumber` (its marker ends `:closing`), once posted. Throws after about 5 s without one. */
+  async closingComment(repo: string, issueNumber: number): Promise<string> {
+    for (let i = 0; i < 250; i++) {
+      const comment = this.comments(repo, issueNumber).find((candidate) => candidate.body.includes(":closing"));
+      if (comment) return comment.body;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no closing comment on ${repo}#${issueNumber}`);
   }
 
   comments(repo: string, issueNumber: number): Comment[] {
@@ -205,6 +229,45 @@ export class FakeGitHub {
           }))
         );
       }),
+      http.get(`${base}/repos/:owner/:repo`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const fullName = `${params.owner}/${params.repo}`;
+        return HttpResponse.json({ id: 1, name: params.repo, full_name: fullName, default_branch: "main", private: false, html_url: `https://github.test/${fullName}` });
+      }),
+      http.post(`${base}/repos/:owner/:repo/pulls`, async ({ request, params }) => {
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const repo = `${params.owner}/${params.repo}`.toLowerCase();
+        const head = String(call.body?.head);
+        if (this.#pulls.some((pull) => pull.repo === repo && pull.head === head && pull.state === "open")) {
+          return HttpResponse.json({ message: "Validation Failed", errors: [{ resource: "PullRequest", code: "custom", message: `A pull request already exists for ${params.owner}:${head}.` }] }, { status: 422 });
+        }
+        const number = 1000 + this.#pulls.length;
+        const pull: Pull = { repo, number, head, user: TEST_BOT, state: "open", base: String(call.body?.base), title: String(call.body?.title), body: String(call.body?.body ?? ""), draft: call.body?.draft === true };
+        this.#pulls.push(pull);
+        return HttpResponse.json({ number, html_url: `https://github.test/${repo}/pull/${number}`, state: "open", user: TEST_BOT }, { status: 201 });
+      }),
+      http.patch(`${base}/repos/:owner/:repo/pulls/:number`, async ({ request, params }) => {
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const repo = `${params.owner}/${params.repo}`.toLowerCase();
+        const pull = this.#pulls.find((candidate) => candidate.repo === repo && candidate.number === Number(params.number));
+        if (!pull) return HttpResponse.json({ message: "Not Found" }, { status: 404 });
+        if (typeof call.body?.title === "string") pull.title = call.body.title;
+        if (typeof call.body?.body === "string") pull.body = call.body.body;
+        return HttpResponse.json({ number: pull.number, html_url: `https://github.test/${repo}/pull/${pull.number}`, state: pull.state, user: pull.user });
+      }),
+      http.delete(`${base}/installation/token`, async ({ request }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        this.revoked.push((request.headers.get("authorization") ?? "").replace(/^(token|bearer) /i, ""));
+        return new HttpResponse(null, { status: 204 });
+      }),
       // Anything else under the API: GitHub's answer to a path or method it does not have, or 501 for one it has and this fake does not model.
       http.all(`${base}/*`, async ({ request }) => {
         const { refused } = await record(request, pathOf(request));
@@ -212,4 +275,20 @@ export class FakeGitHub {
       })
     ];
   }
+}
+
+/**
+ * MSW for one test file with `github`'s handlers (after `extra`, which win):
+ * no call leaves the test, and after each test none GitHub's description
+ * would refuse was made.
+ */
+export function serveGitHub(github: FakeGitHub, extra: RequestHandler[] = []) {
+  const server = setupServer(...extra, ...github.handlers());
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  afterAll(() => server.close());
+  afterEach(() => {
+    server.resetHandlers(...extra, ...github.handlers());
+    expect(github.refusals).toEqual([]);
+  });
+  return server;
 }

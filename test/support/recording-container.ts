@@ -2,34 +2,35 @@
  * A recording container shell behind the `CommandRunner` interface, in plain
  * TypeScript (the unit and the Workers suites share it). It answers each
  * wrapped command as the real wrapper (src/tools/command-report.ts) would,
- * and like a real container it remembers what was logged in: the token git
- * was authenticated with (so `gh auth token` prints it) and the login
- * markers under /temp, which the guard in front of every command checks;
- * `replace()` swaps in a fresh container that has neither. `hold()` and
+ * and like a real container it remembers the identity markers under /temp
+ * the identity script left (src/run/git-identity.ts), which the guard in
+ * front of every command checks; `replace()` swaps in a fresh container
+ * without them. Like the real one it holds no credential: `gh auth token`
+ * prints the launch env's SANDBOX_GH_TOKEN, and every stdin it was given is
+ * kept (`stdins()`), so a test can show no token went in that way either. `hold()` and
  * `failNextWith()` make commands slow or failing; `answer()` gives the
  * commands that match a pattern an exit code and output of their own. A
  * command the run prepares the repository with (src/run/prepare.ts opens
  * each with a `# agent-think prepare: <step>` line) is recorded by that name.
  */
-import { AUTH_MARKER_DIR } from "../../src/run/git-auth";
+import { IDENTITY_MARKER_DIR } from "../../src/run/git-identity";
+import { SANDBOX_GH_TOKEN } from "../../src/pool/launch-spec";
 import type { CommandRunner, RawRun } from "../../src/pool/container-commands";
 import { deferred, type Deferred } from "../pool/fakes";
 
 type Recorded = { script: string; stdin?: string };
 type Answer = { exitCode: number; stdout?: string; stderr?: string };
 
-const isAuthScript = (script: string) => script.includes("gh auth login");
+const isIdentityScript = (script: string) => script.includes("git config --global user.name");
 const markerIn = (script: string, form: "guard" | "write") =>
-  new RegExp(form === "guard" ? `\\[ ! -e ${AUTH_MARKER_DIR}/([0-9a-f]{32}) \\]` : `: > ${AUTH_MARKER_DIR}/([0-9a-f]{32})`).exec(script)?.[1];
+  new RegExp(form === "guard" ? `\\[ ! -e ${IDENTITY_MARKER_DIR}/([0-9a-f]{32}) \\]` : `: > ${IDENTITY_MARKER_DIR}/([0-9a-f]{32})`).exec(script)?.[1];
 
 /** Answers a wrapped command as the real wrapper would, from the markers in the script. */
 export class RecordingContainer implements CommandRunner {
   readonly runs: Recorded[] = [];
-  /** Commands the auth guard stopped because this container had not logged in with the current token. */
+  /** Commands the identity guard stopped because this container had not set the bot's identity up. */
   readonly guardStops: string[] = [];
-  /** What `gh auth login --with-token` was given last. */
-  #ghToken = "";
-  /** Login markers in this container's /temp. */
+  /** Identity markers in this container's /temp. */
   #markers = new Set<string>();
   /** How many containers this one replaced. */
   generation = 0;
@@ -37,6 +38,12 @@ export class RecordingContainer implements CommandRunner {
   #held: Deferred | undefined;
   #failNext: string | undefined;
   readonly #answers: Array<{ pattern: RegExp; answer: Answer }> = [];
+  readonly #hooks: Array<{ pattern: RegExp; hook: () => Promise<void> }> = [];
+
+  /** Call `hook` while a command whose script matches `pattern` runs (as the container's own requests would go out then). */
+  during(pattern: RegExp, hook: () => Promise<void>): void {
+    this.#hooks.push({ pattern, hook });
+  }
 
   /** Answer every command whose script matches `pattern` with `answer` (the last matching rule wins). */
   answer(pattern: RegExp, answer: Answer): void {
@@ -61,14 +68,13 @@ export class RecordingContainer implements CommandRunner {
   async run(script: string, options: { stdin?: string }): Promise<RawRun> {
     const recorded: Recorded = { script, stdin: options.stdin };
     this.runs.push(recorded);
-    if (this.#held && !isAuthScript(script)) await this.#held.promise;
+    if (this.#held && !isIdentityScript(script)) await this.#held.promise;
     if (this.#failNext !== undefined) {
       const message = this.#failNext;
       this.#failNext = undefined;
       throw new Error(message);
     }
-    if (isAuthScript(script)) {
-      this.#ghToken = options.stdin ?? "";
+    if (isIdentityScript(script)) {
       const marker = markerIn(script, "write");
       if (marker) this.#markers.add(marker);
       return { exitCode: 0, stdout: "", stderr: "" };
@@ -78,8 +84,9 @@ export class RecordingContainer implements CommandRunner {
     if (guard && !this.#markers.has(guard)) {
       this.guardStops.push(this.#command(script));
       this.#stopped.add(recorded);
-      return { exitCode: 0, stdout: `\n@@${nonce} needs-git-auth\n`, stderr: "" };
+      return { exitCode: 0, stdout: `\n@@${nonce} needs-git-identity\n`, stderr: "" };
     }
+    for (const { pattern, hook } of this.#hooks) if (pattern.test(script)) await hook();
     const scripted = this.#answers.find((rule) => rule.pattern.test(script))?.answer;
     if (scripted) {
       const [out, err] = [scripted.stdout ?? "", scripted.stderr ?? ""];
@@ -90,9 +97,7 @@ export class RecordingContainer implements CommandRunner {
         stderr: ""
       };
     }
-    const out = /\bgh auth token\b/.test(script)
-      ? `${this.#ghToken}\n`
-      : `${this.#command(script)}\n`;
+    const out = /\bgh auth token\b/.test(script) ? `${SANDBOX_GH_TOKEN}\n` : `${this.#command(script)}\n`;
     return {
       exitCode: 0,
       stdout: `\n@@${nonce} stdout ${out.length} 1\n${out}\n@@${nonce} stderr 0 0\n\n@@${nonce} end 0\n`,
@@ -100,9 +105,8 @@ export class RecordingContainer implements CommandRunner {
     };
   }
 
-  /** A new container in place of this one (a crash relaunch, a restart): no login, no markers. */
+  /** A new container in place of this one (a crash relaunch, a restart): no identity markers. */
   replace(): void {
-    this.#ghToken = "";
     this.#markers = new Set();
     this.generation++;
   }
@@ -110,13 +114,18 @@ export class RecordingContainer implements CommandRunner {
   /** The echoed text of each command that ran to the end (not the ones the guard stopped). */
   commands(): string[] {
     return this.runs
-      .filter((run) => !isAuthScript(run.script) && !this.#stoppedAt(run))
+      .filter((run) => !isIdentityScript(run.script) && !this.#stoppedAt(run))
       .map((run) => this.#command(run.script));
   }
 
-  /** The tokens git was logged in with, in order. */
-  auths(): Array<string | undefined> {
-    return this.runs.filter((run) => isAuthScript(run.script)).map((run) => run.stdin);
+  /** The identity scripts this container (and the ones it replaced) ran, in order. */
+  identities(): string[] {
+    return this.runs.filter((run) => isIdentityScript(run.script)).map((run) => run.script);
+  }
+
+  /** Everything any command was given on stdin. */
+  stdins(): string[] {
+    return this.runs.flatMap((run) => (run.stdin === undefined ? [] : [run.stdin]));
   }
 
   #command(script: string): string {

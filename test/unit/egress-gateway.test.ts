@@ -7,10 +7,11 @@
  * recorded, and that a refused push is answered in git's own words without
  * reaching GitHub.
  */
+import { concat } from "./bytes";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { API_WRITE_REFUSAL, EgressGateway, MAX_INSPECTED_BODY_BYTES, type EgressRefusal } from "../../src/egress/gateway";
-import { endpointsFor, type GitHubEndpoints } from "../../src/egress/github-routes";
+import { type CredentialNeed, endpointsFor, type GitHubEndpoints } from "../../src/egress/github-routes";
 import { grantFor, type EgressGrant, type GrantFacts } from "../../src/egress/grant";
 import { GITHUB_COM, githubHost } from "../../src/shared/github-urls";
 
@@ -37,10 +38,12 @@ function harness(grant: EgressGrant | (() => EgressGrant), options: { endpoints?
   const sent: Sent[] = [];
   const refusals: EgressRefusal[] = [];
   let grants = 0;
+  const needs: CredentialNeed[] = [];
   const gateway = new EgressGateway({
     endpoints: options.endpoints ?? endpointsFor(GITHUB_COM, ""),
-    grant: async () => {
+    grant: async (need) => {
       grants++;
+      needs.push(need);
       return typeof grant === "function" ? grant() : grant;
     },
     upstream: async (request) => {
@@ -51,7 +54,7 @@ function harness(grant: EgressGrant | (() => EgressGrant), options: { endpoints?
       refusals.push(refusal);
     }
   });
-  return { gateway, sent, refusals, grants: () => grants };
+  return { gateway, sent, refusals, needs, grants: () => grants };
 }
 
 type SandboxInit = { method?: string; headers?: Record<string, string>; body?: string | Uint8Array | ReadableStream<Uint8Array> };
@@ -75,16 +78,6 @@ function withUrl(request: Request, url: string): Request {
 function pkt(data: string): Uint8Array {
   const bytes = encoder.encode(data);
   return concat(encoder.encode((bytes.length + 4).toString(16).padStart(4, "0")), bytes);
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 const PACK = concat(encoder.encode("PACK\0\0\0\x02\0\0\0\x01"), Uint8Array.from({ length: 600 }, (_, i) => (i * 89 + 3) % 256));
@@ -194,6 +187,17 @@ describe("EgressGateway: GitHub reads", () => {
     expect(response.status).toBe(200);
     expect(sent[0]!.request.url).toBe("https://github.com/octo/repo/blob/main/README.md");
     expect(sent[0]!.request.headers.get("authorization")).toBeNull();
+  });
+
+  it("asks for no more credential than the request may use: a read for a read, the write token for a push, none elsewhere", async () => {
+    const { gateway, needs } = harness(PUSHING);
+    await gateway.fetch(sandbox("https://api.github.com/repos/octo/repo"));
+    await gateway.fetch(sandbox("https://github.com/octo/repo.git/info/refs?service=git-upload-pack"));
+    await gateway.fetch(sandbox("https://github.com/octo/repo.git/info/refs?service=git-receive-pack"));
+    await gateway.fetch(sandbox("https://api.github.com/repos/octo/repo/issues", { method: "POST", body: "{}" }));
+    await gateway.fetch(sandbox("https://registry.npmjs.org/left-pad"));
+    await gateway.fetch(sandbox("https://github.com/octo/repo/blob/main/README.md"));
+    expect(needs).toEqual(["read", "read", "write", "none", "none", "none"]);
   });
 
   it("asks for the grant on every request, so a renewed token or the run's end applies at once", async () => {

@@ -6,6 +6,7 @@
  * pkt-line is longer than 65520 bytes. Bodies arrive split at every
  * awkward place a network can split them.
  */
+import { concat } from "./bytes";
 import { describe, expect, it } from "vitest";
 import {
   MAX_COMMAND_SECTION_BYTES,
@@ -36,16 +37,6 @@ function pkt(data: string | Uint8Array): Uint8Array {
 }
 
 const FLUSH = encoder.encode("0000");
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
 
 /** A pack-like tail with every byte value in it, including NUL and bytes that are not UTF-8. */
 function packTail(): Uint8Array {

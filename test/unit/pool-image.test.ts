@@ -15,7 +15,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gitAuthScript } from "../../src/run/git-auth";
+import { gitIdentityScript } from "../../src/run/git-identity";
 import { wrapCommand } from "../../src/tools/command-report";
 
 const dockerfile = readFileSync("Dockerfile", "utf8");
@@ -52,9 +52,13 @@ const TOOLS: Record<string, Source> = {
   xz: { apt: "xz-utils" },
   tar: { apt: "tar" },
   ps: { apt: "procps" },
-  // the wrapper, the git auth script and the skills' pipelines. Debian
+  // trusting the egress gateway's interception CA (the identity script)
+  "update-ca-certificates": { apt: "ca-certificates" },
+  cmp: { apt: "diffutils" },
+  // the wrapper, the identity script and the skills' pipelines. Debian
   // images always have these; naming the packages keeps it so on any base.
   bash: { apt: "bash" },
+  cp: { apt: "coreutils" },
   timeout: { apt: "coreutils" },
   cat: { apt: "coreutils" },
   cut: { apt: "coreutils" },
@@ -247,7 +251,7 @@ const agentScripts: Array<{ where: string; script: string; provided: Set<string>
     script: wrapCommand("true", { id: "x", nonce: "n", maxBytes: 100, timeoutSeconds: 1 }),
     provided: new Set<string>()
   },
-  { where: "src/run/git-auth.ts gitAuthScript", script: gitAuthScript({ login: "agent-think[bot]" }), provided: new Set<string>() }
+  { where: "src/run/git-identity.ts gitIdentityScript", script: gitIdentityScript({ login: "agent-think[bot]" }), provided: new Set<string>() }
 ];
 
 // --- .dockerignore ----------------------------------------------------------
@@ -337,7 +341,7 @@ describe("Dockerfile", () => {
     expect(unknown).toEqual([]);
     // The reading works: these are known to be called.
     const seen = new Set(agentScripts.flatMap(({ script }) => [...commandWords(script)]));
-    for (const word of ["gh", "git", "npm", "wrangler", "sed", "timeout", "bash", "mktemp"]) expect(seen).toContain(word);
+    for (const word of ["gh", "git", "npm", "wrangler", "sed", "timeout", "bash", "update-ca-certificates"]) expect(seen).toContain(word);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
- * The container's read-only token (src/run/read-token.ts): minted once and
- * reused while it has time left, renewed before it expires, registered for
- * redaction, and when the broker cannot give one, no token at all (never
- * the run's), with the broker asked again only after a pause.
+ * The gateway's read-only token (src/run/read-token.ts): minted once and
+ * reused while it has time left, renewed before it expires (the one it
+ * replaces handed back for revocation), registered for redaction (a revoked
+ * one still is), given back when its turn ends, and when the broker cannot
+ * give one, no token at all (never the run's), with the broker asked again
+ * only after a pause.
  */
 import { describe, expect, it } from "vitest";
 import { ReadOnlyToken } from "../../src/run/read-token";
@@ -16,6 +18,7 @@ function setup(answers: Array<MintedToken | Error>) {
   const asked: string[] = [];
   const secrets: string[] = [];
   const events: string[] = [];
+  const retired: string[] = [];
   const token = new ReadOnlyToken({
     mint: async (repo) => {
       asked.push(repo);
@@ -25,14 +28,15 @@ function setup(answers: Array<MintedToken | Error>) {
     },
     secrets: { add: (secret) => secrets.push(secret) },
     now: () => now,
-    log: (event) => events.push(event)
+    log: (event) => events.push(event),
+    retired: (old) => retired.push(old)
   });
-  return { token, asked, secrets, events, advance: (ms: number) => (now += ms) };
+  return { token, asked, secrets, events, retired, advance: (ms: number) => (now += ms) };
 }
 
-describe("the container's read-only token", () => {
+describe("the gateway's read-only token", () => {
   it("is minted once, reused while it has time left, and renewed before it expires", async () => {
-    const { token, asked, secrets, advance } = setup([
+    const { token, asked, secrets, retired, advance } = setup([
       { token: "ghs_readOne", expiresAt: inHours(1) },
       { token: "ghs_readTwo", expiresAt: inHours(2) }
     ]);
@@ -42,7 +46,21 @@ describe("the container's read-only token", () => {
     advance(3_600_000 - TOKEN_REFRESH_MARGIN_MS + 1);
     expect(await token.fresh("acme/widgets")).toBe("ghs_readTwo");
     expect(secrets).toEqual(["ghs_readOne", "ghs_readTwo"]);
-    expect(token.secrets()).toEqual(["ghs_readTwo"]);
+    expect(retired).toEqual(["ghs_readOne"]);
+    // A revoked token is still one no output may hold.
+    expect(token.secrets()).toEqual(["ghs_readOne", "ghs_readTwo"]);
+  });
+
+  it("is given back when its turn ends, and the next turn mints its own", async () => {
+    const { token, asked } = setup([
+      { token: "ghs_readOne", expiresAt: inHours(1) },
+      { token: "ghs_readTwo", expiresAt: inHours(1) }
+    ]);
+    expect(token.take()).toBeUndefined();
+    expect(await token.fresh("acme/widgets")).toBe("ghs_readOne");
+    expect(token.take()).toBe("ghs_readOne");
+    expect(await token.fresh("acme/widgets")).toBe("ghs_readTwo");
+    expect(asked).toHaveLength(2);
   });
 
   it("is none at all when the broker fails, and the broker is asked again only after the pause", async () => {

@@ -18,14 +18,24 @@ describe("a valid .github/agent-think.yml", () => {
     );
     expect(parsed).toEqual({
       ok: true,
-      config: { version: 1, setup: { backend: "container", commands: [{ run: "npm ci", timeoutS: 120 }, { run: "npm run build", timeoutS: 900 }] } }
+      config: {
+        version: 1,
+        setup: { backend: "container", commands: [{ run: "npm ci", timeoutS: 120 }, { run: "npm run build", timeoutS: 900 }] },
+        network: { allow: [] }
+      }
     });
+  });
+
+  it("reads the hosts the sandbox may reach beyond the defaults", () => {
+    const parsed = parseRepoConfig(["version: 1", "network:", "  allow:", "    - api.example.com", '    - "*.example.org"'].join("\n"));
+    expect(parsed.ok && parsed.config.network).toEqual({ allow: ["api.example.com", "*.example.org"] });
+    expect(parseRepoConfig("version: 1\nnetwork: {}\n")).toMatchObject({ ok: true, config: { network: { allow: [] } } });
   });
 
   it("defaults to the container backend and ten minutes, and may have no setup at all", () => {
     const parsed = parseRepoConfig("version: 1\nsetup:\n  backend: shell\n  commands: [ls]\n");
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
-    expect(parseRepoConfig("version: 1\n")).toEqual({ ok: true, config: { version: 1, setup: { backend: "container", commands: [] } } });
+    expect(parseRepoConfig("version: 1\n")).toEqual({ ok: true, config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] } } });
   });
 });
 
@@ -34,6 +44,10 @@ describe("an invalid .github/agent-think.yml", () => {
     ["no version", "setup:\n  commands: [ls]\n", /^version: must be 1/],
     ["a future version", "version: 2\n", /^version: must be 1 \(the only version/],
     ["a misspelt field", "version: 1\nsetup:\n  timout: 5\n  commands: [ls]\n", /^setup\.timout: is not a field this version knows/],
+    ["a host with a path", "version: 1\nnetwork:\n  allow: [https://api.example.com/x]\n", /^network\.allow\[0\]: "https:\/\/api\.example\.com\/x" is not a host name/],
+    ["a wildcard over a top-level domain", "version: 1\nnetwork:\n  allow: ['*.com']\n", /^network\.allow\[0\]: .*too wide/],
+    ["hosts as one string", "version: 1\nnetwork:\n  allow: api.example.com\n", /^network\.allow: must be a list of host names/],
+    ["a misspelt network field", "version: 1\nnetwork:\n  allowed: [a.example]\n", /^network\.allowed: is not a field/],
     ["an unknown top-level field", "version: 1\nsteps: [ls]\n", /^steps: is not a field/],
     ["an unknown backend", "version: 1\nsetup:\n  backend: docker\n  commands: [ls]\n", /^setup\.backend: must be "container" or "shell"/],
     ["a timeout in words", "version: 1\nsetup:\n  timeout: ten minutes\n  commands: [ls]\n", /^setup\.timeout: must be a number of seconds/],

@@ -86,9 +86,7 @@ describe("RunToken.fresh", () => {
     expect(token.value).toBe(NEW);
     expect(secrets.list()).toContain(NEW);
     expect(logs).toEqual([{ event: "token:refreshed", fields: { reason: "expiring", expiresAt: NEW_EXPIRY } }]);
-    // The workspace authenticated git with the old token: it must be given the new one.
-    token.gitSynced(OLD);
-    expect(token.needsGitSync(await token.fresh())).toBe(true);
+    expect(await token.fresh()).toBe(NEW);
     expect(minted).toHaveLength(1);
   });
 
@@ -226,9 +224,10 @@ describe("the App's bot that comes with a token", () => {
     expect((await stored()).bot).toEqual(RENAMED);
   });
 
-  it("comes with the fresh token as the container's credentials: the renewal's bot, not the one before it", async () => {
-    const { token } = await setup({ expiresAt: T0, bot: DISPATCHED, broker: async () => ({ token: NEW, expiresAt: NEW_EXPIRY, bot: RENAMED }) });
-    expect(await token.credentials()).toEqual({ token: NEW, bot: RENAMED });
+  it("stores the renewal's bot with the fresh token, not the one before it", async () => {
+    const { token, stored } = await setup({ expiresAt: T0, bot: DISPATCHED, broker: async () => ({ token: NEW, expiresAt: NEW_EXPIRY, bot: RENAMED }) });
+    expect(await token.fresh()).toBe(NEW);
+    expect((await stored()).bot).toEqual(RENAMED);
   });
 
   it("leaves the run's as it was when the broker names none (an older broker)", async () => {

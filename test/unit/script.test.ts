@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEMO_PAGE_DIR, DEMO_REPRO_DIR, DEMO_SUMMARY_PREFIX, planScript } from "../../src/model/script";
+import { DEMO_BLOCKED_HOST, DEMO_PAGE_DIR, DEMO_REPRO_DIR, DEMO_SUMMARY_PREFIX, planScript } from "../../src/model/script";
 
 describe("planScript", () => {
   it("follows directives in order and ends with the reply", () => {
@@ -57,7 +57,7 @@ describe("planScript", () => {
   const resultOf = (plan: ReturnType<typeof planScript>) =>
     (plan.find((step) => step.kind === "tool" && step.toolName === "report_result") as unknown as { input: { outcome: string; summary: string; steps?: string[] } }).input;
 
-  it("plays a whole reproduction without directives: skill, files, a shell check, a page, reproduced", () => {
+  it("plays a whole reproduction without directives: skill, files, a shell check, a refused request, a page, reproduced", () => {
     const plan = planScript("reproduce this issue");
     expect(toolsOf(plan)).toEqual([
       "activate_skill",
@@ -65,6 +65,7 @@ describe("planScript", () => {
       "bash",
       "write",
       "write",
+      "bash",
       "bash",
       "write",
       "publish_reproduction",
@@ -77,7 +78,9 @@ describe("planScript", () => {
     const written = plan.flatMap((step) => (step.kind === "tool" && step.toolName === "write" ? [(step.input as { path: string }).path] : []));
     expect(written).toEqual([`${DEMO_REPRO_DIR}/bug.js`, `${DEMO_REPRO_DIR}/check.sh`, `${DEMO_PAGE_DIR}/index.html`]);
     for (const path of written) expect(setup).toContain(path);
-    expect(plan[7]).toMatchObject({ input: { directory: DEMO_PAGE_DIR } });
+    // The gateway's refusal, shown without any network: a host on no allowlist.
+    expect(plan[6]).toMatchObject({ toolName: "bash", input: { command: `curl -s https://${DEMO_BLOCKED_HOST}/` } });
+    expect(plan[8]).toMatchObject({ input: { directory: DEMO_PAGE_DIR } });
     // No backend named: the default (shell), never the container.
     expect(plan.filter((step) => step.kind === "tool" && step.toolName === "bash").map((step) => (step as { input: object }).input)).not.toContainEqual(
       expect.objectContaining({ backend: "container" })
@@ -86,6 +89,7 @@ describe("planScript", () => {
     expect(result.outcome).toBe("reproduced");
     expect(result.summary.startsWith(`${DEMO_SUMMARY_PREFIX} no model ran`)).toBe(true);
     expect(result.steps!.length).toBeGreaterThan(0);
+    expect(result.summary).toContain(`Its request to ${DEMO_BLOCKED_HOST}, a host outside the sandbox's network allowlist, was refused`);
     expect(plan.at(-1)).toMatchObject({ kind: "reply", text: expect.stringContaining("scripted demonstration") });
   });
 

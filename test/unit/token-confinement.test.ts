@@ -141,6 +141,7 @@ describe("RunToken", () => {
     let context: { installationToken: string } | undefined = { installationToken: stored };
     const secrets = new SecretRegistry();
     const minted: string[] = [];
+    const retired: string[] = [];
     const token = new RunToken({
       runs: {
         get: async () => context as never,
@@ -152,9 +153,10 @@ describe("RunToken", () => {
       },
       secrets,
       now: () => 1,
-      log: () => {}
+      log: () => {},
+      retired: (old) => retired.push(old)
     });
-    return { token, secrets, minted, drop: () => (context = undefined) };
+    return { token, secrets, minted, retired, drop: () => (context = undefined) };
   }
 
   it("holds the stored token, registers every token it holds, and redacts it", async () => {
@@ -167,20 +169,18 @@ describe("RunToken", () => {
     expect(secrets.list()).toEqual([RUN, "second-token-000000"]);
   });
 
-  it("refreshes from the broker, remembers what git was given, and forgets", async () => {
-    const { token, minted, drop } = runToken();
+  it("refreshes from the broker, hands the token it replaced back for revocation, and forgets", async () => {
+    const { token, minted, drop, retired } = runToken();
     await token.load();
-    expect(token.needsGitSync(RUN)).toBe(true);
-    token.gitSynced(RUN);
-    expect(token.needsGitSync(RUN)).toBe(false);
     expect(await token.refresh("acme/widgets")).toBe("ghs_minted_after_401_0000000");
     expect(minted).toEqual(["acme/widgets"]);
-    expect(token.needsGitSync(token.value)).toBe(true);
-    token.forgetGitSync();
+    expect(retired).toEqual([RUN]);
     drop();
     expect(await token.refresh("acme/widgets")).toBeNull();
-    token.clear();
+    expect(token.clear()).toBe("ghs_minted_after_401_0000000");
     expect(token.value).toBe("");
     expect(token.secrets()).toEqual([]);
+    // Clearing is not replacing: nothing more was handed back.
+    expect(retired).toEqual([RUN]);
   });
 });

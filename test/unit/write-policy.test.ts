@@ -1,8 +1,11 @@
 /**
  * Where a run may push and whether it may open a pull request
- * (src/run/write-policy.ts), and the guard's reading of command lines:
- * every spelling of a push that writes elsewhere is refused, the pushes the
- * skills make are not.
+ * (src/run/write-policy.ts), and the guard's reading of command lines: the
+ * plain spellings of a push that writes elsewhere, and the gh verbs that
+ * write, get an early, clear refusal; the pushes the skills make do not.
+ * The guard is a courtesy: what holds is the egress gateway, proven with a
+ * real git and gh in test/unit/egress-git.test.ts, which runs spellings this
+ * guard lets through.
  */
 import { describe, expect, it } from "vitest";
 import { refusal, writePolicyFor, type WritePolicy } from "../../src/run/write-policy";
@@ -48,7 +51,7 @@ describe("the command guard", () => {
     ["git push -u origin agent-think/issue-7", ISSUE],
     ["git push origin HEAD:agent-think/issue-7", ISSUE],
     ["git push origin HEAD:refs/heads/agent-think/issue-7", ISSUE],
-    ["cd /workspace/repo && git -C /workspace/repo push --quiet origin agent-think/issue-7 && gh pr create --fill", ISSUE],
+    ["cd /workspace/repo && git -C /workspace/repo push --quiet origin agent-think/issue-7", ISSUE],
     ["gh pr checkout 12 && git push origin agent-think/issue-7", pull()],
     ["git status && git log --oneline | head", pull({ author: "octocat" })],
     ["git commit -m 'push the fix'", pull({ author: "octocat" })],
@@ -77,9 +80,11 @@ describe("the command guard", () => {
     ["echo $(git push origin main)", ISSUE, /not main/],
     ["/usr/bin/git -c user.name=x push origin main", ISSUE, /not main/],
     ["git push origin agent-think/issue-7 main", ISSUE, /not main/],
-    ["gh pr create --fill", ISSUE_WITH_PR, /#12 open for this issue/],
+    ["gh pr create --fill", ISSUE, /open_pull_request tool/],
     ["gh --repo acme/widgets pr create --fill", ISSUE_WITH_PR, /gh pr create/],
-    ["gh pr create --fill", pull(), /never opens another/],
+    ["gh pr edit 12 --body-file /temp/body.md", ISSUE_WITH_PR, /open_pull_request tool/],
+    ["gh issue comment 7 --body done", ISSUE, /report_result/],
+    ["gh release create v9", ISSUE, /no release/],
     ["git push origin fix-sort", pull({ author: "octocat", headRef: "fix-sort" }), /not the App's to change/],
     ["git push origin HEAD:agent-think/issue-7", pull({ fork: true, headRepo: "mallory/widgets" }), /answer with a patch/],
     ["gh pr merge 12 --squash", ISSUE, /never merges/]

@@ -1,0 +1,150 @@
+/**
+ * A run's GitHub credentials, on the Worker's side of the sandbox: the run's
+ * write token (RunToken: the run context's, renewed through the token
+ * broker, used by the Worker's own posts and by the gateway for an allowed
+ * push), the read-only token the gateway attaches to reads (ReadOnlyToken),
+ * and the end of each: a token the run no longer holds is revoked.
+ *
+ * `grant` is what the egress gateway may do for the sandbox right now
+ * (src/egress/grant.ts): nothing credentialed without a running turn, no
+ * push before the turn's write policy is known, a write token only with a
+ * push branch. ThinkAgent owns one and answers the gateway with it; the
+ * sandbox never sees any of this.
+ *
+ * Revocation (`DELETE /installation/token`): a replaced token at once (a
+ * newer dispatch, a continuation, a renewal); the read-only token when its
+ * turn ends; the run's token when its closing message has settled and no
+ * other turn of the issue is waiting for it (`runSettled`). Pure apart from
+ * its dependencies.
+ */
+import type { Logger } from "../run/log";
+import { ReadOnlyToken } from "../run/read-token";
+import type { RunContextStore } from "../run/run-context";
+import { RunToken, type MintedToken } from "../run/run-token";
+import type { Revocation } from "../github/token-revocation";
+import { grantFor, type EgressGrant } from "./grant";
+import type { CredentialNeed } from "./github-routes";
+
+/** What the run's preparation decided for the sandbox's network (prepare.ts); null before it is known. */
+export type EgressPolicy = { pushBranch: string | null; allow: readonly string[] };
+
+export type RunCredentialsDeps = {
+  runs: Pick<RunContextStore, "get" | "setToken">;
+  /** A fresh installation token for `repo` from the token broker: the run's (write) or a read-only one. */
+  mint: (repo: string, access: "write" | "read") => Promise<MintedToken>;
+  /** Revoke `token` on GitHub. */
+  revoke: (token: string) => Promise<Revocation>;
+  /** Where every token is registered for the console guard. */
+  secrets: { add(secret: string): void };
+  /** EGRESS and EGRESS_ALLOW, as configured. */
+  settings: () => { egress?: string; egressAllow?: string };
+  /** Keeps the isolate alive for a revocation nobody waits for. */
+  waitUntil: (promise: Promise<unknown>) => void;
+  now: () => number;
+  log: Logger;
+};
+
+export class RunCredentials {
+  /** The run's write token: the Worker's posts use it; the gateway attaches it only to an allowed push. */
+  readonly token: RunToken;
+  readonly #read: ReadOnlyToken;
+  readonly #deps: RunCredentialsDeps;
+
+  constructor(deps: RunCredentialsDeps) {
+    this.#deps = deps;
+    const retired = (kind: "run" | "read") => (token: string) => this.#revokeLater(token, kind);
+    this.#read = new ReadOnlyToken({
+      mint: (repo) => deps.mint(repo, "read"),
+      secrets: deps.secrets,
+      now: deps.now,
+      log: deps.log,
+      retired: retired("read")
+    });
+    this.token = new RunToken({
+      runs: deps.runs,
+      mint: (repo) => deps.mint(repo, "write"),
+      secrets: deps.secrets,
+      now: deps.now,
+      log: deps.log,
+      alsoSecret: () => this.#read.secrets(),
+      retired: retired("run")
+    });
+  }
+
+  /**
+   * What the gateway may do for the sandbox now: for `submissionId`'s turn
+   * under `policy` (null: not known yet, so no push), or nothing credentialed
+   * when no turn is running. It holds only the credential `need` says the
+   * request may use: a read-only token for a read, the run's for a push.
+   */
+  async grant(submissionId: string | undefined, policy: EgressPolicy | null, need: CredentialNeed): Promise<EgressGrant> {
+    const settings = this.#deps.settings();
+    const base = { egress: settings.egress, egressAllow: settings.egressAllow, readToken: "", writeToken: "" };
+    const run = submissionId === undefined ? undefined : await this.#deps.runs.get();
+    if (!run || submissionId === undefined) return grantFor({ ...base, repositoryAllow: policy?.allow });
+    const pushBranch = policy?.pushBranch ?? null;
+    const runToken = need === "none" ? "" : await this.token.fresh();
+    // Without a token of the run's own there is no GitHub to read with (local dev): nothing to mint.
+    const readToken = need === "read" && runToken ? await this.#read.fresh(run.repo) : "";
+    const writeToken = need === "write" ? runToken : "";
+    return grantFor({
+      ...base,
+      submissionId,
+      repo: run.repo,
+      headRepo: run.pullRequest?.headRepo,
+      pushBranch,
+      repositoryAllow: policy?.allow,
+      readToken,
+      writeToken
+    });
+  }
+
+  /** A turn ended: the read-only token it read with is revoked (the next turn mints its own). */
+  turnEnded(): void {
+    const token = this.#read.take();
+    if (token) this.#revokeLater(token, "read");
+  }
+
+  /**
+   * The run's closing message settled (or it has none): its token is
+   * revoked, unless `stillNeeded` (another turn of the issue is queued or
+   * running, and the token is its too). The next dispatch brings a new one.
+   */
+  async runSettled(stillNeeded: boolean): Promise<void> {
+    if (stillNeeded) return;
+    const run = await this.#deps.runs.get();
+    const token = run?.installationToken ?? "";
+    if (!token) return;
+    await this.#revoke(token, "run");
+  }
+
+  /** Forget every token this holds (the session was reset), revoking them. */
+  clear(): void {
+    const run = this.token.clear();
+    if (run) this.#revokeLater(run, "run");
+    this.turnEnded();
+  }
+
+  /** Every token a run's output must not hold. */
+  secrets(): string[] {
+    return this.token.secrets();
+  }
+
+  redact(text: string): string {
+    return this.token.redact(text);
+  }
+
+  redactDeep<T>(value: T): T {
+    return this.token.redactDeep(value);
+  }
+
+  #revokeLater(token: string, kind: "run" | "read"): void {
+    this.#deps.waitUntil(this.#revoke(token, kind));
+  }
+
+  async #revoke(token: string, kind: "run" | "read"): Promise<void> {
+    const outcome = await this.#deps.revoke(token).catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
+    if (typeof outcome === "string") this.#deps.log(`token:${outcome}`, { token: kind });
+    else this.#deps.log("token:revoke-failed", { token: kind, error: outcome.failed });
+  }
+}

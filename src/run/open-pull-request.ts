@@ -1,0 +1,66 @@
+/**
+ * What `open_pull_request` does for a run: open the pull request of the
+ * run's push branch against the repository's default branch, or update the
+ * one the App already has open for it (or the App's own pull request the
+ * run is on). Where the run may do neither, it says why and writes nothing.
+ *
+ * The head is always the run's push branch and the base always the default
+ * branch: the model chooses the title and the body, never where the pull
+ * request goes. The body is neutralized like every comment the bot writes
+ * (no mention, no link but to our pages and the run's repository), redacted
+ * and capped to GitHub's size. The commits get there by git, through the
+ * egress gateway, which lets a push update only that branch. A failure is
+ * data for the model. Pure apart from the client it is given.
+ */
+import type { PullRequestClient } from "../github/pull-requests";
+import { capBody, cutText } from "../report/body-cap";
+import type { LinkPolicy } from "../report/link-policy";
+import { neutralize } from "../report/neutralize";
+import type { WritePolicy } from "./write-policy";
+
+export const MAX_PULL_REQUEST_TITLE_CHARS = 256;
+
+export type OpenPullRequestInput = { title: string; body: string; draft?: boolean };
+
+export type OpenPullRequestResult =
+  | { ok: true; action: "opened" | "updated"; number: number; url: string; head: string; base: string }
+  | { ok: false; error: string };
+
+export type PullRequestTarget = {
+  repo: string;
+  policy: WritePolicy;
+  /** The App's open pull request for the push branch, as the run's preparation found it. */
+  openPullRequest?: { number: number };
+  /** The run is on this pull request, which is the App's own (its policy pushes to its head). */
+  ownPullRequest?: { number: number };
+  /** The App's bot login, whose pull requests count as the App's. */
+  botLogin?: string;
+};
+
+export async function openPullRequest(
+  input: OpenPullRequestInput,
+  target: PullRequestTarget,
+  deps: { client: PullRequestClient; links: LinkPolicy; redact: (text: string) => string }
+): Promise<OpenPullRequestResult> {
+  const branch = target.policy.pushBranch;
+  if (branch === null) return { ok: false, error: `this run may not open or update a pull request: ${target.policy.why ?? "it may not push"}` };
+  const title = cutText(deps.redact(input.title).replace(/\s*\n\s*/g, " ").trim(), MAX_PULL_REQUEST_TITLE_CHARS);
+  if (!title) return { ok: false, error: "the pull request needs a title" };
+  const body = capBody(neutralize(deps.redact(input.body), deps.links));
+  try {
+    const existing =
+      target.ownPullRequest ??
+      target.openPullRequest ??
+      (target.botLogin ? await deps.client.openByAuthor(target.repo, branch, target.botLogin) : null);
+    const base = await deps.client.defaultBranch(target.repo);
+    if (existing) {
+      const updated = await deps.client.update(target.repo, existing.number, { title, body });
+      return { ok: true, action: "updated", ...updated, head: branch, base };
+    }
+    if (!target.policy.mayOpenPullRequest) return { ok: false, error: `this run may not open a pull request: ${target.policy.why ?? "it opens none"}` };
+    const opened = await deps.client.open(target.repo, { head: branch, base, title, body, draft: input.draft === true });
+    return { ok: true, action: "opened", ...opened, head: branch, base };
+  } catch (error) {
+    return { ok: false, error: deps.redact(error instanceof Error ? error.message : String(error)) };
+  }
+}

