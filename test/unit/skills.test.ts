@@ -4,8 +4,12 @@
  * `skills`) with no warnings and the directory's name; every skill fails
  * closed on the run envelope (on any GitHub host but the envelope's own, and
  * on a pull request whose link is not the envelope's) and ends with
- * `report_result`; the push rules each skill states; the resources
- * they name exist; the repro page recipe is its fixed set of seven files.
+ * `report_result`; each says the sandbox holds no credential and may only
+ * read GitHub, names a network refusal and what to do with it, and never
+ * tells the model to write to GitHub with `gh` (pull requests go through
+ * the `open_pull_request` tool); the push rules each skill states; the
+ * resources they name exist; the repro page recipe is its fixed set of
+ * seven files.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -62,6 +66,25 @@ function load(directory: string): { markdown: string; skill: Skill } {
 
 /** A Markdown text with every run of whitespace as one space, to find a sentence however it is wrapped. */
 const flat = (markdown: string) => markdown.replace(/\s+/g, " ");
+
+/** A skill's Markdown files, SKILL.md and its references, with their text. */
+function markdownFiles(directory: string): Array<{ path: string; text: string }> {
+  return filesUnder(join(SKILLS_DIR, directory))
+    .filter((path) => path.endsWith(".md"))
+    .map((path) => ({ path, text: readFileSync(join(SKILLS_DIR, directory, path), "utf8") }));
+}
+
+/** The shell blocks of a Markdown text: what it tells the model to run. */
+const shellBlocks = (markdown: string) => [...markdown.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+
+/** The sentences of a Markdown text's prose (code blocks left out) that name `pattern`. */
+function sentencesNaming(markdown: string, pattern: RegExp): string[] {
+  const prose = flat(markdown.replace(/^```[\s\S]*?^```/gm, " "));
+  return prose.split(/(?<=[.!?])\s+/).filter((sentence) => pattern.test(sentence));
+}
+
+/** GitHub writes through `gh`, which the egress gateway refuses from the sandbox. */
+const GH_WRITE = /gh (pr|issue) (create|edit|comment|review|merge|close)|gh release create|gh api [^\n]*(-X|--method) ?(POST|PATCH|PUT|DELETE)/;
 
 /** The JSON code blocks of a Markdown text, parsed. */
 function jsonBlocks(markdown: string): unknown[] {
@@ -166,6 +189,35 @@ describe.each(directories)("skills/%s/SKILL.md", (directory) => {
     expect(skill.body).not.toMatch(/gh (issue|pr) comment/);
   });
 
+  it("says the sandbox holds no credential: the gateway authenticates its reads, and there is no token to find", () => {
+    const { skill } = load(directory);
+    const text = flat(skill.body);
+    expect(text).toContain("**The sandbox holds no GitHub credential.**");
+    expect(text).toContain("`gh auth token` prints `no-token-in-sandbox`, which is not one");
+    expect(text).toContain("egress gateway, which authenticates");
+    expect(text).toContain("Never print, read, copy or ask for a token; there is none to find.");
+    expect(text).not.toMatch(/authenticated as the App|logged in to/);
+  });
+
+  it("says GitHub writes other than the push are refused, and never tells the model to make one with gh", () => {
+    const { skill } = load(directory);
+    expect(flat(skill.body)).toMatch(/403 that begins "GitHub write refused"/);
+    for (const { path, text } of markdownFiles(directory)) {
+      for (const block of shellBlocks(text)) expect(block, path).not.toMatch(GH_WRITE);
+      // `gh pr create` and `gh pr edit` appear only where a skill says not to use them.
+      for (const sentence of sentencesNaming(text, /gh pr (create|edit)/)) expect(sentence, path).toMatch(/\b(never|Never|not|refuses?|refused)\b/);
+    }
+  });
+
+  it("names a network refusal, says not to get around it, and to report the host for network.allow", () => {
+    const { skill } = load(directory);
+    const text = flat(skill.body);
+    expect(text).toContain("**The network beyond GitHub is an allowlist.**");
+    expect(text).toContain('"egress refused: <host> is not on this run\'s network allowlist"');
+    expect(text).toContain("Do not try to get around it (another URL, a proxy, a mirror, an encoding).");
+    expect(text).toMatch(/say so in `report_result`('s `summary`| \(in `summary` or `verification`\)): name the host, and that a maintainer can add it to `network\.allow`\. Then carry on with what works\./);
+  });
+
   it("names only resources that exist beside it", () => {
     const { skill } = load(directory);
     const named = [...skill.body.matchAll(/`((?:references|assets|scripts)\/[^`\s]+)`/g)].map((match) => match[1]!);
@@ -217,10 +269,15 @@ describe("the reproduce skill", () => {
 describe("the open-pr skill", () => {
   const { skill } = load("open-pr");
 
-  it("fixes on its own branch with a test, and opens the PR as the App", () => {
+  it("fixes on its own branch with a test, and opens the PR with the open_pull_request tool after the push", () => {
     expect(skill.body).toContain("agent-think/issue-<issue.number>");
     expect(skill.body).toMatch(/Add a test, or adjust an existing one/);
-    expect(skill.body).toMatch(/gh pr create/);
+    expect(skill.description).toContain("open_pull_request");
+    expect(skill.description).not.toContain("gh pr create");
+    expect(flat(skill.body)).toContain("Push the commits with git first; `open_pull_request` only opens or updates");
+    expect(flat(skill.body)).toContain("open the PR with `open_pull_request`, giving `title` and `body`");
+    expect(flat(skill.body)).toContain("take `pullRequestUrl` from its `url`");
+    expect(flat(skill.body)).toContain("`open_pull_request` answers `{ ok: false, error }`");
     expect(skill.body).toMatch(/`Fixes #<issue.number>` in the body only\s+when the fix is verified/);
     for (const field of ["pullRequestUrl", "changes", "verification"]) expect(skill.body).toContain(field);
   });
@@ -271,7 +328,16 @@ describe("the reproduce skill on a pull request", () => {
   it("never pushes or opens a pull request, whatever the workspace allows", () => {
     expect(skill.body).toMatch(/never `git push`/);
     expect(skill.body).toMatch(/never `gh pr create`/);
+    expect(skill.body).toMatch(/never call\s+`open_pull_request`/);
     expect(skill.body).toMatch(/whatever the workspace block allows/);
+  });
+
+  it("keeps the workers.dev deploy optional: it needs api.cloudflare.com allowed by the operator", () => {
+    expect(flat(skill.body)).toContain("It works only where the operator allows `api.cloudflare.com`");
+    expect(flat(skill.body)).toContain("prefer `publish_reproduction`");
+    const page = flat(readFileSync(join(SKILLS_DIR, "reproduce", "references", "repro-page.md"), "utf8"));
+    expect(page).toContain("the operator has put `api.cloudflare.com` in EGRESS_ALLOW");
+    expect(page).toContain("publish with `publish_reproduction` instead");
   });
 
   it("reproduces at the pull request's head and says whether the bug is present there", () => {
@@ -295,16 +361,21 @@ describe("the open-pr skill: pushes and the App's open pull request", () => {
     expect(skill.body).toMatch(/\*\*Push only to the push branch\.\*\* It is `pushBranch`/);
     expect(skill.body).toMatch(/never force-push/);
     expect(skill.body).toMatch(/When `pushBranch` is `null`, push nothing/);
-    expect(skill.body).toMatch(/`gh pr create` only when `mayOpenPullRequest` is true/);
+    expect(flat(skill.body)).toContain("Open the pull request with the `open_pull_request` tool, after the push, and only when `mayOpenPullRequest` is true");
+    expect(flat(skill.body)).toContain("Never run `gh pr create` or `gh pr edit`");
   });
 
   it("adds commits to the App's open pull request instead of opening a second, and reports pr-updated", () => {
     expect(skill.body).toContain("`openPullRequest`");
     expect(skill.body).toMatch(/git push origin <openPullRequest\.branch>/);
-    expect(skill.body).toMatch(/do not run `gh pr create`/);
+    expect(skill.body).toMatch(/open no other pull request/);
+    // Its title and body change through the tool, which updates that pull request.
+    expect(flat(skill.body)).toContain("call `open_pull_request` with the whole new `title` and `body`: it updates that pull request");
     expect(skill.body).toMatch(/`pr-updated`: new commits were pushed to the App's open pull request/);
     const reference = readFileSync(join(SKILLS_DIR, "open-pr", "references", "pull-request.md"), "utf8");
     expect(reference).toContain("## Push to the open pull request");
+    expect(reference).toContain("open_pull_request {");
+    expect(flat(reference)).toContain("call `open_pull_request` with the whole new `title` and `body`");
     expect(reference).not.toMatch(/^\s*git push.*--force/m);
   });
 });
@@ -347,6 +418,12 @@ describe("the address-review skill", () => {
     expect(skill.body).toMatch(/Never create a branch, never `gh pr create`, never force-push/);
     expect(skill.body).not.toMatch(/^\s*git push.*--force/m);
     expect(reference).not.toMatch(/^\s*git push.*--force/m);
+  });
+
+  it("changes the pull request's title or description only with open_pull_request, after a push", () => {
+    expect(flat(skill.body)).toContain("When you push (section 4), set both with the `open_pull_request` tool, after the push");
+    expect(flat(skill.body)).toContain("When you suggest a patch, give the new text in that point's `addressed` line instead. Never `gh pr edit`.");
+    expect(flat(reference)).toContain("goes through the `open_pull_request` tool after the push");
   });
 
   it("otherwise pushes nothing and hands back a whole patch of at most 30,000 characters", () => {
