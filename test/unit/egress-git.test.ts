@@ -12,8 +12,11 @@
  * servers and repositories and clones through the gateway, then checks
  * what git and gh print, what the gateway recorded as refused, and what the
  * servers hold afterwards: every ref of the repository byte for byte, and
- * no write reaching the API. The gateway's pure pieces have their own
- * tests; this file is about what real clients do with its answers.
+ * no write reaching the API. Each spelling runs twice: as a command line
+ * under bash, and down the model's bash path (the Worker's command guard,
+ * then ContainerCommands' wrapper and identity guard, this machine's bash as
+ * the container's shell). The gateway's pure pieces have their own tests;
+ * this file is about what real clients do with its answers.
  */
 import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,6 +24,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ContainerCommands } from "../../src/pool/container-commands";
+import { refusal, writePolicyFor } from "../../src/run/write-policy";
 import { grantFor } from "../../src/egress/grant";
 import { EgressProxy, SANDBOX_GITHUB } from "../support/egress-proxy";
 import { GitHttpServer } from "../support/git-http-server";
@@ -327,6 +332,57 @@ describe.concurrent("every spelling from the issue, run by bash, writes nothing"
     }
     // What did get through to the API carried the gateway's read token, never the sandbox's placeholder.
     expect(world.api.calls.every((call) => call.auth === `token ${world.readToken}`)).toBe(true);
+  });
+});
+
+/**
+ * The same spellings down the model's own bash path, as far as it runs
+ * outside a container: the Worker's command guard reads each, and lets all
+ * but the plainest gh verbs through (a guard on command text is not the
+ * control; those three run anyway, as a reworded one would), and ContainerCommands
+ * wraps it and puts the identity guard in front exactly as for the container,
+ * with this machine's bash as the container's shell (its /temp moved under
+ * the test's directory). The gateway still refuses, and the server is
+ * untouched.
+ */
+/** The spellings the command guard does read: plain gh verbs that write. Every other one gets past it. */
+const GUARD_READS = new Set(["gh release create v9 --repo acme/widgets", "gh pr create --head main --base dev --repo acme/widgets --title t --body b", "gh issue comment 7 --repo acme/widgets --body hi"]);
+
+describe.concurrent("the same spellings as the model's bash runs them: past the command guard, wrapped as for the container", { timeout: TEST_TIMEOUT_MS }, () => {
+  test.for(SPELLINGS.filter((spelling) => spelling.refusedAt !== null))("$line", async ({ line, env, refusedAt }, { world, expect }) => {
+    const guard = refusal(line, writePolicyFor({ repo: REPO, issueNumber: 7, botLogin: "agent-think[bot]" }));
+    if (GUARD_READS.has(line)) expect(guard).toMatch(/^refused: `gh /);
+    else expect(guard).toBeNull();
+    const temp = join(world.dir, "temp");
+    const commands = new ContainerCommands({
+      runner: () => ({
+        run: async (script: string, options: { stdin?: string; timeoutMs: number }) => {
+          const local = script.replaceAll("/temp/agent-think", join(temp, "agent-think"));
+          const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+            const child = execFile("bash", ["-c", local], { cwd: world.clone, env: { ...world.env, ...env } as NodeJS.ProcessEnv, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+              resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+            );
+            if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+            else child.stdin?.end();
+          });
+          return { exitCode: ran.code, stdout: ran.stdout.replaceAll(join(temp, "agent-think"), "/temp/agent-think"), stderr: ran.stderr };
+        }
+      }),
+      turns: { sandbox: async () => "local", replaceRetired: async () => {} },
+      bot: () => ({ login: "agent-think[bot]", id: 1 }),
+      github: () => ({ kind: "github.com", host: "github.localhost", web: SANDBOX_GITHUB.web, noreplyDomain: "users.noreply.github.com" }),
+      maxOutputBytes: () => 16_384,
+      reconnect: async () => {},
+      log: () => {}
+    });
+    const before = world.git.refs(REPO);
+    const result = await commands.run(line, COMMAND_TIMEOUT_MS);
+    expect(result).toMatchObject({ backend: "container" });
+    // What the model reads back: the refusal, in git's, gh's or curl's words.
+    expect(JSON.stringify(result)).toMatch(/push refused|GitHub write refused|HTTP 403/);
+    expect(world.git.refs(REPO)).toEqual(before);
+    expect(world.api.writes()).toEqual([]);
+    expect(world.proxy.refusals.map((refusal) => refusal.host)).toContain(refusedAt);
   });
 });
 
