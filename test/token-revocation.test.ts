@@ -145,9 +145,13 @@ describe("a run's token", () => {
     const [older, newer] = [tokenFor("Older"), tokenFor("Newer")];
     const first = await agent.startRun({ session, repo, issueNumber: 5, instruction: "TEST: sleep 1500\nTEST: reply first", installationToken: older, commentId: 51 });
     await waitForStatus(agent, first.submissionId, ["running"]);
-    await agent.startRun({ session, repo, issueNumber: 5, instruction: "TEST: reply second", installationToken: newer, commentId: 52 });
+    const second = await agent.startRun({ session, repo, issueNumber: 5, instruction: "TEST: reply second", installationToken: newer, commentId: 52 });
     expect(await revoked(older)).toBe(true);
     expect(github.revoked).not.toContain(newer);
+    // Both runs end here, their comments posted, while this file's GitHub still answers.
+    expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
+    expect((await waitForStatus(agent, second.submissionId)).status).toBe("completed");
+    expect(await revoked(newer)).toBe(true);
   });
 });
 
