@@ -9,7 +9,7 @@
  *
  * 1. the run's own, login and id, as GitHub gave them;
  * 2. else BOT_LOGIN, when it is set: the login only, so the container's
- *    login script looks the id up (git-auth.ts);
+ *    identity script looks the id up (git-identity.ts);
  * 3. else, in local dev only (LOCAL_DEV=1), `agent-think[bot]`, the local
  *    GitHub stand-in's bot;
  * 4. else a BotIdentityError that says what is missing. Never a quiet

@@ -50,7 +50,7 @@ export const runEnvelopeSchema = z.object({
     .optional(),
   /**
    * The GitHub this deploy works on (from GITHUB_API_URL): the host gh and
-   * git in the container are logged in to, and the origin of its pages.
+   * git in the container work on (through the egress gateway), and the origin of its pages.
    * Skills check `issue.url` against `web` and act on `host` only. Absent in
    * envelopes written before it existed, which were all github.com.
    */

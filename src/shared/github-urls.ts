@@ -3,8 +3,8 @@
  *
  * Everything host-specific derives from GITHUB_API_URL, the API the Worker
  * posts to: the web origin of the links a human follows (the run envelope,
- * the dashboard), the host `gh` and git log in to in the container, and the
- * noreply domain the App's bot commits with. GitHub serves three kinds:
+ * the dashboard), the host `gh` and git work on in the container (through
+ * the egress gateway), and the noreply domain the App's bot commits with. GitHub serves three kinds:
  *
  * | GITHUB_API_URL                  | web                         | gh host               | noreply domain                       |
  * |---------------------------------|-----------------------------|-----------------------|--------------------------------------|
@@ -22,10 +22,10 @@
  *   `https://api.octocorp.ghe.com`" ("About GitHub Enterprise Cloud with data
  *   residency", API access); gh names that host `octocorp.ghe.com`
  *   (`gh api /meta --hostname octocorp.ghe.com`, "Network details for GHE.com").
- * - gh: `gh auth login --hostname` and `gh auth setup-git --hostname` take the
- *   host; GH_HOST picks the host "for commands where a hostname has not been
- *   provided", using the credentials stored for it; GH_ENTERPRISE_TOKEN is
- *   only the env-var alternative to a stored login ("gh help environment").
+ * - gh: GH_HOST picks the host "for commands where a hostname has not been
+ *   provided"; GH_TOKEN (GH_ENTERPRISE_TOKEN for an Enterprise host) is its
+ *   token ("gh help environment"): in the sandbox a placeholder, which the
+ *   egress gateway drops before attaching the run's own.
  * - noreply: `ID+USERNAME@users.noreply.github.com` ("Email addresses
  *   reference", Your noreply email address). That page documents it for
  *   github.com and Enterprise Cloud only; GHE.com's docs say to "substitute
@@ -37,7 +37,7 @@
  *   commit's author unlinked to the bot; the push and the PR still work.
  *
  * Only https: gh reaches every GitHub host over https, so an `http://` API
- * could never be the host the container logs in to. The one exception is the
+ * could never be the host the container works on. The one exception is the
  * local stand-in (`npm start`, scripts/lib/github-standin.ts): a loopback
  * URL plays api.github.com, so its runs link to github.com as before, and a
  * loopback URL ending in /api/v3 plays an Enterprise Server whose web
@@ -48,8 +48,9 @@
  * host other than the one the Worker posts to.
  *
  * Pure: used by the run envelope (src/run/run-message.ts), the container's
- * login and launch env (src/run/git-auth.ts, src/pool/launch-spec.ts) and
- * the dashboard. It calls no GitHub, and does not decide where comments are
+ * identity script and launch env (src/run/git-identity.ts,
+ * src/pool/launch-spec.ts), the egress gateway's GitHub origins
+ * (src/egress/github-routes.ts) and the dashboard. It calls no GitHub, and does not decide where comments are
  * posted: src/report/ takes GITHUB_API_URL as it is.
  */
 
@@ -57,7 +58,7 @@ export type GitHubKind = "github.com" | "ghe.com" | "ghes";
 
 export type GitHubHost = {
   kind: GitHubKind;
-  /** What `gh` logs in to (`--hostname`, GH_HOST) and git fetches from. */
+  /** What `gh` works on (`--hostname`, GH_HOST) and git fetches from. */
   host: string;
   /** The origin of the pages a human follows: `https://<host>`. */
   web: string;
