@@ -8,6 +8,7 @@
  *
  * Pure.
  */
+import { ALLOWED_REPOS_SHAPE, readAllowedRepos } from "../../src/shared/allowed-repos";
 import { checkBotLogin } from "../../src/shared/repo";
 import { normalizeHandle } from "./mention";
 
@@ -66,13 +67,9 @@ export function readConfig(vars: IngressVars): IngressConfig {
 }
 
 export function parseAllowedRepos(value: string): ReadonlySet<string> {
-  const repos = value
-    .split(",")
-    .map((repo) => repo.trim().toLowerCase())
-    .filter((repo) => repo !== "");
-  const bad = repos.find((repo) => !/^[^/\s]+\/[^/\s]+$/.test(repo));
-  if (bad !== undefined) throw new ConfigError("ALLOWED_REPOS", "must be a comma-separated list of owner/name");
-  return new Set(repos);
+  const read = readAllowedRepos(value);
+  if (!read.ok) throw new ConfigError("ALLOWED_REPOS", ALLOWED_REPOS_SHAPE);
+  return read.repos;
 }
 
 /**
