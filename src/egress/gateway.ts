@@ -11,7 +11,9 @@
  * - a push (receive-pack) to the run's repository when every ref-update
  *   command updates the policy's push branch (receive-pack.ts): the write
  *   token; any other push is refused in git's own words;
- * - REST reads and GraphQL queries: the read-only token; every API write is
+ * - REST reads and GraphQL queries: the read-only token, and the answer's
+ *   hidden text (HTML comments, invisible characters in what people wrote)
+ *   made visible and flagged (src/run/reveal.ts); every API write is
  *   refused, naming the Worker tool that does it;
  * - other GitHub pages: GET and HEAD, with no credential;
  * - any other host: only as the allowlist says (allowlist.ts), unless the
@@ -27,6 +29,7 @@ import type { EgressGrant } from "./grant";
 import { graphqlRequestKind } from "./graphql";
 import { credentialNeed, githubRoute, type CredentialNeed, type GitHubEndpoints, type GitHubRoute } from "./github-routes";
 import { drainReader, pushRefusal, readCommands, refusalReport } from "./receive-pack";
+import { revealJson } from "../run/reveal";
 
 /** One refused request, as a run records it. */
 export type EgressRefusal = { submissionId?: string; host: string; method: string; reason: string };
@@ -42,6 +45,13 @@ export type EgressGatewayDeps = {
 /** What the tools say a sandbox must use instead of writing to GitHub itself. */
 export const API_WRITE_REFUSAL =
   "GitHub write refused: the sandbox may only read GitHub. Push commits with git to the run's branch; open or update the pull request with the open_pull_request tool; say what the issue should hear with report_result.";
+
+/**
+ * An API answer larger than this is passed on as it came, without its hidden
+ * text revealed (a page of 100 issues at GitHub's 65,536-character body limit
+ * is under 7 MiB).
+ */
+export const MAX_REVEALED_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** A refused request's body is read (not cancelled) up to this much before the answer; past it the sender is cut off. */
 export const MAX_DRAINED_BYTES = 512 * 1024 * 1024;
@@ -93,12 +103,12 @@ export class EgressGateway {
         return this.#forward(request, route.target, method, withoutCredentials(request.headers), null);
       case "rest":
         if (method !== "GET" && method !== "HEAD") return refuse(API_WRITE_REFUSAL);
-        return this.#forward(request, route.target, method, withoutCredentials(request.headers), bearer(grant.readToken));
+        return revealAnswer(await this.#forward(request, route.target, method, withoutCredentials(request.headers), bearer(grant.readToken)));
       case "graphql": {
         if (method !== "POST") return refuse(API_WRITE_REFUSAL);
         const body = await boundedText(request);
         if (body === null || graphqlRequestKind(body) !== "read") return refuse(API_WRITE_REFUSAL);
-        return this.#forward(request, route.target, method, withoutCredentials(request.headers), bearer(grant.readToken), body);
+        return revealAnswer(await this.#forward(request, route.target, method, withoutCredentials(request.headers), bearer(grant.readToken), body));
       }
       case "lfs-batch": {
         if (method !== "POST") return refuse(API_WRITE_REFUSAL);
@@ -255,4 +265,71 @@ function lfsOperation(body: string): string | undefined {
  */
 function drain(body: ReadableStream<Uint8Array>): Promise<void> {
   return drainReader(body.getReader(), MAX_DRAINED_BYTES);
+}
+
+/**
+ * A GitHub API answer with the hidden text in what people wrote made
+ * visible and flagged (src/run/reveal.ts): an issue's body, its comments, a
+ * pull request's. Only JSON answers within MAX_REVEALED_ANSWER_BYTES; any
+ * other passes as it came.
+ */
+async function revealAnswer(response: Response): Promise<Response> {
+  const type = response.headers.get("content-type") ?? "";
+  if (!/json/i.test(type) || response.body === null || Number(response.headers.get("content-length") ?? "0") > MAX_REVEALED_ANSWER_BYTES) return response;
+  const read = await readUpTo(response.body, MAX_REVEALED_ANSWER_BYTES);
+  if (read.rest) return new Response(read.rest, response);
+  const text = new TextDecoder().decode(read.bytes);
+  // The body is read (decoded) here and sent anew: its length, encoding and validator are no longer the upstream's.
+  const headers = new Headers(response.headers);
+  for (const name of ["content-length", "content-encoding", "etag"]) headers.delete(name);
+  const init = { status: response.status, statusText: response.statusText, headers };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return new Response(text, init);
+  }
+  const { value, revealed } = revealJson(parsed);
+  if (revealed) headers.set("x-agent-think-revealed", "hidden text made visible");
+  return new Response(revealed ? JSON.stringify(value) : text, init);
+}
+
+/**
+ * The body whole when it is at most `limit` bytes; past that, `rest`: the
+ * bytes read so far followed by the unread remainder, as one stream.
+ */
+async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<{ bytes: Uint8Array; rest?: undefined } | { rest: ReadableStream<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > limit) {
+      return {
+        rest: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+          },
+          async pull(controller) {
+            const next = await reader.read();
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          },
+          cancel(reason) {
+            return reader.cancel(reason);
+          }
+        })
+      };
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { bytes };
 }

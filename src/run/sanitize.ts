@@ -22,11 +22,11 @@ export type Sanitized = { text: string; removed: Removed[] };
 /** What replaces each bracket of a neutralized tag: visible, and no bracket to any reader. */
 export const TAG_BRACKET_REPLACEMENT = "\uFFFD";
 
-const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+export const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 // U+E0000–U+E007F: tag characters mirror ASCII but render as nothing, so a
 // commenter can write instructions only a model reads ("ASCII smuggling").
 // Astral, hence the `u` flag: without it the class would match surrogates.
-const UNICODE_TAGS = /[\u{E0000}-\u{E007F}]/gu;
+export const UNICODE_TAGS = /[\u{E0000}-\u{E007F}]/gu;
 // Soft hyphen, combining grapheme joiner, Arabic letter mark, Mongolian vowel
 // separator, zero-width space/non-joiner/joiner, LRM/RLM, the bidi
 // embedding, override and isolate controls, word joiner and the invisible
@@ -34,7 +34,7 @@ const UNICODE_TAGS = /[\u{E0000}-\u{E007F}]/gu;
 // selectors (U+E0100–U+E01EF) go too: with U+FE00–U+FE0F they are the 256
 // values "emoji smuggling" hides bytes in. Dropping U+FE0F costs nothing
 // visible: an emoji still renders from its base code point.
-const INVISIBLE =
+export const INVISIBLE =
   /[\u00AD\u034F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0F\uFEFF\u{E0100}-\u{E01EF}]/gu;
 
 export function sanitizeUserText(text: string): Sanitized {
@@ -74,7 +74,7 @@ const TAG = /<\/?agent-think-run>/g;
  * brackets stays as written. Open and close brackets are disjoint sets and a
  * replacement is no bracket, so one pass leaves no tag behind.
  */
-function neutralizeEnvelopeTags(text: string): string {
+export function neutralizeEnvelopeTags(text: string): string {
   const chars = [...text];
   let folded = "";
   // origin[i]: the index in `chars` of the code point that UTF-16 unit
