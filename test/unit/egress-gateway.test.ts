@@ -255,7 +255,9 @@ describe("EgressGateway: hidden text in what GitHub answers", () => {
 
   it("passes an answer larger than MAX_REVEALED_ANSWER_BYTES whole and unchanged, whether or not it said its length", async () => {
     const big = JSON.stringify({ body: `<!-- hidden -->${"x".repeat(MAX_REVEALED_ANSWER_BYTES)}` });
-    for (const headers of [{ "content-type": "application/json" }, { "content-type": "application/json", "content-length": String(big.length) }]) {
+    const lengths: Array<Record<string, string>> = [{}, { "content-length": String(big.length) }];
+    for (const length of lengths) {
+      const headers = { "content-type": "application/json", ...length };
       const { gateway } = harness(PUSHING, { reply: () => new Response(new Blob([big]).stream(), { headers }) });
       const response = await gateway.fetch(sandbox("https://api.github.com/repos/octo/repo/issues/7"));
       expect(response.headers.get("x-agent-think-revealed")).toBeNull();
