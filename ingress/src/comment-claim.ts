@@ -9,7 +9,12 @@
  * sees `true`.
  *
  * The claim is forgotten after CLAIM_RETENTION_MS (an alarm clears the
- * object), long after GitHub stops redelivering (three days); the agent's
+ * object). It must outlive every delivery that could still be accepted:
+ * the webhook takes a delivery only within DELIVERY_WINDOW_MS (plus
+ * MAX_CLOCK_SKEW_MS) of its comment's time (freshness.ts), and the claim is
+ * taken after the comment was made, so while a delivery is in the window
+ * its claim exists, and once the claim is gone no delivery of the comment
+ * is accepted (dedup.test.ts holds the two constants to this). The agent's
  * dispatch is idempotent per comment as well.
  */
 import { DurableObject } from "cloudflare:workers";

@@ -1,6 +1,6 @@
 /**
- * Who may start a run: a person with write access to the repository, never
- * a bot.
+ * Who may start a run: a person GitHub says may push to the repository,
+ * never a bot.
  *
  * The App's own comments are refused first, so the bot's reports, which
  * may quote the instruction, can never trigger another run; any other
@@ -9,19 +9,18 @@
  * (GitHub's, once learned, else BOT_LOGIN; either may be unknown) only
  * names the refusal: no bot gets through without it.
  *
- * A person whose author_association is OWNER, MEMBER or COLLABORATOR is
- * trusted on the payload's word. Any other association is not a refusal
- * yet: GitHub reports a member whose organization membership is private as
- * CONTRIBUTOR or NONE (the association reflects public membership only), so
- * for those the webhook asks GitHub for the person's permission on the
- * repository (permission.ts), and `gatePermission` decides on the answer.
+ * Every person is then asked about: the webhook asks GitHub for their
+ * permission on the repository (permission.ts), and `gatePermission`
+ * decides on the answer. The payload's author_association decides nothing,
+ * so `gateCommenter` does not take it: MEMBER is any member of the
+ * organization (a read-only base role included), COLLABORATOR includes an
+ * outside collaborator with read or triage, and a member whose membership
+ * is private shows as CONTRIBUTOR or NONE. It is only logged, as a hint.
  *
  * Pure. The repository allowlist is in config.ts; this looks at the commenter.
  */
 import type { CollaboratorPermission } from "./permission";
 import type { Commenter } from "./payload";
-
-export const TRUSTED_ASSOCIATIONS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
 /**
  * The legacy base roles of GitHub's collaborator permission API that can
@@ -33,24 +32,22 @@ export const PERMISSIONS_THAT_MAY_ASK: ReadonlySet<string> = new Set(["admin", "
 export type RefusalReason = "own_bot" | "bot" | "not_trusted";
 
 export type CommenterGate =
-  | { verdict: "trusted"; login: string }
-  /** A person the payload does not vouch for: ask GitHub (permission.ts). */
+  /** A person: ask GitHub what they may do (permission.ts). */
   | { verdict: "ask_permission"; login: string }
   | { verdict: "refused"; reason: RefusalReason };
 
 /** `botLogin`: the App's own bot login, lowercase, or "" when not known. */
-export function gateCommenter(user: Commenter | null, association: string, botLogin: string): CommenterGate {
+export function gateCommenter(user: Commenter | null, botLogin: string): CommenterGate {
   if (user === null) return { verdict: "refused", reason: "not_trusted" };
   const login = user.login.toLowerCase();
   if (botLogin !== "" && login === botLogin) return { verdict: "refused", reason: "own_bot" };
   if (user.type === "Bot" || login.endsWith("[bot]")) return { verdict: "refused", reason: "bot" };
-  if (!TRUSTED_ASSOCIATIONS.has(association)) return { verdict: "ask_permission", login: user.login };
-  return { verdict: "trusted", login: user.login };
+  return { verdict: "ask_permission", login: user.login };
 }
 
 export type PermissionGate = { ok: true } | { ok: false; reason: "not_collaborator" | "insufficient_permission" };
 
-/** GitHub's answer about a person the payload did not vouch for: write, maintain or admin may ask. */
+/** GitHub's answer about the commenter: write, maintain or admin may ask. */
 export function gatePermission(answer: CollaboratorPermission): PermissionGate {
   if (answer === null) return { ok: false, reason: "not_collaborator" };
   if (!PERMISSIONS_THAT_MAY_ASK.has(answer.permission)) return { ok: false, reason: "insufficient_permission" };

@@ -5,8 +5,15 @@
  * start of a line (up to three spaces of indentation), outside fenced code,
  * inline code, block quotes and hidden HTML comments. The instruction is the
  * rest of that line plus every line after it, so a maintainer can add detail
- * below the first line. When a comment mentions the handle on several lines,
- * the first one wins; later ones are simply part of its instruction.
+ * below the first line, except quoted lines: a line starting with `>` (after
+ * any indentation; `> >` and `>>` too) and the lines that continue it
+ * without a blank line, which GitHub renders inside the quote. A reply that
+ * quotes someone (the issue, another comment, a log) is the maintainer's
+ * instruction without the quoted words, which are someone else's: they
+ * never reach the agent as the maintainer's. Quote markers inside a fenced
+ * code block are code and stay. When a comment mentions the handle on
+ * several lines, the first one wins; later ones are simply part of its
+ * instruction.
  *
  * The handle is matched case-insensitively and as a whole login:
  * `@agent-thinker` or `@agent-think-bot` is someone else. Linear in the
@@ -28,6 +35,8 @@ const LEADING_SEPARATORS = /^[\s:,]+/;
 const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const QUOTE = /^ {0,3}>/;
+/** In the instruction, any `>` that starts a line's text is taken for a quote: leaving out too much is the safe side. */
+const INSTRUCTION_QUOTE = /^\s*>/;
 const MAX_MENTION_INDENT = 3;
 
 type Line = { text: string; fenced: boolean };
@@ -51,11 +60,39 @@ export function parseMention(body: string, handle: string): MentionParse {
     if (quoted || inCodeSpan.has(index)) continue;
     const rest = afterHandle(line.text, wanted);
     if (rest === null) continue;
-    const following = lines.slice(index + 1).map((next) => next.text);
+    const following = withoutQuotes(lines.slice(index + 1));
     const instruction = [rest.replace(LEADING_SEPARATORS, ""), ...following].join("\n").trim();
     return instruction === "" ? { kind: "empty" } : { kind: "instruction", instruction };
   }
   return { kind: "none" };
+}
+
+/**
+ * The instruction's lines below the mention without its quotes: a quoted
+ * line, and every line after it up to a blank line or a fence (a lazy
+ * continuation: rendered inside the quote). Fenced lines are code and kept.
+ * A quote between two blank lines leaves one blank line, not two.
+ */
+function withoutQuotes(lines: Line[]): string[] {
+  const kept: string[] = [];
+  let quoted = false;
+  let dropped = false;
+  for (const line of lines) {
+    const blank = !line.fenced && line.text.trim() === "";
+    if (line.fenced || blank) {
+      quoted = false;
+      if (!(blank && dropped && kept.at(-1)?.trim() === "")) kept.push(line.text);
+      dropped = false;
+      continue;
+    }
+    quoted = INSTRUCTION_QUOTE.test(line.text) || quoted;
+    if (quoted) dropped = true;
+    else {
+      kept.push(line.text);
+      dropped = false;
+    }
+  }
+  return kept;
 }
 
 /** `agent-think` and `@Agent-Think` both mean `@agent-think`. */

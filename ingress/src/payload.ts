@@ -12,6 +12,11 @@
  * refuses a payload whose three disagree, so the allowlist, the token, the
  * reactions and the dispatch can never be about different repositories.
  *
+ * Each trigger's own time is read too (a comment's `created_at`, a review's
+ * `submitted_at`: freshness.ts decides whether the delivery is recent
+ * enough), and the issue's or pull request's body (issue-body.ts digests it
+ * for the dispatch).
+ *
  * Names are checked by GitHub's rules (src/shared/repo.ts), the same ones the
  * agent Worker's dispatch checks: an Enterprise Managed User's `mona_acme`
  * and `octocat_acme/widgets` pass, and a commenter's login the agent would
@@ -76,14 +81,23 @@ const authoredSchema = z.object({
   author_association: z.string()
 });
 
+/**
+ * A comment's time as GitHub sends it (ISO 8601): when it was made. Read as
+ * text; freshness.ts decides what an unreadable one means.
+ */
+const commentSchema = authoredSchema.extend({ created_at: z.string() });
+
+/** An issue's or pull request's body: null when it has none; absent only from a payload GitHub did not write. */
+const bodySchema = z.string().nullable().optional();
+
 // The App's installation that sent this delivery (signed with the rest): the token is minted for it without looking it up.
 const installationSchema = z.object({ id }).optional();
 
 export const issueCommentSchema = z.object({
   action: z.string(),
   // `pull_request` is there (links only, no head or base) when the comment is on a pull request's conversation.
-  issue: z.object({ number: id, title: z.string(), pull_request: z.object({}).nullable().optional() }),
-  comment: authoredSchema,
+  issue: z.object({ number: id, title: z.string(), body: bodySchema, pull_request: z.object({}).nullable().optional() }),
+  comment: commentSchema,
   repository: repositorySchema,
   installation: installationSchema
 });
@@ -97,6 +111,7 @@ export type IssueCommentDelivery = z.infer<typeof issueCommentSchema>;
 export const pullRequestSchema = z.object({
   number: id,
   title: z.string(),
+  body: bodySchema,
   // Null for a deleted account ("ghost").
   user: z.object({ login: z.string() }).nullable().optional(),
   head: z.object({ ref: z.string(), sha: z.string(), repo: z.object({ full_name: z.string() }).nullable() }),
@@ -106,7 +121,7 @@ export type PullRequestPayload = z.infer<typeof pullRequestSchema>;
 
 export const reviewCommentSchema = z.object({
   action: z.string(),
-  comment: authoredSchema.extend({
+  comment: commentSchema.extend({
     path: z.string(),
     // GitHub's line numbers: null for a comment on a whole file or an outdated line.
     line: z.number().int().nullable().optional(),
@@ -122,7 +137,8 @@ export type ReviewCommentDelivery = z.infer<typeof reviewCommentSchema>;
 
 export const reviewSchema = z.object({
   action: z.string(),
-  review: authoredSchema,
+  // When the review was submitted: GitHub's schema allows null (a pending review), never sent for `submitted`.
+  review: authoredSchema.extend({ submitted_at: z.string().nullable() }),
   pull_request: pullRequestSchema,
   repository: repositorySchema,
   installation: installationSchema

@@ -49,8 +49,15 @@ export type Trigger = {
   user: Commenter | null;
   body: string;
   association: string;
+  /** When the comment was made or the review submitted, as the payload says (freshness.ts); null when it says nothing. */
+  createdAt: string | null;
   issueNumber: number;
   issueTitle: string;
+  /**
+   * The issue's (or pull request's) body as the payload had it at the
+   * mention: null when it has none, undefined when the payload did not say.
+   */
+  issueBody: string | null | undefined;
   repository: IssueCommentDelivery["repository"];
   installationId: number | undefined;
   /**
@@ -83,8 +90,10 @@ export function readTrigger(event: string, payload: unknown): TriggerRead {
         user: comment.user,
         body: comment.body ?? "",
         association: comment.author_association,
+        createdAt: comment.created_at,
         issueNumber: issue.number,
         issueTitle: issue.title,
+        issueBody: issue.body,
         repository,
         installationId: installation?.id,
         pullRequest: issue.pull_request ? "fetch" : undefined
@@ -102,8 +111,10 @@ export function readTrigger(event: string, payload: unknown): TriggerRead {
         user: comment.user,
         body: comment.body ?? "",
         association: comment.author_association,
+        createdAt: comment.created_at,
         issueNumber: pull_request.number,
         issueTitle: pull_request.title,
+        issueBody: pull_request.body,
         repository,
         installationId: installation?.id,
         pullRequest: { ...pullRequestRef(pull_request), reviewComment: reviewCommentRef(comment) }
@@ -120,8 +131,10 @@ export function readTrigger(event: string, payload: unknown): TriggerRead {
       user: review.user,
       body: review.body ?? "",
       association: review.author_association,
+      createdAt: review.submitted_at,
       issueNumber: pull_request.number,
       issueTitle: pull_request.title,
+      issueBody: pull_request.body,
       repository,
       installationId: installation?.id,
       pullRequest: { ...pullRequestRef(pull_request), reviewId: review.id }

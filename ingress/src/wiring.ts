@@ -7,7 +7,8 @@
  * that touches bindings.
  *
  * One delivery mints at most one token per repository: when the commenter's
- * permission has to be asked, the token minted for that is the one the run
+ * permission has to be asked (it is not cached), the token minted for that,
+ * before the answer and so tried once (BEFORE_ANSWER), is the one the run
  * gets, so the check adds one GitHub call, not two. A delivery's mint uses
  * the payload's installation id; the broker's looks the installation up.
  */
@@ -15,7 +16,16 @@ import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
 import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
-import { installationClient, mintRepoToken, type AppCredentials, type RepoRef, type RepoToken, type TokenAccess } from "./github/app-client";
+import {
+  BEFORE_ANSWER,
+  installationClient,
+  mintRepoToken,
+  type AppCredentials,
+  type CallPatience,
+  type RepoRef,
+  type RepoToken,
+  type TokenAccess
+} from "./github/app-client";
 import { appIdentity, knownAppIdentity } from "./github/app-identity";
 import { markerKey, MARKER_TTL_SECONDS, type HandledMarker } from "./http/start-run";
 import type { TriggerRef } from "./trigger";
@@ -40,7 +50,7 @@ export function brokerDeps(env: Env, log: Logger): BrokerDeps {
 export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): WebhookDeps {
   const config = () => readConfig(env);
   const webhookSecret = env.GITHUB_WEBHOOK_SECRET ?? "";
-  const mint = oncePerRepository((repo, installationId) => mintToken(env, config(), repo, log, installationId));
+  const mint = oncePerRepository((repo, installationId, patience) => mintToken(env, config(), repo, log, installationId, undefined, patience));
   const cache: PermissionCache = {
     get: (key) => env.EVENT_STATE.get(key),
     put: (key, value, ttlSeconds) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
@@ -48,7 +58,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
   const ask = (installationId: number | undefined) => async (repo: RepoRef, login: string) => {
     let token: RepoToken;
     try {
-      token = await mint(repo, installationId);
+      token = await mint(repo, installationId, BEFORE_ANSWER);
     } catch (error) {
       throw new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -63,7 +73,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     claim: (ref, deliveryId) => env.COMMENT_CLAIMS.getByName(claimName(ref)).claim(deliveryId),
     markHandled: (marker) =>
       env.EVENT_STATE.put(markerKey(markerRef(marker)), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
-    permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log }),
+    permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log, now: () => Date.now() }),
     mintToken: mint,
     github: (token) => installationClient(token, config().apiUrl, log, config().retryBaseMs),
     identity: (token) => identity(env, config(), token, log),
@@ -88,8 +98,8 @@ const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
   retryBaseMs: config.retryBaseMs
 });
 
-function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: TokenAccess) {
-  return mintRepoToken(credentials(env, config), repo, log, installationId, access);
+function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: TokenAccess, patience?: CallPatience) {
+  return mintRepoToken(credentials(env, config), repo, log, installationId, access, patience);
 }
 
 function identity(env: Env, config: IngressConfig, token: string, log: Logger) {
@@ -105,20 +115,20 @@ function identity(env: Env, config: IngressConfig, token: string, log: Logger) {
   });
 }
 
-type Mint = (repo: RepoRef, installationId?: number) => Promise<RepoToken>;
+type Mint = (repo: RepoRef, installationId?: number, patience?: CallPatience) => Promise<RepoToken>;
 
 /**
  * `mint`, called at most once per repository (a failed mint is not kept, so
- * it is tried again). One delivery names one installation, so the
- * repository is the key.
+ * it is tried again), with the first caller's patience. One delivery names
+ * one installation, so the repository is the key.
  */
 function oncePerRepository(mint: Mint): Mint {
   const minted = new Map<string, Promise<RepoToken>>();
-  return (repo, installationId) => {
+  return (repo, installationId, patience) => {
     const key = `${repo.owner}/${repo.name}`.toLowerCase();
     let token = minted.get(key);
     if (token === undefined) {
-      token = mint(repo, installationId);
+      token = mint(repo, installationId, patience);
       minted.set(key, token);
       token.catch(() => minted.delete(key));
     }

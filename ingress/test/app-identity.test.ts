@@ -16,6 +16,7 @@ import {
   BOT_USER_ID,
   githubServer,
   IDENTITY_CALLS,
+  permissionCall,
   status,
   userAnswer,
   verifyAppJwt,
@@ -47,12 +48,13 @@ describe("learning the App's identity", () => {
     expect(response.status).toBe(202);
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      permissionCall("acme/widgets"),
       ...IDENTITY_CALLS,
       `POST /repos/acme/widgets/issues/comments/${first.comment.id}/reactions`
     ]);
     // The slug is asked as the App (a JWT that verifies with its key), the bot user with the installation token.
-    expect(String((await verifyAppJwt(calls[1]!.authorization)).payload.iss)).toBe(env.GITHUB_APP_ID);
-    expect(calls[2]!.authorization).toBe(`token ${minted[0]}`);
+    expect(String((await verifyAppJwt(calls[2]!.authorization)).payload.iss)).toBe(env.GITHUB_APP_ID);
+    expect(calls[3]!.authorization).toBe(`token ${minted[0]}`);
     expect(dispatchesFor(first.comment.id)).toEqual([expect.objectContaining({ bot: { login: BOT_LOGIN, id: BOT_USER_ID } })]);
     expect(events).toContainEqual(expect.objectContaining({ event: "identity:learned", login: BOT_LOGIN, id: BOT_USER_ID }));
     // BOT_LOGIN (test/wrangler.jsonc) agrees with GitHub: nothing to report.
@@ -163,6 +165,7 @@ describe("when GitHub will not say who the App is", () => {
     // No 👀: the run never started.
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      permissionCall("acme/widgets"),
       ...asked,
       `POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`,
       "POST /repos/acme/widgets/issues/31/comments"

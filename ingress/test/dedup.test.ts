@@ -1,12 +1,15 @@
 /**
  * Exactly one run per comment, however often and however concurrently
  * GitHub delivers it: the claim object decides atomically, the KV marker
- * records it.
+ * records it, and both are kept longer than a delivery of the comment is
+ * accepted at all (the window: stale-delivery.test.ts).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CLAIM_RETENTION_MS, claimName, type ClaimRecord } from "../src/comment-claim";
+import { DELIVERY_WINDOW_MS, MAX_CLOCK_SKEW_MS } from "../src/freshness";
+import { MARKER_TTL_SECONDS } from "../src/http/start-run";
 import { githubServer } from "./support/github";
 import { commentPayload, dispatchesFor, marker, outcome, send, sign } from "./support/ingress";
 
@@ -18,6 +21,10 @@ describe("dedup", () => {
   it(`dispatches once for ${REDELIVERIES} concurrent deliveries of one comment`, async () => {
     github.use();
     const { calls, minted } = github;
+    // The commenter has mentioned the bot before, so their permission is kept and no delivery asks GitHub before answering.
+    expect(outcome(await send(await sign(commentPayload())))).toBe("accepted");
+    calls.length = 0;
+    minted.length = 0;
     const payload = commentPayload();
     // Redeliveries carry the same body and signature under new delivery ids.
     const deliveries = await Promise.all(Array.from({ length: REDELIVERIES }, () => sign(payload)));
@@ -39,6 +46,13 @@ describe("dedup", () => {
     const responses = await Promise.all(payloads.map(async (payload) => send(await sign(payload))));
     expect(responses.map(outcome)).toEqual(payloads.map(() => "accepted"));
     for (const payload of payloads) expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
+  });
+
+  it("keeps a claim and its marker longer than any delivery of the comment is accepted (freshness.ts)", () => {
+    // Claimed at the earliest when the comment's time is MAX_CLOCK_SKEW_MS ahead of ours; accepted at the latest DELIVERY_WINDOW_MS after it.
+    const lastAcceptedAfterClaim = DELIVERY_WINDOW_MS + MAX_CLOCK_SKEW_MS;
+    expect(CLAIM_RETENTION_MS).toBeGreaterThan(lastAcceptedAfterClaim);
+    expect(MARKER_TTL_SECONDS * 1000).toBeGreaterThan(lastAcceptedAfterClaim);
   });
 
   it("forgets a claim after its retention, through the object's alarm", async () => {

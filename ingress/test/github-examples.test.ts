@@ -2,9 +2,11 @@
  * GitHub's own `issue_comment` `created` payloads, as @octokit/webhooks-examples
  * publishes them for github.com and GitHub Enterprise Server, rather than our
  * stand-in (scripts/lib/github-delivery.ts): each one, signed, its repository
- * allowed and its comment a mention, passes the payload schema and the
- * repository identity check and is dispatched as its `full_name` with the
- * visibility its payload states.
+ * allowed, its comment a mention made now (the examples date from 2019, far
+ * outside the delivery window: ingress/src/freshness.ts), passes the payload
+ * schema and the repository identity check and is dispatched as its
+ * `full_name` with the visibility its payload states. Its commenter
+ * (Codertocat) owns the repository, which GitHub answers as admin.
  */
 import { env } from "cloudflare:workers";
 // As text: the pool loads vite's JSON modules of these ~12 MB some ten seconds slower than JSON.parse reads them.
@@ -14,16 +16,17 @@ import ghes33 from "@octokit/webhooks-examples/ghes-33/index.json?raw";
 import ghes34 from "@octokit/webhooks-examples/ghes-34/index.json?raw";
 import ghes35 from "@octokit/webhooks-examples/ghes-35/index.json?raw";
 import { describe, expect, it } from "vitest";
-import { githubServer } from "./support/github";
+import { githubServer, permissionCall } from "./support/github";
 import { DOTCOM_EXAMPLES, publishedIssueCommentCreated } from "./support/examples";
 import { dispatchesFor, newCommentId, outcome, send, sign } from "./support/ingress";
+import { githubTime } from "./support/payloads";
 
 /** The fields this test reads or replaces; the rest of each example is sent as published. */
 type Example = {
   action?: string;
   installation?: { id: number };
   repository: { full_name: string; visibility?: string; private: boolean };
-  comment: { id: number; body: string };
+  comment: { id: number; body: string; created_at: string; user: { login: string } };
 };
 const published = { "api.github.com": DOTCOM_EXAMPLES, "ghes-3.1": ghes31, "ghes-3.2": ghes32, "ghes-3.3": ghes33, "ghes-3.4": ghes34, "ghes-3.5": ghes35 };
 const examples = publishedIssueCommentCreated<Example>(published);
@@ -40,7 +43,8 @@ describe("GitHub's published issue_comment.created examples", () => {
     github.use();
     // Each comment is claimed once, and the examples share their comment id.
     const commentId = newCommentId();
-    const delivery = await sign({ ...payload, comment: { ...payload.comment, id: commentId, body: "@agent-think reproduce this issue" } });
+    const comment = { ...payload.comment, id: commentId, body: "@agent-think reproduce this issue", created_at: githubTime(), updated_at: githubTime() };
+    const delivery = await sign({ ...payload, comment });
     const { repository } = payload;
     const response = await send(delivery, { env: { ...env, ALLOWED_REPOS: repository.full_name } });
 
@@ -50,6 +54,7 @@ describe("GitHub's published issue_comment.created examples", () => {
     expect(github.calls[0]?.path).toBe(
       payload.installation ? `/app/installations/${payload.installation.id}/access_tokens` : `/repos/${repository.full_name}/installation`
     );
+    expect(github.calls.map((call) => `${call.method} ${call.path}`)).toContain(permissionCall(repository.full_name, payload.comment.user.login));
     const expectedVisibility = repository.visibility ?? (repository.private ? "private" : "public");
     expect(dispatchesFor(commentId)).toEqual([
       expect.objectContaining({ repo: repository.full_name, repoVisibility: expectedVisibility, instruction: "reproduce this issue" })

@@ -11,7 +11,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { pickReviewCommentExample, pickReviewExample } from "../../scripts/lib/github-delivery";
 import { DOTCOM_EXAMPLES, ISSUE_COMMENT_EXAMPLE } from "./support/examples";
-import { githubServer, IDENTITY_CALLS, PULL_HEAD_SHA, status, type GitHubCall } from "./support/github";
+import { githubServer, IDENTITY_CALLS, permissionCall, PULL_HEAD_SHA, status, type GitHubCall } from "./support/github";
 import { commentPayload, dispatchesFor, outcome, refusingAgentEnv, send, sign } from "./support/ingress";
 import { testPayloads } from "./support/payloads";
 import { RecordingAgentThink } from "./worker";
@@ -76,7 +76,7 @@ describe("a review comment that mentions the bot", () => {
     expect(await marker(`handled:comments:${id}`)).toBeNull();
   });
 
-  it("is refused from a bot, and asks GitHub about an untrusted association (a 404: not a collaborator)", async () => {
+  it("is refused from a bot, and from someone GitHub says is not a collaborator (a 404), whatever the association", async () => {
     github();
     const bot = reviewCommentPayload("@agent-think merge this", { login: "dependabot[bot]" });
     expect(outcome(await deliver(bot.payload, "pull_request_review_comment"))).toBe("ignored:bot");
@@ -132,13 +132,27 @@ describe("a review whose body mentions the bot", () => {
   });
 });
 
+describe("the pull request's body at the mention", () => {
+  it("is what a review or a line comment sends as the issue body's digest (a pull request is an issue)", async () => {
+    github();
+    const body = "Fixes the parser.\r\n\r\nCloses #7";
+    const expected = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body))), (byte) => byte.toString(16).padStart(2, "0")).join("");
+    const review = reviewDelivery({ issueBody: body });
+    expect((await deliver(review, "pull_request_review")).status).toBe(202);
+    expect(lastDispatch()?.issueBodySha256).toBe(expected);
+    const line = reviewCommentDelivery({ issueBody: null });
+    expect((await deliver(line, "pull_request_review_comment")).status).toBe(202);
+    expect(lastDispatch()?.issueBodySha256).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  });
+});
+
 describe("a comment on a pull request's conversation", () => {
   it("asks GitHub for the pull request's head and base, and dispatches them", async () => {
     github();
     const payload = commentPayload({ pullRequest: true, issueNumber: 12 });
     expect((await deliver(payload, "issue_comment")).status).toBe(202);
     expect(calls.map(route).slice(-2)).toEqual([`POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`, "GET /repos/acme/widgets/pulls/12"]);
-    expect(calls.map(route).slice(0, 3)).toEqual(expect.arrayContaining(IDENTITY_CALLS));
+    expect(calls.map(route).slice(0, 4)).toEqual(expect.arrayContaining([permissionCall("acme/widgets"), ...IDENTITY_CALLS]));
     const [input] = dispatchesFor(payload.comment.id);
     expect(input?.pullRequest).toEqual({ number: 12, headRepo: "forker/widgets", headRef: "fix-parser", headSha: PULL_HEAD_SHA, baseRef: "main", fork: true });
     expect(await marker(`handled:comments:${payload.comment.id}`)).toMatchObject({ state: "dispatched", commentId: payload.comment.id });

@@ -1,16 +1,19 @@
 /**
  * An accepted comment: answered 202 as soon as it is claimed and marked,
  * then, in the background, the token minted for its repository only (for
- * the payload's installation), the App's identity, 👀 as the App, the
- * dispatch the agent Worker receives, and every way that can fail (token,
+ * the payload's installation; minted before the answer when the
+ * commenter's permission had to be asked with it), the App's identity, 👀
+ * as the App, the dispatch the agent Worker receives (with the digest of the
+ * issue's body as the mention saw it), and every way that can fail (token,
  * reaction, dispatch, an instruction too long), each reported once and
  * never with a secret. The identity's own cases are in app-identity.test.ts.
  */
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
+import { dispatchInputSchema } from "../../src/shared/dispatch";
 import { delay, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { SOMETHING_RUNNING } from "./support/recording";
-import { BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, type GitHubCall } from "./support/github";
+import { BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, permissionCall, status, type GitHubCall } from "./support/github";
 import {
   captureConsole,
   commentPayload,
@@ -35,6 +38,24 @@ async function deliver(payload: ReturnType<typeof commentPayload>, env?: Env) {
   return { response, events: logEvents(lines), lines };
 }
 
+/**
+ * A first comment from the default commenter, so GitHub's answer about their
+ * permission is kept (permission.ts) and the next delivery's token is minted
+ * after the answer, as a maintainer's usually is.
+ */
+async function permissionKnown() {
+  github();
+  expect((await deliver(commentPayload())).response.status).toBe(202);
+  calls.length = 0;
+  minted.length = 0;
+}
+
+/** Hex SHA-256 of `text`'s UTF-8 bytes, computed here apart from the Worker's code. */
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 /** The payload without GitHub's `installation` (as a delivery not sent to an App would come). */
 function withoutInstallation(payload: ReturnType<typeof commentPayload>): ReturnType<typeof commentPayload> {
   const copy: Record<string, unknown> = { ...payload };
@@ -51,14 +72,18 @@ describe("an accepted comment", () => {
     const commentId = payload.comment.id;
     // GitHub's example names its installation, so it is not looked up.
     expect(EXAMPLE_INSTALLATION_ID).toBeGreaterThan(0);
+    // The commenter's permission is asked with the token that then becomes the run's: one mint.
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      permissionCall("acme/widgets"),
       ...IDENTITY_CALLS,
       `POST /repos/acme/widgets/issues/comments/${commentId}/reactions`
     ]);
+    expect(minted).toHaveLength(1);
     expect(calls[0]!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
-    expect(calls[3]!.body).toEqual({ content: "eyes" });
-    expect(calls[3]!.authorization).toBe(`token ${minted[0]}`);
+    expect(calls[1]!.authorization).toBe(`token ${minted[0]}`);
+    expect(calls[4]!.body).toEqual({ content: "eyes" });
+    expect(calls[4]!.authorization).toBe(`token ${minted[0]}`);
     expect(dispatchesFor(commentId)).toEqual([
       {
         repo: "acme/widgets",
@@ -68,6 +93,8 @@ describe("an accepted comment", () => {
         installationTokenExpiresAt: expect.any(String),
         commentId,
         issueTitle: "Crash on start",
+        // The issue's body as the payload had it (GitHub's example's), digested.
+        issueBodySha256: await sha256(payload.issue.body ?? ""),
         // GitHub's example repository states visibility "public".
         repoVisibility: "public",
         requestedBy: { login: "octocat", avatarUrl: "https://avatars.githubusercontent.com/u/583231?v=4" },
@@ -105,13 +132,15 @@ describe("an accepted comment", () => {
     expect(calls.map(route)).toEqual([
       "GET /repos/acme/widgets/installation",
       `POST /app/installations/${INSTALLATION_ID}/access_tokens`,
+      permissionCall("acme/widgets"),
       ...IDENTITY_CALLS,
       `POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`
     ]);
     expect(dispatchesFor(payload.comment.id)).toEqual([expect.objectContaining({ installationToken: minted[0] })]);
   });
 
-  it("answers before GitHub does: a token mint that takes 3 s delays the run, not the answer", async () => {
+  it("answers before GitHub does: for a commenter whose permission is known, a token mint that takes 3 s delays the run, not the answer", async () => {
+    await permissionKnown();
     const MINT_MS = 3_000;
     let minting = 0;
     github({
@@ -143,6 +172,27 @@ describe("an accepted comment", () => {
   });
 });
 
+describe("the issue's body at the mention", () => {
+  it("is sent to the agent as the SHA-256 of the body the payload had, one the agent's schema accepts", async () => {
+    github();
+    const body = "Crashes on start.\r\nSteps: run `app --ünïcode` 🚀";
+    const cases = [
+      [commentPayload({ issueBody: body }), await sha256(body)],
+      // GitHub sends null for an issue without a body: the empty string's digest.
+      [commentPayload({ issueBody: null }), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+      [commentPayload({ issueBody: "" }), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"]
+    ] as const;
+    for (const [payload, digest] of cases) {
+      expect((await deliver(payload)).response.status).toBe(202);
+      const [input] = dispatchesFor(payload.comment.id);
+      expect(input?.issueBodySha256, String(payload.issue.body)).toBe(digest);
+      expect(dispatchInputSchema.parse(input)).toMatchObject({ issueBodySha256: digest });
+    }
+    // The body is digested as GitHub sent it, byte for byte: no line endings or spaces normalised.
+    expect(cases[0][1]).not.toBe(await sha256(body.replace("\r\n", "\n")));
+  });
+});
+
 describe("when the run cannot start", () => {
   it("reacts 😕 and leaves one short comment when dispatch fails, with nothing of the error in it", async () => {
     github();
@@ -152,8 +202,8 @@ describe("when the run cannot start", () => {
     expect(response.status).toBe(202);
     const commentId = payload.comment.id;
     expect(dispatchesFor(commentId)).toHaveLength(1);
-    // After the token, the identity and 👀:
-    const after = calls.slice(2 + IDENTITY_CALLS.length);
+    // After the token, the permission, the identity and 👀:
+    const after = calls.slice(3 + IDENTITY_CALLS.length);
     expect(after.map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${commentId}/reactions`, "POST /repos/acme/widgets/issues/9/comments"]);
     expect(after[0]!.body).toEqual({ content: "confused" });
     const body = (after[1]!.body as { body: string }).body;
@@ -181,6 +231,8 @@ describe("when the run cannot start", () => {
   });
 
   it("logs a token that cannot be minted and marks the comment failed, after answering 202; it dispatches and posts nothing", async () => {
+    // The commenter's permission is known, so the mint comes after the answer (before it, a failed mint is a 502: who-may-ask.test.ts).
+    await permissionKnown();
     github({ accessToken: status(404, "Not Found") });
     const payload = commentPayload();
     const { response, events } = await deliver(payload);
@@ -196,6 +248,7 @@ describe("when the run cannot start", () => {
   });
 
   it("logs an installation lookup that fails the same way, when the payload names no installation", async () => {
+    await permissionKnown();
     github({ installation: status(404, "Not Found") });
     const payload = withoutInstallation(commentPayload());
     const { response, events } = await deliver(payload);
@@ -243,8 +296,8 @@ describe("a stop", () => {
     expect(response.status).toBe(202);
     const commentId = payload.comment.id;
     expect(dispatchesFor(commentId)).toHaveLength(1);
-    // After the token and the identity:
-    const after = calls.slice(1 + IDENTITY_CALLS.length);
+    // After the token, the permission and the identity:
+    const after = calls.slice(2 + IDENTITY_CALLS.length);
     expect(after.map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${commentId}/reactions`, "POST /repos/acme/widgets/issues/12/comments"]);
     expect(after[0]!.body).toEqual({ content: "eyes" });
     const body = (after[1]!.body as { body: string }).body;

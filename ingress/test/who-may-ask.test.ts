@@ -2,21 +2,26 @@
  * Who may ask, on GitHub's own published `issue_comment.created` payload
  * (@octokit/webhooks-examples), changed only where a case needs it:
  *
+ * - every commenter's permission is asked from GitHub, whatever the
+ *   payload's author_association says: a MEMBER (any organization member,
+ *   a read-only base role included) or a COLLABORATOR (an outside
+ *   collaborator with read or triage) is refused when GitHub says read or
+ *   triage, exactly as a passer-by is; an OWNER or MEMBER GitHub says may
+ *   write or administer is dispatched, and so is a private org member
+ *   (CONTRIBUTOR or NONE on the payload) GitHub says may write;
  * - an Enterprise Managed User (`mona_acme`) on their own repository
  *   (`octocat_acme/widgets`) is dispatched like anyone else;
- * - a commenter the association does not vouch for (a private org member
- *   shows as CONTRIBUTOR or NONE) is dispatched when GitHub's permission API
- *   says write, maintain or admin, and refused when it says read or triage,
- *   answers 404, or fails (fail closed, 502, nothing claimed);
- * - the answer is kept in KV for five minutes, so the next comment does not
- *   ask again; a failure is not kept;
+ * - a 404 or a failed check (fail closed, 502, nothing claimed) refuses;
+ * - the answer is kept for five minutes by the app's clock (a test's
+ *   `vi.setSystemTime` moves it), so the next comments do not ask again
+ *   and a comment after five minutes does; a failure is not kept;
  * - bots are refused before anything is asked.
  */
 import { TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { env } from "cloudflare:workers";
 import { HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
-import { githubServer, IDENTITY_CALLS, permissionAnswer, status, type GitHubOverrides } from "./support/github";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { githubServer, IDENTITY_CALLS, permissionAnswer, permissionCall, status, type GitHubOverrides } from "./support/github";
 import { captureConsole, commentPayload, dispatchesFor, EXAMPLE_INSTALLATION_ID, logEvents, marker, outcome, send, sign } from "./support/ingress";
 
 const github = githubServer();
@@ -42,17 +47,22 @@ async function deliver(body: ReturnType<typeof payload>, overrides: GitHubOverri
 }
 
 const permissionKeyOf = (repo: string, login: string) => `permission:${repo}:${login}`.toLowerCase();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 /** How long an answer is kept (permission.ts). */
 const FIVE_MINUTES_S = 300;
 
 describe("Enterprise Managed Users", () => {
   it("dispatches mona_acme's mention on octocat_acme/widgets, names unchanged from the token to the dispatch", async () => {
     const body = payload({ login: "mona_acme", association: "OWNER", repo: "octocat_acme/widgets" });
-    const { response } = await deliver(body);
+    const { response } = await deliver(body, { permission: permissionAnswer("admin", "admin") });
     expect(response.status).toBe(202);
     expect(outcome(response)).toBe("accepted");
     expect(calls.map(route)).toEqual([
       `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      permissionCall("octocat_acme/widgets", "mona_acme"),
       ...IDENTITY_CALLS,
       `POST /repos/octocat_acme/widgets/issues/comments/${body.comment.id}/reactions`
     ]);
@@ -73,6 +83,50 @@ describe("Enterprise Managed Users", () => {
       expect(events).toContainEqual(expect.objectContaining({ event: "delivery:rejected", outcome: "bad_payload", field }));
       expect(calls).toEqual([]);
     }
+  });
+});
+
+describe("a commenter the association seems to vouch for", () => {
+  it.each([
+    ["MEMBER", "read", "read"],
+    ["MEMBER", "none", "none"],
+    ["COLLABORATOR", "read", "triage"],
+    ["COLLABORATOR", "read", "read"],
+    ["OWNER", "read", "read"]
+  ])("is refused as %s when GitHub says permission %s, role %s: what a passer-by gets, nothing claimed, reacted, commented or dispatched", async (association, permission, roleName) => {
+    const login = newLogin("member");
+    const body = payload({ login, association });
+    const { response, events } = await deliver(body, { permission: permissionAnswer(permission, roleName) });
+    expect(response.status).toBe(204);
+    expect(outcome(response)).toBe("ignored:not_trusted");
+    // Only the token to ask with and the question: no 👀, no 😕, no comment.
+    expect(calls.map(route)).toEqual([`POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`, permissionCall("acme/widgets", login)]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "delivery:ignored", reason: "not_trusted", check: "insufficient_permission", login, association, permission, roleName, source: "github" })
+    );
+    expect(events.map((event) => event.event)).not.toContain("delivery:claimed");
+    expect(dispatchesFor(body.comment.id)).toEqual([]);
+    expect(await marker(body.comment.id)).toBeNull();
+  });
+
+  it.each([
+    ["OWNER", "admin", "admin"],
+    ["OWNER", "write", "write"],
+    ["MEMBER", "write", "write"],
+    ["MEMBER", "admin", "admin"],
+    ["COLLABORATOR", "write", "maintain"]
+  ])("is dispatched as %s when GitHub says permission %s, role %s, and the log says GitHub decided", async (association, permission, roleName) => {
+    const login = newLogin("maintainer");
+    const body = payload({ login, association });
+    const { response, events } = await deliver(body, { permission: permissionAnswer(permission, roleName) });
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    expect(calls.map(route).slice(0, 2)).toEqual([`POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`, permissionCall("acme/widgets", login)]);
+    expect(minted).toHaveLength(1);
+    expect(dispatchesFor(body.comment.id)).toEqual([expect.objectContaining({ installationToken: minted[0], requestedBy: expect.objectContaining({ login }) })]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "delivery:claimed", login, trustedBy: "permission", association, permission, roleName, source: "github" })
+    );
   });
 });
 
@@ -146,7 +200,9 @@ describe("a commenter the association does not vouch for", () => {
       [{ permission: status(500, "Internal Server Error") }, "GitHub answered 500"],
       [{ permission: status(403, "Resource not accessible by integration") }, "GitHub answered 403"],
       [{ permission: () => HttpResponse.json({ role_name: "admin" }) }, "names none"],
-      [{ accessToken: status(404, "Not Found") }, "no installation token to ask with: the GitHub App's installation for acme/widgets is gone"]
+      [{ accessToken: status(404, "Not Found") }, "no installation token to ask with: the GitHub App's installation for acme/widgets is gone"],
+      // Before the answer every call is tried once (BEFORE_ANSWER): a retry would not fit in GitHub's ten seconds.
+      [{ accessToken: status(500, "Internal Server Error") }, "no installation token to ask with: GitHub answered 500 while minting a token for acme/widgets"]
     ] as const;
     for (const [overrides, reason] of failing) {
       const body = payload({ login, association: "CONTRIBUTOR" });
@@ -156,6 +212,7 @@ describe("a commenter the association does not vouch for", () => {
       const failed = events.find((event) => event.event === "permission:failed");
       expect(failed).toMatchObject({ login, association: "CONTRIBUTOR", commentId: body.comment.id });
       expect(failed?.error).toContain(reason);
+      expect(calls.length, reason).toBeLessThanOrEqual(2);
       expect(dispatchesFor(body.comment.id)).toEqual([]);
       expect(await marker(body.comment.id)).toBeNull();
       expect(await env.EVENT_STATE.get(permissionKeyOf("acme/widgets", login))).toBeNull();
@@ -167,6 +224,32 @@ describe("a commenter the association does not vouch for", () => {
     const again = await deliver(body, { permission: permissionAnswer("write", "write") });
     expect(again.response.status).toBe(202);
     expect(dispatchesFor(body.comment.id)).toHaveLength(1);
+  });
+
+  it("keeps GitHub's answer for five minutes by the app's clock: two deliveries within them ask once, one after them asks again", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2026-11-02T09:00:00Z");
+    vi.setSystemTime(start);
+    const login = newLogin("regular");
+    const asks = () => calls.filter((call) => route(call) === permissionCall("acme/widgets", login)).length;
+
+    const first = await deliver(payload({ login, association: "MEMBER" }), { permission: permissionAnswer("write", "write") });
+    expect(first.response.status).toBe(202);
+    expect(asks()).toBe(1);
+
+    // A second comment 4:59 later: the kept answer decides, even though GitHub would now say read.
+    vi.setSystemTime(start + 5 * 60_000 - 1_000);
+    const second = await deliver(payload({ login, association: "MEMBER" }), { permission: permissionAnswer("read", "read") });
+    expect(outcome(second.response)).toBe("accepted");
+    expect(asks()).toBe(0);
+    expect(second.events).toContainEqual(expect.objectContaining({ event: "delivery:claimed", login, source: "cache", permission: "write" }));
+
+    // Five minutes after the answer (KV may still hold it: its own expiry runs on the real clock): GitHub is asked again, and its new answer refuses.
+    vi.setSystemTime(start + 5 * 60_000);
+    const third = await deliver(payload({ login, association: "MEMBER" }), { permission: permissionAnswer("read", "read") });
+    expect(asks()).toBe(1);
+    expect(outcome(third.response)).toBe("ignored:not_trusted");
+    expect(third.events).toContainEqual(expect.objectContaining({ event: "delivery:ignored", login, source: "github", permission: "read" }));
   });
 
   it("keeps GitHub's answer for five minutes: the next comments do not ask again", async () => {

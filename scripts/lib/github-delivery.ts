@@ -33,6 +33,8 @@ export type CommentDeliveryOptions = {
   action?: string;
   /** A comment on a pull request's conversation: the issue carries `pull_request`. */
   pullRequest?: boolean;
+  /** When the comment was made (default: now, as GitHub dates a new one; the webhook app ignores a delivery over a day older). */
+  createdAt?: string;
   /**
    * The GitHub that sent it, when not github.com (an Enterprise Server):
    * every github.com and api.github.com URL of the payload is rewritten to
@@ -52,6 +54,9 @@ export type IssueCommentExample = {
 };
 type GitHubUser = { login: string; id: number; type: string; [field: string]: unknown };
 type Definitions = { name: string; examples: { action?: string; installation?: unknown }[] }[];
+
+/** GitHub's time format (whole seconds, `Z`) for `at`, by default now. */
+export const githubTime = (at: number = Date.now()) => new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
 
 /** octocat's account id on github.com. */
 const OCTOCAT_ID = 583231;
@@ -109,6 +114,7 @@ function githubComPayload(options: CommentDeliveryOptions, example: IssueComment
   const repoUrl = `https://github.com/${options.repo}`;
   const issueUrl = `${repoUrl}/${options.pullRequest ? "pull" : "issues"}/${options.issueNumber}`;
   const action = options.action ?? "created";
+  const createdAt = options.createdAt ?? githubTime();
   return {
     ...example,
     action,
@@ -137,7 +143,9 @@ function githubComPayload(options: CommentDeliveryOptions, example: IssueComment
       body: options.body,
       user,
       author_association: options.association ?? "OWNER",
-      html_url: `${issueUrl}#issuecomment-${options.commentId}`
+      html_url: `${issueUrl}#issuecomment-${options.commentId}`,
+      created_at: createdAt,
+      updated_at: createdAt
     },
     repository: {
       ...example.repository,
@@ -153,7 +161,14 @@ function githubComPayload(options: CommentDeliveryOptions, example: IssueComment
 export type IssueCommentPayload = ReturnType<typeof githubComPayload>;
 
 /** Who wrote a review comment or a review, as in CommentDeliveryOptions. */
-type Author = { login?: string; userId?: number; association?: string; userType?: string };
+type Author = {
+  login?: string;
+  userId?: number;
+  association?: string;
+  userType?: string;
+  /** When it was made (a review: submitted; default: now). */
+  createdAt?: string;
+};
 
 /** Where a pull request's head is: the base repository (the default) or a fork. */
 export type PullRequestHeadOptions = { repo?: string; ref?: string; sha?: string };
@@ -262,7 +277,9 @@ export function reviewCommentPayload(options: ReviewCommentDeliveryOptions, exam
       start_line: startLine,
       original_start_line: startLine,
       side,
-      start_side: startLine === null ? null : side
+      start_side: startLine === null ? null : side,
+      created_at: options.createdAt ?? githubTime(),
+      updated_at: options.createdAt ?? githubTime()
     },
     sender: user
   };
@@ -283,7 +300,8 @@ export function reviewPayload(options: ReviewDeliveryOptions, example: ReviewExa
       body: options.body,
       state: options.state ?? review.state,
       user,
-      author_association: options.association ?? "OWNER"
+      author_association: options.association ?? "OWNER",
+      submitted_at: options.createdAt ?? githubTime()
     },
     sender: user
   };

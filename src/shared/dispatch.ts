@@ -105,6 +105,9 @@ export const dispatchInputSchema = z.strictObject({
     .optional(),
   commentId: positiveInt.optional(),
   issueTitle: z.string().max(MAX_TITLE_CHARS).optional(),
+  // SHA-256 (hex) of the issue's (or pull request's) body as the webhook
+  // payload had it at the mention: a body edited since is flagged to the model.
+  issueBodySha256: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (a SHA-256)").optional(),
   requestedBy: z
     .strictObject({
       // Any login GitHub gives out, an Enterprise Managed User's or an App's bot's included (repo.ts).

@@ -13,10 +13,11 @@
  *
  * Errors that leave here are TokenMintError with a public message naming
  * the repository and what to check, never a token, a key or GitHub's own
- * response body. Every request has a deadline. The permission check, which
- * (with its token mint) comes before the webhook answers, only for some
- * commenters (GitHub waits at most ten seconds for that answer), has a
- * shorter one.
+ * response body. Every request has a deadline. The permission check and
+ * the token minted for it, which come before the webhook answers (GitHub
+ * waits at most ten seconds for that answer) whenever the commenter's
+ * permission is not cached, are tried once each, with a shorter one
+ * (BEFORE_ANSWER).
  */
 import { createAppAuth } from "@octokit/auth-app";
 import type { Octokit } from "@octokit/rest";
@@ -29,6 +30,15 @@ import type { ReactionContent } from "../../../src/github/client";
 export const GITHUB_REQUEST_TIMEOUT_MS = 4_000;
 /** It is made before the webhook answers (after a token mint; the token it uses is the run's), so it gets less of the ten seconds. */
 export const PERMISSION_REQUEST_TIMEOUT_MS = 3_000;
+/**
+ * How the calls before the webhook's answer are made: once, within
+ * PERMISSION_REQUEST_TIMEOUT_MS. The installation lookup (only for a payload
+ * without an installation), the mint and the permission check then take at
+ * most 9 of GitHub's 10 seconds; a retry would not fit.
+ */
+export const BEFORE_ANSWER = { retries: 0, timeoutMs: PERMISSION_REQUEST_TIMEOUT_MS } as const;
+/** How many tries and how long each may take, when not the defaults (DEFAULT_RETRIES, GITHUB_REQUEST_TIMEOUT_MS). */
+export type CallPatience = { retries?: number; timeoutMs?: number };
 
 export type RepoRef = { owner: string; name: string };
 export type RepoToken = { token: string; expiresAt: string };
@@ -90,10 +100,11 @@ export async function mintRepoToken(
   repo: RepoRef,
   log: Logger,
   installationId?: number,
-  access: TokenAccess = "write"
+  access: TokenAccess = "write",
+  patience: CallPatience = {}
 ): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
-  const app = appOctokit(credentials, log);
+  const app = appOctokit(credentials, log, patience);
   const installation =
     installationId ??
     (
@@ -121,7 +132,7 @@ export async function mintRepoToken(
  * @octokit/auth-app). An id that is not a number or a key that is not a
  * usable PEM is a TokenMintError with code "config".
  */
-export function appOctokit(credentials: AppCredentials, log: Logger): Octokit {
+export function appOctokit(credentials: AppCredentials, log: Logger, patience: CallPatience = {}): Octokit {
   if (!/^\d+$/.test(credentials.appId.trim())) throw new TokenMintError("config", "GITHUB_APP_ID must be the App's numeric id");
   let privateKey: string;
   try {
@@ -131,7 +142,7 @@ export function appOctokit(credentials: AppCredentials, log: Logger): Octokit {
     throw error;
   }
   return new GitHubOctokit({
-    ...clientOptions(credentials.apiUrl, log, { retryBaseMs: credentials.retryBaseMs }),
+    ...clientOptions(credentials.apiUrl, log, { retryBaseMs: credentials.retryBaseMs, ...patience }),
     authStrategy: createAppAuth,
     auth: { appId: credentials.appId.trim(), privateKey }
   });
@@ -170,7 +181,7 @@ export function installationClient(token: string, apiUrl: string, log: Logger, r
     },
     async collaboratorPermission(repo, login) {
       // Asked before the webhook answers: one try, no waiting.
-      const quick = new GitHubOctokit({ ...clientOptions(apiUrl, log, { timeoutMs: PERMISSION_REQUEST_TIMEOUT_MS, retries: 0, retryBaseMs }), auth: token });
+      const quick = new GitHubOctokit({ ...clientOptions(apiUrl, log, { ...BEFORE_ANSWER, retryBaseMs }), auth: token });
       let data: { permission?: unknown; role_name?: unknown };
       try {
         ({ data } = await quick.rest.repos.getCollaboratorPermissionLevel({ owner: repo.owner, repo: repo.name, username: login }));

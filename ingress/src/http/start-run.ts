@@ -3,8 +3,10 @@
  * once it is claimed: mark it handled in KV (the
  * record operators read) and answer the webhook with 202. Only then, in the
  * background (`waitUntil`): mint an installation token for its repository
- * only, learn the App's own identity (github/app-identity.ts, usually
- * cached), react 👀 as the App, and dispatch the run with both. GitHub
+ * only (unless the permission check minted it before the answer), learn
+ * the App's own identity (github/app-identity.ts, usually cached), react 👀
+ * as the App, and dispatch the run with both (and the digest of the issue's
+ * body as the payload had it: issue-body.ts). GitHub
  * waits ten seconds for the answer and never redelivers a late one (a
  * manual redelivery would then be a duplicate), so the answer waits for
  * nothing but the dedup decision: the claim (webhook.ts) and this marker.
@@ -29,13 +31,18 @@ import {
   type PullRequestRef,
   type RepoVisibility
 } from "../../../src/shared/dispatch";
+import { issueBodySha256 } from "../issue-body";
 import { pullRequestSchema } from "../payload";
 import { claimName, idField, pullRequestRef, type TriggerRef } from "../trigger";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { respond } from "./responses";
 
-/** How long `handled:<kind>:<id>` markers (trigger.ts) are kept; GitHub redelivers for three days. */
+/**
+ * How long `handled:<kind>:<id>` markers (trigger.ts) are kept: far longer
+ * than a delivery is accepted (freshness.ts, 24 hours from the comment), so
+ * the record outlives every delivery that could still start its run.
+ */
 export const MARKER_TTL_SECONDS = 30 * 24 * 60 * 60;
 export { markerKey } from "../trigger";
 
@@ -50,6 +57,8 @@ export type AcceptedComment = {
   /** The issue's or pull request's number. */
   issueNumber: number;
   issueTitle: string;
+  /** The issue's (or pull request's) body in the payload: null when it has none, undefined when the payload did not say. */
+  issueBody: string | null | undefined;
   /** The comment, review comment or review that mentioned the bot. */
   trigger: TriggerRef;
   /** From the payload, or "fetch": a conversation comment's payload names the pull request only (trigger.ts). */
@@ -171,6 +180,7 @@ async function dispatchRun(
   const { avatarUrl } = comment.requestedBy;
   const { repoVisibility } = comment;
   const pullRequest = comment.pullRequest === "fetch" ? await fetchPullRequest(comment, github, log) : comment.pullRequest;
+  const bodyDigest = await issueBodySha256(comment.issueBody);
   const input: DispatchInput = {
     repo: fullName(comment.repo),
     issueNumber: comment.issueNumber,
@@ -181,6 +191,8 @@ async function dispatchRun(
     // id is not one (GitHub keeps them apart), so those runs carry theirs in `pullRequest` instead (docs/ingress.md).
     ...(comment.trigger.kind === "comment" ? { commentId: comment.trigger.id } : {}),
     issueTitle: comment.issueTitle.slice(0, 1024),
+    // The body as the mention saw it: the agent flags one edited since (issue-body.ts).
+    ...(bodyDigest === undefined ? {} : { issueBodySha256: bodyDigest }),
     requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) },
     ...(repoVisibility ? { repoVisibility } : {}),
     bot,

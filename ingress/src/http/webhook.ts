@@ -4,27 +4,28 @@
  * verified delivery (delivery.ts) → `issue_comment.created`,
  * `pull_request_review_comment.created` or `pull_request_review.submitted`
  * only (trigger.ts) → a payload whose repository names agree (payload.ts) →
- * allowed repository →
- * a mention (mention.ts) → a human commenter, not a bot (gates.ts) → an
- * instruction → write access: an OWNER, MEMBER or COLLABORATOR
- * association, or else GitHub's permission API says write, maintain or
- * admin (permission.ts, cached) → the atomic claim of the comment, review
- * comment or review (each kind keyed apart) → then
+ * allowed repository → a mention (mention.ts) → a comment made within the
+ * delivery window (freshness.ts: the signature has no timestamp) → a human
+ * commenter, not a bot (gates.ts) → an instruction → write access: GitHub's
+ * permission API says write, maintain or admin (permission.ts, cached; the
+ * payload's author_association is only logged) → the atomic claim of the
+ * comment, review comment or review (each kind keyed apart) → then
  * start-run.ts writes the marker and answers 202; the token, 👀 and the
  * dispatch follow in the background, so GitHub's ten seconds are spent only
- * on the decision (and, for some commenters, the permission check).
+ * on the decision and the permission check.
  *
  * Everything before the claim is a decision without side effects: each
  * refusal answers with a clear status, logs why, and leaves nothing behind
- * but, for a commenter the association does not vouch for, the cached
- * permission answer. A permission check that fails refuses the comment
- * (fail closed) with a 502, so GitHub's delivery log shows it failed and the
- * delivery can be redelivered: it was never claimed.
+ * but the cached permission answer. A permission check that fails refuses
+ * the comment (fail closed) with a 502, so GitHub's delivery log shows it
+ * failed and the delivery can be redelivered (within the window): it was
+ * never claimed.
  * The outcome is also in the `agent-think-outcome` response header, which
  * GitHub's delivery log shows. A function of (request, deps); index.ts
  * wires the deps.
  */
 import { ConfigError, isAllowedRepo, type IngressConfig } from "../config";
+import { checkFreshness } from "../freshness";
 import type { RepoRef } from "../github/app-client";
 import { gateCommenter, gatePermission } from "../gates";
 import type { Logger } from "../log";
@@ -97,30 +98,30 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
   const mention = parseMention(trigger.body, config.handle);
   if (mention.kind === "none") return ignore("no_mention", where);
+  // The signature has no timestamp: an old delivery is refused before anyone is asked about it.
+  const freshness = checkFreshness(trigger.createdAt, deps.now());
+  if (!freshness.fresh) return ignore("stale_delivery", { ...where, createdAt: trigger.createdAt, ageSeconds: freshness.ageSeconds });
   const { user, association } = trigger;
   // GitHub's word on the App's own login wins over BOT_LOGIN; before it is learned, BOT_LOGIN (if set) stands in.
-  const commenter = gateCommenter(user, association, deps.knownBotLogin()?.toLowerCase() ?? config.botLogin);
+  const commenter = gateCommenter(user, deps.knownBotLogin()?.toLowerCase() ?? config.botLogin);
   if (commenter.verdict === "refused") {
     return ignore(commenter.reason, { ...where, login: user?.login, association });
   }
   if (mention.kind === "empty") return ignore("empty_instruction", { ...where, login: commenter.login });
 
-  let trustedBy: Record<string, unknown> = { trustedBy: "association", association };
-  if (commenter.verdict === "ask_permission") {
-    const who = { ...where, login: commenter.login, association };
-    const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login, trigger.installationId);
-    if (!lookup.ok) {
-      log("permission:failed", { deliveryId, ...who, error: lookup.error });
-      return respond(502, "permission_check_failed");
-    }
-    const answer = { permission: lookup.answer?.permission ?? null, roleName: lookup.answer?.roleName ?? null, source: lookup.source };
-    const allowed = gatePermission(lookup.answer);
-    if (!allowed.ok) return ignore("not_trusted", { ...who, check: allowed.reason, ...answer });
-    trustedBy = { trustedBy: "permission", association, ...answer };
+  // Whatever the association says (logged as a hint only), GitHub is asked what this person may do.
+  const who = { ...where, login: commenter.login, association };
+  const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login, trigger.installationId);
+  if (!lookup.ok) {
+    log("permission:failed", { deliveryId, ...who, error: lookup.error });
+    return respond(502, "permission_check_failed");
   }
+  const answer = { permission: lookup.answer?.permission ?? null, roleName: lookup.answer?.roleName ?? null, source: lookup.source };
+  const allowed = gatePermission(lookup.answer);
+  if (!allowed.ok) return ignore("not_trusted", { ...who, check: allowed.reason, ...answer });
 
   if (!(await deps.claim(trigger.ref, deliveryId))) return ignore("duplicate", where);
-  log("delivery:claimed", { deliveryId, ...where, login: commenter.login, ...trustedBy });
+  log("delivery:claimed", { deliveryId, ...who, trustedBy: "permission", ...answer });
   return startRun(
     {
       deliveryId,
@@ -129,6 +130,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
       repoVisibility: repository.visibility,
       issueNumber: trigger.issueNumber,
       issueTitle: trigger.issueTitle,
+      issueBody: trigger.issueBody,
       trigger: trigger.ref,
       pullRequest: trigger.pullRequest,
       instruction: mention.instruction,

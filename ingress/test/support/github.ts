@@ -1,13 +1,18 @@
 /**
  * GitHub for the webhook app's tests: MSW handlers for the calls the App
  * makes (find the installation, mint a token, learn the App's identity,
- * react, comment, ask a commenter's permission: by default a 404, not a
- * collaborator), each one recorded with its Authorization header, and a
- * check of the App JWT the Worker signs against the public key of this
- * run's generated key pair (`GET /app` answers 401 to any other).
+ * react, comment, ask a commenter's permission: by default `admin` for
+ * MAINTAINER, the built deliveries' default commenter, and for a
+ * repository's owner account, as GitHub says of a personal repository's
+ * owner; a 404, not a collaborator, for anyone else), each one recorded
+ * with its Authorization header, and a check of the App JWT the Worker
+ * signs against the public key of this run's generated key pair
+ * (`GET /app` answers 401 to any other).
  *
  * Each test starts with the App's identity unknown (neither the isolate nor
- * KV holds it), so its first accepted comment asks for it: IDENTITY_CALLS.
+ * KV holds it), so its first accepted comment asks for it: IDENTITY_CALLS;
+ * and with no permission answer kept, so its first delivery from each
+ * commenter asks GitHub: `permissionCall(repo, login)`.
  *
  * GitHub's REST description (api.github.com) judges every call before it
  * is answered (test/support/github-spec.ts, shared with the agent's
@@ -29,6 +34,10 @@ export const BOT_LOGIN = `${APP_SLUG}[bot]`;
 export const BOT_USER_ID = 198_765_432;
 /** What learning the identity asks, as recorded (Octokit percent-encodes the brackets). */
 export const IDENTITY_CALLS = ["GET /app", "GET /users/agent-think%5Bbot%5D"];
+/** The commenter of every built delivery unless a test names another (scripts/lib/github-delivery.ts): an admin of every repository here. */
+export const MAINTAINER = "octocat";
+/** Asking GitHub for `login`'s permission on `repo`, as recorded. */
+export const permissionCall = (repo: string, login: string = MAINTAINER) => `GET /repos/${repo}/collaborators/${login}/permission`;
 
 export type GitHubCall = { method: string; path: string; authorization: string; body: unknown };
 
@@ -106,10 +115,11 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
     ),
     http.get(
       `${API}/repos/:owner/:repo/collaborators/:username/permission`,
-      recorded(
-        () => HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 }),
-        overrides.permission
-      )
+      recorded((info) => {
+        const login = String(info.params.username).toLowerCase();
+        if (login === MAINTAINER || login === String(info.params.owner).toLowerCase()) return permissionAnswer("admin", "admin")(info);
+        return HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 });
+      }, overrides.permission)
     ),
     // Anything else: GitHub's answer to a path or method it does not have, or 501 for one it has and these handlers do not model.
     http.all(
@@ -135,6 +145,7 @@ export function githubServer() {
     minted.length = 0;
     forgetAppIdentities();
     await env.EVENT_STATE.delete(identityKey(env.GITHUB_APP_ID));
+    await forgetPermissions();
   });
   afterEach(() => {
     server.resetHandlers();
@@ -150,6 +161,12 @@ export function githubServer() {
     use: (overrides: GitHubOverrides = {}) => server.use(...githubHandlers(calls, minted, overrides, spec)),
     reset: () => server.resetHandlers()
   };
+}
+
+/** Drops every kept permission answer (permission.ts), so a test's first delivery from a commenter asks GitHub. */
+export async function forgetPermissions(): Promise<void> {
+  const { keys } = await env.EVENT_STATE.list({ prefix: "permission:" });
+  await Promise.all(keys.map((key) => env.EVENT_STATE.delete(key.name)));
 }
 
 export const status = (code: number, message = "refused") => () => HttpResponse.json({ message }, { status: code });

@@ -1,9 +1,10 @@
 /**
  * The commenter permission lookup (ingress/src/permission.ts) over an
- * in-memory cache and a fake GitHub: GitHub is asked once per repository
- * and login while the answer is kept, both answers (a permission, a 404)
- * are kept for five minutes, a failure is never kept, and a cache that
- * fails only costs a call.
+ * in-memory cache, a fake GitHub and a clock the test sets: GitHub is asked
+ * once per repository and login while the answer is kept, both answers (a
+ * permission, a 404) are kept for five minutes by that clock and asked
+ * again after, a failure is never kept, and a cache that fails only costs a
+ * call.
  */
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log";
@@ -17,10 +18,15 @@ import {
 
 const REPO = { owner: "Octocat_Acme", name: "Widgets" };
 
+const START_MS = Date.parse("2026-10-15T12:00:00Z");
+const FIVE_MINUTES_MS = 5 * 60_000;
+
 function setup(answers: (CollaboratorPermission | Error)[], cache: PermissionCache = memoryCache().cache) {
   const asked: string[] = [];
   const lines: string[] = [];
+  const clock = { now: START_MS };
   const deps = {
+    now: () => clock.now,
     cache,
     ask: async (repo: { owner: string; name: string }, login: string) => {
       asked.push(`${repo.owner}/${repo.name}:${login}`);
@@ -31,7 +37,7 @@ function setup(answers: (CollaboratorPermission | Error)[], cache: PermissionCac
     },
     log: createLogger({}, [], (line) => lines.push(line))
   };
-  return { deps, asked, lines };
+  return { deps, asked, lines, clock };
 }
 
 function memoryCache() {
@@ -62,6 +68,39 @@ describe("lookupPermission", () => {
       ["permission:octocat_acme/widgets:mona_acme", { value: expect.any(String), ttlSeconds: PERMISSION_CACHE_TTL_SECONDS }]
     ]);
     expect(PERMISSION_CACHE_TTL_SECONDS).toBe(300);
+  });
+
+  it("asks GitHub again once five minutes have passed by the app's clock, whatever KV still holds", async () => {
+    const { cache, entries } = memoryCache();
+    const { deps, asked, clock } = setup([{ permission: "write", roleName: "write" }, { permission: "read", roleName: "read" }], cache);
+    expect(await lookupPermission(REPO, "mona", deps)).toMatchObject({ source: "github", answer: { permission: "write" } });
+    clock.now = START_MS + FIVE_MINUTES_MS - 1;
+    expect(await lookupPermission(REPO, "mona", deps)).toMatchObject({ source: "cache", answer: { permission: "write" } });
+    expect(asked).toHaveLength(1);
+    // KV may hand out an edge's copy after its TTL; the answer's own time decides.
+    clock.now = START_MS + FIVE_MINUTES_MS;
+    expect(entries.size).toBe(1);
+    expect(await lookupPermission(REPO, "mona", deps)).toMatchObject({ source: "github", answer: { permission: "read" } });
+    expect(asked).toHaveLength(2);
+    expect(JSON.parse(entries.get(permissionKey(REPO, "mona"))!.value)).toEqual({
+      askedAt: START_MS + FIVE_MINUTES_MS,
+      collaborator: true,
+      permission: "read",
+      roleName: "read"
+    });
+  });
+
+  it("does not take an answer dated in its future (a clock that went back) or kept without its time", async () => {
+    for (const stored of [
+      { askedAt: START_MS + 1, collaborator: true, permission: "admin", roleName: "admin" },
+      { collaborator: true, permission: "admin", roleName: "admin" }
+    ]) {
+      const { cache, entries } = memoryCache();
+      entries.set(permissionKey(REPO, "eve"), { value: JSON.stringify(stored), ttlSeconds: 300 });
+      const { deps, asked } = setup([null], cache);
+      expect(await lookupPermission(REPO, "eve", deps)).toEqual({ ok: true, answer: null, source: "github" });
+      expect(asked).toHaveLength(1);
+    }
   });
 
   it("keeps a 404 (not a collaborator) too", async () => {
