@@ -1,8 +1,9 @@
 /**
  * The operations behind both the RPC entrypoint and the HTTP routes: parse
- * the input, check the model configuration, then reach the issue's
- * ThinkAgent. Everything that can reject an input happens before the first
- * Durable Object call, so a bad input writes nothing anywhere.
+ * the input, check the repository against ALLOWED_REPOS and the model
+ * configuration, then reach the issue's ThinkAgent. Everything that can
+ * reject an input happens before the first Durable Object call, so a bad
+ * input, or a repository outside the allowlist, writes nothing anywhere.
  */
 import { getAgentByName } from "agents";
 import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";
@@ -12,7 +13,8 @@ import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { GitHubConfigError, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
-import { sessionName } from "./run/session-name";
+import { assertRepoAllowed } from "./run/repo-allowlist";
+import { parseSessionName, sessionName } from "./run/session-name";
 import { mintInstallationToken } from "./github/token-broker";
 import { assertBotFor } from "./run/bot-identity";
 import { threadUrl } from "./shared/thread-url";
@@ -66,6 +68,10 @@ export function createService(env: Env) {
     async dispatch(input: unknown): Promise<DispatchResult> {
       const startedAt = Date.now();
       const parsed = parseInput(dispatchInputSchema, input, "input");
+      // Before the stop too: a stop would create the issue's agent, and the
+      // webhook app never sends one for a repository outside its own list
+      // (`cancel`, by session, still stops a run on a repository removed from it).
+      assertRepoAllowed(parsed.repo, env);
       const session = sessionName(parsed.repo, parsed.issueNumber);
       if (isStopInstruction(parsed.instruction)) {
         // "stop" cancels the issue's running and queued turns and starts
@@ -111,8 +117,12 @@ export function createService(env: Env) {
      * An operator's Continue: claim the failed or stale thread on the command
      * center, mint a fresh installation token through the token broker, and
      * submit the continuation into the same session, recording who asked.
+     * A repository no longer on ALLOWED_REPOS is refused before the claim.
      */
     async continueRun(session: string, operator?: string): Promise<ContinueOutcome> {
+      const issue = parseSessionName(session);
+      if (!issue) return { ok: false, reason: "not_found" };
+      assertRepoAllowed(`${issue.owner}/${issue.name}`, env);
       assertRunnable(env);
       const center = await commandCenter(env);
       const outcome = await continueThread(session, {

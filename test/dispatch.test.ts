@@ -4,8 +4,8 @@
  * FIFO turns in one session, distinct sessions per issue, status that leaks
  * nothing, reset, and bad input that writes nothing: a malformed field, a
  * configuration that cannot run (dispatch and Continue both refuse each
- * model configuration that cannot work), or a token with no App's bot to
- * act as.
+ * model configuration that cannot work), a token with no App's bot to act
+ * as, or a repository outside ALLOWED_REPOS.
  */
 import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { parseEnvelope } from "../src/run/envelope";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
-import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 
 const entry = () => exports.AgentThink;
 
@@ -213,8 +213,9 @@ describe("bad input", () => {
 
   it("fails dispatch clearly when no model is configured outside LOCAL_DEV, writing nothing", async () => {
     const before = (await listDurableObjectIds(env.ThinkAgent)).length;
-    const service = createService({ ...env, MODEL_PROVIDER: "", LOCAL_DEV: "" });
-    await expect(service.dispatch(dispatchInput())).rejects.toThrow(
+    const input = dispatchInput();
+    const service = createService({ ...env, MODEL_PROVIDER: "", LOCAL_DEV: "", ALLOWED_REPOS: input.repo });
+    await expect(service.dispatch(input)).rejects.toThrow(
       /model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID/
     );
     expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
@@ -242,10 +243,11 @@ describe("bad input", () => {
   it.each(modelRefusals)("refuses dispatch and Continue with %s, naming the variable, and writes nothing", async (_name, overrides, message) => {
     const counts = async () => [(await listDurableObjectIds(env.ThinkAgent)).length, (await listDurableObjectIds(env.CommandCenterAgent)).length];
     const before = await counts();
-    const service = createService({ ...env, ...gatewayEnv, ...overrides } as Env);
+    const repo = uniqueRepo();
+    const service = createService({ ...env, ...gatewayEnv, ALLOWED_REPOS: repo, ...overrides } as Env);
     for (const refused of [
-      await service.dispatch(dispatchInput({ bot: { login: "agent-think[bot]", id: 9001 } })).catch((error: unknown) => error),
-      await service.continueRun(sessionName(uniqueRepo(), 1)).catch((error: unknown) => error)
+      await service.dispatch(dispatchInput({ repo, bot: { login: "agent-think[bot]", id: 9001 } })).catch((error: unknown) => error),
+      await service.continueRun(sessionName(repo, 1)).catch((error: unknown) => error)
     ]) {
       expect(refused).toMatchObject({ name: "ModelConfigError", code: "model_not_configured" });
       expect((refused as Error).message).toMatch(message);
@@ -256,21 +258,24 @@ describe("bad input", () => {
 
   it("refuses a token with no App's bot outside local dev, saying what is missing, and writes nothing", async () => {
     const before = (await listDurableObjectIds(env.ThinkAgent)).length;
+    const input = dispatchInput();
     // As production runs: not local dev, and no BOT_LOGIN (test/wrangler.jsonc sets none).
-    const service = createService({ ...env, LOCAL_DEV: "" });
-    const refused = await service.dispatch(dispatchInput()).catch((error: unknown) => error);
+    const service = createService({ ...env, LOCAL_DEV: "", ALLOWED_REPOS: input.repo });
+    const refused = await service.dispatch(input).catch((error: unknown) => error);
     expect(refused).toMatchObject({ name: "BotIdentityError", code: "bot_identity_missing" });
     expect((refused as Error).message).toMatch(/bot identity is missing: the webhook app sends it with each dispatch .*set BOT_LOGIN/);
-    const misconfigured = createService({ ...env, LOCAL_DEV: "", BOT_LOGIN: "agent-think" } as Env);
-    await expect(misconfigured.dispatch(dispatchInput())).rejects.toThrow(/^BOT_LOGIN must end in \[bot\]/);
+    const misconfigured = createService({ ...env, LOCAL_DEV: "", ALLOWED_REPOS: input.repo, BOT_LOGIN: "agent-think" } as Env);
+    await expect(misconfigured.dispatch(input)).rejects.toThrow(/^BOT_LOGIN must end in \[bot\]/);
     expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
   });
 
   it("takes a token outside local dev with the bot the webhook app named, or with BOT_LOGIN set, and no token without either", async () => {
+    const repo = uniqueRepo();
+    const production = { ...env, LOCAL_DEV: "", ALLOWED_REPOS: repo };
     const dispatches = [
-      createService({ ...env, LOCAL_DEV: "" }).dispatch(dispatchInput({ bot: { login: "agent-think[bot]", id: 9001 } })),
-      createService({ ...env, LOCAL_DEV: "", BOT_LOGIN: "agent-think[bot]" } as Env).dispatch(dispatchInput()),
-      createService({ ...env, LOCAL_DEV: "" }).dispatch(dispatchInput({ installationToken: "" }))
+      createService(production).dispatch(dispatchInput({ repo, issueNumber: 1, bot: { login: "agent-think[bot]", id: 9001 } })),
+      createService({ ...production, BOT_LOGIN: "agent-think[bot]" } as Env).dispatch(dispatchInput({ repo, issueNumber: 2 })),
+      createService(production).dispatch(dispatchInput({ repo, issueNumber: 3, installationToken: "" }))
     ];
     for (const result of await Promise.all(dispatches)) {
       expect((await waitForStatus(await agentFor(result.session), result.submissionId)).status).toBe("completed");
@@ -282,5 +287,96 @@ describe("bad input", () => {
     const service = createService({ ...env, GITHUB_API_URL: "https://ghe.example.com/v3" });
     await expect(service.dispatch(dispatchInput())).rejects.toThrow(/GITHUB_API_URL must be/);
     expect((await listDurableObjectIds(env.ThinkAgent)).length).toBe(before);
+  });
+});
+
+describe("ALLOWED_REPOS", () => {
+  // Called in process, like the refusals above: an RPC method that throws is printed as uncaught.
+  const agents = async () => (await listDurableObjectIds(env.ThinkAgent)).length;
+  const refusal = (promise: Promise<unknown>) => promise.then(
+    () => expect.unreachable("it was not refused"),
+    (error: unknown) => error as Error & { code?: string }
+  );
+
+  it("refuses a repository outside the list, naming it and ALLOWED_REPOS, and writes nothing: a run and a stop alike", async () => {
+    const before = await agents();
+    const service = createService({ ...env, ALLOWED_REPOS: "acme/widgets, acme/gadgets" });
+    for (const instruction of ["TEST: reply should not run", "stop"]) {
+      const refused = await refusal(service.dispatch(dispatchInput({ repo: "evil/widgets", instruction })));
+      expect(refused).toMatchObject({ name: "RepoNotAllowedError", code: "repo_not_allowed" });
+      expect(refused.message).toBe("evil/widgets is not in ALLOWED_REPOS: the agent Worker runs only on the repositories it lists");
+    }
+    expect(await agents()).toBe(before);
+  });
+
+  it("is enforced in local dev once it lists anything", async () => {
+    const before = await agents();
+    const service = createService({ ...env, LOCAL_DEV: "1", ALLOWED_REPOS: "acme/widgets" });
+    expect(await refusal(service.dispatch(dispatchInput({ repo: "acme/gizmos" })))).toMatchObject({ code: "repo_not_allowed" });
+    expect(await agents()).toBe(before);
+  });
+
+  it("matches without case", async () => {
+    const repo = uniqueRepo("Acme-Corp");
+    const service = createService({ ...env, ALLOWED_REPOS: ` other/one , ${repo.toLowerCase()} ` });
+    const result = await service.dispatch(dispatchInput({ repo: repo.toUpperCase() }));
+    expect((await waitForStatus(await agentFor(result.session), result.submissionId)).status).toBe("completed");
+  });
+
+  it("empty allows any repository under LOCAL_DEV=1", async () => {
+    const service = createService({ ...env, LOCAL_DEV: "1", ALLOWED_REPOS: "" });
+    const result = await service.dispatch(dispatchInput({ installationToken: "" }));
+    expect((await waitForStatus(await agentFor(result.session), result.submissionId)).status).toBe("completed");
+  });
+
+  it("empty refuses every repository as production runs (LOCAL_DEV \"\"), saying the list is empty, and writes nothing", async () => {
+    const before = await agents();
+    const service = createService({ ...env, LOCAL_DEV: "", ALLOWED_REPOS: " , " });
+    const input = dispatchInput({ bot: { login: "agent-think[bot]", id: 9001 } });
+    const refused = await refusal(service.dispatch(input));
+    expect(refused).toMatchObject({ name: "RepoNotAllowedError", code: "repo_not_allowed" });
+    expect(refused.message).toBe(
+      `${input.repo} is not in ALLOWED_REPOS, which is empty: outside LOCAL_DEV=1 the agent Worker refuses every repository until ALLOWED_REPOS lists it`
+    );
+    expect(await agents()).toBe(before);
+  });
+
+  it("a list that does not parse refuses every dispatch and Continue, naming the variable, and writes nothing", async () => {
+    const counts = async () => [await agents(), (await listDurableObjectIds(env.CommandCenterAgent)).length];
+    const before = await counts();
+    const repo = uniqueRepo();
+    const service = createService({ ...env, ALLOWED_REPOS: `${repo}, widgets` });
+    for (const refused of [
+      await refusal(service.dispatch(dispatchInput({ repo }))),
+      await refusal(service.dispatch(dispatchInput({ repo, instruction: "stop" }))),
+      await refusal(service.continueRun(sessionName(repo, 1)))
+    ]) {
+      expect(refused).toMatchObject({ name: "AllowedReposConfigError", code: "bad_allowed_repos" });
+      expect(refused.message).toMatch(/^ALLOWED_REPOS must be a comma-separated list of owner\/name, and "widgets" is not one/);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it("refuses Continue on a thread whose repository has left the list, before the claim", async () => {
+    const repo = uniqueRepo();
+    const { session, submissionId } = await entry().dispatch({
+      repo,
+      issueNumber: 3,
+      instruction: "TEST: fail-once the model fell over\nTEST: reply recovered",
+      installationToken: ""
+    });
+    const agent = await agentFor(session);
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    await waitForThread(session, (thread) => thread.status === "error");
+
+    const refused = await refusal(createService({ ...env, ALLOWED_REPOS: "acme/widgets" }).continueRun(session, "local operator"));
+    expect(refused).toMatchObject({ name: "RepoNotAllowedError", code: "repo_not_allowed" });
+    expect(refused.message).toBe(`${repo} is not in ALLOWED_REPOS: the agent Worker runs only on the repositories it lists`);
+    expect(await agent.listSubmissions()).toHaveLength(1);
+    // Nothing was claimed: the thread is still failed, and continues once its repository is allowed again.
+    expect(await waitForThread(session, (thread) => thread.status === "error")).toMatchObject({ status: "error" });
+    const continued = await createService({ ...env, ALLOWED_REPOS: repo.toUpperCase() }).continueRun(session, "local operator");
+    expect(continued.ok).toBe(true);
+    if (continued.ok) expect((await waitForStatus(agent, continued.result.submissionId)).status).toBe("completed");
   });
 });

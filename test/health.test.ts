@@ -45,6 +45,7 @@ describe("GET /api/health", () => {
     expect(Object.fromEntries(report.checks.map((check) => [check.id, check.status]))).toEqual({
       model: "warn",
       github: "warn",
+      "allowed-repos": "ok",
       "token-broker": "ok",
       skills: "ok",
       repros: "ok",
@@ -68,6 +69,18 @@ describe("GET /api/health", () => {
     // As deployed, containers off blocks too, and the report says so.
     expect(lineOf(deployed, "containers").status).toBe("block");
     expect(deployed.status).toBe("block");
+  });
+
+  it("blocks an empty ALLOWED_REPOS in a deploy, where every run is refused, and one that does not parse anywhere", async () => {
+    expect(lineOf(await workerHealth(env), "allowed-repos")).toMatchObject({ status: "ok", detail: expect.stringContaining("any repository") });
+    const deployed = await workerHealth({ ...env, LOCAL_DEV: "", ALLOWED_REPOS: "" });
+    expect(lineOf(deployed, "allowed-repos")).toMatchObject({
+      status: "block",
+      detail: "ALLOWED_REPOS is empty: the agent Worker refuses every dispatch and Continue",
+      fix: expect.stringContaining("ALLOWED_REPOS")
+    });
+    expect(lineOf(await workerHealth({ ...env, LOCAL_DEV: "", ALLOWED_REPOS: "Acme/Widgets" }), "allowed-repos")).toMatchObject({ status: "ok", detail: "acme/widgets" });
+    expect(lineOf(await workerHealth({ ...env, ALLOWED_REPOS: "acme" }), "allowed-repos")).toMatchObject({ status: "block", detail: expect.stringMatching(/^ALLOWED_REPOS must be /) });
   });
 
   it("blocks a skills bucket that does not hold the skills, naming the seed command", async () => {

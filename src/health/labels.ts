@@ -8,6 +8,7 @@ import type { HealthCheckId } from "../shared/health";
 export const HEALTH_LABELS: Record<HealthCheckId, string> = {
   model: "Model",
   github: "GitHub API",
+  "allowed-repos": "Allowed repositories",
   "token-broker": "Token broker",
   skills: "Skills bucket",
   repros: "Reproductions bucket",

@@ -12,6 +12,7 @@ import { listSkills, skillSource } from "../run/skills";
 import { HEALTH_CHECK_IDS, type HealthCheckId, type HealthReport } from "../shared/health";
 import { warmPool } from "../warm-pool";
 import { accessHealth } from "./access";
+import { allowedReposHealth } from "./allowed-repos";
 import { containersHealth } from "./containers";
 import { egressHealth } from "./egress";
 import { githubHealth } from "./github";
@@ -43,6 +44,7 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
   const run: Record<HealthCheckId, HealthProbe["run"]> = {
     model: () => modelHealth(env),
     github: () => githubHealth(env),
+    "allowed-repos": () => allowedReposHealth(env),
     "token-broker": () => tokenBrokerHealth(bindings.GITHUB_AUTH as unknown as TokenBrokerProbe | undefined, { localDev, timeoutMs, secrets }),
     skills: async () => skillsHealth(await probeSkills(bindings.SKILLS_BUCKET, timeoutMs, secrets), { localDev }),
     repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),

@@ -18,6 +18,7 @@ import {
   type SubmissionStatus,
   type TranscriptMessage
 } from "../shared/dispatch";
+import { isRepoNotAllowed } from "../run/repo-allowlist";
 import { isSessionName } from "../run/session-name";
 import { json, notFound } from "./responses";
 
@@ -62,6 +63,7 @@ export async function handleDevRoute(request: Request, deps: DevRouteDeps): Prom
       if (error instanceof InvalidInputError || isInvalidInput(error)) {
         return json({ error: (error as Error).message }, 400);
       }
+      if (isRepoNotAllowed(error)) return json({ error: (error as Error).message }, 403);
       throw error;
     }
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeCursor } from "../../src/command-center/cursor";
 import { EMPTY_METRICS } from "../../src/command-center/metrics";
 import { handleApiRoute, type ApiRouteDeps, type ContinueOutcome } from "../../src/http/api-routes";
+import { RepoNotAllowedError } from "../../src/run/repo-allowlist";
 import type { Snapshot, SnapshotOptions } from "../../src/shared/command-center";
 
 const ORIGIN = "https://agent-think.test";
@@ -103,6 +104,15 @@ describe("POST /api/command-center/continue/:session", () => {
     expect(response?.status).toBe(502);
     expect(await response?.text()).not.toContain("secret detail");
     expect(errors).toHaveLength(1);
+  });
+
+  it("answers 403 with the refusal's words when the thread's repository is outside ALLOWED_REPOS", async () => {
+    const refusal = new RepoNotAllowedError("acme/widgets is not in ALLOWED_REPOS: the agent Worker runs only on the repositories it lists");
+    const { deps, errors } = fakeDeps({ "acme-widgets-7": refusal });
+    const response = await handleApiRoute(post("/api/command-center/continue/acme-widgets-7"), deps);
+    expect(response?.status).toBe(403);
+    expect(await response?.json()).toEqual({ error: refusal.message });
+    expect(errors).toEqual([refusal]);
   });
 
   it("refuses other methods", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { handleDevRoute, type DevRouteDeps } from "../../src/http/dev-routes";
+import { RepoNotAllowedError } from "../../src/run/repo-allowlist";
 import { InvalidInputError, type DispatchInput } from "../../src/shared/dispatch";
 
 function fakeDeps(localDev = true) {
@@ -8,6 +9,7 @@ function fakeDeps(localDev = true) {
     localDev,
     async dispatch(input) {
       if (input.repo === "bad") throw new InvalidInputError("repo", 'must be "owner/name"');
+      if (input.repo === "evil/widgets") throw new RepoNotAllowedError("evil/widgets is not in ALLOWED_REPOS: the agent Worker runs only on the repositories it lists");
       dispatched.push(input);
       return { session: "a-b-1", threadUrl: "https://x.test/thread/a-b-1", submissionId: "s1" };
     },
@@ -55,6 +57,14 @@ describe("dev routes", () => {
     );
     expect(response?.status).toBe(400);
     expect(await response?.json()).toEqual({ error: 'invalid input: repo: must be "owner/name"' });
+  });
+
+  it("answers a repository outside ALLOWED_REPOS with 403 and the refusal's words", async () => {
+    const { deps, dispatched } = fakeDeps();
+    const response = await handleDevRoute(request("/dev/dispatch", { method: "POST", body: JSON.stringify({ repo: "evil/widgets", issueNumber: 1 }) }), deps);
+    expect(response?.status).toBe(403);
+    expect(await response?.json()).toEqual({ error: "evil/widgets is not in ALLOWED_REPOS: the agent Worker runs only on the repositories it lists" });
+    expect(dispatched).toEqual([]);
   });
 
   it("refuses oversized bodies", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dispatchInputSchema, InvalidInputError, parseInput, submissionStatusInputSchema } from "../../src/shared/dispatch";
 import { sessionName } from "../../src/run/session-name";
 import { parseRepo } from "../../src/shared/repo";
+import { AllowedReposConfigError, assertRepoAllowed, RepoNotAllowedError, resolveAllowlist } from "../../src/run/repo-allowlist";
 
 const valid = {
   repo: "cloudflare/agents",
@@ -147,5 +148,47 @@ describe("dispatch input", () => {
 
   it("names an unknown field", () => {
     expect(() => parseInput(dispatchInputSchema, { ...valid, token: "x" }, "input")).toThrow("invalid input: token: unknown field");
+  });
+});
+
+describe("ALLOWED_REPOS at dispatch (src/run/repo-allowlist.ts)", () => {
+  const production = { LOCAL_DEV: "" };
+  const local = { LOCAL_DEV: "1" };
+
+  it("reads a list, an empty one by LOCAL_DEV, and one that does not parse", () => {
+    expect(resolveAllowlist({ ...production, ALLOWED_REPOS: " Acme/Widgets, acme/gadgets ," })).toEqual({ kind: "listed", repos: new Set(["acme/widgets", "acme/gadgets"]) });
+    expect(resolveAllowlist({ ...local, ALLOWED_REPOS: "acme/widgets" })).toEqual({ kind: "listed", repos: new Set(["acme/widgets"]) });
+    expect(resolveAllowlist({ ...production, ALLOWED_REPOS: "" })).toEqual({ kind: "none" });
+    expect(resolveAllowlist(production)).toEqual({ kind: "none" });
+    expect(resolveAllowlist({ ...local, ALLOWED_REPOS: " , " })).toEqual({ kind: "any" });
+    expect(resolveAllowlist({ ...local, ALLOWED_REPOS: "acme/widgets, acme" })).toEqual({
+      kind: "invalid",
+      error: 'ALLOWED_REPOS must be a comma-separated list of owner/name, and "acme" is not one'
+    });
+  });
+
+  it("allows a listed repository in any case, and refuses any other, naming it and ALLOWED_REPOS", () => {
+    const config = { ...production, ALLOWED_REPOS: "acme/widgets" };
+    expect(() => assertRepoAllowed("ACME/Widgets", config)).not.toThrow();
+    expect(() => assertRepoAllowed("acme/widgets-evil", config)).toThrow(RepoNotAllowedError);
+    expect(() => assertRepoAllowed("acme/widgets-evil", config)).toThrow(/^acme\/widgets-evil is not in ALLOWED_REPOS: /);
+    // A non-empty list holds in local dev too.
+    expect(() => assertRepoAllowed("evil/widgets", { ...local, ALLOWED_REPOS: "acme/widgets" })).toThrow(RepoNotAllowedError);
+  });
+
+  it("empty: any repository in local dev, none outside it", () => {
+    expect(() => assertRepoAllowed("anyone/anything", { ...local, ALLOWED_REPOS: "" })).not.toThrow();
+    expect(() => assertRepoAllowed("acme/widgets", { ...production, ALLOWED_REPOS: "" })).toThrow(/^acme\/widgets is not in ALLOWED_REPOS, which is empty: /);
+  });
+
+  it("a list that does not parse refuses every repository with a configuration error", () => {
+    let refused: unknown;
+    try {
+      assertRepoAllowed("acme/widgets", { ...local, ALLOWED_REPOS: "acme/widgets acme/gadgets" });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(AllowedReposConfigError);
+    expect(refused).toMatchObject({ name: "AllowedReposConfigError", code: "bad_allowed_repos", message: expect.stringMatching(/^ALLOWED_REPOS must be /) });
   });
 });

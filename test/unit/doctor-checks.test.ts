@@ -49,6 +49,7 @@ function good(): Checkout {
         CONTAINER_INSTANCE_TYPE: "standard-2",
         CF_ACCESS_TEAM_DOMAIN: "acme.cloudflareaccess.com",
         CF_ACCESS_AUD: "aud-tag",
+        ALLOWED_REPOS: "acme/widgets",
         LOCAL_DEV: ""
       }
     },
@@ -143,13 +144,42 @@ describe("the two Workers against each other", () => {
     expect(compatibilityDateCheck(dates)).toMatchObject({ status: "block", detail: "wrangler.jsonc sets no compatibility_date" });
   });
 
-  it("warns of an empty allowlist, blocks one the webhook app cannot parse", () => {
-    expect(allowlistCheck(good())).toMatchObject({ status: "ok", detail: "acme/widgets" });
-    expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: " , " }))).toMatchObject({
+  it("warns of an allowlist empty in both configs, blocks one either Worker cannot parse", () => {
+    expect(allowlistCheck(good())).toMatchObject({ status: "ok", detail: "both Workers allow acme/widgets" });
+    expect(allowlistCheck(withVars({ ALLOWED_REPOS: "" }, { ALLOWED_REPOS: " , " }))).toMatchObject({
       status: "warn",
-      detail: "ALLOWED_REPOS is empty: the webhook app ignores every repository"
+      detail: "ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run",
+      fix: expect.stringContaining("wrangler.jsonc and ingress/wrangler.jsonc")
     });
-    expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: "acme" }))).toMatchObject({ status: "block", detail: expect.stringContaining("ALLOWED_REPOS must be a comma-separated list") });
+    expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: "acme" }))).toMatchObject({
+      status: "block",
+      detail: expect.stringMatching(/^ingress\/wrangler\.jsonc: ALLOWED_REPOS must be a comma-separated list/)
+    });
+    expect(allowlistCheck(withVars({ ALLOWED_REPOS: "acme/widgets, gadgets" }))).toMatchObject({
+      status: "block",
+      detail: expect.stringMatching(/^wrangler\.jsonc: ALLOWED_REPOS must be a comma-separated list of owner\/name, and "gadgets" is not one/)
+    });
+  });
+
+  it("compares the two Workers' lists without case: a repository only the webhook app allows blocks, one only the agent allows warns", () => {
+    expect(allowlistCheck(withVars({ ALLOWED_REPOS: "Acme/Widgets , acme/gadgets" }, { ALLOWED_REPOS: "acme/gadgets,ACME/widgets" }))).toMatchObject({
+      status: "ok",
+      detail: "both Workers allow acme/gadgets, acme/widgets"
+    });
+    expect(allowlistCheck(withVars({ ALLOWED_REPOS: "" }))).toMatchObject({
+      status: "block",
+      detail: "the webhook app allows acme/widgets, which the agent Worker's ALLOWED_REPOS (wrangler.jsonc) leaves empty: its mentions are accepted, then the agent Worker refuses their runs"
+    });
+    expect(allowlistCheck(withVars({ ALLOWED_REPOS: "acme/widgets" }, { ALLOWED_REPOS: "acme/widgets, acme/gadgets" }))).toMatchObject({
+      status: "block",
+      detail: expect.stringMatching(/^the webhook app allows acme\/gadgets, which the agent Worker's ALLOWED_REPOS \(wrangler\.jsonc\) lacks/)
+    });
+    expect(allowlistCheck(withVars({ ALLOWED_REPOS: "acme/widgets, acme/gadgets" }))).toMatchObject({
+      status: "warn",
+      detail: "the agent Worker allows acme/gadgets, which the webhook app's ALLOWED_REPOS (ingress/wrangler.jsonc) lacks: mentions there are ignored",
+      fix: 'set the same ALLOWED_REPOS, "owner/name,owner/other", in wrangler.jsonc and ingress/wrangler.jsonc'
+    });
+    expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: "" }))).toMatchObject({ status: "warn", detail: expect.stringContaining("leaves empty: mentions there are ignored") });
   });
 
   it("blocks a webhook app setting its own config refuses, once", () => {
@@ -246,10 +276,18 @@ describe("the agent Worker's deploy settings", () => {
     expect(localDevCheck(withVars({ LOCAL_DEV: "1" }))).toMatchObject({ status: "block", fix: expect.stringContaining('set LOCAL_DEV to ""') });
   });
 
-  it("judges Access as a deploy: off warns, half blocks", () => {
+  it("judges Access as a deploy: none blocks with where to set it, ACCESS=off warns as unsafe, half or a bad ACCESS blocks", () => {
     expect(accessCheck(good()).status).toBe("ok");
-    expect(accessCheck(withVars({ CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" })).status).toBe("warn");
+    // The template: a deploy of it would answer 503 behind Access.
+    const template = accessCheck(withVars({ CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "", ACCESS: "" }));
+    expect(template).toMatchObject({
+      status: "block",
+      detail: "wrangler.jsonc sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off: a deploy would answer 503 to the dashboard, /api/*, /agents/* and private reproductions",
+      fix: expect.stringMatching(/^set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in wrangler\.jsonc .*; or ACCESS to "off" to deploy without Access \(unsafe/)
+    });
+    expect(accessCheck(withVars({ CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "", ACCESS: "off" }))).toMatchObject({ status: "warn", unsafe: true });
     expect(accessCheck(withVars({ CF_ACCESS_AUD: "" }))).toMatchObject({ status: "block", detail: expect.stringContaining("CF_ACCESS_AUD is empty") });
+    expect(accessCheck(withVars({ ACCESS: "yes" }))).toMatchObject({ status: "block", detail: expect.stringContaining('ACCESS="yes" is not a setting') });
   });
 
   it("warns of thread links that point nowhere a reader can go", () => {

@@ -1,7 +1,7 @@
 /**
  * The two Workers' configs against each other, and the webhook app's own
  * settings: the service bindings each names, one GitHub for both, one
- * compatibility date, the allowlist, the mention and size settings, and
+ * compatibility date, one allowlist, the mention and size settings, and
  * BOT_LOGIN. Where a Worker already has the rule (the webhook app's
  * readConfig, the agent's parseGitHubApiUrl and githubHealth), the check
  * calls it instead of restating it. Pure.
@@ -9,6 +9,7 @@
 import { ConfigError, parseAllowedRepos, readConfig } from "../../../ingress/src/config";
 import { githubHealth } from "../../../src/health/github";
 import { HEALTH_LABELS } from "../../../src/health/labels";
+import { resolveAllowlist } from "../../../src/run/repo-allowlist";
 import { parseGitHubApiUrl } from "../../../src/shared/github-urls";
 import { checkBotLogin } from "../../../src/shared/repo";
 import { AGENT_CONFIG, INGRESS_CONFIG, line, listNames, varsOf, type DoctorCheck, type WorkerConfig } from "./types";
@@ -108,18 +109,51 @@ export function compatibilityDateCheck({ agent, ingress }: Pair): DoctorCheck {
   return line("compatibility-date", label, "ok", `both on ${agent.compatibility_date}`);
 }
 
-/** ALLOWED_REPOS as the webhook app parses it; empty is how the template ships. */
-export function allowlistCheck({ ingress }: Pick<Pair, "ingress">): DoctorCheck {
-  const label = "Allowed repositories";
-  const fix = 'set ALLOWED_REPOS in ingress/wrangler.jsonc to "owner/name,owner/other"';
-  let repos: ReadonlySet<string>;
+/**
+ * ALLOWED_REPOS in both configs: the webhook app's as it parses it, the
+ * agent Worker's as dispatch and Continue apply it with LOCAL_DEV off
+ * (src/run/repo-allowlist.ts). Either one unparseable blocks. The two
+ * should be one list: a repository only the webhook app allows blocks (its
+ * mentions are accepted, then the agent refuses the run), one only the agent
+ * allows warns (its mentions are ignored). Both empty is how the template
+ * ships, and warns.
+ */
+export function allowlistCheck({ agent, ingress }: Pair): DoctorCheck {
+  const label = HEALTH_LABELS["allowed-repos"];
+  const fix = 'set the same ALLOWED_REPOS, "owner/name,owner/other", in wrangler.jsonc and ingress/wrangler.jsonc';
+  let webhook: ReadonlySet<string>;
   try {
-    repos = parseAllowedRepos(varsOf(ingress).ALLOWED_REPOS ?? "");
+    webhook = parseAllowedRepos(varsOf(ingress).ALLOWED_REPOS ?? "");
   } catch (error) {
-    return line("allowlist", label, "block", `${configErrorText(error)}: the webhook app answers 500 to every delivery`, fix);
+    return line("allowlist", label, "block", `${INGRESS_CONFIG}: ${configErrorText(error)}: the webhook app answers 500 to every delivery`, fix);
   }
-  if (repos.size === 0) return line("allowlist", label, "warn", "ALLOWED_REPOS is empty: the webhook app ignores every repository", fix);
-  return line("allowlist", label, "ok", `${[...repos].join(", ")}`);
+  const own = resolveAllowlist({ ALLOWED_REPOS: varsOf(agent).ALLOWED_REPOS ?? "", LOCAL_DEV: "" });
+  if (own.kind === "invalid") return line("allowlist", label, "block", `${AGENT_CONFIG}: ${own.error}: the agent Worker refuses every dispatch and Continue`, fix);
+  const runs = own.kind === "listed" ? own.repos : new Set<string>();
+  if (webhook.size === 0 && runs.size === 0) {
+    return line("allowlist", label, "warn", "ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run", fix);
+  }
+  const refused = [...webhook].filter((repo) => !runs.has(repo));
+  if (refused.length > 0) {
+    return line(
+      "allowlist",
+      label,
+      "block",
+      `the webhook app allows ${refused.join(", ")}, which the agent Worker's ALLOWED_REPOS (${AGENT_CONFIG}) ${runs.size === 0 ? "leaves empty" : "lacks"}: its mentions are accepted, then the agent Worker refuses their runs`,
+      fix
+    );
+  }
+  const ignored = [...runs].filter((repo) => !webhook.has(repo));
+  if (ignored.length > 0) {
+    return line(
+      "allowlist",
+      label,
+      "warn",
+      `the agent Worker allows ${ignored.join(", ")}, which the webhook app's ALLOWED_REPOS (${INGRESS_CONFIG}) ${webhook.size === 0 ? "leaves empty" : "lacks"}: mentions there are ignored`,
+      fix
+    );
+  }
+  return line("allowlist", label, "ok", `both Workers allow ${[...webhook].join(", ")}`);
 }
 
 /**
