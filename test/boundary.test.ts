@@ -1,14 +1,19 @@
 /**
  * The HTTP boundary tried as an attacker would, through the real default
  * fetch in workerd: spellings of paths, Durable Objects a stranger could
- * create, state a socket could write, and cross-site requests to local dev.
- * (The same with Access configured, against `wrangler dev`, is
+ * create, state a socket could write, sockets opened from another origin,
+ * cross-site requests to local dev, and a deploy that forgot Access (the
+ * default fetch called with the env as deployed: no LOCAL_DEV). (The same
+ * with Access configured, against `wrangler dev`, is
  * tests-e2e/access-boundary.test.ts.)
  */
 import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import worker from "../src/index";
+import { NOT_CONFIGURED } from "../src/http/access";
 import { sessionName } from "../src/run/session-name";
+import { REPRO_PREFIX } from "../src/shared/buckets";
 import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
 
 // The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
@@ -126,5 +131,113 @@ describe("local dev from another site", () => {
       body: "{}"
     });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("sockets from another origin", () => {
+  const upgrade = (origin?: string) => ({ headers: { upgrade: "websocket", ...(origin === undefined ? {} : { origin }) } });
+
+  it("refuses a browser's upgrade from another origin before any agent sees it, and creates nothing", async () => {
+    const session = await finishedRun();
+    const thinkBefore = await ids(env.ThinkAgent);
+    for (const path of ["/agents/command-center-agent/main", `/agents/think-agent/${session}`]) {
+      for (const origin of ["http://evil.example", "http://127.0.0.1.evil.example:8787", "null"]) {
+        const response = await fetchWorker(path, upgrade(origin));
+        expect(response.status, `${path} from ${origin}`).toBe(403);
+        expect(response.webSocket).toBeNull();
+        expect(await response.json()).toEqual({ error: "forbidden: a WebSocket from another origin" });
+      }
+    }
+    expect(await ids(env.ThinkAgent)).toEqual(thinkBefore);
+  });
+
+  it("opens the dashboard's own sockets (same origin) and the dispatch CLI's (no Origin)", async () => {
+    const session = await finishedRun();
+    for (const path of ["/agents/command-center-agent/main", `/agents/think-agent/${session}`]) {
+      for (const origin of [BASE, undefined]) {
+        const response = await fetchWorker(path, upgrade(origin));
+        expect(response.status, `${path} from ${origin ?? "no Origin"}`).toBe(101);
+        response.webSocket!.accept();
+        response.webSocket!.close(1000);
+      }
+    }
+  });
+});
+
+describe("a deploy without Access (no LOCAL_DEV, neither Access setting)", () => {
+  const DEPLOYED = "https://agent-think.test";
+  const deployed = (vars: Partial<Env> = {}) => ({ ...env, LOCAL_DEV: "", CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "", ...vars });
+  const fetchDeployed = (vars: Partial<Env>, path: string, init?: RequestInit) =>
+    worker.fetch(new Request(`${DEPLOYED}${path}`, init) as Parameters<typeof worker.fetch>[0], deployed(vars));
+
+  /** A published page of each kind, put straight into the bucket. */
+  async function pages(): Promise<{ publicId: string; privateId: string }> {
+    const id = () => crypto.randomUUID().replaceAll("-", "");
+    const [publicId, privateId] = [id(), id()];
+    const html = { httpMetadata: { contentType: "text/html; charset=utf-8" } };
+    await env.REPROS.put(`${REPRO_PREFIX}${publicId}/index.html`, "<p>public page</p>", html);
+    await env.REPROS.put(`${REPRO_PREFIX}private/${privateId}/index.html`, "<p>private page</p>", html);
+    return { publicId, privateId };
+  }
+
+  it("answers 503 naming both variables and the opt-out to the API, a socket, the dashboard and a private reproduction", async () => {
+    const session = await finishedRun();
+    const { privateId } = await pages();
+    for (const [path, init] of [
+      ["/api/command-center", {}],
+      ["/api/health", {}],
+      [`/api/command-center/threads/${session}`, {}],
+      [`/agents/think-agent/${session}/get-messages`, {}],
+      ["/agents/command-center-agent/main", { headers: { upgrade: "websocket" } }],
+      [`/agents/think-agent/${session}`, { headers: { upgrade: "websocket", origin: DEPLOYED } }],
+      ["/", {}],
+      [`/thread/${session}`, {}],
+      [`/repro/private/${privateId}/`, {}]
+    ] as Array<[string, RequestInit]>) {
+      const response = await fetchDeployed({}, path, init);
+      expect(response.status, path).toBe(503);
+      expect(response.webSocket, path).toBeNull();
+      const page = await response.text();
+      expect(page, path).toBe(NOT_CONFIGURED);
+      expect(page).not.toContain("private page");
+    }
+    expect(NOT_CONFIGURED).toMatch(/CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD.*ACCESS=off/s);
+  });
+
+  it("still serves a public repository's reproduction, which is public by design", async () => {
+    const { publicId } = await pages();
+    const response = await fetchDeployed({}, `/repro/${publicId}/`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("<p>public page</p>");
+  });
+
+  it("is open again with ACCESS=off: the API, a socket and a private reproduction", async () => {
+    const session = await finishedRun();
+    const { privateId } = await pages();
+    const snapshot = await fetchDeployed({ ACCESS: "off" }, "/api/command-center");
+    expect(snapshot.status).toBe(200);
+    expect(await snapshot.json()).toMatchObject({ threads: expect.any(Array) });
+    const transcript = await fetchDeployed({ ACCESS: "off" }, `/agents/think-agent/${session}/get-messages`);
+    expect(transcript.status).toBe(200);
+    const socket = await fetchDeployed({ ACCESS: "off" }, "/agents/command-center-agent/main", { headers: { upgrade: "websocket", origin: DEPLOYED } });
+    expect(socket.status).toBe(101);
+    socket.webSocket!.accept();
+    socket.webSocket!.close(1000);
+    const grant = await fetchDeployed({ ACCESS: "off" }, `/repro/private/${privateId}/`, { redirect: "manual" });
+    expect(grant.status).toBe(302);
+    expect(new URL(grant.headers.get("location")!).pathname).toMatch(new RegExp(`^/repro/private/${privateId}\\.`));
+    // And the health report says so, in red.
+    const health = (await (await fetchDeployed({ ACCESS: "off" }, "/api/health")).json()) as { checks: Array<{ id: string }> };
+    expect(health.checks.find((check) => check.id === "access")).toMatchObject({ status: "warn", unsafe: true });
+  });
+
+  it("refuses any other ACCESS value with a 500 naming it", async () => {
+    const { publicId } = await pages();
+    for (const path of ["/api/health", "/agents/command-center-agent/main"]) {
+      const response = await fetchDeployed({ ACCESS: "disabled" }, path);
+      expect(response.status, path).toBe(500);
+      expect(await response.text()).toContain('ACCESS="disabled" is not a setting');
+    }
+    expect((await fetchDeployed({ ACCESS: "disabled" }, `/repro/${publicId}/`)).status).toBe(200);
   });
 });

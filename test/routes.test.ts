@@ -61,7 +61,8 @@ describe("routes", () => {
   });
 
   it("closes /dev/* without LOCAL_DEV=1", async () => {
-    const closed = { ...env, LOCAL_DEV: "" };
+    // With Access open on purpose, so what answers is the /dev rule (without it, Access's 503 would: test/boundary.test.ts).
+    const closed = { ...env, LOCAL_DEV: "", ACCESS: "off" };
     for (const [path, method] of [
       ["/dev/dispatch", "POST"],
       ["/dev/messages/acme-widgets-1", "GET"]

@@ -10,7 +10,8 @@
  * the canonical path, so no spelling of a protected path slips past it; a
  * path with no canonical form is a 400; and even an operator with a valid
  * JWT reaches only the agents the dashboard reads, for threads that exist,
- * without ever creating a Durable Object by asking.
+ * without ever creating a Durable Object by asking, and a page on another
+ * origin cannot open their sockets with that operator's cookie.
  *
  * One thread exists for the whole file: S, dispatched and finished (with a
  * JWT) before the first test that needs it.
@@ -187,6 +188,31 @@ describe("with a valid Access JWT", () => {
     expect(response.status, described(response)).toBe(101);
     expect(response.acceptValid).toBe(true);
     expect(jsonFrames(response).map((frame) => frame.type)).toContain("cf_agent_state");
+  });
+
+  test.for(["https://evil.example", "null", "http://127.0.0.1.evil.example"])(
+    "a WebSocket upgrade from Origin %s is 403 even with the operator's cookie, never 101",
+    async (origin, { accessServer }) => {
+      const response = await sendCreatingNothing(accessServer, {
+        path: "/agents/command-center-agent/main",
+        websocket: true,
+        headers: { Origin: origin, ...(await validCredentials(accessServer, "cookie")) }
+      });
+      expect(response.status, described(response)).toBe(403);
+      expect(JSON.parse(response.body)).toEqual({ error: "forbidden: a WebSocket from another origin" });
+      expect(response.frames).toEqual([]);
+    }
+  );
+
+  test("the dispatch CLI's socket (no Origin, the JWT in the header) upgrades", async ({ accessServer }) => {
+    const response = await send(accessServer, {
+      path: "/agents/command-center-agent/main",
+      websocket: true,
+      headers: await validCredentials(accessServer),
+      until: (frames) => frames.some((frame) => frame.text.includes('"cf_agent_state"')),
+      frameWindowMs: 5_000
+    });
+    expect(response.status, described(response)).toBe(101);
   });
 
   test("GET /api/command-center (JWT in the cookie) is 200", async ({ accessServer }) => {

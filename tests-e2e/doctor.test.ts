@@ -3,8 +3,10 @@
  * dev --local`, LOCAL_DEV=1): the CLI, as a child process, reads the
  * Worker's own `GET /api/health` and prints it beside this checkout's
  * lines. With the skills bucket never seeded, the Worker's Skills line
- * blocks, so the doctor exits 1 and names `npm run seed:r2`; seeded while
- * the Worker runs (as a contributor reseeds), the same command exits 0.
+ * blocks and names `npm run seed:r2`; seeded while the Worker runs (as a
+ * contributor reseeds), the Worker's report blocks nothing. This checkout
+ * is the template, which leaves Access for the operator to set, so its
+ * Access line blocks either way and the exit code is 1 both times.
  */
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
@@ -41,16 +43,20 @@ function workerSection(stdout: string, url: string): string {
 }
 
 describe("npm run doctor --url against the local Worker", () => {
-  test("exits 1 on the unseeded skills bucket with its fix, and 0 once it is seeded", { timeout: 180_000 }, async ({ server }) => {
+  test("blocks on the unseeded skills bucket with its fix, and not once it is seeded; the template's Access blocks throughout", { timeout: 180_000 }, async ({ server }) => {
     const unseeded = await doctor(["--url", server.url]);
     const lines = workerSection(unseeded.stdout, server.url);
     expect(lines).toContain("  ✗ Skills bucket: SKILLS_BUCKET holds no skills\n      fix: npm run seed:r2 -- --local");
     expect(lines).toMatch(/^ {2}! Local dev: LOCAL_DEV=1/m);
     expect(lines).toMatch(/^ {2}! Model: the scripted model/m);
     expect(lines).toMatch(/^ {2}✓ Reproductions bucket: /m);
-    // This checkout's own lines come first and do not block.
-    expect(unseeded.stdout.slice(0, unseeded.stdout.indexOf("The Worker's health report"))).not.toContain("✗");
-    expect(unseeded.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✗ 1 check blocks runs; \d+ warnings$/);
+    // The local Worker runs with LOCAL_DEV=1: no Access is fine there.
+    expect(lines).toMatch(/^ {2}✓ Cloudflare Access: off, as local dev runs/m);
+    // This checkout's own lines come first; the template's only block is Access, with its fix.
+    const checkout = unseeded.stdout.slice(0, unseeded.stdout.indexOf("The Worker's health report"));
+    expect(checkout.match(/^ {2}✗ .*$/gm)).toEqual([expect.stringMatching(/^ {2}✗ Cloudflare Access: wrangler\.jsonc sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off/)]);
+    expect(checkout).toContain("      fix: set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in wrangler.jsonc");
+    expect(unseeded.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✗ 2 checks block runs; \d+ warnings$/);
     expect(unseeded.code, unseeded.stderr).toBe(1);
 
     await seedSkills({ local: true, persistTo: server.persistTo });
@@ -58,10 +64,13 @@ describe("npm run doctor --url against the local Worker", () => {
     const report = JSON.parse(seeded.stdout) as DoctorReport;
     expect(report.worker).toMatchObject({ url: `${server.url}/api/health`, generatedAt: expect.any(String) });
     expect(report.worker!.checks.map((check) => check.id).sort()).toEqual(
-      ["access", "containers", "egress", "github", "local-dev", "model", "repros", "skills", "token-broker"]
+      ["access", "allowed-repos", "containers", "egress", "github", "local-dev", "model", "repros", "skills", "token-broker"]
     );
     expect(report.worker!.checks.find((check) => check.id === "skills")).toMatchObject({ status: "ok" });
-    expect(report.status).toBe("warn");
-    expect(seeded.code, seeded.stderr).toBe(0);
+    expect(report.worker!.status).toBe("warn");
+    // What still blocks is the template's Access, and nothing else.
+    expect(report.checkout.checks.filter((check) => check.status === "block").map((check) => check.id)).toEqual(["access"]);
+    expect(report.status).toBe("block");
+    expect(seeded.code, seeded.stderr).toBe(1);
   });
 });

@@ -4,10 +4,9 @@
  * or one the caller passes in, e.g. with skills seeded before the start
  * (other wrangler processes on this machine use `.wrangler/state` and 8787).
  *
- * `test` exposes it three times, each file-scoped and started only when a
- * test asks for it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted
- * model), `serverWithoutLocalDev` as production would run, and
- * `accessServer`, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
+ * `test` exposes it twice, each file-scoped and started only when a test
+ * asks for it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model),
+ * and `accessServer`, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
  * local HTTPS stand-in (support/access-issuer.ts). Wrangler runs in its
  * own process group because it leaves workerd children; teardown kills the
  * group whether the tests passed or not, and so does this process's exit.
@@ -223,11 +222,6 @@ function sleep(ms: number): Promise<void> {
 export const test = base
   .extend("server", { scope: "file" }, async ({}, { onCleanup }): Promise<DevServer> => {
     const server = await startDevServer({ localDev: true });
-    onCleanup(() => server.stop());
-    return server;
-  })
-  .extend("serverWithoutLocalDev", { scope: "file" }, async ({}, { onCleanup }): Promise<DevServer> => {
-    const server = await startDevServer({ localDev: false });
     onCleanup(() => server.stop());
     return server;
   })

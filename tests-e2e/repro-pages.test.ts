@@ -14,6 +14,11 @@
  * behind Access: refused without it, and with the operator's Access cookie
  * redirected to a granted address under which the page and its assets are
  * served (the grant is the credential, so it must not be forgeable).
+ *
+ * A page stays home: its Content-Security-Policy lets it fetch nothing and
+ * open no socket, so a page whose script tries the Worker's API and the
+ * command center's socket, in a browser holding the operator's Access
+ * cookie, sends neither request and still runs.
  * Screenshots land in test-results/screenshots/.
  */
 import type { BrowserContext, Request } from "playwright-core";
@@ -43,6 +48,31 @@ const PUBLISH = [
   "TEST: reply published"
 ].join("\n");
 
+/**
+ * A page that, on its button, tries the Worker's own origin as a hostile
+ * page would: the API with credentials, and the command center's socket.
+ * What happened lands in data attributes; a CSP violation is an event.
+ */
+const PROBE_SCRIPT = [
+  "const violations = [];",
+  "document.addEventListener('securitypolicyviolation', (event) => violations.push(event.effectiveDirective + ' ' + event.blockedURI));",
+  "const worker = new URL(document.baseURI).origin;",
+  "document.getElementById('trigger').addEventListener('click', async () => {",
+  "  let fetched; try { const response = await fetch(worker + '/api/command-center', { credentials: 'include' }); fetched = 'answered ' + response.status; } catch (error) { fetched = 'failed: ' + error.name; }",
+  "  const socket = await new Promise((resolve) => { try { const ws = new WebSocket(worker.replace('http', 'ws') + '/agents/command-center-agent/main'); ws.onopen = () => resolve('open'); ws.onerror = () => resolve('error'); } catch (error) { resolve('threw: ' + error.name); } });",
+  "  await new Promise((resolve) => setTimeout(resolve, 200));",
+  "  Object.assign(document.body.dataset, { fetched, socket, violations: violations.join(' | ') });",
+  "  document.getElementById('out').textContent = 'clicked: expected 2, actual 3';",
+  "  document.body.dataset.clicked = 'yes';",
+  "});"
+].join(" ");
+const PUBLISH_PROBE = [
+  `TEST: write /workspace/repro/dist/index.html ${PAGE}`,
+  `TEST: write /workspace/repro/dist/assets/app.js ${PROBE_SCRIPT}`,
+  "TEST: publish /workspace/repro/dist",
+  "TEST: reply published"
+].join("\n");
+
 const PUBLICATION_ID = "[0-9a-f]{32}";
 /** `<id>.<expires, epoch seconds>.<base64url HMAC-SHA256>` (src/repro/grant.ts). */
 const GRANTED = new RegExp(`^/repro/private/(${PUBLICATION_ID})\\.([0-9]+)\\.([A-Za-z0-9_-]{43})/$`);
@@ -50,12 +80,12 @@ const GRANTED = new RegExp(`^/repro/private/(${PUBLICATION_ID})\\.([0-9]+)\\.([A
 const browser = useChromium();
 
 /** Publishes the page for a fresh issue and returns the URL the publish tool gave the model, and the run's closing comment. */
-async function publish(server: ReportingServer, repoVisibility?: DispatchBody["repoVisibility"]) {
+async function publish(server: ReportingServer, repoVisibility?: DispatchBody["repoVisibility"], instruction = PUBLISH) {
   const run = await dispatchRun(server, {
     repo: "acme/repro-pages",
     issueNumber: freshIssueNumber(),
     commentId: freshIssueNumber(),
-    instruction: PUBLISH,
+    instruction,
     ...(repoVisibility ? { repoVisibility } : {})
   });
   const settled = await waitForSubmission(server.url, run, { credentials: await server.jwtHeader() });
@@ -174,5 +204,42 @@ describe("a private repository's reproduction", () => {
       expect(tampered.status, `${segment}: ${tampered.text}`).toBe(404);
       expect(tampered.text).not.toContain("Trigger bug");
     }
+  });
+});
+
+describe("a reproduction page stays home", () => {
+  test("cannot fetch from or open a socket to the Worker's origin, even with the operator's cookie, and still runs", async ({ reportingServer: server }) => {
+    const { url } = await publish(server, "public", PUBLISH_PROBE);
+    const { context, page, errors } = await openContext([{ name: ACCESS_COOKIE, value: await server.access.sign(), url: server.url }]);
+    const toWorker: string[] = [];
+    context.on("request", (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith("/api/") || path.startsWith("/agents/")) toWorker.push(`${request.method()} ${path}`);
+    });
+    const sockets: string[] = [];
+    page.on("websocket", (socket) => sockets.push(socket.url()));
+    const console: string[] = [];
+    page.on("console", (message) => console.push(message.text()));
+
+    const response = await page.goto(url.href);
+    await clickAndSeeTheScriptRun(page);
+
+    // Neither request left the browser.
+    expect(toWorker).toEqual([]);
+    expect(sockets).toEqual([]);
+    const body = page.locator("body");
+    expect(await body.getAttribute("data-fetched")).toBe("failed: TypeError");
+    expect(await body.getAttribute("data-socket")).toMatch(/^(error|threw: SecurityError)$/);
+    // …because the page's policy refused both.
+    const violations = (await body.getAttribute("data-violations")) ?? "";
+    expect(violations).toContain(`connect-src ${server.url}/api/command-center`);
+    expect(violations).toContain(`connect-src ${server.url.replace("http", "ws")}/agents/command-center-agent/main`);
+    expect(console.filter((text) => text.includes("Content Security Policy")).length).toBeGreaterThanOrEqual(2);
+    const policy = response?.headers()["content-security-policy"] ?? "";
+    expect(policy).toMatch(/^sandbox allow-scripts\b/);
+    expect(policy).toContain("connect-src 'none'");
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: `${SHOTS}/repro-stays-home.png` });
+    await context.close();
   });
 });

@@ -1,41 +1,59 @@
 /**
- * The Access line: whether the Worker verifies Cloudflare Access
- * (src/http/access.ts), from the two settings alone. Both set: on, naming
- * the team (the AUD tag is not shown). Neither: off, which is how local dev
- * runs and a warning anywhere else. Exactly one: the Worker refuses to guess
- * and answers 500 to everything but public reproductions, this report
- * included, so that line blocks; `npm run doctor` is where an operator
- * sees it. Pure.
+ * The Access line: what the Worker makes of Cloudflare Access
+ * (src/http/access.ts `accessMode`), from the settings alone. Both set: on,
+ * naming the team (the AUD tag is not shown). Neither: open in local dev
+ * (ok); in a deploy closed, every path but public reproductions a 503, so
+ * it blocks; unless ACCESS=off, the operator's explicit opt-out, which
+ * warns and is marked unsafe (the banner shows it in red). Exactly one
+ * set, or an ACCESS that is neither "" nor "off": the Worker refuses to
+ * guess and answers 500. Whenever this line blocks, the gate answers that
+ * 503 or 500 to this report too, so `npm run doctor` (and `workerHealth`'s
+ * own callers) is where an operator sees it. Pure.
  */
 import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";
-import { normalizeTeamDomain, type AccessConfig } from "../http/access";
+import { accessMode, namedSetting, normalizeTeamDomain, type AccessConfig } from "../http/access";
 
 const LABEL = HEALTH_LABELS.access;
+const SET_BOTH = "put an Access application in front of the Worker and set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD";
 
 export function accessHealth(config: AccessConfig, options: { localDev: boolean }): HealthCheck {
-  const team = config.CF_ACCESS_TEAM_DOMAIN?.trim() ?? "";
-  const aud = config.CF_ACCESS_AUD?.trim() ?? "";
-  if (team !== "" && aud !== "") {
-    return { id: "access", label: LABEL, status: "ok", detail: `on: every request but public reproductions needs an Access token from ${normalizeTeamDomain(team)}` };
+  const mode = accessMode(config, options);
+  const line = (status: HealthCheck["status"], detail: string, fix?: string): HealthCheck => ({ id: "access", label: LABEL, status, detail, ...(fix ? { fix } : {}) });
+  switch (mode.kind) {
+    case "verify": {
+      const detail = `on: every request but public reproductions needs an Access token from ${normalizeTeamDomain(mode.teamDomain)}`;
+      return mode.optOutIgnored
+        ? line("warn", `${detail}; ACCESS=off is set too and changes nothing while both are set`, 'set ACCESS to "" (Access is on)')
+        : line("ok", detail);
+    }
+    case "open":
+      if (mode.reason === "local-dev") return line("ok", "off, as local dev runs (only loopback hosts are answered)");
+      return {
+        ...line(
+          "warn",
+          "ACCESS=off: the dashboard, /api/* (Continue included), /agents/* and private reproductions are open to anyone who reaches the Worker",
+          `${SET_BOTH}, then set ACCESS to ""`
+        ),
+        unsafe: true
+      };
+    case "not-configured":
+      return line(
+        "block",
+        "not configured: the Worker answers 503 to the dashboard, /api/*, /agents/* and private reproductions (public reproductions stay public)",
+        `${SET_BOTH}; or set ACCESS to "off" to serve them without Access (unsafe)`
+      );
+    case "half-configured":
+      return line(
+        "block",
+        `half-configured: ${mode.missing} is empty, so the Worker answers 500 to everything but public reproductions`,
+        "set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither"
+      );
+    case "bad-setting":
+      return line(
+        "block",
+        `ACCESS=${namedSetting(mode.value)} is not a setting, so the Worker answers 500 to everything but public reproductions`,
+        'set ACCESS to "" (Access required outside local dev) or "off"'
+      );
   }
-  if (team === "" && aud === "") {
-    return options.localDev
-      ? { id: "access", label: LABEL, status: "ok", detail: "off, as local dev runs (only loopback hosts are answered)" }
-      : {
-          id: "access",
-          label: LABEL,
-          status: "warn",
-          detail: "off: the dashboard, /api/* (Continue included) and /agents/* are open to anyone who reaches the Worker",
-          fix: "put an Access application in front of the Worker and set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD"
-        };
-  }
-  const missing = team === "" ? "CF_ACCESS_TEAM_DOMAIN" : "CF_ACCESS_AUD";
-  return {
-    id: "access",
-    label: LABEL,
-    status: "block",
-    detail: `half-configured: ${missing} is empty, so the Worker answers 500 to everything but public reproductions`,
-    fix: "set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither"
-  };
 }

@@ -2,18 +2,24 @@
  * Cloudflare Access, verified by the Worker itself rather than trusted from
  * the edge. Which requests need it is decided by the route policy
  * (route-policy.ts: everything but public reproductions); this module only
- * checks one request. When Access is configured (`CF_ACCESS_TEAM_DOMAIN` and
- * `CF_ACCESS_AUD` both set) the request needs a valid Access JWT, from the
- * `Cf-Access-Jwt-Assertion` header or else the `CF_Authorization` cookie:
- * RS256, signed by a key of the team's JWKS
- * (`https://<team domain>/cdn-cgi/access/certs`), issuer
- * `https://<team domain>`, audience the application's AUD tag, not expired.
- * Anything else is a 403. With both vars empty (local dev) everything is
- * open; with only one set the Worker refuses to guess (500).
+ * checks one request, by the Worker's Access mode (`accessMode`):
  *
- * `accessGuard` returns null to let the request through. The JWKS is fetched
- * by jose and cached per isolate, one per team domain. Pure apart from that
- * fetch; tests inject nothing but an MSW-served JWKS.
+ *   CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD set  verify: a valid Access JWT,
+ *       from the `Cf-Access-Jwt-Assertion` header or else the
+ *       `CF_Authorization` cookie: RS256, signed by a key of the team's JWKS
+ *       (`https://<team domain>/cdn-cgi/access/certs`), issuer
+ *       `https://<team domain>`, audience the application's AUD tag, not
+ *       expired; anything else is a 403
+ *   neither, LOCAL_DEV=1                         open (local dev answers only loopback hosts: gate.ts)
+ *   neither, ACCESS=off                          open: the operator's explicit opt-out (the health page shows it in red)
+ *   neither, and no opt-out                      closed: 503 naming both variables and the opt-out
+ *   only one of them, or an ACCESS that is
+ *   neither "" nor "off"                         the Worker refuses to guess: 500 naming the fix
+ *
+ * So a deploy that forgot Access serves nothing behind it rather than
+ * everything. `accessGuard` returns null to let the request through. The
+ * JWKS is fetched by jose and cached per isolate, one per team domain. Pure
+ * apart from that fetch; tests inject nothing but an MSW-served JWKS.
  */
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from "jose";
 
@@ -21,9 +27,28 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from "
 export const HALF_CONFIGURED =
   "agent-think: Cloudflare Access is half configured, so nothing behind it is served. Set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither.\n";
 
-export type AccessConfig = { CF_ACCESS_TEAM_DOMAIN?: string; CF_ACCESS_AUD?: string };
+/** The answer to every gated path of a deploy with no Access and no opt-out. */
+export const NOT_CONFIGURED =
+  "agent-think: Cloudflare Access is not configured, so the dashboard, the API, the sockets and private reproductions are not served. " +
+  "Put an Access application in front of this Worker and set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, " +
+  "or set ACCESS=off to serve them to anyone who reaches the Worker (unsafe).\n";
+
+/** How the answer to every gated path begins while ACCESS is neither "" nor "off" (`badAccessSetting`). */
+export const BAD_ACCESS_SETTING_PREFIX = "agent-think: ACCESS=";
+
+export type AccessConfig = { CF_ACCESS_TEAM_DOMAIN?: string; CF_ACCESS_AUD?: string; ACCESS?: string };
+
+/** What the settings make of Access (see the table above). */
+export type AccessMode =
+  | { kind: "verify"; teamDomain: string; audiences: string[]; /** ACCESS=off is set too, and ignored: Access is verified. */ optOutIgnored: boolean }
+  | { kind: "open"; reason: "local-dev" | "opted-out" }
+  | { kind: "not-configured" }
+  | { kind: "half-configured"; missing: "CF_ACCESS_TEAM_DOMAIN" | "CF_ACCESS_AUD" }
+  | { kind: "bad-setting"; value: string };
 
 export type AccessDeps = {
+  /** LOCAL_DEV=1: without Access the Worker is open. Off by default, so a caller that forgets it fails closed. */
+  localDev?: boolean;
   /** The key set to verify against; by default the team's JWKS, cached per isolate. */
   jwks?: JWTVerifyGetKey;
   /** The clock expiry is checked against. */
@@ -34,6 +59,8 @@ export type AccessDeps = {
 
 export const ACCESS_JWT_HEADER = "cf-access-jwt-assertion";
 export const ACCESS_COOKIE = "CF_Authorization";
+/** The one value of ACCESS besides "" (Access required outside local dev). */
+export const ACCESS_OFF = "off";
 
 const jwksByDomain = new Map<string, JWTVerifyGetKey>();
 
@@ -43,27 +70,66 @@ export function normalizeTeamDomain(value: string): string {
   return host.includes(".") ? host : `${host}.cloudflareaccess.com`;
 }
 
-export async function accessGuard(request: Request, config: AccessConfig, deps: AccessDeps = {}): Promise<Response | null> {
+export function accessMode(config: AccessConfig, options: { localDev: boolean }): AccessMode {
+  const setting = (config.ACCESS ?? "").trim();
+  if (setting !== "" && setting.toLowerCase() !== ACCESS_OFF) return { kind: "bad-setting", value: setting };
+  const optOut = setting !== "";
   const teamDomain = config.CF_ACCESS_TEAM_DOMAIN?.trim() ?? "";
   const audiences = (config.CF_ACCESS_AUD ?? "")
     .split(",")
     .map((aud) => aud.trim())
     .filter(Boolean);
-  if (teamDomain === "" && audiences.length === 0) return null;
-  if (teamDomain === "" || audiences.length === 0) {
-    deps.onDenied?.("access is half configured: set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither", request);
-    // The fix names two variables and no value: the page an operator sees in place of the dashboard says what to do.
-    return new Response(HALF_CONFIGURED, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
-  }
+  if (teamDomain !== "" && audiences.length > 0) return { kind: "verify", teamDomain, audiences, optOutIgnored: optOut };
+  if (teamDomain !== "") return { kind: "half-configured", missing: "CF_ACCESS_AUD" };
+  if (audiences.length > 0) return { kind: "half-configured", missing: "CF_ACCESS_TEAM_DOMAIN" };
+  if (options.localDev) return { kind: "open", reason: "local-dev" };
+  return optOut ? { kind: "open", reason: "opted-out" } : { kind: "not-configured" };
+}
 
+/**
+ * The answer to a gated path while ACCESS holds `value`. A word (`on`,
+ * `false`, `disabled`) is named; anything else is described, not echoed to
+ * whoever asks (it could be a value meant for another variable).
+ */
+export function badAccessSetting(value: string): string {
+  return `${BAD_ACCESS_SETTING_PREFIX}${namedSetting(value)} is not a setting, so nothing behind Access is served. Leave ACCESS empty (Access required) or set it to "off".\n`;
+}
+
+/** `"on"` for a short word; a description of the length for anything else. */
+export function namedSetting(value: string): string {
+  return /^[A-Za-z0-9_-]{1,16}$/.test(value) ? JSON.stringify(value) : `(a value of ${value.length} characters)`;
+}
+
+export async function accessGuard(request: Request, config: AccessConfig, deps: AccessDeps = {}): Promise<Response | null> {
+  const mode = accessMode(config, { localDev: deps.localDev ?? false });
+  switch (mode.kind) {
+    case "open":
+      return null;
+    case "not-configured":
+      deps.onDenied?.("access is not configured: set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or ACCESS=off", request);
+      // Not the operator's mistake in a value but a missing step: 503, and the page says which step.
+      return plain(NOT_CONFIGURED, 503);
+    case "half-configured":
+      deps.onDenied?.("access is half configured: set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither", request);
+      // The fix names two variables and no value: the page an operator sees in place of the dashboard says what to do.
+      return plain(HALF_CONFIGURED, 500);
+    case "bad-setting":
+      deps.onDenied?.(`ACCESS=${namedSetting(mode.value)} is not a setting: "" or "off"`, request);
+      return plain(badAccessSetting(mode.value), 500);
+    case "verify":
+      return await verify(request, mode, deps);
+  }
+}
+
+async function verify(request: Request, mode: Extract<AccessMode, { kind: "verify" }>, deps: AccessDeps): Promise<Response | null> {
   const token = accessToken(request);
   if (!token) return deny(request, deps, "no Access token");
 
-  const domain = normalizeTeamDomain(teamDomain);
+  const domain = normalizeTeamDomain(mode.teamDomain);
   try {
     await jwtVerify(token, deps.jwks ?? teamJwks(domain), {
       issuer: `https://${domain}`,
-      audience: audiences,
+      audience: mode.audiences,
       algorithms: ["RS256"],
       requiredClaims: ["exp"],
       ...(deps.now ? { currentDate: new Date(deps.now()) } : {})
@@ -115,5 +181,9 @@ function teamJwks(domain: string): JWTVerifyGetKey {
 
 function deny(request: Request, deps: AccessDeps, reason: string): Response {
   deps.onDenied?.(reason, request);
-  return new Response("forbidden", { status: 403, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return plain("forbidden", 403);
+}
+
+function plain(text: string, status: number): Response {
+  return new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" } });
 }

@@ -5,7 +5,13 @@
  *
  *   no canonical path                        → 400
  *   LOCAL_DEV=1 and a Host that is not loopback → 403 (DNS rebinding)
- *   not public and Access configured          → the Access check (403)
+ *   a WebSocket upgrade from another Origin    → 403 (a page elsewhere
+ *                                                riding the operator's cookie)
+ *   not public                                 → Access (access.ts): 403
+ *                                                without a valid JWT; 503 with
+ *                                                no Access and no ACCESS=off
+ *                                                outside local dev; 500 when
+ *                                                it is set up wrongly
  *   /dev/* without LOCAL_DEV=1                 → 404
  *   /dev/* from another site, or a non-JSON POST → 403
  *   a write (Continue) not same-origin JSON    → 403
@@ -15,13 +21,13 @@
  */
 import { accessGuard, type AccessConfig, type AccessDeps } from "./access";
 import { json, notFound } from "./responses";
-import { canonicalize, crossSiteRefusal, isLoopbackRequest, localDevRefusal, type CanonicalRequest } from "./route-policy";
+import { canonicalize, crossSiteRefusal, isLoopbackRequest, localDevRefusal, socketOriginRefusal, type CanonicalRequest } from "./route-policy";
 
 export type GateDeps = {
   localDev: boolean;
   access: AccessConfig;
-  /** The key set and clock Access verifies with (tests); its own `onDenied` is replaced by `onRefused`. */
-  accessDeps?: Omit<AccessDeps, "onDenied">;
+  /** The key set and clock Access verifies with (tests); its own `localDev` and `onDenied` are the gate's. */
+  accessDeps?: Omit<AccessDeps, "onDenied" | "localDev">;
   /** Why a request was refused (a log line); the client gets only the one-line reason. */
   onRefused?(reason: string, path: string): void;
 };
@@ -42,9 +48,12 @@ export async function gate(request: Request, deps: GateDeps): Promise<GateResult
   if (deps.localDev && !isLoopbackRequest(canonical.request, url)) {
     return refused("local dev answers only requests to 127.0.0.1, localhost or [::1]");
   }
+  const socketRefused = socketOriginRefusal(canonical.request, url, { localDev: deps.localDev });
+  if (socketRefused) return refused(socketRefused);
   if (rule.access !== "public") {
     const denied = await accessGuard(canonical.request, deps.access, {
       ...deps.accessDeps,
+      localDev: deps.localDev,
       onDenied: (reason) => deps.onRefused?.(reason, url.pathname)
     });
     if (denied) return refuse(denied);

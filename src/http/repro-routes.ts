@@ -14,8 +14,13 @@
  * is sandboxed: `Content-Security-Policy: sandbox allow-scripts` gives it an
  * opaque origin, so it can run its button but cannot read the dashboard, its
  * API or its cookies. Its own module scripts then load cross-origin, hence
- * `Access-Control-Allow-Origin: *` on every file. Reached with the canonical
- * request's decoded segments; pure over the bucket, the key and the clock.
+ * `Access-Control-Allow-Origin: *` on every file. The same policy keeps it
+ * home (`reproPolicy`): it loads scripts, styles, images, fonts and media
+ * only from under its own address, and fetches nothing, opens no socket and
+ * submits no form, so it cannot even send a request to the Worker with the
+ * operator's cookie (the reproduce skill's page is a static Vite build that
+ * needs no network once loaded). Reached with the canonical request's
+ * decoded segments; pure over the bucket, the key and the clock.
  */
 import { checkGrant, grantSegment } from "../repro/grant";
 import { PRIVATE_SEGMENT, PUBLICATION_ID } from "../repro/publish";
@@ -23,6 +28,31 @@ import { REPRO_PREFIX } from "../shared/buckets";
 import { json, notFound } from "./responses";
 
 export const REPRO_SANDBOX = "sandbox allow-scripts allow-forms allow-modals allow-popups";
+
+/**
+ * The whole Content-Security-Policy of a page published at `pageBase` (its
+ * absolute address, ending in a slash). The page's own origin is opaque, so
+ * its files are named by that address, as a path prefix, not by `'self'`
+ * (which would also name the dashboard). Inline code and eval stay allowed
+ * (what a library under test does is the reproduction; neither reaches the
+ * network), and so do `data:` and `blob:` images, fonts and media, which
+ * are local. `form-action 'none'` stops a form's submission, not its
+ * submit event, so a form a script handles still works.
+ */
+export function reproPolicy(pageBase: string): string {
+  return [
+    REPRO_SANDBOX,
+    "default-src 'none'",
+    `script-src ${pageBase} 'unsafe-inline' 'unsafe-eval'`,
+    `style-src ${pageBase} 'unsafe-inline'`,
+    `img-src ${pageBase} data: blob:`,
+    `font-src ${pageBase} data:`,
+    `media-src ${pageBase} data: blob:`,
+    "connect-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'"
+  ].join("; ");
+}
 
 export type ReproRouteDeps = {
   bucket: Pick<R2Bucket, "get" | "head">;
@@ -75,7 +105,7 @@ async function serve(
   if (!object) return notFound();
   const headers = new Headers({
     "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-    "content-security-policy": REPRO_SANDBOX,
+    "content-security-policy": reproPolicy(new URL(`${where.page}/`, url).href),
     "access-control-allow-origin": "*",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",

@@ -15,9 +15,11 @@
  * (`/repro/<id>/…`) are public, and a private one's page while its grant
  * holds (`/repro/private/<id>.<grant>/…`, checked by the route; see
  * repro/grant.ts). `/dev/*` exists only with `LOCAL_DEV=1`.
- * Everything else, known route or not, needs Access when Access is
- * configured. Static assets never reach the Worker (the asset layer serves
- * them first). Pure.
+ * Everything else, known route or not, needs Access (access.ts: a valid JWT;
+ * closed with a 503 on a deploy without Access unless ACCESS=off). A
+ * WebSocket upgrade is also judged by its Origin (`socketOriginRefusal`).
+ * Static assets never reach the Worker (the asset layer serves them first).
+ * Pure.
  */
 import { GRANTED_SEGMENT } from "../repro/grant";
 import { PRIVATE_SEGMENT } from "../repro/publish";
@@ -135,6 +137,32 @@ export function crossSiteRefusal(request: Request, url: URL, options: { write: b
     if (!isJson(request.headers.get("content-type"))) return "the body must be application/json";
   }
   return null;
+}
+
+/**
+ * Why a WebSocket upgrade must be refused, or null. A browser always sends
+ * the page's Origin with an upgrade, and sockets are not held to CORS: a
+ * page on another site (or a sandboxed reproduction page, whose Origin is
+ * `null`) could otherwise open the dashboard's sockets with the operator's
+ * Access cookie and read them. So an Origin, when present, must be this
+ * request's own scheme and host, or under LOCAL_DEV a loopback host (the
+ * dashboard served by `npx vite` on another port). No Origin is not a
+ * browser: the dispatch CLI and Node's WebSocket send none, and Access still
+ * stands in front of them.
+ */
+export function socketOriginRefusal(request: Request, url: URL, options: { localDev: boolean }): string | null {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return null;
+  const origin = request.headers.get("origin");
+  if (origin === null) return null;
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    return "a WebSocket from another origin";
+  }
+  if (from.origin === url.origin) return null;
+  if (options.localDev && (from.protocol === "http:" || from.protocol === "https:") && isLoopbackHost(from.hostname)) return null;
+  return "a WebSocket from another origin";
 }
 
 /** A local-dev route: no other site may read or write through it, and every POST is JSON (the CLI sends no Origin). */

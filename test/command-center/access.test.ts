@@ -30,6 +30,7 @@ describe("accessGuard in workerd", () => {
     expect((await accessGuard(at({ "cf-access-jwt-assertion": await sign("other") }), config))?.status).toBe(403);
     expect((await accessGuard(at({ "cf-access-jwt-assertion": await sign(AUD, Math.floor(Date.now() / 1000) - 60) }), config))?.status).toBe(403);
     expect((await accessGuard(at({}), config))?.status).toBe(403);
-    expect(await accessGuard(at({}), { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" })).toBeNull();
+    expect(await accessGuard(at({}), { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" }, { localDev: true })).toBeNull();
+    expect((await accessGuard(at({}), { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" }))?.status).toBe(503);
   });
 });

@@ -2,7 +2,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "j
 import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { accessGuard, accessToken, HALF_CONFIGURED, normalizeTeamDomain } from "../../src/http/access";
+import { accessGuard, accessMode, accessToken, BAD_ACCESS_SETTING_PREFIX, HALF_CONFIGURED, normalizeTeamDomain, NOT_CONFIGURED } from "../../src/http/access";
 
 const TEAM = "agent-think-test.cloudflareaccess.com";
 const AUD = "aud-0123456789abcdef";
@@ -113,26 +113,98 @@ describe("accessGuard with Access configured", () => {
 });
 
 describe("accessGuard without Access", () => {
-  it("is open when neither var is set (local dev)", async () => {
-    for (const open of [{}, { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" }, { CF_ACCESS_TEAM_DOMAIN: " ", CF_ACCESS_AUD: "" }]) {
-      expect(await accessGuard(request("/api/command-center"), open)).toBeNull();
-      expect(await accessGuard(request("/agents/command-center-agent/main"), open)).toBeNull();
+  const none = [{}, { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" }, { CF_ACCESS_TEAM_DOMAIN: " ", CF_ACCESS_AUD: "", ACCESS: "" }];
+
+  it("is open in local dev (LOCAL_DEV=1 answers only loopback hosts: the gate)", async () => {
+    for (const open of none) {
+      expect(await accessGuard(request("/api/command-center"), open, { localDev: true })).toBeNull();
+      expect(await accessGuard(request("/agents/command-center-agent/main"), open, { localDev: true })).toBeNull();
+    }
+  });
+
+  it("fails closed in a deploy: 503 naming both variables and the opt-out, and by default", async () => {
+    for (const closed of none) {
+      for (const path of ["/api/command-center", "/agents/command-center-agent/main", "/", "/repro/private/0123456789abcdef0123456789abcdef/"]) {
+        const denied: string[] = [];
+        const response = await accessGuard(request(path), closed, { localDev: false, onDenied: (reason) => denied.push(reason) });
+        expect(response?.status, path).toBe(503);
+        const body = await response!.text();
+        expect(body).toBe(NOT_CONFIGURED);
+        expect(denied).toEqual([expect.stringContaining("not configured")]);
+      }
+      // A caller that does not say it is local dev gets the deploy's answer.
+      expect((await accessGuard(request("/api/health"), closed))?.status).toBe(503);
+    }
+    expect(NOT_CONFIGURED).toMatch(/CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD/);
+    expect(NOT_CONFIGURED).toContain("ACCESS=off");
+  });
+
+  it("is open again with the explicit opt-out ACCESS=off, however it is written", async () => {
+    for (const ACCESS of ["off", "OFF", " off "]) {
+      expect(await accessGuard(request("/api/command-center"), { ACCESS }), ACCESS).toBeNull();
+      expect(await accessGuard(request("/agents/command-center-agent/main"), { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "", ACCESS })).toBeNull();
+    }
+  });
+
+  it("still verifies when ACCESS=off is set beside both settings", async () => {
+    expect((await accessGuard(request("/api/command-center"), { ...config, ACCESS: "off" }))?.status).toBe(403);
+    expect(await accessGuard(await withJwt("/api/command-center"), { ...config, ACCESS: "off" })).toBeNull();
+  });
+
+  it("refuses to guess on any other ACCESS value, naming a word and never echoing anything else", async () => {
+    for (const [ACCESS, named] of [
+      ["on", '"on"'],
+      ["false", '"false"'],
+      ["disabled", '"disabled"'],
+      [AUD.repeat(2), `(a value of ${AUD.length * 2} characters)`]
+    ] as const) {
+      for (const settings of [{ ACCESS }, { ...config, ACCESS }]) {
+        for (const localDev of [true, false]) {
+          const response = await accessGuard(request("/api/health"), settings, { localDev });
+          expect(response?.status, ACCESS).toBe(500);
+          const body = await response!.text();
+          expect(body.startsWith(`${BAD_ACCESS_SETTING_PREFIX}${named} is not a setting`), body).toBe(true);
+          expect(body).toContain('Leave ACCESS empty (Access required) or set it to "off"');
+          expect(body).not.toContain(AUD);
+        }
+      }
     }
   });
 
   it("refuses to guess when only one var is set, and says the fix without either value", async () => {
     for (const [path, config] of [
       ["/", { CF_ACCESS_TEAM_DOMAIN: TEAM, CF_ACCESS_AUD: "" }],
-      ["/api/health", { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: AUD }]
+      ["/api/health", { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: AUD }],
+      ["/api/health", { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: AUD, ACCESS: "off" }]
     ] as const) {
-      const response = await accessGuard(request(path), config);
-      expect(response?.status).toBe(500);
-      const body = await response!.text();
-      expect(body).toBe(HALF_CONFIGURED);
-      expect(body).toContain("Set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither");
-      expect(body).not.toContain(TEAM);
-      expect(body).not.toContain(AUD);
+      for (const localDev of [true, false]) {
+        const response = await accessGuard(request(path), config, { localDev });
+        expect(response?.status).toBe(500);
+        const body = await response!.text();
+        expect(body).toBe(HALF_CONFIGURED);
+        expect(body).toContain("Set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, or neither");
+        expect(body).not.toContain(TEAM);
+        expect(body).not.toContain(AUD);
+      }
     }
+  });
+});
+
+describe("accessMode", () => {
+  it.each([
+    [{ CF_ACCESS_TEAM_DOMAIN: "t", CF_ACCESS_AUD: "a" }, false, { kind: "verify", teamDomain: "t", audiences: ["a"], optOutIgnored: false }],
+    [{ CF_ACCESS_TEAM_DOMAIN: "t", CF_ACCESS_AUD: "a", ACCESS: "off" }, false, { kind: "verify", optOutIgnored: true }],
+    [{}, true, { kind: "open", reason: "local-dev" }],
+    [{ ACCESS: "off" }, true, { kind: "open", reason: "local-dev" }],
+    [{ ACCESS: "off" }, false, { kind: "open", reason: "opted-out" }],
+    [{}, false, { kind: "not-configured" }],
+    [{ ACCESS: "" }, false, { kind: "not-configured" }],
+    [{ CF_ACCESS_TEAM_DOMAIN: "t" }, true, { kind: "half-configured", missing: "CF_ACCESS_AUD" }],
+    [{ CF_ACCESS_AUD: "a", ACCESS: "off" }, false, { kind: "half-configured", missing: "CF_ACCESS_TEAM_DOMAIN" }],
+    [{ ACCESS: "on" }, true, { kind: "bad-setting", value: "on" }],
+    [{ CF_ACCESS_TEAM_DOMAIN: "t", CF_ACCESS_AUD: "a", ACCESS: " no " }, false, { kind: "bad-setting", value: "no" }]
+  ])("%j with localDev %s is %j", (settings, localDev, mode) => {
+    expect(accessMode(settings, { localDev })).toMatchObject(mode);
   });
 });
 

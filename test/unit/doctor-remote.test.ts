@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders, type OutgoingHttpHeaders, type 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { accessTokenFromEnv, healthUrl, workerHealth } from "../../scripts/lib/doctor/remote";
-import { HALF_CONFIGURED } from "../../src/http/access";
+import { badAccessSetting, HALF_CONFIGURED, NOT_CONFIGURED } from "../../src/http/access";
 import { healthReport, type HealthCheck } from "../../src/shared/health";
 
 const servers: Server[] = [];
@@ -64,6 +64,12 @@ describe("the Worker's health report", () => {
     expect(seen[0]).not.toHaveProperty("cf-access-client-secret");
   });
 
+  it("keeps a line's unsafe mark (ACCESS=off, EGRESS=open)", async () => {
+    const open = { id: "access", label: "Cloudflare Access", status: "warn", unsafe: true, detail: "ACCESS=off: open", fix: "set both" };
+    const { url } = await worker({ status: 200, body: JSON.stringify({ status: "warn", checks: [open], generatedAt: "2026-10-20T12:00:00.000Z" }) });
+    expect((await workerHealth(url, { token: null })).checks).toEqual([open]);
+  });
+
   it("keeps a check the doctor does not know, and hides the token should the Worker echo it", async () => {
     const echo = { id: "future-check", label: "Future", status: "warn", detail: `saw ${TOKEN.clientSecret} from ${TOKEN.clientId}`, fix: "nothing" };
     const { url } = await worker({ status: 200, body: JSON.stringify({ status: "warn", checks: [echo], generatedAt: "2026-10-20T12:00:00.000Z" }) });
@@ -83,6 +89,18 @@ describe("a report that does not arrive is one block line saying what to do", ()
     ],
     ["another redirect", { status: 301, body: "", headers: { location: "https://agent-think.acme.dev/api/health" } }, /a redirect to https:\/\/agent-think\.acme\.dev\/api\/health/, /--url/],
     ["Access is half configured on the Worker", { status: 500, body: HALF_CONFIGURED, headers: { "content-type": "text/plain" } }, /half configured/, /CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD/],
+    [
+      "Access is not configured on the Worker (a deploy without it answers 503)",
+      { status: 503, body: NOT_CONFIGURED, headers: { "content-type": "text/plain" } },
+      /Cloudflare Access is not configured on the Worker, which answers 503/,
+      /set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD on the agent Worker \(or ACCESS to "off", unsafe\)/
+    ],
+    [
+      "the Worker's ACCESS is no setting",
+      { status: 500, body: badAccessSetting("on"), headers: { "content-type": "text/plain" } },
+      /the Worker's ACCESS="on" is not a setting, so it answers 500/,
+      /set ACCESS on the agent Worker to "" or "off"/
+    ],
     ["no such route", { status: 404, body: "" }, /answered 404/, /agent Worker's/],
     ["not JSON", { status: 200, body: "<html>hello</html>", headers: { "content-type": "text/html" } }, /with text\/html, not a health report/, /agent Worker's/],
     ["JSON that is no report", { status: 200, body: '{"checks":"none"}' }, /JSON that is not a health report/, /agent Worker's/],

@@ -17,7 +17,11 @@ const jwt = () =>
   new SignJWT({}).setProtectedHeader({ alg: "RS256", kid: "k" }).setIssuer(`https://${TEAM}`).setAudience(AUD).setExpirationTime("5m").sign(privateKey);
 
 const withAccess = (): GateDeps => ({ localDev: false, access: { CF_ACCESS_TEAM_DOMAIN: TEAM, CF_ACCESS_AUD: AUD }, accessDeps });
-const open = (localDev = false): GateDeps => ({ localDev, access: { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "" } });
+/** No Access: local dev, or a deploy with the explicit opt-out ACCESS=off (without it a deploy is closed: below). */
+const open = (localDev = false): GateDeps => ({ localDev, access: { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "", ACCESS: localDev ? "" : "off" } });
+const unconfigured = (): GateDeps => ({ localDev: false, access: { CF_ACCESS_TEAM_DOMAIN: "", CF_ACCESS_AUD: "", ACCESS: "" } });
+const ID = "0123456789abcdef0123456789abcdef";
+const socket = (origin?: string): RequestInit => ({ headers: { upgrade: "websocket", ...(origin === undefined ? {} : { origin }) } });
 
 async function status(url: string, deps: GateDeps, init?: RequestInit): Promise<number | "through"> {
   const result = await gate(new Request(url, init), deps);
@@ -56,6 +60,102 @@ describe("gate with Access configured", () => {
     const result = await gate(new Request("https://agent-think.test//api/command-center"), { ...withAccess(), onRefused: (reason, path) => refused.push(`${path}: ${reason}`) });
     expect(result.ok).toBe(false);
     expect(refused).toEqual(["/api/command-center: no Access token"]);
+  });
+});
+
+describe("gate on a deploy without Access", () => {
+  it.each([
+    ["/api/command-center", {}],
+    ["/api/health", {}],
+    ["/api/command-center/continue/acme-widgets-7", { method: "POST", headers: { origin: "https://agent-think.test", "content-type": "application/json" }, body: "{}" }],
+    ["/agents/command-center-agent/main", socket()],
+    ["/agents/command-center-agent/main", socket("https://agent-think.test")],
+    ["/agents/think-agent/acme-widgets-1/get-messages", {}],
+    ["/", {}],
+    ["/thread/acme-widgets-1", {}],
+    [`/repro/private/${ID}/`, {}],
+    ["/dev/dispatch", {}],
+    ["/nope", {}]
+  ] as Array<[string, RequestInit]>)("answers 503 to %s, naming both variables and the opt-out", async (path, init) => {
+    const refused: string[] = [];
+    const result = await gate(new Request(`https://agent-think.test${path}`, init), { ...unconfigured(), onRefused: (reason) => refused.push(reason) });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.response.status).toBe(503);
+    const page = await result.response.text();
+    for (const name of ["CF_ACCESS_TEAM_DOMAIN", "CF_ACCESS_AUD", "ACCESS=off"]) expect(page).toContain(name);
+    expect(refused).toEqual([expect.stringContaining("not configured")]);
+  });
+
+  it("keeps public reproductions public", async () => {
+    expect(await status(`https://agent-think.test/repro/${ID}/`, unconfigured())).toBe("through");
+    expect(await status(`https://agent-think.test/repro/${ID}/assets/app.js`, unconfigured())).toBe("through");
+  });
+
+  it("is open again with ACCESS=off, and open in local dev", async () => {
+    for (const deps of [open(false), open(true)]) {
+      const base = deps.localDev ? "http://127.0.0.1:8787" : "https://agent-think.test";
+      expect(await status(`${base}/api/command-center`, deps)).toBe("through");
+      expect(await status(`${base}/agents/command-center-agent/main`, deps, socket())).toBe("through");
+      expect(await status(`${base}/repro/private/${ID}/`, deps)).toBe("through");
+    }
+  });
+
+  it("answers 500 to an ACCESS that is neither empty nor off, naming it", async () => {
+    for (const localDev of [false, true]) {
+      const result = await gate(new Request("http://127.0.0.1:8787/api/health"), { localDev, access: { ACCESS: "disabled" } });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.response.status).toBe(500);
+      expect(await result.response.text()).toContain('ACCESS="disabled" is not a setting');
+    }
+    expect(await status(`https://agent-think.test/repro/${ID}/`, { localDev: false, access: { ACCESS: "disabled" } })).toBe("through");
+  });
+});
+
+describe("gate for WebSocket upgrades", () => {
+  const path = "/agents/command-center-agent/main";
+
+  it("refuses an upgrade whose Origin is another origin, with a one-line reason, before Access", async () => {
+    for (const origin of [
+      "https://evil.example",
+      "https://agent-think.test.evil.example",
+      "http://agent-think.test",
+      "https://agent-think.test:8443",
+      "null",
+      "not a url"
+    ]) {
+      for (const deps of [withAccess(), open(false), unconfigured()]) {
+        const result = await gate(new Request(`https://agent-think.test${path}`, socket(origin)), deps);
+        expect(result.ok, origin).toBe(false);
+        if (result.ok) continue;
+        expect(result.response.status, origin).toBe(403);
+        expect(await result.response.json()).toEqual({ error: "forbidden: a WebSocket from another origin" });
+      }
+    }
+    // …with a valid JWT too: an operator's cookie sent by a page elsewhere is the attack.
+    const headers = { upgrade: "websocket", origin: "https://evil.example", "cf-access-jwt-assertion": await jwt() };
+    expect(await status(`https://agent-think.test${path}`, withAccess(), { headers })).toBe(403);
+  });
+
+  it("lets the same origin and a client with no Origin (the dispatch CLI) through", async () => {
+    const headers = { "cf-access-jwt-assertion": await jwt() };
+    expect(await status(`https://agent-think.test${path}`, withAccess(), { headers: { ...headers, upgrade: "websocket", origin: "https://agent-think.test" } })).toBe("through");
+    expect(await status(`https://agent-think.test${path}`, withAccess(), { headers: { ...headers, upgrade: "websocket" } })).toBe("through");
+    expect(await status(`https://agent-think.test${path}`, open(false), socket("https://agent-think.test"))).toBe("through");
+    // An Origin on a request that is not an upgrade is judged by its own rule, not this one.
+    expect(await status(`https://agent-think.test/api/command-center`, open(false), { headers: { origin: "https://evil.example" } })).toBe("through");
+  });
+
+  it("in local dev, takes any loopback origin (the dashboard under npx vite) and nothing else", async () => {
+    for (const origin of ["http://127.0.0.1:8787", "http://localhost:5173", "http://[::1]:5173", "https://localhost"]) {
+      expect(await status(`http://127.0.0.1:8787${path}`, open(true), socket(origin)), origin).toBe("through");
+    }
+    for (const origin of ["http://evil.example", "http://127.0.0.1.evil.example:8787", "null", "file://localhost/x"]) {
+      expect(await status(`http://127.0.0.1:8787${path}`, open(true), socket(origin)), origin).toBe(403);
+    }
+    // Outside local dev a loopback Origin is just another origin.
+    expect(await status(`https://agent-think.test${path}`, open(false), socket("http://localhost:5173"))).toBe(403);
   });
 });
 

@@ -6,7 +6,7 @@
  * through a grant after Access.
  */
 import { describe, expect, it } from "vitest";
-import { handleReproRoute, REPRO_SANDBOX, type ReproRouteDeps } from "../../src/http/repro-routes";
+import { handleReproRoute, REPRO_SANDBOX, reproPolicy, type ReproRouteDeps } from "../../src/http/repro-routes";
 import { canonicalize } from "../../src/http/route-policy";
 import { GRANT_TTL_MS, importGrantKey } from "../../src/repro/grant";
 import {
@@ -195,12 +195,37 @@ describe("GET /repro/*", () => {
     const get = await served();
     const page = (await get(`/repro/${ID}/`))!;
     expect(page.status).toBe(200);
-    expect(page.headers.get("content-security-policy")).toBe(REPRO_SANDBOX);
+    expect(page.headers.get("content-security-policy")).toBe(reproPolicy(`https://bot.test/repro/${ID}/`));
     expect(page.headers.get("referrer-policy")).toBe("no-referrer");
     expect(await page.text()).toBe("<button>Trigger bug</button>");
     const script = (await get(`/repro/${ID}/assets/app.js`))!;
     expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(script.headers.get("access-control-allow-origin")).toBe("*");
+    expect(script.headers.get("content-security-policy")).toBe(page.headers.get("content-security-policy"));
+  });
+
+  it("keeps the page home: sandboxed, loading only from under its own address, and fetching, connecting and posting nowhere", async () => {
+    const get = await served();
+    const policy = (await get(`/repro/${ID}/`))!.headers.get("content-security-policy")!;
+    const directives = new Map(policy.split(";").map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name!, values] as const;
+    }));
+    const home = `https://bot.test/repro/${ID}/`;
+    expect(policy.startsWith(`${REPRO_SANDBOX}; `)).toBe(true);
+    expect(directives.get("sandbox")).not.toContain("allow-same-origin");
+    expect(directives.get("default-src")).toEqual(["'none'"]);
+    expect(directives.get("connect-src")).toEqual(["'none'"]);
+    expect(directives.get("form-action")).toEqual(["'none'"]);
+    expect(directives.get("base-uri")).toEqual(["'none'"]);
+    for (const kind of ["script-src", "style-src", "img-src", "font-src", "media-src"]) {
+      const sources = directives.get(kind)!;
+      expect(sources[0], kind).toBe(home);
+      // Nothing else with a host or a scheme that goes over the network: no 'self', no other origin, no http(s):, no *.
+      expect(sources.slice(1).every((source) => ["'unsafe-inline'", "'unsafe-eval'", "data:", "blob:"].includes(source)), `${kind}: ${sources.join(" ")}`).toBe(true);
+    }
+    // frames, workers, objects and manifests fall back to default-src 'none'.
+    expect([...directives.keys()].filter((name) => /^(frame|child|worker|object|manifest)-src$/.test(name))).toEqual([]);
   });
 
   it("redirects the bare id, and answers 404 and 405 where it should", async () => {
@@ -233,7 +258,8 @@ describe("GET /repro/*", () => {
 
     const page = (await get(location.pathname))!;
     expect(page.status).toBe(200);
-    expect(page.headers.get("content-security-policy")).toBe(REPRO_SANDBOX);
+    // Its own address is the granted one: the grant is part of the path its assets load from.
+    expect(page.headers.get("content-security-policy")).toBe(reproPolicy(`https://bot.test${location.pathname}`));
     expect(await page.text()).toBe("<button>Trigger bug</button>");
     expect((await get(`${location.pathname}assets/app.js`))!.status).toBe(200);
 

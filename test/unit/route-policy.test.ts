@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalize, crossSiteRefusal, isLoopbackRequest, localDevRefusal, ruleFor } from "../../src/http/route-policy";
+import { canonicalize, crossSiteRefusal, isLoopbackRequest, localDevRefusal, ruleFor, socketOriginRefusal } from "../../src/http/route-policy";
 
 const at = (path: string, init?: RequestInit) => new Request(`https://agent-think.test${path}`, init);
 const canonical = (path: string) => {
@@ -135,5 +135,28 @@ describe("crossSiteRefusal and localDevRefusal", () => {
     expect(loopback("http://127.0.0.2:8787/")).toBe(false);
     expect(loopback("http://127.0.0.1:8787/", "evil.example:8787")).toBe(false);
     expect(loopback("http://127.0.0.1:8787/", "[::1]:8787")).toBe(true);
+  });
+});
+
+describe("socketOriginRefusal", () => {
+  const upgrade = (url: string, origin?: string) => {
+    const request = new Request(url, { headers: { upgrade: "WebSocket", ...(origin === undefined ? {} : { origin }) } });
+    return socketOriginRefusal(request, new URL(url), { localDev: false });
+  };
+
+  it("lets the Worker's own origin and a client with no Origin upgrade", () => {
+    expect(upgrade("https://agent-think.test/agents/command-center-agent/main", "https://agent-think.test")).toBeNull();
+    expect(upgrade("https://agent-think.test/agents/command-center-agent/main")).toBeNull();
+  });
+
+  it("refuses every other Origin, a sandboxed page's null included", () => {
+    for (const origin of ["https://evil.example", "http://agent-think.test", "https://agent-think.test:444", "null", ""]) {
+      expect(upgrade("https://agent-think.test/agents/command-center-agent/main", origin), origin).toBe("a WebSocket from another origin");
+    }
+  });
+
+  it("judges only upgrades", () => {
+    const request = at("/agents/think-agent/acme-widgets-1/get-messages", { headers: { origin: "https://evil.example" } });
+    expect(socketOriginRefusal(request, new URL(request.url), { localDev: false })).toBeNull();
   });
 });

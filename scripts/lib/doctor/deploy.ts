@@ -9,13 +9,14 @@
  * files arrive read (checkout.ts).
  */
 import { accessHealth } from "../../../src/health/access";
+import { accessMode } from "../../../src/http/access";
 import { egressHealth } from "../../../src/health/egress";
 import { HEALTH_LABELS } from "../../../src/health/labels";
 import { REQUIRED_SKILLS } from "../../../src/health/skills";
 import { containersEnabled } from "../../../src/pool/errors";
 import { containerInstance } from "../../../src/pool/launch-spec";
 import { isLoopbackHost } from "../../../src/shared/github-urls";
-import { INGRESS_CONFIG, line, listNames, varsOf, type DoctorCheck, type LocalVars, type SkillsTree, type WorkerConfig } from "./types";
+import { AGENT_CONFIG, INGRESS_CONFIG, line, listNames, varsOf, type DoctorCheck, type LocalVars, type SkillsTree, type WorkerConfig } from "./types";
 
 /** LOCAL_DEV=1 in the deployed config: the Worker would answer only loopback hosts and allow the scripted model. */
 export function localDevCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
@@ -31,8 +32,21 @@ export function localDevCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
   return line("local-dev", HEALTH_LABELS["local-dev"], "ok", "off in wrangler.jsonc");
 }
 
+/**
+ * Access as a deploy of this checkout would run it. The template leaves
+ * CF_ACCESS_TEAM_DOMAIN, CF_ACCESS_AUD and ACCESS empty for the operator to
+ * fill, and a deploy of it serves nothing behind Access (503), so it blocks
+ * here with the fix; ACCESS=off warns as unsafe, as on the health page.
+ */
 export function accessCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
-  return accessHealth(varsOf(agent), { localDev: false });
+  const vars = varsOf(agent);
+  const check = accessHealth(vars, { localDev: false });
+  if (accessMode(vars, { localDev: false }).kind !== "not-configured") return check;
+  return {
+    ...check,
+    detail: `${AGENT_CONFIG} sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off: a deploy would answer 503 to the dashboard, /api/*, /agents/* and private reproductions`,
+    fix: `set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in ${AGENT_CONFIG} to your Access application's team and AUD tag (README, "Configure and deploy"); or ACCESS to "off" to deploy without Access (unsafe: anyone who reaches the Worker reads every run and can continue one)`
+  };
 }
 
 /** EGRESS and EGRESS_ALLOW: the sandbox's network beyond GitHub, as the Worker's health report judges them. */

@@ -10,7 +10,7 @@
  * that says what to do. The network is injected for the tests.
  */
 import { z } from "zod";
-import { HALF_CONFIGURED } from "../../../src/http/access";
+import { BAD_ACCESS_SETTING_PREFIX, HALF_CONFIGURED, NOT_CONFIGURED } from "../../../src/http/access";
 import { line, type DoctorCheck } from "./types";
 
 export type AccessServiceToken = { clientId: string; clientSecret: string };
@@ -32,7 +32,7 @@ const statusSchema = z.enum(["ok", "warn", "block"]);
 /** A HealthReport (src/shared/health.ts); ids are any string, so a newer Worker's checks still print. */
 const reportSchema = z.object({
   status: statusSchema,
-  checks: z.array(z.object({ id: z.string(), label: z.string(), status: statusSchema, detail: z.string(), fix: z.string().optional() })),
+  checks: z.array(z.object({ id: z.string(), label: z.string(), status: statusSchema, detail: z.string(), fix: z.string().optional(), unsafe: z.boolean().optional() })),
   generatedAt: z.string()
 });
 
@@ -99,6 +99,16 @@ export async function workerHealth(
   }
   if (response.status === 500 && text === HALF_CONFIGURED) {
     return refuse(`${url}: Cloudflare Access is half configured on the Worker, which answers 500 to everything behind it`, "set both CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD on the agent Worker, or neither, and redeploy");
+  }
+  if (response.status === 503 && text === NOT_CONFIGURED) {
+    return refuse(
+      `${url}: Cloudflare Access is not configured on the Worker, which answers 503 to everything behind it`,
+      'set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD on the agent Worker (or ACCESS to "off", unsafe) and redeploy'
+    );
+  }
+  if (response.status === 500 && text.startsWith(BAD_ACCESS_SETTING_PREFIX)) {
+    const said = text.slice("agent-think: ".length).split(",")[0];
+    return refuse(`${url}: the Worker's ${said}, so it answers 500 to everything behind Access`, 'set ACCESS on the agent Worker to "" or "off" and redeploy');
   }
   if (response.status === 404) {
     return refuse(`${url} answered 404: not an agent Worker, or one deployed before GET /api/health`, "check the URL is the agent Worker's, and deploy it from this checkout");
