@@ -352,6 +352,7 @@ export class ThinkAgent extends Think<Env> {
         repo: input.repo,
         issueNumber: input.issueNumber,
         issueTitle: input.issueTitle,
+        ...(input.issueBodySha256 ? { issueBodySha256: input.issueBodySha256 } : {}),
         requestedBy: input.requestedBy,
         repoVisibility: input.repoVisibility,
         commentId: input.commentId,

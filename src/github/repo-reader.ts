@@ -1,8 +1,8 @@
 /**
  * What a run reads from its repository on GitHub before the model starts
  * (src/run/prepare.ts), as the App with the run's token: a file at a ref
- * (the agent guidance files, `.github/agent-think.yml`), and the App's own
- * open pull request for a branch. A file GitHub does not have is null; any
+ * (the agent guidance files, `.github/agent-think.yml`), the App's own
+ * open pull request for a branch, and an issue's body as it is now. A file GitHub does not have is null; any
  * other failure is a GitHubCallError, as in client.ts.
  */
 import { callGitHub, GitHubCallError, octokitFor, ownerAndName, type GitHubClientOptions } from "./client";
@@ -14,6 +14,8 @@ export interface RepoReader {
   readFile(repo: string, path: string, ref: string | undefined, maxBytes: number): Promise<{ text: string; bytes: number; truncated: boolean } | null>;
   /** The open pull request whose head is `branch` in `repo` itself and whose author is `author`, or null. */
   openPullRequest(repo: string, branch: string, author: string): Promise<OpenPullRequest | null>;
+  /** The issue's (or pull request's) body as GitHub has it now: "" for none. */
+  issueBody(repo: string, issueNumber: number): Promise<string>;
 }
 
 export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">): RepoReader {
@@ -51,6 +53,12 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
       const wanted = author.toLowerCase();
       const found = response.data.find((pull) => pull.user?.login.toLowerCase() === wanted && pull.head.ref === branch);
       return found ? { number: found.number, url: found.html_url, branch } : null;
+    },
+
+    async issueBody(repo, issueNumber) {
+      const { owner, name } = ownerAndName(repo);
+      const response = await callGitHub("read the issue", () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
+      return response.data.body ?? "";
     }
   };
 }

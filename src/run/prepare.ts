@@ -4,13 +4,17 @@
  * steps the repository asks for.
  *
  * Once per submission (a recovered turn reuses what was found):
- * 1. read, from the default branch (a pull request's base; never its head,
- *    which anyone who opens a pull request controls), the repository's
+ * 1. read, from the default branch, the repository's
  *    `.github/agent-think.yml` (src/run/repo-config.ts) and its first agent
  *    guidance file (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md),
- *    bounded;
+ *    bounded. On a pull request too: never its head, and never its base,
+ *    which the pull request's author chooses (any branch, one an earlier
+ *    run pushed included), so neither picks the setup commands, the
+ *    network allowlist or the guidance;
  * 2. on an issue, find the App's open pull request for the issue's branch;
- *    work out where the run may write (src/run/write-policy.ts);
+ *    work out where the run may write (src/run/write-policy.ts); when the
+ *    dispatch sent the body's digest, read the issue's body and say whether
+ *    it was edited after the mention (`issueBodyEditedSinceMention`);
  * 3. in the container, clone the repository to /workspace/repo (or fetch,
  *    when an earlier run left it), and on a pull request `gh pr checkout`
  *    its head;
@@ -29,6 +33,7 @@ import { CONTAINER_UNAVAILABLE, type BashInput, type BashResult } from "../tools
 import { shellQuote } from "../tools/command-report";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { PullRequestRef } from "../shared/dispatch";
+import { bodySha256 } from "../shared/body-digest";
 import type { SetupFailure } from "./ending";
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
 import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
@@ -39,6 +44,12 @@ export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instru
 export const MAX_GUIDANCE_BYTES = 16 * 1024;
 export const CLONE_DIR = "/workspace/repo";
 const CLONE_TIMEOUT_MS = 10 * 60_000;
+/**
+ * The ref the configuration and guidance are read at: none, which GitHub
+ * answers from the default branch. Never a pull request's head or base: its
+ * author chooses both.
+ */
+const DEFAULT_BRANCH = undefined;
 /** The output of a failed step kept for its comment. */
 const MAX_FAILURE_OUTPUT_CHARS = 8_000;
 
@@ -60,15 +71,20 @@ export type WorkspaceFacts = {
   pushBranch: string | null;
   mayOpenPullRequest: boolean;
   openPullRequest?: OpenPullRequest;
+  /**
+   * The issue's body differs from the one the mention's payload had: text
+   * someone put there after the maintainer asked, which they never read.
+   */
+  issueBodyEditedSinceMention?: true;
   /** Files GitHub could not be asked for (an outage, a permission): the run went on without them. */
   unread?: string[];
 };
 
-/** `guidance.ref`: the branch it was read from (a pull request's base); absent for the default branch. */
-export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string; ref?: string }; policy: WritePolicy };
+/** `guidance` is read from the default branch, like the configuration. */
+export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string }; policy: WritePolicy };
 
 /** What preparing needs of the run. */
-export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string };
+export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string };
 
 export type PrepareDeps = {
   /** Durable per-submission memory (the Durable Object's sync KV). */
@@ -118,6 +134,7 @@ export class RunPreparation {
       pushBranch: policy.pushBranch,
       mayOpenPullRequest: policy.mayOpenPullRequest,
       ...(read.openPullRequest ? { openPullRequest: read.openPullRequest } : {}),
+      ...(read.bodyEdited ? { issueBodyEditedSinceMention: true as const } : {}),
       ...(read.guidance ? { guidance: { path: read.guidance.path, bytes: read.guidance.bytes, truncated: read.guidance.truncated } } : {}),
       ...(read.unread.length ? { unread: read.unread } : {})
     };
@@ -128,8 +145,7 @@ export class RunPreparation {
     const step: Step = { submissionId, signal };
     const cloned = await this.#checkout(step, run, facts);
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
-    const ref = run.pullRequest?.baseRef;
-    const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text, ...(ref ? { ref } : {}) } : undefined;
+    const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text } : undefined;
     const prepared: Prepared = { facts, policy, ...(guidance ? { guidance } : {}) };
     this.#deps.storage.put(preparedKey(submissionId), prepared);
     return prepared;
@@ -161,12 +177,11 @@ export class RunPreparation {
       config?: { config: RepoConfig } | { errors: string[] };
       guidance?: { path: string; text: string; bytes: number; truncated: boolean };
       openPullRequest?: OpenPullRequest;
+      bodyEdited?: boolean;
       unread: string[];
     } = { unread };
     const reader = await this.#deps.reader();
     if (!reader) return result;
-    // Never the head of a pull request: its author would choose the setup commands and the guidance.
-    const ref = run.pullRequest?.baseRef;
     const attempt = async <T>(what: string, read: () => Promise<T>): Promise<T | undefined> => {
       try {
         return await read();
@@ -177,13 +192,13 @@ export class RunPreparation {
         return undefined;
       }
     };
-    const file = await attempt(REPO_CONFIG_PATH, () => reader.readFile(run.repo, REPO_CONFIG_PATH, ref, MAX_REPO_CONFIG_BYTES + 1));
+    const file = await attempt(REPO_CONFIG_PATH, () => reader.readFile(run.repo, REPO_CONFIG_PATH, DEFAULT_BRANCH, MAX_REPO_CONFIG_BYTES + 1));
     if (file) {
       const parsed = file.truncated ? { ok: false as const, errors: [`the file is larger than ${MAX_REPO_CONFIG_BYTES / 1024} KB`] } : parseRepoConfig(file.text);
       result.config = parsed.ok ? { config: parsed.config } : { errors: parsed.errors };
     }
     for (const path of GUIDANCE_FILES) {
-      const found = await attempt(path, () => reader.readFile(run.repo, path, ref, MAX_GUIDANCE_BYTES));
+      const found = await attempt(path, () => reader.readFile(run.repo, path, DEFAULT_BRANCH, MAX_GUIDANCE_BYTES));
       if (found === undefined) break; // GitHub is not answering: the next file would not be read either
       if (found) {
         result.guidance = { path, ...found, text: this.#deps.redact(found.text) };
@@ -193,6 +208,10 @@ export class RunPreparation {
     if (!run.pullRequest && run.botLogin) {
       const open = await attempt("open pull requests", () => reader.openPullRequest(run.repo, issueBranch(run.issueNumber), run.botLogin!));
       if (open) result.openPullRequest = open;
+    }
+    if (run.issueBodySha256) {
+      const body = await attempt("the issue's body", () => reader.issueBody(run.repo, run.issueNumber));
+      if (body !== undefined) result.bodyEdited = (await bodySha256(body)) !== run.issueBodySha256;
     }
     return result;
   }

@@ -1,6 +1,7 @@
 /**
  * `.github/agent-think.yml`: a repository's own setup for agent-think runs,
- * read from its default branch (a pull request's base), never a PR's head.
+ * read from its default branch (src/run/prepare.ts), never a pull request's
+ * head or base.
  *
  *   version: 1                # required; the only version this code reads
  *   setup:

@@ -14,6 +14,8 @@ export type RunContext = {
   repo: string;
   issueNumber: number;
   issueTitle?: string;
+  /** The hex SHA-256 of the issue's body as the mention's payload had it (the dispatch's), to tell a body edited since. */
+  issueBodySha256?: string;
   requestedBy?: { login: string; avatarUrl?: string };
   commentId?: number;
   /** The repository's visibility as the webhook reported it; a reproduction is public only for "public". */

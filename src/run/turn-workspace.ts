@@ -66,7 +66,13 @@ export class TurnWorkspace {
   async prepare(submissionId: string, signal?: AbortSignal): Promise<Prepared | null> {
     const run = await this.#deps.run();
     if (!run) return null;
-    const facts = { repo: run.repo, issueNumber: run.issueNumber, pullRequest: run.pullRequest, botLogin: this.#deps.botLogin(run) };
+    const facts = {
+      repo: run.repo,
+      issueNumber: run.issueNumber,
+      pullRequest: run.pullRequest,
+      botLogin: this.#deps.botLogin(run),
+      ...(run.issueBodySha256 ? { issueBodySha256: run.issueBodySha256 } : {})
+    };
     try {
       return await this.#preparation.prepare(submissionId, facts, signal);
     } catch (error) {

@@ -12,7 +12,8 @@
  * without `body`) gets GitHub's 404 or 422 and is listed in `refusals`, and
  * a valid call this fake does not model gets 501. Files (`addFile`, read
  * with the raw media type, 404 when absent) and open pull requests
- * (`addPull`, listed by `head`) are what a run reads before its model starts.
+ * (`addPull`, listed by `head`) and an issue's body (`setIssueBody`, the
+ * issue 404 until set) are what a run reads before its model starts.
  * The repository (its default branch is `main`), opening a pull request
  * (as the App's bot, 422 when its head has one open already) and updating
  * one are what `open_pull_request` asks; `DELETE /installation/token` is a
@@ -54,6 +55,7 @@ export class FakeGitHub {
   readonly #comments = new Map<string, Comment[]>();
   readonly #files = new Map<string, string>();
   readonly #pulls: Pull[] = [];
+  readonly #issueBodies = new Map<string, string | null>();
   #nextId = 5000;
   /** Failures to answer, in order, for the matching calls: a status (with headers), or "lost" (taken, then the answer is lost). */
   readonly #failures: Array<{ match: (call: GitHubCall) => boolean; failure: Failure | "lost" }> = [];
@@ -88,6 +90,11 @@ export class FakeGitHub {
   /** A file of `repo` at `ref` (any ref when none is given), as GitHub's contents API serves it. */
   addFile(repo: string, path: string, text: string, ref = ""): void {
     this.#files.set(`${repo.toLowerCase()}@${ref}:${path}`, text);
+  }
+
+  /** The body GitHub answers for `repo#issueNumber` from now on. */
+  setIssueBody(repo: string, issueNumber: number, body: string | null): void {
+    this.#issueBodies.set(`${repo.toLowerCase()}#${issueNumber}`, body);
   }
 
   /** Tokens revoked with `DELETE /installation/token`, in order. */
@@ -197,6 +204,24 @@ export class FakeGitHub {
         };
         const links = [...(page < last ? [`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(last)}>; rel="last"`] : [])];
         return HttpResponse.json(all.slice((page - 1) * perPage, page * perPage), links.length ? { headers: { link: links.join(", ") } } : {});
+      }),
+      http.get(`${base}/repos/:owner/:repo/issues/:number`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const repo = `${params.owner}/${params.repo}`;
+        const key = `${repo.toLowerCase()}#${params.number}`;
+        if (!this.#issueBodies.has(key)) return HttpResponse.json({ message: "Not Found", status: "404" }, { status: 404 });
+        const number = Number(params.number);
+        return HttpResponse.json({
+          id: number,
+          number,
+          title: "an issue",
+          state: "open",
+          body: this.#issueBodies.get(key),
+          html_url: `https://github.test/${repo}/issues/${number}`,
+          user: { login: "octocat", type: "User" }
+        });
       }),
       http.get(`${base}/repos/:owner/:repo/contents/*`, async ({ request, params }) => {
         const { failure, refused } = await record(request, pathOf(request));

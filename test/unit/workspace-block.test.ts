@@ -7,7 +7,7 @@
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import type { Prepared } from "../../src/run/prepare";
-import { formatWorkspaceBlock, withWorkspaceBlock } from "../../src/run/workspace-block";
+import { EDITED_BODY_WARNING, formatWorkspaceBlock, withWorkspaceBlock } from "../../src/run/workspace-block";
 
 const PREPARED: Prepared = {
   facts: { clone: "/workspace/repo", pushBranch: "agent-think/issue-7", mayOpenPullRequest: true, guidance: { path: "AGENTS.md", bytes: 10, truncated: false } },
@@ -39,7 +39,14 @@ describe("the workspace block", () => {
     expect(text.match(/<\/repository-guidance>/g)).toHaveLength(1);
     expect(text).not.toMatch(/<agent-think-run>/);
     expect(text).toContain("from AGENTS.md on the default branch");
-    expect(formatWorkspaceBlock({ ...PREPARED, guidance: { ...PREPARED.guidance!, ref: "main" } })).toContain("on the pull request's base branch");
+  });
+
+  it("warns, after the block and before the guidance, when the issue's body was edited after the mention", () => {
+    const edited = formatWorkspaceBlock({ ...PREPARED, facts: { ...PREPARED.facts, issueBodyEditedSinceMention: true } });
+    expect(edited).toContain('"issueBodyEditedSinceMention": true');
+    expect(edited.indexOf(EDITED_BODY_WARNING)).toBeGreaterThan(edited.indexOf("</agent-think-workspace>"));
+    expect(edited.indexOf(EDITED_BODY_WARNING)).toBeLessThan(edited.indexOf("<repository-guidance"));
+    expect(formatWorkspaceBlock(PREPARED)).not.toContain(EDITED_BODY_WARNING);
   });
 
   it("says nothing of guidance when the repository has none", () => {
