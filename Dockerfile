@@ -86,9 +86,10 @@ RUN install -d -m 0755 /etc/apt/keyrings \
  && rm -rf /var/lib/apt/lists/*
 
 # wrangler pinned to the version in this project's package-lock.json
-# (test/unit/pool-image.test.ts fails when they differ): the reproduce skill's
-# optional workers.dev deploy then behaves as it does here. Bump it with the
-# package.
+# (test/unit/pool-image.test.ts fails when they differ), for reproductions of
+# Workers bugs that need `wrangler dev` (a local workerd), which then behaves
+# as it does here. It never deploys: the sandbox holds no Cloudflare
+# credential, and pages are published by the Worker. Bump it with the package.
 RUN npm install -g wrangler@4.164.0 \
  && npm cache clean --force
 
