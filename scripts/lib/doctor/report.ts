@@ -1,6 +1,6 @@
 /**
  * The doctor's answer: the checkout's lines and, with --url, the Worker's,
- * as text (one line per check: ✓ ok, ! warn, ✗ block, its label and
+ * and with --remote, GitHub's rulesets, as text (one line per check: ✓ ok, ! warn, ✗ block, its label and
  * detail, and the fix under anything not ok; then a summary) or as JSON.
  * Exit code 1 when anything blocks runs, else 0. Pure.
  */
@@ -14,25 +14,29 @@ export type DoctorReport = {
   generatedAt: string;
   checkout: { root: string; status: HealthStatus; checks: DoctorCheck[] };
   worker?: { url: string; status: HealthStatus; checks: DoctorCheck[]; generatedAt?: string };
+  /** --remote: what GitHub holds the App to, one line per repository. */
+  github?: { status: HealthStatus; checks: DoctorCheck[] };
 };
 
 const MARK: Record<HealthStatus, string> = { ok: "✓", warn: "!", block: "✗" };
 
-export function doctorReport(input: { root: string; checkout: DoctorCheck[]; worker?: WorkerHealth; now: number }): DoctorReport {
-  const { worker } = input;
-  const all = [...input.checkout, ...(worker?.checks ?? [])];
+export function doctorReport(input: { root: string; checkout: DoctorCheck[]; worker?: WorkerHealth; github?: DoctorCheck[]; now: number }): DoctorReport {
+  const { worker, github } = input;
+  const all = [...input.checkout, ...(worker?.checks ?? []), ...(github ?? [])];
   return {
     status: worstStatus(all),
     generatedAt: new Date(input.now).toISOString(),
     checkout: { root: input.root, status: worstStatus(input.checkout), checks: input.checkout },
-    ...(worker ? { worker: { ...worker, status: worstStatus(worker.checks) } } : {})
+    ...(worker ? { worker: { ...worker, status: worstStatus(worker.checks) } } : {}),
+    ...(github ? { github: { status: worstStatus(github), checks: github } } : {})
   };
 }
 
 export function formatReport(report: DoctorReport): string {
   const sections = [section(`This checkout (${report.checkout.root}):`, report.checkout.checks)];
   if (report.worker) sections.push(section(`The Worker's health report (${report.worker.url}):`, report.worker.checks));
-  return `${sections.join("\n\n")}\n\n${summary([...report.checkout.checks, ...(report.worker?.checks ?? [])])}\n`;
+  if (report.github) sections.push(section("GitHub's rulesets (--remote):", report.github.checks));
+  return `${sections.join("\n\n")}\n\n${summary([...report.checkout.checks, ...(report.worker?.checks ?? []), ...(report.github?.checks ?? [])])}\n`;
 }
 
 function section(title: string, checks: readonly DoctorCheck[]): string {

@@ -1,18 +1,24 @@
 /**
  * `npm run doctor`'s command line: reads the arguments, checks the
- * checkout, asks the Worker when --url is given, prints the report and
+ * checkout, asks the Worker when --url is given and GitHub when --remote
+ * is (rulesets.ts), prints the report and
  * returns the exit code (0 nothing blocks, 1 something blocks runs, 2 a bad
  * argument). The root, the environment, the output and the network are
  * passed in, so the tests run it in-process; scripts/doctor.ts wires the
  * real ones.
  */
+import { readAllowedRepos } from "../../../src/shared/allowed-repos";
 import { checkoutChecks } from "./checks";
 import { readCheckout } from "./checkout";
+import { rulesetsCheck } from "./rulesets";
 import { accessTokenFromEnv, ACCESS_ID_VAR, ACCESS_SECRET_VAR, healthUrl, workerHealth, type WorkerHealth } from "./remote";
 import { doctorReport, exitCode, formatReport } from "./report";
-import { line, type DoctorCheck } from "./types";
+import { line, varsOf, type Checkout, type DoctorCheck } from "./types";
 
-export const USAGE = `usage: npm run doctor [-- --url <base>] [--json]
+/** Where --remote takes its GitHub token from, in this order: never an argument. */
+export const TOKEN_VARS = ["GITHUB_TOKEN", "GH_TOKEN"] as const;
+
+export const USAGE = `usage: npm run doctor [-- --url <base>] [--remote [--repo owner/name]...] [--json]
 
 Checks this checkout before a deploy: both wrangler configs against each
 other, compatibility flags, the env files, the model settings and skills/.
@@ -21,16 +27,22 @@ options:
   --url <base>   also read the running agent Worker's GET <base>/api/health;
                  behind Cloudflare Access, set ${ACCESS_ID_VAR} and
                  ${ACCESS_SECRET_VAR} (an Access service token) in the environment
+  --remote       also ask GitHub whether rulesets hold the App to agent-think/**
+                 and to no tag, on each repository in ALLOWED_REPOS (or each
+                 --repo), with ${TOKEN_VARS[0]} (or ${TOKEN_VARS[1]}) from the environment
+                 and GITHUB_APP_ID to recognise the App on a bypass list
+  --repo <o/n>   a repository for --remote (repeat for more; implies --remote)
   --json         print the report as JSON
   -h, --help     show this help
 
 exit codes: 0 nothing blocks runs, 1 something does, 2 a bad argument.
 docs/doctor.md describes every check.`;
 
-export type DoctorArgs = { url: string | null; json: boolean };
+export type DoctorArgs = { url: string | null; json: boolean; remote: boolean; repos: string[] };
+
 
 export function parseDoctorArgs(argv: readonly string[]): { ok: true; kind: "run"; args: DoctorArgs } | { ok: true; kind: "help" } | { ok: false; error: string } {
-  const args: DoctorArgs = { url: null, json: false };
+  const args: DoctorArgs = { url: null, json: false, remote: false, repos: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "-h" || arg === "--help") return { ok: true, kind: "help" };
@@ -38,7 +50,19 @@ export function parseDoctorArgs(argv: readonly string[]): { ok: true; kind: "run
       args.json = true;
       continue;
     }
+    if (arg === "--remote") {
+      args.remote = true;
+      continue;
+    }
     const [flag, inline] = arg.split(/=(.*)/s, 2) as [string, string | undefined];
+    if (flag === "--repo") {
+      const repo = inline ?? argv[++i];
+      const parsed = repo === undefined || repo.startsWith("--") ? null : readAllowedRepos(repo);
+      if (parsed === null || !parsed.ok || parsed.repos.size !== 1) return { ok: false, error: `--repo needs one owner/name, got ${JSON.stringify(repo ?? "")}` };
+      args.repos.push(...parsed.repos);
+      args.remote = true;
+      continue;
+    }
     if (flag !== "--url") return { ok: false, error: `unknown argument ${JSON.stringify(arg)}` };
     const value = inline ?? argv[++i];
     if (value === undefined || value.startsWith("--")) return { ok: false, error: "--url needs the Worker's base URL" };
@@ -70,19 +94,49 @@ export async function runDoctor(argv: readonly string[], io: DoctorIo): Promise<
     return 0;
   }
   const { args } = parsed;
-  const checkout = await checkCheckout(io.root);
+  const read = await checkCheckout(io.root);
   const worker = args.url === null ? undefined : await checkWorker(args.url, io);
-  const report = doctorReport({ root: io.root, checkout, ...(worker ? { worker } : {}), now: io.now?.() ?? Date.now() });
+  const github = args.remote ? await checkGitHub(args.repos, read.checkout, io) : undefined;
+  const report = doctorReport({ root: io.root, checkout: read.checks, ...(worker ? { worker } : {}), ...(github ? { github } : {}), now: io.now?.() ?? Date.now() });
   io.out(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
   return exitCode(report);
 }
 
-async function checkCheckout(root: string): Promise<DoctorCheck[]> {
+async function checkCheckout(root: string): Promise<{ checks: DoctorCheck[]; checkout?: Checkout }> {
   try {
-    return checkoutChecks(await readCheckout(root));
+    const checkout = await readCheckout(root);
+    return { checks: checkoutChecks(checkout), checkout };
   } catch (error) {
-    return [line("checkout", "Checkout", "block", `could not be read: ${error instanceof Error ? error.message : String(error)}`, "fix the file named (wrangler.jsonc and ingress/wrangler.jsonc must parse)")];
+    return { checks: [line("checkout", "Checkout", "block", `could not be read: ${error instanceof Error ? error.message : String(error)}`, "fix the file named (wrangler.jsonc and ingress/wrangler.jsonc must parse)")] };
   }
+}
+
+/**
+ * --remote: one rulesets line per repository. The repositories are the
+ * --repo ones, else ALLOWED_REPOS (the environment's, else the webhook
+ * app's config); GitHub is GITHUB_API_URL (the environment's, else the agent
+ * Worker's config); the App's id is GITHUB_APP_ID (the environment's, else
+ * the webhook app's local secrets).
+ */
+async function checkGitHub(repos: string[], checkout: Checkout | undefined, io: DoctorIo): Promise<DoctorCheck[]> {
+  const label = "Rulesets";
+  const configured = io.env.ALLOWED_REPOS ?? (checkout ? varsOf(checkout.ingress).ALLOWED_REPOS : undefined) ?? "";
+  const allowed = readAllowedRepos(configured);
+  const targets = repos.length > 0 ? repos : allowed.ok ? [...allowed.repos] : [];
+  if (targets.length === 0) {
+    return [line("rulesets", label, "warn", allowed.ok ? "no repository to ask about: ALLOWED_REPOS is empty" : `ALLOWED_REPOS is not a list of owner/name (${allowed.bad})`, "pass --repo owner/name, or set ALLOWED_REPOS in ingress/wrangler.jsonc")];
+  }
+  const tokenVar = TOKEN_VARS.find((name) => (io.env[name]?.trim() ?? "") !== "");
+  if (tokenVar === undefined) {
+    return [line("rulesets", label, "warn", `not asked: neither ${TOKEN_VARS.join(" nor ")} is set`, `set ${TOKEN_VARS[0]} to a token that can read ${targets.join(", ")} (a repository admin's, to see bypass lists), e.g. GITHUB_TOKEN=$(gh auth token)`)];
+  }
+  const apiUrl = io.env.GITHUB_API_URL?.trim() || (checkout ? varsOf(checkout.agent).GITHUB_API_URL : undefined) || "https://api.github.com";
+  const appIdText = io.env.GITHUB_APP_ID?.trim() || checkout?.ingressLocal?.vars.GITHUB_APP_ID?.trim() || "";
+  const appId = /^[1-9]\d*$/.test(appIdText) ? Number(appIdText) : undefined;
+  const token = io.env[tokenVar]!.trim();
+  const checks: DoctorCheck[] = [];
+  for (const repo of targets) checks.push(await rulesetsCheck(repo, { apiUrl, token, app: appId === undefined ? {} : { appId }, ...(io.fetch ? { fetch: io.fetch } : {}) }));
+  return checks;
 }
 
 async function checkWorker(url: string, io: DoctorIo): Promise<WorkerHealth> {
