@@ -11,6 +11,8 @@ export default defineConfig({
     environment: "node",
     include: ["tests-e2e/**/*.test.ts"],
     fileParallelism: false,
+    // Chromium is found (and the npm build unpacked) once, before any file.
+    globalSetup: ["tests-e2e/support/chromium-setup.ts"],
     // Starting wrangler takes 5-10 s and happens inside the first test that uses it.
     testTimeout: 60_000,
     hookTimeout: 60_000
