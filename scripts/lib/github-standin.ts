@@ -20,7 +20,8 @@
  * @seriousme/openapi-schema-validator checks descriptions, not requests
  * (docs/github-standin.md has the measurements).
  *
- * What it answers, as GitHub shapes it (github-standin-state.ts): reactions
+ * What it answers, as GitHub shapes it (github-standin-state.ts, which
+ * wires one module per thing modelled, docs/github-standin.md): reactions
  * (a repeat 200 with the first, a new one 201), an issue's comments (a
  * blank one or one over 65,536 characters a 422; listed in id order with
  * `since`, `per_page`, `page` and a `Link` header), the App itself
@@ -37,7 +38,7 @@
  * GITHUB_STANDIN_PERMISSIONS variable, "mallory=read,bob=admin"),
  * `defaultRole` or `setRole` say otherwise.
  *
- * Issues (github-standin-state.ts): `issues/create` numbers them per
+ * Issues (github-standin-issues.ts): `issues/create` numbers them per
  * repository from 1, skipping a seeded pull request's number;
  * `issues/get`, `issues/update` (title, body, state with state_reason,
  * labels replaced) and `issues/add-labels` answer created issues and 404

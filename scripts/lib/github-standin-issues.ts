@@ -1,0 +1,221 @@
+/**
+ * Issues created over the API (`issues/create`, numbered with the
+ * repository's pull requests, by the caller) and the labels they are given,
+ * created on the repository on first use: get, update (retitle, close,
+ * reopen, relabel) and add-labels; any other number is GitHub's 404.
+ */
+
+import type { Author, StandinAccounts } from "./github-standin-accounts";
+import { bodyTooLong, isTooLong, notFound, notModelled, numberKey, validationFailed, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
+
+const ISSUES_DOCS_URL = "https://docs.github.com/rest/issues/issues";
+/** Fields of issues/create and issues/update the stand-in does not model: taken when empty (null, []), else a 501. */
+const UNMODELLED_ISSUE_FIELDS = ["assignee", "assignees", "milestone", "issue_field_values", "type"];
+
+/** An issue created over the API (issues/create). */
+export type Issue = {
+  /** `owner/name` as first spelled. */
+  repo: string;
+  number: number;
+  id: number;
+  title: string;
+  body: string | null;
+  /** Label names, as the repository's labels spell them. */
+  labels: string[];
+  state: "open" | "closed";
+  stateReason: string | null;
+  user: Author;
+  association: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closedBy: Author | null;
+};
+
+/** A repository's label, created the first time an issue is given it (as GitHub does). */
+type Label = { id: number; name: string };
+
+/** What issues need from the other parts: the number a new one takes (shared with pull requests), and how many comments one has. */
+export type IssueLinks = {
+  nextNumber: (repo: string) => number;
+  commentCount: (repo: string, number: number) => number;
+};
+
+export class StandinIssues {
+  readonly #basics: StandinBasics;
+  readonly #accounts: Pick<StandinAccounts, "association" | "author" | "user">;
+  readonly #links: IssueLinks;
+  readonly #issues = new Map<string, Issue>();
+  readonly #labels = new Map<string, Label>();
+
+  constructor(basics: StandinBasics, accounts: Pick<StandinAccounts, "association" | "author" | "user">, links: IssueLinks) {
+    this.#basics = basics;
+    this.#accounts = accounts;
+    this.#links = links;
+  }
+
+  find(repo: string, number: number): Issue | undefined {
+    return this.#issues.get(numberKey(repo, number));
+  }
+
+  /** Forgets every issue and label. */
+  clear(): void {
+    this.#issues.clear();
+    this.#labels.clear();
+  }
+
+  create(call: StandinCall): StandinAnswer {
+    const { owner, repo } = call.params;
+    const fullName = `${owner}/${repo}`;
+    const body = call.body as { title: string | number; body?: string; labels?: unknown[] } & Record<string, unknown>;
+    const unmodelled = unmodelledIssueFields(body);
+    if (unmodelled) return unmodelled;
+    const title = String(body.title);
+    if (title.trim() === "") return validationFailed("Issue", "missing_field", "title", "title cannot be blank", `${ISSUES_DOCS_URL}#create-an-issue`);
+    if (body.body !== undefined && isTooLong(body.body)) return bodyTooLong("Issue", `${ISSUES_DOCS_URL}#create-an-issue`);
+    const number = this.#links.nextNumber(fullName);
+    const author = this.#accounts.author(call);
+    const now = this.#basics.iso();
+    const issue: Issue = {
+      repo: fullName,
+      number,
+      id: this.#basics.nextId(),
+      title,
+      body: body.body ?? null,
+      labels: this.#labelNames(fullName, body.labels ?? []),
+      state: "open",
+      stateReason: null,
+      user: author,
+      association: this.#accounts.association(author, fullName),
+      createdAt: now,
+      updatedAt: now,
+      closedAt: null,
+      closedBy: null
+    };
+    this.#issues.set(numberKey(fullName, number), issue);
+    return { status: 201, body: this.#issue(issue) };
+  }
+
+  get(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    return issue ? { status: 200, body: this.#issue(issue) } : notFound(`${ISSUES_DOCS_URL}#get-an-issue`);
+  }
+
+  /** title, body, state (with state_reason: closing defaults to completed, reopening is reopened), labels (replaced). */
+  update(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    if (!issue) return notFound(`${ISSUES_DOCS_URL}#update-an-issue`);
+    const change = call.body as { title?: string | number | null; body?: string | null; state?: "open" | "closed"; state_reason?: string | null; labels?: unknown[] } & Record<string, unknown>;
+    const unmodelled = unmodelledIssueFields(change);
+    if (unmodelled) return unmodelled;
+    if (change.title !== undefined && (change.title === null || String(change.title).trim() === "")) {
+      return validationFailed("Issue", "missing_field", "title", "title cannot be blank", `${ISSUES_DOCS_URL}#update-an-issue`);
+    }
+    if (typeof change.body === "string" && isTooLong(change.body)) return bodyTooLong("Issue", `${ISSUES_DOCS_URL}#update-an-issue`);
+    const now = this.#basics.iso();
+    if (change.title !== undefined) issue.title = String(change.title);
+    if (change.body !== undefined) issue.body = change.body;
+    if (change.labels !== undefined) issue.labels = this.#labelNames(issue.repo, change.labels);
+    if (change.state === "closed") {
+      if (issue.state !== "closed") {
+        issue.closedAt = now;
+        issue.closedBy = this.#accounts.author(call);
+      }
+      issue.state = "closed";
+      issue.stateReason = change.state_reason ?? (issue.stateReason === null || issue.stateReason === "reopened" ? "completed" : issue.stateReason);
+    } else if (change.state === "open" && issue.state === "closed") {
+      issue.state = "open";
+      issue.stateReason = "reopened";
+      issue.closedAt = null;
+      issue.closedBy = null;
+    }
+    issue.updatedAt = now;
+    return { status: 200, body: this.#issue(issue) };
+  }
+
+  /** Adds labels (creating any the repository does not have yet); answers all the issue's labels. */
+  addLabels(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    if (!issue) return notFound("https://docs.github.com/rest/issues/labels#add-labels-to-an-issue");
+    const added = this.#labelNames(issue.repo, (call.body as { labels?: unknown[] } | undefined)?.labels ?? []);
+    for (const name of added) if (!issue.labels.some((label) => label.toLowerCase() === name.toLowerCase())) issue.labels.push(name);
+    issue.updatedAt = this.#basics.iso();
+    return { status: 200, body: issue.labels.map((name) => this.#label(issue.repo, name)) };
+  }
+
+  #issueOf(call: StandinCall): Issue | undefined {
+    return this.find(`${call.params.owner}/${call.params.repo}`, Number(call.params.issue_number));
+  }
+
+  /** The names of labels given as strings or `{ name }`, each created on the repository when new; duplicates once. */
+  #labelNames(repo: string, given: unknown[]): string[] {
+    const names: string[] = [];
+    for (const item of given) {
+      const name = typeof item === "string" ? item : typeof item === "object" && item !== null && typeof (item as { name?: unknown }).name === "string" ? (item as { name: string }).name : "";
+      if (name.trim() === "") continue;
+      const key = `${repo} ${name}`.toLowerCase();
+      const label = this.#labels.get(key) ?? { id: this.#basics.nextId(), name };
+      this.#labels.set(key, label);
+      if (!names.some((known) => known.toLowerCase() === label.name.toLowerCase())) names.push(label.name);
+    }
+    return names;
+  }
+
+  /** GitHub's label (a label created on first use gets GitHub's default grey). */
+  #label(repo: string, name: string): Record<string, unknown> {
+    const label = this.#labels.get(`${repo} ${name}`.toLowerCase())!;
+    return {
+      id: label.id,
+      node_id: `LA_standin${label.id}`,
+      url: `${this.#basics.baseUrl()}/repos/${repo}/labels/${encodeURIComponent(label.name)}`,
+      name: label.name,
+      description: null,
+      color: "ededed",
+      default: false
+    };
+  }
+
+  /** GitHub's issue, with every required field. */
+  #issue(issue: Issue): Record<string, unknown> {
+    const base = this.#basics.baseUrl();
+    const api = `${base}/repos/${issue.repo}`;
+    const self = `${api}/issues/${issue.number}`;
+    return {
+      id: issue.id,
+      node_id: `I_standin${issue.id}`,
+      url: self,
+      repository_url: api,
+      labels_url: `${self}/labels{/name}`,
+      comments_url: `${self}/comments`,
+      events_url: `${self}/events`,
+      html_url: `${base}/${issue.repo}/issues/${issue.number}`,
+      timeline_url: `${self}/timeline`,
+      number: issue.number,
+      state: issue.state,
+      // GitHub sends null for an open issue never closed; its description's enum has no null, so the field is left out then.
+      ...(issue.stateReason === null ? {} : { state_reason: issue.stateReason }),
+      title: issue.title,
+      body: issue.body,
+      user: this.#accounts.user(issue.user.login, issue.user.type),
+      labels: issue.labels.map((name) => this.#label(issue.repo, name)),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      locked: false,
+      active_lock_reason: null,
+      comments: this.#links.commentCount(issue.repo, issue.number),
+      closed_at: issue.closedAt,
+      closed_by: issue.closedBy ? this.#accounts.user(issue.closedBy.login, issue.closedBy.type) : null,
+      created_at: issue.createdAt,
+      updated_at: issue.updatedAt,
+      author_association: issue.association
+    };
+  }
+}
+
+/** A 501 refusal naming the fields of an issue's create or update the stand-in does not model (an empty value, null or [], is taken). */
+function unmodelledIssueFields(body: Record<string, unknown>): StandinAnswer | null {
+  const fields = UNMODELLED_ISSUE_FIELDS.filter((field) => body[field] !== undefined && body[field] !== null && !(Array.isArray(body[field]) && (body[field] as unknown[]).length === 0));
+  if (fields.length === 0) return null;
+  return notModelled(`The GitHub stand-in does not model an issue's ${fields.join(", ")}`, ISSUES_DOCS_URL);
+}
