@@ -108,18 +108,14 @@ export class Sandbox extends DurableObject<Env> {
   #log: Logger;
 
   /**
-   * Seam: the state whose `container` this Sandbox drives. Fails fast where
+   * Seam: the state whose `container` this Sandbox drives; its `container`
+   * is undefined under wrangler dev with containers off. Fails fast where
    * containers are disabled. An instance property, so it is not on the RPC
    * surface; tests swap in a fake container with runInDurableObject.
    */
-  protected containerContext: () => ContainerContext = () => {
+  protected containerContext: () => DurableObjectState & { container?: Container } = () => {
     if (!containersEnabled(this.env)) throw new ContainerUnavailableError();
-    if (!this.ctx.container) {
-      throw new ContainerUnavailableError(
-        "container backend unavailable: the Sandbox Durable Object has no container (check the containers block in wrangler.jsonc)"
-      );
-    }
-    return this.ctx as ContainerContext;
+    return this.ctx;
   };
 
   /** Seam: attempts and waits of the stale-container reconcile (tests shorten them). */
@@ -136,7 +132,22 @@ export class Sandbox extends DurableObject<Env> {
 
   /** The host surface `ContainerBackend` dials (the same as `withWorkspaceContainer` adds). */
   getWorkspaceContainer(): WorkspaceContainerAPI {
-    return new SandboxContainerHost(this.containerContext(), (launch, fresh) => this.#launch(launch, fresh));
+    return new SandboxContainerHost(this.#context(), (launch, fresh) => this.#launch(launch, fresh));
+  }
+
+  /**
+   * Whether this Durable Object has a container to drive. False where
+   * containers are disabled and under wrangler dev with containers off
+   * (ctx.container undefined); nothing starts. Asked in local dev only
+   * (src/pool/engine.ts).
+   */
+  hasContainer(): boolean {
+    try {
+      return this.containerContext().container !== undefined;
+    } catch (error) {
+      if (error instanceof ContainerUnavailableError) return false;
+      throw error;
+    }
   }
 
   /**
@@ -146,7 +157,7 @@ export class Sandbox extends DurableObject<Env> {
    * isolate already runs it only checks health (the cron's liveness check).
    */
   async warm(): Promise<SandboxWarmResult> {
-    const ctx = this.containerContext();
+    const ctx = this.#context();
     this.#assertNotRetired();
     const host = this.getWorkspaceContainer();
     const outcome =
@@ -171,7 +182,7 @@ export class Sandbox extends DurableObject<Env> {
 
   /** Destroy the container and forget it: this Sandbox never starts again. Idempotent. */
   async stop(): Promise<SandboxStopResult> {
-    const { container } = this.containerContext();
+    const { container } = this.#context();
     return await this.#serialized(async () => {
       this.ctx.storage.kv.put(RETIRED_KEY, { at: Date.now() });
       const wasRunning = container.running;
@@ -230,7 +241,7 @@ export class Sandbox extends DurableObject<Env> {
       // Before the start, so a start that half-succeeds is still bounded.
       await this.#armLifetime();
       if (this.#reconciled) return await launch();
-      const { container } = this.containerContext();
+      const { container } = this.#context();
       const result = await reconcileThenStart(
         { isRunning: () => container.running, destroy: () => container.destroy(), start: freshStart },
         { policy: this.reconcilePolicy, sleep, log: this.#log }
@@ -238,6 +249,18 @@ export class Sandbox extends DurableObject<Env> {
       this.#reconciled = true;
       return result;
     });
+  }
+
+  /** The state with its container; an error naming the cause where there is none. */
+  #context(): ContainerContext {
+    const ctx = this.containerContext();
+    if (!ctx.container) {
+      throw new ContainerUnavailableError(
+        "container backend unavailable: the Sandbox Durable Object has no container (a deploy: check the containers block in wrangler.jsonc; " +
+          "wrangler dev: it runs with containers off unless given --enable-containers=true and a container engine)"
+      );
+    }
+    return ctx as ContainerContext;
   }
 
   #serialized<T>(work: () => Promise<T>): Promise<T> {

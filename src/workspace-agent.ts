@@ -12,7 +12,10 @@
  *
  * Container ownership follows the turn (pool/turn-container.ts): `beginTurn`
  * names the turn, its first container command claims a warm container from
- * the WarmPool, and `endTurn` gives it back, durably.
+ * the WarmPool, and `endTurn` gives it back, durably. Local dev whose
+ * Sandbox wrangler dev started without a container runs as `npm start`
+ * does: no container backend, every container command answered that there
+ * is no engine (pool/engine.ts).
  *
  * Neither shell holds a credential. Both send every HTTP(S) request through
  * the egress gateway (src/egress/sandbox-egress.ts): the container through
@@ -31,6 +34,7 @@ import curlCommands from "@cloudflare/computer/shell/curl";
 import jqCommands from "@cloudflare/computer/shell/jq";
 import { callingSideHolder } from "./pool/calling-side-host";
 import { ContainerCommands, type CommandRunner, type RawRun } from "./pool/container-commands";
+import { askedEngine, asksForEngine, ENGINE_PROBE_SANDBOX, NO_CONTAINER_ENGINE, NO_CONTAINER_ENGINE_FIX } from "./pool/engine";
 import { containerBackendOptions } from "./pool/launch-spec";
 import { RELEASE_RETRY_INITIAL_MS, RELEASE_RETRY_MAX_MS, TurnContainers, type RetryPolicy, type TurnPool, type TurnRef } from "./pool/turn-container";
 import { sandboxStub } from "./sandbox";
@@ -60,6 +64,13 @@ export class WorkspaceAgent extends Agent<Env> {
   // tests swap in fakes with runInDurableObject (see test/ownership.test.ts).
   /** Whether Cloudflare Containers run here. */
   protected containersEnabled: () => boolean = () => this.env.CONTAINERS_ENABLED === "1";
+  /**
+   * Seam: asks a Sandbox whether wrangler dev gave it a container; null
+   * where nothing is asked (a deploy, containers off: pool/engine.ts).
+   */
+  protected containerProbe: (() => Promise<boolean>) | null = asksForEngine(this.env)
+    ? () => sandboxStub(this.env, ENGINE_PROBE_SANDBOX).hasContainer()
+    : null;
   /** The WarmPool this workspace claims from. */
   protected poolName = WARM_POOL_NAME;
   /** Where claims and releases go: that WarmPool (tests put a failing or slow pool in front). */
@@ -86,6 +97,8 @@ export class WorkspaceAgent extends Agent<Env> {
   #containerBackend: ContainerBackend | undefined;
   /** Why there is no container backend although containers are on (a bad setting), for every container command. */
   #containerConfigError: string | undefined;
+  /** Local dev whose Sandbox has no container (containerProbe): container commands answer NO_CONTAINER_ENGINE. */
+  #engineAbsent = false;
   readonly #turns = new TurnContainers({
     store: this.ctx.storage,
     pool: () => this.pool(),
@@ -180,6 +193,7 @@ export class WorkspaceAgent extends Agent<Env> {
     const { backend } = request;
     if (backend === "container" && !this.containersEnabled()) return { backend, error: CONTAINER_UNAVAILABLE };
     await this.#ensureReady();
+    if (backend === "container" && this.#engineAbsent) return { backend, error: NO_CONTAINER_ENGINE };
     if (backend === "container" && this.#containerConfigError) return { backend, error: this.#containerConfigError };
     try {
       if (backend === "shell") return await this.#execShell(request);
@@ -303,7 +317,7 @@ export class WorkspaceAgent extends Agent<Env> {
         egress: { mode: "http-gateway", gateway, revision: EGRESS_REVISION }
       })
     ];
-    if (this.containersEnabled()) {
+    if (this.containersEnabled() && !this.#engineAbsent) {
       let options: ReturnType<typeof containerBackendOptions>;
       try {
         options = containerBackendOptions(this.env, gateway);
@@ -328,12 +342,24 @@ export class WorkspaceAgent extends Agent<Env> {
   }
 
   #ensureReady(): Promise<void> {
+    // The engine first: it decides whether the workspace gets a container backend.
     // A fresh workspace has no /workspace directory to write into.
-    this.#ready ??= this.#workspace.fs.mkdir("/workspace", { recursive: true }).catch((error: unknown) => {
-      this.#ready = undefined;
-      throw error;
-    });
+    this.#ready ??= this.#askEngine()
+      .then(() => this.#workspace.fs.mkdir("/workspace", { recursive: true }))
+      .catch((error: unknown) => {
+        this.#ready = undefined;
+        throw error;
+      });
     return this.#ready;
+  }
+
+  /** Once per instance, in local dev with containers on: is there a container to start? Said once in the log when not. */
+  async #askEngine(): Promise<void> {
+    const probe = this.containerProbe;
+    if (!probe || !this.containersEnabled() || this.#workspaceInstance) return;
+    if ((await askedEngine(probe)) !== "absent") return;
+    this.#engineAbsent = true;
+    this.#log("workspace:no-container-engine", { error: NO_CONTAINER_ENGINE, fix: NO_CONTAINER_ENGINE_FIX });
   }
 
   #maxOutputBytes(): number {

@@ -29,7 +29,8 @@
  * after the envelope (workspace-block.ts). Output is redacted before it is
  * kept or shown. docs/skills.md documents the block and the file.
  */
-import { CONTAINER_UNAVAILABLE, type BashInput, type BashResult } from "../tools/bash-tool";
+import type { BashInput, BashResult } from "../tools/bash-tool";
+import { isContainerAbsent } from "../pool/engine";
 import { shellQuote } from "../tools/command-report";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { PullRequestRef } from "../shared/dispatch";
@@ -222,7 +223,8 @@ export class RunPreparation {
     const clone = `if [ -d ${CLONE_DIR}/.git ]; then git -C ${CLONE_DIR} fetch --quiet origin; else gh repo clone ${repo} ${CLONE_DIR} -- --quiet; fi`;
     const cloned = await this.#run(step, "clone", clone, "container", CLONE_TIMEOUT_MS);
     if ("unavailable" in cloned) {
-      this.#deps.log("prepare:no-container", {});
+      // Once per run: why there is no clone (no engine in local dev, or containers off).
+      this.#deps.log("prepare:no-container", { reason: cloned.unavailable });
       return false;
     }
     if (!cloned.ok) throw new SetupFailedError({ kind: "checkout", command: `gh repo clone ${run.repo}`, exitCode: cloned.exitCode, output: cloned.output });
@@ -271,7 +273,7 @@ export class RunPreparation {
     if ("error" in result) {
       const error = this.#deps.redact(result.error);
       // No container engine (local dev): the run goes on, and the skill clones if it can.
-      if (backend === "container" && result.error === CONTAINER_UNAVAILABLE) return { unavailable: error };
+      if (backend === "container" && isContainerAbsent(result.error)) return { unavailable: error };
       await this.#deps.onStep(submissionId, { name, ok: false, durationMs });
       return { ok: false, durationMs, output: error };
     }
