@@ -6,19 +6,33 @@
  * pool with no warm container works (the first command starts one, more
  * slowly) and warns, as does a container whose stop is being retried; a
  * pool that does not answer blocks, since every claim goes through it.
- * The caller passes the pool's `stats()` (src/warm-pool.ts).
+ * Local dev with CONTAINERS_ENABLED=1 whose Sandbox has no container (a
+ * plain wrangler dev, src/pool/engine.ts) warns with the cause: its runs
+ * use the worker shell. The caller passes the pool's `stats()`
+ * (src/warm-pool.ts) and the engine's answer.
  */
 import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";
 import type { PoolStats } from "../pool/pool-types";
+import { NO_CONTAINER_ENGINE_FIX } from "../pool/engine";
 import { errorText, HEALTH_PROBE_TIMEOUT_MS, withTimeout } from "./run-checks";
 
 const LABEL = HEALTH_LABELS.containers;
 
 export async function containersHealth(
-  pool: { enabled: false } | { enabled: true; stats(): Promise<PoolStats> },
+  pool: { enabled: false; engine?: "absent" } | { enabled: true; stats(): Promise<PoolStats> },
   options: { localDev: boolean; timeoutMs?: number; secrets?: readonly string[] }
 ): Promise<HealthCheck> {
+  if (!pool.enabled && pool.engine === "absent") {
+    return {
+      id: "containers",
+      label: LABEL,
+      status: "warn",
+      detail:
+        'no container engine: CONTAINERS_ENABLED is "1", but this wrangler dev runs the Sandbox without a container (dev.enable_containers is false in wrangler.jsonc), so runs use the worker shell and skip the clone, as under npm start',
+      fix: NO_CONTAINER_ENGINE_FIX
+    };
+  }
   if (!pool.enabled) {
     return options.localDev
       ? {

@@ -7,9 +7,10 @@
  * `secretValues` are redacted from the whole report.
  */
 import { modelHealth } from "../model/health";
-import { containersEnabled } from "../pool/errors";
+import { containerEngine, ENGINE_PROBE_SANDBOX } from "../pool/engine";
 import { listSkills, skillSource } from "../run/skills";
 import { HEALTH_CHECK_IDS, type HealthCheckId, type HealthReport } from "../shared/health";
+import { sandboxStub } from "../sandbox";
 import { warmPool } from "../warm-pool";
 import { accessHealth } from "./access";
 import { allowedReposHealth } from "./allowed-repos";
@@ -48,8 +49,7 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     "token-broker": () => tokenBrokerHealth(bindings.GITHUB_AUTH as unknown as TokenBrokerProbe | undefined, { localDev, timeoutMs, secrets }),
     skills: async () => skillsHealth(await probeSkills(bindings.SKILLS_BUCKET, timeoutMs, secrets), { localDev }),
     repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),
-    containers: () =>
-      containersHealth(containersEnabled(env) ? { enabled: true, stats: () => warmPool(env).stats() } : { enabled: false }, { localDev, timeoutMs, secrets }),
+    containers: async () => containersHealth(await probeContainers(env, timeoutMs), { localDev, timeoutMs, secrets }),
     egress: () => egressHealth(env),
     access: () => accessHealth(env, { localDev }),
     "local-dev": () => localDevHealth(env)
@@ -60,6 +60,14 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     secrets,
     ...(options.checkTimeoutMs !== undefined ? { timeoutMs: options.checkTimeoutMs } : {})
   });
+}
+
+/** Containers off, on with the pool's stats, or (local dev only) on without an engine: a Sandbox is asked. */
+async function probeContainers(env: Env, timeoutMs: number): Promise<Parameters<typeof containersHealth>[0]> {
+  const engine = await containerEngine(env, () => withTimeout(sandboxStub(env, ENGINE_PROBE_SANDBOX).hasContainer(), timeoutMs, "the Sandbox"));
+  if (engine === "off") return { enabled: false };
+  if (engine === "absent") return { enabled: false, engine: "absent" };
+  return { enabled: true, stats: () => warmPool(env).stats() };
 }
 
 async function probeSkills(bucket: R2Bucket | undefined, timeoutMs: number, secrets: readonly string[]): Promise<SkillsProbe> {

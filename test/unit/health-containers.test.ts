@@ -17,6 +17,15 @@ describe("containersHealth", () => {
     expect(await containersHealth({ enabled: false }, { localDev: true })).toMatchObject({ status: "warn" });
   });
 
+  it("warns in local dev whose Sandbox has no container, naming the cause and the fix", async () => {
+    const line = await containersHealth({ enabled: false, engine: "absent" }, { localDev: true });
+    expect(line).toMatchObject({ id: "containers", status: "warn" });
+    expect(line.detail).toMatch(/^no container engine: CONTAINERS_ENABLED is "1", but this wrangler dev runs the Sandbox without a container/);
+    expect(line.detail).toContain("runs use the worker shell and skip the clone");
+    expect(line.fix).toContain("npm start");
+    expect(line.fix).toContain("wrangler dev --enable-containers=true");
+  });
+
   it("is ok with the warm slot filled, and says what the pool holds", async () => {
     expect(await containersHealth(pool({ warm: 1, assigned: 2, total: 3 }), { localDev: false })).toMatchObject({
       status: "ok",
