@@ -26,7 +26,7 @@
  * the requester; one notification per run is enough), and the one who
  * stopped a run is named in code.
  */
-import { setupFailureLine, type BudgetLimit, type RunEnding, type RunResult, type SetupFailure } from "../run/ending";
+import { setupCouldNotRun, setupFailureLine, type BudgetLimit, type RunEnding, type RunResult, type SetupFailure } from "../run/ending";
 import { MAX_LOGIN_CHARS } from "../shared/repo";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
@@ -257,8 +257,9 @@ const MAX_SETUP_OUTPUT_CHARS = 4_000;
 
 /** The repository could not be prepared: which step, how it failed, its last output, and what to do. */
 function setupFailedText(failure: SetupFailure, opening: string[], thread: string): string {
-  const fix =
-    failure.kind === "checkout"
+  const fix = setupCouldNotRun(failure)
+    ? "The command never ran: its backend answered the error above (the container, not the repository). Fix that where agent-think runs, then continue the run from the dashboard."
+    : failure.kind === "checkout"
       ? "Check that the App can read the repository (and the pull request's head), then continue the run from the dashboard."
       : `Fix ${codeSpan(failure.file)} (or what the step needs) on the default branch, then continue the run from the dashboard.`;
   const details =

@@ -138,7 +138,7 @@ export function endingError(ending: RunEnding): string | undefined {
     case "cancelled":
       return `cancelled${ending.reason ? `: ${ending.reason}` : ""}`;
     case "setup-failed":
-      return `setup failed: ${setupFailureLine(ending.failure)}`;
+      return `setup failed: ${setupFailureLine(ending.failure)}${couldNotRunReason(ending.failure)}`;
     case "budget":
       switch (ending.limit.kind) {
         case "tokens":
@@ -157,10 +157,29 @@ export function setupFailureLine(failure: SetupFailure): string {
     case "config":
       return `${failure.file} is invalid (${failure.errors.length} problem${failure.errors.length === 1 ? "" : "s"})`;
     case "checkout":
-      return `\`${failure.command}\` failed${failure.exitCode === undefined ? "" : ` (exit ${failure.exitCode})`}`;
+      return `\`${failure.command}\` ${failure.exitCode === undefined ? "could not run" : `failed (exit ${failure.exitCode})`}`;
     case "step":
       return `step ${failure.index} of ${failure.of} \`${failure.command}\` ${failure.timedOut ? "timed out" : failure.exitCode === undefined ? "could not run" : `exited ${failure.exitCode}`}`;
   }
+}
+
+/** The longest reason the one-line status quotes. */
+const MAX_REASON_CHARS = 300;
+
+/**
+ * Whether the step never ran: its backend answered an error (the container
+ * could not start, say), not an exit code. That answer is the cause.
+ */
+export function setupCouldNotRun(failure: SetupFailure): boolean {
+  return failure.kind !== "config" && failure.exitCode === undefined && !(failure.kind === "step" && failure.timedOut);
+}
+
+/** For the one-line status: why a step could not run, from the first line of its backend's answer. */
+function couldNotRunReason(failure: SetupFailure): string {
+  if (failure.kind === "config" || !setupCouldNotRun(failure)) return "";
+  const first = failure.output.trim().split("\n")[0]?.trim() ?? "";
+  if (!first) return "";
+  return `: ${first.length > MAX_REASON_CHARS ? `${first.slice(0, MAX_REASON_CHARS - 1)}…` : first}`;
 }
 
 /** The text of the assistant message a turn persisted (or the last assistant message), for a run that ended without a result. */

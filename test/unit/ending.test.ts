@@ -57,6 +57,19 @@ describe("describeEnding", () => {
     expect(endingError({ kind: "cancelled", reason: "stopped by @a" })).toBe("cancelled: stopped by @a");
     expect(endingError({ kind: "budget", limit: { kind: "steps", steps: 9 } })).toBe("budget exhausted: step cap of 9");
   });
+
+  it("says why a setup step could not run (its backend's answer), and only then", () => {
+    const unavailable = "container backend unavailable: the Sandbox Durable Object has no container\nmore";
+    expect(endingError({ kind: "setup-failed", failure: { kind: "checkout", command: "gh repo clone acme/widgets", output: unavailable } })).toBe(
+      "setup failed: `gh repo clone acme/widgets` could not run: container backend unavailable: the Sandbox Durable Object has no container"
+    );
+    expect(endingError({ kind: "setup-failed", failure: { kind: "checkout", command: "gh repo clone acme/widgets", exitCode: 1, output: "not found" } })).toBe(
+      "setup failed: `gh repo clone acme/widgets` failed (exit 1)"
+    );
+    const step = { kind: "step" as const, file: ".github/agent-think.yml", index: 1, of: 1, command: "npm ci" };
+    expect(endingError({ kind: "setup-failed", failure: { ...step, output: "x".repeat(1_000) } })).toHaveLength("setup failed: step 1 of 1 `npm ci` could not run: ".length + 300);
+    expect(endingError({ kind: "setup-failed", failure: { ...step, timedOut: true, output: "slow" } })).toBe("setup failed: step 1 of 1 `npm ci` timed out");
+  });
 });
 
 describe("report_result input", () => {

@@ -379,6 +379,15 @@ describe("the closing message of a run whose setup failed", () => {
     );
     expect(timedOut).toContain("step 1 of 1 sleep 999 timed out");
   });
+
+  it("says a clone that never ran could not run, and that its backend's answer is the cause, not the repository", () => {
+    const output = "container backend unavailable: the Sandbox Durable Object has no container (a deploy: check the containers block in wrangler.jsonc)";
+    const text = closingText({ kind: "setup-failed", failure: { kind: "checkout", command: "gh repo clone acme/widgets", output } }, run);
+    expect(text).toContain("⚠️ **agent-think could not prepare the repository: gh repo clone acme/widgets could not run.**");
+    expect(text).toContain(`Its last output:\n\n\`\`\`\n${output}\n\`\`\``);
+    expect(text).toContain("The command never ran: its backend answered the error above (the container, not the repository).");
+    expect(text).not.toContain("Check that the App can read the repository");
+  });
 });
 
 describe("the closing message's footer", () => {
