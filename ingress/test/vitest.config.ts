@@ -40,7 +40,7 @@ export default defineConfig({
         }
       },
       // Checks that read files and wrangler's config parser: plain Node.
-      { test: { name: "ingress-unit", include: ["ingress/test/unit/**/*.test.ts"] } }
+      { test: { name: "ingress-unit", include: ["ingress/test/unit/**/*.test.ts"], isolate: false } }
     ]
   }
 });

@@ -1,0 +1,81 @@
+/**
+ * `npm test` (the whole plan) and `npm run test:quick` (`--quick`: unit and
+ * Workers only), run by scripts/lib/test-plan.ts two jobs at a time
+ * (TEST_JOBS to change it). Each job's output goes to
+ * test-results/logs/<job>.log and is printed whole when the job ends, so
+ * two suites never interleave; the last line is the totals of every
+ * suite's JSON report (scripts/test-summary.mjs).
+ */
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { FULL_PLAN, QUICK_PLAN, runPlan, type TestJob } from "./lib/test-plan";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const LOGS = join(ROOT, "test-results", "logs");
+
+const quick = process.argv.includes("--quick");
+const plan = quick ? QUICK_PLAN : FULL_PLAN;
+const jobs = Number(process.env.TEST_JOBS ?? 2);
+
+// The totals read every report here: a report left by an earlier run must not count.
+rmSync(join(ROOT, "test-results"), { recursive: true, force: true });
+mkdirSync(LOGS, { recursive: true });
+const started = Date.now();
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+console.log(`test: ${plan.map((job) => job.name).join(", ")}; ${jobs} at a time; logs in test-results/logs/`);
+
+const results = await runPlan(plan, jobs, async (job) => {
+  const at = Date.now();
+  console.log(`test: ${job.name} started at +${seconds(at - started)}`);
+  const ok = await runJob(job);
+  const ms = Date.now() - at;
+  const log = join(LOGS, `${job.name}.log`);
+  console.log(`\n──── ${job.name}: ${ok ? "passed" : "FAILED"} in ${seconds(ms)} ────`);
+  process.stdout.write(readFileSync(log, "utf8"));
+  return { ok, ms };
+});
+
+console.log(`\ntest: finished in ${seconds(Date.now() - started)}`);
+for (const result of results) {
+  console.log(`  ${result.ok ? "ok  " : "FAIL"} ${result.name.padEnd(10)} ${result.skipped ? `not run: ${result.skipped}` : seconds(result.ms)}`);
+}
+const summary = await runCommand(["node", join(ROOT, "scripts", "test-summary.mjs")], "inherit");
+process.exitCode = results.every((result) => result.ok) && summary ? 0 : 1;
+
+/** Runs the job's commands in order into its log; false at the first that fails. */
+async function runJob(job: TestJob): Promise<boolean> {
+  const log = createWriteStream(join(LOGS, `${job.name}.log`));
+  try {
+    for (const command of job.commands) {
+      log.write(`$ ${command.join(" ")}\n`);
+      if (!(await runCommand(command, log))) return false;
+    }
+    return true;
+  } finally {
+    await new Promise<void>((resolve) => log.end(resolve));
+  }
+}
+
+function runCommand(command: string[], output: NodeJS.WritableStream | "inherit"): Promise<boolean> {
+  const [bin, ...args] = command as [string, ...string[]];
+  const path = bin === "node" ? process.execPath : join(ROOT, "node_modules", ".bin", bin);
+  return new Promise((resolve) => {
+    const child = spawn(path, args, {
+      cwd: ROOT,
+      stdio: output === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"],
+      // Node 22 first on PATH, for the bins' `#!/usr/bin/env node`; no colours in a log.
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...(output === "inherit" ? {} : { FORCE_COLOR: "0" }) }
+    });
+    if (output !== "inherit") {
+      child.stdout?.pipe(output, { end: false });
+      child.stderr?.pipe(output, { end: false });
+    }
+    child.once("error", (error) => {
+      if (output !== "inherit") output.write(`${error.message}\n`);
+      resolve(false);
+    });
+    child.once("close", (code) => resolve(code === 0));
+  });
+}
