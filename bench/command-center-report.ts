@@ -2,14 +2,16 @@
  * What the command-center, dashboard and bundle benches found, as report
  * sections and targets: the synced state with 2,000 threads beside its bound
  * and its unbounded size, snapshot latency beside the `state` read, the
- * dashboard's first paint beside a static page of the same markup, and the
- * built JS gzipped. Pure; report.ts places the sections and the targets.
+ * dashboard's first paint beside a static page of the same markup, with
+ * the JS `/` loads before it beside every chunk, and the built JS gzipped.
+ * Pure; report.ts and run.ts (BENCH_ONLY=dashboard) place the sections and
+ * the targets.
  */
 import type { BundleFigures } from "./bundle-size";
 import type { CommandCenterFigures, SeedFigures } from "./command-center-bench";
 import type { StateResponse } from "./command-center-routes";
-import type { DashboardFigures, DashboardSide } from "./dashboard-bench";
-import { ratio, type Summary } from "./stats";
+import type { DashboardFigures, DashboardSide, PageLoad } from "./dashboard-bench";
+import { ratio, summarize, type Summary } from "./stats";
 
 export type DashboardResult = DashboardFigures & {
   /** `main` as seeded for the dashboard, and its state after seeding. */
@@ -22,7 +24,7 @@ const SNAPSHOT_PAGE_ROWS = 100;
 
 export type StateTarget = { name: string; pass: boolean; figure: string; fatal: boolean };
 
-export function commandCenterTargets(cc: CommandCenterFigures, bundle: BundleFigures): StateTarget[] {
+export function commandCenterTargets(cc: CommandCenterFigures): StateTarget[] {
   const { refreshed, stored, maxBytes, maxThreads } = cc.state;
   const largest = Math.max(refreshed.bytes, stored.bytes);
   return [
@@ -37,11 +39,33 @@ export function commandCenterTargets(cc: CommandCenterFigures, bundle: BundleFig
       pass: Math.max(refreshed.threads, stored.threads) <= maxThreads && refreshed.threads > 0,
       figure: `${refreshed.threads} of ${bytes(refreshed.total)}`,
       fatal: true
+    }
+  ];
+}
+
+/** Data shown within this many times the static floor's, by p50 (the goal was 1.5x before the snapshot was inlined). */
+export const DATA_SHOWN_RATIO_TARGET = 1.3;
+
+export function dashboardTargets(dashboard: DashboardFigures, bundle: BundleFigures): StateTarget[] {
+  const { spa, static: floor } = dashboard.data;
+  const p50 = ratio(spa.p50, floor.p50);
+  return [
+    {
+      name: `dashboard data shown p50 <= ${DATA_SHOWN_RATIO_TARGET.toFixed(1)}x the static floor's`,
+      pass: p50 <= DATA_SHOWN_RATIO_TARGET,
+      figure: `${times(spa.p50, floor.p50)} (${ms(spa.p50)} vs ${ms(floor.p50)} ms; mean ${times(spa.mean, floor.mean)})`,
+      fatal: false
     },
     {
-      name: `dashboard JS gzipped <= ${bytes(bundle.targetBytes)} bytes (200 KB)`,
+      name: `dashboard JS \`/\` loads before first paint <= ${bytes(bundle.initialTargetBytes)} bytes gzipped`,
+      pass: bundle.initialGzipBytes <= bundle.initialTargetBytes,
+      figure: `${bytes(bundle.initialGzipBytes)} bytes (all chunks ${bytes(bundle.totalGzipBytes)})`,
+      fatal: false
+    },
+    {
+      name: `dashboard JS, all chunks, gzipped <= ${bytes(bundle.targetBytes)} bytes (200 KB)`,
       pass: bundle.totalGzipBytes <= bundle.targetBytes,
-      figure: `${bytes(bundle.totalGzipBytes)} bytes (${bytes(bundle.initialGzipBytes)} loaded by /)`,
+      figure: `${bytes(bundle.totalGzipBytes)} bytes`,
       fatal: false
     }
   ];
@@ -88,36 +112,59 @@ export function formatCommandCenter(cc: CommandCenterFigures): string[] {
   return lines;
 }
 
-export function formatDashboard(dashboard: DashboardResult): string[] {
+/** A load's JS as the browser fetched it: all of it, and what had arrived when the data was shown. */
+export function loadScripts(load: PageLoad): { bytes: number; beforeDataBytes: number; snapshotBeforeData: boolean } {
+  const scripts = load.resources.filter((resource) => /\.js(\?|$)/.test(resource.name));
+  return {
+    bytes: scripts.reduce((sum, resource) => sum + resource.transferBytes, 0),
+    beforeDataBytes: scripts.filter((resource) => resource.endMs <= load.dataMs).reduce((sum, resource) => sum + resource.transferBytes, 0),
+    snapshotBeforeData: load.resources.some((resource) => resource.name.startsWith("/api/command-center") && resource.startMs < load.dataDomMs)
+  };
+}
+
+export function formatDashboard(dashboard: DashboardResult, bundle: BundleFigures): string[] {
   const lines: string[] = [];
   const { seed, mainState } = dashboard;
   const others = mainState.refreshed.total - seed.threads;
-  const fromSocket = dashboard.loads.spa.filter((load) => load.rows < SNAPSHOT_PAGE_ROWS).length;
-  const cached = [...dashboard.loads.spa, ...dashboard.loads.static].reduce((sum, load) => sum + load.cachedResources, 0);
+  const spaLoads = dashboard.loads.spa;
+  const fromSocket = spaLoads.filter((load) => load.rows < SNAPSHOT_PAGE_ROWS).length;
+  const fetched = spaLoads.filter((load) => load.rows >= SNAPSHOT_PAGE_ROWS && loadScripts(load).snapshotBeforeData).length;
+  const carried = spaLoads.filter((load) => load.inlineSnapshot).length;
+  const cached = [...spaLoads, ...dashboard.loads.static].reduce((sum, load) => sum + load.cachedResources, 0);
   lines.push(
     `Dashboard first paint: headless Chromium ${dashboard.chromium} (/usr/bin/chromium, playwright-core), ${dashboard.runsPerSide} loads per side`,
     `in order ${dashboard.order.map((side) => (side === "spa" ? "A" : "B")).join(" ")}, each in a fresh browser context with the cache disabled, after one discarded warm-up per side.`,
     `  \`main\` (the command center the SPA shows) seeded with ${bytes(seed.threads)} threads (${seedLine(seed)}),`,
-    `  on top of ${bytes(others)} left by the dispatch and shell sections: ${bytes(mainState.refreshed.total)} threads; its state ${bytes(mainState.refreshed.bytes)} bytes, ${mainState.refreshed.threads} threads.`,
-    `  A = ${dashboard.paths.spa}: the dashboard SPA (index.html, its JS and CSS, GET /api/command-center, the agents socket).`,
+    `  on top of ${bytes(others)} left by other sections: ${bytes(mainState.refreshed.total)} threads; its state ${bytes(mainState.refreshed.bytes)} bytes, ${mainState.refreshed.threads} threads.`,
+    `  A = ${dashboard.paths.spa}: the dashboard SPA (index.html with the first snapshot inline, its JS and CSS, then the agents socket).`,
     `  B = ${dashboard.paths.static}: the markup A rendered on its warm-up (${bytes(dashboard.staticPageBytes)} bytes, same stylesheet), scripts removed,`,
-    "      served by the same Worker: the floor for drawing the same pixels, so A - B is what the JS, the API call and the socket add.",
+    "      served by the same Worker: the floor for drawing the same pixels, so A - B is what the JS, the snapshot and the socket add.",
     `  Data shown = the metric tiles and the first thread rows drawn (Element Timing), with >= ${dashboard.minRows} thread rows in the DOM;`,
     "  FCP and data shown are ms from navigation start, as the browser reports the frames presented."
   );
-  const row = (label: string, a: string, b: string, c: string) => lines.push(`  ${label.padEnd(34)}${a.padStart(10)}${b.padStart(12)}${c.padStart(12)}`);
-  const figures = (label: string, summary: Record<DashboardSide, Summary>, key: keyof Summary, digits = 1) =>
-    row(label, fixed(summary.spa[key], digits), fixed(summary.static[key], digits), times(summary.spa[key], summary.static[key]));
+  const row = (label: string, a: string, b: string, c: string, d = "") =>
+    lines.push(`  ${label.padEnd(34)}${a.padStart(10)}${b.padStart(12)}${c.padStart(12)}${d ? `   ${d}` : ""}`);
+  const figures = (label: string, summary: Record<DashboardSide, Summary>, key: keyof Summary, digits = 1, target = "") =>
+    row(label, fixed(summary.spa[key], digits), fixed(summary.static[key], digits), times(summary.spa[key], summary.static[key]), target);
   row("", "A (spa)", "B (static)", "A/B");
   figures("first-contentful-paint p50 (ms)", dashboard.fcp, "p50");
   figures("first-contentful-paint p99 (ms)", dashboard.fcp, "p99");
-  figures("data shown p50 (ms)", dashboard.data, "p50");
+  figures("data shown p50 (ms)", dashboard.data, "p50", 1, `target <= ${DATA_SHOWN_RATIO_TARGET.toFixed(2)}x`);
   figures("data shown p99 (ms)", dashboard.data, "p99");
   figures("data shown mean (ms)", dashboard.data, "mean");
   figures("document first byte p50 (ms)", dashboard.ttfb, "p50");
   figures("transferred per load (bytes)", dashboard.transferBytes, "p50", 0);
+  const scripts = spaLoads.map(loadScripts);
+  const median = (values: number[]) => summarize(values).p50;
   lines.push(
-    `  A's data came first from the snapshot (${SNAPSHOT_PAGE_ROWS} rows) in ${dashboard.runsPerSide - fromSocket} loads and from the socket's state (50 rows) in ${fromSocket}.`,
+    `  A's index.html carried the snapshot in ${carried} of ${spaLoads.length} loads; the data came from it in ${spaLoads.length - fromSocket - fetched},`,
+    `  from GET /api/command-center in ${fetched} and from the socket's state (50 rows) in ${fromSocket}.`,
+    "",
+    `  JS \`/\` loads, gzipped (${bundle.dir.replace(/^.*\/(dist\/)/, "$1")}, node:zlib; bundle table below):`,
+    `    before first paint (the entry, its preloads, their static imports)  ${bytes(bundle.initialGzipBytes).padStart(9)} bytes   target <= ${bytes(bundle.initialTargetBytes)}`,
+    `    baseline: every chunk together                                      ${bytes(bundle.totalGzipBytes).padStart(9)} bytes   (${percent(bundle.initialGzipBytes, bundle.totalGzipBytes)} of it up front)`,
+    `    as A's browser fetched it, p50 per load: ${bytes(median(scripts.map((one) => one.beforeDataBytes)))} bytes of JS by the time the data was shown, ${bytes(median(scripts.map((one) => one.bytes)))} in all`,
+    "",
     `  With ${dashboard.runsPerSide} loads per side, p99 is the slowest load. Transferred: the document and every resource, not the socket;`,
     `  resources served from a cache: ${cached} (expect 0).`
   );
@@ -131,7 +178,8 @@ export function formatBundle(bundle: BundleFigures): string[] {
   for (const file of bundle.files) row(file.file, bytes(file.bytes), bytes(file.gzipBytes), file.loadedBy);
   row("total", bytes(bundle.totalBytes), bytes(bundle.totalGzipBytes), "");
   lines.push(
-    `  => ${bytes(bundle.totalGzipBytes)} bytes gzipped of the ${bytes(bundle.targetBytes)}-byte (200 KB) target (${percent(bundle.totalGzipBytes, bundle.targetBytes)}); \`/\` loads ${bytes(bundle.initialGzipBytes)} of it up front.`
+    `  => \`/\` loads ${bytes(bundle.initialGzipBytes)} bytes gzipped before its first paint, of the ${bytes(bundle.initialTargetBytes)}-byte target (${percent(bundle.initialGzipBytes, bundle.initialTargetBytes)});`,
+    `     all chunks ${bytes(bundle.totalGzipBytes)} bytes of the ${bytes(bundle.targetBytes)}-byte (200 KB) target (${percent(bundle.totalGzipBytes, bundle.targetBytes)}).`
   );
   return lines;
 }

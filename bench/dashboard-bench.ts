@@ -17,6 +17,8 @@
  *       warm-up load (same DOM, same stylesheet), its scripts removed, served
  *       by the same Worker: the floor for painting those pixels, so A - B is
  *       what the JS, the API call and the socket cost.
+ * A's index.html carries the first snapshot page (src/http/inline-snapshot.ts);
+ * the probe notes whether it was there.
  * Per load, in the page's own clock from navigation start, both as the
  * browser reports when a frame was presented: first-contentful-paint (the
  * `paint` entry), and data shown: the later of the metric tiles and the
@@ -30,6 +32,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { INLINE_SNAPSHOT_ID } from "../src/http/inline-snapshot";
 import { MAX_RECENT_THREADS } from "../src/shared/command-center";
 import { summarize, type Summary } from "./stats";
 
@@ -71,11 +74,14 @@ export type PageLoad = {
   domContentLoadedMs: number;
   /** Thread rows in the DOM when it first held the data (the socket's state has 50, a first page 100). */
   rows: number;
+  /** The document held the snapshot the Worker inlines (seen by the probe before the SPA took it). */
+  inlineSnapshot: boolean;
   /** Document plus resources (JS, CSS, the snapshot), as transferred; excludes the socket. */
   transferBytes: number;
   /** Resources served from a cache (transferSize 0 with a body): expect none. */
   cachedResources: number;
-  resources: { name: string; type: string; transferBytes: number }[];
+  /** Each resource as transferred, with when it was asked for and when its last byte came (ms from navigation start). */
+  resources: { name: string; type: string; transferBytes: number; startMs: number; endMs: number }[];
   pageErrors: string[];
 };
 
@@ -104,13 +110,14 @@ export type DashboardFigures = {
  * and MIN_ROWS thread rows.
  */
 const PROBE = `(() => {
-  const probe = { dataDomAt: null, tilesAt: null, rowAt: null, rows: 0 };
+  const probe = { dataDomAt: null, tilesAt: null, rowAt: null, rows: 0, inline: false };
   window.__benchProbe = probe;
   const rowsSelector = '[data-testid="thread-row"]';
   const mark = (element, id) => {
     if (element && !element.hasAttribute("elementtiming")) element.setAttribute("elementtiming", id);
   };
   const check = () => {
+    if (document.getElementById(${JSON.stringify(INLINE_SNAPSHOT_ID)})) probe.inline = true;
     const tiles = document.querySelector('[data-testid="metric-tiles"]');
     mark(tiles && tiles.querySelector(".tile-value"), "bench-tiles");
     for (const title of document.querySelectorAll(rowsSelector + " .thread-title")) mark(title, "bench-row");
@@ -146,7 +153,9 @@ const READ = `(() => {
     name: new URL(entry.name).pathname + new URL(entry.name).search,
     type: entry.initiatorType,
     transferBytes: entry.transferSize,
-    bodyBytes: entry.encodedBodySize
+    bodyBytes: entry.encodedBodySize,
+    startMs: entry.startTime,
+    endMs: entry.responseEnd
   }));
   return {
     fcpMs: fcp.startTime,
@@ -157,6 +166,7 @@ const READ = `(() => {
     ttfbMs: nav.responseStart,
     domContentLoadedMs: nav.domContentLoadedEventEnd,
     rows: probe.rows,
+    inlineSnapshot: probe.inline,
     documentBytes: nav.transferSize,
     resources
   };
@@ -164,7 +174,7 @@ const READ = `(() => {
 
 type Read = Omit<PageLoad, "transferBytes" | "cachedResources" | "resources" | "pageErrors"> & {
   documentBytes: number;
-  resources: { name: string; type: string; transferBytes: number; bodyBytes: number }[];
+  resources: { name: string; type: string; transferBytes: number; bodyBytes: number; startMs: number; endMs: number }[];
 };
 
 /** One load of `url` in a fresh context; `capture` also returns the rendered markup. */
@@ -196,7 +206,7 @@ async function loadOnce(browser: Browser, url: string, capture = false): Promise
       ...figures,
       transferBytes: documentBytes + resources.reduce((sum, resource) => sum + resource.transferBytes, 0),
       cachedResources: resources.filter((resource) => resource.transferBytes === 0 && resource.bodyBytes > 0).length,
-      resources: resources.map(({ name, type, transferBytes }) => ({ name, type, transferBytes })),
+      resources: resources.map(({ name, type, transferBytes, startMs, endMs }) => ({ name, type, transferBytes, startMs, endMs })),
       pageErrors
     };
     if (!capture) return { load };

@@ -14,7 +14,7 @@ import type { BundleFigures } from "./bundle-size";
 import type { CommandCenterFigures } from "./command-center-bench";
 import type { BurstFigures } from "./command-center-burst";
 import { burstTargets, formatBurst } from "./command-center-burst-report";
-import { commandCenterTargets, formatBundle, formatCommandCenter, formatDashboard, type DashboardResult } from "./command-center-report";
+import { commandCenterTargets, dashboardTargets, formatBundle, formatCommandCenter, formatDashboard, type DashboardResult } from "./command-center-report";
 import type { ContainerFloodFigures } from "./container-flood";
 import { floodTextBytes, formatFloods, formatShellExec, NOTE_ALLOWANCE_BYTES, type ShellFigures } from "./shell-report";
 import { ratio, type Summary } from "./stats";
@@ -114,7 +114,8 @@ export function evaluateTargets(result: BenchResult): Target[] {
       figure: `(a) ${flood.a}; (b) ${flood.b.join(", ")}`,
       fatal: true
     },
-    ...commandCenterTargets(result.commandCenter, result.bundle),
+    ...commandCenterTargets(result.commandCenter),
+    ...dashboardTargets(result.dashboard, result.bundle),
     ...burstTargets(result.burst)
   ];
 }
@@ -161,7 +162,7 @@ export function formatReport(result: BenchResult, targets: readonly Target[]): s
 
   lines.push("", ...formatShellExec(result.shell.exec), "", ...formatFloods(result.shell, result.containerFlood));
   lines.push("", ...formatCommandCenter(result.commandCenter), "", ...formatBurst(result.burst));
-  lines.push("", ...formatDashboard(result.dashboard), "", ...formatBundle(result.bundle));
+  lines.push("", ...formatDashboard(result.dashboard, result.bundle), "", ...formatBundle(result.bundle));
 
   lines.push("", "Targets");
   for (const target of targets) {

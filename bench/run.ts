@@ -46,7 +46,9 @@
  *
  * BENCH_ONLY=burst runs section 6 alone (wrangler dev, the burst, its report
  * and results JSON): a minute instead of several, while working on the
- * command center. No other value is accepted.
+ * command center. BENCH_ONLY=dashboard runs sections 7 and 8 alone (`main`
+ * seeded with the 2,000 threads only, then the first paint and the JS),
+ * about a minute, while working on the dashboard. No other value is accepted.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -57,6 +59,7 @@ import { measureCommandCenter, readState, seedCommandCenter } from "./command-ce
 import { measureBurst, type BurstFigures } from "./command-center-burst";
 import { burstTargets, formatBurst } from "./command-center-burst-report";
 import { measureContainerFlood } from "./container-flood";
+import { dashboardTargets, formatBundle, formatDashboard, type DashboardResult } from "./command-center-report";
 import { measureDashboard } from "./dashboard-bench";
 import { DevServer } from "./dev-server";
 import { formatGateway, gatewayTargets, measureGateway } from "./gateway-bench";
@@ -254,7 +257,9 @@ async function measure(
 
 /** BENCH_ONLY: the sections that can run alone. */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== "burst") throw new Error(`BENCH_ONLY=${ONLY}: only "burst" can run alone`);
+if (ONLY !== undefined && ONLY !== "burst" && ONLY !== "dashboard") {
+  throw new Error(`BENCH_ONLY=${ONLY}: only "burst" or "dashboard" can run alone`);
+}
 
 type BurstOnlyResult = {
   startedAt: string;
@@ -264,7 +269,16 @@ type BurstOnlyResult = {
   wallMs: number;
 };
 
-function writeResults(result: BenchResult | BurstOnlyResult): string {
+type DashboardOnlyResult = {
+  startedAt: string;
+  only: "dashboard";
+  dashboard: DashboardResult;
+  bundle: BenchResult["bundle"];
+  machine: BenchResult["machine"];
+  wallMs: number;
+};
+
+function writeResults(result: BenchResult | BurstOnlyResult | DashboardOnlyResult): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = `${RESULTS_DIR}bench-${result.startedAt.replace(/[:.]/g, "-")}.json`;
   writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
@@ -314,6 +328,39 @@ async function main(): Promise<number> {
       ok = true;
       return 0;
     }
+    if (ONLY === "dashboard") {
+      const bundle = measureBundle(CLIENT_DIR);
+      server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
+      await server.start();
+      await server.ready("/bench/ping", READY_TIMEOUT_MS);
+      console.log(`bench: ready at ${server.baseUrl}; BENCH_ONLY=dashboard: seeding \`${DASHBOARD_CENTER}\`, then first paint in headless Chromium ...\n`);
+      const client = new BenchClient(server.baseUrl, deadline);
+      const dashboard = await measureMainDashboard(client, server.baseUrl);
+      const reloads = server.reloads();
+      if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
+      const result: DashboardOnlyResult = {
+        startedAt: startedAt.toISOString(),
+        only: "dashboard",
+        dashboard,
+        bundle,
+        machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
+        wallMs: Date.now() - startedAt.getTime()
+      };
+      const targets = dashboardTargets(dashboard, bundle);
+      console.log(
+        [
+          ...formatDashboard(dashboard, bundle),
+          "",
+          ...formatBundle(bundle),
+          "",
+          "Targets",
+          ...targets.map((target) => `  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(68)}${target.figure}`)
+        ].join("\n")
+      );
+      console.log(`\nresults: ${writeResults(result)}`);
+      ok = true;
+      return 0;
+    }
     const maxBytes = maxToolOutputBytes();
     const bundle = measureBundle(CLIENT_DIR);
     // Before wrangler starts, so nothing else of ours runs beside bash.
@@ -337,9 +384,7 @@ async function main(): Promise<number> {
     console.log("bench: command center under a burst: single record() calls at 500 to 4,000 events/s, a dashboard connected ...");
     const burst = await measureBurst(post, server.baseUrl);
     console.log(`bench: dashboard: seeding \`${DASHBOARD_CENTER}\` with 2,000 threads, then first paint in headless Chromium ...\n`);
-    const seed = await seedCommandCenter(post, DASHBOARD_CENTER);
-    const mainState = await readState(post, DASHBOARD_CENTER);
-    const dashboard = { ...(await measureDashboard(server.baseUrl, post)), seed, mainState };
+    const dashboard = await measureMainDashboard(client, server.baseUrl);
     const reloads = server.reloads();
     if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
     const result: BenchResult = {
@@ -373,6 +418,14 @@ async function main(): Promise<number> {
     // A failed run keeps its log; a passing run leaves nothing behind.
     if (ok) server?.removeFiles();
   }
+}
+
+/** `main` seeded with 2,000 threads, then the dashboard's first paint over it. */
+async function measureMainDashboard(client: BenchClient, baseUrl: string): Promise<DashboardResult> {
+  const post = (path: string, body: unknown) => client.post(path, body);
+  const seed = await seedCommandCenter(post, DASHBOARD_CENTER);
+  const mainState = await readState(post, DASHBOARD_CENTER);
+  return { ...(await measureDashboard(baseUrl, post)), seed, mainState };
 }
 
 /** The bound the Worker runs with, from the bench config's vars (the container flood needs it before wrangler starts). */
