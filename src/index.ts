@@ -75,47 +75,56 @@ function reproGrantKey(env: Env): Promise<CryptoKey> {
   return grantKey;
 }
 
+/** One request through the gate and the routes; `/`'s inline snapshot is this same path's answer. */
+async function serve(incoming: Request, env: Env): Promise<Response> {
+  const service = createService(env);
+  const log = createLogger({ worker: "agent-think" });
+  // Every request is decided on its canonical path, and every route below
+  // serves that same canonical request (src/http/route-policy.ts).
+  const admitted = await gate(incoming, {
+    localDev: env.LOCAL_DEV === "1",
+    access: env,
+    onRefused: (reason, path) => log("request:refused", { path, reason })
+  });
+  if (!admitted.ok) return admitted.response;
+  const { request, segments } = admitted;
+  return (
+    (await handleDevRoute(request, {
+      localDev: env.LOCAL_DEV === "1",
+      dispatch: (input) => service.dispatch(input),
+      messages: (session) => service.messages(session),
+      status: (session, submissionId) => service.getSubmissionStatus({ session, submissionId }),
+      skills: () => listSkills(skillSource(env.SKILLS_BUCKET))
+    })) ??
+    (await handleApiRoute(request, {
+      snapshot: async (options) => (await commandCenter(env)).snapshot(options),
+      threadDetail: async (session) => (await commandCenter(env)).threadDetail(session),
+      continueRun: (session, operator) => service.continueRun(session, operator),
+      operator: (admittedRequest) => accessIdentity(admittedRequest, env),
+      onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
+    })) ??
+    (await handleHealthRoute(request, { health: () => workerHealth(env) })) ??
+    (await handleReproRoute(request, segments, {
+      bucket: env.REPROS,
+      grantKey: () => reproGrantKey(env),
+      now: () => Date.now()
+    })) ??
+    (await handleAgentRoute(request, segments, {
+      knowsSession: async (session) => (await commandCenter(env)).hasThread(session),
+      route: (allowed) => routeAgentRequest(allowed, env)
+    })) ??
+    (await handleSpaRoute(request, {
+      assets: env.ASSETS as AssetsFetcher | undefined,
+      // Through the gate again: what `/` carries is what the API would answer this caller.
+      answer: (snapshotRequest) => serve(snapshotRequest, env)
+    })) ??
+    notFound()
+  );
+}
+
 export default {
   async fetch(incoming, env) {
-    const service = createService(env);
-    const log = createLogger({ worker: "agent-think" });
-    // Every request is decided on its canonical path, and every route below
-    // serves that same canonical request (src/http/route-policy.ts).
-    const admitted = await gate(incoming, {
-      localDev: env.LOCAL_DEV === "1",
-      access: env,
-      onRefused: (reason, path) => log("request:refused", { path, reason })
-    });
-    if (!admitted.ok) return admitted.response;
-    const { request, segments } = admitted;
-    return (
-      (await handleDevRoute(request, {
-        localDev: env.LOCAL_DEV === "1",
-        dispatch: (input) => service.dispatch(input),
-        messages: (session) => service.messages(session),
-        status: (session, submissionId) => service.getSubmissionStatus({ session, submissionId }),
-        skills: () => listSkills(skillSource(env.SKILLS_BUCKET))
-      })) ??
-      (await handleApiRoute(request, {
-        snapshot: async (options) => (await commandCenter(env)).snapshot(options),
-        threadDetail: async (session) => (await commandCenter(env)).threadDetail(session),
-        continueRun: (session, operator) => service.continueRun(session, operator),
-        operator: (admittedRequest) => accessIdentity(admittedRequest, env),
-        onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })
-      })) ??
-      (await handleHealthRoute(request, { health: () => workerHealth(env) })) ??
-      (await handleReproRoute(request, segments, {
-        bucket: env.REPROS,
-        grantKey: () => reproGrantKey(env),
-        now: () => Date.now()
-      })) ??
-      (await handleAgentRoute(request, segments, {
-        knowsSession: async (session) => (await commandCenter(env)).hasThread(session),
-        route: (allowed) => routeAgentRequest(allowed, env)
-      })) ??
-      (await handleSpaRoute(request, env.ASSETS as AssetsFetcher | undefined)) ??
-      notFound()
-    );
+    return serve(incoming, env);
   },
 
   /** Every minute: keep one warm container ready (a no-op without containers). */

@@ -1,22 +1,95 @@
 /**
  * The dashboard's pages: `/` and `/thread/:session` are the SPA's
  * index.html, served from the static assets after the Worker has checked
- * Access. Anything else is left to the next handler. Pure: the assets
- * binding is a parameter.
+ * Access. `/` also carries the command center's first snapshot page
+ * (inline-snapshot.ts), streamed: the headers (with a `Link` preload of the
+ * page's own script and stylesheet) and the head go out first, the snapshot
+ * is read after them, so the browser fetches the JS meanwhile, and the data
+ * lands before `</body>` (the module script runs only once the document is
+ * parsed). Anything else is left to the next handler. Pure: the assets
+ * binding and the snapshot are parameters.
  */
 import { isSessionName } from "../run/session-name";
+import { inlineSnapshotElement, snapshotRequestFor } from "./inline-snapshot";
 import { notFound } from "./responses";
 
 export type AssetsFetcher = { fetch(request: Request): Promise<Response> };
 
-export async function handleSpaRoute(request: Request, assets: AssetsFetcher | undefined): Promise<Response | null> {
+export type SpaDeps = {
+  assets: AssetsFetcher | undefined;
+  /**
+   * The answer to `request` (GET /api/command-center?limit=100 with the
+   * page's headers) exactly as the Worker would give it, gate included;
+   * absent: `/` carries no snapshot.
+   */
+  answer?(request: Request): Promise<Response>;
+};
+
+/** Headers a whole-file read must not carry. */
+const CONDITIONAL = ["if-none-match", "if-modified-since", "range"];
+
+export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<Response | null> {
   const url = new URL(request.url);
   const thread = /^\/thread\/([^/]+)\/?$/.exec(url.pathname);
   if (url.pathname !== "/" && !thread) return null;
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
-  if (!assets) return notFound(); // a Worker built without the dashboard (the test runtime)
+  if (!deps.assets) return notFound(); // a Worker built without the dashboard (the test runtime)
+  const answer = !thread && request.method === "GET" ? deps.answer : undefined;
+  const headers = new Headers(request.headers);
+  // The inlined page is built from the whole file, never from a 304 or a range.
+  if (answer) for (const name of CONDITIONAL) headers.delete(name);
   // "/" is the asset layer's index.html (asking for /index.html by name
   // would be redirected to "/").
-  return assets.fetch(new Request(new URL("/", url), { method: request.method, headers: request.headers }));
+  const page = await deps.assets.fetch(new Request(new URL("/", url), { method: request.method, headers }));
+  if (!answer || page.status !== 200) return page;
+  return streamWithSnapshot(page, () => answer(snapshotRequestFor(request)).then(inlineSnapshotElement));
+}
+
+/** The page with the snapshot's element (or nothing, when there is none) just before `</body>`. */
+async function streamWithSnapshot(page: Response, snapshot: () => Promise<string | null>): Promise<Response> {
+  const html = await page.text();
+  const at = html.lastIndexOf("</body>");
+  const headers = new Headers(page.headers);
+  for (const name of ["content-length", "etag", "last-modified", "content-encoding"]) headers.delete(name);
+  // It holds this moment's data: never cached, never reused.
+  headers.set("cache-control", "no-store");
+  headers.set("content-type", "text/html; charset=utf-8");
+  const preload = preloadLinks(html);
+  if (preload) headers.set("link", preload);
+  if (at < 0) return new Response(html, { status: 200, headers });
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = writable.getWriter();
+  const encoder = new TextEncoder();
+  void (async () => {
+    try {
+      // Resolves once the runtime has taken the head: the snapshot is read after it left.
+      await writer.write(encoder.encode(html.slice(0, at)));
+      const element = await snapshot().catch(() => null);
+      if (element) await writer.write(encoder.encode(element));
+      await writer.write(encoder.encode(html.slice(at)));
+      await writer.close();
+    } catch (error) {
+      await writer.abort(error).catch(() => undefined);
+    }
+  })();
+  return new Response(readable, { status: 200, headers });
+}
+
+/**
+ * A `Link` header preloading the page's own module script and stylesheet
+ * (as index.html names them under /assets/), so a browser starts on them
+ * from the headers, before any of the body arrives.
+ */
+export function preloadLinks(html: string): string {
+  const links: string[] = [];
+  for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/gi)) {
+    const script = /^<script\b/i.test(tag) && /\btype="module"/i.test(tag) ? /\bsrc="(\/assets\/[^"<>\s]+\.js)"/i.exec(tag) : null;
+    const style = /^<link\b/i.test(tag) && /\brel="stylesheet"/i.test(tag) ? /\bhref="(\/assets\/[^"<>\s]+\.css)"/i.exec(tag) : null;
+    // The same credentials mode as the tag, or the browser fetches it twice.
+    const cors = /\scrossorigin\b/i.test(tag) ? "; crossorigin" : "";
+    if (script) links.push(`<${script[1]}>; rel=modulepreload${cors}`);
+    if (style) links.push(`<${style[1]}>; rel=preload; as=style${cors}`);
+  }
+  return links.join(", ");
 }

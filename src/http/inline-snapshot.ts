@@ -1,0 +1,50 @@
+/**
+ * The command center's first snapshot page carried in the dashboard's
+ * index.html, so `/` draws its data without an API round trip after its
+ * JS. Data, never markup: the exact body `GET /api/command-center?limit=100`
+ * answered, in a `<script type="application/json">` with every `<`, `>`,
+ * `&`, U+2028 and U+2029 written as a JSON `\uXXXX` escape, so no text in
+ * it can close the element, open a comment or end a line of script. The
+ * Worker's side is spa.ts; the SPA reads it in src/ui/inline-snapshot.ts.
+ * Why and how it falls back: docs/dashboard.md. Pure.
+ */
+
+/** The element's id, shared with the SPA. */
+export const INLINE_SNAPSHOT_ID = "agent-think-snapshot";
+/** The first page the SPA would ask for (src/ui/view-models/dashboard.ts `snapshotPath()`). */
+export const INLINE_SNAPSHOT_PATH = "/api/command-center?limit=100";
+/**
+ * Larger answers are left out (the SPA then asks the API). The page is 100
+ * threads of bounded fields (docs/dashboard.md); the bench's 2,000 seeded
+ * threads give about 100 KB.
+ */
+export const MAX_INLINE_SNAPSHOT_BYTES = 256 * 1024;
+
+const UNSAFE = /[<>&\u2028\u2029]/g;
+
+/** JSON text that reads the same to JSON.parse and holds none of `<`, `>`, `&`, U+2028, U+2029. */
+export function escapeJsonForHtml(json: string): string {
+  return json.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** The element for an API answer, or null when it is not a 200 JSON answer within the bound. */
+export async function inlineSnapshotElement(answer: Response): Promise<string | null> {
+  if (answer.status !== 200 || !(answer.headers.get("content-type") ?? "").startsWith("application/json")) {
+    await answer.body?.cancel();
+    return null;
+  }
+  const json = escapeJsonForHtml(await answer.text());
+  if (new TextEncoder().encode(json).byteLength > MAX_INLINE_SNAPSHOT_BYTES) return null;
+  return `<script type="application/json" id="${INLINE_SNAPSHOT_ID}">${json}</script>`;
+}
+
+/**
+ * The request for the snapshot on behalf of a request for `/`: the same
+ * headers (so the same Access identity and host), asking for JSON.
+ */
+export function snapshotRequestFor(page: Request): Request {
+  const headers = new Headers(page.headers);
+  headers.set("accept", "application/json");
+  for (const name of ["if-none-match", "if-modified-since", "range"]) headers.delete(name);
+  return new Request(new URL(INLINE_SNAPSHOT_PATH, page.url), { method: "GET", headers });
+}
