@@ -16,6 +16,7 @@ import { describe, expect } from "vitest";
 import { startDevServer, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 import { SHOTS, useChromium } from "./support/browser";
+import { serveInlineSnapshot } from "./support/inline-snapshot";
 
 const browser = useChromium();
 
@@ -89,6 +90,7 @@ describe("the dashboard", () => {
     const center = recoveringCenter(Date.now());
     const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    await serveInlineSnapshot(page, center.snapshot);
     await page.route(/\/api\/command-center(\?|$)/, (route) => route.fulfill({ json: center.snapshot }));
     await page.routeWebSocket(/\/agents\/command-center-agent\/main/, (socket) => {
       socket.send(JSON.stringify({ type: "cf_agent_state", state: center.state }));
@@ -135,6 +137,54 @@ describe("the dashboard", () => {
     expect(await page.locator('[data-testid="thread-timing"] [data-timing="recoveries"]').textContent()).toContain("2×");
     await page.screenshot({ path: `${SHOTS}/thread-recovering.png`, fullPage: true });
     await page.close();
+  });
+
+  test("starts from the snapshot / came with, and asks the API when it is absent or stale", { timeout: 90_000 }, async ({ server }) => {
+    const center = recoveringCenter(Date.now());
+    const shown = (page: Page, session: string) => page.locator(`[data-testid="thread-row"][data-session="${session}"]`).waitFor({ timeout: 15_000 });
+    /** A page whose `/` carries `inline`, whose API answers only the recovered thread, and whose socket sends `state` (or nothing). */
+    const open = async (inline: Snapshot | null, state: CommandCenterState | null, answer: Promise<void> = Promise.resolve()) => {
+      const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
+      page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+      const asked: string[] = [];
+      await serveInlineSnapshot(page, inline);
+      await page.route(/\/api\/command-center(\?|$)/, async (route) => {
+        asked.push(route.request().url());
+        await answer;
+        return route.fulfill({ json: { ...center.snapshot, threads: [center.recovered], total: 1, generatedAt: Date.now() } });
+      });
+      await page.routeWebSocket(/\/agents\/command-center-agent\/main/, (socket) => {
+        if (state) socket.send(JSON.stringify({ type: "cf_agent_state", state }));
+      });
+      await page.goto(server.url);
+      return { page, asked };
+    };
+    const inline: Snapshot = { ...center.snapshot, threads: [center.recovering], total: 1, generatedAt: Date.now() };
+
+    // Fresh, with the socket live: drawn from the page itself, no API call at all.
+    const fresh = await open(inline, { ...center.state, recent: [center.recovering], updatedAt: Date.now() });
+    await shown(fresh.page, center.recovering.session);
+    await fresh.page.getByTestId("connection-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await fresh.page.waitForTimeout(4_000); // past the first poll, had there been one
+    expect(fresh.asked).toEqual([]);
+    await fresh.page.close();
+
+    // Absent (a page without it, or one the Worker could not fill), the socket silent: the API, as before.
+    const absent = await open(null, null);
+    await shown(absent.page, center.recovered.session);
+    expect(absent.asked.length).toBeGreaterThan(0);
+    expect(await absent.page.locator(`[data-testid="thread-row"][data-session="${center.recovering.session}"]`).count()).toBe(0);
+    await absent.page.close();
+
+    // Stale (ten minutes old by this clock): shown while a fresh page is asked for, which then replaces it.
+    let answer!: () => void;
+    const stale = await open({ ...inline, generatedAt: Date.now() - 600_000 }, null, new Promise<void>((resolve) => (answer = resolve)));
+    await shown(stale.page, center.recovering.session);
+    await expect.poll(() => stale.asked.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    answer();
+    await shown(stale.page, center.recovered.session);
+    await stale.page.locator(`[data-testid="thread-row"][data-session="${center.recovering.session}"]`).waitFor({ state: "detached", timeout: 15_000 });
+    await stale.page.close();
   });
 
   test("counts a real recovery: a run whose runtime restarted mid-turn finishes, recovered once", { timeout: 180_000 }, async () => {

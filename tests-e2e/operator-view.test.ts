@@ -21,6 +21,7 @@ import type { TranscriptMessage } from "../src/shared/dispatch";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 import { test } from "./fixture";
 import { SHOTS, useChromium } from "./support/browser";
+import { serveInlineSnapshot } from "./support/inline-snapshot";
 
 const browser = useChromium();
 const DESKTOP = { width: 1280, height: 800 };
@@ -141,6 +142,7 @@ type Fixture = ReturnType<typeof fixture>;
 
 /** Serves the fixture to the page in place of the Worker's API and sockets. */
 async function serveFixture(page: Page, data: Fixture): Promise<void> {
+  await serveInlineSnapshot(page, data.snapshot);
   await page.route(/\/api\/command-center(\?|$)/, (route) => route.fulfill({ json: data.snapshot }));
   await page.routeWebSocket(/\/agents\/command-center-agent\/main/, (socket) => {
     socket.send(JSON.stringify({ type: "cf_agent_state", state: data.state }));

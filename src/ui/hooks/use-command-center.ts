@@ -1,14 +1,24 @@
 /**
- * The command center's data for the dashboard: the CommandCenterAgent's
- * state synced live over its socket, plus `GET /api/command-center`
- * snapshots for the first paint, for older pages, and every few seconds
- * while the socket is down (or has not delivered state yet).
+ * The command center's data for the dashboard: the snapshot `/` came with
+ * (inline-snapshot.ts) for the first paint, else `GET /api/command-center`;
+ * the CommandCenterAgent's state synced live over its socket, which loads
+ * after the first paint (command-center-socket.ts); and snapshots for older
+ * pages and every few seconds while the socket is down (or has not
+ * delivered state yet).
  */
-import { useAgent } from "agents/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { COMMAND_CENTER_NAME, type CommandCenterState, type Snapshot } from "../../shared/command-center";
+import type { CommandCenterState, Snapshot } from "../../shared/command-center";
 import { fetchSnapshot, parseLiveState } from "../api";
-import { combineSources, pollDelayMs, POLL_INTERVAL_MS, shouldPoll, type DashboardData, type SocketStatus } from "../view-models/dashboard";
+import { peekInlineSnapshot, releaseInlineSnapshot } from "../inline-snapshot";
+import {
+  combineSources,
+  COMMAND_CENTER_NAME,
+  pollDelayMs,
+  POLL_INTERVAL_MS,
+  shouldPoll,
+  type DashboardData,
+  type SocketStatus
+} from "../view-models/dashboard";
 
 export const COMMAND_CENTER_AGENT = "command-center-agent";
 
@@ -31,8 +41,9 @@ export type CommandCenterData = DashboardData & {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function useCommandCenter(): CommandCenterData {
+  const [inline] = useState(peekInlineSnapshot);
   const [live, setLive] = useState<CommandCenterState | null>(null);
-  const [firstPage, setFirstPage] = useState<Snapshot | null>(null);
+  const [firstPage, setFirstPage] = useState<Snapshot | null>(inline?.snapshot ?? null);
   const [olderPages, setOlderPages] = useState<Snapshot[]>([]);
   const [socket, setSocket] = useState<SocketStatus>("connecting");
   const [error, setError] = useState<string | null>(null);
@@ -41,20 +52,38 @@ export function useCommandCenter(): CommandCenterData {
   const [refreshes, setRefreshes] = useState(0);
   const failures = useRef(0);
 
-  useAgent({
-    agent: COMMAND_CENTER_AGENT,
-    name: COMMAND_CENTER_NAME,
-    onOpen: () => setSocket("open"),
-    onClose: () => setSocket("closed"),
-    onStateUpdate: (state: unknown) => {
-      const parsed = parseLiveState(state);
-      if (parsed) setLive(parsed);
-    }
-  });
-
-  // The first page, once on mount and whenever asked: the first paint does
-  // not wait for the socket.
   useEffect(() => {
+    let open = true;
+    let close: (() => void) | undefined;
+    import("./command-center-socket").then(
+      ({ openCommandCenterSocket }) => {
+        if (!open) return;
+        close = openCommandCenterSocket(COMMAND_CENTER_AGENT, COMMAND_CENTER_NAME, {
+          onOpen: () => open && setSocket("open"),
+          onClose: () => open && setSocket("closed"),
+          onState: (state) => {
+            const parsed = parseLiveState(state);
+            if (open && parsed) setLive(parsed);
+          }
+        });
+      },
+      (reason: unknown) => {
+        // The chunk did not load (a deploy replaced it): the poll carries on.
+        console.warn(`[agent-think] the live socket could not be loaded: ${message(reason)}`);
+        if (open) setSocket("closed");
+      }
+    );
+    return () => {
+      open = false;
+      close?.();
+    };
+  }, []);
+
+  // The first page, once on mount (unless `/` came with a fresh one) and
+  // whenever asked: the first paint does not wait for the socket.
+  useEffect(() => {
+    releaseInlineSnapshot();
+    if (refreshes === 0 && inline?.fresh) return;
     const abort = new AbortController();
     fetchSnapshot(undefined, abort.signal).then(
       (snapshot) => {
@@ -67,7 +96,7 @@ export function useCommandCenter(): CommandCenterData {
       }
     );
     return () => abort.abort();
-  }, [refreshes]);
+  }, [refreshes, inline]);
 
   const polling = shouldPoll(socket, live !== null);
   useEffect(() => {

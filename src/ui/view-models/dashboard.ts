@@ -10,6 +10,13 @@ import { mergeThreads } from "./threads";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 
+/**
+ * The command center the dashboard shows: src/shared/command-center.ts's
+ * COMMAND_CENTER_NAME, which the SPA cannot import without zod's runtime
+ * (test/unit/ui/dashboard.test.ts holds the two equal).
+ */
+export const COMMAND_CENTER_NAME = "main";
+
 export type DashboardData = {
   metrics: Metrics | null;
   threads: ThreadSummary[];
