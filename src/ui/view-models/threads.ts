@@ -166,8 +166,14 @@ export type RepoGroup = {
   summary: string;
 };
 
-const byRecentActivity = (a: ThreadSummary, b: ThreadSummary) =>
-  b.lastActivityAt - a.lastActivityAt || a.session.localeCompare(b.session);
+/**
+ * Ties broken by session name in code-unit order: session names are
+ * lowercase ASCII (src/run/session-name.ts), and localeCompare's collator
+ * costs the first paint some 10 ms on its first use.
+ */
+const bySession = (a: ThreadSummary, b: ThreadSummary) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0);
+
+const byRecentActivity = (a: ThreadSummary, b: ThreadSummary) => b.lastActivityAt - a.lastActivityAt || bySession(a, b);
 
 /** Groups by repository: the most recently active repository first, its threads newest first. */
 export function groupByRepo(threads: readonly ThreadSummary[]): RepoGroup[] {
@@ -242,7 +248,7 @@ export function runningNow(threads: readonly ThreadSummary[]): ThreadSummary[] {
       const status = displayStatus(thread);
       return status === "running" || status === "recovering";
     })
-    .sort((a, b) => a.startedAt - b.startedAt || a.session.localeCompare(b.session));
+    .sort((a, b) => a.startedAt - b.startedAt || bySession(a, b));
 }
 
 /** Case-insensitive filter over repo, issue, title, requester and instruction. */
