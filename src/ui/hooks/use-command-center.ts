@@ -1,8 +1,9 @@
 /**
  * The command center's data for the dashboard: the snapshot `/` came with
  * (inline-snapshot.ts) for the first paint, else `GET /api/command-center`;
- * the CommandCenterAgent's state synced live over its socket, which loads
- * after the first paint (command-center-socket.ts); and snapshots for older
+ * the CommandCenterAgent's state synced live over its socket, whose chunk
+ * loads once the first frame is drawn (command-center-socket.ts,
+ * after-paint.ts); and snapshots for older
  * pages and every few seconds while the socket is down (or has not
  * delivered state yet).
  */
@@ -10,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CommandCenterState, Snapshot } from "../../shared/command-center";
 import { fetchSnapshot, parseLiveState } from "../api";
 import { peekInlineSnapshot, releaseInlineSnapshot } from "../inline-snapshot";
+import { afterNextPaint } from "./after-paint";
 import {
   combineSources,
   COMMAND_CENTER_NAME,
@@ -55,26 +57,29 @@ export function useCommandCenter(): CommandCenterData {
   useEffect(() => {
     let open = true;
     let close: (() => void) | undefined;
-    import("./command-center-socket").then(
-      ({ openCommandCenterSocket }) => {
-        if (!open) return;
-        close = openCommandCenterSocket(COMMAND_CENTER_AGENT, COMMAND_CENTER_NAME, {
-          onOpen: () => open && setSocket("open"),
-          onClose: () => open && setSocket("closed"),
-          onState: (state) => {
-            const parsed = parseLiveState(state);
-            if (open && parsed) setLive(parsed);
-          }
-        });
-      },
-      (reason: unknown) => {
-        // The chunk did not load (a deploy replaced it): the poll carries on.
-        console.warn(`[agent-think] the live socket could not be loaded: ${message(reason)}`);
-        if (open) setSocket("closed");
-      }
-    );
+    const cancel = afterNextPaint(() => {
+      import("./command-center-socket").then(
+        ({ openCommandCenterSocket }) => {
+          if (!open) return;
+          close = openCommandCenterSocket(COMMAND_CENTER_AGENT, COMMAND_CENTER_NAME, {
+            onOpen: () => open && setSocket("open"),
+            onClose: () => open && setSocket("closed"),
+            onState: (state) => {
+              const parsed = parseLiveState(state);
+              if (open && parsed) setLive(parsed);
+            }
+          });
+        },
+        (reason: unknown) => {
+          // The chunk did not load (a deploy replaced it): the poll carries on.
+          console.warn(`[agent-think] the live socket could not be loaded: ${message(reason)}`);
+          if (open) setSocket("closed");
+        }
+      );
+    });
     return () => {
       open = false;
+      cancel();
       close?.();
     };
   }, []);
