@@ -2,11 +2,11 @@
  * The dashboard's pages: `/` and `/thread/:session` are the SPA's
  * index.html, served from the static assets after the Worker has checked
  * Access. `/` also carries the command center's first snapshot page
- * (inline-snapshot.ts), streamed: the headers (with a `Link` preload of the
- * page's own script and stylesheet) and the head go out first, the snapshot
- * is read after them, so the browser fetches the JS meanwhile, and the data
- * lands before `</body>` (the module script runs only once the document is
- * parsed). Anything else is left to the next handler. Pure: the assets
+ * (inline-snapshot.ts), streamed: the snapshot is asked for at once, beside
+ * the page's own file; the headers (with a `Link` preload of the page's
+ * script and stylesheet) and the head go out without waiting for it, so the
+ * browser fetches the JS meanwhile, and the data lands before `</body>` (the
+ * module script runs only once the document is parsed). Anything else is left to the next handler. Pure: the assets
  * binding and the snapshot are parameters.
  */
 import { isSessionName } from "../run/session-name";
@@ -36,18 +36,20 @@ export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<R
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
   if (!deps.assets) return notFound(); // a Worker built without the dashboard (the test runtime)
   const answer = !thread && request.method === "GET" ? deps.answer : undefined;
+  const snapshot = answer ? answer(snapshotRequestFor(request)).then(inlineSnapshotElement) : null;
+  snapshot?.catch(() => undefined); // read below, or dropped with a page that is not a 200
   const headers = new Headers(request.headers);
   // The inlined page is built from the whole file, never from a 304 or a range.
   if (answer) for (const name of CONDITIONAL) headers.delete(name);
   // "/" is the asset layer's index.html (asking for /index.html by name
   // would be redirected to "/").
   const page = await deps.assets.fetch(new Request(new URL("/", url), { method: request.method, headers }));
-  if (!answer || page.status !== 200) return page;
-  return streamWithSnapshot(page, () => answer(snapshotRequestFor(request)).then(inlineSnapshotElement));
+  if (!snapshot || page.status !== 200) return page;
+  return streamWithSnapshot(page, snapshot);
 }
 
 /** The page with the snapshot's element (or nothing, when there is none) just before `</body>`. */
-async function streamWithSnapshot(page: Response, snapshot: () => Promise<string | null>): Promise<Response> {
+async function streamWithSnapshot(page: Response, snapshot: Promise<string | null>): Promise<Response> {
   const html = await page.text();
   const at = html.lastIndexOf("</body>");
   const headers = new Headers(page.headers);
@@ -63,9 +65,8 @@ async function streamWithSnapshot(page: Response, snapshot: () => Promise<string
   const encoder = new TextEncoder();
   void (async () => {
     try {
-      // Resolves once the runtime has taken the head: the snapshot is read after it left.
       await writer.write(encoder.encode(html.slice(0, at)));
-      const element = await snapshot().catch(() => null);
+      const element = await snapshot.catch(() => null);
       if (element) await writer.write(encoder.encode(element));
       await writer.write(encoder.encode(html.slice(at)));
       await writer.close();
