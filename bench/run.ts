@@ -56,14 +56,14 @@ import { fileURLToPath } from "node:url";
 import { experimental_readRawConfig } from "wrangler";
 import { measureBundle } from "./bundle-size";
 import { measureCommandCenter, readState, seedCommandCenter } from "./command-center-bench";
-import { measureBurst, type BurstFigures } from "./command-center-burst";
+import { measureBurst } from "./command-center-burst";
 import { burstTargets, formatBurst } from "./command-center-burst-report";
 import { measureContainerFlood } from "./container-flood";
 import { dashboardTargets, formatBundle, formatDashboard, type DashboardResult } from "./command-center-report";
 import { measureDashboard } from "./dashboard-bench";
 import { DevServer } from "./dev-server";
 import { formatGateway, gatewayTargets, measureGateway } from "./gateway-bench";
-import { evaluateTargets, formatReport, type BenchResult, type Side, type StormFigures } from "./report";
+import { evaluateTargets, formatReport, type BenchResult, type Side, type StormFigures, type Target } from "./report";
 import { measureShell } from "./shell-bench";
 import { formatWebhooks, measureWebhooks, webhookTargets } from "./webhook-bench";
 import { summarize } from "./stats";
@@ -261,24 +261,16 @@ if (ONLY !== undefined && ONLY !== "burst" && ONLY !== "dashboard") {
   throw new Error(`BENCH_ONLY=${ONLY}: only "burst" or "dashboard" can run alone`);
 }
 
-type BurstOnlyResult = {
+/** A section run alone: `burst` ({ burst }) or `dashboard` ({ dashboard, bundle }) beside these. */
+type OnlyResult = {
   startedAt: string;
-  only: "burst";
-  burst: BurstFigures;
+  only: "burst" | "dashboard";
   machine: BenchResult["machine"];
   wallMs: number;
+  [figures: string]: unknown;
 };
 
-type DashboardOnlyResult = {
-  startedAt: string;
-  only: "dashboard";
-  dashboard: DashboardResult;
-  bundle: BenchResult["bundle"];
-  machine: BenchResult["machine"];
-  wallMs: number;
-};
-
-function writeResults(result: BenchResult | BurstOnlyResult | DashboardOnlyResult): string {
+function writeResults(result: BenchResult | OnlyResult): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const path = `${RESULTS_DIR}bench-${result.startedAt.replace(/[:.]/g, "-")}.json`;
   writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
@@ -305,59 +297,49 @@ async function main(): Promise<number> {
   process.once("exit", () => server?.killNow());
 
   let ok = false;
+  const loadStart = loadavg()[0]!;
+  /** One section alone (BENCH_ONLY): its own wrangler dev, its report and targets, its results JSON. */
+  const runAlone = async (
+    only: OnlyResult["only"],
+    what: string,
+    measureAlone: (client: BenchClient, baseUrl: string) => Promise<{ figures: Record<string, unknown>; lines: string[]; targets: Target[] }>
+  ) => {
+    server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
+    await server.start();
+    await server.ready("/bench/ping", READY_TIMEOUT_MS);
+    console.log(`bench: ready at ${server.baseUrl}; BENCH_ONLY=${only}: ${what} ...\n`);
+    const { figures, lines, targets } = await measureAlone(new BenchClient(server.baseUrl, deadline), server.baseUrl);
+    const reloads = server.reloads();
+    if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
+    const result: OnlyResult = {
+      startedAt: startedAt.toISOString(),
+      only,
+      ...figures,
+      machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
+      wallMs: Date.now() - startedAt.getTime()
+    };
+    console.log([...lines, "", "Targets", ...targets.map((target) => `  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(68)}${target.figure}`)].join("\n"));
+    console.log(`\nresults: ${writeResults(result)}`);
+  };
   try {
-    const loadStart = loadavg()[0]!;
     if (ONLY === "burst") {
-      server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
-      await server.start();
-      await server.ready("/bench/ping", READY_TIMEOUT_MS);
-      console.log(`bench: ready at ${server.baseUrl}; BENCH_ONLY=burst: the command center under a burst (about a minute) ...\n`);
-      const client = new BenchClient(server.baseUrl, deadline);
-      const burst = await measureBurst((path, body) => client.post(path, body), server.baseUrl);
-      const reloads = server.reloads();
-      if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
-      const result: BurstOnlyResult = {
-        startedAt: startedAt.toISOString(),
-        only: "burst",
-        burst,
-        machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
-        wallMs: Date.now() - startedAt.getTime()
-      };
-      console.log([...formatBurst(burst), "", "Targets", ...burstTargets(burst).map((target) => `  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(68)}${target.figure}`)].join("\n"));
-      console.log(`\nresults: ${writeResults(result)}`);
+      await runAlone("burst", "the command center under a burst (about a minute)", async (client, baseUrl) => {
+        const burst = await measureBurst((path, body) => client.post(path, body), baseUrl);
+        return { figures: { burst }, lines: formatBurst(burst), targets: burstTargets(burst) };
+      });
       ok = true;
       return 0;
     }
     if (ONLY === "dashboard") {
       const bundle = measureBundle(CLIENT_DIR);
-      server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
-      await server.start();
-      await server.ready("/bench/ping", READY_TIMEOUT_MS);
-      console.log(`bench: ready at ${server.baseUrl}; BENCH_ONLY=dashboard: seeding \`${DASHBOARD_CENTER}\`, then first paint in headless Chromium ...\n`);
-      const client = new BenchClient(server.baseUrl, deadline);
-      const dashboard = await measureMainDashboard(client, server.baseUrl);
-      const reloads = server.reloads();
-      if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
-      const result: DashboardOnlyResult = {
-        startedAt: startedAt.toISOString(),
-        only: "dashboard",
-        dashboard,
-        bundle,
-        machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
-        wallMs: Date.now() - startedAt.getTime()
-      };
-      const targets = dashboardTargets(dashboard, bundle);
-      console.log(
-        [
-          ...formatDashboard(dashboard, bundle),
-          "",
-          ...formatBundle(bundle),
-          "",
-          "Targets",
-          ...targets.map((target) => `  ${target.pass ? "PASS" : "FAIL"}  ${target.name.padEnd(68)}${target.figure}`)
-        ].join("\n")
-      );
-      console.log(`\nresults: ${writeResults(result)}`);
+      await runAlone("dashboard", `seeding \`${DASHBOARD_CENTER}\`, then first paint in headless Chromium`, async (client, baseUrl) => {
+        const dashboard = await measureMainDashboard(client, baseUrl);
+        return {
+          figures: { dashboard, bundle },
+          lines: [...formatDashboard(dashboard, bundle), "", ...formatBundle(bundle)],
+          targets: dashboardTargets(dashboard, bundle)
+        };
+      });
       ok = true;
       return 0;
     }
