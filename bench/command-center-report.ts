@@ -132,7 +132,7 @@ export function formatDashboard(dashboard: DashboardResult, bundle: BundleFigure
   const carried = spaLoads.filter((load) => load.inlineSnapshot).length;
   const cached = [...spaLoads, ...dashboard.loads.static].reduce((sum, load) => sum + load.cachedResources, 0);
   lines.push(
-    `Dashboard first paint: headless Chromium ${dashboard.chromium} (/usr/bin/chromium, playwright-core), ${dashboard.runsPerSide} loads per side`,
+    `Dashboard first paint: headless Chromium ${dashboard.chromium}, playwright-core, ${dashboard.runsPerSide} loads per side`,
     `in order ${dashboard.order.map((side) => (side === "spa" ? "A" : "B")).join(" ")}, each in a fresh browser context with the cache disabled, after one discarded warm-up per side.`,
     `  \`main\` (the command center the SPA shows) seeded with ${bytes(seed.threads)} threads (${seedLine(seed)}),`,
     `  on top of ${bytes(others)} left by other sections: ${bytes(mainState.refreshed.total)} threads; its state ${bytes(mainState.refreshed.bytes)} bytes, ${mainState.refreshed.threads} threads.`,

@@ -28,10 +28,10 @@
  * warm-up load per side is discarded (it also captures B's markup), then
  * A B B A blocks.
  */
-import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
+import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
 import { INLINE_SNAPSHOT_ID } from "../src/http/inline-snapshot";
 import { MAX_RECENT_THREADS } from "../src/shared/command-center";
 import { summarize, type Summary } from "./stats";
@@ -39,17 +39,6 @@ import { summarize, type Summary } from "./stats";
 export type Post = (path: string, body: unknown) => Promise<unknown>;
 export type DashboardSide = "spa" | "static";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-component-update",
-  "--disable-sync"
-];
 const PATHS: Record<DashboardSide, string> = { spa: "/", static: "/bench/static-page" };
 export const RUNS_PER_SIDE = 10;
 const ORDER: DashboardSide[] = Array.from({ length: RUNS_PER_SIDE / 2 }, (): DashboardSide[] => ["spa", "static", "static", "spa"]).flat();
@@ -226,8 +215,8 @@ export function staticMarkup(html: string): string {
 }
 
 export async function measureDashboard(baseUrl: string, post: Post): Promise<DashboardFigures> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const found = await findChromium();
+  const browser = await chromium.launch({ executablePath: found.path, args: CHROMIUM_ARGS });
   try {
     // Warm-up, discarded: the SPA's load also gives the baseline its markup.
     const warm = await loadOnce(browser, baseUrl + PATHS.spa, true);
@@ -244,7 +233,7 @@ export async function measureDashboard(baseUrl: string, post: Post): Promise<Das
     }
     const per = (pick: (load: PageLoad) => number) => ({ spa: summarize(loads.spa.map(pick)), static: summarize(loads.static.map(pick)) });
     return {
-      chromium: browser.version(),
+      chromium: `${browser.version()} (${found.source}: ${found.path})`,
       runsPerSide: RUNS_PER_SIDE,
       order: ORDER,
       minRows: MIN_ROWS,
