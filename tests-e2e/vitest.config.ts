@@ -11,6 +11,10 @@ export default defineConfig({
     environment: "node",
     include: ["tests-e2e/**/*.test.ts"],
     fileParallelism: false,
+    // The files share one module graph (playwright-core, the fixture, the
+    // scripts they drive): re-importing it per file was a fifth of the
+    // suite's CPU (docs/testing.md). Servers stay per file.
+    isolate: false,
     // Chromium is found (and the npm build unpacked) once, before any file.
     globalSetup: ["tests-e2e/support/chromium-setup.ts"],
     // Starting wrangler takes 5-10 s and happens inside the first test that uses it.
