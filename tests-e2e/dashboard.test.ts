@@ -1,5 +1,5 @@
 /**
- * The dashboard in a real browser (Debian's Chromium driven by
+ * The dashboard in a real browser (Chromium, support/browser.ts, driven by
  * playwright-core) against `wrangler dev --local`: a dispatched run appears
  * and finishes live on the command center, its thread shows the tool calls,
  * and a failed run's Continue button finishes it in the same session; a

@@ -1,5 +1,5 @@
 /**
- * The eval report's HTML page in a real browser (Debian's Chromium driven by
+ * The eval report's HTML page in a real browser (Chromium, support/browser.ts, driven by
  * playwright-core), opened from disk as an operator would open it: a
  * realistic twelve-case report with a comparison (fixtures/eval-report.ts)
  * is written to test-results/eval/report.html. The page must load without

@@ -1,5 +1,5 @@
 /**
- * The configuration health banner in a real browser (Debian's Chromium
+ * The configuration health banner in a real browser (Chromium, support/browser.ts,
  * driven by playwright-core) against a half-configured `wrangler dev
  * --local`: LOCAL_DEV=1 so the dashboard is served, but the skills bucket
  * never seeded, a GITHUB_API_URL that names no GitHub, and GITHUB_AUTH

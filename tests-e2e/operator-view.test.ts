@@ -1,5 +1,5 @@
 /**
- * The operator's view in a real browser (Debian's Chromium driven by
+ * The operator's view in a real browser (Chromium, support/browser.ts, driven by
  * playwright-core) against `wrangler dev --local`: what runs cost on the
  * command center and on a thread page, the thread page opening at its
  * latest run with the older ones collapsed, the Continue banner following a
