@@ -1,42 +1,13 @@
 /**
  * What GitHub says a commenter may do on a repository, asked for every
- * person who mentions the bot (gates.ts: the payload's author_association
- * decides nothing), cached briefly so that a burst of comments asks GitHub
- * once.
- *
- * GitHub's collaborator permission API (`GET /repos/{owner}/{repo}/
- * collaborators/{username}/permission`, "Get repository permissions for a
- * user", asked with the repository's installation token; the App's
- * Metadata read permission covers it) answers `permission` and
- * `role_name`. `permission` is the legacy base role, `admin`, `write`,
- * `read` or `none`: the `maintain` role is reported as `write`, `triage` as
- * `read`, and a custom role as the base role it was built on. `role_name`
- * is the role's own name (`maintain`, `triage`, or a custom role's name,
- * which says nothing we could judge). So gates.ts decides on `permission`
- * and `role_name` is only logged. The answer is the highest role from every
- * grant (repository, team, organization, enterprise), so a member whose
- * membership is private is seen with the role they really have. A 404 (no
- * access, or no such user) is `null`: not a collaborator.
- *
- * The cache is the webhook app's KV (EVENT_STATE), one key per repository
- * and login (`permission:<owner>/<name>:<login>`, lowercased: GitHub names
- * are case-insensitive). An answer is used for at most
- * PERMISSION_CACHE_TTL_SECONDS by the app's clock (`askedAt` in the value,
- * as app-identity.ts keeps `learnedAt`), and KV drops the key after the
- * same time: KV's own expiry alone could serve an edge's copy a little
- * longer. KV rather than memory because the deliveries of one burst can
- * reach different isolates and locations, and it survives an isolate's
- * eviction; the price is one KV read per mention. Both answers are kept, a
- * refusal too, so a passer-by mentioning the bot again and again costs
- * GitHub one call per five minutes; the other side of that is that a new
- * maintainer may wait up to five minutes, and a removed one (or one whose
- * role was lowered) may still start runs for up to five. A failure (no
- * token, GitHub erroring or too slow, an answer without a permission) is
- * never kept: this delivery is refused (fail closed) and the next asks
- * again. A KV read or write that fails is logged and counts as a miss: the
- * cache can only ever save a call, never decide.
- *
- * Pure: KV, GitHub, the clock and the logger are parameters.
+ * person who mentions the bot (gates.ts decides on `permission`; the
+ * payload's author_association decides nothing), through the collaborator
+ * permission API. Answers, refusals too, are kept in KV for at most
+ * PERMISSION_CACHE_TTL_SECONDS by the app's clock; a failure is never kept
+ * and refuses the delivery, and a failing KV only costs a call. What the
+ * API's roles mean and why the cache is shaped so: docs/ingress.md ("Who
+ * can start a run"). Pure: KV, GitHub, the clock and the logger are
+ * parameters.
  */
 import { z } from "zod";
 import type { Logger } from "./log";
