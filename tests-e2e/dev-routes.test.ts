@@ -10,7 +10,7 @@ import { test } from "./fixture";
 import { dispatch, freshIssueNumber, readMessages, waitForSubmission } from "./dev-api";
 
 describe("POST /dev/dispatch", () => {
-  test("runs a whole scripted turn: the shell command, the reply and the run envelope", async ({ server }) => {
+  test("runs a whole scripted turn: the shell command, the reply and the run envelope", async ({ sharedServer: server }) => {
     const issueNumber = freshIssueNumber();
     const instruction = "TEST: run echo e2e-ok\nTEST: reply finished";
     const run = await dispatch(server.url, {
@@ -51,7 +51,7 @@ describe("POST /dev/dispatch", () => {
     expect(texts.at(-1)).toBe("finished");
   });
 
-  test("the same comment id twice is one submission and one turn", async ({ server }) => {
+  test("the same comment id twice is one submission and one turn", async ({ sharedServer: server }) => {
     const body = {
       repo: "acme/widgets",
       issueNumber: freshIssueNumber(),
@@ -74,7 +74,7 @@ describe("POST /dev/dispatch", () => {
     expect((await readMessages(server.url, first.session)).messages).toHaveLength(2);
   });
 
-  test("a bad input is a 400 naming the field, and nothing is written", async ({ server }) => {
+  test("a bad input is a 400 naming the field, and nothing is written", async ({ sharedServer: server }) => {
     const issueNumber = freshIssueNumber();
     const response = await fetch(`${server.url}/dev/dispatch`, {
       method: "POST",
@@ -88,7 +88,7 @@ describe("POST /dev/dispatch", () => {
 });
 
 describe("routing", () => {
-  test("an unknown path is a plain 404", async ({ server }) => {
+  test("an unknown path is a plain 404", async ({ sharedServer: server }) => {
     for (const path of ["/nope", "/thread-ish/x", "/dev/nope"]) {
       const response = await fetch(`${server.url}${path}`);
       expect(response.status, path).toBe(404);

@@ -91,7 +91,7 @@ const SLOW_RUN_LINES = [
 ];
 
 describe("npm run dispatch", () => {
-  test("follows a run to completion, printing only this run", async ({ server }) => {
+  test("follows a run to completion, printing only this run", async ({ sharedServer: server }) => {
     const issueNumber = freshIssueNumber();
     const session = `acme-widgets-${issueNumber}`;
     // An earlier turn in the same session must not be printed again.
@@ -124,7 +124,7 @@ describe("npm run dispatch", () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
-  test("prints each tool call as it happens, and only this run's", async ({ server }) => {
+  test("prints each tool call as it happens, and only this run's", async ({ sharedServer: server }) => {
     const issueNumber = freshIssueNumber();
     // Queued first and still running when the CLI connects: its stream is
     // offered to the CLI on connect and must not be printed.
@@ -151,7 +151,7 @@ describe("npm run dispatch", () => {
     expect(result.exitedAtMs - final!.atMs).toBeLessThan(2_000);
   });
 
-  test("follows by polling alone when the socket cannot connect", async ({ server }) => {
+  test("follows by polling alone when the socket cannot connect", async ({ sharedServer: server }) => {
     const proxy = await startProxyWithoutWebSockets(server.url);
     try {
       const result = await runCli([`acme/widgets#${freshIssueNumber()}`, SLOW_RUN, "--url", proxy.url]);
@@ -165,7 +165,7 @@ describe("npm run dispatch", () => {
     }
   });
 
-  test("a failed run prints its error and exits 1", async ({ server }) => {
+  test("a failed run prints its error and exits 1", async ({ sharedServer: server }) => {
     const result = await runCli([
       `acme/widgets#${freshIssueNumber()}`,
       "TEST: run cat /missing.txt\nTEST: fail the model gave up",
@@ -180,7 +180,7 @@ describe("npm run dispatch", () => {
     expect(result.stdout).toMatch(/^✗ error.*: the model gave up$/m);
   });
 
-  test("gives up after --timeout, saying so, and exits 1", async ({ server }) => {
+  test("gives up after --timeout, saying so, and exits 1", async ({ sharedServer: server }) => {
     const issueNumber = freshIssueNumber();
     const result = await runCli([
       `acme/widgets#${issueNumber}`,

@@ -4,9 +4,10 @@
  * or one the caller passes in, e.g. with skills seeded before the start
  * (other wrangler processes on this machine use `.wrangler/state` and 8787).
  *
- * `test` exposes it twice, each file-scoped and started only when a test
- * asks for it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model),
- * and `accessServer`, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
+ * `test` exposes it three times, each started only when a test asks for
+ * it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model), one per
+ * file; `sharedServer`, the same, one for the whole suite; and
+ * `accessServer`, one per file, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
  * local HTTPS stand-in (support/access-issuer.ts). Wrangler runs in its
  * own process group because it leaves workerd children; teardown kills the
  * group whether the tests passed or not, and so does this process's exit.
@@ -221,6 +222,18 @@ function sleep(ms: number): Promise<void> {
 
 export const test = base
   .extend("server", { scope: "file" }, async ({}, { onCleanup }): Promise<DevServer> => {
+    const server = await startDevServer({ localDev: true });
+    onCleanup(() => server.stop());
+    return server;
+  })
+  /**
+   * The same configuration as `server`, started once for the whole suite
+   * (the e2e files share one worker: vitest.config.ts). Only for files whose
+   * tests touch nothing but their own fresh sessions and read no total of
+   * the command center or state of a bucket; each start costs about 6 CPU
+   * seconds (docs/testing.md).
+   */
+  .extend("sharedServer", { scope: "worker" }, async ({}, { onCleanup }): Promise<DevServer> => {
     const server = await startDevServer({ localDev: true });
     onCleanup(() => server.stop());
     return server;

@@ -19,7 +19,7 @@ function toolParts(messages: TranscriptMessage[]) {
 }
 
 describe("the workspace", () => {
-  test("a scripted turn writes, edits, reads and runs a file on the shell backend", async ({ server }) => {
+  test("a scripted turn writes, edits, reads and runs a file on the shell backend", async ({ sharedServer: server }) => {
     const run = await dispatch(server.url, {
       repo: "acme/widgets",
       issueNumber: freshIssueNumber(),
@@ -53,7 +53,7 @@ describe("the workspace", () => {
     expect(bash.stdout.log).toMatch(/^\/temp\/agent-think\/logs\/.+\.stdout$/);
   });
 
-  test("the container backend says at once that it is unavailable without a container engine", async ({ server }) => {
+  test("the container backend says at once that it is unavailable without a container engine", async ({ sharedServer: server }) => {
     const run = await dispatch(server.url, {
       repo: "acme/widgets",
       issueNumber: freshIssueNumber(),
