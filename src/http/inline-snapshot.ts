@@ -38,13 +38,19 @@ export async function inlineSnapshotElement(answer: Response): Promise<string | 
   return `<script type="application/json" id="${INLINE_SNAPSHOT_ID}">${json}</script>`;
 }
 
+/** A copy of `headers` without what would make an answer a 304 or a range: both the snapshot and the page it goes into are read whole. */
+export function withoutConditionals(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  for (const name of ["if-none-match", "if-modified-since", "range"]) copy.delete(name);
+  return copy;
+}
+
 /**
  * The request for the snapshot on behalf of a request for `/`: the same
  * headers (so the same Access identity and host), asking for JSON.
  */
 export function snapshotRequestFor(page: Request): Request {
-  const headers = new Headers(page.headers);
+  const headers = withoutConditionals(page.headers);
   headers.set("accept", "application/json");
-  for (const name of ["if-none-match", "if-modified-since", "range"]) headers.delete(name);
   return new Request(new URL(INLINE_SNAPSHOT_PATH, page.url), { method: "GET", headers });
 }

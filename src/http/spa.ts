@@ -4,13 +4,12 @@
  * Access. `/` also carries the command center's first snapshot page
  * (inline-snapshot.ts), streamed: the snapshot is asked for at once, beside
  * the page's own file; the headers (with a `Link` preload of the page's
- * script and stylesheet) and the head go out without waiting for it, so the
- * browser fetches the JS meanwhile, and the data lands before `</body>` (the
- * module script runs only once the document is parsed). Anything else is left to the next handler. Pure: the assets
- * binding and the snapshot are parameters.
+ * script and stylesheet) and the head go out without waiting for it, and
+ * the data lands before `</body>`. Anything else is left to the next
+ * handler. Pure: the assets binding and the snapshot are parameters.
  */
 import { isSessionName } from "../run/session-name";
-import { inlineSnapshotElement, snapshotRequestFor } from "./inline-snapshot";
+import { inlineSnapshotElement, snapshotRequestFor, withoutConditionals } from "./inline-snapshot";
 import { notFound } from "./responses";
 
 export type AssetsFetcher = { fetch(request: Request): Promise<Response> };
@@ -25,9 +24,6 @@ export type SpaDeps = {
   answer?(request: Request): Promise<Response>;
 };
 
-/** Headers a whole-file read must not carry. */
-const CONDITIONAL = ["if-none-match", "if-modified-since", "range"];
-
 export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<Response | null> {
   const url = new URL(request.url);
   const thread = /^\/thread\/([^/]+)\/?$/.exec(url.pathname);
@@ -38,9 +34,8 @@ export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<R
   const answer = !thread && request.method === "GET" ? deps.answer : undefined;
   const snapshot = answer ? answer(snapshotRequestFor(request)).then(inlineSnapshotElement) : null;
   snapshot?.catch(() => undefined); // read below, or dropped with a page that is not a 200
-  const headers = new Headers(request.headers);
   // The inlined page is built from the whole file, never from a 304 or a range.
-  if (answer) for (const name of CONDITIONAL) headers.delete(name);
+  const headers = answer ? withoutConditionals(request.headers) : request.headers;
   // "/" is the asset layer's index.html (asking for /index.html by name
   // would be redirected to "/").
   const page = await deps.assets.fetch(new Request(new URL("/", url), { method: request.method, headers }));

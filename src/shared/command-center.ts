@@ -7,8 +7,7 @@ import { z } from "zod";
 import { RESULT_OUTCOMES } from "./outcomes";
 import { THREAD_STATUSES } from "./thread-status";
 
-/** The one CommandCenterAgent's name: the dashboard's socket is `/agents/command-center-agent/main`. */
-export const COMMAND_CENTER_NAME = "main";
+export { COMMAND_CENTER_NAME } from "./command-center-name";
 
 export { THREAD_STATUSES, isActiveStatus, type ActiveStatus, type EndedStatus, type ThreadStatus } from "./thread-status";
 export const threadStatusSchema = z.enum(THREAD_STATUSES);

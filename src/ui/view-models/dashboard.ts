@@ -10,12 +10,8 @@ import { mergeThreads } from "./threads";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 
-/**
- * The command center the dashboard shows: src/shared/command-center.ts's
- * COMMAND_CENTER_NAME, which the SPA cannot import without zod's runtime
- * (test/unit/ui/dashboard.test.ts holds the two equal).
- */
-export const COMMAND_CENTER_NAME = "main";
+/** The command center the dashboard shows (zod-free, so the entry chunk stays without zod). */
+export { COMMAND_CENTER_NAME } from "../../shared/command-center-name";
 
 export type DashboardData = {
   metrics: Metrics | null;
