@@ -25,11 +25,15 @@ export type TestAgent = IssueAgent & EgressAgent & {
   >;
 };
 
-export async function agentFor(
-  session: string,
-  namespace: DurableObjectNamespace<ThinkAgent> | Env["GatewayThinkAgent"] | Env["ReportingThinkAgent"] = env.ThinkAgent
-) {
-  return (await getAgentByName(namespace as DurableObjectNamespace<ThinkAgent>, session)) as unknown as TestAgent & DurableObjectStub;
+/**
+ * Any of the test Worker's ThinkAgent namespaces. Typed by one method, not
+ * as the namespaces' union: TypeScript 7 gives up comparing those deeply.
+ */
+export type AgentNamespace = Pick<DurableObjectNamespace, "idFromName">;
+
+export async function agentFor(session: string, namespace: AgentNamespace = env.ThinkAgent) {
+  const named = namespace as unknown as DurableObjectNamespace<ThinkAgent>;
+  return (await getAgentByName(named, session)) as unknown as TestAgent & DurableObjectStub;
 }
 
 type StatusReader = {

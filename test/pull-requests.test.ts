@@ -22,7 +22,7 @@ import { sessionName } from "../src/run/session-name";
 import { EDITED_BODY_WARNING } from "../src/run/workspace-block";
 import { bodySha256 } from "../src/shared/body-digest";
 import type { PullRequestRef } from "../src/shared/dispatch";
-import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
+import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type AgentNamespace, type TestAgent } from "./helpers";
 import type { EgressGrant } from "../src/egress/grant";
 import { SANDBOX_GH_TOKEN } from "../src/pool/launch-spec";
 import { containerFor, type RecordingContainer } from "./support/containers";
@@ -39,7 +39,7 @@ const HEAD_SHA = "a".repeat(40);
 type Options = {
   pullRequest?: Partial<PullRequestRef> | null;
   issueNumber?: number;
-  namespace?: Env["ReportingThinkAgent"] | Env["GatewayThinkAgent"];
+  namespace?: AgentNamespace;
   /** Set up the recording container before the run (scripted answers). */
   container?: (container: RecordingContainer) => void;
   /** The digest of the issue's body at the mention, as the webhook app sends it. */
