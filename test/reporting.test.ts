@@ -409,8 +409,10 @@ describe("posting like a good citizen", () => {
     expect(ours).toHaveLength(1);
     expect(github.comments(repo, 7)).toHaveLength(221);
     expect(closing!.url).toBe(ours[0]!.html_url);
+    // It reads from the first page and stops at the one holding its comment.
+    // (A pass cut short by another file's eviction may be run again: count pages, not calls.)
     const pages = github.callsFor(repo).filter((call) => call.method === "GET" && call.path.endsWith("/comments"));
-    expect(pages).toHaveLength(2);
+    expect(new Set(pages.map((call) => github.queryOf.get(call)?.get("page") ?? "1"))).toEqual(new Set(["1", "2"]));
   });
 
   it("still posts when someone else pasted its marker on the issue", async () => {

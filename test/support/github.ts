@@ -52,6 +52,8 @@ export class FakeGitHub {
   readonly spec = new GitHubSpec(TEST_GITHUB_API_URL);
   /** When each call arrived (epoch ms). */
   readonly arrivedAt = new WeakMap<GitHubCall, number>();
+  /** Each call's query parameters (e.g. `page`), kept beside the call so its recorded shape stays the same. */
+  readonly queryOf = new WeakMap<GitHubCall, URLSearchParams>();
   readonly #comments = new Map<string, Comment[]>();
   readonly #files = new Map<string, string>();
   readonly #pulls: Pull[] = [];
@@ -152,6 +154,7 @@ export class FakeGitHub {
       };
       this.calls.push(call);
       this.arrivedAt.set(call, Date.now());
+      this.queryOf.set(call, new URL(request.url).searchParams);
       if (refused) return { call, refused };
       const index = this.#failures.findIndex((failure) => failure.match(call));
       const failure = index < 0 ? undefined : this.#failures.splice(index, 1)[0]!.failure;
