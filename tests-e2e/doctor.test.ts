@@ -5,8 +5,9 @@
  * lines. With the skills bucket never seeded, the Worker's Skills line
  * blocks and names `npm run seed:r2`; seeded while the Worker runs (as a
  * contributor reseeds), the Worker's report blocks nothing. This checkout
- * is the template, which leaves Access for the operator to set, so its
- * Access line blocks either way and the exit code is 1 both times.
+ * is the template, which leaves Access, the model, ALLOWED_REPOS and
+ * PUBLIC_BASE_URL for the operator to set, so those lines block either way
+ * and the exit code is 1 both times.
  */
 import { spawn } from "node:child_process";
 import { dirname } from "node:path";
@@ -43,7 +44,7 @@ function workerSection(stdout: string, url: string): string {
 }
 
 describe("npm run doctor --url against the local Worker", () => {
-  test("blocks on the unseeded skills bucket with its fix, and not once it is seeded; the template's Access blocks throughout", { timeout: 180_000 }, async ({ server }) => {
+  test("blocks on the unseeded skills bucket with its fix, and not once it is seeded; the template's unfilled values block throughout", { timeout: 180_000 }, async ({ server }) => {
     const unseeded = await doctor(["--url", server.url]);
     const lines = workerSection(unseeded.stdout, server.url);
     expect(lines).toContain("  ✗ Skills bucket: SKILLS_BUCKET holds no skills\n      fix: npm run seed:r2 -- --local");
@@ -52,11 +53,12 @@ describe("npm run doctor --url against the local Worker", () => {
     expect(lines).toMatch(/^ {2}✓ Reproductions bucket: /m);
     // The local Worker runs with LOCAL_DEV=1: no Access is fine there.
     expect(lines).toMatch(/^ {2}✓ Cloudflare Access: off, as local dev runs/m);
-    // This checkout's own lines come first; the template's only block is Access, with its fix.
+    // This checkout's own lines come first; the template blocks on each value an operator fills in, with its fix.
     const checkout = unseeded.stdout.slice(0, unseeded.stdout.indexOf("The Worker's health report"));
-    expect(checkout.match(/^ {2}✗ .*$/gm)).toEqual([expect.stringMatching(/^ {2}✗ Cloudflare Access: wrangler\.jsonc sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off/)]);
+    expect(checkout.match(/^ {2}✗ [^:]+/gm)).toEqual(["  ✗ Allowed repositories", "  ✗ Model", "  ✗ Cloudflare Access", "  ✗ Thread links"]);
+    expect(checkout).toMatch(/^ {2}✗ Cloudflare Access: wrangler\.jsonc sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off/m);
     expect(checkout).toContain("      fix: set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in wrangler.jsonc");
-    expect(unseeded.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✗ 2 checks block runs; \d+ warnings$/);
+    expect(unseeded.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✗ 5 checks block runs; \d+ warnings$/);
     expect(unseeded.code, unseeded.stderr).toBe(1);
 
     await seedSkills({ local: true, persistTo: server.persistTo });
@@ -68,8 +70,8 @@ describe("npm run doctor --url against the local Worker", () => {
     );
     expect(report.worker!.checks.find((check) => check.id === "skills")).toMatchObject({ status: "ok" });
     expect(report.worker!.status).toBe("warn");
-    // What still blocks is the template's Access, and nothing else.
-    expect(report.checkout.checks.filter((check) => check.status === "block").map((check) => check.id)).toEqual(["access"]);
+    // What still blocks is the template's unfilled values, and nothing else.
+    expect(report.checkout.checks.filter((check) => check.status === "block").map((check) => check.id)).toEqual(["allowlist", "model", "access", "public-url"]);
     expect(report.status).toBe("block");
     expect(seeded.code, seeded.stderr).toBe(1);
   });

@@ -144,10 +144,10 @@ describe("the two Workers against each other", () => {
     expect(compatibilityDateCheck(dates)).toMatchObject({ status: "block", detail: "wrangler.jsonc sets no compatibility_date" });
   });
 
-  it("warns of an allowlist empty in both configs, blocks one either Worker cannot parse", () => {
+  it("blocks an allowlist empty in both configs (every mention ignored), and one either Worker cannot parse", () => {
     expect(allowlistCheck(good())).toMatchObject({ status: "ok", detail: "both Workers allow acme/widgets" });
     expect(allowlistCheck(withVars({ ALLOWED_REPOS: "" }, { ALLOWED_REPOS: " , " }))).toMatchObject({
-      status: "warn",
+      status: "block",
       detail: "ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run",
       fix: expect.stringContaining("wrangler.jsonc and ingress/wrangler.jsonc")
     });
@@ -161,7 +161,7 @@ describe("the two Workers against each other", () => {
     });
   });
 
-  it("compares the two Workers' lists without case: a repository only the webhook app allows blocks, one only the agent allows warns", () => {
+  it("compares the two Workers' lists without case: a repository only one of them allows blocks (refused, or ignored)", () => {
     expect(allowlistCheck(withVars({ ALLOWED_REPOS: "Acme/Widgets , acme/gadgets" }, { ALLOWED_REPOS: "acme/gadgets,ACME/widgets" }))).toMatchObject({
       status: "ok",
       detail: "both Workers allow acme/gadgets, acme/widgets"
@@ -175,11 +175,11 @@ describe("the two Workers against each other", () => {
       detail: expect.stringMatching(/^the webhook app allows acme\/gadgets, which the agent Worker's ALLOWED_REPOS \(wrangler\.jsonc\) lacks/)
     });
     expect(allowlistCheck(withVars({ ALLOWED_REPOS: "acme/widgets, acme/gadgets" }))).toMatchObject({
-      status: "warn",
+      status: "block",
       detail: "the agent Worker allows acme/gadgets, which the webhook app's ALLOWED_REPOS (ingress/wrangler.jsonc) lacks: mentions there are ignored",
       fix: 'set the same ALLOWED_REPOS, "owner/name,owner/other", in wrangler.jsonc and ingress/wrangler.jsonc'
     });
-    expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: "" }))).toMatchObject({ status: "warn", detail: expect.stringContaining("leaves empty: mentions there are ignored") });
+    expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: "" }))).toMatchObject({ status: "block", detail: expect.stringContaining("leaves empty: mentions there are ignored") });
   });
 
   it("blocks a webhook app setting its own config refuses, once", () => {
@@ -226,16 +226,18 @@ describe("the model", () => {
   it("names the secrets a deploy must put, as the smallest sets the Worker's rules accept", () => {
     expect(deployedModelCheck(good())).toMatchObject({
       status: "ok",
-      detail: expect.stringContaining("once CLOUDFLARE_AIG_TOKEN, or OPENAI_API_KEY and ANTHROPIC_API_KEY are put with wrangler secret put")
+      detail: expect.stringMatching(/once CLOUDFLARE_AIG_TOKEN\b.* (is|are) put with wrangler secret put/)
     });
     expect(deployedModelCheck(withVars({ AI_GATEWAY_KEYS: "stored" })).detail).toContain("once CLOUDFLARE_AIG_TOKEN is put");
-    expect(deployedModelCheck(withVars({ AI_GATEWAY_KEYS: "request" })).detail).toContain("once OPENAI_API_KEY and ANTHROPIC_API_KEY are put");
+    // Whether request keys also need the gateway token is the Worker's rule (resolveModelConfig), not this check's.
+    expect(deployedModelCheck(withVars({ AI_GATEWAY_KEYS: "request" })).detail).toMatch(/once (CLOUDFLARE_AIG_TOKEN, )?OPENAI_API_KEY and ANTHROPIC_API_KEY are put/);
   });
 
-  it("warns of the template's empty gateway, blocks what no secret could fix", () => {
+  it("blocks the template's empty gateway (the Worker refuses every run) and what no secret could fix", () => {
     expect(deployedModelCheck(withVars({ AI_GATEWAY_ACCOUNT_ID: "", AI_GATEWAY_ID: "" }))).toMatchObject({
-      status: "warn",
-      detail: expect.stringContaining("would refuse every run until AI_GATEWAY_ACCOUNT_ID and AI_GATEWAY_ID are set")
+      status: "block",
+      detail: expect.stringMatching(/^wrangler\.jsonc: model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID/),
+      fix: expect.stringContaining("AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID")
     });
     expect(deployedModelCheck(withVars({ AI_GATEWAY_ID: "" }))).toMatchObject({ status: "block", detail: expect.stringContaining("AI_GATEWAY_ID") });
     expect(deployedModelCheck(withVars({ AI_GATEWAY_KEYS: "byok" }))).toMatchObject({ status: "block", fix: expect.stringContaining("AI_GATEWAY_KEYS") });
@@ -290,10 +292,12 @@ describe("the agent Worker's deploy settings", () => {
     expect(accessCheck(withVars({ ACCESS: "yes" }))).toMatchObject({ status: "block", detail: expect.stringContaining('ACCESS="yes" is not a setting') });
   });
 
-  it("warns of thread links that point nowhere a reader can go", () => {
+  it("blocks thread links that point nowhere a reader can go: the template's loopback address, localhost, none, no URL", () => {
     expect(publicUrlCheck(good())).toMatchObject({ status: "ok", detail: "https://agent-think.acme.workers.dev/thread/<session>" });
-    expect(publicUrlCheck(withVars({ PUBLIC_BASE_URL: "http://127.0.0.1:8787" }))).toMatchObject({ status: "warn", detail: expect.stringContaining("loopback") });
-    expect(publicUrlCheck(withVars({ PUBLIC_BASE_URL: "agent-think.workers.dev" }))).toMatchObject({ status: "warn", detail: expect.stringContaining("not an http(s) URL") });
+    expect(publicUrlCheck(withVars({ PUBLIC_BASE_URL: "http://127.0.0.1:8787" }))).toMatchObject({ status: "block", detail: expect.stringContaining("loopback"), fix: expect.stringContaining("PUBLIC_BASE_URL") });
+    expect(publicUrlCheck(withVars({ PUBLIC_BASE_URL: "http://localhost:8787" }))).toMatchObject({ status: "block", detail: expect.stringContaining("loopback") });
+    expect(publicUrlCheck(withVars({ PUBLIC_BASE_URL: "" }))).toMatchObject({ status: "block", detail: expect.stringContaining("is empty") });
+    expect(publicUrlCheck(withVars({ PUBLIC_BASE_URL: "agent-think.workers.dev" }))).toMatchObject({ status: "block", detail: expect.stringContaining("not an http(s) URL") });
   });
 
   it("blocks containers that are off, without their image, or of an unknown size", () => {

@@ -2,9 +2,9 @@
  * `npm run doctor` as a command: a checkout read from disk (a copy of this
  * repository's, edited per case), the lines and summary it prints, --json,
  * --url merged into the exit code with the Access token never printed, and
- * the exit codes. In-process through runDoctor; the real entry runs once as
- * a child process over this repository, which blocks only on Access (the
- * template leaves it for the operator to set).
+ * the exit codes, one blocking case at a time. In-process through
+ * runDoctor; the real entry runs once as a child process over this
+ * repository, whose template blocks on what the operator must fill in.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -82,30 +82,60 @@ async function worker(status: "ok" | "block"): Promise<{ base: string; seen: Inc
 }
 
 describe("npm run doctor over a checkout", () => {
-  it("prints every line with its mark and the fix under each, a summary, and exits 1 on the template: a deploy of it would serve nothing behind Access", async () => {
+  it("prints every line with its mark and the fix under each, a summary, and exits 1 on the template: a deploy of it would refuse or ignore every run", async () => {
     const { code, stdout } = await doctor(checkout(), []);
     expect(stdout).toMatch(/^This checkout \(.+\):\n/);
     expect(stdout).toContain("  ✓ Service bindings: agent-think binds agent-think-ingress#AgentThinkTokenBroker");
     expect(stdout).toContain(
-      '  ! Allowed repositories: ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run\n' +
+      '  ✗ Allowed repositories: ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run\n' +
         '      fix: set the same ALLOWED_REPOS, "owner/name,owner/other", in wrangler.jsonc and ingress/wrangler.jsonc\n'
     );
     expect(stdout).toContain(
       "  ✗ Cloudflare Access: wrangler.jsonc sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off: a deploy would answer 503 to the dashboard, /api/*, /agents/* and private reproductions\n" +
         "      fix: set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in wrangler.jsonc"
     );
-    expect(stdout.match(/^ {2}✗/gm)).toHaveLength(1);
-    expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^✗ 1 check blocks runs; \d+ warnings$/);
+    expect(stdout).toContain("  ✗ Model: wrangler.jsonc: model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID");
+    expect(stdout).toContain("  ✗ Thread links: PUBLIC_BASE_URL is http://127.0.0.1:8787");
+    expect(stdout.match(/^ {2}✗ [^:]+/gm)).toEqual(["  ✗ Allowed repositories", "  ✗ Model", "  ✗ Cloudflare Access", "  ✗ Thread links"]);
+    expect(stdout.trimEnd().split("\n").at(-1)).toBe("✗ 4 checks block runs");
     expect(code).toBe(1);
   });
 
-  it("exits 0 on the template with the explicit opt-out ACCESS=off, which warns", async () => {
-    const { code, stdout } = await doctor(checkout({ "wrangler.jsonc": [['"ACCESS": ""', '"ACCESS": "off"']] }), []);
+  it("exits 0 on a filled-in checkout with the explicit opt-out ACCESS=off, which warns", async () => {
+    const deployable = DEPLOYABLE["wrangler.jsonc"].filter(([from]) => !from.includes("CF_ACCESS"));
+    const { code, stdout } = await doctor(checkout({ ...DEPLOYABLE, "wrangler.jsonc": [...deployable, ['"ACCESS": ""', '"ACCESS": "off"']] }, LOCAL_TOKEN), []);
     expect(stdout).toMatch(/^ {2}! Cloudflare Access: ACCESS=off: .*open to anyone/m);
     expect(stdout).not.toContain("✗");
-    expect(stdout.trimEnd().split("\n").at(-1)).toMatch(/^! nothing blocks runs; \d+ warnings$/);
+    expect(stdout.trimEnd().split("\n").at(-1)).toBe("! nothing blocks runs; 1 warning");
     expect(code).toBe(0);
   });
+
+  // Each case is the filled-in checkout with one template value put back: each alone makes a run refused or ignored.
+  const BLOCKING: Array<{ name: string; id: string; edits: Record<string, Array<[string, string]>> }> = [
+    { name: "no model", id: "model", edits: { "wrangler.jsonc": [['"AI_GATEWAY_ID": "gateway"', '"AI_GATEWAY_ID": ""'], ['"AI_GATEWAY_ACCOUNT_ID": "account"', '"AI_GATEWAY_ACCOUNT_ID": ""']] } },
+    { name: "an empty ALLOWED_REPOS", id: "allowlist", edits: { "wrangler.jsonc": [['"ALLOWED_REPOS": "acme/widgets"', '"ALLOWED_REPOS": ""']], "ingress/wrangler.jsonc": [['"ALLOWED_REPOS": "acme/widgets"', '"ALLOWED_REPOS": ""']] } },
+    { name: "PUBLIC_BASE_URL at 127.0.0.1", id: "public-url", edits: { "wrangler.jsonc": [['"PUBLIC_BASE_URL": "https://agent-think.acme.workers.dev"', '"PUBLIC_BASE_URL": "http://127.0.0.1:8787"']] } },
+    { name: "PUBLIC_BASE_URL at localhost", id: "public-url", edits: { "wrangler.jsonc": [['"PUBLIC_BASE_URL": "https://agent-think.acme.workers.dev"', '"PUBLIC_BASE_URL": "http://localhost:8787"']] } },
+    { name: "Access unset", id: "access", edits: { "wrangler.jsonc": [['"CF_ACCESS_TEAM_DOMAIN": "acme"', '"CF_ACCESS_TEAM_DOMAIN": ""'], ['"CF_ACCESS_AUD": "aud-tag"', '"CF_ACCESS_AUD": ""']] } }
+  ];
+  for (const { name, id, edits } of BLOCKING) {
+    it(`exits 1 on ${name}, and that line alone blocks`, async () => {
+      const root = checkout(DEPLOYABLE, LOCAL_TOKEN);
+      for (const [path, replacements] of Object.entries(edits)) {
+        let text = readFileSync(join(root, path), "utf8");
+        for (const [from, to] of replacements) {
+          expect(text, `${path} holds ${from}`).toContain(from);
+          text = text.replace(from, to);
+        }
+        writeFileSync(join(root, path), text);
+      }
+      const { code, stdout } = await doctor(root, ["--json"]);
+      const report = JSON.parse(stdout) as DoctorReport;
+      expect(report.checkout.checks.filter((check) => check.status === "block").map((check) => check.id)).toEqual([id]);
+      expect(report.checkout.checks.find((check) => check.id === id)?.fix).toBeTruthy();
+      expect(code).toBe(1);
+    });
+  }
 
   it("says nothing blocks, with no warning, once every template value is filled in", async () => {
     const { code, stdout } = await doctor(checkout(DEPLOYABLE, LOCAL_TOKEN), []);
@@ -154,7 +184,7 @@ describe("npm run doctor --url", () => {
   const SECRET = "access-secret-canary-0123456789";
   const access = { CF_ACCESS_CLIENT_ID: "0123abcd.access", CF_ACCESS_CLIENT_SECRET: SECRET };
 
-  it("adds the Worker's lines and merges its block into the exit code; the Access token is sent, never printed", async () => {
+  it("adds the Worker's lines and merges its block into the exit code (an unseeded skills bucket on the target exits 1); the Access token is sent, never printed", async () => {
     const running = await worker("block");
     try {
       const root = checkout(DEPLOYABLE, LOCAL_TOKEN);
@@ -236,14 +266,10 @@ describe("reading a checkout", () => {
 });
 
 describe("this repository's checkout", () => {
-  it("blocks only on Access (the template's other empty values warn), whatever this machine's own .dev.vars says", async () => {
+  it("blocks on each template value an operator must fill in, and on nothing else, whatever this machine's own .dev.vars says", async () => {
     const checks = checkoutChecks({ ...(await readCheckout(ROOT)), agentLocal: null, ingressLocal: null });
-    expect(checks.filter((check) => check.status === "block")).toEqual([
-      expect.objectContaining({ id: "access", fix: expect.stringContaining("CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD") })
-    ]);
-    expect(checks.filter((check) => check.status === "warn").map((check) => check.id)).toEqual(
-      expect.arrayContaining(["allowlist", "model", "public-url"])
-    );
+    expect(checks.filter((check) => check.status === "block").map((check) => check.id)).toEqual(["allowlist", "model", "access", "public-url"]);
+    expect(checks.find((check) => check.id === "access")).toMatchObject({ fix: expect.stringContaining("CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD") });
   });
 
   // tsx's start and workerd's answer about the flags take seconds: the child's own 60 s limit is the one that matters.

@@ -55,7 +55,11 @@ export function egressCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
 }
 
 
-/** PUBLIC_BASE_URL: where the links in the issue's comments point. Wrong links do not stop a run: it warns. */
+/**
+ * PUBLIC_BASE_URL: where the links in the issue's comments point. Left at
+ * the template's loopback address (or empty, or no URL), every link a
+ * deploy posts leads nowhere, so it blocks.
+ */
 export function publicUrlCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
   const label = "Thread links";
   const fix = "set PUBLIC_BASE_URL in wrangler.jsonc to the Worker's URL (https://agent-think.<subdomain>.workers.dev or its custom domain)";
@@ -67,10 +71,10 @@ export function publicUrlCheck({ agent }: { agent: WorkerConfig }): DoctorCheck 
     // Judged below.
   }
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    return line("public-url", label, "warn", `PUBLIC_BASE_URL ${value === "" ? "is empty" : `"${value}" is not an http(s) URL`}: thread and reproduction links are broken`, fix);
+    return line("public-url", label, "block", `PUBLIC_BASE_URL ${value === "" ? "is empty" : `"${value}" is not an http(s) URL`}: thread and reproduction links are broken`, fix);
   }
   if (isLoopbackHost(url.hostname)) {
-    return line("public-url", label, "warn", `PUBLIC_BASE_URL is ${url.origin}: the links a deploy posts on issues point at a loopback address`, fix);
+    return line("public-url", label, "block", `PUBLIC_BASE_URL is ${url.origin}: the links a deploy posts on issues point at a loopback address`, fix);
   }
   return line("public-url", label, "ok", `${url.origin}/thread/<session>`);
 }

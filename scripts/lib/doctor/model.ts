@@ -7,9 +7,9 @@
  * A deploy's secrets are invisible from a checkout. The deployed line tries
  * the secrets `.env_example` lists, taken as put, and names the smallest
  * sets that make the model resolve ("put X, or Y and Z, with wrangler
- * secret put"): a reminder, never a block. It blocks only on what the vars
- * themselves get wrong, whatever is put. No gateway at all in wrangler.jsonc
- * is how the template ships, and warns, as an empty ALLOWED_REPOS does.
+ * secret put"): a reminder, never a block. It blocks on what the vars
+ * themselves get wrong, whatever is put, no gateway at all (the template)
+ * included: resolveModelConfig refuses every run of such a deploy.
  *
  * The local line blocks only when a local secrets file exists, since that
  * is the sign that `npm start` is used here. Pure; values are never shown.
@@ -32,15 +32,6 @@ const blank = (value: string | undefined) => (value ?? "").trim() === "";
 
 export function deployedModelCheck(input: { agent: WorkerConfig; agentSecrets: readonly string[] }): DoctorCheck {
   const vars: Record<string, string> = { ...varsOf(input.agent), LOCAL_DEV: "" };
-  if (blank(vars.MODEL_PROVIDER) && blank(vars.AI_GATEWAY_ACCOUNT_ID) && blank(vars.AI_GATEWAY_ID)) {
-    return line(
-      "model",
-      LABEL,
-      "warn",
-      "no AI Gateway in wrangler.jsonc: a deploy of this checkout would refuse every run until AI_GATEWAY_ACCOUNT_ID and AI_GATEWAY_ID are set",
-      "set AI_GATEWAY_ACCOUNT_ID and AI_GATEWAY_ID in wrangler.jsonc (README, Configuration)"
-    );
-  }
   const asIs = modelHealth(vars as ModelEnv);
   if (asIs.status !== "block") return asIs;
   const sets = smallestSecretSets(vars, input.agentSecrets.slice(0, MAX_SECRET_NAMES));

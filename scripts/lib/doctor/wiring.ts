@@ -114,9 +114,9 @@ export function compatibilityDateCheck({ agent, ingress }: Pair): DoctorCheck {
  * agent Worker's as dispatch and Continue apply it with LOCAL_DEV off
  * (src/run/repo-allowlist.ts). Either one unparseable blocks. The two
  * should be one list: a repository only the webhook app allows blocks (its
- * mentions are accepted, then the agent refuses the run), one only the agent
- * allows warns (its mentions are ignored). Both empty is how the template
- * ships, and warns.
+ * mentions are accepted, then the agent refuses the run), and so does one
+ * only the agent allows (its mentions are ignored). Both empty, as the
+ * template ships, blocks: every mention is ignored.
  */
 export function allowlistCheck({ agent, ingress }: Pair): DoctorCheck {
   const label = HEALTH_LABELS["allowed-repos"];
@@ -131,7 +131,7 @@ export function allowlistCheck({ agent, ingress }: Pair): DoctorCheck {
   if (own.kind === "invalid") return line("allowlist", label, "block", `${AGENT_CONFIG}: ${own.error}: the agent Worker refuses every dispatch and Continue`, fix);
   const runs = own.kind === "listed" ? own.repos : new Set<string>();
   if (webhook.size === 0 && runs.size === 0) {
-    return line("allowlist", label, "warn", "ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run", fix);
+    return line("allowlist", label, "block", "ALLOWED_REPOS is empty in both configs: the webhook app ignores every repository and the agent Worker refuses every run", fix);
   }
   const refused = [...webhook].filter((repo) => !runs.has(repo));
   if (refused.length > 0) {
@@ -148,7 +148,7 @@ export function allowlistCheck({ agent, ingress }: Pair): DoctorCheck {
     return line(
       "allowlist",
       label,
-      "warn",
+      "block",
       `the agent Worker allows ${ignored.join(", ")}, which the webhook app's ALLOWED_REPOS (${INGRESS_CONFIG}) ${webhook.size === 0 ? "leaves empty" : "lacks"}: mentions there are ignored`,
       fix
     );
