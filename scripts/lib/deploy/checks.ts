@@ -114,7 +114,8 @@ export function planCheck(answer: ApiAnswer | null, account: Account | undefined
     state: subscription.state
   }));
   const paid = plans.find((plan) => plan.paid);
-  if (paid && paid.state !== undefined && !/^(paid|active|trial)/i.test(paid.state)) {
+  // The API documents the states Trial, Provisioned, Paid, AwaitingPayment, Cancelled, Failed and Expired.
+  if (paid && paid.state !== undefined && !/^(trial|provisioned|paid)$/i.test(paid.state)) {
     return line("plan", label, "block", `${paid.name} is ${paid.state}: Containers and worker_loaders need an active Workers Paid plan`, `settle it at ${dash}`);
   }
   if (paid) return line("plan", label, "ok", `${paid.name}${paid.state ? ` (${paid.state})` : ""}`);
