@@ -10,20 +10,21 @@
  * - `MODEL_PROVIDER=scripted`, or unset with `LOCAL_DEV=1` and no gateway:
  *   the offline scripted model.
  *
- * A gateway's requests authenticate in one of two modes (`AI_GATEWAY_KEYS`):
- * - `stored`: the gateway stores the provider keys (BYOK). Requests carry
- *   only `cf-aig-authorization`, so CLOUDFLARE_AIG_TOKEN is required: BYOK
- *   works only through an authenticated gateway.
- * - `request`: each request carries its provider's key (OPENAI_API_KEY,
- *   ANTHROPIC_API_KEY, both required: the chain uses both providers), and
- *   `cf-aig-authorization` when CLOUDFLARE_AIG_TOKEN is set.
+ * Every gateway request carries CLOUDFLARE_AIG_TOKEN as
+ * `cf-aig-authorization`: new AI Gateways always require authentication.
+ * Only `AI_GATEWAY_AUTH=off`, said on purpose, lets requests go without it
+ * (an older gateway whose authentication is off). The provider keys come in
+ * one of two modes (`AI_GATEWAY_KEYS`):
+ * - `stored`: the gateway stores them (BYOK); requests carry no provider key.
+ * - `request`: each request carries its provider's key (OPENAI_API_KEY and
+ *   ANTHROPIC_API_KEY, both: the chain uses both providers).
  * - empty: `request` when a provider key is set, else `stored`.
  *
  * Every configuration that cannot work is an error naming the variable and
  * its fix, so a production Worker never quietly runs the scripted model or
- * accepts runs that fail at their first model call. An empty secret is
- * unset; one of only whitespace is an error (a paste gone wrong, not a
- * choice). Pure; errors never hold a secret's value.
+ * accepts runs that fail at their first model call (docs/model-setup.md).
+ * An empty secret is unset; one of only whitespace is an error. Pure;
+ * errors never hold a secret's value.
  */
 export type ModelEnv = {
   MODEL_PROVIDER?: string;
@@ -32,6 +33,7 @@ export type ModelEnv = {
   AI_GATEWAY_ID?: string;
   AI_GATEWAY_BASE_URL?: string;
   AI_GATEWAY_KEYS?: string;
+  AI_GATEWAY_AUTH?: string;
   CLOUDFLARE_AIG_TOKEN?: string;
   OPENAI_API_KEY?: string;
   ANTHROPIC_API_KEY?: string;
@@ -39,10 +41,13 @@ export type ModelEnv = {
   ANTHROPIC_MODEL?: string;
 };
 
-/** How gateway requests authenticate; see the header. */
+/** How gateway requests authenticate; see the header. No `gatewayToken` only under AI_GATEWAY_AUTH=off. */
 export type GatewayAuth =
   | { keys: "stored"; gatewayToken: string }
   | { keys: "request"; gatewayToken?: string; openaiApiKey: string; anthropicApiKey: string };
+
+/** The one value of AI_GATEWAY_AUTH that lets requests go without the gateway's token. */
+export const GATEWAY_AUTH_OFF = "off";
 
 export type GatewayModelConfig = {
   kind: "gateway";
@@ -68,6 +73,15 @@ const SECRETS = [
 const BOTH_KEYS = "OPENAI_API_KEY and ANTHROPIC_API_KEY";
 
 const present = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+const TOKEN_FIX = "set CLOUDFLARE_AIG_TOKEN to the gateway's token (docs/model-setup.md)";
+
+/** AI_GATEWAY_AUTH as set: `required` (empty), `off`, or a value that is neither, named only if it is a short word. */
+export function gatewayAuthSetting(env: Pick<ModelEnv, "AI_GATEWAY_AUTH">): "required" | "off" | { bad: string } {
+  const value = present(env.AI_GATEWAY_AUTH);
+  if (value === undefined) return "required";
+  if (value.toLowerCase() === GATEWAY_AUTH_OFF) return "off";
+  return { bad: /^[A-Za-z0-9_-]{1,16}$/.test(value) ? `"${value}"` : `a value of ${value.length} characters` };
+}
 const refuse = (problem: string, fix: string): ModelConfigRefusal => ({ ok: false, error: `${problem}: ${fix}`, fix });
 
 export function resolveModelConfig(env: ModelEnv): ModelConfigResult {
@@ -122,41 +136,57 @@ function resolveAuth(env: ModelEnv): { ok: true; auth: GatewayAuth } | ModelConf
   const openaiApiKey = present(env.OPENAI_API_KEY);
   const anthropicApiKey = present(env.ANTHROPIC_API_KEY);
   const chosen = present(env.AI_GATEWAY_KEYS);
+  const authSetting = gatewayAuthSetting(env);
 
+  if (typeof authSetting === "object") {
+    return refuse(
+      `AI_GATEWAY_AUTH must be empty (the gateway's token required) or "off", not ${authSetting.bad}`,
+      'set AI_GATEWAY_AUTH to "" with CLOUDFLARE_AIG_TOKEN set to the gateway\'s token, or to "off" for a gateway whose authentication is off'
+    );
+  }
   if (chosen !== undefined && chosen !== "stored" && chosen !== "request") {
     return refuse(
       `AI_GATEWAY_KEYS must be "stored", "request" or empty, not "${chosen}"`,
       'set AI_GATEWAY_KEYS to "stored" (keys stored in the gateway), "request" (keys sent with each request) or leave it empty'
     );
   }
+  const authOff = authSetting === "off";
   const anyKey = openaiApiKey !== undefined || anthropicApiKey !== undefined;
   const keys = chosen ?? (anyKey ? "request" : "stored");
 
   if (keys === "stored") {
     if (token) return { ok: true, auth: { keys: "stored", gatewayToken: token } };
-    if (chosen === undefined) {
+    if (chosen === undefined && authOff) {
       return refuse(
-        "the model has no credentials",
-        `set CLOUDFLARE_AIG_TOKEN (provider keys stored in the gateway), or ${BOTH_KEYS}`
+        "the model has no credentials: AI_GATEWAY_AUTH=off sends no gateway token, and no provider key is set",
+        `set ${BOTH_KEYS}, sent with each request`
       );
     }
+    if (chosen === undefined) {
+      return refuse("the model has no credentials", `set CLOUDFLARE_AIG_TOKEN alone for keys stored in the gateway, or with ${BOTH_KEYS}`);
+    }
     return refuse(
-      "AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN, as stored keys (BYOK) work only through an authenticated gateway",
-      "set CLOUDFLARE_AIG_TOKEN to the gateway's token"
+      `AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN, as stored keys (BYOK) work only through an authenticated gateway${authOff ? ", whatever AI_GATEWAY_AUTH says" : ""}`,
+      TOKEN_FIX
     );
   }
-  if (openaiApiKey && anthropicApiKey) {
-    return { ok: true, auth: { keys: "request", ...(token ? { gatewayToken: token } : {}), openaiApiKey, anthropicApiKey } };
+  if (!openaiApiKey || !anthropicApiKey) {
+    const absent = [openaiApiKey ? null : "OPENAI_API_KEY", anthropicApiKey ? null : "ANTHROPIC_API_KEY"].filter(
+      (name): name is string => name !== null
+    );
+    const why =
+      chosen === "request"
+        ? "AI_GATEWAY_KEYS=request sends each provider its key"
+        : `${openaiApiKey ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} is set, so requests carry provider keys`;
+    return refuse(
+      `${why}, and ${absent.join(" and ")} ${absent.length > 1 ? "are" : "is"} not set`,
+      `set ${absent.join(" and ")}, or AI_GATEWAY_KEYS=stored with CLOUDFLARE_AIG_TOKEN for keys stored in the gateway`
+    );
   }
-  const absent = [openaiApiKey ? null : "OPENAI_API_KEY", anthropicApiKey ? null : "ANTHROPIC_API_KEY"].filter(
-    (name): name is string => name !== null
-  );
-  const why =
-    chosen === "request"
-      ? "AI_GATEWAY_KEYS=request sends each provider its key"
-      : `${openaiApiKey ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} is set, so requests carry provider keys`;
+  if (token) return { ok: true, auth: { keys: "request", gatewayToken: token, openaiApiKey, anthropicApiKey } };
+  if (authOff) return { ok: true, auth: { keys: "request", openaiApiKey, anthropicApiKey } };
   return refuse(
-    `${why}, and ${absent.join(" and ")} ${absent.length > 1 ? "are" : "is"} not set`,
-    `set ${absent.join(" and ")}, or AI_GATEWAY_KEYS=stored with CLOUDFLARE_AIG_TOKEN for keys stored in the gateway`
+    "CLOUDFLARE_AIG_TOKEN is not set, and AI Gateway refuses requests without it (new gateways always require authentication)",
+    `${TOKEN_FIX}, or AI_GATEWAY_AUTH=off if the gateway's authentication is off`
   );
 }

@@ -109,9 +109,9 @@ describe("the gateway chain's requests", () => {
     ]);
   });
 
-  it("request keys without a gateway token: no cf-aig-authorization at all", async () => {
+  it("request keys with AI_GATEWAY_AUTH=off: no cf-aig-authorization at all", async () => {
     const sent = recordFetch(openaiOk);
-    await call(createGatewayModel(config(keys)));
+    await call(createGatewayModel(config({ ...keys, AI_GATEWAY_AUTH: "off" })));
     expect(gatewayView(sent[0]!.headers)).toEqual({ authorization: `Bearer ${keys.OPENAI_API_KEY}` });
   });
 

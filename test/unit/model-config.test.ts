@@ -36,9 +36,20 @@ describe("resolveModelConfig", () => {
       ok: true,
       config: { auth: { keys: "request", gatewayToken: "aig-secret", openaiApiKey: "sk-openai", anthropicApiKey: "sk-ant" } }
     });
-    const unauthenticated = resolveModelConfig({ ...noToken, ...keys, CLOUDFLARE_AIG_TOKEN: "" });
-    expect(unauthenticated).toMatchObject({ ok: true, config: { auth: { keys: "request" } } });
-    expect(unauthenticated.ok && unauthenticated.config.kind === "gateway" && unauthenticated.config.auth).not.toHaveProperty("gatewayToken");
+  });
+
+  it("sends no gateway token only when AI_GATEWAY_AUTH=off says the gateway is unauthenticated", () => {
+    for (const off of ["off", " OFF "]) {
+      const unauthenticated = resolveModelConfig({ ...noToken, ...keys, CLOUDFLARE_AIG_TOKEN: "", AI_GATEWAY_AUTH: off });
+      expect(unauthenticated).toMatchObject({ ok: true, config: { auth: { keys: "request" } } });
+      expect(unauthenticated.ok && unauthenticated.config.kind === "gateway" && unauthenticated.config.auth).not.toHaveProperty("gatewayToken");
+    }
+    // A token beside AI_GATEWAY_AUTH=off is still sent: the setting changes nothing then.
+    expect(resolveModelConfig({ ...gateway, ...keys, AI_GATEWAY_AUTH: "off" })).toMatchObject({
+      ok: true,
+      config: { auth: { keys: "request", gatewayToken: "aig-secret" } }
+    });
+    expect(resolveModelConfig({ ...gateway, AI_GATEWAY_AUTH: "off" })).toMatchObject({ ok: true, config: { auth: { keys: "stored", gatewayToken: "aig-secret" } } });
   });
 
   it("follows AI_GATEWAY_KEYS over what is set", () => {
@@ -96,7 +107,7 @@ describe("resolveModelConfig refuses what cannot work, naming the variable", () 
     [
       "no gateway token and no provider keys",
       noToken,
-      /^the model has no credentials: set CLOUDFLARE_AIG_TOKEN \(provider keys stored in the gateway\), or OPENAI_API_KEY and ANTHROPIC_API_KEY$/,
+      /^the model has no credentials: set CLOUDFLARE_AIG_TOKEN alone for keys stored in the gateway, or with OPENAI_API_KEY and ANTHROPIC_API_KEY$/,
       /^set CLOUDFLARE_AIG_TOKEN/
     ],
     ["an empty gateway token and no provider keys", { ...gateway, CLOUDFLARE_AIG_TOKEN: "" }, /^the model has no credentials/, /CLOUDFLARE_AIG_TOKEN/],
@@ -113,7 +124,7 @@ describe("resolveModelConfig refuses what cannot work, naming the variable", () 
       "stored keys without a token",
       { ...noToken, AI_GATEWAY_KEYS: "stored" },
       /^AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN, as stored keys \(BYOK\) work only through an authenticated gateway: set CLOUDFLARE_AIG_TOKEN/,
-      /^set CLOUDFLARE_AIG_TOKEN to the gateway's token$/
+      /^set CLOUDFLARE_AIG_TOKEN to the gateway's token \(docs\/model-setup.md\)$/
     ],
     ["stored keys without a token, provider keys set", { ...noToken, ...keys, AI_GATEWAY_KEYS: "stored" }, /^AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN/, /CLOUDFLARE_AIG_TOKEN/],
     [
@@ -129,6 +140,34 @@ describe("resolveModelConfig refuses what cannot work, naming the variable", () 
       /^set ANTHROPIC_API_KEY,/
     ],
     ["an Anthropic key without the OpenAI key", { ...noToken, ANTHROPIC_API_KEY: "sk-ant" }, /^ANTHROPIC_API_KEY is set, .* OPENAI_API_KEY is not set/, /^set OPENAI_API_KEY,/],
+    [
+      "provider keys without a gateway token (AI Gateway requires one)",
+      { ...noToken, ...keys },
+      /^CLOUDFLARE_AIG_TOKEN is not set, and AI Gateway refuses requests without it \(new gateways always require authentication\): set CLOUDFLARE_AIG_TOKEN/,
+      /^set CLOUDFLARE_AIG_TOKEN to the gateway's token \(docs\/model-setup.md\), or AI_GATEWAY_AUTH=off if the gateway's authentication is off$/
+    ],
+    ["request keys chosen without a gateway token", { ...noToken, ...keys, AI_GATEWAY_KEYS: "request" }, /^CLOUDFLARE_AIG_TOKEN is not set/, /AI_GATEWAY_AUTH=off/],
+    ["an empty AI_GATEWAY_AUTH is not off", { ...noToken, ...keys, AI_GATEWAY_AUTH: "  " }, /^CLOUDFLARE_AIG_TOKEN is not set/, /^set CLOUDFLARE_AIG_TOKEN/],
+    [
+      "an AI_GATEWAY_AUTH that is not off",
+      { ...noToken, ...keys, AI_GATEWAY_AUTH: "false" },
+      /^AI_GATEWAY_AUTH must be empty \(the gateway's token required\) or "off", not "false": set AI_GATEWAY_AUTH to ""/,
+      /^set AI_GATEWAY_AUTH to "" with CLOUDFLARE_AIG_TOKEN set to the gateway's token, or to "off"/
+    ],
+    ["an AI_GATEWAY_AUTH that is not off, beside a token", { ...gateway, AI_GATEWAY_AUTH: "none" }, /^AI_GATEWAY_AUTH must be .* not "none"/, /AI_GATEWAY_AUTH/],
+    ["an AI_GATEWAY_AUTH holding a pasted token, not echoed", { ...gateway, AI_GATEWAY_AUTH: "Bearer aig-secret" }, /not a value of 17 characters/, /AI_GATEWAY_AUTH/],
+    [
+      "AI_GATEWAY_AUTH=off with no provider keys",
+      { ...noToken, AI_GATEWAY_AUTH: "off" },
+      /^the model has no credentials: AI_GATEWAY_AUTH=off sends no gateway token, and no provider key is set: set OPENAI_API_KEY and ANTHROPIC_API_KEY/,
+      /^set OPENAI_API_KEY and ANTHROPIC_API_KEY/
+    ],
+    [
+      "stored keys under AI_GATEWAY_AUTH=off",
+      { ...noToken, AI_GATEWAY_KEYS: "stored", AI_GATEWAY_AUTH: "off" },
+      /^AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN, .*, whatever AI_GATEWAY_AUTH says: set CLOUDFLARE_AIG_TOKEN/,
+      /^set CLOUDFLARE_AIG_TOKEN/
+    ],
     ["an unknown key mode", { ...gateway, AI_GATEWAY_KEYS: "byok" }, /^AI_GATEWAY_KEYS must be "stored", "request" or empty, not "byok"/, /^set AI_GATEWAY_KEYS/],
     ["a gateway id without an account id", { ...gateway, AI_GATEWAY_ACCOUNT_ID: "" }, /^model is not configured: set AI_GATEWAY_ACCOUNT_ID \(/, /^set AI_GATEWAY_ACCOUNT_ID/],
     ["an account id without a gateway id", { ...gateway, AI_GATEWAY_ID: " " }, /^model is not configured: set AI_GATEWAY_ID \(/, /^set AI_GATEWAY_ID/],
