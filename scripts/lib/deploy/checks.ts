@@ -212,9 +212,13 @@ export function dashboardCheck(input: { builtAt: Date | null; after: "before-bui
     : line("dashboard", label, "ok", "dist/client is not built yet (git ignores it); the deploy builds it with npm run build");
 }
 
-/** The doctor's checkout lines, folded into one: any block stops the deploy. */
-export function doctorCheck(checks: readonly DoctorCheck[]): DeployCheck {
+/** The doctor's lines about what `npm start` and `npm run dev:ingress` would run: nothing a deploy uses. */
+export const LOCAL_ONLY_CHECKS = ["local-model", "local-ingress-secrets"];
+
+/** The doctor's checkout lines a deploy is judged by, folded into one: any block stops the deploy. */
+export function doctorCheck(all: readonly DoctorCheck[]): DeployCheck {
   const label = "npm run doctor";
+  const checks = all.filter((check) => !LOCAL_ONLY_CHECKS.includes(check.id));
   const blocks = checks.filter((check) => check.status === "block");
   const warns = checks.filter((check) => check.status === "warn").length;
   if (blocks.length > 0) {
