@@ -1,0 +1,69 @@
+/**
+ * The real `npm run deploy -- --dry-run` on this machine, as a child
+ * process: no Docker daemon (DOCKER_HOST points at a socket that does not
+ * exist, so a running Docker elsewhere changes nothing), no Cloudflare login
+ * (an empty HOME, so wrangler finds no credential), the template's
+ * checkout. It must say each of those, report the dashboard as built (the
+ * e2e suite builds it first), print the four steps, run none of them, and
+ * exit 1. No server: it asks nothing of the network.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT } from "./fixture";
+
+const home = mkdtempSync(join(tmpdir(), "agent-think-deploy-home-"));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+function dryRun(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { CLOUDFLARE_API_TOKEN: _token, CLOUDFLARE_ACCOUNT_ID: _account, CLOUDFLARE_API_KEY: _key, WRANGLER_DOCKER_BIN: _bin, ...env } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "-s", "deploy", "--", "--dry-run"], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...env,
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, ".config"),
+        DOCKER_HOST: `unix://${join(home, "no-docker.sock")}`,
+        WRANGLER_SEND_METRICS: "false",
+        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`
+      },
+      timeout: 120_000
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("npm run deploy -- --dry-run on this machine", () => {
+  it("reports Docker, the login and the template's blocks, the dashboard built, what it would run; runs nothing and exits 1", { timeout: 150_000 }, async () => {
+    const index = join(ROOT, "dist", "client", "index.html");
+    const before = existsSync(index) ? statSync(index).mtimeMs : null;
+    const run = await dryRun();
+    expect(run.stdout).toMatch(/^ {2}✗ Docker: (docker is not installed|docker info says "Cannot connect to the Docker daemon at unix:\/\/.*no-docker\.sock)/m);
+    expect(run.stdout).toContain("  ✗ Cloudflare login: not logged in: nothing can be deployed — fix: npx wrangler login");
+    for (const label of ["Workers Paid plan", "R2", "workers.dev subdomain", "Webhook app secrets", "Model secrets"]) {
+      expect(run.stdout).toContain(`  ! ${label}: not asked: no Cloudflare login`);
+    }
+    expect(run.stdout).toMatch(before === null ? /^ {2}✓ Dashboard: dist\/client is not built yet/m : /^ {2}✓ Dashboard: dist\/client is built \(/m);
+    expect(run.stdout).toMatch(/^ {2}✗ npm run doctor: 4 lines block runs: Allowed repositories, Model, Cloudflare Access and Thread links/m);
+    expect(run.stdout).toContain(
+      "Would run, in order:\n" +
+        "  1. npm run build   (the dashboard into dist/client)\n" +
+        "  2. npx wrangler deploy   (the agent Worker, which builds and pushes the container image)\n" +
+        "  3. npm run seed:r2   (skills/ into the skills bucket)\n" +
+        "  4. npx wrangler deploy -c ingress/wrangler.jsonc   (the webhook app)\n"
+    );
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("✗ 3 checks block the deploy (Docker, Cloudflare login, npm run doctor); nothing was run");
+    expect(run.code, run.stderr).toBe(1);
+    // Nothing ran: the dashboard is as it was.
+    expect(existsSync(index) ? statSync(index).mtimeMs : null).toBe(before);
+  });
+});
