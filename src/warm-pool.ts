@@ -1,6 +1,6 @@
 /**
- * WarmPool (singleton `main`): keeps exactly one unassigned container warm
- * and hands one out per claim. A thin shell: the logic is
+ * WarmPool (singleton `main`): keeps WARM_POOL_SIZE unassigned containers
+ * warm (one by default, none at 0) and hands one out per claim. A thin shell: the logic is
  * src/pool/warm-pool-manager.ts over `ctx.storage.kv` (synchronous, so a
  * claim's bookkeeping is done before anything awaits) and a fleet of Sandbox
  * Durable Objects. It never runs commands and never reuses a container: each
@@ -21,6 +21,7 @@ import { containerMaxLifetimeMs } from "./pool/lifetime";
 import { workspaceOwners, type OwnerHolding, type PoolOwners } from "./pool/owners";
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool/pool-types";
 import { WarmPoolManager } from "./pool/warm-pool-manager";
+import { parseWarmPoolSize } from "./pool/warm-pool-size";
 
 export const WARM_POOL_NAME = "main";
 
@@ -62,6 +63,9 @@ export class WarmPool extends DurableObject<Env> {
     return await workspace.holding();
   });
 
+  /** Seam: `WARM_POOL_SIZE`, read at each call. Same seam rules as `fleet`. */
+  protected poolSize: () => string | undefined = () => this.env.WARM_POOL_SIZE;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#pool = new WarmPoolManager({
@@ -72,7 +76,8 @@ export class WarmPool extends DurableObject<Env> {
       log: createLogger({ component: "warm-pool" }),
       now: () => Date.now(),
       createId: () => crypto.randomUUID(),
-      background: (work) => ctx.waitUntil(work)
+      background: (work) => ctx.waitUntil(work),
+      size: () => parseWarmPoolSize(this.poolSize())
     });
   }
 
@@ -90,7 +95,7 @@ export class WarmPool extends DurableObject<Env> {
     return this.#pool.release(owner);
   }
 
-  /** Fill the warm slot, retry failed warms and stops, reclaim what no turn holds. Safe to call any time. */
+  /** Fill the warm slot (none at WARM_POOL_SIZE=0), retry failed warms and stops, reclaim what no turn holds. Safe to call any time. */
   async prime(): Promise<PoolStats> {
     return await this.#pool.prime();
   }

@@ -24,11 +24,13 @@
  *   too: a container the pool cannot account for is stopped.
  * - Failed stops: the Sandbox stays in `retiring` and is retried forever,
  *   each retry later than the last (stopRetryDelayMs), never forgotten.
+ * - A target of 0 (WARM_POOL_SIZE=0): no slot is filled, and a warm one left
+ *   from before is stopped on the next prime; claims get fresh Sandboxes.
  */
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool-types";
 
 export const POOL_STATE_KEY = "warm-pool:state";
-/** Unassigned containers the pool keeps. */
+/** Unassigned containers the pool keeps by default (WARM_POOL_SIZE, warm-pool-size.ts). */
 export const WARM_TARGET = 1;
 export const MAX_WARM_ATTEMPTS = 3;
 /** 2 minutes: an assignment younger than this is not checked with its owner, which may be between its claim and recording it. */
@@ -72,7 +74,7 @@ export type Assignment = {
 };
 
 /** Why a Sandbox is being stopped. */
-export type RetireReason = "released" | "reclaimed" | "warm-failed" | "warm-expired";
+export type RetireReason = "released" | "reclaimed" | "warm-failed" | "warm-expired" | "warm-unwanted";
 
 export type Retiring = {
   since: number;
@@ -113,6 +115,8 @@ export type PoolBookDeps = {
   createId: () => string;
   /** The container lifetime (lifetime.ts): warm slots are replaced at half of it. */
   maxLifetimeMs: number;
+  /** Unassigned containers to keep, 0 or 1 (WARM_TARGET when absent); asked at each transition. */
+  warmTarget?: () => number;
 };
 
 const emptyState = (): PoolState => ({ warm: null, assigned: {}, retiring: {} });
@@ -176,7 +180,10 @@ export class PoolBook {
     return this.#update((state, effects) => {
       const now = this.#deps.now();
       const slot = state.warm;
-      if (slot?.status === "failed" && slot.failures >= MAX_WARM_ATTEMPTS) {
+      if (slot && this.#target() === 0 && !busy(slot.sandboxId)) {
+        this.#retire(state, effects, slot.sandboxId, "warm-unwanted", slot.error);
+        state.warm = null;
+      } else if (slot?.status === "failed" && slot.failures >= MAX_WARM_ATTEMPTS) {
         this.#retire(state, effects, slot.sandboxId, "warm-failed", slot.error);
         state.warm = null;
       } else if (slot && now - (slot.createdAt ?? slot.since) >= this.#deps.maxLifetimeMs / 2) {
@@ -294,7 +301,7 @@ export class PoolBook {
     const warm = state.warm && state.warm.status !== "failed" ? 1 : 0;
     const assigned = Object.keys(state.assigned).length;
     const retiring = Object.keys(state.retiring).length;
-    return { warm, assigned, total: warm + assigned, retiring, target: WARM_TARGET };
+    return { warm, assigned, total: warm + assigned, retiring, target: this.#target() };
   }
 
   snapshot(): PoolState {
@@ -317,9 +324,13 @@ export class PoolBook {
     return { ...result, effects };
   }
 
-  /** Start a fresh warm Sandbox when the slot is empty. True when it did. */
+  #target(): number {
+    return this.#deps.warmTarget?.() ?? WARM_TARGET;
+  }
+
+  /** Start a fresh warm Sandbox when the slot is empty and the target wants one. True when it did. */
   #fill(state: PoolState, effects: PoolEffects): boolean {
-    if (state.warm) return false;
+    if (state.warm || this.#target() === 0) return false;
     const sandboxId = this.#deps.createId();
     const now = this.#deps.now();
     state.warm = { sandboxId, status: "starting", since: now, createdAt: now, failures: 0 };

@@ -13,6 +13,10 @@
  * arrived does not keep a container running: `pool:reclaim` names the owner,
  * the Sandbox and the reason (turn-over, unreachable, lifetime).
  *
+ * How many to keep warm is `size` (WARM_POOL_SIZE, warm-pool-size.ts), asked
+ * at each call; a value that does not parse keeps the default and is logged
+ * by each prime (`pool:config`), and the health report names it.
+ *
  * Calls for one Sandbox are chained, so a stop issued while that Sandbox's
  * warm is still in flight runs after it. Pure: storage, fleet, owners, clock,
  * ids and the background hook are parameters.
@@ -23,6 +27,7 @@ import type { ContainerFleet } from "./fleet";
 import type { PoolOwners } from "./owners";
 import { PoolBook, type OwnerAnswer, type PoolEffects, type PoolState, type PoolStore } from "./pool-book";
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool-types";
+import { DEFAULT_WARM_POOL_SIZE, type WarmPoolSizeSetting } from "./warm-pool-size";
 
 export const MAX_OWNER_LENGTH = 512;
 
@@ -39,6 +44,8 @@ export type WarmPoolManagerDeps = {
   createId: () => string;
   /** Keeps background work alive after the call returns (ctx.waitUntil). */
   background: (work: Promise<unknown>) => void;
+  /** WARM_POOL_SIZE, parsed; the default when absent. */
+  size?: () => WarmPoolSizeSetting;
 };
 
 export class WarmPoolManager {
@@ -51,7 +58,15 @@ export class WarmPoolManager {
 
   constructor(deps: WarmPoolManagerDeps) {
     this.#deps = deps;
-    this.#book = new PoolBook(deps.store, { now: deps.now, createId: deps.createId, maxLifetimeMs: deps.maxLifetimeMs });
+    this.#book = new PoolBook(deps.store, {
+      now: deps.now,
+      createId: deps.createId,
+      maxLifetimeMs: deps.maxLifetimeMs,
+      warmTarget: () => {
+        const setting = deps.size?.();
+        return setting?.ok ? setting.size : DEFAULT_WARM_POOL_SIZE;
+      }
+    });
   }
 
   claim(owner: PoolOwner): ClaimResult {
@@ -82,6 +97,8 @@ export class WarmPoolManager {
   async prime(): Promise<PoolStats> {
     const fleet = this.#deps.fleet();
     if (!fleet) return this.stats();
+    const setting = this.#deps.size?.();
+    if (setting && !setting.ok) this.#deps.log("pool:config", { error: setting.error, size: DEFAULT_WARM_POOL_SIZE });
     const effects = this.#book.prime((sandboxId) => this.#inflight.has(sandboxId));
     await Promise.all([this.#run(fleet, effects), this.#reclaim(fleet)]);
     return this.stats();
