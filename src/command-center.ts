@@ -9,7 +9,8 @@
  * a claim atomic. Callers:
  *   ThinkAgent     record(event) and recordBatch(events), from its outbox
  *                  until acknowledged (command-center/report.ts)
- *   the service    snapshot(), claimForContinuation(), releaseClaim()
+ *   the service    snapshot(), claimForContinuation(), releaseClaim(),
+ *                  monthlySpend() (MONTHLY_COST_BUDGET, command-center/monthly-budget.ts)
  *   dashboards     the state, over `/agents/command-center-agent/main`
  *                  (read-only connections: nothing a socket sends changes it)
  * It never blocks or fails a run: it only ever hears about one, and asks
@@ -23,6 +24,7 @@ import { EMPTY_METRICS, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./command-cen
 import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
 import { needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
 import { activityOf, snapshotPage, spendOf, threadDetail, type SpendMetrics } from "./command-center/snapshot";
+import { MonthlySpendLedger } from "./command-center/monthly-budget";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
@@ -38,6 +40,7 @@ import {
   type SnapshotOptions,
   type ThreadDetail
 } from "./shared/command-center";
+import type { MonthlySpend } from "./shared/monthly-budget";
 
 export { COMMAND_CENTER_NAME };
 
@@ -82,6 +85,7 @@ export interface CommandCenter {
   claimForContinuation(session: string, now?: number): Promise<ClaimResult>;
   releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
   refreshState(): Promise<CommandCenterState>;
+  monthlySpend(): Promise<MonthlySpend>;
 }
 
 /** The command center's stub. Tests pass their own name; everything else uses the singleton. */
@@ -109,6 +113,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   };
 
   #store: SqlRegistryStore | undefined;
+  #spendLedger: MonthlySpendLedger | undefined;
   /** record() calls waiting for their group's commit. */
   #waiting: Array<{ event: unknown; resolve: (result: RecordResult) => void; reject: (error: unknown) => void }> = [];
   #groupTimer: ReturnType<typeof setTimeout> | undefined;
@@ -250,6 +255,11 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     return this.#flush({ metricsMaxAgeMs: 0, now: true });
   }
 
+  /** What the runs that ended this calendar month (UTC) cost: what MONTHLY_COST_BUDGET is held to. */
+  async monthlySpend(): Promise<MonthlySpend> {
+    return this.#ledger().spendOf(this.clock());
+  }
+
   /** Ask each thread's agent how its run stands and apply the answers; an agent that does not answer in time is unreachable. */
   async #reconcile(threads: readonly ThreadRecord[], now: number): Promise<void> {
     if (threads.length === 0) return;
@@ -285,7 +295,12 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     const results = this.ctx.storage.transactionSync(() =>
       events.map((event): RecordResult => {
         const parsed = commandCenterEventSchema.safeParse(event);
-        if (parsed.success) return recordEvent(store, parsed.data);
+        if (parsed.success) {
+          const { data } = parsed;
+          // Every run's end counts for its month, its thread's current run or not (the ledger keeps the first).
+          if (data.type === "turn-ended") this.#ledger().recordEnd(data);
+          return recordEvent(store, data);
+        }
         const issue = parsed.error.issues[0];
         this.#log("event:invalid", { field: issue?.path.join(".") ?? "", error: issue?.message });
         return { applied: false, reason: "invalid" };
@@ -298,6 +313,13 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   #registry(): SqlRegistryStore {
     this.#store ??= new SqlRegistryStore(this.ctx.storage.sql);
     return this.#store;
+  }
+
+  /** After the registry: a new ledger takes the ended runs cc_runs keeps. */
+  #ledger(): MonthlySpendLedger {
+    this.#registry();
+    this.#spendLedger ??= new MonthlySpendLedger(this.ctx.storage.sql);
+    return this.#spendLedger;
   }
 
   /** Something changed: broadcast at once if the last broadcast is old enough, else once the interval has passed. */
@@ -340,6 +362,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     if (now - this.#lastPruneAt > PRUNE_INTERVAL_MS) {
       this.#lastPruneAt = now;
       store.prune(now - RUN_RETENTION_MS, now - RETENTION_MS);
+      this.#ledger().prune(now);
     }
     const threads = store.pageThreads(undefined, MAX_RECENT_THREADS).map((thread) => toSummary(thread, now, this.staleRunMs));
     const metrics = this.#metricsAt(now, metricsMaxAgeMs);

@@ -4,6 +4,8 @@
  * configuration, then reach the issue's ThinkAgent. Everything that can
  * reject an input happens before the first Durable Object call, so a bad
  * input, or a repository outside the allowlist, writes nothing anywhere.
+ * With MONTHLY_COST_BUDGET set, a new run first reads the month's spend from
+ * the command center, and is refused once it reached the cap.
  */
 import { getAgentByName } from "agents";
 import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";
@@ -18,6 +20,7 @@ import { parseSessionName, sessionName } from "./run/session-name";
 import { mintInstallationToken } from "./github/token-broker";
 import { assertBotFor } from "./run/bot-identity";
 import { threadUrl } from "./shared/thread-url";
+import { budgetReached, isMonthlyBudgetRefusal, MonthlyBudgetConfigError, MonthlyBudgetReachedError, parseMonthlyBudget } from "./shared/monthly-budget";
 import {
   cancelInputSchema,
   dispatchInputSchema,
@@ -56,6 +59,16 @@ function assertRunnable(env: Env): void {
   if (!model.ok) throw new ModelConfigError(model.error);
   const github = parseGitHubApiUrl(env.GITHUB_API_URL);
   if (!github.ok) throw new GitHubConfigError(github.error);
+  const budget = parseMonthlyBudget(env.MONTHLY_COST_BUDGET);
+  if (budget.kind === "invalid") throw new MonthlyBudgetConfigError(`${budget.error}: every dispatch and Continue is refused until it is fixed`);
+}
+
+/** A new run, once this month's spend reached MONTHLY_COST_BUDGET: refused, writing nothing. A run already going is never asked. */
+async function assertUnderMonthlyBudget(env: Env): Promise<void> {
+  const budget = parseMonthlyBudget(env.MONTHLY_COST_BUDGET);
+  if (budget.kind !== "cap") return;
+  const spend = await (await commandCenter(env)).monthlySpend();
+  if (budgetReached(budget, spend)) throw new MonthlyBudgetReachedError(budget.usd, spend, Date.now());
 }
 
 export function createService(env: Env) {
@@ -86,6 +99,12 @@ export function createService(env: Env) {
       assertRunnable(env);
       // A token is GitHub access: refuse it when nothing says which App's bot the run acts as.
       assertBotFor(parsed.installationToken, parsed.bot, env);
+      await assertUnderMonthlyBudget(env).catch((error: unknown) => {
+        // A cap that cannot be read refuses too: a money limit fails closed.
+        const event = isMonthlyBudgetRefusal(error) ? "budget:refused" : "budget:unreadable";
+        log(event, { session, error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      });
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
       const { submissionId } = await agent.startRun({ ...parsed, session });
@@ -124,6 +143,7 @@ export function createService(env: Env) {
       if (!issue) return { ok: false, reason: "not_found" };
       assertRepoAllowed(`${issue.owner}/${issue.name}`, env);
       assertRunnable(env);
+      await assertUnderMonthlyBudget(env);
       const center = await commandCenter(env);
       const outcome = await continueThread(session, {
         claim: (name) => center.claimForContinuation(name, Date.now()),

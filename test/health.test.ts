@@ -50,6 +50,7 @@ describe("GET /api/health", () => {
       skills: "ok",
       repros: "ok",
       containers: "warn",
+      costs: "ok",
       egress: "ok",
       access: "ok",
       "local-dev": "warn"

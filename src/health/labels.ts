@@ -13,6 +13,7 @@ export const HEALTH_LABELS: Record<HealthCheckId, string> = {
   skills: "Skills bucket",
   repros: "Reproductions bucket",
   containers: "Containers",
+  costs: "Costs",
   egress: "Sandbox network",
   access: "Cloudflare Access",
   "local-dev": "Local dev"

@@ -12,9 +12,11 @@ import { listSkills, skillSource } from "../run/skills";
 import { HEALTH_CHECK_IDS, type HealthCheckId, type HealthReport } from "../shared/health";
 import { sandboxStub } from "../sandbox";
 import { warmPool } from "../warm-pool";
+import { commandCenter } from "../command-center";
 import { accessHealth } from "./access";
 import { allowedReposHealth } from "./allowed-repos";
 import { containersHealth } from "./containers";
+import { costsHealth } from "./costs";
 import { egressHealth } from "./egress";
 import { githubHealth } from "./github";
 import { HEALTH_LABELS } from "./labels";
@@ -50,6 +52,7 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     skills: async () => skillsHealth(await probeSkills(bindings.SKILLS_BUCKET, timeoutMs, secrets), { localDev }),
     repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),
     containers: async () => containersHealth(await probeContainers(env, timeoutMs), { localDev, timeoutMs, secrets }),
+    costs: async () => costsHealth(env, async () => (await commandCenter(env)).monthlySpend(), { now: Date.now(), timeoutMs, secrets }),
     egress: () => egressHealth(env),
     access: () => accessHealth(env, { localDev }),
     "local-dev": () => localDevHealth(env)
