@@ -1,6 +1,6 @@
 /**
  * The webhook app's configuration, read from its vars once per request:
- * where GitHub is, the handle that starts a run, which repositories may use
+ * where GitHub is, the handle that starts a run if set, which repositories may use
  * it, the App's own bot login if configured, and the largest delivery it
  * reads. A value that cannot be used is a ConfigError naming the variable
  * (never its value), so a misconfigured deployment fails loudly instead of
@@ -28,7 +28,10 @@ export type IngressVars = {
 export type IngressConfig = {
   /** Without a trailing slash. */
   apiUrl: string;
-  /** Lowercase, with its `@`. */
+  /**
+   * MENTION_HANDLE, lowercase, with its `@`; "" when unset: the handle is
+   * then the App's own `@<slug>`, learned from GitHub (github/app-info.ts).
+   */
   handle: string;
   /** Lowercase `owner/name`. */
   allowedRepos: ReadonlySet<string>;
@@ -54,8 +57,8 @@ export class ConfigError extends Error {
 export function readConfig(vars: IngressVars): IngressConfig {
   const apiUrl = (vars.GITHUB_API_URL ?? "").trim().replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]/.test(apiUrl)) throw new ConfigError("GITHUB_API_URL", "must be an http(s) URL");
-  const handle = normalizeHandle(vars.MENTION_HANDLE || "@agent-think");
-  if (!/^@[a-z0-9][a-z0-9-]*$/.test(handle)) throw new ConfigError("MENTION_HANDLE", "must be an @login");
+  const handle = (vars.MENTION_HANDLE ?? "").trim() === "" ? "" : normalizeHandle(vars.MENTION_HANDLE ?? "");
+  if (handle !== "" && !/^@[a-z0-9][a-z0-9-]*$/.test(handle)) throw new ConfigError("MENTION_HANDLE", "must be an @login");
   return {
     apiUrl,
     handle,

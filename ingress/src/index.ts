@@ -2,7 +2,8 @@
  * The webhook app's entry (agent-think-ingress): the default fetch serves
  * `POST /webhooks/github` (http/webhook.ts), and AgentThinkTokenBroker is
  * the RPC entrypoint the agent Worker binds to for fresh installation
- * tokens (token-broker.ts). Both are thin: wiring.ts builds their
+ * tokens (token-broker.ts) and for the App check its health report shows
+ * (app-check.ts). Both are thin: wiring.ts builds their
  * dependencies from the environment. CommentClaim is re-exported for the
  * runtime.
  */
@@ -10,8 +11,10 @@ import { WorkerEntrypoint } from "cloudflare:workers";
 import { errorMessage } from "./http/start-run";
 import { respond } from "./http/responses";
 import { handleWebhook } from "./http/webhook";
+import type { AppStatus } from "../../src/shared/app-status";
+import { checkApp } from "./app-check";
 import { mintForRepo, type BrokeredToken } from "./token-broker";
-import { brokerDeps, ingressLogger, webhookDeps } from "./wiring";
+import { appCheckDeps, brokerDeps, ingressLogger, webhookDeps } from "./wiring";
 
 export { CommentClaim } from "./comment-claim";
 
@@ -24,6 +27,15 @@ export class AgentThinkTokenBroker extends WorkerEntrypoint<Env> {
   async mintInstallationToken(repo: string, options?: { access?: "write" | "read" }): Promise<BrokeredToken> {
     const log = ingressLogger(this.env);
     return await mintForRepo(repo, brokerDeps(this.env, log), options);
+  }
+
+  /**
+   * Whether the App's credentials work (`GET /app` as the App, kept a
+   * minute: app-check.ts), its slug and name, and the handle mentions use;
+   * never a token or a key. The agent Worker's health report asks it.
+   */
+  async appStatus(): Promise<AppStatus> {
+    return await checkApp(appCheckDeps(this.env, ingressLogger(this.env)));
   }
 }
 

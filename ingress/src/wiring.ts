@@ -23,10 +23,12 @@ import {
   type AppCredentials,
   type CallPatience,
   type RepoRef,
-  type RepoToken,
-  type TokenAccess
+  type MintAccess,
+  type RepoToken
 } from "./github/app-client";
-import { appIdentity, knownAppIdentity } from "./github/app-identity";
+import { appIdentity, keptAppIdentity, knownAppIdentity } from "./github/app-identity";
+import { appInfo } from "./github/app-info";
+import type { AppCheckDeps } from "./app-check";
 import { markerKey, MARKER_TTL_SECONDS, type HandledMarker } from "./http/start-run";
 import type { TriggerRef } from "./trigger";
 import type { WebhookDeps } from "./http/webhook";
@@ -51,10 +53,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
   const config = () => readConfig(env);
   const webhookSecret = env.GITHUB_WEBHOOK_SECRET ?? "";
   const mint = oncePerRepository((repo, installationId, patience) => mintToken(env, config(), repo, log, installationId, undefined, patience));
-  const cache: PermissionCache = {
-    get: (key) => env.EVENT_STATE.get(key),
-    put: (key, value, ttlSeconds) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
-  };
+  const cache: PermissionCache = kvStore(env);
   const ask = (installationId: number | undefined) => async (repo: RepoRef, login: string) => {
     let token: RepoToken;
     try {
@@ -75,14 +74,24 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
       env.EVENT_STATE.put(markerKey(markerRef(marker)), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log, now: () => Date.now() }),
     mintToken: mint,
+    mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),
+    claimSetupReport: (repo) => env.COMMENT_CLAIMS.getByName(setupReportClaim(repo, Date.now())).claim("setup-report"),
     github: (token) => installationClient(token, config().apiUrl, log, config().retryBaseMs),
     identity: (token) => identity(env, config(), token, log),
     knownBotLogin: () => knownAppIdentity(env.GITHUB_APP_ID ?? "", config().apiUrl, Date.now())?.login,
+    appSlug: () => appSlug(env, config(), log),
     dispatch: (input) => (env.AGENT_THINK as unknown as AgentDispatcher).dispatch(input),
     waitUntil: (promise) => ctx.waitUntil(promise),
     now: () => Date.now()
   };
 }
+
+/**
+ * The claim that lets one failed-mint report a clock hour (UTC) through for
+ * a repository: CommentClaim's atomic first-wins, under a name no comment
+ * has (`setup-report:<owner>/<name>:<YYYY-MM-DDTHH>`).
+ */
+export const setupReportClaim = (repo: RepoRef, now: number) => `setup-report:${repo.owner}/${repo.name}:${new Date(now).toISOString().slice(0, 13)}`.toLowerCase();
 
 /** Which comment, review comment or review a marker is about (exactly one id is set). */
 function markerRef(marker: HandledMarker): TriggerRef {
@@ -91,6 +100,30 @@ function markerRef(marker: HandledMarker): TriggerRef {
   return { kind: "comment", id: marker.commentId ?? 0 };
 }
 
+export function appCheckDeps(env: Env, log: Logger): AppCheckDeps {
+  return { config: () => readConfig(env), credentials: (config) => credentials(env, config), log, now: () => Date.now() };
+}
+
+/**
+ * How long `GET /app` may take before the webhook answers: only a cold
+ * isolate with no identity in KV asks (once an hour at most), and it shares
+ * GitHub's ten seconds with the mint and the permission check.
+ */
+const SLUG_BEFORE_ANSWER = { retries: 0, timeoutMs: 1_000 } as const;
+
+/** The App's slug: the identity kept in the isolate or KV names it (`<slug>[bot]`), else `GET /app`. */
+async function appSlug(env: Env, config: IngressConfig, log: Logger) {
+  const kept = await keptAppIdentity({ credentials: credentials(env, config), store: kvStore(env), log, now: () => Date.now() });
+  if (kept) return { ok: true as const, slug: kept.login.replace(/\[bot\]$/i, "") };
+  return await appInfo(credentials(env, config), log, Date.now(), SLUG_BEFORE_ANSWER);
+}
+
+/** EVENT_STATE with a TTL on each write: the permission and identity caches. */
+const kvStore = (env: Env) => ({
+  get: (key: string) => env.EVENT_STATE.get(key),
+  put: (key: string, value: string, ttlSeconds: number) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
+});
+
 const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
   appId: env.GITHUB_APP_ID ?? "",
   privateKey: env.GITHUB_APP_PRIVATE_KEY ?? "",
@@ -98,17 +131,14 @@ const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
   retryBaseMs: config.retryBaseMs
 });
 
-function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: TokenAccess, patience?: CallPatience) {
+function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: MintAccess, patience?: CallPatience) {
   return mintRepoToken(credentials(env, config), repo, log, installationId, access, patience);
 }
 
 function identity(env: Env, config: IngressConfig, token: string, log: Logger) {
   return appIdentity(token, {
     credentials: credentials(env, config),
-    store: {
-      get: (key) => env.EVENT_STATE.get(key),
-      put: (key, value, ttlSeconds) => env.EVENT_STATE.put(key, value, { expirationTtl: ttlSeconds })
-    },
+    store: kvStore(env),
     log,
     now: () => Date.now(),
     configuredLogin: config.botLogin

@@ -6,10 +6,12 @@ import { gateCommenter, gatePermission } from "../src/gates";
 const VARS = { GITHUB_API_URL: "https://api.github.com/", ALLOWED_REPOS: "Acme/Widgets, cloudflare/agents ,", BOT_LOGIN: "Agent-Think[bot]" };
 
 describe("readConfig", () => {
-  it("reads the vars, with defaults for the handle and the size limit", () => {
+  it("reads the vars, with no handle unless MENTION_HANDLE is set (the App's @<slug> is then learned), and a default size limit", () => {
     const config = readConfig(VARS);
     expect(config.apiUrl).toBe("https://api.github.com");
-    expect(config.handle).toBe("@agent-think");
+    expect(config.handle).toBe("");
+    expect(readConfig({ ...VARS, MENTION_HANDLE: "  " }).handle).toBe("");
+    expect(readConfig({ ...VARS, MENTION_HANDLE: " @Agent-Think " }).handle).toBe("@agent-think");
     expect([...config.allowedRepos]).toEqual(["acme/widgets", "cloudflare/agents"]);
     expect(config.botLogin).toBe("agent-think[bot]");
     expect(config.maxBodyBytes).toBe(DEFAULT_MAX_BODY_BYTES);

@@ -6,12 +6,16 @@
  * as the App, the dispatch the agent Worker receives (with the digest of the
  * issue's body as the mention saw it), and every way that can fail (token,
  * reaction, dispatch, an instruction too long), each reported once and
- * never with a secret. The identity's own cases are in app-identity.test.ts.
+ * never with a secret; a failed mint with 😕 and one comment an hour per
+ * repository where a token that may write issues can still be had. The identity's own cases are in app-identity.test.ts.
  */
-import { TOKEN_PERMISSIONS } from "../src/github/app-client";
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { REPORT_TOKEN_PERMISSIONS, TOKEN_PERMISSIONS } from "../src/github/app-client";
+import { setupReportClaim } from "../src/wiring";
 import { dispatchInputSchema } from "../../src/shared/dispatch";
-import { delay, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { delay, HttpResponse, type HttpResponseResolver } from "msw";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SOMETHING_RUNNING } from "./support/recording";
 import { BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, permissionCall, status, type GitHubCall } from "./support/github";
 import {
@@ -230,37 +234,6 @@ describe("when the run cannot start", () => {
     expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
   });
 
-  it("logs a token that cannot be minted and marks the comment failed, after answering 202; it dispatches and posts nothing", async () => {
-    // The commenter's permission is known, so the mint comes after the answer (before it, a failed mint is a 502: who-may-ask.test.ts).
-    await permissionKnown();
-    github({ accessToken: status(404, "Not Found") });
-    const payload = commentPayload();
-    const { response, events } = await deliver(payload);
-    // The answer went out before the mint: the failure shows in the marker and the log.
-    expect(response.status).toBe(202);
-    expect(outcome(response)).toBe("accepted");
-    expect(calls.map(route)).toEqual([`POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`]);
-    expect(dispatchesFor(payload.comment.id)).toEqual([]);
-    expect(events).toContainEqual(
-      expect.objectContaining({ event: "token:failed", code: "not_installed", error: "TokenMintError: the GitHub App's installation for acme/widgets is gone" })
-    );
-    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
-  });
-
-  it("logs an installation lookup that fails the same way, when the payload names no installation", async () => {
-    await permissionKnown();
-    github({ installation: status(404, "Not Found") });
-    const payload = withoutInstallation(commentPayload());
-    const { response, events } = await deliver(payload);
-    expect(response.status).toBe(202);
-    expect(calls.map(route)).toEqual(["GET /repos/acme/widgets/installation"]);
-    expect(dispatchesFor(payload.comment.id)).toEqual([]);
-    expect(events).toContainEqual(
-      expect.objectContaining({ event: "token:failed", code: "not_installed", error: "TokenMintError: the GitHub App is not installed on acme/widgets" })
-    );
-    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
-  });
-
   it("refuses an instruction longer than the agent accepts, naming the limit, without dispatching", async () => {
     github();
     const payload = commentPayload({ body: `@agent-think reproduce\n${"log line\n".repeat(1_000)}` });
@@ -285,6 +258,124 @@ describe("when the run cannot start", () => {
     expect(events.map((event) => event.event)).toEqual(expect.arrayContaining(["dispatch:failed", "react:failed", "report:failed"]));
     expect(events.find((event) => event.event === "report:failed")?.error).toMatch(/^GitHub could not be reached: /);
     expect(events.find((event) => event.event === "react:failed")?.error).toMatch(/^GitHub answered 500: /);
+  });
+});
+
+describe("when the run's token cannot be minted", () => {
+  const tokenMints = () => calls.filter((call) => call.method === "POST" && call.path.endsWith("/access_tokens"));
+  const posted = () => calls.filter((call) => call.method === "POST" && /\/issues\/\d+\/comments$/.test(call.path));
+  /** GitHub refuses the bot's full set (422: the installation has not accepted a permission) and mints the report's issues: write. */
+  const refuseFullSet: HttpResponseResolver = async ({ request }) => {
+    const { permissions } = (await request.json()) as { permissions: Record<string, string> };
+    if (Object.keys(permissions).length > 1) return HttpResponse.json({ message: "permissions not granted" }, { status: 422 });
+    const token = `ghs_${crypto.randomUUID().replaceAll("-", "")}`;
+    minted.push(token);
+    return HttpResponse.json({ token, expires_at: new Date(Date.now() + 3_600_000).toISOString() }, { status: 201 });
+  };
+
+  beforeEach(async () => {
+    // Each test gets the hour's one report for each repository afresh.
+    for (const repo of [{ owner: "acme", name: "widgets" }, { owner: "acme", name: "gadgets" }]) {
+      await runInDurableObject(env.COMMENT_CLAIMS.getByName(setupReportClaim(repo, Date.now())), (_instance, state) => state.storage.deleteAll());
+    }
+  });
+
+  it("an installation that has not accepted a permission (422): 😕 and one comment naming what to check, with a token that may only write issues", async () => {
+    // The commenter's permission is known, so the mint comes after the answer (before it, a failed mint is a 502: who-may-ask.test.ts).
+    await permissionKnown();
+    // GitHub refuses the bot's full set, and grants the report's issues: write.
+    github({ accessToken: refuseFullSet });
+    const payload = commentPayload({ issueNumber: 14 });
+    const { response, events, lines } = await deliver(payload);
+    // The answer went out before the mint: the failure cannot change it.
+    expect(response.status).toBe(202);
+    expect(outcome(response)).toBe("accepted");
+    expect(dispatchesFor(payload.comment.id)).toEqual([]);
+    expect(tokenMints().map((call) => call.body)).toEqual([
+      { repositories: ["widgets"], permissions: TOKEN_PERMISSIONS },
+      { repositories: ["widgets"], permissions: REPORT_TOKEN_PERMISSIONS }
+    ]);
+    expect(REPORT_TOKEN_PERMISSIONS).toEqual({ issues: "write" });
+    // No 👀, no identity: the run never started.
+    expect(calls.slice(2).map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`, "POST /repos/acme/widgets/issues/14/comments"]);
+    expect(calls[2]!.body).toEqual({ content: "confused" });
+    expect(calls.slice(2).every((call) => call.authorization === `token ${minted[0]}`)).toBe(true);
+    const body = (posted()[0]!.body as { body: string }).body;
+    expect(body).toContain(`<!-- agent-think-ingress:not-started comment=${payload.comment.id} -->`);
+    expect(body).toContain("@octocat agent-think could not start a run for this comment: the GitHub App could not get a token for this repository.");
+    expect(body).toContain("installed on `acme/widgets`");
+    expect(body).toContain("Issues, Contents and Pull requests (read and write), Metadata (read)");
+    expect(body).toContain("mention `@agent-think` again");
+    expect(body).toContain("at most once an hour per repository");
+    // Nothing of GitHub's answer, no other mention and no link.
+    expect(body).not.toContain("permissions not granted");
+    expect(body.replace("@octocat", "")).not.toMatch(/(^|[^`\w])@\w/);
+    expect(body).not.toMatch(/https?:|\]\(/);
+    expect(events).toContainEqual(expect.objectContaining({ event: "token:failed", code: "not_installed" }));
+    expect(events).toContainEqual(expect.objectContaining({ event: "report:commented", commentId: payload.comment.id }));
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
+    expect(lines.join("\n")).not.toContain(minted[0]!);
+  });
+
+  it("comments once an hour per repository: a second failure on it gets only 😕, another repository its own comment", async () => {
+    await permissionKnown();
+    // The commenter's permission on the other repository too, so its mint also comes after the answer.
+    await deliver(commentPayload({ repo: "Acme/Gadgets" }));
+    calls.length = 0;
+    minted.length = 0;
+    github({ accessToken: refuseFullSet });
+    const first = commentPayload({ issueNumber: 15 });
+    await deliver(first);
+    const second = commentPayload({ issueNumber: 16 });
+    const { events } = await deliver(second);
+    const other = commentPayload({ issueNumber: 17, repo: "Acme/Gadgets" });
+    await deliver(other);
+    expect(posted().map((call) => call.path)).toEqual(["/repos/acme/widgets/issues/15/comments", "/repos/Acme/Gadgets/issues/17/comments"]);
+    const confused = calls.filter((call) => call.path.endsWith("/reactions")).map((call) => `${call.path} ${(call.body as { content: string }).content}`);
+    expect(confused).toEqual([first, second, other].map((payload) => `/repos/${payload.repository.full_name}/issues/comments/${payload.comment.id}/reactions confused`));
+    expect(events.map((event) => event.event)).not.toContain("report:commented");
+    for (const payload of [first, second, other]) expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
+  });
+
+  it("an installation that is gone (404) leaves no token to post with: logged, marked, nothing posted", async () => {
+    await permissionKnown();
+    github({ accessToken: status(404, "Not Found") });
+    const payload = commentPayload();
+    const { response, events } = await deliver(payload);
+    expect(response.status).toBe(202);
+    expect(calls.map(route)).toEqual([`POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`, `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`]);
+    expect(dispatchesFor(payload.comment.id)).toEqual([]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "token:failed", code: "not_installed", error: "TokenMintError: the GitHub App's installation for acme/widgets is gone" })
+    );
+    expect(events).toContainEqual(expect.objectContaining({ event: "report:impossible", code: "not_installed", why: "no token that may write issues either" }));
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
+  });
+
+  it("logs an installation lookup that fails the same way, when the payload names no installation", async () => {
+    await permissionKnown();
+    github({ installation: status(404, "Not Found") });
+    const payload = withoutInstallation(commentPayload());
+    const { response, events } = await deliver(payload);
+    expect(response.status).toBe(202);
+    expect(calls.map(route)).toEqual(["GET /repos/acme/widgets/installation", "GET /repos/acme/widgets/installation"]);
+    expect(dispatchesFor(payload.comment.id)).toEqual([]);
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "token:failed", code: "not_installed", error: "TokenMintError: the GitHub App is not installed on acme/widgets" })
+    );
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
+  });
+
+  it("credentials GitHub refuses (401) leave nothing to post with: no second mint, report:impossible, nothing posted", async () => {
+    await permissionKnown();
+    github({ accessToken: status(401, "A JSON web token could not be decoded") });
+    const payload = commentPayload();
+    const { response, events } = await deliver(payload);
+    expect(response.status).toBe(202);
+    expect(calls.map(route)).toEqual([`POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`]);
+    expect(events).toContainEqual(expect.objectContaining({ event: "token:failed", code: "app_auth" }));
+    expect(events).toContainEqual(expect.objectContaining({ event: "report:impossible", code: "app_auth" }));
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
   });
 });
 

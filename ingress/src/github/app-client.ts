@@ -87,12 +87,22 @@ export const READ_ONLY_TOKEN_PERMISSIONS = {
   metadata: "read"
 } as const;
 
-/** Which of the two a token is minted with. */
+/**
+ * What the report of a failed mint asks for (http/start-run.ts): enough to
+ * react and comment on the issue, when the bot's full set was refused (an
+ * installation that has not accepted a permission). Never given to a run.
+ */
+export const REPORT_TOKEN_PERMISSIONS = { issues: "write" } as const;
+
+/** Which of the two a run's token is minted with. */
 export type TokenAccess = "write" | "read";
+/** A run's two, and the failed mint's report token. */
+export type MintAccess = TokenAccess | "report";
+const PERMISSIONS_BY_ACCESS = { write: TOKEN_PERMISSIONS, read: READ_ONLY_TOKEN_PERMISSIONS, report: REPORT_TOKEN_PERMISSIONS } as const;
 
 /**
  * An installation token that can act on `repo` only, with TOKEN_PERMISSIONS
- * only (READ_ONLY_TOKEN_PERMISSIONS for `access` "read"). `installationId` is the payload's `installation.id` (signed by
+ * only (READ_ONLY_TOKEN_PERMISSIONS for `access` "read", REPORT_TOKEN_PERMISSIONS for "report"). `installationId` is the payload's `installation.id` (signed by
  * GitHub): with it, one call; without it, `GET /repos/{owner}/{repo}/installation` first.
  */
 export async function mintRepoToken(
@@ -100,7 +110,7 @@ export async function mintRepoToken(
   repo: RepoRef,
   log: Logger,
   installationId?: number,
-  access: TokenAccess = "write",
+  access: MintAccess = "write",
   patience: CallPatience = {}
 ): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
@@ -116,7 +126,7 @@ export async function mintRepoToken(
     .createInstallationAccessToken({
       installation_id: installation,
       repositories: [repo.name],
-      permissions: access === "read" ? READ_ONLY_TOKEN_PERMISSIONS : TOKEN_PERMISSIONS
+      permissions: PERMISSIONS_BY_ACCESS[access]
     })
     .catch((error: unknown) => {
       throw mintError(error, full, {

@@ -1,7 +1,8 @@
 /**
  * The App's own identity, learned from GitHub: `GET /app` (as the App, with
- * its JWT) names the App's slug, and `GET /users/<slug>[bot]` (with an
- * installation token: a JWT cannot read users) the bot user's id. Every
+ * its JWT; app-info.ts, which may already hold the answer) names the App's
+ * slug, and `GET /users/<slug>[bot]` (with an installation token: a JWT
+ * cannot read users) the bot user's id. Every
  * dispatch and every brokered token carries it, so the agent's commits and
  * comments are by the App GitHub knows, not by a configured name.
  *
@@ -16,12 +17,12 @@
  * which call failed and what to check, never a token or GitHub's body.
  * There is no default to fall back on.
  */
-import type { Octokit } from "@octokit/rest";
 import { z } from "zod";
 import { botIdentitySchema, type BotIdentity } from "../../../src/shared/dispatch";
 import type { Logger } from "../log";
 import { GitHubOctokit } from "./octokit";
-import { appOctokit, clientOptions, describeGitHubError, statusOf, TokenMintError, type AppCredentials } from "./app-client";
+import { clientOptions, describeGitHubError, statusOf, type AppCredentials } from "./app-client";
+import { appInfo, forgetAppInfo } from "./app-info";
 
 /**
  * How long a learned identity is trusted. An App can be renamed, which
@@ -70,6 +71,15 @@ export function knownAppIdentity(appId: string, apiUrl: string, now: number): Bo
 /** Forgets this isolate's copies (the tests' fresh isolate). */
 export function forgetAppIdentities(): void {
   learned.clear();
+  forgetAppInfo();
+}
+
+/** The App's bot from this isolate, else KV; never asks GitHub (the mention handle's default reads its slug). */
+export async function keptAppIdentity(deps: Pick<IdentityDeps, "credentials" | "store" | "log" | "now">): Promise<BotIdentity | undefined> {
+  const { credentials } = deps;
+  const now = deps.now();
+  const entry = knownAppIdentity(credentials.appId, credentials.apiUrl, now) ?? (await fromStore(identityKey(credentials.appId), deps, now));
+  return entry && { login: entry.login, id: entry.id };
 }
 
 /**
@@ -101,7 +111,7 @@ export async function appIdentity(installationToken: string, deps: IdentityDeps)
   return { login: entry.login, id: entry.id };
 }
 
-async function fromStore(key: string, deps: IdentityDeps, now: number): Promise<Learned | undefined> {
+async function fromStore(key: string, deps: Pick<IdentityDeps, "credentials" | "store" | "log">, now: number): Promise<Learned | undefined> {
   let text: string | null;
   try {
     text = await deps.store.get(key);
@@ -123,25 +133,9 @@ async function fromStore(key: string, deps: IdentityDeps, now: number): Promise<
 
 async function askGitHub(installationToken: string, deps: IdentityDeps): Promise<BotIdentity> {
   const { credentials, log } = deps;
-  let app: Octokit;
-  try {
-    app = appOctokit(credentials, log);
-  } catch (error) {
-    if (error instanceof TokenMintError) throw new AppIdentityError(error.message);
-    throw error;
-  }
-  let slug: unknown;
-  try {
-    slug = (await app.rest.apps.getAuthenticated()).data?.slug;
-  } catch (error) {
-    if (statusOf(error) === 401) {
-      throw new AppIdentityError("GitHub refused the App's JWT for GET /app: check GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY");
-    }
-    throw new AppIdentityError(`${describeGitHubError(error)} to GET /app: check GITHUB_API_URL and GitHub's status, then retry`);
-  }
-  if (typeof slug !== "string" || !botIdentitySchema.shape.login.safeParse(`${slug}[bot]`).success) {
-    throw new AppIdentityError("GitHub's answer to GET /app names no usable slug: check GITHUB_API_URL");
-  }
+  const app = await appInfo(credentials, log, deps.now());
+  if (!app.ok) throw new AppIdentityError(app.error);
+  const { slug } = app;
   const login = `${slug}[bot]`;
 
   const octokit = new GitHubOctokit({ ...clientOptions(credentials.apiUrl, log, { retryBaseMs: credentials.retryBaseMs }), auth: installationToken });

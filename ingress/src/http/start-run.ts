@@ -17,8 +17,10 @@
  * run did not start and carries no error detail. The marker is updated with
  * the outcome. An instruction longer than the agent accepts is refused the
  * same way, with the limit named, instead of failing inside dispatch. A
- * failed mint leaves nothing to post with: it is logged (`token:failed`)
- * and the marker says `failed`, `reason: token`. An identity GitHub would
+ * failed mint is logged (`token:failed`), the marker says `failed`,
+ * `reason: token`, and where a token that may write issues can still be
+ * had, 😕 and at most one comment an hour per repository say what to check
+ * (docs/app-setup.md says when nothing can be posted). An identity GitHub would
  * not give is reported like a failed dispatch (`identity:failed`, marker
  * `reason: identity`): a run is never dispatched without the App's bot.
  */
@@ -91,6 +93,10 @@ export type StartRunDeps = {
   log: Logger;
   markHandled(marker: HandledMarker): Promise<void>;
   mintToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
+  /** A token for `repo` that may write issues only (REPORT_TOKEN_PERMISSIONS): to report a failed mint, never for a run. */
+  mintReportToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
+  /** True for the first failed-mint report on `repo` in this clock hour (UTC), atomically; false for every later one. */
+  claimSetupReport(repo: RepoRef): Promise<boolean>;
   github(token: string): InstallationClient;
   /** The App's bot as GitHub names it (cached); throws with a public message, never a default. */
   identity(token: string): Promise<BotIdentity>;
@@ -136,9 +142,9 @@ async function handOver(
   try {
     token = await deps.mintToken(comment.repo, comment.installationId);
   } catch (error) {
-    // No token, so nothing can be posted as the App: the log and the marker are the report.
     const code = (error as { code?: unknown }).code;
     log("token:failed", { ...where, code, error: errorMessage(error) });
+    await reportMintFailure(comment, code, deps);
     await settle(mark("failed", { reason: "token" }), log, where);
     return;
   }
@@ -242,9 +248,59 @@ async function notStarted(
   await settle(marking(), deps.log, whereOf(comment));
 }
 
-/** 😕 on the comment and one short comment on the issue; each failure is logged, never thrown. */
-async function reportNotStarted(comment: AcceptedComment, github: InstallationClient, body: string, log: Logger): Promise<void> {
+/**
+ * What to check when the run's token could not be minted, by the mint's
+ * code; undefined where no token can be had to post with (the App's
+ * credentials are refused or unusable: docs/app-setup.md).
+ */
+function mintFailureBody(comment: AcceptedComment, code: unknown): string | undefined {
+  const who = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment: the GitHub App could not get a token for this repository. Nothing is running for it.`;
+  const again = `The webhook app's log says more under \`token:failed\`. Then mention \`${comment.handle}\` again to retry. This note is posted at most once an hour per repository.`;
+  if (code === "not_installed") {
+    return `${who} Whoever runs agent-think should check that the App is installed on \`${fullName(comment.repo)}\` and that the installation has accepted the App's permissions: Issues, Contents and Pull requests (read and write), Metadata (read). ${again}`;
+  }
+  if (code === "github") return `${who} GitHub failed or did not answer when the webhook app asked for one: whoever runs agent-think should check GitHub's status. ${again}`;
+  return undefined;
+}
+
+/**
+ * A failed mint, on the issue where it can be: a token that may only write
+ * issues (the report token) puts 😕 on the comment and, once per
+ * repository per clock hour (`claimSetupReport`), posts the comment naming
+ * what to check. With credentials GitHub refuses (code app_auth or config)
+ * nothing can be posted as the App: the log, the marker and the agent's
+ * health line are the report. Never throws.
+ */
+async function reportMintFailure(comment: AcceptedComment, code: unknown, deps: StartRunDeps): Promise<void> {
+  const { log } = deps;
+  const where = whereOf(comment);
+  const body = mintFailureBody(comment, code);
+  if (body === undefined) {
+    log("report:impossible", { ...where, code, why: "the App's credentials were refused, so nothing can be posted as the App" });
+    return;
+  }
+  let token: RepoToken;
+  try {
+    token = await deps.mintReportToken(comment.repo, comment.installationId);
+  } catch (error) {
+    log("report:impossible", { ...where, code, why: "no token that may write issues either", error: errorMessage(error) });
+    return;
+  }
+  log.addSecret(token.token);
+  let first = false;
+  try {
+    first = await deps.claimSetupReport(comment.repo);
+  } catch (error) {
+    // Unsure whether one was posted this hour: only the reaction, rather than a comment per mention.
+    log("report:claim-failed", { ...where, error: errorMessage(error) });
+  }
+  await reportNotStarted(comment, deps.github(token.token), first ? body : undefined, log);
+}
+
+/** 😕 on the comment and, with a body, one short comment on the issue; each failure is logged, never thrown. */
+async function reportNotStarted(comment: AcceptedComment, github: InstallationClient, body: string | undefined, log: Logger): Promise<void> {
   await react(github, comment, "confused", log);
+  if (body === undefined) return;
   const marker = `<!-- agent-think-ingress:not-started ${htmlMarkerId(comment.trigger)} -->`;
   try {
     await github.comment(comment.repo, comment.issueNumber, `${marker}\n${body}`);

@@ -4,7 +4,9 @@
  * verified delivery (delivery.ts) → `issue_comment.created`,
  * `pull_request_review_comment.created` or `pull_request_review.submitted`
  * only (trigger.ts) → a payload whose repository names agree (payload.ts) →
- * allowed repository → a mention (mention.ts) → a comment made within the
+ * allowed repository → a mention (mention.ts) of MENTION_HANDLE, else of
+ * the App's own `@<slug>` (learned from GitHub; 502 `app_unknown` when it
+ * cannot be) → a comment made within the
  * delivery window (freshness.ts: the signature has no timestamp) → a human
  * commenter, not a bot (gates.ts) → an instruction → write access: GitHub's
  * permission API says write, maintain or admin (permission.ts, cached; the
@@ -53,6 +55,8 @@ export type WebhookDeps = StartRunDeps & {
   permission(repo: RepoRef, login: string, installationId: number | undefined): Promise<PermissionLookup>;
   /** The App's bot login as GitHub named it, if this isolate already learned it (no I/O: the answer is waiting). */
   knownBotLogin(): string | undefined;
+  /** The App's slug, for the handle when MENTION_HANDLE is unset: kept (isolate, KV), else `GET /app` within a second; a failure is a result. */
+  appSlug(): Promise<{ ok: true; slug: string } | { ok: false; code: string; error: string }>;
   log: Logger;
 };
 
@@ -96,7 +100,17 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   const where = { repo: repository.fullName, issueNumber: trigger.issueNumber, ...triggerFields(trigger.ref) };
 
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
-  const mention = parseMention(trigger.body, config.handle);
+  // MENTION_HANDLE, else the App's own @<slug>: never a default GitHub did not give.
+  let handle = config.handle;
+  if (handle === "") {
+    const app = await deps.appSlug();
+    if (!app.ok) {
+      log("handle:failed", { deliveryId, ...where, code: app.code, error: app.error });
+      return respond(502, "app_unknown");
+    }
+    handle = `@${app.slug.toLowerCase()}`;
+  }
+  const mention = parseMention(trigger.body, handle);
   if (mention.kind === "none") return ignore("no_mention", where);
   // The signature has no timestamp: an old delivery is refused before anyone is asked about it.
   const freshness = checkFreshness(trigger.createdAt, deps.now());
@@ -135,7 +149,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
       pullRequest: trigger.pullRequest,
       instruction: mention.instruction,
       requestedBy: { login: commenter.login, avatarUrl: user?.avatar_url },
-      handle: config.handle
+      handle
     },
     deps
   );
