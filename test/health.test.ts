@@ -3,17 +3,44 @@
  * every check as the test Worker is configured (local dev, the scripted
  * model, the TestTokenBroker on GITHUB_AUTH, real local R2), a broker
  * binding that throws is unreachable (a warning in local dev, a block in a
- * deploy), a skills bucket without the skills blocks, and no secret value
- * the Worker holds appears in the report.
+ * deploy), a skills bucket without the skills blocks, a gateway's answer
+ * to the model line's one real request (MSW plays the gateway), the
+ * PUBLIC_BASE_URL line, and no secret value the Worker holds appears in the
+ * report.
  */
 import { env, exports } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { http, HttpResponse } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import reproduce from "../skills/reproduce/SKILL.md?raw";
 import addressReview from "../skills/address-review/SKILL.md?raw";
 import worker from "../src/index";
 import { workerHealth } from "../src/health/worker-health";
 import { HEALTH_CHECK_IDS, type HealthCheck, type HealthReport } from "../src/shared/health";
+import { OPENAI_RESPONSES_URL, openaiText } from "./support/providers";
+import { TEST_GATEWAY_ENV } from "./worker";
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+/** Gateway answers recorded as the gateway gives them; every request's cf-aig-authorization lands in `sent`. */
+function gatewayAnswers(reply: () => Response): string[] {
+  const sent: string[] = [];
+  server.use(http.post(OPENAI_RESPONSES_URL, ({ request }) => (sent.push(request.headers.get("cf-aig-authorization") ?? ""), reply())));
+  return sent;
+}
+/** A gateway configuration of its own: the probe's answers are cached per configuration in the isolate. */
+const gatewayEnv = () => ({
+  ...env,
+  ...TEST_GATEWAY_ENV,
+  // Models the price table knows, so the line's only verdict is the gateway's.
+  OPENAI_MODEL: "gpt-5.5",
+  ANTHROPIC_MODEL: "claude-opus-4-5",
+  CLOUDFLARE_AIG_TOKEN: `aig-${crypto.randomUUID()}`
+});
 
 // The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
 const BASE = "http://127.0.0.1:8787";
@@ -53,6 +80,7 @@ describe("GET /api/health", () => {
       costs: "ok",
       egress: "ok",
       access: "ok",
+      "public-url": "ok",
       "local-dev": "warn"
     });
     expect(report.status).toBe("warn");
@@ -93,6 +121,33 @@ describe("GET /api/health", () => {
     expect(lineOf(unbound, "repros")).toMatchObject({ status: "block", detail: expect.stringContaining("REPROS is not bound") });
   });
 
+  it("makes one real request through the gateway and reports its answer, cached for the next load", async () => {
+    const sent = gatewayAnswers(() => openaiText("pong"));
+    const configured = gatewayEnv();
+    const first = lineOf(await workerHealth(configured), "model");
+    expect(first.status).toBe("ok");
+    expect(first.detail).toMatch(/; the gateway answered a 16-token test call to gpt-5\.5: HTTP 200 in \d+ ms \(asked .*, kept 10 min\)$/);
+    expect(lineOf(await workerHealth(configured), "model").detail).toBe(first.detail);
+    expect(sent).toEqual([`Bearer ${configured.CLOUDFLARE_AIG_TOKEN}`]);
+  });
+
+  it("blocks the model line when the gateway refuses its token, and asks nothing for the scripted model", async () => {
+    const sent = gatewayAnswers(() => HttpResponse.json({ success: false, result: [], messages: [], error: [{ code: 2009, message: "Unauthorized" }] }, { status: 401 }));
+    const refused = lineOf(await workerHealth(gatewayEnv()), "model");
+    expect(refused).toMatchObject({ status: "block", fix: expect.stringContaining("CLOUDFLARE_AIG_TOKEN") });
+    expect(refused.detail).toContain("refused with HTTP 401 by AI Gateway (2009: Unauthorized)");
+    expect(sent).toHaveLength(1);
+    expect(lineOf(await workerHealth(env), "model").status).toBe("warn");
+    expect(sent).toHaveLength(1);
+  });
+
+  it("blocks a deploy whose PUBLIC_BASE_URL is a loopback address, where links on issues would lead nowhere", async () => {
+    expect(lineOf(await workerHealth({ ...env, PUBLIC_BASE_URL: "http://127.0.0.1:8787" }), "public-url").status).toBe("ok");
+    const deployed = await workerHealth({ ...env, LOCAL_DEV: "", PUBLIC_BASE_URL: "http://127.0.0.1:8787" });
+    expect(lineOf(deployed, "public-url")).toMatchObject({ status: "block", fix: expect.stringContaining("PUBLIC_BASE_URL") });
+    expect(lineOf(await workerHealth({ ...env, LOCAL_DEV: "" }), "public-url")).toMatchObject({ status: "ok", detail: expect.stringContaining("https://agent-think.test/thread/") });
+  });
+
   it("never shows a secret value the Worker holds", async () => {
     const canaries = {
       CLOUDFLARE_AIG_TOKEN: "aig-canary-7f3e1c9b2a",
@@ -113,12 +168,15 @@ describe("GET /api/health", () => {
       AI_GATEWAY_ID: "test-gateway",
       GITHUB_AUTH: leakyBroker
     };
+    // The gateway echoes the token it refused.
+    gatewayAnswers(() => HttpResponse.json({ success: false, error: [{ code: 2009, message: `Unauthorized ${canaries.CLOUDFLARE_AIG_TOKEN}` }] }, { status: 401 }));
     const response = await worker.fetch(new Request(`${BASE}/api/health`) as Parameters<typeof worker.fetch>[0], secretEnv);
     expect(response.status).toBe(200);
     const text = await response.text();
     for (const canary of Object.values(canaries)) expect(text).not.toContain(canary);
     expect(text).not.toContain("ghs_");
     expect(lineOf(JSON.parse(text) as HealthReport, "token-broker").detail).toContain("[redacted]");
+    expect(lineOf(JSON.parse(text) as HealthReport, "model")).toMatchObject({ status: "block", detail: expect.stringContaining("(2009: Unauthorized [redacted])") });
 
     // Access's AUD tag, half-configured (the gate would answer 500 to the route, so the check is asked directly).
     const aud = "aud-canary-0b4c6d8e";

@@ -16,5 +16,6 @@ export const HEALTH_LABELS: Record<HealthCheckId, string> = {
   costs: "Costs",
   egress: "Sandbox network",
   access: "Cloudflare Access",
+  "public-url": "Public URL",
   "local-dev": "Local dev"
 };

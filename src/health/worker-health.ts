@@ -3,10 +3,13 @@
  * src/shared/health.ts gets the binding or settings it reads, and
  * run-checks.ts runs them side by side with their deadlines. Used by
  * `GET /api/health` (src/index.ts → src/http/api-routes.ts). Nothing here
- * writes, mints a token or calls GitHub; the secrets named by
+ * writes, mints a token or calls GitHub; the model's check makes one small
+ * model call through the gateway, cached (src/model/probe.ts). The secrets named by
  * `secretValues` are redacted from the whole report.
  */
-import { modelHealth } from "../model/health";
+import { liveModelHealth } from "../model/health";
+import { probeGateway } from "../model/probe";
+import { createProbeCache } from "../model/probe-cache";
 import { containerEngine, ENGINE_PROBE_SANDBOX } from "../pool/engine";
 import { listSkills, skillSource } from "../run/skills";
 import { HEALTH_CHECK_IDS, type HealthCheckId, type HealthReport } from "../shared/health";
@@ -21,6 +24,7 @@ import { egressHealth } from "./egress";
 import { githubHealth } from "./github";
 import { HEALTH_LABELS } from "./labels";
 import { localDevHealth } from "./local-dev";
+import { publicUrlHealth } from "./public-url";
 import { reprosHealth } from "./repros";
 import { errorText, HEALTH_PROBE_TIMEOUT_MS, runHealthChecks, withTimeout, type HealthProbe } from "./run-checks";
 import { skillsHealth, type SkillsProbe } from "./skills";
@@ -36,6 +40,9 @@ export function secretValues(env: object): string[] {
     .map(([, value]) => value as string);
 }
 
+/** The gateway probe's answers, per isolate (src/model/probe-cache.ts). */
+const gatewayProbes = createProbeCache();
+
 export type WorkerHealthOptions = { now?: () => number; probeTimeoutMs?: number; checkTimeoutMs?: number };
 
 export async function workerHealth(env: Env, options: WorkerHealthOptions = {}): Promise<HealthReport> {
@@ -45,7 +52,10 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
   // Bindings are read loosely: a deploy that lacks one has `undefined` where Env promises it.
   const bindings = env as Partial<Env>;
   const run: Record<HealthCheckId, HealthProbe["run"]> = {
-    model: () => modelHealth(env),
+    model: () =>
+      liveModelHealth(env, (config) =>
+        gatewayProbes.get(config, () => probeGateway(config, { fetch: (input, init) => fetch(input, init), timeoutMs, now: () => Date.now() }))
+      ),
     github: () => githubHealth(env),
     "allowed-repos": () => allowedReposHealth(env),
     "token-broker": () => tokenBrokerHealth(bindings.GITHUB_AUTH as unknown as TokenBrokerProbe | undefined, { localDev, timeoutMs, secrets }),
@@ -55,6 +65,7 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     costs: async () => costsHealth(env, async () => (await commandCenter(env)).monthlySpend(), { now: Date.now(), timeoutMs, secrets }),
     egress: () => egressHealth(env),
     access: () => accessHealth(env, { localDev }),
+    "public-url": () => publicUrlHealth(env, { localDev }),
     "local-dev": () => localDevHealth(env)
   };
   const probes = HEALTH_CHECK_IDS.map((id): HealthProbe => ({ id, label: HEALTH_LABELS[id], run: run[id] }));

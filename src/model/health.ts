@@ -1,16 +1,19 @@
 /**
- * The model's line in the health report (src/shared/health.ts): the mode
- * runs would use (stored keys, request keys or the scripted model) and
- * which of its credentials are present, never their values. Every
- * configuration dispatch refuses (config.ts) blocks, with its one-line fix.
- * A model the price table (MODEL_PRICES over the defaults) cannot price is
- * a warning: its runs' cost would show as unknown, and RUN_COST_BUDGET
- * could not stop them. Pure.
+ * The model's line in the health report (src/shared/health.ts).
+ * `modelHealth` judges the configuration alone (the doctor asks it from a
+ * checkout): the mode runs would use and which credentials are present,
+ * never their values; every configuration dispatch refuses (config.ts)
+ * blocks with its one-line fix; an unpriced model warns (its runs' cost
+ * shows as unknown); AI_GATEWAY_AUTH=off warns, marked unsafe.
+ * `liveModelHealth` adds the gateway's answer to one real request
+ * (probe.ts), which the Worker's report shows. Pure.
  */
 import { priceOf, priceTable, type PriceTable } from "../shared/pricing";
 import type { HealthCheck } from "../shared/health";
-import { resolveModelConfig, type ModelEnv } from "./config";
+import { gatewayAuthSetting, resolveModelConfig, type GatewayModelConfig, type ModelEnv } from "./config";
 import { MODE_LABELS, modelMode } from "./mode";
+import { PROBE_MAX_OUTPUT_TOKENS, PROBE_SESSION, type ProbeAnswer } from "./probe";
+import { ttlOf, type CachedProbe } from "./probe-cache";
 
 const set = (value: string | undefined) => Boolean(value?.trim());
 
@@ -65,11 +68,107 @@ function modelCheck(env: ModelEnv): HealthCheck {
         (unsent.length ? ` (${unsent.join(" and ")} set but unused)` : "")
     };
   }
-  return {
-    ...check,
-    status: "ok",
-    detail:
-      `${mode}: ${chain}; OPENAI_API_KEY and ANTHROPIC_API_KEY set; ` +
-      (config.auth.gatewayToken ? "CLOUDFLARE_AIG_TOKEN set" : "CLOUDFLARE_AIG_TOKEN not set (an unauthenticated gateway)")
-  };
+  const detail = `${mode}: ${chain}; OPENAI_API_KEY and ANTHROPIC_API_KEY set; `;
+  const authOff = gatewayAuthSetting(env) === "off";
+  if (!config.auth.gatewayToken) {
+    return {
+      ...check,
+      status: "warn",
+      unsafe: true,
+      detail: `${detail}AI_GATEWAY_AUTH=off: requests carry no gateway token, so anyone who knows the account and gateway ids can send requests through this gateway and fill its logs`,
+      fix: "turn on the gateway's authentication, create its token and set CLOUDFLARE_AIG_TOKEN, then leave AI_GATEWAY_AUTH empty (docs/model-setup.md)"
+    };
+  }
+  if (authOff) {
+    return {
+      ...check,
+      status: "warn",
+      detail: `${detail}CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing`,
+      fix: "leave AI_GATEWAY_AUTH empty"
+    };
+  }
+  return { ...check, status: "ok", detail: `${detail}CLOUDFLARE_AIG_TOKEN set` };
+}
+
+/** Asks the gateway (through the cache) for a configuration: the caller wires the fetch, its deadline and the clock. */
+export type GatewayProber = (config: GatewayModelConfig) => Promise<CachedProbe>;
+
+/**
+ * The configuration's line, then, for a gateway it does not block, the
+ * gateway's answer to one real request: a refusal blocks with its fix, a
+ * timeout or a provider's 429/5xx warns (asked again within a minute).
+ */
+export async function liveModelHealth(env: ModelEnv & { MODEL_PRICES?: string }, prober: GatewayProber): Promise<HealthCheck> {
+  const check = modelHealth(env);
+  const resolved = resolveModelConfig(env);
+  if (check.status === "block" || !resolved.ok || resolved.config.kind !== "gateway") return check;
+  const { answer, askedAt } = await prober(resolved.config);
+  const verdict = probeVerdict(answer, resolved.config);
+  const when = `asked ${new Date(askedAt).toISOString()}, kept ${Math.round(ttlOf(answer) / 60_000)} min`;
+  const detail = `${check.detail}; ${verdict.detail} (${when})`;
+  if (verdict.status === "ok") return { ...check, detail };
+  if (verdict.status === "block") return { ...check, status: "block", detail, fix: verdict.fix };
+  return { ...check, status: "warn", detail, fix: [check.fix, verdict.fix].filter(Boolean).join("; ") };
+}
+
+type Verdict = { status: HealthCheck["status"]; detail: string; fix?: string };
+
+function probeVerdict(answer: ProbeAnswer, config: GatewayModelConfig): Verdict {
+  const model = config.openai.model;
+  const call = `a ${PROBE_MAX_OUTPUT_TOKENS}-token test call to ${model}`;
+  const logs = `the gateway's logs (metadata session ${PROBE_SESSION})`;
+  switch (answer.kind) {
+    case "answered":
+      return { status: "ok", detail: `the gateway answered ${call}: HTTP ${answer.status} in ${answer.ms} ms` };
+    case "timeout":
+      return {
+        status: "warn",
+        detail: `the gateway did not answer ${call} within ${answer.ms} ms`,
+        fix: `look at ${logs}; if it persists, check AI_GATEWAY_BASE_URL and the provider's status`
+      };
+    case "failed":
+      return {
+        status: "block",
+        detail: `${call} could not be sent: ${answer.error}`,
+        fix: "check AI_GATEWAY_BASE_URL (empty for https://gateway.ai.cloudflare.com/v1), AI_GATEWAY_ACCOUNT_ID and AI_GATEWAY_ID"
+      };
+    case "refused":
+      return refusalVerdict(answer, config, `${call} was refused with HTTP ${answer.status}`, logs);
+  }
+}
+
+function refusalVerdict(answer: Extract<ProbeAnswer, { kind: "refused" }>, config: GatewayModelConfig, refused: string, logs: string): Verdict {
+  const said = [answer.code, answer.message].filter(Boolean).join(": ");
+  const by = answer.by === "gateway" ? "by AI Gateway" : answer.by === "provider" ? "by OpenAI" : "";
+  const detail = `${refused}${by ? ` ${by}` : ""}${said ? ` (${said})` : ""}`;
+  const stored = config.auth.keys === "stored";
+  if (answer.status === 429 || answer.status >= 500) {
+    return { status: "warn", detail: `${detail}: runs may be refused too`, fix: `look at ${logs} and the provider's status; it is asked again within a minute` };
+  }
+  if ((answer.status === 401 || answer.status === 403) && answer.by !== "provider") {
+    return {
+      status: "block",
+      detail: `${detail}: every model request of a run would be refused`,
+      fix: config.auth.gatewayToken
+        ? "put a valid token in CLOUDFLARE_AIG_TOKEN (the gateway's Settings, Create authentication token: AI Gateway Run for this account), with wrangler secret put"
+        : "the gateway requires authentication: create its token, set CLOUDFLARE_AIG_TOKEN and leave AI_GATEWAY_AUTH empty"
+    };
+  }
+  if (answer.status === 401 || answer.status === 403) {
+    return {
+      status: "block",
+      detail: `${detail}: the primary model's requests would be refused`,
+      fix: stored
+        ? "add a valid OpenAI key under the gateway's Provider Keys (docs/model-setup.md)"
+        : "put a valid OpenAI key in OPENAI_API_KEY, with wrangler secret put"
+    };
+  }
+  if (answer.status === 404) {
+    return {
+      status: "block",
+      detail: `${detail}: no such gateway, account or model`,
+      fix: `check AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID and OPENAI_MODEL ("${config.openai.model}") against the dashboard's AI Gateway page`
+    };
+  }
+  return { status: "block", detail, fix: `look at ${logs}; check OPENAI_MODEL ("${config.openai.model}")` };
 }

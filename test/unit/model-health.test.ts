@@ -43,7 +43,26 @@ describe("modelHealth", () => {
       detail:
         "request keys: gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; OPENAI_API_KEY and ANTHROPIC_API_KEY set; CLOUDFLARE_AIG_TOKEN set"
     });
-    expect(noSecrets({ ...gateway, ...keys }).detail).toMatch(/^request keys: .*; CLOUDFLARE_AIG_TOKEN not set \(an unauthenticated gateway\)$/);
+    expect(noSecrets({ ...gateway, ...keys })).toMatchObject({ status: "block", detail: expect.stringMatching(/^CLOUDFLARE_AIG_TOKEN is not set/) });
+  });
+
+  it("shows AI_GATEWAY_AUTH=off as unsafe, and as changing nothing beside a token", () => {
+    expect(noSecrets({ ...gateway, ...keys, AI_GATEWAY_AUTH: "off" })).toEqual({
+      id: "model",
+      label: "Model",
+      status: "warn",
+      unsafe: true,
+      detail:
+        "request keys: gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; OPENAI_API_KEY and ANTHROPIC_API_KEY set; " +
+        "AI_GATEWAY_AUTH=off: requests carry no gateway token, so anyone who knows the account and gateway ids can send requests through this gateway and fill its logs",
+      fix: "turn on the gateway's authentication, create its token and set CLOUDFLARE_AIG_TOKEN, then leave AI_GATEWAY_AUTH empty (docs/model-setup.md)"
+    });
+    expect(noSecrets({ ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing$/),
+      fix: "leave AI_GATEWAY_AUTH empty"
+    });
+    expect(noSecrets({ ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).not.toHaveProperty("unsafe");
   });
 
   it("reports the scripted model as a warning with the fix for a real one", () => {
@@ -63,6 +82,8 @@ describe("modelHealth", () => {
     ["stored keys without a token", { ...gateway, ...keys, AI_GATEWAY_KEYS: "stored" }, "CLOUDFLARE_AIG_TOKEN"],
     ["request keys without the Anthropic key", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_KEYS: "request", OPENAI_API_KEY: keys.OPENAI_API_KEY }, "ANTHROPIC_API_KEY"],
     ["an OpenAI key alone", { ...gateway, OPENAI_API_KEY: keys.OPENAI_API_KEY }, "ANTHROPIC_API_KEY"],
+    ["provider keys without a gateway token", { ...gateway, ...keys }, "CLOUDFLARE_AIG_TOKEN"],
+    ["an AI_GATEWAY_AUTH that is not off", { ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "no" }, "AI_GATEWAY_AUTH"],
     ["an unknown key mode", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_KEYS: "both" }, "AI_GATEWAY_KEYS"],
     ["a gateway id without an account id", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_ACCOUNT_ID: "" }, "AI_GATEWAY_ACCOUNT_ID"],
     ["an account id without a gateway id", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_ID: "" }, "AI_GATEWAY_ID"],

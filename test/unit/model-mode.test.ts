@@ -41,7 +41,7 @@ describe("createModel's mode line", () => {
 
   it("logs the request-keys mode with whether each credential is present, never a value", () => {
     const { lines, log } = recorder();
-    createModel({ ...freshGateway(), ...keys }, { log });
+    createModel({ ...freshGateway(), ...keys, AI_GATEWAY_AUTH: "off" }, { log });
     expect(lines).toMatchObject([{ event: "model:mode", fields: { mode: "request-keys", gatewayToken: false, providerKeys: true } }]);
     expect(JSON.stringify(lines)).not.toMatch(/secret/);
   });
