@@ -7,39 +7,28 @@
  * e2e suite builds it first), print the four steps, run none of them, and
  * exit 1. No server: it asks nothing of the network.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { spawnRunner, type RunResult } from "../scripts/lib/deploy/runner";
 import { ROOT } from "./fixture";
 
 const home = mkdtempSync(join(tmpdir(), "agent-think-deploy-home-"));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-function dryRun(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Through the deploy's own runner (scripts/lib/deploy/runner.ts): the exit code and what it printed. */
+function dryRun(): Promise<RunResult> {
   const { CLOUDFLARE_API_TOKEN: _token, CLOUDFLARE_ACCOUNT_ID: _account, CLOUDFLARE_API_KEY: _key, WRANGLER_DOCKER_BIN: _bin, ...env } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "-s", "deploy", "--", "--dry-run"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...env,
-        HOME: home,
-        XDG_CONFIG_HOME: join(home, ".config"),
-        DOCKER_HOST: `unix://${join(home, "no-docker.sock")}`,
-        WRANGLER_SEND_METRICS: "false",
-        PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`
-      },
-      timeout: 120_000
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  const run = spawnRunner(ROOT, {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    DOCKER_HOST: `unix://${join(home, "no-docker.sock")}`,
+    WRANGLER_SEND_METRICS: "false",
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`
   });
+  return run("npm", ["run", "-s", "deploy", "--", "--dry-run"], { timeoutMs: 120_000 });
 }
 
 describe("npm run deploy -- --dry-run on this machine", () => {
@@ -54,13 +43,8 @@ describe("npm run deploy -- --dry-run on this machine", () => {
     }
     expect(run.stdout).toMatch(before === null ? /^ {2}✓ Dashboard: dist\/client is not built yet/m : /^ {2}✓ Dashboard: dist\/client is built \(/m);
     expect(run.stdout).toMatch(/^ {2}✗ npm run doctor: 4 lines block runs: Allowed repositories, Model, Cloudflare Access and Thread links/m);
-    expect(run.stdout).toContain(
-      "Would run, in order:\n" +
-        "  1. npm run build   (the dashboard into dist/client)\n" +
-        "  2. npx wrangler deploy   (the agent Worker, which builds and pushes the container image)\n" +
-        "  3. npm run seed:r2   (skills/ into the skills bucket)\n" +
-        "  4. npx wrangler deploy -c ingress/wrangler.jsonc   (the webhook app)\n"
-    );
+    // The README's order: the dashboard, the agent Worker, its skills, the webhook app last.
+    expect(run.stdout).toMatch(/^Would run, in order:\n {2}1\. npm run build .*\n {2}2\. npx wrangler deploy .*\n {2}3\. npm run seed:r2 .*\n {2}4\. npx wrangler deploy -c ingress\/wrangler\.jsonc /m);
     expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("✗ 3 checks block the deploy (Docker, Cloudflare login, npm run doctor); nothing was run");
     expect(run.code, run.stderr).toBe(1);
     // Nothing ran: the dashboard is as it was.
