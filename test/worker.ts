@@ -11,6 +11,7 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { RECOVERY_EXHAUSTED_MESSAGE, ThinkAgent } from "../src/agent";
 import { WorkspaceAgent } from "../src/workspace-agent";
+import type { AppStatus } from "../src/shared/app-status";
 import type { BotIdentity } from "../src/shared/dispatch";
 
 export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy, SandboxEgress } from "../src/index";
@@ -49,6 +50,11 @@ export class TestTokenBroker extends WorkerEntrypoint<Env> {
     TestTokenBroker.minted.push(read ? `read:${repo}` : repo);
     const token = `ghs_test${read ? "ReadOnly" : "Minted"}_${repo.replace(/\W/g, "_")}`;
     return { token, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), bot: TEST_BROKER_BOT };
+  }
+
+  /** The webhook app's App check, as it answers for a working App whose handle is its slug (ingress/src/app-check.ts). */
+  async appStatus(): Promise<AppStatus> {
+    return { ok: true, slug: "agent-think", name: "agent-think", mentionHandle: "@agent-think", handleSet: false, checkedAt: new Date().toISOString() };
   }
 }
 
