@@ -203,6 +203,19 @@ describe("npm run deploy", () => {
     expect(run.code).toBe(1);
   });
 
+  it("asks and runs nothing when the checkout's config does not parse", async () => {
+    const root = mkdtempSync(join(scratch, "broken-"));
+    mkdirSync(join(root, "ingress"));
+    writeFileSync(join(root, "wrangler.jsonc"), "{ not json");
+    writeFileSync(join(root, "ingress", "wrangler.jsonc"), "{}");
+    const ran: string[] = [];
+    let stdout = "";
+    const code = await runDeploy([], { root, env: {}, hostArch: "x64", out: (text) => (stdout += text), err: () => {}, run: async (command, args) => (ran.push([command, ...args].join(" ")), ok()) });
+    expect(stdout).toMatch(/^ {2}✗ Checkout: could not be read: .* — fix: fix the file named/m);
+    expect(ran).toEqual([]);
+    expect(code).toBe(1);
+  });
+
   it("exits 2 on a bad argument and runs nothing; 0 on --help", async () => {
     const bad = await deploy(["--dryrun"]);
     expect(bad).toMatchObject({ code: 2, ran: [], stdout: "" });

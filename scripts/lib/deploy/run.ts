@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { worstStatus } from "../../../src/shared/health";
 import { checkoutChecks } from "../doctor/checks";
 import { readCheckout } from "../doctor/checkout";
-import { INGRESS_CONFIG, varsOf, type Checkout, type WorkerConfig } from "../doctor/types";
+import { INGRESS_CONFIG, line, varsOf, type Checkout, type WorkerConfig } from "../doctor/types";
 import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, subdomainCheck, type DeployCheck } from "./checks";
 import { cloudflareApi, wranglerCredential, type ApiAnswer, type CloudflareApi } from "./cloudflare";
 import { DEPLOY_USAGE, deploySteps, parseDeployArgs, shown } from "./plan";
@@ -27,7 +27,7 @@ export type DeployIo = {
   err(text: string): void;
   /** process.arch of this machine. */
   hostArch: string;
-  /** A checkout already read (tests); else read from root. */
+  /** A checkout already read (tests); else read from root, and one that does not parse stops everything. */
   checkout?: Checkout;
 };
 
@@ -48,7 +48,13 @@ export async function runDeploy(argv: readonly string[], io: DeployIo): Promise<
   let secrets: string[] = [];
   const out = (text: string) => io.out(secrets.reduce((shownText, secret) => shownText.replaceAll(secret, "[redacted]"), text));
 
-  const checkout = io.checkout ?? (await readCheckout(io.root));
+  let checkout: Checkout;
+  try {
+    checkout = io.checkout ?? (await readCheckout(io.root));
+  } catch (error) {
+    out(`${formatLine(line("checkout", "Checkout", "block", `could not be read: ${error instanceof Error ? error.message : String(error)}`, "fix the file named (wrangler.jsonc and ingress/wrangler.jsonc must parse); npm run doctor says the same"))}\n${MARK.block} nothing was asked or run\n`);
+    return 1;
+  }
   const checks: DeployCheck[] = [];
   const bin = io.env.WRANGLER_DOCKER_BIN?.trim() || "docker";
   checks.push(...dockerChecks({ bin, info: await io.run(bin, ["info", "--format", "{{json .}}"], { timeoutMs: 15_000 }), hostArch: io.hostArch }));
