@@ -26,6 +26,8 @@ function dryRun(): Promise<RunResult> {
     XDG_CONFIG_HOME: join(home, ".config"),
     DOCKER_HOST: `unix://${join(home, "no-docker.sock")}`,
     WRANGLER_SEND_METRICS: "false",
+    // A fresh HOME has no record of npm's last update check: without this npm asks the registry.
+    npm_config_update_notifier: "false",
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`
   });
   return run("npm", ["run", "-s", "deploy", "--", "--dry-run"], { timeoutMs: 120_000 });
