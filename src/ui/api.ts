@@ -26,7 +26,7 @@ export class ApiError extends Error {
 async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(path, { headers: { accept: "application/json" }, signal, credentials: "same-origin" });
+    response = await fetch(path, { headers: { accept: "application/json" }, signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ApiError(`the server did not answer (${error instanceof Error ? error.message : String(error)})`);
@@ -77,8 +77,7 @@ export async function postContinue(session: string): Promise<ContinueOutcome> {
       method: "POST",
       // JSON, so the Worker can tell it from a cross-site form post.
       headers: { accept: "application/json", "content-type": "application/json" },
-      body: "{}",
-      credentials: "same-origin"
+      body: "{}"
     });
   } catch (error) {
     return continueNetworkError(error);

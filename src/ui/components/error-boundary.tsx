@@ -1,5 +1,6 @@
 /** A page that throws while rendering says so, instead of leaving a blank screen. */
 import { Component, type ReactNode } from "react";
+import { browser } from "../browser";
 import { AppHeader } from "./app-header";
 import { ErrorState } from "./state-views";
 
@@ -16,7 +17,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { error: E
       <div className="page" data-testid="page-error">
         <AppHeader back />
         <main className="thread">
-          <ErrorState title="This page broke" detail={this.state.error.message} onRetry={() => window.location.reload()} />
+          <ErrorState title="This page broke" detail={this.state.error.message} onRetry={() => browser.location.reload()} />
         </main>
       </div>
     );

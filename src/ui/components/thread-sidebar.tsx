@@ -2,6 +2,7 @@
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import type { ThreadSummary } from "../../shared/command-center";
+import { fieldValue } from "../browser";
 import { formatCount } from "../view-models/format";
 import { filterThreads, groupByRepo, threadRowView } from "../view-models/threads";
 import { Empty } from "./state-views";
@@ -28,7 +29,7 @@ export function ThreadSidebar(props: {
           className="filter"
           placeholder="Filter: repo, #issue, status, @who"
           value={query}
-          onChange={(event) => setQuery(event.target.value)}
+          onChange={(event) => setQuery(fieldValue(event.target))}
           aria-label="Filter threads"
           data-testid="thread-filter"
         />

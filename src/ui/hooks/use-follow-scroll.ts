@@ -6,14 +6,15 @@
  * bottom of the page.
  */
 import { useEffect, useLayoutEffect, useRef } from "react";
+import { browser } from "../browser";
 
 const NEAR_BOTTOM_PX = 160;
 
 /** How far below the viewport's bottom the end is (negative when above it). */
 function endBelow(anchor: string | undefined): number {
-  const element = anchor ? document.querySelector(anchor) : null;
-  if (element) return element.getBoundingClientRect().bottom - window.innerHeight;
-  return document.documentElement.scrollHeight - (window.innerHeight + window.scrollY);
+  const element = anchor ? browser.document.querySelector(anchor) : null;
+  if (element) return element.getBoundingClientRect().bottom - browser.innerHeight;
+  return browser.document.documentElement.scrollHeight - (browser.innerHeight + browser.scrollY);
 }
 
 export function useFollowScroll(active: boolean, change: unknown, anchor?: string): void {
@@ -23,12 +24,12 @@ export function useFollowScroll(active: boolean, change: unknown, anchor?: strin
       nearEnd.current = endBelow(anchor) <= NEAR_BOTTOM_PX;
     };
     onScroll();
-    window.addEventListener("scroll", onScroll, { passive: true });
-    return () => window.removeEventListener("scroll", onScroll);
+    browser.addEventListener("scroll", onScroll, { passive: true });
+    return () => browser.removeEventListener("scroll", onScroll);
   }, [anchor]);
   useLayoutEffect(() => {
     if (!active || !nearEnd.current) return;
     const below = endBelow(anchor);
-    if (below > 0) window.scrollBy({ top: below + 16 });
+    if (below > 0) browser.scrollBy({ top: below + 16 });
   }, [active, change, anchor]);
 }

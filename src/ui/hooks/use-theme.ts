@@ -4,11 +4,12 @@
  * prefers-color-scheme).
  */
 import { useCallback, useEffect, useState } from "react";
+import { browser } from "../browser";
 import { nextThemeChoice, parseThemeChoice, THEME_STORAGE_KEY, type ThemeChoice } from "../view-models/theme";
 
 function readChoice(): ThemeChoice {
   try {
-    return parseThemeChoice(localStorage.getItem(THEME_STORAGE_KEY));
+    return parseThemeChoice(browser.localStorage.getItem(THEME_STORAGE_KEY));
   } catch {
     return "system";
   }
@@ -20,8 +21,9 @@ export function applyStoredTheme(): void {
 }
 
 function applyTheme(choice: ThemeChoice): void {
-  if (choice === "system") delete document.documentElement.dataset.theme;
-  else document.documentElement.dataset.theme = choice;
+  const { dataset } = browser.document.documentElement;
+  if (choice === "system") delete dataset.theme;
+  else dataset.theme = choice;
 }
 
 export function useTheme(): { choice: ThemeChoice; cycle: () => void } {
@@ -29,8 +31,8 @@ export function useTheme(): { choice: ThemeChoice; cycle: () => void } {
   useEffect(() => {
     applyTheme(choice);
     try {
-      if (choice === "system") localStorage.removeItem(THEME_STORAGE_KEY);
-      else localStorage.setItem(THEME_STORAGE_KEY, choice);
+      if (choice === "system") browser.localStorage.removeItem(THEME_STORAGE_KEY);
+      else browser.localStorage.setItem(THEME_STORAGE_KEY, choice);
     } catch {
       // Storage can be unavailable (private mode); the choice then lasts for the page.
     }
