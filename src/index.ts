@@ -15,6 +15,7 @@ import { handleApiRoute, handleHealthRoute } from "./http/api-routes";
 import { workerHealth } from "./health/worker-health";
 import { handleReproRoute } from "./http/repro-routes";
 import { importGrantKey } from "./repro/grant";
+import { renderFirstView } from "./http/first-view";
 import { handleSpaRoute, type AssetsFetcher } from "./http/spa";
 import { commandCenter } from "./command-center";
 import { createLogger } from "./run/log";
@@ -116,7 +117,12 @@ async function serve(incoming: Request, env: Env): Promise<Response> {
     (await handleSpaRoute(request, {
       assets: env.ASSETS as AssetsFetcher | undefined,
       // Through the gate again: what `/` carries is what the API would answer this caller.
-      answer: (snapshotRequest) => serve(snapshotRequest, env)
+      answer: (snapshotRequest) => serve(snapshotRequest, env),
+      renderFirstView: (json) =>
+        renderFirstView(json, {
+          now: Date.now(),
+          onError: (error) => log("first-view:failed", { error: error instanceof Error ? error.message : String(error) })
+        })
     })) ??
     notFound()
   );

@@ -1,14 +1,16 @@
 /**
  * `/` through the real Worker (src/index.ts) with the dashboard's assets
  * stood in for: the snapshot it carries is what GET /api/command-center
- * answers the same caller, a hostile issue title stays inert JSON, and a
- * request the gate refuses gets the refusal and no data (the assets and the
- * command center never asked).
+ * answers the same caller, a hostile issue title stays inert JSON, the first
+ * view the Worker draws from it (where index.html marks #root's placeholder)
+ * holds that title as text, and a request the gate refuses gets the refusal
+ * and no data (the assets and the command center never asked).
  */
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { INLINE_SNAPSHOT_ID, INLINE_SNAPSHOT_PATH } from "../src/http/inline-snapshot";
+import { FIRST_VIEW_ATTRIBUTE, INLINE_SNAPSHOT_ID, INLINE_SNAPSHOT_PATH } from "../src/http/inline-snapshot";
+import { FIRST_VIEW_OUTLET } from "../src/http/spa";
 import type { Snapshot } from "../src/shared/command-center";
 import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 
@@ -16,12 +18,15 @@ const BASE = "http://127.0.0.1:8787";
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-test.js"></script></head><body><div id="root"></div></body></html>';
 const HOSTILE = "</script><script>alert(1)</script><!-- \u2028\u2029 & --> </SCRIPT";
 
-function withAssets(vars: Partial<Env> = {}) {
+/** index.html as Vite builds it, #root's placeholder marked for the first view. */
+const MARKED_INDEX = INDEX.replace('<div id="root"></div>', `<div id="root">${FIRST_VIEW_OUTLET.open}<p>drawn before the JS</p>${FIRST_VIEW_OUTLET.close}</div>`);
+
+function withAssets(vars: Partial<Env> = {}, page = INDEX) {
   const asked: string[] = [];
   const assets = {
     fetch: async (request: Request) => {
       asked.push(new URL(request.url).pathname);
-      return new Response(INDEX, { headers: { "content-type": "text/html" } });
+      return new Response(page, { headers: { "content-type": "text/html" } });
     }
   };
   return { asked, env: { ...env, ...vars, ASSETS: assets } as unknown as Env };
@@ -31,26 +36,31 @@ const fetchWith = (workerEnv: Env, path: string, init?: RequestInit) =>
   worker.fetch(new Request(`${path.startsWith("http") ? "" : BASE}${path}`, init) as Parameters<typeof worker.fetch>[0], workerEnv);
 
 function inline(html: string): unknown {
-  const open = `<script type="application/json" id="${INLINE_SNAPSHOT_ID}">`;
-  const start = html.indexOf(open);
-  if (start < 0) return undefined;
-  const rest = html.slice(start + open.length);
+  const open = new RegExp(`<script type="application/json" id="${INLINE_SNAPSHOT_ID}"(?: ${FIRST_VIEW_ATTRIBUTE})?>`).exec(html);
+  if (!open) return undefined;
+  const rest = html.slice(open.index + open[0].length);
   return JSON.parse(rest.slice(0, rest.search(/<\/script/i)));
 }
 
 const withoutClock = (snapshot: Snapshot) => ({ ...snapshot, generatedAt: 0 });
 
+/** A run on a fresh repo's issue, finished and listed by the command center; its session. */
+async function finishedThreadTitled(issueTitle: string, issueNumber: number): Promise<string> {
+  const { session, submissionId } = await exports.AgentThink.dispatch({
+    repo: uniqueRepo(),
+    issueNumber,
+    instruction: "TEST: reply ok",
+    installationToken: "",
+    issueTitle
+  });
+  await waitForStatus(await agentFor(session), submissionId);
+  await waitForThread(session);
+  return session;
+}
+
 describe("the dashboard's / with its snapshot inline", () => {
   it("carries what GET /api/command-center answers the same caller, a hostile title as data", async () => {
-    const { session, submissionId } = await exports.AgentThink.dispatch({
-      repo: uniqueRepo(),
-      issueNumber: 7,
-      instruction: "TEST: reply ok",
-      installationToken: "",
-      issueTitle: HOSTILE
-    });
-    await waitForStatus(await agentFor(session), submissionId);
-    await waitForThread(session);
+    const session = await finishedThreadTitled(HOSTILE, 7);
     const { env: workerEnv, asked } = withAssets();
 
     // Other files' runs may still move the list between the two reads: one of three back-to-back pairs must agree.
@@ -70,6 +80,23 @@ describe("the dashboard's / with its snapshot inline", () => {
     expect(withoutClock(pair!.page)).toEqual(withoutClock(pair!.api));
     expect(pair!.page.threads.find((thread) => thread.session === session)?.issueTitle).toBe(HOSTILE);
     expect(asked.every((path) => path === "/")).toBe(true);
+  });
+
+  it("draws the first view into #root from the same snapshot, a hostile title as text", async () => {
+    const session = await finishedThreadTitled(HOSTILE, 8);
+    const { env: workerEnv } = withAssets({}, MARKED_INDEX);
+    const html = await (await fetchWith(workerEnv, "/")).text();
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf(`<script type="application/json"`));
+    expect(root).toContain('data-testid="metric-tiles"');
+    expect(root).not.toContain("drawn before the JS");
+    const page = inline(html) as Snapshot;
+    // Whatever else the list holds (other files' runs), this page's view shows this page's threads.
+    for (const thread of page.threads.slice(0, 5)) expect(root).toContain(`data-session="${thread.session}"`);
+    expect(root).toContain(`data-session="${session}"`);
+    expect(root).toContain("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html.match(/<\/script/gi)).toHaveLength(2);
+    expect(root.replace(/<!--\/?\$-->|<!-- -->/g, "")).not.toContain("<!--");
+    expect(html).toContain(`id="${INLINE_SNAPSHOT_ID}" ${FIRST_VIEW_ATTRIBUTE}>`);
   });
 
   it("gives a request the gate refuses its refusal, and no data", async () => {

@@ -1,7 +1,9 @@
 /**
  * The command center's first snapshot page carried in the dashboard's
- * index.html, so `/` draws its data without an API round trip after its
- * JS. Data, never markup: the exact body `GET /api/command-center?limit=100`
+ * index.html: the Worker draws `/`'s first view from it (first-view.tsx)
+ * and the SPA hydrates that view from the same data, so `/` shows its data
+ * before its JS and asks the API nothing after it. The element is data,
+ * never markup: the exact body `GET /api/command-center?limit=100`
  * answered, in a `<script type="application/json">` with every `<`, `>`,
  * `&`, U+2028 and U+2029 written as a JSON `\uXXXX` escape, so no text in
  * it can close the element, open a comment or end a line of script. The
@@ -11,6 +13,8 @@
 
 /** The element's id, shared with the SPA. */
 export const INLINE_SNAPSHOT_ID = "agent-think-snapshot";
+/** On the element when #root holds the markup the Worker rendered from it (src/http/first-view.tsx), which the SPA then hydrates. */
+export const FIRST_VIEW_ATTRIBUTE = "data-first-view";
 /** The first page the SPA would ask for (src/ui/view-models/dashboard.ts `snapshotPath()`). */
 export const INLINE_SNAPSHOT_PATH = "/api/command-center?limit=100";
 /**
@@ -27,15 +31,20 @@ export function escapeJsonForHtml(json: string): string {
   return json.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** The element for an API answer, or null when it is not a 200 JSON answer within the bound. */
-export async function inlineSnapshotElement(answer: Response): Promise<string | null> {
+/** An API answer's body as the element's text, or null when it is not a 200 JSON answer within the bound. */
+export async function inlineSnapshotJson(answer: Response): Promise<string | null> {
   if (answer.status !== 200 || !(answer.headers.get("content-type") ?? "").startsWith("application/json")) {
     await answer.body?.cancel();
     return null;
   }
   const json = escapeJsonForHtml(await answer.text());
   if (new TextEncoder().encode(json).byteLength > MAX_INLINE_SNAPSHOT_BYTES) return null;
-  return `<script type="application/json" id="${INLINE_SNAPSHOT_ID}">${json}</script>`;
+  return json;
+}
+
+/** The element for `inlineSnapshotJson`'s text; `rendered`: #root holds the first view drawn from it. */
+export function inlineSnapshotElement(json: string, rendered: boolean): string {
+  return `<script type="application/json" id="${INLINE_SNAPSHOT_ID}"${rendered ? ` ${FIRST_VIEW_ATTRIBUTE}` : ""}>${json}</script>`;
 }
 
 /** A copy of `headers` without what would make an answer a 304 or a range: both the snapshot and the page it goes into are read whole. */

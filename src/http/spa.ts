@@ -2,14 +2,16 @@
  * The dashboard's pages: `/` and `/thread/:session` are the SPA's
  * index.html, served from the static assets after the Worker has checked
  * Access. `/` also carries the command center's first snapshot page
- * (inline-snapshot.ts), streamed: the snapshot is asked for at once, beside
+ * (inline-snapshot.ts) and, in #root, the first view drawn from it
+ * (first-view.tsx), streamed: the snapshot is asked for at once, beside
  * the page's own file; the headers (with a `Link` preload of the page's
- * script and stylesheet) and the head go out without waiting for it, and
- * the data lands before `</body>`. Anything else is left to the next
- * handler. Pure: the assets binding and the snapshot are parameters.
+ * script and stylesheet) and the head go out without waiting for it, then
+ * the view in place of what index.html marks as #root's placeholder, and
+ * the data before `</body>`. Anything else is left to the next handler.
+ * Pure: the assets binding, the snapshot and the renderer are parameters.
  */
 import { isSessionName } from "../run/session-name";
-import { inlineSnapshotElement, snapshotRequestFor, withoutConditionals } from "./inline-snapshot";
+import { inlineSnapshotElement, inlineSnapshotJson, snapshotRequestFor, withoutConditionals } from "./inline-snapshot";
 import { notFound } from "./responses";
 
 export type AssetsFetcher = { fetch(request: Request): Promise<Response> };
@@ -22,7 +24,12 @@ export type SpaDeps = {
    * absent: `/` carries no snapshot.
    */
   answer?(request: Request): Promise<Response>;
+  /** The first view's markup for the snapshot's JSON text, or null; absent: #root keeps index.html's placeholder. */
+  renderFirstView?(json: string): Promise<string | null>;
 };
+
+/** index.html's marks around #root's placeholder (the top bar drawn before the JS), which the first view replaces. */
+export const FIRST_VIEW_OUTLET = { open: "<!--first-view-->", close: "<!--/first-view-->" };
 
 export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<Response | null> {
   const url = new URL(request.url);
@@ -32,7 +39,7 @@ export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<R
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
   if (!deps.assets) return notFound(); // a Worker built without the dashboard (the test runtime)
   const answer = !thread && request.method === "GET" ? deps.answer : undefined;
-  const snapshot = answer ? answer(snapshotRequestFor(request)).then(inlineSnapshotElement) : null;
+  const snapshot = answer ? answer(snapshotRequestFor(request)).then(inlineSnapshotJson) : null;
   snapshot?.catch(() => undefined); // read below, or dropped with a page that is not a 200
   // The inlined page is built from the whole file, never from a 304 or a range.
   const headers = answer ? withoutConditionals(request.headers) : request.headers;
@@ -40,11 +47,19 @@ export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<R
   // would be redirected to "/").
   const page = await deps.assets.fetch(new Request(new URL("/", url), { method: request.method, headers }));
   if (!snapshot || page.status !== 200) return page;
-  return streamWithSnapshot(page, snapshot);
+  return streamWithSnapshot(page, snapshot, deps.renderFirstView);
 }
 
-/** The page with the snapshot's element (or nothing, when there is none) just before `</body>`. */
-async function streamWithSnapshot(page: Response, snapshot: Promise<string | null>): Promise<Response> {
+/**
+ * The page with the first view (when the snapshot reads and renders) in
+ * place of #root's placeholder and the snapshot's element (or nothing, when
+ * there is none) just before `</body>`.
+ */
+async function streamWithSnapshot(
+  page: Response,
+  snapshot: Promise<string | null>,
+  render: SpaDeps["renderFirstView"]
+): Promise<Response> {
   const html = await page.text();
   const at = html.lastIndexOf("</body>");
   const headers = new Headers(page.headers);
@@ -55,14 +70,17 @@ async function streamWithSnapshot(page: Response, snapshot: Promise<string | nul
   const preload = preloadLinks(html);
   if (preload) headers.set("link", preload);
   if (at < 0) return new Response(html, { status: 200, headers });
+  const outlet = findOutlet(html.slice(0, at));
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   const writer = writable.getWriter();
   const encoder = new TextEncoder();
   void (async () => {
     try {
-      await writer.write(encoder.encode(html.slice(0, at)));
-      const element = await snapshot.catch(() => null);
-      if (element) await writer.write(encoder.encode(element));
+      await writer.write(encoder.encode(html.slice(0, outlet?.start ?? at)));
+      const json = await snapshot.catch(() => null);
+      const view = outlet && json !== null && render ? await render(json).catch(() => null) : null;
+      if (outlet) await writer.write(encoder.encode((view ?? html.slice(outlet.start, outlet.end)) + html.slice(outlet.end, at)));
+      if (json !== null) await writer.write(encoder.encode(inlineSnapshotElement(json, view !== null)));
       await writer.write(encoder.encode(html.slice(at)));
       await writer.close();
     } catch (error) {
@@ -70,6 +88,13 @@ async function streamWithSnapshot(page: Response, snapshot: Promise<string | nul
     }
   })();
   return new Response(readable, { status: 200, headers });
+}
+
+/** Where #root's placeholder is, its marks included, or null when the page marks none. */
+function findOutlet(body: string): { start: number; end: number } | null {
+  const start = body.indexOf(FIRST_VIEW_OUTLET.open);
+  const close = start < 0 ? -1 : body.indexOf(FIRST_VIEW_OUTLET.close, start);
+  return close < 0 ? null : { start, end: close + FIRST_VIEW_OUTLET.close.length };
 }
 
 /**

@@ -2,18 +2,21 @@
  * `/` and `/thread/:session` (src/http/spa.ts): `/` carries the API's
  * answer as inert JSON before `</body>`, streamed after the page's head,
  * and nothing when that answer is not a 200 JSON page, fails or is too
- * large; a thread page and a HEAD carry nothing. The escaping holds against
- * hostile thread titles (src/http/inline-snapshot.ts).
+ * large; where index.html marks #root's placeholder, the first view drawn
+ * from that answer takes its place, and a view that cannot be drawn leaves
+ * the placeholder; a thread page and a HEAD carry nothing. The escaping
+ * holds against hostile thread titles (src/http/inline-snapshot.ts).
  */
 import { describe, expect, it } from "vitest";
 import {
   escapeJsonForHtml,
+  FIRST_VIEW_ATTRIBUTE,
   INLINE_SNAPSHOT_ID,
   INLINE_SNAPSHOT_PATH,
   MAX_INLINE_SNAPSHOT_BYTES
 } from "../../src/http/inline-snapshot";
 import { json } from "../../src/http/responses";
-import { handleSpaRoute, preloadLinks, type AssetsFetcher } from "../../src/http/spa";
+import { FIRST_VIEW_OUTLET, handleSpaRoute, preloadLinks, type AssetsFetcher, type SpaDeps } from "../../src/http/spa";
 
 const BASE = "https://agent-think.test";
 const INDEX = [
@@ -23,6 +26,10 @@ const INDEX = [
   '<body><div id="root"></div></body>',
   "</html>"
 ].join("\n");
+
+/** index.html as Vite builds it: #root's placeholder between the outlet's marks. */
+const PLACEHOLDER = '<div class="page"><header class="topbar">agent-think</header></div>';
+const MARKED_INDEX = INDEX.replace('<div id="root"></div>', `<div id="root">${FIRST_VIEW_OUTLET.open}${PLACEHOLDER}${FIRST_VIEW_OUTLET.close}</div>`);
 
 const HOSTILE_TITLES = [
   "</script><script>alert(1)</script>",
@@ -44,7 +51,7 @@ function snapshotBody() {
 
 type Recorded = { assets: Request[]; answers: Request[] };
 
-function deps(answer?: (request: Request) => Promise<Response>, page = INDEX) {
+function deps(answer?: (request: Request) => Promise<Response>, page = INDEX, renderFirstView?: SpaDeps["renderFirstView"]) {
   const recorded: Recorded = { assets: [], answers: [] };
   const assets: AssetsFetcher = {
     fetch: async (request) => {
@@ -63,7 +70,8 @@ function deps(answer?: (request: Request) => Promise<Response>, page = INDEX) {
               return answer(request);
             }
           }
-        : {})
+        : {}),
+      ...(renderFirstView ? { renderFirstView } : {})
     }
   };
 }
@@ -72,10 +80,9 @@ const get = (path: string, init?: RequestInit) => new Request(`${BASE}${path}`, 
 
 /** What an HTML parser takes as the element's text: up to the first `</script`, in any case. */
 function inlineText(html: string): string | null {
-  const open = `<script type="application/json" id="${INLINE_SNAPSHOT_ID}">`;
-  const start = html.indexOf(open);
-  if (start < 0) return null;
-  const rest = html.slice(start + open.length);
+  const open = new RegExp(`<script type="application/json" id="${INLINE_SNAPSHOT_ID}"(?: ${FIRST_VIEW_ATTRIBUTE})?>`).exec(html);
+  if (!open) return null;
+  const rest = html.slice(open.index + open[0].length);
   return rest.slice(0, rest.search(/<\/script/i));
 }
 
@@ -172,6 +179,86 @@ describe("handleSpaRoute", () => {
     }
     const { deps: bare } = deps();
     expect(await (await handleSpaRoute(get("/"), bare))!.text()).toBe(INDEX);
+  });
+
+  it("puts the first view drawn from the snapshot in place of #root's placeholder, and says so on the element", async () => {
+    const body = snapshotBody();
+    const drawn: string[] = [];
+    const render = async (text: string) => {
+      drawn.push(text);
+      return '<div class="page" data-testid="command-center">drawn</div>';
+    };
+    const { deps: spa } = deps(async () => json(body), MARKED_INDEX, render);
+    const html = await (await handleSpaRoute(get("/"), spa))!.text();
+    expect(html).toContain('<div id="root"><div class="page" data-testid="command-center">drawn</div></div>');
+    expect(html).not.toContain(PLACEHOLDER);
+    expect(html).not.toContain(FIRST_VIEW_OUTLET.open);
+    // Drawn from the very text the element carries, which says #root holds its view.
+    expect(drawn).toEqual([inlineText(html)]);
+    expect(JSON.parse(drawn[0]!)).toEqual(body);
+    expect(html).toContain(`<script type="application/json" id="${INLINE_SNAPSHOT_ID}" ${FIRST_VIEW_ATTRIBUTE}>`);
+    expect(html.indexOf(`id="${INLINE_SNAPSHOT_ID}"`)).toBeGreaterThan(html.indexOf('<div id="root">'));
+  });
+
+  it("keeps the placeholder, and no mark on the element, when the view cannot be drawn or there is no snapshot", async () => {
+    const renders: Array<SpaDeps["renderFirstView"]> = [
+      async () => null,
+      async () => {
+        throw new Error("the render broke");
+      },
+      undefined
+    ];
+    for (const render of renders) {
+      const { deps: spa } = deps(async () => json(snapshotBody()), MARKED_INDEX, render);
+      const html = await (await handleSpaRoute(get("/"), spa))!.text();
+      expect(html).toContain(`<div id="root">${FIRST_VIEW_OUTLET.open}${PLACEHOLDER}${FIRST_VIEW_OUTLET.close}</div>`);
+      expect(html).toContain(`<script type="application/json" id="${INLINE_SNAPSHOT_ID}">`);
+      expect(html).not.toContain(FIRST_VIEW_ATTRIBUTE);
+    }
+    let asked = 0;
+    const { deps: spa } = deps(async () => json({ error: "forbidden" }, 403), MARKED_INDEX, async () => {
+      asked += 1;
+      return "<p>never</p>";
+    });
+    expect(await (await handleSpaRoute(get("/"), spa))!.text()).toBe(MARKED_INDEX);
+    expect(asked).toBe(0);
+  });
+
+  it("sends the head before the snapshot, and the view only once the snapshot is there", async () => {
+    let release!: () => void;
+    const ready = new Promise<void>((resolve) => (release = resolve));
+    const { deps: spa } = deps(
+      async () => {
+        await ready;
+        return json(snapshotBody());
+      },
+      MARKED_INDEX,
+      async () => "<main>drawn</main>"
+    );
+    const reader = (await handleSpaRoute(get("/"), spa))!.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('<script type="module" crossorigin src="/assets/index-abc.js"></script>');
+    expect(first.endsWith('<div id="root">')).toBe(true);
+    release();
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest.startsWith("<main>drawn</main></div>")).toBe(true);
+    expect(rest.endsWith("</html>")).toBe(true);
+  });
+
+  it("draws nothing for a thread page or a HEAD, which keep index.html as it is", async () => {
+    let asked = 0;
+    const render = async () => {
+      asked += 1;
+      return "<p>never</p>";
+    };
+    for (const request of [get("/thread/acme-widgets-1"), get("/", { method: "HEAD" })]) {
+      const { deps: spa } = deps(async () => json(snapshotBody()), MARKED_INDEX, render);
+      const response = await handleSpaRoute(request, spa);
+      expect(response?.status).toBe(200);
+      if (request.method === "GET") expect(await response!.text()).toBe(MARKED_INDEX);
+    }
+    expect(asked).toBe(0);
   });
 
   it("preloads only the page's own module scripts and stylesheets under /assets/", () => {

@@ -1,6 +1,6 @@
 /**
  * The command center's data for the dashboard: the snapshot `/` came with
- * (inline-snapshot.ts) for the first paint, else `GET /api/command-center`;
+ * (first-view.ts) for the first paint, else `GET /api/command-center`;
  * the CommandCenterAgent's state synced live over its socket, whose chunk
  * loads once the first frame is drawn (command-center-socket.ts,
  * after-paint.ts); and snapshots for older
@@ -10,7 +10,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CommandCenterState, Snapshot } from "../../shared/command-center";
 import { fetchSnapshot, parseLiveState } from "../api";
-import { peekInlineSnapshot, releaseInlineSnapshot } from "../inline-snapshot";
+import { useFirstView } from "../first-view";
 import { afterNextPaint } from "./after-paint";
 import {
   combineSources,
@@ -43,7 +43,8 @@ export type CommandCenterData = DashboardData & {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function useCommandCenter(): CommandCenterData {
-  const [inline] = useState(peekInlineSnapshot);
+  const first = useFirstView();
+  const [inline] = useState(first.peek);
   const [live, setLive] = useState<CommandCenterState | null>(null);
   const [firstPage, setFirstPage] = useState<Snapshot | null>(inline?.snapshot ?? null);
   const [olderPages, setOlderPages] = useState<Snapshot[]>([]);
@@ -87,7 +88,7 @@ export function useCommandCenter(): CommandCenterData {
   // The first page, once on mount (unless `/` came with a fresh one) and
   // whenever asked: the first paint does not wait for the socket.
   useEffect(() => {
-    releaseInlineSnapshot();
+    first.release();
     if (refreshes === 0 && inline?.fresh) return;
     const abort = new AbortController();
     fetchSnapshot(undefined, abort.signal).then(
@@ -101,7 +102,7 @@ export function useCommandCenter(): CommandCenterData {
       }
     );
     return () => abort.abort();
-  }, [refreshes, inline]);
+  }, [refreshes, inline, first]);
 
   const polling = shouldPoll(socket, live !== null);
   useEffect(() => {
