@@ -4,8 +4,9 @@
  * and finishes live on the command center, its thread shows the tool calls,
  * and a failed run's Continue button finishes it in the same session; a
  * recovering thread shows its badge, its recovery count and the Recovering
- * tile; and a run whose runtime restarts mid-turn is recovered for real and
- * counted. Screenshots land in test-results/.
+ * tile; a run whose runtime restarts mid-turn is recovered for real and
+ * counted; and `/` holds its data before any script runs, which the SPA then
+ * hydrates without a mismatch. Screenshots land in test-results/.
  */
 import type { Page } from "playwright-core";
 import type { CommandCenterState, Metrics, Snapshot, ThreadSummary } from "../src/shared/command-center";
@@ -17,6 +18,7 @@ import { startDevServer, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 import { SHOTS, useChromium } from "./support/browser";
 import { serveInlineSnapshot } from "./support/inline-snapshot";
+import { THEME_STORAGE_KEY } from "../src/ui/view-models/theme";
 
 const browser = useChromium();
 
@@ -185,6 +187,55 @@ describe("the dashboard", () => {
     await shown(stale.page, center.recovered.session);
     await stale.page.locator(`[data-testid="thread-row"][data-session="${center.recovering.session}"]`).waitFor({ state: "detached", timeout: 15_000 });
     await stale.page.close();
+  });
+
+  test("draws / before any script runs, and the SPA takes those very nodes over without a mismatch", { timeout: 90_000 }, async ({ server }) => {
+    const run = await dispatch(server.url, {
+      repo: "acme/first-view",
+      issueNumber: freshIssueNumber(),
+      instruction: "TEST: reply drawn by the Worker",
+      requestedBy: { login: "octocat" }
+    });
+    await waitForSubmission(server.url, run);
+    const viewport = { width: 1280, height: 800 };
+    const rowSelector = `[data-testid="thread-row"][data-session="${run.session}"]`;
+
+    // No script at all: the Worker's markup alone holds the tiles and the run's row.
+    const bare = await browser().newContext({ javaScriptEnabled: false, viewport });
+    const still = await bare.newPage();
+    await still.goto(server.url);
+    const drawn = await still.content();
+    expect(drawn).toContain('data-testid="metric-tiles"');
+    expect(drawn).toContain(`data-session="${run.session}"`);
+    await still.screenshot({ path: `${SHOTS}/command-center-before-js.png` });
+    await bare.close();
+
+    // With scripts and a stored theme the Worker cannot know: the nodes the parser made are the ones React keeps.
+    const page = await browser().newPage({ viewport });
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    // Parsed, before any of the page's scripts: a module script runs only after `interactive`.
+    await page.addInitScript(`(() => {
+      localStorage.setItem(${JSON.stringify(THEME_STORAGE_KEY)}, "dark");
+      document.addEventListener("readystatechange", () => {
+        if (document.readyState === "interactive") window.parsedRow = document.querySelector(${JSON.stringify(rowSelector)});
+      });
+    })()`);
+    await page.goto(server.url);
+    // The render after hydration shows the stored choice; by then any mismatch has been reported.
+    await page.getByTestId("theme-toggle").filter({ hasText: "☾" }).waitFor({ timeout: 15_000 });
+    await page.getByTestId("connection-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    const kept = await page.evaluate(`({ parsed: Boolean(window.parsedRow), same: window.parsedRow === document.querySelector(${JSON.stringify(rowSelector)}) })`);
+    expect(kept).toEqual({ parsed: true, same: true });
+    expect(await page.locator("html").getAttribute("data-theme")).toBe("dark");
+    // Hydrated, not just drawn: the filter answers.
+    await page.getByTestId("thread-filter").fill("no-such-thread-anywhere");
+    await expect.poll(() => page.locator('[data-testid="thread-row"]').count(), { timeout: 5_000 }).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 
   test("counts a real recovery: a run whose runtime restarted mid-turn finishes, recovered once", { timeout: 180_000 }, async () => {
