@@ -96,7 +96,8 @@ export type GatewayProber = (config: GatewayModelConfig) => Promise<CachedProbe>
 /**
  * The configuration's line, then, for a gateway it does not block, the
  * gateway's answer to one real request: a refusal blocks with its fix, a
- * timeout or a provider's 429/5xx warns (asked again within a minute).
+ * timeout or a provider's 429/5xx warns. The line says when it was asked
+ * and how long the answer is kept (probe-cache.ts).
  */
 export async function liveModelHealth(env: ModelEnv & { MODEL_PRICES?: string }, prober: GatewayProber): Promise<HealthCheck> {
   const check = modelHealth(env);
@@ -143,7 +144,7 @@ function refusalVerdict(answer: Extract<ProbeAnswer, { kind: "refused" }>, confi
   const detail = `${refused}${by ? ` ${by}` : ""}${said ? ` (${said})` : ""}`;
   const stored = config.auth.keys === "stored";
   if (answer.status === 429 || answer.status >= 500) {
-    return { status: "warn", detail: `${detail}: runs may be refused too`, fix: `look at ${logs} and the provider's status; it is asked again within a minute` };
+    return { status: "warn", detail: `${detail}: runs may be refused too`, fix: `look at ${logs} and the provider's status` };
   }
   if ((answer.status === 401 || answer.status === 403) && answer.by !== "provider") {
     return {

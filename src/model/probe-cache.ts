@@ -1,9 +1,10 @@
 /**
  * Keeps the gateway probe's answer for a while, per isolate, so the health
  * report (asked at every dashboard load and by `doctor --url`) does not pay
- * for a model call each time: a definite answer (2xx, or a refusal) for
- * PROBE_ANSWER_TTL_MS, a timeout or a provider's 429/5xx for
- * PROBE_RETRY_TTL_MS. Callers asking while a probe runs share it. Answers
+ * for a model call each time: a 2xx (the one answer that is billed) for
+ * PROBE_ANSWER_TTL_MS, anything else (a refusal, a timeout, a 5xx, which no
+ * provider bills) for PROBE_RETRY_TTL_MS, so a key fixed in the gateway's
+ * dashboard shows within a minute. Callers asking while a probe runs share it. Answers
  * are keyed by a SHA-256 digest of the configuration they were asked with
  * (URL, model, mode, token, key), so a secret put anew is asked at once and
  * the cache holds no secret. Pure: the clock is passed in.
@@ -20,11 +21,9 @@ export type CachedProbe = { answer: ProbeAnswer; askedAt: number; cached: boolea
 
 type Entry = { promise: Promise<ProbeAnswer>; askedAt: number; settled?: { answer: ProbeAnswer; expiresAt: number } };
 
-/** How long an answer holds: what a retry might change, briefly; what it would not, longer. */
+/** How long an answer holds: a success, which cost a call, long; anything else, which cost nothing and may be fixed any moment, briefly. */
 export function ttlOf(answer: ProbeAnswer): number {
-  if (answer.kind === "timeout") return PROBE_RETRY_TTL_MS;
-  if (answer.kind === "refused" && (answer.status === 429 || answer.status >= 500)) return PROBE_RETRY_TTL_MS;
-  return PROBE_ANSWER_TTL_MS;
+  return answer.kind === "answered" ? PROBE_ANSWER_TTL_MS : PROBE_RETRY_TTL_MS;
 }
 
 export async function probeKey(config: GatewayModelConfig): Promise<string> {

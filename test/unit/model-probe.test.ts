@@ -127,7 +127,8 @@ describe("the model line with the gateway's answer", () => {
       answerWith(reply);
       const check = await line(REQUEST);
       expect(check).toMatchObject({ status: "block", fix: expect.stringMatching(/^put a valid token in CLOUDFLARE_AIG_TOKEN/) });
-      expect(check.detail).toContain("test call to gpt-5.5 was refused with HTTP 401 by AI Gateway (2009: Unauthorized): every model request of a run would be refused");
+      expect(check.detail).toContain("test call to gpt-5.5 was refused with HTTP 401 by AI Gateway (2009: Unauthorized): every model request of a run would be refused (asked");
+      expect(check.detail).toMatch(/, kept 1 min\)$/);
     }
   });
 
@@ -153,7 +154,7 @@ describe("the model line with the gateway's answer", () => {
     expect(check.detail).toContain("HTTP 404 by OpenAI (model_not_found: The model `gpt-5.5` does not exist or you do not have access to it.): no such gateway, account or model");
   });
 
-  it("warns on a provider's 503 and on no answer in time, kept only a minute", async () => {
+  it("warns on a provider's 503 and on no answer in time, each kept only a minute", async () => {
     answerWith(RECORDED.overloaded);
     expect(await line(STORED)).toMatchObject({ status: "warn", detail: expect.stringMatching(/HTTP 503 by OpenAI .*: runs may be refused too \(asked .*, kept 1 min\)$/) });
     server.resetHandlers();
@@ -225,21 +226,26 @@ describe("the probe cache", () => {
     expect(asked).toBe(3);
   });
 
-  it("keeps a timeout or a 5xx a minute, a refusal as long as an answer, and a probe that throws as a failure", async () => {
+  it("keeps anything but a success (which no provider bills) only a minute, and a probe that throws as a failure", async () => {
     let clock = 0;
     const cache = createProbeCache(() => clock);
     const config = configOf(REQUEST);
     let answer: ProbeAnswer = { kind: "timeout", ms: 2_500 };
     let asked = 0;
     const probe = async () => (asked++, answer);
+    for (const next of [{ kind: "refused", status: 401, ms: 3, by: "gateway" }, { kind: "refused", status: 404, ms: 3, by: "provider" }, ok] as ProbeAnswer[]) {
+      await cache.get(config, probe);
+      clock += PROBE_RETRY_TTL_MS - 1;
+      await cache.get(config, probe);
+      clock += 1;
+      answer = next;
+    }
+    expect(asked).toBe(3);
     await cache.get(config, probe);
+    expect(asked).toBe(4);
     clock += PROBE_RETRY_TTL_MS;
-    answer = { kind: "refused", status: 401, ms: 3, by: "gateway" };
     await cache.get(config, probe);
-    expect(asked).toBe(2);
-    clock += PROBE_RETRY_TTL_MS;
-    await cache.get(config, probe);
-    expect(asked).toBe(2);
+    expect(asked).toBe(4);
     const thrown = await createProbeCache(() => 0).get(config, async () => {
       throw new Error(`boom ${"k".repeat(40)}`);
     });
