@@ -79,15 +79,16 @@ describe("webhook to finished run", () => {
       .records()
       .filter((record) => record.path.includes("/71001/") || record.path.includes("/issues/11/") || record.path.startsWith("/app") || record.path.startsWith("/users/"));
     expect(calls.map((record) => `${record.method} ${record.path}${record.body && "content" in (record.body as object) ? ` ${(record.body as { content: string }).content}` : ""}`)).toEqual([
-      "POST /app/installations/1/access_tokens",
-      // The App's identity (ingress/wrangler.jsonc sets no BOT_LOGIN): its slug as the App, its bot user with the run's token.
+      // The App's slug, before the answer: ingress/wrangler.jsonc sets no MENTION_HANDLE, so mentions are of @<slug>.
       "GET /app",
+      "POST /app/installations/1/access_tokens",
+      // The App's identity (ingress/wrangler.jsonc sets no BOT_LOGIN): the slug just learned, its bot user with the run's token.
       "GET /users/agent-think%5Bbot%5D",
       "POST /repos/acme/widgets/issues/comments/71001/reactions eyes",
       "POST /repos/acme/widgets/issues/comments/71001/reactions rocket",
       "POST /repos/acme/widgets/issues/11/comments"
     ]);
-    const mint = calls[0]!.body as { repositories?: string[] };
+    const mint = calls.find((record) => record.path.endsWith("/access_tokens"))!.body as { repositories?: string[] };
     expect(mint.repositories).toEqual(["widgets"]);
     // What the webhook app learned, and so dispatched as `bot`.
     expect(ingress.output()).toMatch(new RegExp(`"event":"identity:learned".*"login":"agent-think\\[bot\\]","id":${STANDIN_BOT_USER_ID}\\}`));

@@ -6,7 +6,7 @@
  * the agent Worker's `dispatch` over the AGENT_THINK service binding. The only module besides index.ts and comment-claim.ts
  * that touches bindings.
  *
- * One delivery mints at most one token per repository: when the commenter's
+ * One delivery mints at most one run's token per repository: when the commenter's
  * permission has to be asked (it is not cached), the token minted for that,
  * before the answer and so tried once (BEFORE_ANSWER), is the one the run
  * gets, so the check adds one GitHub call, not two. A delivery's mint uses
@@ -24,7 +24,8 @@ import {
   type CallPatience,
   type RepoRef,
   type MintAccess,
-  type RepoToken
+  type RepoToken,
+  TokenMintError
 } from "./github/app-client";
 import { appIdentity, keptAppIdentity, knownAppIdentity } from "./github/app-identity";
 import { appInfo } from "./github/app-info";
@@ -59,7 +60,11 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     try {
       token = await mint(repo, installationId, BEFORE_ANSWER);
     } catch (error) {
-      throw new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
+      const noToken = new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
+      // An installation that refuses the bot's full set may still grant the report's: it can ask who this is, so a
+      // maintainer's mention is claimed and its failed mint reported after the answer (start-run.ts).
+      if (!(error instanceof TokenMintError && error.code === "not_installed")) throw noToken;
+      token = await mintToken(env, config(), repo, log, installationId, "report", BEFORE_ANSWER).catch(() => Promise.reject(noToken));
     }
     log.addSecret(token.token);
     return installationClient(token.token, config().apiUrl, log, config().retryBaseMs).collaboratorPermission(repo, login);

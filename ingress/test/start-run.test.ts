@@ -267,7 +267,7 @@ describe("when the run's token cannot be minted", () => {
   /** GitHub refuses the bot's full set (422: the installation has not accepted a permission) and mints the report's issues: write. */
   const refuseFullSet: HttpResponseResolver = async ({ request }) => {
     const { permissions } = (await request.json()) as { permissions: Record<string, string> };
-    if (Object.keys(permissions).length > 1) return HttpResponse.json({ message: "permissions not granted" }, { status: 422 });
+    if (permissions.contents !== undefined) return HttpResponse.json({ message: "permissions not granted" }, { status: 422 });
     const token = `ghs_${crypto.randomUUID().replaceAll("-", "")}`;
     minted.push(token);
     return HttpResponse.json({ token, expires_at: new Date(Date.now() + 3_600_000).toISOString() }, { status: 201 });
@@ -295,7 +295,7 @@ describe("when the run's token cannot be minted", () => {
       { repositories: ["widgets"], permissions: TOKEN_PERMISSIONS },
       { repositories: ["widgets"], permissions: REPORT_TOKEN_PERMISSIONS }
     ]);
-    expect(REPORT_TOKEN_PERMISSIONS).toEqual({ issues: "write" });
+    expect(REPORT_TOKEN_PERMISSIONS).toEqual({ issues: "write", metadata: "read" });
     // No 👀, no identity: the run never started.
     expect(calls.slice(2).map(route)).toEqual([`POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`, "POST /repos/acme/widgets/issues/14/comments"]);
     expect(calls[2]!.body).toEqual({ content: "confused" });
@@ -315,6 +315,34 @@ describe("when the run's token cannot be minted", () => {
     expect(events).toContainEqual(expect.objectContaining({ event: "report:commented", commentId: payload.comment.id }));
     expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
     expect(lines.join("\n")).not.toContain(minted[0]!);
+  });
+
+  it("on a first mention, whose commenter's permission is asked before the answer, asks it with the report's token, then reports the same way", async () => {
+    github({ accessToken: refuseFullSet });
+    const payload = commentPayload({ issueNumber: 18 });
+    const { response } = await deliver(payload);
+    // Claimed only once GitHub said the commenter may write: an unknown commenter's mention gets nothing.
+    expect(outcome(response)).toBe("accepted");
+    expect(calls.map(route)).toEqual([
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      permissionCall("acme/widgets"),
+      // After the answer: the run's token is asked again, and refused again.
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
+      `POST /repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`,
+      "POST /repos/acme/widgets/issues/18/comments"
+    ]);
+    expect(calls[2]!.authorization).toBe(`token ${minted[0]}`);
+    expect(tokenMints().map((call) => (call.body as { permissions: object }).permissions)).toEqual([TOKEN_PERMISSIONS, REPORT_TOKEN_PERMISSIONS, TOKEN_PERMISSIONS, REPORT_TOKEN_PERMISSIONS]);
+    expect(dispatchesFor(payload.comment.id)).toEqual([]);
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "failed", reason: "token" });
+
+    // Someone GitHub says may not write gets no reaction and no comment.
+    calls.length = 0;
+    const stranger = commentPayload({ issueNumber: 19, login: "passer-by" });
+    expect(outcome((await deliver(stranger)).response)).toBe("ignored:not_trusted");
+    expect(calls.map(route).filter((call) => call.includes("/issues/"))).toEqual([]);
   });
 
   it("comments once an hour per repository: a second failure on it gets only 😕, another repository its own comment", async () => {

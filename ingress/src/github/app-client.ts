@@ -88,11 +88,12 @@ export const READ_ONLY_TOKEN_PERMISSIONS = {
 } as const;
 
 /**
- * What the report of a failed mint asks for (http/start-run.ts): enough to
- * react and comment on the issue, when the bot's full set was refused (an
- * installation that has not accepted a permission). Never given to a run.
+ * What the report of a failed mint asks for (http/start-run.ts), when the
+ * bot's full set was refused (an installation that has not accepted a
+ * permission): enough to ask the commenter's permission (metadata), then
+ * react and comment on the issue. Never given to a run.
  */
-export const REPORT_TOKEN_PERMISSIONS = { issues: "write" } as const;
+export const REPORT_TOKEN_PERMISSIONS = { issues: "write", metadata: "read" } as const;
 
 /** Which of the two a run's token is minted with. */
 export type TokenAccess = "write" | "read";
