@@ -58,36 +58,34 @@ function modelCheck(env: ModelEnv): HealthCheck {
   }
   const chain = `${config.openai.model} through AI Gateway, falling back to ${config.anthropic.model}`;
   const mode = MODE_LABELS[modelMode(config)];
-  if (config.auth.keys === "stored") {
-    const unsent = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].filter((name) => set(env[name as keyof ModelEnv]));
-    return {
-      ...check,
-      status: "ok",
-      detail:
-        `${mode}: ${chain}; CLOUDFLARE_AIG_TOKEN set; provider keys stored in the gateway, none sent` +
-        (unsent.length ? ` (${unsent.join(" and ")} set but unused)` : "")
-    };
-  }
-  const detail = `${mode}: ${chain}; OPENAI_API_KEY and ANTHROPIC_API_KEY set; `;
-  const authOff = gatewayAuthSetting(env) === "off";
+  const unsent = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY"].filter((name) => set(env[name as keyof ModelEnv]));
+  const keys =
+    config.auth.keys === "stored"
+      ? `provider keys stored in the gateway, none sent${unsent.length ? ` (${unsent.join(" and ")} set but unused)` : ""}`
+      : "OPENAI_API_KEY and ANTHROPIC_API_KEY set";
   if (!config.auth.gatewayToken) {
     return {
       ...check,
       status: "warn",
       unsafe: true,
-      detail: `${detail}AI_GATEWAY_AUTH=off: requests carry no gateway token, so anyone who knows the account and gateway ids can send requests through this gateway and fill its logs`,
+      detail: `${mode}: ${chain}; ${keys}; AI_GATEWAY_AUTH=off: requests carry no gateway token, so anyone who knows the account and gateway ids can send requests through this gateway and fill its logs`,
       fix: "turn on the gateway's authentication, create its token and set CLOUDFLARE_AIG_TOKEN, then leave AI_GATEWAY_AUTH empty (docs/model-setup.md)"
     };
   }
-  if (authOff) {
+  if (gatewayAuthSetting(env) === "off") {
     return {
       ...check,
       status: "warn",
-      detail: `${detail}CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing`,
+      detail: `${mode}: ${chain}; ${keys}; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing`,
       fix: "leave AI_GATEWAY_AUTH empty"
     };
   }
-  return { ...check, status: "ok", detail: `${detail}CLOUDFLARE_AIG_TOKEN set` };
+  return {
+    ...check,
+    status: "ok",
+    detail:
+      config.auth.keys === "stored" ? `${mode}: ${chain}; CLOUDFLARE_AIG_TOKEN set; ${keys}` : `${mode}: ${chain}; ${keys}; CLOUDFLARE_AIG_TOKEN set`
+  };
 }
 
 /** Asks the gateway (through the cache) for a configuration: the caller wires the fetch, its deadline and the clock. */

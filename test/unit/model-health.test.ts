@@ -63,6 +63,10 @@ describe("modelHealth", () => {
       fix: "leave AI_GATEWAY_AUTH empty"
     });
     expect(noSecrets({ ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).not.toHaveProperty("unsafe");
+    expect(noSecrets({ ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/^stored keys \(BYOK\): .*; provider keys stored in the gateway, none sent; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing$/)
+    });
   });
 
   it("reports the scripted model as a warning with the fix for a real one", () => {
