@@ -9,7 +9,7 @@
  * report.
  */
 import { env, exports } from "cloudflare:workers";
-import { http, HttpResponse } from "msw";
+import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
@@ -139,6 +139,15 @@ describe("GET /api/health", () => {
     expect(sent).toHaveLength(1);
     expect(lineOf(await workerHealth(env), "model").status).toBe("warn");
     expect(sent).toHaveLength(1);
+  });
+
+  it("blocks a 404 naming the gateway settings, and warns when the gateway does not answer within the probe's deadline", async () => {
+    gatewayAnswers(() => HttpResponse.json({ error: { message: "The model `gpt-5.5` does not exist", type: "invalid_request_error", code: "model_not_found" } }, { status: 404 }));
+    expect(lineOf(await workerHealth(gatewayEnv()), "model")).toMatchObject({ status: "block", fix: expect.stringContaining("AI_GATEWAY_ID and OPENAI_MODEL") });
+    server.resetHandlers();
+    server.use(http.post(OPENAI_RESPONSES_URL, async () => (await delay("infinite"), openaiText("late"))));
+    const slow = lineOf(await workerHealth(gatewayEnv(), { probeTimeoutMs: 50 }), "model");
+    expect(slow).toMatchObject({ status: "warn", detail: expect.stringContaining("did not answer a 16-token test call to gpt-5.5 within 50 ms") });
   });
 
   it("blocks a deploy whose PUBLIC_BASE_URL is a loopback address, where links on issues would lead nowhere", async () => {
