@@ -98,6 +98,13 @@ describe("AgentThinkTokenBroker.appStatus", () => {
       error: "GITHUB_APP_PRIVATE_KEY is not a PEM private key"
     });
     forgetAppCheck();
+    // PEM armour around something that is not a key: it would fail only inside the signer, and read as GitHub not answering.
+    expect((await check(inProcess({ GITHUB_APP_PRIVATE_KEY: "-----BEGIN PRIVATE KEY-----\nAAAAAAAAAAAAAAAAAAAAAAAA\n-----END PRIVATE KEY-----" }))).status).toMatchObject({
+      ok: false,
+      code: "config",
+      error: expect.stringMatching(/^GITHUB_APP_PRIVATE_KEY is not a usable RSA private key/)
+    });
+    forgetAppCheck();
     expect((await check(inProcess({ GITHUB_APP_ID: "agent-think" }))).status).toMatchObject({ ok: false, code: "config", error: expect.stringContaining("GITHUB_APP_ID") });
     expect((await check(inProcess({ ALLOWED_REPOS: "acme" }))).status).toMatchObject({ ok: false, code: "config", error: expect.stringMatching(/^the webhook app's ALLOWED_REPOS /) });
     expect(calls).toEqual([]);

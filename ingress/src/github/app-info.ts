@@ -10,6 +10,7 @@ import { botIdentitySchema } from "../../../src/shared/dispatch";
 import type { AppCheckCode } from "../../../src/shared/app-status";
 import type { Logger } from "../log";
 import { appOctokit, describeGitHubError, statusOf, TokenMintError, type AppCredentials, type CallPatience } from "./app-client";
+import { canSign, toPkcs8Pem } from "./private-key";
 
 export type AppInfo = { slug: string; name: string };
 export type AppInfoResult = ({ ok: true } & AppInfo) | { ok: false; code: AppCheckCode; error: string };
@@ -46,6 +47,9 @@ export async function askApp(credentials: AppCredentials, log: Logger, now: numb
   } catch (error) {
     if (error instanceof TokenMintError) return { ok: false, code: "config", error: error.message };
     throw error;
+  }
+  if (!(await canSign(toPkcs8Pem(credentials.privateKey)))) {
+    return { ok: false, code: "config", error: "GITHUB_APP_PRIVATE_KEY is not a usable RSA private key (its PEM armour holds something else)" };
   }
   let data: { slug?: unknown; name?: unknown } | null | undefined;
   try {

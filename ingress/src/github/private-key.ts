@@ -42,6 +42,23 @@ export function toPkcs8Pem(key: string): string {
   return toPem(PKCS8_LABEL, wrapPkcs1(pkcs1));
 }
 
+/**
+ * Whether WebCrypto can sign with `pkcs8Pem` (toPkcs8Pem's output) as the
+ * App's JWT is signed (RS256). A PEM whose inside is not a usable RSA key
+ * passes toPkcs8Pem and would otherwise fail only inside the signer, where
+ * it reads as GitHub not answering.
+ */
+export async function canSign(pkcs8Pem: string): Promise<boolean> {
+  const match = PEM.exec(pkcs8Pem);
+  if (!match) return false;
+  try {
+    await crypto.subtle.importKey("pkcs8", fromBase64((match[2] ?? "").replace(/\s+/g, "")), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["sign"]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** PrivateKeyInfo { version 0, rsaEncryption, OCTET STRING pkcs1 } (RFC 5208). */
 export function wrapPkcs1(pkcs1: Uint8Array): Uint8Array {
   const octets = derElement(DER_OCTET_STRING, pkcs1);
