@@ -1,13 +1,9 @@
 /**
- * Keeps the gateway probe's answer for a while, per isolate, so the health
- * report (asked at every dashboard load and by `doctor --url`) does not pay
- * for a model call each time: a 2xx (the one answer that is billed) for
- * PROBE_ANSWER_TTL_MS, anything else (a refusal, a timeout, a 5xx, which no
- * provider bills) for PROBE_RETRY_TTL_MS, so a key fixed in the gateway's
- * dashboard shows within a minute. Callers asking while a probe runs share it. Answers
- * are keyed by a SHA-256 digest of the configuration they were asked with
- * (URL, model, mode, token, key), so a secret put anew is asked at once and
- * the cache holds no secret. Pure: the clock is passed in.
+ * Keeps the gateway probe's answers per isolate, keyed by a digest of the
+ * configuration (no secret kept): a success PROBE_ANSWER_TTL_MS, anything
+ * else PROBE_RETRY_TTL_MS; callers asking while a probe runs share it. Used
+ * by the health report (src/health/worker-health.ts); why these times:
+ * docs/model-setup.md. Pure: the clock is passed in.
  */
 import type { GatewayModelConfig } from "./config";
 import { mask, type ProbeAnswer } from "./probe";
