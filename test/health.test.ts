@@ -84,6 +84,8 @@ describe("GET /api/health", () => {
       "local-dev": "warn"
     });
     expect(report.status).toBe("warn");
+    // The TestTokenBroker answers the App check as a working App does.
+    expect(lineOf(report, "token-broker").detail).toContain("GitHub App agent-think (agent-think) answers GET /app");
     for (const check of report.checks) {
       if (check.status !== "ok") expect(check.fix, check.id).toEqual(expect.any(String));
     }

@@ -75,10 +75,12 @@ describe("with MENTION_HANDLE unset", () => {
     expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
   });
 
-  it("asks nothing for a repository off the allowlist", async () => {
+  it("asks nothing for a repository off the allowlist, or for a comment that mentions no one", async () => {
     github();
     const { response } = await deliver(commentPayload({ repo: "someone/else", body: "@agent-think reproduce" }));
     expect(outcome(response)).toBe("ignored:repo_not_allowed");
+    const chatter = await deliver(commentPayload({ body: "Thanks, that fixed it for me." }));
+    expect(outcome(chatter.response)).toBe("ignored:no_mention");
     expect(calls).toEqual([]);
   });
 });

@@ -102,6 +102,8 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
   // MENTION_HANDLE, else the App's own @<slug>: never a default GitHub did not give.
   let handle = config.handle;
+  // A comment with no `@` mentions no one: GitHub is not asked the slug for it.
+  if (handle === "" && !trigger.body.includes("@")) return ignore("no_mention", where);
   if (handle === "") {
     const app = await deps.appSlug();
     if (!app.ok) {
