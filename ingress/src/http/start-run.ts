@@ -20,9 +20,10 @@
  * failed mint is logged (`token:failed`), the marker says `failed`,
  * `reason: token`, and where a token that may write issues can still be
  * had, 😕 and at most one comment an hour per repository say what to check
- * (docs/app-setup.md says when nothing can be posted). An identity GitHub would
- * not give is reported like a failed dispatch (`identity:failed`, marker
- * `reason: identity`): a run is never dispatched without the App's bot.
+ * (docs/app-setup.md says when nothing can be posted). An identity GitHub
+ * would not give is reported like a failed dispatch (`identity:failed`,
+ * marker `reason: identity`): a run is never dispatched without the App's
+ * bot.
  */
 import {
   isStopInstruction,
@@ -93,7 +94,7 @@ export type StartRunDeps = {
   log: Logger;
   markHandled(marker: HandledMarker): Promise<void>;
   mintToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
-  /** A token for `repo` that may write issues only (REPORT_TOKEN_PERMISSIONS): to report a failed mint, never for a run. */
+  /** A token for `repo` that may only write issues and read metadata (REPORT_TOKEN_PERMISSIONS): to report a failed mint, never for a run. */
   mintReportToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   /** True for the first failed-mint report on `repo` in this clock hour (UTC), atomically; false for every later one. */
   claimSetupReport(repo: RepoRef): Promise<boolean>;
@@ -265,7 +266,7 @@ function mintFailureBody(comment: AcceptedComment, code: unknown): string | unde
 
 /**
  * A failed mint, on the issue where it can be: a token that may only write
- * issues (the report token) puts 😕 on the comment and, once per
+ * issues and read metadata (the report token) puts 😕 on the comment and, once per
  * repository per clock hour (`claimSetupReport`), posts the comment naming
  * what to check. With credentials GitHub refuses (code app_auth or config)
  * nothing can be posted as the App: the log, the marker and the agent's
@@ -276,7 +277,8 @@ async function reportMintFailure(comment: AcceptedComment, code: unknown, deps: 
   const where = whereOf(comment);
   const body = mintFailureBody(comment, code);
   if (body === undefined) {
-    log("report:impossible", { ...where, code, why: "the App's credentials were refused, so nothing can be posted as the App" });
+    const why = code === "app_auth" || code === "config" ? "the App's credentials were refused, so nothing can be posted as the App" : "no narrower token would help";
+    log("report:impossible", { ...where, code, why });
     return;
   }
   let token: RepoToken;

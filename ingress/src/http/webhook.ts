@@ -6,8 +6,8 @@
  * only (trigger.ts) → a payload whose repository names agree (payload.ts) →
  * allowed repository → a mention (mention.ts) of MENTION_HANDLE, else of
  * the App's own `@<slug>` (learned from GitHub; 502 `app_unknown` when it
- * cannot be) → a comment made within the
- * delivery window (freshness.ts: the signature has no timestamp) → a human
+ * cannot be) → a comment made within the delivery window (freshness.ts:
+ * the signature has no timestamp) → a human
  * commenter, not a bot (gates.ts) → an instruction → write access: GitHub's
  * permission API says write, maintain or admin (permission.ts, cached; the
  * payload's author_association is only logged) → the atomic claim of the
