@@ -1,16 +1,11 @@
 /**
  * The token broker's line: whether GITHUB_AUTH reaches the webhook app's
- * AgentThinkTokenBroker, and whether the GitHub App's credentials work.
- * The broker's `appStatus()` asks `GET /app` as the App (kept a minute
- * there: ingress/src/app-check.ts) and answers the slug and name or what to
- * check, never a token or key; this line blocks on a wrong App id, key or
- * GitHub URL, and warns when MENTION_HANDLE is set to another name than the
- * App's slug. A webhook app deployed before `appStatus` existed is reached
- * with the old probe (a malformed repository it refuses before touching
- * GitHub) and warned about. Unreachable blocks in production and warns in
- * local dev, which runs without the webhook app. Each call is bounded by a
- * timeout; the caller passes the binding as a narrow interface. Why in
- * docs/health.md and docs/app-setup.md.
+ * AgentThinkTokenBroker, and whether the GitHub App works, by the broker's
+ * `appStatus()` (`GET /app` as the App; never a token or key). A handle
+ * that is not the App's slug warns; a broker without `appStatus` is reached
+ * with the old malformed-repository probe and warned about. The binding
+ * comes as a narrow interface; every call has a deadline. Why, and what
+ * each answer means: docs/health.md, docs/app-setup.md.
  */
 import { appStatusSchema, type AppStatus } from "../shared/app-status";
 import type { HealthCheck } from "../shared/health";
