@@ -108,7 +108,7 @@ export function resolveModelConfig(env: ModelEnv): ModelConfigResult {
     present(env.ANTHROPIC_MODEL) ? null : "ANTHROPIC_MODEL"
   ].filter((name): name is string => name !== null);
   if (missing.length > 0) {
-    return refuse("model is not configured", `set ${missing.join(", ")} (or MODEL_PROVIDER=scripted for the offline model)`);
+    return refuse("model is not configured", `set ${missing.join(", ")} (docs/model-setup.md; MODEL_PROVIDER=scripted runs only the offline demonstration)`);
   }
   for (const [name, what] of SECRETS) {
     const value = env[name];

@@ -184,6 +184,10 @@ describe("the two Workers against each other", () => {
 
   it("blocks a webhook app setting its own config refuses, once", () => {
     expect(webhookSettingsCheck(good())).toMatchObject({ status: "ok", detail: "mention @agent-think; deliveries up to 1048576 bytes" });
+    expect(webhookSettingsCheck(withVars({}, { MENTION_HANDLE: "" }))).toMatchObject({
+      status: "ok",
+      detail: "mention the App's own @<slug> (MENTION_HANDLE unset); deliveries up to 1048576 bytes"
+    });
     expect(webhookSettingsCheck(withVars({}, { MENTION_HANDLE: "@ two words" }))).toMatchObject({ status: "block", detail: expect.stringContaining("MENTION_HANDLE") });
     expect(webhookSettingsCheck(withVars({}, { MAX_BODY_BYTES: "12" }))).toMatchObject({ status: "block", detail: expect.stringContaining("MAX_BODY_BYTES") });
     // The allowlist and the URL have lines of their own.

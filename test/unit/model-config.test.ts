@@ -81,8 +81,8 @@ describe("resolveModelConfig", () => {
     expect(resolveModelConfig({ LOCAL_DEV: "", OPENAI_MODEL: "gpt-5.5" })).toEqual({
       ok: false,
       error:
-        "model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID, ANTHROPIC_MODEL (or MODEL_PROVIDER=scripted for the offline model)",
-      fix: "set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID, ANTHROPIC_MODEL (or MODEL_PROVIDER=scripted for the offline model)"
+        "model is not configured: set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID, ANTHROPIC_MODEL (docs/model-setup.md; MODEL_PROVIDER=scripted runs only the offline demonstration)",
+      fix: "set AI_GATEWAY_ACCOUNT_ID, AI_GATEWAY_ID, ANTHROPIC_MODEL (docs/model-setup.md; MODEL_PROVIDER=scripted runs only the offline demonstration)"
     });
   });
 

@@ -166,7 +166,8 @@ export function webhookSettingsCheck({ ingress }: Pick<Pair, "ingress">): Doctor
   const label = "Webhook app settings";
   try {
     const config = readConfig({ ...varsOf(ingress), ALLOWED_REPOS: "", GITHUB_API_URL: "https://api.github.com", BOT_LOGIN: "" });
-    return line("webhook-settings", label, "ok", `mention ${config.handle}; deliveries up to ${config.maxBodyBytes} bytes`);
+    const handle = config.handle || "the App's own @<slug> (MENTION_HANDLE unset)";
+    return line("webhook-settings", label, "ok", `mention ${handle}; deliveries up to ${config.maxBodyBytes} bytes`);
   } catch (error) {
     return line("webhook-settings", label, "block", `${configErrorText(error)}: the webhook app answers 500 to every delivery`, "fix that variable in ingress/wrangler.jsonc");
   }
