@@ -15,7 +15,8 @@
  * taken after the comment was made, so while a delivery is in the window
  * its claim exists, and once the claim is gone no delivery of the comment
  * is accepted (dedup.test.ts holds the two constants to this). The agent's
- * dispatch is idempotent per comment as well.
+ * dispatch is idempotent per comment as well. A claim that must last longer
+ * (a month's budget notice: docs/ingress.md) names its own retention.
  */
 import { DurableObject } from "cloudflare:workers";
 
@@ -28,14 +29,15 @@ export type ClaimRecord = { deliveryId: string; claimedAt: number };
 export { claimName } from "./trigger";
 
 export class CommentClaim extends DurableObject<Env> {
-  /** True for the first claim of this comment; false for every later one. */
-  async claim(deliveryId: string): Promise<boolean> {
+  /** True for the first claim of this comment; false for every later one. Kept `retentionMs` (a positive whole number of ms). */
+  async claim(deliveryId: string, retentionMs: number = CLAIM_RETENTION_MS): Promise<boolean> {
+    if (!Number.isSafeInteger(retentionMs) || retentionMs <= 0) throw new TypeError(`retentionMs must be a positive whole number of milliseconds; got ${String(retentionMs)}`);
     const { storage } = this.ctx;
     if (storage.kv.get<ClaimRecord>(CLAIM_KEY) !== undefined) return false;
     const claimedAt = Date.now();
     storage.kv.put<ClaimRecord>(CLAIM_KEY, { deliveryId, claimedAt });
     // After the claim is taken: awaiting here cannot let a second claim in first.
-    await storage.setAlarm(claimedAt + CLAIM_RETENTION_MS);
+    await storage.setAlarm(claimedAt + retentionMs);
     return true;
   }
 

@@ -14,6 +14,7 @@
  */
 import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
+import { budgetNoticeKey } from "../../src/shared/monthly-budget";
 import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
 import {
@@ -81,6 +82,8 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     mintToken: mint,
     mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),
     claimSetupReport: (repo) => env.COMMENT_CLAIMS.getByName(setupReportClaim(repo, Date.now())).claim("setup-report"),
+    claimBudgetNotice: (repo, issueNumber, at) =>
+      env.COMMENT_CLAIMS.getByName(budgetNoticeClaim(repo, issueNumber, at)).claim("budget-notice", BUDGET_NOTICE_RETENTION_MS),
     github: (token) => installationClient(token, config().apiUrl, log, config().retryBaseMs),
     identity: (token) => identity(env, config(), token, log),
     knownBotLogin: () => knownAppIdentity(env.GITHUB_APP_ID ?? "", config().apiUrl, Date.now())?.login,
@@ -97,6 +100,15 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
  * has (`setup-report:<owner>/<name>:<YYYY-MM-DDTHH>`).
  */
 export const setupReportClaim = (repo: RepoRef, now: number) => `setup-report:${repo.owner}/${repo.name}:${new Date(now).toISOString().slice(0, 13)}`.toLowerCase();
+
+/**
+ * The claim that lets one monthly-budget notice a calendar month (UTC)
+ * through for an issue (`budget-notice:<YYYY-MM>:<owner>/<name>#<n>`), kept
+ * longer than the longest month so it outlives the month it names.
+ */
+export const budgetNoticeClaim = (repo: RepoRef, issueNumber: number, at: number) =>
+  `budget-notice:${budgetNoticeKey(`${repo.owner}/${repo.name}`, issueNumber, at)}`;
+export const BUDGET_NOTICE_RETENTION_MS = 32 * 24 * 60 * 60 * 1000;
 
 /** Which comment, review comment or review a marker is about (exactly one id is set). */
 function markerRef(marker: HandledMarker): TriggerRef {

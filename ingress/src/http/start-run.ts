@@ -23,7 +23,9 @@
  * (docs/app-setup.md says when nothing can be posted). An identity GitHub
  * would not give is reported like a failed dispatch (`identity:failed`,
  * marker `reason: identity`): a run is never dispatched without the App's
- * bot.
+ * bot. A dispatch refused by MONTHLY_COST_BUDGET gets 😕 and, once per
+ * issue per calendar month (`claimBudgetNotice`), a comment saying so
+ * (marker `refused`, `reason: monthly_budget`; docs/costs.md).
  */
 import {
   isStopInstruction,
@@ -34,6 +36,7 @@ import {
   type PullRequestRef,
   type RepoVisibility
 } from "../../../src/shared/dispatch";
+import { isMonthlyBudgetRefusal, monthOf, nextMonthStart } from "../../../src/shared/monthly-budget";
 import { issueBodySha256 } from "../issue-body";
 import { pullRequestSchema } from "../payload";
 import { claimName, idField, pullRequestRef, type TriggerRef } from "../trigger";
@@ -98,6 +101,8 @@ export type StartRunDeps = {
   mintReportToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   /** True for the first failed-mint report on `repo` in this clock hour (UTC), atomically; false for every later one. */
   claimSetupReport(repo: RepoRef): Promise<boolean>;
+  /** True for the first monthly-budget notice on the issue in `at`'s calendar month (UTC), atomically; false for every later one. */
+  claimBudgetNotice(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
   github(token: string): InstallationClient;
   /** The App's bot as GitHub names it (cached); throws with a public message, never a default. */
   identity(token: string): Promise<BotIdentity>;
@@ -209,6 +214,11 @@ async function dispatchRun(
   try {
     result = await deps.dispatch(input);
   } catch (error) {
+    if (isMonthlyBudgetRefusal(error)) {
+      log("delivery:refused", { ...where, reason: "monthly_budget", error: errorMessage(error) });
+      await reportBudgetRefusal(comment, github, deps, mark);
+      return;
+    }
     log("dispatch:failed", { ...where, error: errorMessage(error) });
     const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment. Nothing is running for it; mention \`${comment.handle}\` again to retry.`;
     await notStarted(comment, github, body, deps, () => mark("failed", { reason: "dispatch" }));
@@ -237,11 +247,37 @@ async function tellNothingToStop(comment: AcceptedComment, github: InstallationC
   }
 }
 
-/** The run did not start: say so on the issue, then mark the comment with why. Nothing here throws. */
+/**
+ * The agent refused the run because the month's spend reached
+ * MONTHLY_COST_BUDGET: 😕 every time, and the comment saying so only for the
+ * issue's first refusal this calendar month (UTC), so a busy issue is not
+ * answered with the same note per mention. Its words are ours, not the
+ * refusal's (which names the figures). Never throws.
+ */
+async function reportBudgetRefusal(
+  comment: AcceptedComment,
+  github: InstallationClient,
+  deps: StartRunDeps,
+  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+): Promise<void> {
+  const at = deps.now();
+  let first = false;
+  try {
+    first = await deps.claimBudgetNotice(comment.repo, comment.issueNumber, at);
+  } catch (error) {
+    // Unsure whether the issue was told this month: only the reaction, rather than a comment per mention.
+    deps.log("report:claim-failed", { ...whereOf(comment), error: errorMessage(error) });
+  }
+  const resumes = new Date(nextMonthStart(at)).toISOString().slice(0, 10);
+  const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: it has spent its cost budget for this month (${monthOf(at)}, UTC). Nothing is running for this comment. New runs start again on the 1st (${resumes}, 00:00 UTC), or sooner if whoever runs agent-think raises \`MONTHLY_COST_BUDGET\`: ask them. Then mention \`${comment.handle}\` again to retry. This note is posted once a month per issue; later mentions this month get only 😕.`;
+  await notStarted(comment, github, first ? body : undefined, deps, () => mark("refused", { reason: "monthly_budget" }));
+}
+
+/** The run did not start: say so on the issue (no body: 😕 only), then mark the comment with why. Nothing here throws. */
 async function notStarted(
   comment: AcceptedComment,
   github: InstallationClient,
-  body: string,
+  body: string | undefined,
   deps: Pick<StartRunDeps, "log">,
   marking: () => Promise<void>
 ): Promise<void> {

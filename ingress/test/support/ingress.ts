@@ -59,10 +59,19 @@ export async function sendTimed(delivery: Delivery, options: SendOptions = {}): 
 
 /** `base` with an in-isolate agent whose `dispatch` refuses, naming the token (and is recorded): workerd prints every rejected RPC call, and what crosses is name, message and `remote`. */
 export function refusingAgentEnv(base: Env = env): Env {
+  return agentRefusingWith((input) => `agent refused the run for token ${input.installationToken}`, base);
+}
+
+/**
+ * `base` with an in-isolate agent whose `dispatch` (recorded) throws what a
+ * refusal is once it crossed RPC: a plain Error with the refusal's message
+ * and `remote`, none of its own properties (`code`, its class's name).
+ */
+export function agentRefusingWith(message: (input: DispatchInput) => string, base: Env = env): Env {
   const agent = {
     async dispatch(input: DispatchInput): Promise<DispatchResult> {
       RecordingAgentThink.calls.push(input);
-      throw Object.assign(new Error(`agent refused the run for token ${input.installationToken}`), { remote: true });
+      throw Object.assign(new Error(message(input)), { remote: true });
     }
   };
   return { ...base, AGENT_THINK: agent as unknown as Env["AGENT_THINK"] };
