@@ -11,7 +11,8 @@
  * The continuation is a write: the gate (gate.ts) lets it through only from
  * the dashboard's own origin with a JSON body, so a page on another site
  * cannot start runs with an operator's Access cookie. Unknown thread 404,
- * not failed or stale 409, a repository outside ALLOWED_REPOS 403 saying so. The health report is behind Access like every
+ * not failed or stale 409, a repository outside ALLOWED_REPOS or a month
+ * whose spend reached MONTHLY_COST_BUDGET 403 saying so. The health report is behind Access like every
  * other path here (route-policy.ts denies by default). Pure: the command
  * center, the continuation (claim, fresh token, submit: src/service.ts) and
  * the health checks (src/health/) are reached through `deps`. Other paths
@@ -20,6 +21,7 @@
 import { z } from "zod";
 import { decodeCursor } from "../command-center/cursor";
 import { isRepoNotAllowed } from "../run/repo-allowlist";
+import { isMonthlyBudgetRefusal } from "../shared/monthly-budget";
 import { isSessionName } from "../run/session-name";
 import {
   DEFAULT_SNAPSHOT_LIMIT,
@@ -102,7 +104,8 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
       outcome = await deps.continueRun(session, deps.operator(request));
     } catch (error) {
       deps.onError?.(error);
-      if (isRepoNotAllowed(error)) return json({ error: (error as Error).message }, 403);
+      // Refused by the operator's own settings, in words we wrote: the client may read them.
+      if (isRepoNotAllowed(error) || isMonthlyBudgetRefusal(error)) return json({ error: (error as Error).message }, 403);
       return json({ error: "the continuation could not be submitted" }, 502);
     }
     if (outcome.ok) return json(outcome.result, 202, NO_STORE);

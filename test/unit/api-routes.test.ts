@@ -3,6 +3,7 @@ import { encodeCursor } from "../../src/command-center/cursor";
 import { EMPTY_METRICS } from "../../src/command-center/metrics";
 import { handleApiRoute, type ApiRouteDeps, type ContinueOutcome } from "../../src/http/api-routes";
 import { RepoNotAllowedError } from "../../src/run/repo-allowlist";
+import { MonthlyBudgetConfigError, MonthlyBudgetReachedError } from "../../src/shared/monthly-budget";
 import type { Snapshot, SnapshotOptions } from "../../src/shared/command-center";
 
 const ORIGIN = "https://agent-think.test";
@@ -113,6 +114,22 @@ describe("POST /api/command-center/continue/:session", () => {
     expect(response?.status).toBe(403);
     expect(await response?.json()).toEqual({ error: refusal.message });
     expect(errors).toEqual([refusal]);
+  });
+
+  it("answers 403 with the refusal's words once the month's spend reached MONTHLY_COST_BUDGET, and 502 for a budget that does not parse", async () => {
+    const refusal = new MonthlyBudgetReachedError(10, { month: "2026-12", spent: { usd: 10.4, complete: true } }, Date.UTC(2026, 11, 15));
+    const { deps, errors } = fakeDeps({ "acme-widgets-7": refusal, "acme-widgets-8": new MonthlyBudgetConfigError("MONTHLY_COST_BUDGET must be a positive number") });
+    const response = await handleApiRoute(post("/api/command-center/continue/acme-widgets-7"), deps);
+    expect(response?.status).toBe(403);
+    expect(await response?.json()).toEqual({
+      error:
+        "monthly cost budget reached: $10.40 of MONTHLY_COST_BUDGET $10.00 spent in 2026-12 (UTC), so agent-think starts no new runs until 2027-01-01 00:00 UTC or until the budget is raised; runs already going finish"
+    });
+    // A configuration error is the operator's to read in the health report, not the route's to echo.
+    const misconfigured = await handleApiRoute(post("/api/command-center/continue/acme-widgets-8"), deps);
+    expect(misconfigured?.status).toBe(502);
+    expect(await misconfigured?.json()).toEqual({ error: "the continuation could not be submitted" });
+    expect(errors).toHaveLength(2);
   });
 
   it("refuses other methods", async () => {
