@@ -5,7 +5,7 @@
  * (inline-snapshot.ts) and, in #root, the first view drawn from it
  * (first-view.tsx), streamed: the snapshot is asked for at once, beside
  * the page's own file; the headers (with a `Link` preload of the page's
- * script and stylesheet) and the head go out without waiting for it, then
+ * own assets) and the head go out without waiting for it, then
  * the view in place of what index.html marks as #root's placeholder, and
  * the data before `</body>`. Anything else is left to the next handler.
  * Pure: the assets binding, the snapshot and the renderer are parameters.
