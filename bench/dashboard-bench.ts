@@ -17,8 +17,9 @@
  *       warm-up load (same DOM, same stylesheet), its scripts removed, served
  *       by the same Worker: the floor for painting those pixels, so A - B is
  *       what the JS, the API call and the socket cost.
- * A's index.html carries the first snapshot page (src/http/inline-snapshot.ts);
- * the probe notes whether it was there.
+ * A's index.html carries the first snapshot page (src/http/inline-snapshot.ts)
+ * and the first view the Worker drew from it (src/http/first-view.tsx); the
+ * document as it arrived says whether each was there.
  * Per load, in the page's own clock from navigation start, both as the
  * browser reports when a frame was presented: first-contentful-paint (the
  * `paint` entry), and data shown: the later of the metric tiles and the
@@ -32,7 +33,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM_ARGS, findChromium } from "../scripts/lib/chromium";
-import { INLINE_SNAPSHOT_ID } from "../src/http/inline-snapshot";
+import { FIRST_VIEW_ATTRIBUTE, INLINE_SNAPSHOT_ID } from "../src/http/inline-snapshot";
 import { MAX_RECENT_THREADS } from "../src/shared/command-center";
 import { summarize, type Summary } from "./stats";
 
@@ -63,8 +64,10 @@ export type PageLoad = {
   domContentLoadedMs: number;
   /** Thread rows in the DOM when it first held the data (the socket's state has 50, a first page 100). */
   rows: number;
-  /** The document held the snapshot the Worker inlines (seen by the probe before the SPA took it). */
+  /** The document, as it arrived, held the snapshot the Worker inlines. */
   inlineSnapshot: boolean;
+  /** ... and its #root the first view the Worker drew from it (so the rows came with the document). */
+  firstView: boolean;
   /** Document plus resources (JS, CSS, the snapshot), as transferred; excludes the socket. */
   transferBytes: number;
   /** Resources served from a cache (transferSize 0 with a body): expect none. */
@@ -99,14 +102,13 @@ export type DashboardFigures = {
  * and MIN_ROWS thread rows.
  */
 const PROBE = `(() => {
-  const probe = { dataDomAt: null, tilesAt: null, rowAt: null, rows: 0, inline: false };
+  const probe = { dataDomAt: null, tilesAt: null, rowAt: null, rows: 0 };
   window.__benchProbe = probe;
   const rowsSelector = '[data-testid="thread-row"]';
   const mark = (element, id) => {
     if (element && !element.hasAttribute("elementtiming")) element.setAttribute("elementtiming", id);
   };
   const check = () => {
-    if (document.getElementById(${JSON.stringify(INLINE_SNAPSHOT_ID)})) probe.inline = true;
     const tiles = document.querySelector('[data-testid="metric-tiles"]');
     mark(tiles && tiles.querySelector(".tile-value"), "bench-tiles");
     for (const title of document.querySelectorAll(rowsSelector + " .thread-title")) mark(title, "bench-row");
@@ -155,13 +157,12 @@ const READ = `(() => {
     ttfbMs: nav.responseStart,
     domContentLoadedMs: nav.domContentLoadedEventEnd,
     rows: probe.rows,
-    inlineSnapshot: probe.inline,
     documentBytes: nav.transferSize,
     resources
   };
 })()`;
 
-type Read = Omit<PageLoad, "transferBytes" | "cachedResources" | "resources" | "pageErrors"> & {
+type Read = Omit<PageLoad, "transferBytes" | "cachedResources" | "resources" | "pageErrors" | "inlineSnapshot" | "firstView"> & {
   documentBytes: number;
   resources: { name: string; type: string; transferBytes: number; bodyBytes: number; startMs: number; endMs: number }[];
 };
@@ -177,7 +178,7 @@ async function loadOnce(browser: Browser, url: string, capture = false): Promise
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
     await page.addInitScript({ content: PROBE });
-    await page.goto(url, { waitUntil: "commit", timeout: LOAD_TIMEOUT_MS });
+    const navigation = await page.goto(url, { waitUntil: "commit", timeout: LOAD_TIMEOUT_MS });
     try {
       await page.waitForFunction(DONE, undefined, { timeout: LOAD_TIMEOUT_MS, polling: 50 });
     } catch (error) {
@@ -191,8 +192,13 @@ async function loadOnce(browser: Browser, url: string, capture = false): Promise
     }
     const read = (await page.evaluate(READ)) as Read;
     const { documentBytes, resources, ...figures } = read;
+    // Read after the figures, from the browser's copy: the page runs nothing for it.
+    const arrived = (await navigation?.text()) ?? "";
+    const element = new RegExp(`<script type="application/json" id="${INLINE_SNAPSHOT_ID}"( ${FIRST_VIEW_ATTRIBUTE})?>`).exec(arrived);
     const load: PageLoad = {
       ...figures,
+      inlineSnapshot: element !== null,
+      firstView: element?.[1] !== undefined,
       transferBytes: documentBytes + resources.reduce((sum, resource) => sum + resource.transferBytes, 0),
       cachedResources: resources.filter((resource) => resource.transferBytes === 0 && resource.bodyBytes > 0).length,
       resources: resources.map(({ name, type, transferBytes, startMs, endMs }) => ({ name, type, transferBytes, startMs, endMs })),
