@@ -1,12 +1,12 @@
 /**
  * `/`'s first view as HTML: the SPA's own App, rendered in the Worker with
- * react-dom's static prerender from the snapshot `/` carries, for the
+ * react-dom's renderToString from the snapshot `/` carries, for the
  * browser to show before its JS and then hydrate (src/client.tsx). Null
  * when the snapshot does not read or any part of the render fails: `/` then
  * renders in the browser as it would without it. Why: docs/dashboard.md.
  */
 import { StrictMode, type ReactNode } from "react";
-import { prerender } from "react-dom/static";
+import { renderToString } from "react-dom/server";
 import { StaticRouter } from "react-router";
 import { App } from "../ui/app";
 import { firstView } from "../ui/first-view";
@@ -19,22 +19,31 @@ import { readInlineSnapshot } from "../ui/view-models/inline-snapshot";
 export async function renderFirstView(json: string, options: { now: number; onError?(error: unknown): void }): Promise<string | null> {
   const inline = readInlineSnapshot(json, options.now);
   if (!inline) return null;
-  let failed = false;
-  const fail = (error: unknown) => {
-    failed = true;
-    options.onError?.(error);
-  };
+  return renderWhole(
+    <StrictMode>
+      <App firstView={firstView(inline, true)} router={AtRoot} />
+    </StrictMode>,
+    options.onError
+  );
+}
+
+/** How React's server output opens a Suspense boundary it left for the client to render. */
+export const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
+
+/**
+ * `element` as HTML, or null when any part of it failed: a throw, or a
+ * boundary React gave up on because a component under it threw (which
+ * renderToString otherwise hides behind the boundary's fallback).
+ * Synchronous under the hood: nothing on `/` suspends, and it costs half of
+ * a streaming prerender.
+ */
+export function renderWhole(element: ReactNode, onError?: (error: unknown) => void): string | null {
   try {
-    const { prelude } = await prerender(
-      <StrictMode>
-        <App firstView={firstView(inline, true)} router={AtRoot} />
-      </StrictMode>,
-      { onError: fail }
-    );
-    const html = await new Response(prelude).text();
-    return failed ? null : html;
+    const html = renderToString(element);
+    if (html.includes(CLIENT_RENDERED_BOUNDARY)) throw new Error("a part of the first view failed to render on the server");
+    return html;
   } catch (error) {
-    if (!failed) fail(error);
+    onError?.(error);
     return null;
   }
 }

@@ -5,7 +5,8 @@
  * come out as text; a snapshot that does not read draws nothing.
  */
 import { describe, expect, it } from "vitest";
-import { renderFirstView } from "../../src/http/first-view";
+import { createElement as h, Suspense } from "react";
+import { renderFirstView, renderWhole } from "../../src/http/first-view";
 import { escapeJsonForHtml } from "../../src/http/inline-snapshot";
 import type { Snapshot } from "../../src/shared/command-center";
 import { metrics, NOW, thread } from "./ui/fixtures";
@@ -52,5 +53,19 @@ describe("renderFirstView", () => {
       expect(await renderFirstView(text, { now: NOW, onError: (error) => errors.push(error) })).toBeNull();
     }
     expect(errors).toEqual([]);
+  });
+
+  it("draws nothing when a part fails, even one a Suspense boundary would hide behind its fallback", () => {
+    const Broken = (): never => {
+      throw new Error("broken row");
+    };
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    const loading = h("p", null, "loading");
+    expect(renderWhole(h(Suspense, { fallback: loading }, h(Broken)), onError)).toBeNull();
+    expect(renderWhole(h(Broken), onError)).toBeNull();
+    expect(errors).toHaveLength(2);
+    expect(renderWhole(h(Suspense, { fallback: loading }, h("p", null, "fine")), onError)).toBe("<!--$--><p>fine</p><!--/$-->");
+    expect(errors).toHaveLength(2);
   });
 });
