@@ -26,7 +26,12 @@ export type SpaDeps = {
   answer?(request: Request): Promise<Response>;
   /** The first view's markup for the snapshot's JSON text, or null; absent: #root keeps index.html's placeholder. */
   renderFirstView?(json: string): Promise<string | null>;
+  /** How long `/` waits for the snapshot before it goes out without one (SNAPSHOT_WAIT_MS). */
+  snapshotWaitMs?: number;
 };
+
+/** A command center slower than this does not hold `/`: the page goes out as index.html, and the SPA asks the API itself. */
+export const SNAPSHOT_WAIT_MS = 1_500;
 
 /** index.html's marks around #root's placeholder (the top bar drawn before the JS), which the first view replaces. */
 export const FIRST_VIEW_OUTLET = { open: "<!--first-view-->", close: "<!--/first-view-->" };
@@ -39,7 +44,7 @@ export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<R
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
   if (!deps.assets) return notFound(); // a Worker built without the dashboard (the test runtime)
   const answer = !thread && request.method === "GET" ? deps.answer : undefined;
-  const snapshot = answer ? answer(snapshotRequestFor(request)).then(inlineSnapshotJson) : null;
+  const snapshot = answer ? within(answer(snapshotRequestFor(request)).then(inlineSnapshotJson), deps.snapshotWaitMs ?? SNAPSHOT_WAIT_MS) : null;
   snapshot?.catch(() => undefined); // read below, or dropped with a page that is not a 200
   // The inlined page is built from the whole file, never from a 304 or a range.
   const headers = answer ? withoutConditionals(request.headers) : request.headers;
@@ -88,6 +93,13 @@ async function streamWithSnapshot(
     }
   })();
   return new Response(readable, { status: 200, headers });
+}
+
+/** `promise`'s value, or null once `ms` have passed without it. */
+function within<T>(promise: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Where #root's placeholder is, its marks included, or null when the page marks none. */

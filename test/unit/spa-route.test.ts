@@ -246,6 +246,22 @@ describe("handleSpaRoute", () => {
     expect(rest.endsWith("</html>")).toBe(true);
   });
 
+  it("does not wait for a command center that does not answer: the page goes out as index.html", async () => {
+    let asked = 0;
+    const spa: SpaDeps = {
+      ...deps(() => new Promise<Response>(() => {}), MARKED_INDEX).deps,
+      renderFirstView: async () => {
+        asked += 1;
+        return "<p>never</p>";
+      },
+      snapshotWaitMs: 20
+    };
+    const response = (await handleSpaRoute(get("/"), spa))!;
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.text()).toBe(MARKED_INDEX);
+    expect(asked).toBe(0);
+  });
+
   it("draws nothing for a thread page or a HEAD, which keep index.html as it is", async () => {
     let asked = 0;
     const render = async () => {
