@@ -62,6 +62,8 @@ export function continueOutcome(status: number, body: unknown): ContinueOutcome 
     };
   }
   if (status === 403) {
+    // The gate's refusals say "forbidden: …"; the operator's own settings (ALLOWED_REPOS, the month's budget) speak for themselves.
+    if (detail && !detail.startsWith("forbidden")) return { ok: false, reason: "forbidden", message: `Refused: ${detail}` };
     return {
       ok: false,
       reason: "forbidden",

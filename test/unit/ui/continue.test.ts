@@ -38,6 +38,16 @@ describe("continueOutcome", () => {
     expect(conflict.message).toContain("(thread is running)");
     expect(continueOutcome(403, undefined)).toMatchObject({ ok: false, reason: "forbidden" });
     expect(continueOutcome(403, undefined).message).not.toContain("(");
+    // The gate's refusal keeps the origin and Access explanation.
+    expect(continueOutcome(403, { error: "forbidden: not a same-origin JSON request" }).message).toBe(
+      "Refused: continuing is allowed only from the dashboard's own origin, behind Access. (forbidden: not a same-origin JSON request)"
+    );
+  });
+
+  it("says a refusal by the operator's own settings in its own words", () => {
+    const budget = "agent-think: this month's runs have cost $50.00 of MONTHLY_COST_BUDGET=$50: no new run starts before 2027-01-01 00:00 UTC";
+    expect(continueOutcome(403, { error: budget })).toEqual({ ok: false, reason: "forbidden", message: `Refused: ${budget}` });
+    expect(continueOutcome(403, { error: budget }).message).not.toContain("origin");
   });
 
   it("reports anything else with its status, leaving out an HTML error page", () => {
