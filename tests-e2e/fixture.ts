@@ -64,7 +64,9 @@ export async function startDevServer(options: {
         persistTo,
         containers: options.containers,
         githubApiUrl: options.githubApiUrl,
-        vars: options.vars
+        vars: options.vars,
+        // Bundled once by the suite's globalSetup (support/worker-bundle.ts).
+        bundle: process.env.AGENT_THINK_E2E_BUNDLE ? { script: process.env.AGENT_THINK_E2E_BUNDLE, config: join(ROOT, "wrangler.jsonc") } : undefined
       })
   });
 }

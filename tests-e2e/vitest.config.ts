@@ -15,8 +15,9 @@ export default defineConfig({
     // scripts they drive): re-importing it per file was a fifth of the
     // suite's CPU (docs/testing.md). Servers stay per file.
     isolate: false,
-    // Chromium is found (and the npm build unpacked) once, before any file.
-    globalSetup: ["tests-e2e/support/chromium-setup.ts"],
+    // Chromium is found (and the npm build unpacked) once, before any file,
+    // and the agent Worker bundled once for every server the fixture starts.
+    globalSetup: ["tests-e2e/support/chromium-setup.ts", "tests-e2e/support/worker-bundle.ts"],
     // Starting wrangler takes 5-10 s and happens inside the first test that uses it.
     testTimeout: 60_000,
     hookTimeout: 60_000

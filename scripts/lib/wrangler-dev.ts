@@ -31,11 +31,18 @@ export type WranglerDevOptions = {
    * wins), e.g. the Cloudflare Access settings for the e2e tests.
    */
   vars?: Record<string, string>;
+  /**
+   * The Worker already bundled (`wrangler deploy --dry-run --outdir`),
+   * served as it is (`--no-bundle`) instead of bundled again at start, with
+   * its config named (wrangler would otherwise look for one beside the script).
+   */
+  bundle?: { script: string; config: string };
 };
 
 export function wranglerDevArgs(options: WranglerDevOptions): string[] {
   const args = [
     "dev",
+    ...(options.bundle ? [options.bundle.script, "--no-bundle", "-c", options.bundle.config] : []),
     "--local",
     "--ip",
     LOCAL_HOST,

@@ -633,6 +633,10 @@ describe("npm start helpers", () => {
     expect(args.join(" ")).toContain("--port 9001");
     expect(args.join(" ")).toContain("PUBLIC_BASE_URL:http://127.0.0.1:9001");
     expect(args.join(" ")).toContain("--persist-to /tmp/state --inspector-port 9002");
+    expect(args).not.toContain("--no-bundle");
+    // A bundle made once up front is served as it is, not bundled again.
+    const bundled = wranglerDevArgs({ port: 9001, localDev: true, bundle: { script: "/tmp/b/index.js", config: "/repo/wrangler.jsonc" } });
+    expect(bundled.slice(0, 6)).toEqual(["dev", "/tmp/b/index.js", "--no-bundle", "-c", "/repo/wrangler.jsonc", "--local"]);
   });
 
   it("reads PORT", () => {
