@@ -1,7 +1,7 @@
 /**
- * `npm test` (the whole plan) and `npm run test:quick` (`--quick`: unit and
- * Workers only), run by scripts/lib/test-plan.ts two jobs at a time
- * (TEST_JOBS to change it). Each job's output goes to
+ * `npm test` (the whole plan, three jobs at a time) and `npm run
+ * test:quick` (`--quick`: unit and Workers only, two), run by
+ * scripts/lib/test-plan.ts (TEST_JOBS to change how many). Each job's output goes to
  * test-results/logs/<job>.log and is printed whole when the job ends, so
  * two suites never interleave; the last line is the totals of every
  * suite's JSON report (scripts/test-summary.mjs).
@@ -17,7 +17,7 @@ const LOGS = join(ROOT, "test-results", "logs");
 
 const quick = process.argv.includes("--quick");
 const plan = quick ? QUICK_PLAN : FULL_PLAN;
-const jobs = Number(process.env.TEST_JOBS ?? 2);
+const jobs = Number(process.env.TEST_JOBS ?? (quick ? 2 : 3));
 // Every Node process the suites start (wrangler about 30 times, vitest, the CLIs) reuses V8's compiled code.
 const compileCache = process.env.NODE_COMPILE_CACHE ?? join(ROOT, "node_modules", ".cache", "node-compile-cache");
 

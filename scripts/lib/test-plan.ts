@@ -26,8 +26,33 @@ const vitest = (config: string, report: string) => [
 export const UNIT: TestJob = { name: "unit", commands: [vitest("test/unit.vitest.config.ts", "unit")] };
 export const WORKERS: TestJob = { name: "workers", commands: [vitest("test/vitest.config.ts", "workers")] };
 export const INGRESS: TestJob = { name: "ingress", commands: [vitest("ingress/test/vitest.config.ts", "ingress")] };
-export const BUILD: TestJob = { name: "build", commands: [["vite", "build", "--logLevel", "warn"]] };
-export const E2E: TestJob = { name: "e2e", commands: [vitest("tests-e2e/vitest.config.ts", "e2e")], after: ["build"] };
+/** The dashboard for the e2e servers, and Chromium found (the npm build unpacked) before two e2e jobs could race to unpack it. */
+export const BUILD: TestJob = { name: "build", commands: [["vite", "build", "--logLevel", "warn"], ["tsx", "scripts/find-chromium.ts"]] };
+
+/**
+ * The e2e files that drive Chromium, and the two heaviest others, as a job
+ * of their own: the e2e suite alone was the longest job, one file at a
+ * time, so its two halves run side by side once the other suites are done.
+ */
+export const E2E_BROWSER_FILES = [
+  "tests-e2e/dashboard.test.ts",
+  "tests-e2e/eval-report.test.ts",
+  "tests-e2e/health-banner.test.ts",
+  "tests-e2e/operator-view.test.ts",
+  "tests-e2e/repro-pages.test.ts",
+  "tests-e2e/eval.test.ts",
+  "tests-e2e/chaos.test.ts"
+];
+export const E2E_BROWSER: TestJob = {
+  name: "e2e-browser",
+  commands: [[...vitest("tests-e2e/vitest.config.ts", "e2e-browser"), ...E2E_BROWSER_FILES]],
+  after: ["build"]
+};
+export const E2E: TestJob = {
+  name: "e2e",
+  commands: [[...vitest("tests-e2e/vitest.config.ts", "e2e"), ...E2E_BROWSER_FILES.flatMap((file) => ["--exclude", file])]],
+  after: ["build"]
+};
 
 export const TYPECHECK: TestJob = {
   name: "typecheck",
@@ -47,7 +72,7 @@ export const TYPECHECK: TestJob = {
  * and mostly waits on wrangler and the browser, so it starts first (after
  * the build it needs) and the CPU-bound suites fill the other slot.
  */
-export const FULL_PLAN: TestJob[] = [BUILD, E2E, WORKERS, UNIT, INGRESS, TYPECHECK];
+export const FULL_PLAN: TestJob[] = [BUILD, E2E, E2E_BROWSER, WORKERS, UNIT, INGRESS, TYPECHECK];
 export const QUICK_PLAN: TestJob[] = [WORKERS, UNIT];
 
 export type JobResult = { name: string; ok: boolean; ms: number; skipped?: string };

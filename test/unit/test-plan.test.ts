@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { readdirSync } from "node:fs";
 import { FULL_PLAN, QUICK_PLAN, runPlan, type TestJob } from "../../scripts/lib/test-plan";
 
 const job = (name: string, after?: string[]): TestJob => ({ name, commands: [["true"]], ...(after ? { after } : {}) });
@@ -75,10 +76,22 @@ describe("npm test's plan", () => {
   });
 
   test("the full plan runs every suite and the typecheck, the e2e suite after the build; the quick one only unit and Workers", () => {
-    expect(FULL_PLAN.map((planned) => planned.name).sort()).toEqual(["build", "e2e", "ingress", "typecheck", "unit", "workers"]);
+    expect(FULL_PLAN.map((planned) => planned.name).sort()).toEqual(["build", "e2e", "e2e-browser", "ingress", "typecheck", "unit", "workers"]);
     expect(FULL_PLAN.find((planned) => planned.name === "e2e")?.after).toEqual(["build"]);
+    expect(FULL_PLAN.find((planned) => planned.name === "e2e-browser")?.after).toEqual(["build"]);
     expect(QUICK_PLAN.map((planned) => planned.name).sort()).toEqual(["unit", "workers"]);
     const reports = FULL_PLAN.flatMap((planned) => planned.commands.flat().filter((arg) => arg.startsWith("--outputFile.json=")));
-    expect(reports.sort()).toEqual(["e2e", "ingress", "unit", "workers"].map((name) => `--outputFile.json=test-results/${name}.json`));
+    expect(reports.sort()).toEqual(["e2e", "e2e-browser", "ingress", "unit", "workers"].map((name) => `--outputFile.json=test-results/${name}.json`).sort());
+  });
+
+  test("the two e2e jobs split the e2e files between them: every file in exactly one", () => {
+    const files = readdirSync("tests-e2e").filter((name) => name.endsWith(".test.ts")).map((name) => `tests-e2e/${name}`);
+    const browser = FULL_PLAN.find((planned) => planned.name === "e2e-browser")!.commands[0]!;
+    const rest = FULL_PLAN.find((planned) => planned.name === "e2e")!.commands[0]!;
+    const named = browser.filter((arg) => arg.startsWith("tests-e2e/") && arg.endsWith(".test.ts"));
+    const excluded = rest.flatMap((arg, index) => (rest[index - 1] === "--exclude" ? [arg] : []));
+    expect(named.sort()).toEqual(excluded.sort());
+    for (const file of named) expect(files).toContain(file);
+    expect(files.filter((file) => !named.includes(file)).length).toBeGreaterThan(0);
   });
 });
