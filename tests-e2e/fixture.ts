@@ -2,11 +2,13 @@
  * The e2e fixture: a real `wrangler dev --local` per test file, on a free
  * port, with its Durable Object and R2 state in a fresh temporary directory
  * or one the caller passes in, e.g. with skills seeded before the start
- * (other wrangler processes on this machine use `.wrangler/state` and 8787).
+ * (other wrangler processes on this machine use `.wrangler/state` and 8787),
+ * serving the Worker the suite's globalSetup bundled once
+ * (support/worker-bundle.ts).
  *
  * `test` exposes it three times, each started only when a test asks for
  * it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model), one per
- * file; `sharedServer`, the same, one for the whole suite; and
+ * file; `sharedServer`, the same, one for each e2e job; and
  * `accessServer`, one per file, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
  * local HTTPS stand-in (support/access-issuer.ts). Wrangler runs in its
  * own process group because it leaves workerd children; teardown kills the
