@@ -231,7 +231,7 @@ export const test = base
     return server;
   })
   /**
-   * The same configuration as `server`, started once for the whole suite
+   * The same configuration as `server`, started once for the whole e2e job
    * (the e2e files share one worker: vitest.config.ts). Only for files whose
    * tests touch nothing but their own fresh sessions and read no total of
    * the command center or state of a bucket; each start costs about 6 CPU
