@@ -127,8 +127,12 @@ export function formatDashboard(dashboard: DashboardResult, bundle: BundleFigure
   const { seed, mainState } = dashboard;
   const others = mainState.refreshed.total - seed.threads;
   const spaLoads = dashboard.loads.spa;
-  const fromSocket = spaLoads.filter((load) => load.rows < SNAPSHOT_PAGE_ROWS).length;
-  const fetched = spaLoads.filter((load) => load.rows >= SNAPSHOT_PAGE_ROWS && loadScripts(load).snapshotBeforeData).length;
+  // A load that came with the Worker's first view had its rows from the markup (the DOM fills as it parses,
+  // so its row count when the data was first there says nothing); the others tell by where the rows came from.
+  const drawn = spaLoads.filter((load) => load.firstView).length;
+  const rendered = spaLoads.filter((load) => !load.firstView);
+  const fromSocket = rendered.filter((load) => load.rows < SNAPSHOT_PAGE_ROWS).length;
+  const fetched = rendered.filter((load) => load.rows >= SNAPSHOT_PAGE_ROWS && loadScripts(load).snapshotBeforeData).length;
   const carried = spaLoads.filter((load) => load.inlineSnapshot).length;
   const cached = [...spaLoads, ...dashboard.loads.static].reduce((sum, load) => sum + load.cachedResources, 0);
   lines.push(
@@ -157,7 +161,8 @@ export function formatDashboard(dashboard: DashboardResult, bundle: BundleFigure
   const scripts = spaLoads.map(loadScripts);
   const median = (values: number[]) => summarize(values).p50;
   lines.push(
-    `  A's index.html carried the snapshot in ${carried} of ${spaLoads.length} loads; the data came from it in ${spaLoads.length - fromSocket - fetched},`,
+    `  A's index.html carried the snapshot in ${carried} of ${spaLoads.length} loads, and the Worker's first view drawn from it in ${drawn};`,
+    `  of the ${rendered.length} the browser rendered, the data came from the snapshot in ${rendered.length - fromSocket - fetched},`,
     `  from GET /api/command-center in ${fetched} and from the socket's state (50 rows) in ${fromSocket}.`,
     "",
     `  JS \`/\` loads, gzipped (${bundle.dir.replace(/^.*\/(dist\/)/, "$1")}, node:zlib; bundle table below):`,
