@@ -261,13 +261,7 @@ async function reportBudgetRefusal(
   mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
 ): Promise<void> {
   const at = deps.now();
-  let first = false;
-  try {
-    first = await deps.claimBudgetNotice(comment.repo, comment.issueNumber, at);
-  } catch (error) {
-    // Unsure whether the issue was told this month: only the reaction, rather than a comment per mention.
-    deps.log("report:claim-failed", { ...whereOf(comment), error: errorMessage(error) });
-  }
+  const first = await claimedFirst(() => deps.claimBudgetNotice(comment.repo, comment.issueNumber, at), comment, deps.log);
   const resumes = new Date(nextMonthStart(at)).toISOString().slice(0, 10);
   const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: it has spent its cost budget for this month (${monthOf(at)}, UTC). Nothing is running for this comment. New runs start again on the 1st (${resumes}, 00:00 UTC), or sooner if whoever runs agent-think raises \`MONTHLY_COST_BUDGET\`: ask them. Then mention \`${comment.handle}\` again to retry. This note is posted once a month per issue; later mentions this month get only 😕.`;
   await notStarted(comment, github, first ? body : undefined, deps, () => mark("refused", { reason: "monthly_budget" }));
@@ -325,14 +319,22 @@ async function reportMintFailure(comment: AcceptedComment, code: unknown, deps: 
     return;
   }
   log.addSecret(token.token);
-  let first = false;
-  try {
-    first = await deps.claimSetupReport(comment.repo);
-  } catch (error) {
-    // Unsure whether one was posted this hour: only the reaction, rather than a comment per mention.
-    log("report:claim-failed", { ...where, error: errorMessage(error) });
-  }
+  const first = await claimedFirst(() => deps.claimSetupReport(comment.repo), comment, log);
   await reportNotStarted(comment, deps.github(token.token), first ? body : undefined, log);
+}
+
+/**
+ * Whether this report is the first of its period (`claim`, atomic). A claim
+ * that cannot be asked counts as not first: unsure whether the issue was
+ * told, only the reaction, rather than a comment per mention.
+ */
+async function claimedFirst(claim: () => Promise<boolean>, comment: AcceptedComment, log: Logger): Promise<boolean> {
+  try {
+    return await claim();
+  } catch (error) {
+    log("report:claim-failed", { ...whereOf(comment), error: errorMessage(error) });
+    return false;
+  }
 }
 
 /** 😕 on the comment and, with a body, one short comment on the issue; each failure is logged, never thrown. */
