@@ -10,6 +10,7 @@
  * the data before `</body>`. Anything else is left to the next handler.
  * Pure: the assets binding, the snapshot and the renderer are parameters.
  */
+import { withTimeout } from "../health/run-checks";
 import { isSessionName } from "../run/session-name";
 import { inlineSnapshotElement, inlineSnapshotJson, snapshotRequestFor, withoutConditionals } from "./inline-snapshot";
 import { notFound } from "./responses";
@@ -44,7 +45,7 @@ export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<R
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
   if (!deps.assets) return notFound(); // a Worker built without the dashboard (the test runtime)
   const answer = !thread && request.method === "GET" ? deps.answer : undefined;
-  const snapshot = answer ? within(answer(snapshotRequestFor(request)).then(inlineSnapshotJson), deps.snapshotWaitMs ?? SNAPSHOT_WAIT_MS) : null;
+  const snapshot = answer ? withTimeout(answer(snapshotRequestFor(request)).then(inlineSnapshotJson), deps.snapshotWaitMs ?? SNAPSHOT_WAIT_MS, "the command center's snapshot") : null;
   snapshot?.catch(() => undefined); // read below, or dropped with a page that is not a 200
   // The inlined page is built from the whole file, never from a 304 or a range.
   const headers = answer ? withoutConditionals(request.headers) : request.headers;
@@ -93,13 +94,6 @@ async function streamWithSnapshot(
     }
   })();
   return new Response(readable, { status: 200, headers });
-}
-
-/** `promise`'s value, or null once `ms` have passed without it. */
-function within<T>(promise: Promise<T | null>, ms: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** Where #root's placeholder is, its marks included, or null when the page marks none. */
