@@ -57,7 +57,7 @@ export function planScript(instruction: string, options: { continuation?: boolea
     const rest = match[2]!.trim();
     switch (verb) {
       case "run":
-        push({ kind: "tool", toolName: "bash", input: { command: rest }, say: `Running \`${rest}\`.` });
+        push({ kind: "tool", toolName: "bash", input: { command: rest, backend: "shell" }, say: `Running \`${rest}\`.` });
         break;
       case "container":
         push({
@@ -244,16 +244,16 @@ function reproductionDemo(asked: string): ScriptStep[] {
     {
       kind: "tool",
       toolName: "bash",
-      input: { command: `mkdir -p ${DEMO_PAGE_DIR} && touch ${BUG} ${CHECK} ${PAGE} && ls ${DEMO_REPRO_DIR}` },
+      input: { command: `mkdir -p ${DEMO_PAGE_DIR} && touch ${BUG} ${CHECK} ${PAGE} && ls ${DEMO_REPRO_DIR}`, backend: "shell" },
       say: `Setting up ${DEMO_REPRO_DIR}.`
     },
     { kind: "tool", toolName: "write", input: { path: BUG, content: BUG_SOURCE }, say: "Writing the smallest code that shows the bug." },
     { kind: "tool", toolName: "write", input: { path: CHECK, content: CHECK_SOURCE }, say: "Writing a check that prints expected against actual." },
-    { kind: "tool", toolName: "bash", input: { command: `sh ${CHECK}` }, say: "Running the check in the shell." },
+    { kind: "tool", toolName: "bash", input: { command: `sh ${CHECK}`, backend: "shell" }, say: "Running the check in the shell." },
     {
       kind: "tool",
       toolName: "bash",
-      input: { command: `curl -s https://${DEMO_BLOCKED_HOST}/` },
+      input: { command: `curl -s https://${DEMO_BLOCKED_HOST}/`, backend: "shell" },
       say: `Reaching ${DEMO_BLOCKED_HOST}, which is not on the sandbox's network allowlist: the egress gateway refuses it.`
     },
     { kind: "tool", toolName: "write", input: { path: PAGE, content: PAGE_SOURCE }, say: "Writing a page a maintainer can open." },
