@@ -13,7 +13,9 @@
  *   TEST: fail-once <message>  the same, except in a continued run (the
  *                              envelope's continuationOf is set)
  *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
- *                              not-reproduced, needs-info, pr-opened, no-pr…)
+ *                              not-reproduced, needs-info, no-pr…), with the
+ *                              fields the outcome requires filled in, each
+ *                              saying it is scripted (SCRIPTED_FIELDS)
  *   TEST: result-json <json>   call report_result with this whole input
  *   TEST: call <tool> <json>   call any tool with this whole input (open_pull_request…)
  *   TEST: skill <name>         call activate_skill for <name>
@@ -110,7 +112,7 @@ export function planScript(instruction: string, options: { continuation?: boolea
         const space = rest.indexOf(" ");
         const outcome = space < 0 ? rest : rest.slice(0, space);
         const summary = space < 0 ? "Scripted result." : unescape(rest.slice(space + 1));
-        push({ kind: "tool", toolName: "report_result", input: { outcome, summary }, say: "Recording the result." });
+        push({ kind: "tool", toolName: "report_result", input: { outcome, summary, ...SCRIPTED_FIELDS[outcome] }, say: "Recording the result." });
         break;
       }
       case "result-json": {
@@ -155,6 +157,18 @@ export function planScript(instruction: string, options: { continuation?: boolea
   push({ kind: "reply", text: `Scripted run finished after ${steps.length} tool call(s).` });
   return steps;
 }
+
+/**
+ * What `TEST: result` adds for the fields its outcome requires
+ * (src/run/ending.ts), so a one-line result is one the tool accepts. Each
+ * says it is scripted; a test of the requirements themselves uses
+ * `TEST: result-json`.
+ */
+export const SCRIPTED_FIELDS: Partial<Record<string, Record<string, unknown>>> = {
+  reproduced: { steps: ["scripted: no command ran"], evidence: "scripted: no evidence was gathered" },
+  "not-reproduced": { steps: ["scripted: no command ran"], evidence: "scripted: no evidence was gathered" },
+  "needs-info": { missing: ["scripted: nothing was asked"] }
+};
 
 const unescape = (text: string) =>
   text.replaceAll("\\n", "\n").replace(/\\x([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
@@ -268,7 +282,8 @@ function reproductionDemo(asked: string): ScriptStep[] {
           `${BUG}: pageCount(total, perPage) returns Math.floor(total / perPage)`,
           `sh ${CHECK}: pageCount(101, 10) is expected to be 11 and is 10`,
           "The published page runs the same function in the browser"
-        ]
+        ],
+        evidence: `${BUG}'s own comment says pageCount is how many pages total items need at perPage a page: 101 items at 10 a page need 11, and it returns 10.`
       },
       say: "Recording the result."
     },

@@ -292,6 +292,7 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
   const steps = result.steps ?? [];
   const changes = result.changes ?? [];
   const addressed = result.addressed ?? [];
+  const missing = result.missing ?? [];
   const parts = [
     blockPart(quoteModelText(result.summary), policy),
     // Steps are commands and clicks to repeat: code, verbatim.
@@ -299,13 +300,17 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
     listPart(changes.map(oneLine), (change) => `- ${neutralize(change, policy, { mode: "inline" })}`, "changes"),
     inlinePart(result.verification ? oneLine(result.verification) : "", policy),
     listPart(addressed.map(addressedLine), (line) => `- ${neutralize(line, policy, { mode: "inline" })}`, "review points"),
-    patchPart(result.patch ?? "")
+    patchPart(result.patch ?? ""),
+    inlinePart(result.evidence ? oneLine(result.evidence) : "", policy),
+    listPart(missing.map(oneLine), (question) => `- ${neutralize(question, policy, { mode: "inline" })}`, "questions")
   ];
   return fitMessage(
-    ([summary, stepLines, changeLines, verification, addressedLines, patch], cut) => {
+    ([summary, stepLines, changeLines, verification, addressedLines, patch, evidence, missingLines], cut) => {
       const lines = [...opening, `### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
       if (result.reproductionUrl) lines.push("", `**Reproduction:** ${reproductionText(result.reproductionUrl, policy)}`);
       if (result.pullRequestUrl) lines.push("", `**Pull request:** ${pullRequestText(result.pullRequestUrl, policy)}`);
+      if (result.evidence) lines.push("", `**Evidence:** ${evidence!}`);
+      if (missing.length) lines.push("", "**To go on, this needs**", missingLines!);
       if (steps.length) lines.push("", "**Steps**", stepLines!);
       if (changes.length) lines.push("", "**Changes**", changeLines!);
       if (addressed.length) lines.push("", "**Review**", addressedLines!);

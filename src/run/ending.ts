@@ -17,10 +17,17 @@ export const MAX_PATCH_CHARS = 30_000;
 
 /**
  * What an outcome must come with, or the maintainer reading the comment
- * cannot act on it. The tool's validation answers the model with the field
- * that is missing, so it can call again.
+ * cannot act on it: a reproduction or a "not reproduced" names its evidence
+ * (docs/skills.md, Outcomes), a question names what is missing, a pull
+ * request how it was verified. The tool's validation answers the model with
+ * the field that is missing, so it can call again.
  */
-const REQUIRED_FIELDS: Partial<Record<ResultOutcome, ReadonlyArray<"pullRequestUrl" | "changes" | "verification" | "addressed" | "patch">>> = {
+type RequiredField = "steps" | "evidence" | "missing" | "pullRequestUrl" | "changes" | "verification" | "addressed" | "patch";
+const REQUIRED_FIELDS: Partial<Record<ResultOutcome, ReadonlyArray<RequiredField>>> = {
+  reproduced: ["steps", "evidence"],
+  "not-reproduced": ["steps", "evidence"],
+  "needs-info": ["missing"],
+  "pr-opened": ["pullRequestUrl", "changes", "verification"],
   "pr-updated": ["pullRequestUrl", "changes", "verification"],
   "review-addressed": ["pullRequestUrl", "addressed", "verification"],
   "patch-suggested": ["patch", "addressed"]
@@ -34,7 +41,21 @@ export const runResultSchema = z.object({
       "How the run ended. pr-updated: commits pushed to the App's open pull request for this issue; review-addressed: review changes pushed to the pull request's branch; patch-suggested: nothing pushed, a patch in `patch`."
     ),
   summary: z.string().min(1).max(4_000).describe("One to three sentences a maintainer reads first."),
-  steps: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("Steps to reproduce, or what was done."),
+  steps: z.array(z.string().min(1).max(1_000)).min(1).max(30).optional().describe("The commands that show it, or what was run (reproduced, not-reproduced)."),
+  evidence: z
+    .string()
+    .min(1)
+    .max(2_000)
+    .optional()
+    .describe(
+      "Why the outcome holds (reproduced, not-reproduced): the documentation, test, types or source that the behaviour contradicts, or that says it is intended, with its file or link; or what was run that shows it does not occur."
+    ),
+  missing: z
+    .array(z.string().min(1).max(500))
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("needs-info: what cannot be stated or checked (the input, the actual result, the expected result, a valid envelope), each as a question the reporter can answer."),
   reproductionUrl: z.url().optional().describe("The deployed reproduction page."),
   pullRequestUrl: z.url().optional().describe("The pull request that was opened."),
   changes: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("What the pull request changes."),

@@ -73,10 +73,32 @@ describe("describeEnding", () => {
 });
 
 describe("report_result input", () => {
+  const evidence = "README.md: dequal compares own enumerable properties only";
   it("accepts the skills' shape and refuses an unknown outcome or a bad link", () => {
-    expect(runResultSchema.safeParse({ outcome: "needs-info", summary: "Which version?" }).success).toBe(true);
+    expect(runResultSchema.safeParse({ outcome: "needs-info", summary: "Which version?", missing: ["Which version of widgets?"] }).success).toBe(true);
     expect(runResultSchema.safeParse({ outcome: "fixed", summary: "x" }).success).toBe(false);
-    expect(runResultSchema.safeParse({ outcome: "reproduced", summary: "x", reproductionUrl: "not a url" }).success).toBe(false);
+    expect(runResultSchema.safeParse({ outcome: "reproduced", summary: "x", steps: ["node check.mjs"], evidence, reproductionUrl: "not a url" }).success).toBe(false);
+  });
+
+  /** The fields the schema says are missing, by name. */
+  const missingFields = (input: object) => (runResultSchema.safeParse(input).error?.issues ?? []).map((issue) => issue.path.join("."));
+
+  it("requires each outcome's evidence: steps and evidence for a reproduction or not, what is missing for a question", () => {
+    expect(missingFields({ outcome: "reproduced", summary: "It happens." })).toEqual(["steps", "evidence"]);
+    expect(missingFields({ outcome: "not-reproduced", summary: "Intended.", steps: ["npm run repro"] })).toEqual(["evidence"]);
+    expect(missingFields({ outcome: "not-reproduced", summary: "Intended.", steps: ["npm run repro"], evidence })).toEqual([]);
+    expect(missingFields({ outcome: "needs-info", summary: "Which version?" })).toEqual(["missing"]);
+    // An empty list is no evidence either.
+    expect(missingFields({ outcome: "needs-info", summary: "Which version?", missing: [] })).toEqual(["missing"]);
+    expect(missingFields({ outcome: "reproduced", summary: "It happens.", steps: [], evidence })).toEqual(["steps"]);
+  });
+
+  it("requires a pull request's link, its changes and how it was verified", () => {
+    expect(missingFields({ outcome: "pr-opened", summary: "Fixed." })).toEqual(["pullRequestUrl", "changes", "verification"]);
+    expect(
+      missingFields({ outcome: "pr-opened", summary: "Fixed.", pullRequestUrl: "https://github.com/acme/widgets/pull/2", changes: ["src/a.ts: x"], verification: "npm test: 3 passed" })
+    ).toEqual([]);
+    expect(missingFields({ outcome: "no-pr", summary: "Could not find the cause." })).toEqual([]);
   });
 });
 

@@ -51,6 +51,16 @@ describe("closing messages", () => {
     expect(pr).toContain("**Verified:** tests pass");
   });
 
+  it("render a result's evidence, and what a question needs, before the steps", () => {
+    const notReproduced = closingText(
+      { kind: "result", result: { outcome: "not-reproduced", summary: "Intended.", steps: ["npm run repro"], evidence: "README.md says own properties only" } },
+      run
+    );
+    expect(notReproduced).toContain("Intended.\n\n**Evidence:** README.md says own properties only\n\n**Steps**\n1. `npm run repro`");
+    const question = closingText({ kind: "result", result: { outcome: "needs-info", summary: "Which version?", missing: ["Which version of app?", "What did you expect?"] } }, run);
+    expect(question).toContain("**To go on, this needs**\n- Which version of app?\n- What did you expect?");
+  });
+
   it("say how a failed, interrupted, cancelled or budget-stopped run ended, each with the thread link", () => {
     const endings = [
       { kind: "failed", error: "model `down`" },
@@ -95,7 +105,9 @@ const maximalResult: RunResult = {
   reproductionUrl: "https://bot.test/repro/0123456789abcdef0123456789abcdef/",
   pullRequestUrl: "https://github.com/acme/app/pull/123456",
   changes: Array.from({ length: 30 }, (_, i) => `${i} ${"c".repeat(996)}`),
-  verification: "V".repeat(2_000)
+  verification: "V".repeat(2_000),
+  evidence: "E".repeat(2_000),
+  missing: Array.from({ length: 10 }, (_, i) => `${i} ${"m".repeat(496)}`)
 };
 
 describe("the size of a comment", () => {
@@ -148,7 +160,9 @@ describe("what a model wrote, on the issue", () => {
           summary: hostile,
           steps: ["curl https://evil.test/@x", "ask @alice", "other/repo#1"],
           changes: ["thanks @bob for other/repo#2", "[link](https://evil.test)"],
-          verification: "reviewed by @carol, see GH-9"
+          verification: "reviewed by @carol, see GH-9",
+          evidence: "as @frank wrote in other/repo#5, https://evil.test/doc",
+          missing: ["ask @grace", "[docs](https://evil.test)"]
         }
       },
       { kind: "finished", text: hostile },

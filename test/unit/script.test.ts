@@ -14,7 +14,8 @@ describe("planScript", () => {
       "TEST: run never"
     ].join("\n");
     expect(planScript(instruction)).toEqual([
-      { kind: "tool", toolName: "bash", input: { command: "echo hi" }, say: "Running `echo hi`." },
+      // `run` names the shell: bash's own default is the container where there is one.
+      { kind: "tool", toolName: "bash", input: { command: "echo hi", backend: "shell" }, say: "Running `echo hi`." },
       {
         kind: "tool",
         toolName: "bash",
@@ -43,6 +44,16 @@ describe("planScript", () => {
     const plan = planScript("TEST: tools 3\nTEST: fail provider exploded\nTEST: reply unreachable");
     expect(plan.map((step) => step.kind)).toEqual(["tool", "tool", "tool", "fail"]);
     expect(plan.at(-1)).toEqual({ kind: "fail", message: "provider exploded" });
+  });
+
+  it("fills a one-line result with the fields its outcome requires, each saying it is scripted", () => {
+    const [reproduced] = planScript("TEST: result reproduced It happens.");
+    expect(reproduced).toMatchObject({ toolName: "report_result", input: { outcome: "reproduced", summary: "It happens.", evidence: expect.stringMatching(/^scripted: /) } });
+    const [question] = planScript("TEST: result needs-info Which version?");
+    expect(question).toMatchObject({ input: { outcome: "needs-info", missing: [expect.stringMatching(/^scripted: /)] } });
+    const [noPr] = planScript("TEST: result no-pr Nothing changed.");
+    expect(noPr).toMatchObject({ input: { outcome: "no-pr", summary: "Nothing changed." } });
+    expect(Object.keys((noPr as { input: object }).input)).toEqual(["outcome", "summary"]);
   });
 
   it("adds a closing reply when directives end without one", () => {
