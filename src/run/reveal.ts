@@ -18,9 +18,10 @@
  * `title`, `bodyText`, `message`, …), however deep. The egress gateway runs
  * every API answer the sandbox reads through it. Pure.
  */
-import { HTML_COMMENT, INVISIBLE, neutralizeEnvelopeTags } from "./sanitize";
+import { HTML_COMMENT, INVISIBLE, neutralizeEnvelopeTags, type Removed } from "./sanitize";
 
-export type Revealed = { text: string; revealed: boolean };
+/** `kinds`: what was made visible or neutralized, named as sanitize.ts names what it removes, in the order the passes run. */
+export type Revealed = { text: string; revealed: boolean; kinds: Removed[] };
 
 /** The keys of a GitHub answer whose values are text a person wrote (REST and GraphQL spellings). */
 export const WRITTEN_TEXT_KEYS: ReadonlySet<string> = new Set(["body", "body_text", "bodyText", "title", "message", "description", "name"]);
@@ -28,14 +29,23 @@ export const WRITTEN_TEXT_KEYS: ReadonlySet<string> = new Set(["body", "body_tex
 const TAG_BASE = 0xe0000;
 
 export function revealHidden(text: string): Revealed {
-  let out = text.replace(HTML_COMMENT, (comment) => `[hidden HTML comment: ${comment.replace(/^<!--/, "").replace(/-->$/, "").trim()}]`);
-  out = out.replace(/[\u{E0000}-\u{E007F}]+/gu, (run) => {
-    const decoded = [...run].map((char) => String.fromCharCode(char.codePointAt(0)! - TAG_BASE)).join("");
-    return `[hidden tag text: ${decoded.replace(/[^\x20-\x7E]/g, "")}]`;
-  });
-  out = out.replace(INVISIBLE, (char) => `[U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`);
-  out = neutralizeEnvelopeTags(out);
-  return { text: out, revealed: out !== text };
+  const kinds: Removed[] = [];
+  let out = text;
+  const pass = (kind: Removed, next: string) => {
+    if (next !== out) kinds.push(kind);
+    out = next;
+  };
+  pass("html-comments", out.replace(HTML_COMMENT, (comment) => `[hidden HTML comment: ${comment.replace(/^<!--/, "").replace(/-->$/, "").trim()}]`));
+  pass(
+    "unicode-tags",
+    out.replace(/[\u{E0000}-\u{E007F}]+/gu, (run) => {
+      const decoded = [...run].map((char) => String.fromCharCode(char.codePointAt(0)! - TAG_BASE)).join("");
+      return `[hidden tag text: ${decoded.replace(/[^\x20-\x7E]/g, "")}]`;
+    })
+  );
+  pass("invisible-characters", out.replace(INVISIBLE, (char) => `[U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}]`));
+  pass("lookalike-tags", neutralizeEnvelopeTags(out));
+  return { text: out, revealed: kinds.length > 0, kinds };
 }
 
 /** `value` (parsed JSON) with every written-text field revealed; `revealed` when any changed. */
