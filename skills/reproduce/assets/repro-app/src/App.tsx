@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { thrownResult, verdict } from "./outcome";
 import { REPRO, triggerBug, type ReproResult } from "./repro";
 
 type Shown = { state: "idle" } | { state: "running" } | { state: "done"; result: ReproResult };
@@ -11,8 +12,7 @@ export function App() {
     try {
       setShown({ state: "done", result: await triggerBug() });
     } catch (error) {
-      const actual = `threw: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
-      setShown({ state: "done", result: { expected: "no error", actual } });
+      setShown({ state: "done", result: thrownResult(error) });
     }
   }
 
@@ -30,7 +30,7 @@ export function App() {
       {result ? (
         <section aria-live="polite">
           <p>
-            <strong>{result.expected === result.actual ? "Matches expected: not reproduced" : "Differs from expected: bug reproduced"}</strong>
+            <strong>{verdict(result)}</strong>
           </p>
           <h2 style={{ fontSize: "1rem" }}>Expected</h2>
           <pre data-testid="expected" style={{ background: "#eefbea", padding: "0.75rem", whiteSpace: "pre-wrap" }}>{result.expected}</pre>
