@@ -1,9 +1,10 @@
 # The Sandbox container image: the workspace daemon (computerd) plus the
 # tools the agent's container shell runs: gh, git, Node 22, npm, wrangler,
 # curl, jq, and a C/C++ toolchain with python3 for node-gyp builds of users'
-# dependencies. wrangler builds it from wrangler.jsonc
+# dependencies, and the reproduction page's template with its dependencies
+# installed. wrangler builds it from wrangler.jsonc
 # (`containers[].images.app`). See docs/containers.md; the build context is
-# only ca/ (.dockerignore).
+# only ca/ and the template's directory (.dockerignore).
 
 # computerd is pinned to the version of @cloudflare/computer in package.json
 # (0.8.0). The Durable Object and computerd speak an RPC and sync protocol
@@ -109,6 +110,22 @@ RUN for tool in bash cat cc cmp cp curl cut find g++ gcc gh git grep head jq ls 
 
 # /temp: container-local scratch for long logs, never synced to the workspace.
 RUN mkdir -p /workspace /temp
+
+# The reproduction page's template (the reproduce skill's asset directory,
+# the same files the skill is seeded to R2 with), installed here so a
+# reproduction starts with `cp -a /opt/agent-think/repro-app/. /workspace/repro/`
+# instead of a minute of npm install. npm ci installs exactly its
+# package-lock.json. A build, and check.mjs's answer on the untouched
+# template (it says so, then exits 2), fail the image rather than a run when
+# the toolchain or Node's type stripping does not work; the build's output is
+# not kept. Last of the build steps: it changes most often.
+COPY skills/reproduce/assets/repro-app/ /opt/agent-think/repro-app/
+RUN cd /opt/agent-think/repro-app \
+ && npm ci \
+ && npm run build \
+ && rm -rf dist \
+ && node check.mjs 2>&1 | grep -q "src/repro.ts is still the template" \
+ && npm cache clean --force
 
 # computerd's defaults; the launch spec (src/pool/launch-spec.ts) sends the
 # same PORT and MOUNT_POINT. FUSE_MOUNT=auto uses real FUSE where /dev/fuse

@@ -10,15 +10,21 @@
  * starts calling a new tool fails here until the image has it. A variable
  * meant for commands reaches them (computerd passes a command only a few
  * variables and COMPUTER_VAR_ twins), and the build context holds only what
- * the Dockerfile copies. No Docker here: this reads the files.
+ * the Dockerfile copies. The reproduction page's template is the reproduce
+ * skill's asset directory, copied whole and installed with `npm ci` from a
+ * lockfile that pins exactly the versions its package.json names. No Docker
+ * here: this reads the files.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitIdentityScript } from "../../src/run/git-identity";
 import { wrapCommand } from "../../src/tools/command-report";
 
 const dockerfile = readFileSync("Dockerfile", "utf8");
+/** The reproduce skill's page template, and where the image holds it installed. */
+const TEMPLATE_DIR = "skills/reproduce/assets/repro-app";
+const TEMPLATE_IN_IMAGE = "/opt/agent-think/repro-app";
 const dockerignore = existsSync(".dockerignore") ? readFileSync(".dockerignore", "utf8") : "";
 // The package's exports map hides package.json, so read the installed copy.
 const installedVersion = (name: string) => (JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")) as { version: string }).version;
@@ -278,6 +284,18 @@ function inContext(path: string): boolean {
   return included;
 }
 
+/** Every file of the project a build could send, but dependencies and history. */
+function projectFiles(dir = "."): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = dir === "." ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name === ".git" ? [] : projectFiles(path);
+    return entry.isFile() ? [path] : [];
+  });
+}
+
+type PackageJson = { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+type PackageLock = { name: string; lockfileVersion: number; packages: Record<string, { version?: string } & Partial<PackageJson>> };
+
 describe("Dockerfile", () => {
   it("pins computerd to the installed @cloudflare/computer version", () => {
     const tag = /^FROM ghcr\.io\/cloudflare\/computer-computerd-linux-x64:(\S+) AS computerd$/m.exec(dockerfile)?.[1];
@@ -345,6 +363,39 @@ describe("Dockerfile", () => {
   });
 });
 
+describe("the reproduction page's template in the image", () => {
+  const copies = steps.filter((step) => step.keyword === "COPY" && !step.args.startsWith("--from")).map((step) => step.args.split(/\s+/));
+
+  it("copies exactly the template's directory, and installs it there with npm ci before cleaning npm's cache", () => {
+    expect(copies).toContainEqual([`${TEMPLATE_DIR}/`, `${TEMPLATE_IN_IMAGE}/`]);
+    const install = runs.find((run) => run.startsWith(`cd ${TEMPLATE_IN_IMAGE} `));
+    expect(install).toBeDefined();
+    const order = ["npm ci", "npm run build", "rm -rf dist", "node check.mjs", "npm cache clean --force"].map((part) => install!.indexOf(part));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    // Never a plain install: it could resolve other versions than the lockfile's.
+    expect(install).not.toMatch(/npm (install|i)\b/);
+  });
+
+  it("pins exactly the versions its package.json names, in its lockfile", () => {
+    const pkg = JSON.parse(readFileSync(join(TEMPLATE_DIR, "package.json"), "utf8")) as PackageJson;
+    const lock = JSON.parse(readFileSync(join(TEMPLATE_DIR, "package-lock.json"), "utf8")) as PackageLock;
+    const named = { ...pkg.dependencies, ...pkg.devDependencies };
+    expect(Object.keys(named).length).toBeGreaterThan(0);
+    for (const [name, version] of Object.entries(named)) {
+      expect({ name, version }).toEqual({ name, version: expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+      expect({ name, locked: lock.packages[`node_modules/${name}`]?.version }).toEqual({ name, locked: version });
+    }
+    // npm ci refuses a lockfile out of step with package.json; this says which.
+    expect(lock.name).toBe(pkg.name);
+    expect(lock.lockfileVersion).toBe(3);
+    expect({ dependencies: lock.packages[""]?.dependencies, devDependencies: lock.packages[""]?.devDependencies }).toEqual({
+      dependencies: pkg.dependencies,
+      devDependencies: pkg.devDependencies
+    });
+  });
+});
+
 describe("commandWords", () => {
   it("reads pipelines, substitutions, conditions, case arms and wrappers", () => {
     const script = [
@@ -361,11 +412,15 @@ describe("commandWords", () => {
 });
 
 describe(".dockerignore", () => {
-  it("sends only what the Dockerfile copies: ca/ and its certificates", () => {
+  it("sends only what the Dockerfile copies: ca/ and its certificates, and the template's directory", () => {
     expect(inContext("ca/.keep")).toBe(true);
     expect(inContext("ca/proxy.crt")).toBe(true);
     const copied = steps.filter((step) => step.keyword === "COPY" && !step.args.startsWith("--from")).map((step) => step.args.split(/\s+/)[0]!);
-    expect(copied).toEqual(["ca/"]);
+    expect(copied).toEqual(["ca/", `${TEMPLATE_DIR}/`]);
+    const template = filesUnder(TEMPLATE_DIR).map((file) => file.split(sep).join("/"));
+    expect(template).toContain(`${TEMPLATE_DIR}/package-lock.json`);
+    const sent = projectFiles().filter((path) => inContext(path));
+    expect(sent.sort()).toEqual(["ca/.keep", ...template.filter((file) => !/\/(node_modules|dist)\//.test(file))].sort());
   });
 
   it("never sends dependencies, history, build output or secrets", () => {
@@ -384,7 +439,13 @@ describe(".dockerignore", () => {
       ".env.local",
       "npm-debug.log",
       "ca/proxy.key",
-      "src/index.ts"
+      "src/index.ts",
+      "skills/reproduce/SKILL.md",
+      "skills/reproduce/references/repro-page.md",
+      "skills/reproduce/assets/repro-app-old/index.html",
+      `${TEMPLATE_DIR}/node_modules/react/package.json`,
+      `${TEMPLATE_DIR}/dist/index.html`,
+      `${TEMPLATE_DIR}/.env`
     ]) {
       expect({ path, inContext: inContext(path) }).toEqual({ path, inContext: false });
     }
