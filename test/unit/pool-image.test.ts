@@ -284,11 +284,15 @@ function inContext(path: string): boolean {
   return included;
 }
 
-/** Every file of the project a build could send, but dependencies and history. */
+// Directories .dockerignore's last lines (`**/<name>`) keep out at any depth:
+// not walked, since nothing under them is sent (and tests write there).
+const neverSent = new Set(dockerignore.split("\n").flatMap((line) => /^\*\*\/([\w.-]+)$/.exec(line.trim())?.[1] ?? []));
+
+/** Every file of the project a build could send. */
 function projectFiles(dir = "."): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir === "." ? entry.name : `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return entry.name === "node_modules" || entry.name === ".git" ? [] : projectFiles(path);
+    if (entry.isDirectory()) return neverSent.has(entry.name) ? [] : projectFiles(path);
     return entry.isFile() ? [path] : [];
   });
 }

@@ -98,7 +98,9 @@ describe("check.mjs", () => {
     const printed = JSON.parse(run.stdout) as { expected: string; actual: string };
     expect(JSON.parse(printed.actual)).toEqual({ "camelCase('IDs')": "iDs", "camelCase('AmazingIDs')": "amazingIDs", react: "19" });
     expect(JSON.parse(printed.expected)).toMatchObject({ "camelCase('IDs')": "ids" });
-    expect(run.stderr).toContain("Differs from expected: bug reproduced");
+    expect(run.stderr).toContain(
+      `Differs from expected: bug reproduced\n  camelCase('IDs'): expected "ids", actual "iDs"\n  camelCase('AmazingIDs'): expected "amazingIds", actual "amazingIDs"\n`
+    );
   });
 
   it("takes a triggerBug() that throws as a result: exit 1, actual 'threw <Name>: <message>', the error and its stack on stderr", () => {

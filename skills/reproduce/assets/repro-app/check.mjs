@@ -1,6 +1,7 @@
 // `npm run repro`: runs triggerBug() from src/repro.ts in Node, as the page's
-// button runs it in the browser, prints { expected, actual } as JSON and
-// says by its exit code what it found:
+// button runs it in the browser, prints { expected, actual } as JSON on
+// stdout (on stderr the page's verdict and, for examples folded into JSON
+// objects, each call that differs) and says by its exit code what it found:
 //   0  actual matches expected (the page says "Matches expected")
 //   1  they differ: the bug is there. A triggerBug() that throws is such a
 //      result, its actual "threw <Name>: <message>" (the error on stderr).
@@ -68,6 +69,25 @@ function loadHint(error) {
   return "the error came from loading src/repro.ts or what it imports, before triggerBug() ran: move the reproduction into triggerBug()";
 }
 
+function jsonObject(text) {
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** With several examples folded into JSON objects: each call whose value differs, one a line. */
+function differingCalls(result) {
+  const expected = jsonObject(result.expected);
+  const actual = jsonObject(result.actual);
+  if (!expected || !actual) return [];
+  return [...new Set([...Object.keys(expected), ...Object.keys(actual)])]
+    .filter((key) => JSON.stringify(expected[key]) !== JSON.stringify(actual[key]))
+    .map((key) => `  ${key}: expected ${JSON.stringify(expected[key]) ?? "nothing"}, actual ${JSON.stringify(actual[key]) ?? "nothing"}`);
+}
+
 function isResult(value) {
   return typeof value === "object" && value !== null && typeof value.expected === "string" && typeof value.actual === "string";
 }
@@ -103,7 +123,7 @@ async function main() {
   }
   finished = true;
   console.log(JSON.stringify({ expected: result.expected, actual: result.actual }, null, 2));
-  console.error(outcome.verdict(result));
+  console.error([outcome.verdict(result), ...differingCalls(result)].join("\n"));
   process.exitCode = outcome.matches(result) ? MATCHES : DIFFERS;
 }
 
