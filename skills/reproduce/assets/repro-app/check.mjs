@@ -88,6 +88,17 @@ function differingCalls(result) {
     .map((key) => `  ${key}: expected ${JSON.stringify(expected[key]) ?? "nothing"}, actual ${JSON.stringify(actual[key]) ?? "nothing"}`);
 }
 
+/** A returned value, short, whatever it is (a cycle or a BigInt does not stringify). */
+function shown(value) {
+  let text;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
 function isResult(value) {
   return typeof value === "object" && value !== null && typeof value.expected === "string" && typeof value.actual === "string";
 }
@@ -116,7 +127,7 @@ async function main() {
   }
   if (!isResult(result)) {
     couldNotRun(
-      `triggerBug() returned ${JSON.stringify(result) ?? String(result)}, not { expected: string, actual: string }`,
+      `triggerBug() returned ${shown(result)}, not { expected: string, actual: string }`,
       undefined,
       "return strings: fold several examples into one with JSON.stringify({ \"<call>\": value, ... })"
     );
