@@ -16,7 +16,7 @@ import { getAgentByName, type Connection } from "agents";
 import type { LanguageModel, ToolSet } from "ai";
 import { createModel, runMetadata } from "./model";
 import type { ModelEnv } from "./model/config";
-import { GATEWAY_PROVIDER_OPTIONS } from "./model/gateway";
+import { stepProviderOptions } from "./model/reasoning-effort";
 import { RUN_CONTRACT } from "./run/run-contract";
 import { runMessage } from "./run/run-message";
 import { githubHost, parseGitHubApiUrl } from "./shared/github-urls";
@@ -42,7 +42,7 @@ import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type Submissi
 import { CommandReplay } from "./run/command-replay";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
-import type { StepContext } from "@cloudflare/think";
+import type { PrepareStepContext, StepContext } from "@cloudflare/think";
 import { RunReports } from "./report/run-reports";
 import type { RunRef } from "./report/notices";
 import { RunLedger } from "./run/run-ledger";
@@ -471,7 +471,6 @@ export class ThinkAgent extends Think<Env> {
       ...(prepared ? { messages: withWorkspaceBlock(ctx.messages, prepared) } : {}),
       maxSteps: this.maxSteps,
       ...(stops.length > 0 ? { stopWhen: stops } : {}),
-      providerOptions: GATEWAY_PROVIDER_OPTIONS,
       // Every tool result is redacted before the model, the transcript or a socket sees it.
       tools: confineTools(ctx.tools, (value) => this.#token.redactDeep(value)),
       // bash replaces the workspace's generic exec tool.
@@ -479,9 +478,13 @@ export class ThinkAgent extends Think<Env> {
     };
   }
 
-  /** Before every model call: renew the run's token when it is about to expire (the gateway and the Worker's posts use it). */
-  override async beforeStep() {
+  /**
+   * Before every model call: renew the run's token when it is about to expire (the gateway and the Worker's posts use it),
+   * and send the step's provider options, its reasoning effort set by the skill the run activated (src/model/reasoning-effort.ts).
+   */
+  override async beforeStep(ctx: PrepareStepContext) {
     await this.#token.fresh();
+    return { providerOptions: stepProviderOptions(this.modelEnv(), ctx) };
   }
 
   override async afterToolCall(ctx: ToolCallResultContext) {

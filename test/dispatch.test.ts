@@ -237,7 +237,8 @@ describe("bad input", () => {
     ["stored keys without a gateway token", { AI_GATEWAY_KEYS: "stored", OPENAI_API_KEY: "sk-a", ANTHROPIC_API_KEY: "sk-b" }, /^AI_GATEWAY_KEYS=stored needs CLOUDFLARE_AIG_TOKEN/],
     ["request keys without the Anthropic key", { AI_GATEWAY_KEYS: "request", CLOUDFLARE_AIG_TOKEN: "aig", OPENAI_API_KEY: "sk-a" }, /ANTHROPIC_API_KEY is not set: set ANTHROPIC_API_KEY/],
     ["a gateway id without an account id", { AI_GATEWAY_ACCOUNT_ID: "", CLOUDFLARE_AIG_TOKEN: "aig" }, /^model is not configured: set AI_GATEWAY_ACCOUNT_ID \(/],
-    ["an account id without a gateway id", { AI_GATEWAY_ID: "", CLOUDFLARE_AIG_TOKEN: "aig" }, /^model is not configured: set AI_GATEWAY_ID \(/]
+    ["an account id without a gateway id", { AI_GATEWAY_ID: "", CLOUDFLARE_AIG_TOKEN: "aig" }, /^model is not configured: set AI_GATEWAY_ID \(/],
+    ["a reasoning effort that is not one", { CLOUDFLARE_AIG_TOKEN: "aig", REASONING_EFFORT: "loud" }, /^REASONING_EFFORT has "loud", which is not an effort: set REASONING_EFFORT/]
   ];
 
   it.each(modelRefusals)("refuses dispatch and Continue with %s, naming the variable, and writes nothing", async (_name, overrides, message) => {

@@ -4,19 +4,23 @@
  * primary request fails, and a recorded error when both fail. Each request's
  * exact URL and headers are checked in both key modes: stored keys (BYOK,
  * only cf-aig-authorization) and request keys (each provider's own header),
- * with the turn's cf-aig-metadata. Providers are MSW handlers; nothing
- * reaches the network.
+ * with the turn's cf-aig-metadata. Each step's provider options are checked
+ * in the bodies: OpenAI's reasoning effort per the skill the run activated
+ * (REASONING_EFFORT), and Anthropic's prompt caching. Providers are MSW
+ * handlers; nothing reaches the network.
  */
 import { env } from "cloudflare:workers";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import openPr from "../skills/open-pr/SKILL.md?raw";
 import { sessionName } from "../src/run/session-name";
-import { agentFor, assistantText, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, assistantText, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 import {
   ANTHROPIC_MESSAGES_URL,
   anthropicText,
   OPENAI_RESPONSES_URL,
   openaiText,
+  openaiToolCall,
   providerError,
   providerHandlers,
   type RecordedRequest
@@ -24,7 +28,11 @@ import {
 import { GatewayThinkAgent, TEST_GATEWAY_ENV } from "./worker";
 
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: "error" });
+  // The skill the reasoning-effort tests activate, as `npm run seed:r2` puts it.
+  await env.SKILLS_BUCKET.put("skills/open-pr/SKILL.md", openPr);
+});
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
@@ -73,7 +81,32 @@ describe("model chain", () => {
       { url: OPENAI_RESPONSES_URL, headers: { "cf-aig-authorization": GATEWAY_AUTH, "cf-aig-metadata": metadata } }
     ]);
     const body = JSON.parse(recorded[0]!.body);
-    expect(body).toMatchObject({ model: "gpt-5.5-test", store: false, stream: true, reasoning: { effort: "high" } });
+    expect(body).toMatchObject({ model: "gpt-5.5-test", store: false, stream: true, reasoning: { effort: "medium" } });
+  });
+
+  it("reasons at medium until the run activates open-pr, then at high", async () => {
+    let asked = 0;
+    const { status, recorded, messages } = await runTurn({
+      openai: () => (++asked === 1 ? openaiToolCall("activate_skill", { name: "open-pr" }) : openaiText("diagnosed")),
+      anthropic: () => providerError(500, "fallback must not be called")
+    });
+    expect(status.status).toBe("completed");
+    expect(toolParts(messages)).toEqual([expect.objectContaining({ type: "tool-activate_skill", state: "output-available" })]);
+    expect(assistantText(messages)).toContain("diagnosed");
+    expect(recorded.map((request) => JSON.parse(request.body).reasoning.effort)).toEqual(["medium", "high"]);
+    expect(recorded.map((request) => JSON.parse(request.body).store)).toEqual([false, false]);
+  });
+
+  it("follows REASONING_EFFORT: one effort for every step when no skill has its own", async () => {
+    let asked = 0;
+    const { recorded } = await runTurn(
+      {
+        openai: () => (++asked === 1 ? openaiToolCall("activate_skill", { name: "open-pr" }) : openaiText("done")),
+        anthropic: () => providerError(500, "fallback must not be called")
+      },
+      { REASONING_EFFORT: "low" }
+    );
+    expect(recorded.map((request) => JSON.parse(request.body).reasoning.effort)).toEqual(["low", "low"]);
   });
 
   it("falls back to Anthropic when the primary request fails, still sending no provider key", async () => {
@@ -89,7 +122,8 @@ describe("model chain", () => {
       { url: ANTHROPIC_MESSAGES_URL, headers }
     ]);
     expect(recorded[1]!.headers["anthropic-version"]).toBe("2023-06-01");
-    expect(JSON.parse(recorded[1]!.body)).toMatchObject({ model: "claude-test", stream: true });
+    // Anthropic's automatic prompt caching: the request's top-level cache_control caches the prompt's prefix.
+    expect(JSON.parse(recorded[1]!.body)).toMatchObject({ model: "claude-test", stream: true, cache_control: { type: "ephemeral" } });
     expect(lines.some((line) => line.includes('"event":"model:fallback"'))).toBe(true);
   });
 

@@ -23,9 +23,12 @@
  * Every configuration that cannot work is an error naming the variable and
  * its fix, so a production Worker never quietly runs the scripted model or
  * accepts runs that fail at their first model call (docs/model-setup.md).
+ * REASONING_EFFORT (reasoning-effort.ts) is checked here too, in every mode.
  * An empty secret is unset; one of only whitespace is an error. Pure;
  * errors never hold a secret's value.
  */
+import { parseReasoningEffort } from "./reasoning-effort";
+
 export type ModelEnv = {
   MODEL_PROVIDER?: string;
   LOCAL_DEV?: string;
@@ -39,6 +42,8 @@ export type ModelEnv = {
   ANTHROPIC_API_KEY?: string;
   OPENAI_MODEL?: string;
   ANTHROPIC_MODEL?: string;
+  /** How hard OpenAI reasons, per skill (reasoning-effort.ts). */
+  REASONING_EFFORT?: string;
 };
 
 /** How gateway requests authenticate; see the header. No `gatewayToken` only under AI_GATEWAY_AUTH=off. */
@@ -85,6 +90,9 @@ export function gatewayAuthSetting(env: Pick<ModelEnv, "AI_GATEWAY_AUTH">): "req
 const refuse = (problem: string, fix: string): ModelConfigRefusal => ({ ok: false, error: `${problem}: ${fix}`, fix });
 
 export function resolveModelConfig(env: ModelEnv): ModelConfigResult {
+  // Checked in every mode: the scripted model ignores it, but a bad value is named before a real model relies on it.
+  const reasoning = parseReasoningEffort(env.REASONING_EFFORT);
+  if (!reasoning.ok) return reasoning;
   const provider = present(env.MODEL_PROVIDER);
   const account = present(env.AI_GATEWAY_ACCOUNT_ID);
   const gateway = present(env.AI_GATEWAY_ID);

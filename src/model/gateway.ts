@@ -1,7 +1,9 @@
 /**
  * The production model chain: OpenAI's Responses API through Cloudflare AI
- * Gateway (`store: false`, high reasoning effort), falling back to Anthropic
- * through the same gateway when the primary request fails.
+ * Gateway, falling back to Anthropic through the same gateway when the
+ * primary request fails. What each step asks of them (`store: false`, the
+ * reasoning effort, Anthropic's prompt caching) is reasoning-effort.ts's,
+ * sent from `ThinkAgent.beforeStep`.
  *
  * Both providers send through `gatewayFetch`, which puts on the gateway's
  * headers for the configured mode (stored or request keys, config.ts) and
@@ -14,11 +16,6 @@ import type { GatewayModelConfig } from "./config";
 import { withFallback, type FallbackEvent } from "./fallback";
 import { gatewayFetch } from "./gateway-fetch";
 import type { MetadataSource } from "./metadata";
-
-/** Provider options every turn sends; see `ThinkAgent.beforeTurn`. */
-export const GATEWAY_PROVIDER_OPTIONS = {
-  openai: { store: false, reasoningEffort: "high" }
-} as const;
 
 /**
  * What the SDKs get as a key in the stored-keys mode, where they insist on

@@ -1,7 +1,8 @@
 /**
  * MSW stand-ins for the model providers behind AI Gateway: the OpenAI
  * Responses API and the Anthropic Messages API, each answering a plain text
- * reply as a server-sent event stream, or failing with a given status.
+ * reply (or, from OpenAI, one tool call) as a server-sent event stream, or
+ * failing with a given status.
  * Every request body is recorded so tests can read exactly what a provider saw.
  */
 import { http, HttpResponse } from "msw";
@@ -27,6 +28,17 @@ export function openaiText(text: string): Response {
     { data: { type: "response.output_item.added", output_index: 0, item } },
     { data: { type: "response.output_text.delta", item_id: "msg_test", output_index: 0, delta: text } },
     { data: { type: "response.output_item.done", output_index: 0, item } },
+    { data: { type: "response.completed", response: { usage: { input_tokens: 42, output_tokens: 7 } } } }
+  ]);
+}
+
+/** One call of `toolName` with `input`, as the Responses API streams a function call. */
+export function openaiToolCall(toolName: string, input: unknown, callId = "call_test"): Response {
+  const item = { type: "function_call", id: "fc_test", call_id: callId, name: toolName };
+  return sse([
+    { data: { type: "response.created", response: { id: "resp_tool", created_at: 1, model: "gpt-test" } } },
+    { data: { type: "response.output_item.added", output_index: 0, item: { ...item, arguments: "", status: "in_progress" } } },
+    { data: { type: "response.output_item.done", output_index: 0, item: { ...item, arguments: JSON.stringify(input), status: "completed" } } },
     { data: { type: "response.completed", response: { usage: { input_tokens: 42, output_tokens: 7 } } } }
   ]);
 }

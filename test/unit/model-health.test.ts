@@ -91,7 +91,8 @@ describe("modelHealth", () => {
     ["an unknown key mode", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_KEYS: "both" }, "AI_GATEWAY_KEYS"],
     ["a gateway id without an account id", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_ACCOUNT_ID: "" }, "AI_GATEWAY_ACCOUNT_ID"],
     ["an account id without a gateway id", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_ID: "" }, "AI_GATEWAY_ID"],
-    ["an unknown provider", { MODEL_PROVIDER: "openai" }, "MODEL_PROVIDER"]
+    ["an unknown provider", { MODEL_PROVIDER: "openai" }, "MODEL_PROVIDER"],
+    ["a reasoning effort OpenAI does not name", { ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, REASONING_EFFORT: "medium,open-pr=hard" }, "REASONING_EFFORT"]
   ];
 
   it.each(refusals)("blocks on %s with a one-line fix naming %s", (_name, env, variable) => {
