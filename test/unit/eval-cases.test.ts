@@ -1,0 +1,45 @@
+/**
+ * The starter set's scripts report the way a model following the skills
+ * would: each case's `scripted` lines end in a result that report_result
+ * accepts as it is (no field the scripted model fills in for a one-line
+ * `TEST: result`), with the outcome the case expects, and the evidence that
+ * outcome needs: a not-reproduced says why (the behaviour is intended, or
+ * it does not occur), a needs-info asks its questions, a reproduced cites
+ * what the behaviour contradicts. Read from evals/cases/ as the harness
+ * reads them.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseCase } from "../../scripts/lib/eval/case";
+import { planScript, SCRIPTED_FIELDS } from "../../src/model/script";
+import { runResultSchema } from "../../src/run/ending";
+
+const files = readdirSync("evals/cases").filter((name) => name.endsWith(".json")).sort();
+const cases = files.map((name) => parseCase(`evals/cases/${name}`, readFileSync(`evals/cases/${name}`, "utf8")));
+
+/** The report_result calls a case's script makes, as the scripted model would make them. */
+function results(scripted: string[]) {
+  return planScript(scripted.join("\n")).flatMap((step) => (step.kind === "tool" && step.toolName === "report_result" ? [step.input] : []));
+}
+
+describe("the starter set's scripts", () => {
+  it("cover every outcome the reproduce skill reports, and the intended-behaviour and needs-info distinctions", () => {
+    const expected = cases.map((entry) => entry.expected);
+    expect(expected.filter((outcome) => outcome === "not-reproduced").length).toBeGreaterThanOrEqual(3);
+    expect(expected.filter((outcome) => outcome === "needs-info").length).toBeGreaterThanOrEqual(2);
+    expect(expected).toEqual(expect.arrayContaining(["reproduced", "pr-opened"]));
+  });
+
+  it.each(cases.map((entry) => [entry.id, entry] as const))("%s reports its expected outcome with that outcome's evidence", (_id, entry) => {
+    const [result, ...more] = results(entry.scripted ?? []);
+    expect(more).toEqual([]);
+    // Accepted as written: nothing unknown, nothing the scripted model filled in.
+    const parsed = runResultSchema.strict().parse(result);
+    expect(parsed.outcome).toBe(entry.expected);
+    const placeholders = Object.values(SCRIPTED_FIELDS).flatMap((fields) => Object.values(fields ?? {}).flat());
+    for (const value of Object.values(parsed).flat()) expect(placeholders).not.toContain(value);
+    if (parsed.outcome === "not-reproduced") expect(parsed.evidence).toMatch(/^Intended: |does not occur|documents|README|test/);
+    if (parsed.outcome === "needs-info") for (const question of parsed.missing!) expect(question).toMatch(/\?$/);
+    if (parsed.outcome === "reproduced") expect(parsed.steps!.length).toBeGreaterThan(1);
+  });
+});
