@@ -4,7 +4,7 @@ import { parseEvalArgs } from "../../scripts/lib/eval/args";
 import { parseCase, type EvalCase } from "../../scripts/lib/eval/case";
 import { guardRepository, parseClosing } from "../../scripts/lib/eval/github-target";
 import { withIssue } from "../../scripts/lib/eval/local-target";
-import { compare, parseReport, totals, type CaseResult, type Report } from "../../scripts/lib/eval/report";
+import { byExpected, compare, expectedRows, falseReproductions, parseReport, totals, type CaseResult, type Report } from "../../scripts/lib/eval/report";
 import { caseInstruction, runEval } from "../../scripts/lib/eval/runner";
 import { summary } from "../../scripts/lib/eval/summary";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunRequest } from "../../scripts/lib/eval/target";
@@ -202,7 +202,60 @@ describe("reports", () => {
 
   it("takes medians over the cases that ran", () => {
     const sums = totals([result("a", "pass", 1, 10_000), result("b", "fail", 3, 30_000), result("c", "pass", null, 20_000), result("d", "skipped", null, null)]);
-    expect(sums).toEqual({ cases: 4, ran: 3, passed: 2, resolveRate: 2 / 3, medianTimeToCloseMs: 20_000, medianCostUsd: 2, totalCost: { usd: 4, complete: false } });
+    expect(sums).toEqual({
+      cases: 4,
+      ran: 3,
+      passed: 2,
+      resolveRate: 2 / 3,
+      medianTimeToCloseMs: 20_000,
+      medianCostUsd: 2,
+      totalCost: { usd: 4, complete: false },
+      byExpected: [{ expected: "reproduced", cases: 3, passed: 2, reported: { reproduced: 2, none: 1 } }]
+    });
+  });
+
+  it("counts, per expected outcome, what the runs reported, leaving skipped cases out", () => {
+    const cases = [
+      result("real", "pass", 1, 1),
+      { ...result("intended", "fail", 1, 1), expected: "not-reproduced" as const, outcome: "reproduced" as const },
+      { ...result("documented", "pass", 1, 1), expected: "not-reproduced" as const, outcome: "not-reproduced" as const },
+      { ...result("vague", "fail", 1, 1), expected: "needs-info" as const, outcome: "reproduced" as const },
+      { ...result("unchecked", "fail", 1, 1), outcome: "reproduced" as const },
+      { ...result("missed", "fail", 1, 1), outcome: "not-reproduced" as const },
+      { ...result("later", "skipped", null, null), expected: "pr-opened" as const }
+    ];
+    expect(byExpected(cases)).toEqual([
+      // The right outcome with a failed check is on the diagonal but not a pass.
+      { expected: "reproduced", cases: 3, passed: 1, reported: { reproduced: 2, "not-reproduced": 1 } },
+      { expected: "not-reproduced", cases: 2, passed: 1, reported: { reproduced: 1, "not-reproduced": 1 } },
+      { expected: "needs-info", cases: 1, passed: 0, reported: { reproduced: 1 } }
+    ]);
+    expect(totals(cases).byExpected).toEqual(byExpected(cases));
+    expect(falseReproductions(cases).map((one) => one.id)).toEqual(["intended", "vague"]);
+
+    const text = summary(report(cases, "2026-12-01T00:00:00.000Z")).split("\n");
+    expect(text).toContain("reproduced      1 of 3 (1 reported not-reproduced, 1 reported reproduced but did not pass)");
+    expect(text).toContain("not-reproduced  1 of 2 (1 reported reproduced)");
+    expect(text).toContain("needs-info      0 of 1 (1 reported reproduced)");
+    expect(text).toContain("warning     2 false reproductions, reported reproduced: intended (expected not-reproduced), vague (expected needs-info)");
+    // The per-outcome lines come after the totals.
+    expect(text.indexOf("not-reproduced  1 of 2 (1 reported reproduced)")).toBeGreaterThan(text.findIndex((line) => line.startsWith("total cost")));
+    expect(summary(report([result("a", "pass", 1, 1), result("b", "fail", 1, 1)], "2026-12-01T00:00:00.000Z"))).toContain("reproduced  1 of 2 (1 reported no outcome)");
+    expect(summary(report([result("a", "pass", 1, 1)], "2026-12-01T00:00:00.000Z"))).not.toContain("warning");
+  });
+
+  it("reads a report written before the per-outcome rows, and works them out from its cases", () => {
+    const cases = [result("a", "pass", 1, 1), { ...result("b", "fail", 1, 1), expected: "needs-info" as const, outcome: "reproduced" as const }];
+    const written = report(cases, "2026-11-01T00:00:00.000Z");
+    const { byExpected: _rows, ...older } = written.totals;
+    const old = parseReport("old.json", JSON.stringify({ ...written, totals: older }));
+    expect(old.totals.byExpected).toBeUndefined();
+    expect(expectedRows(old)).toEqual(written.totals.byExpected);
+    expect(summary(old)).toContain("needs-info  0 of 1 (1 reported reproduced)");
+    expect(compare(old, written).before.totals.resolveRate).toBe(0.5);
+    // A row that names an outcome no run can report is refused.
+    const bad = { ...written, totals: { ...written.totals, byExpected: [{ expected: "reproduced", cases: 1, passed: 1, reported: { fixed: 1 } }] } };
+    expect(() => parseReport("bad.json", JSON.stringify(bad))).toThrow(/bad.json: not an eval report: totals.byExpected.0.reported/);
   });
 
   it("compares two reports case by case", () => {

@@ -186,6 +186,44 @@ describe("renderReportHtml: the header", () => {
   });
 });
 
+describe("renderReportHtml: by expected outcome", () => {
+  const cases = [
+    result("real"),
+    result("intended", { expected: "not-reproduced", outcome: "reproduced", verdict: "fail" }),
+    result("documented", { expected: "not-reproduced", outcome: "not-reproduced" }),
+    result("vague", { expected: "needs-info", outcome: null, verdict: "timed-out" }),
+    result("later", { expected: "pr-opened", outcome: null, verdict: "skipped" })
+  ];
+  const html = renderReportHtml(report(cases));
+  const table = between(html, 'data-testid="by-expected"', "</table>");
+  const row = (expected: string) => between(table, `<tr data-expected="${expected}">`, "</tr>");
+
+  it("has a row per expected outcome that ran and a column per reported one", () => {
+    expect(table).toContain('<th scope="colgroup" colspan="4" class="reported-h">Reported</th>');
+    expect(table).toMatch(/<tr><th scope="col" class="num outcome">reproduced<\/th><th scope="col" class="num outcome">not-reproduced<\/th><th scope="col" class="num outcome">needs-info<\/th><th scope="col" class="num outcome">none<\/th><\/tr>/);
+    expect([...table.matchAll(/data-expected="([^"]+)"/g)].map((match) => match[1])).toEqual(["reproduced", "not-reproduced", "needs-info"]);
+    // cases, passed, then reproduced · not-reproduced · needs-info · none
+    expect(row("not-reproduced")).toMatch(/<td class="num">2<\/td><td class="num">1<\/td><td class="num false-repro"[^>]*>1 <span class="sym" aria-label="false reproduction">⚠<\/span><\/td><td class="num diag"[^>]*>1 /);
+    expect(row("needs-info")).toMatch(/<td class="num diag"[^>]*>0 <span class="sym" aria-label="as expected">✓<\/span><\/td><td class="num off">1<\/td>/);
+  });
+
+  it("names the false reproductions in words, not colour alone", () => {
+    const notice = between(html, 'data-notice="false-reproduction"', "</p>");
+    expect(notice).toContain("1 false reproduction:");
+    expect(notice).toContain("<code>intended</code> (expected not-reproduced)");
+    expect(renderReportHtml(report([result("real")]))).not.toContain('data-notice="false-reproduction"');
+  });
+
+  it("works the rows out from the cases of a report written before them", () => {
+    const { byExpected: _rows, ...older } = totals(cases);
+    expect(renderReportHtml(report(cases, { totals: older }))).toContain(table);
+  });
+
+  it("says so when no case ran", () => {
+    expect(between(renderReportHtml(report([])), 'id="by-expected-h"', "</section>")).toContain("No case ran.");
+  });
+});
+
 describe("renderReportHtml: the comparison", () => {
   const before = report([result("fixed-one", { verdict: "fail" }), result("broken-one"), result("steady"), result("gone")], { startedAt: "2025-05-28T16:02:00.000Z" });
   const after = report([result("fixed-one"), result("broken-one", { verdict: "fail", reason: "expected reproduced, got needs-info" }), result("steady"), result("new-one")]);

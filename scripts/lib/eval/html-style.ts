@@ -100,6 +100,16 @@ th.case{font-weight:400;min-width:11rem;max-width:20rem}
 .case-title{color:var(--muted);font-size:12.5px;overflow-wrap:anywhere}
 td.reason{min-width:11rem;max-width:26rem;overflow-wrap:anywhere}
 .mismatch{color:var(--bad);font-weight:600}
+.matrix-wrap{display:inline-block;max-width:100%;vertical-align:top}
+table.matrix{width:auto}
+.matrix tbody tr{box-shadow:none}
+.matrix tbody th{font-family:var(--mono);font-weight:600;white-space:nowrap}
+.matrix th.outcome{font-family:var(--mono);font-weight:600;white-space:nowrap}
+.matrix .reported-h{text-align:left;border-bottom:1px solid var(--border)}
+.matrix .diag{background:var(--good-bg);color:var(--good);font-weight:700}
+.matrix .off{color:var(--bad);font-weight:600}
+.matrix .false-repro{background:var(--bad-bg);color:var(--bad);font-weight:700;outline:2px solid var(--bad);outline-offset:-2px}
+.matrix .sym{font-weight:700}
 .not-a-link{display:inline-block;vertical-align:bottom;max-width:6rem;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-family:var(--mono);font-size:12px;color:var(--muted)}
 .link-list{list-style:none;margin:0;padding:0;white-space:nowrap}
 .link-label{color:var(--muted);font-size:12px}

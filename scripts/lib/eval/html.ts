@@ -1,6 +1,6 @@
 /**
  * The eval report as one HTML page, written beside the JSON: the run's
- * header, its totals, three charts (each case's verdict, its time to close,
+ * header, its totals, a table of expected against reported outcomes, three charts (each case's verdict, its time to close,
  * its cost), what changed since an earlier report when there is a
  * comparison, and a table with every case. The page is self-contained so it
  * can be opened from disk or attached anywhere: inline CSS, charts drawn
@@ -14,7 +14,20 @@
  */
 import { formatCost } from "../../../src/shared/pricing";
 import { formatCount, formatDuration, formatPercent, NO_VALUE } from "../../../src/ui/view-models/format";
-import { VERDICTS, type CaseChange, type CaseResult, type Comparison, type EvalCost, type Report, type Verdict } from "./report";
+import {
+  expectedRows,
+  falseReproductions,
+  FALSE_REPRODUCTION_EXPECTED,
+  NO_OUTCOME,
+  REPORTED_KEYS,
+  VERDICTS,
+  type CaseChange,
+  type CaseResult,
+  type Comparison,
+  type EvalCost,
+  type Report,
+  type Verdict
+} from "./report";
 import { REPORT_STYLE } from "./html-style";
 
 /** Nothing is fetched: no script, font, image or connection; only the inline style. */
@@ -151,6 +164,43 @@ function totalsSection(report: Report): string {
     tile("Total cost", escapeHtml(costText(totals.totalCost)), `${totals.totalCost.complete ? "" : "some costs unknown or partial · "}cap ${escapeHtml(usd(report.costCapUsd))}`, "total-cost")
   ];
   return `<section aria-labelledby="totals-h"><h2 id="totals-h">Totals</h2><div class="tiles">${tiles.join("")}</div></section>`;
+}
+
+// ── by expected outcome ────────────────────────────────────────────────
+
+/** Expected (rows) × reported (columns), counts; the diagonal marked, a false reproduction marked as one, in words as well as colour. */
+function byExpectedSection(report: Report): string {
+  const rows = expectedRows(report);
+  const intro = `<p class="hint">Each row is the cases that expected that outcome (skipped cases left out); each column what their runs reported. The marked diagonal is the right outcome, a pass only when the checks held and the cost was within the case's limit too.</p>`;
+  if (rows.length === 0) return `<section aria-labelledby="by-expected-h"><h2 id="by-expected-h">By expected outcome</h2>${intro}<p class="muted">No case ran.</p></section>`;
+  const columns = REPORTED_KEYS.filter((key) => rows.some((row) => (row.reported[key] ?? 0) > 0 || row.expected === key));
+  const head = columns.map((key) => `<th scope="col" class="num outcome">${key === NO_OUTCOME ? "none" : escapeHtml(key)}</th>`).join("");
+  const body = rows
+    .map((row) => {
+      const cells = columns.map((key) => {
+        const count = row.reported[key] ?? 0;
+        if (key === row.expected) return `<td class="num diag" title="${escapeHtml(`reported ${key}, as expected`)}">${count} <span class="sym" aria-label="as expected">✓</span></td>`;
+        if (count === 0) return `<td class="num"><span class="muted">0</span></td>`;
+        if (key === "reproduced" && FALSE_REPRODUCTION_EXPECTED.includes(row.expected)) {
+          return `<td class="num false-repro" title="${escapeHtml(`false reproduction: expected ${row.expected}, reported reproduced`)}">${count} <span class="sym" aria-label="false reproduction">⚠</span></td>`;
+        }
+        return `<td class="num off">${count}</td>`;
+      });
+      return `<tr data-expected="${escapeHtml(row.expected)}"><th scope="row">${escapeHtml(row.expected)}</th><td class="num">${row.cases}</td><td class="num">${row.passed}</td>${cells.join("")}</tr>`;
+    })
+    .join("");
+  const wrong = falseReproductions(report.cases);
+  const warning =
+    wrong.length === 0
+      ? ""
+      : `<p class="notice tone-bad" data-notice="false-reproduction"><strong>${wrong.length} false ${wrong.length === 1 ? "reproduction" : "reproductions"}:</strong> reported reproduced where the case expected not-reproduced or needs-info, telling the maintainer working code is broken: ${wrong.map((result) => `<code>${escapeHtml(result.id)}</code> (expected ${escapeHtml(result.expected)})`).join(", ")}.</p>`;
+  return (
+    `<section aria-labelledby="by-expected-h"><h2 id="by-expected-h">By expected outcome</h2>${intro}` +
+    `<div class="table-wrap matrix-wrap" tabindex="0" role="region" aria-labelledby="by-expected-h"><table class="matrix" data-testid="by-expected">` +
+    `<thead><tr><th scope="col" rowspan="2">Expected</th><th scope="col" rowspan="2" class="num">Cases</th><th scope="col" rowspan="2" class="num">Passed</th>` +
+    `<th scope="colgroup" colspan="${columns.length}" class="reported-h">Reported</th></tr><tr>${head}</tr></thead>` +
+    `<tbody>${body}</tbody></table></div>${warning}</section>`
+  );
 }
 
 // ── chart 1: outcome per case ──────────────────────────────────────────
@@ -468,7 +518,7 @@ function casesTable(report: Report): string {
 /** The report (and, given one, its comparison with an earlier report) as one self-contained HTML page. */
 export function renderReportHtml(report: Report, comparison?: Comparison): string {
   const title = `Eval report: ${report.target}, ${formatWhen(report.startedAt)}${report.scripted ? " (scripted)" : ""}`;
-  const sections = [totalsSection(report), comparison ? comparisonSection(comparison) : "", outcomeChart(report), timeChart(report), costChart(report), casesTable(report)];
+  const sections = [totalsSection(report), byExpectedSection(report), comparison ? comparisonSection(comparison) : "", outcomeChart(report), timeChart(report), costChart(report), casesTable(report)];
   return (
     `<!doctype html>\n<html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">` +

@@ -5,7 +5,7 @@
  * HTML (html.ts). Pure.
  */
 import { z } from "zod";
-import { RESULT_OUTCOMES } from "../../../src/run/ending";
+import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/run/ending";
 
 /**
  * How a case went: `pass` the run reached the expected outcome and every
@@ -52,6 +52,28 @@ export const caseResultSchema = z.object({
 });
 export type CaseResult = z.infer<typeof caseResultSchema>;
 
+/** What a row counts a case under when the run reported no outcome (it ended in error, timed out, or never called `report_result`). */
+export const NO_OUTCOME = "none";
+export const REPORTED_KEYS = [...RESULT_OUTCOMES, NO_OUTCOME] as const;
+export type ReportedKey = (typeof REPORTED_KEYS)[number];
+
+/**
+ * One row of the confusion table: the cases that expected `expected` (and
+ * ran), how many passed, and what their runs reported. `reported` holds only
+ * the outcomes some run reported; its `expected` count can exceed `passed`
+ * (the right outcome with a failed check, or over budget).
+ */
+export const expectedRowSchema = z.object({
+  expected: z.enum(RESULT_OUTCOMES),
+  cases: z.number().int().min(1),
+  passed: z.number().int().min(0),
+  reported: z.partialRecord(z.enum(REPORTED_KEYS), z.number().int().min(1))
+});
+export type ExpectedRow = z.infer<typeof expectedRowSchema>;
+
+/** Outcomes a case can expect where a `reproduced` tells the maintainer working code is broken, or guesses where a question was due. */
+export const FALSE_REPRODUCTION_EXPECTED: readonly ResultOutcome[] = ["not-reproduced", "needs-info"];
+
 export const totalsSchema = z.object({
   cases: z.number().int().min(0),
   /** Cases that ran (not skipped). */
@@ -61,7 +83,9 @@ export const totalsSchema = z.object({
   resolveRate: z.number().min(0).max(1).nullable(),
   medianTimeToCloseMs: z.number().nullable(),
   medianCostUsd: z.number().nullable(),
-  totalCost: costSchema
+  totalCost: costSchema,
+  /** Per expected outcome, in `RESULT_OUTCOMES` order, over the cases that ran. Always written; absent in reports written before it existed. */
+  byExpected: z.array(expectedRowSchema).optional()
 });
 export type Totals = z.infer<typeof totalsSchema>;
 
@@ -104,7 +128,32 @@ export function sumCost(results: readonly CaseResult[]): EvalCost {
   return { usd, complete };
 }
 
-export function totals(results: readonly CaseResult[]): Totals {
+/** The confusion rows: for each expected outcome among the cases that ran, what their runs reported. Skipped cases are left out. */
+export function byExpected(results: readonly CaseResult[]): ExpectedRow[] {
+  const ran = results.filter((result) => result.verdict !== "skipped");
+  return RESULT_OUTCOMES.flatMap((expected) => {
+    const these = ran.filter((result) => result.expected === expected);
+    if (these.length === 0) return [];
+    const reported: ExpectedRow["reported"] = {};
+    for (const key of REPORTED_KEYS) {
+      const count = these.filter((result) => (result.outcome ?? NO_OUTCOME) === key).length;
+      if (count > 0) reported[key] = count;
+    }
+    return [{ expected, cases: these.length, passed: these.filter((result) => result.verdict === "pass").length, reported }];
+  });
+}
+
+/** The report's rows: as written, or worked out from its cases when it predates them. */
+export function expectedRows(report: Report): ExpectedRow[] {
+  return report.totals.byExpected ?? byExpected(report.cases);
+}
+
+/** The cases that ran and reported `reproduced` where `not-reproduced` or `needs-info` was expected: the costliest mistake. */
+export function falseReproductions(results: readonly CaseResult[]): CaseResult[] {
+  return results.filter((result) => result.verdict !== "skipped" && result.outcome === "reproduced" && FALSE_REPRODUCTION_EXPECTED.includes(result.expected));
+}
+
+export function totals(results: readonly CaseResult[]): Totals & { byExpected: ExpectedRow[] } {
   const ran = results.filter((result) => result.verdict !== "skipped");
   const passed = ran.filter((result) => result.verdict === "pass").length;
   return {
@@ -114,7 +163,8 @@ export function totals(results: readonly CaseResult[]): Totals {
     resolveRate: ran.length === 0 ? null : passed / ran.length,
     medianTimeToCloseMs: median(ran.flatMap((result) => (result.timeToCloseMs === null ? [] : [result.timeToCloseMs]))),
     medianCostUsd: median(ran.flatMap((result) => (result.cost === null ? [] : [result.cost.usd]))),
-    totalCost: sumCost(results)
+    totalCost: sumCost(results),
+    byExpected: byExpected(results)
   };
 }
 
