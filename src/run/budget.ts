@@ -1,6 +1,7 @@
 /**
  * A run's budgets: the step cap (MAX_STEPS, Think's own `maxSteps`), the
- * token budget (RUN_TOKEN_BUDGET) and the money budget (RUN_COST_BUDGET, in
+ * token budget (RUN_TOKEN_BUDGET, cached input weighed at its price) and
+ * the money budget (RUN_COST_BUDGET, in
  * US dollars, priced by src/shared/pricing.ts), the last two through
  * `stopWhen` conditions. A run that reaches any ends as "budget exhausted"
  * (src/run/ending.ts). Also how a model step's usage and model are read for
@@ -8,7 +9,7 @@
  */
 import type { StopCondition, ToolSet } from "ai";
 import type { Cost } from "../shared/command-center";
-import { addCost, stepCost, type PriceTable, type StepUsage } from "../shared/pricing";
+import { addCost, priceOf, stepCost, type PriceTable, type StepUsage } from "../shared/pricing";
 import type { BudgetHit } from "./run-ledger";
 
 export const DEFAULT_MAX_STEPS = 250;
@@ -40,16 +41,18 @@ function parsePositiveInt(value: string | undefined, fallback: number): number {
 
 /**
  * Stops the loop once the run's tokens reach `budget`: `usedBefore` (what
- * earlier turns of the same submission used, for a recovered turn) plus
- * this turn's steps so far. `onHit` records it before the loop ends.
+ * earlier turns of the same submission counted, for a recovered turn) plus
+ * this turn's steps so far, each weighed by `budgetTokens`. `onHit`
+ * records it before the loop ends.
  */
 export function tokenBudgetStop(options: {
   budget: number;
   usedBefore: number;
+  prices: PriceTable;
   onHit(hit: BudgetHit): Promise<void>;
 }): StopCondition<ToolSet> {
   return async ({ steps }) => {
-    const used = steps.reduce((sum, step) => sum + (step.usage.inputTokens ?? 0) + (step.usage.outputTokens ?? 0), options.usedBefore);
+    const used = steps.reduce((sum, step) => sum + budgetTokens(options.prices, step as unknown as PricedStep), options.usedBefore);
     if (used < options.budget) return false;
     await options.onHit({ used, budget: options.budget });
     return true;
@@ -76,6 +79,22 @@ export function stepUsage(step: PricedStep): StepUsage {
     ...(details?.cacheReadTokens === undefined ? {} : { cacheReadTokens: details.cacheReadTokens }),
     ...(details?.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: details.cacheWriteTokens })
   };
+}
+
+/**
+ * What one step counts against RUN_TOKEN_BUDGET: input read from the
+ * provider's prompt cache at the served model's `cachedInput / input` price
+ * (a tenth, for gpt-5.5), every other token in full, so a long run on a warm
+ * cache is not stopped at a fraction of what its tokens cost. A model with
+ * no price, or no input price, counts cached input in full: what is unknown
+ * is never undercounted. Rounded up to whole tokens.
+ */
+export function budgetTokens(table: PriceTable, step: PricedStep): number {
+  const input = step.usage.inputTokens ?? 0;
+  const cached = Math.min(input, step.usage.inputTokenDetails?.cacheReadTokens ?? 0);
+  const price = priceOf(table, servedModel(step));
+  const weight = price && price.input > 0 ? price.cachedInput / price.input : 1;
+  return input - cached + Math.ceil(cached * weight) + (step.usage.outputTokens ?? 0);
 }
 
 export function priceStep(table: PriceTable, step: PricedStep): Cost {

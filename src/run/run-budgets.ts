@@ -8,11 +8,11 @@
  */
 import type { StopCondition, ToolSet } from "ai";
 import { NO_COST, priceTable, type PriceTable } from "../shared/pricing";
-import { costBudgetStop, priceStep, tokenBudgetStop, type PricedStep } from "./budget";
-import type { BudgetHit, RunLedger } from "./run-ledger";
+import { budgetTokens, costBudgetStop, priceStep, tokenBudgetStop, type PricedStep } from "./budget";
+import { countedTokens, type BudgetHit, type RunLedger } from "./run-ledger";
 
 export type BudgetLimits = {
-  /** Input + output tokens; 0 for none. */
+  /** Input + output tokens, cached input weighed at its price (budget.ts, budgetTokens); 0 for none. */
   tokens: number;
   /** US dollars; 0 for none. */
   cost: number;
@@ -45,6 +45,7 @@ export class RunBudgets {
     await this.#deps.ledger.addStep(submissionId, {
       inputTokens: step.usage.inputTokens,
       outputTokens: step.usage.outputTokens,
+      budgetTokens: budgetTokens(this.#prices(), step),
       finishReason: step.finishReason,
       cost: priceStep(this.#prices(), step),
       ...(step.model.provider === this.#deps.scriptedProvider ? { scripted: true } : {})
@@ -60,7 +61,7 @@ export class RunBudgets {
       this.#deps.log("budget:exhausted", { submissionId, ...hit });
     };
     return [
-      ...(limits.tokens > 0 ? [tokenBudgetStop({ budget: limits.tokens, usedBefore: (before?.input ?? 0) + (before?.output ?? 0), onHit })] : []),
+      ...(limits.tokens > 0 ? [tokenBudgetStop({ budget: limits.tokens, usedBefore: countedTokens(before), prices: this.#prices(), onHit })] : []),
       ...(limits.cost > 0 ? [costBudgetStop({ budget: limits.cost, spentBefore: before?.cost ?? NO_COST, prices: this.#prices(), onHit })] : [])
     ];
   }

@@ -17,6 +17,8 @@ import type { RunResult, SetupFailure } from "./ending";
 
 /** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
 export type RunUsage = TokenUsage & {
+  /** What the steps counted against RUN_TOKEN_BUDGET (src/run/budget.ts); absent in usage kept before it existed. */
+  budgetTokens?: number;
   steps: number;
   lastFinishReason?: string;
   /** What the steps cost (src/shared/pricing.ts); absent in usage kept before it existed. */
@@ -59,19 +61,29 @@ const setupKey = (id: string) => `agent-think:setup-failure:${id}`;
 const toolsKey = (id: string) => `agent-think:tool-calls:${id}`;
 const blockedKey = (id: string) => `agent-think:egress-blocked:${id}`;
 
+/** What a submission's steps counted against the token budget; every token in full for usage kept before that was recorded. */
+export function countedTokens(usage: RunUsage | undefined): number {
+  if (!usage) return 0;
+  return usage.budgetTokens ?? usage.input + usage.output;
+}
+
 export class RunLedger {
   readonly #storage: RunLedgerStorage;
   constructor(storage: RunLedgerStorage) {
     this.#storage = storage;
   }
 
-  /** Add one model step: its tokens, and how it finished. */
-  async addStep(id: string, step: { inputTokens?: number; outputTokens?: number; finishReason?: string; cost?: Cost; scripted?: boolean }): Promise<void> {
-    const sum = (await this.usage(id)) ?? { input: 0, output: 0, steps: 0, cost: { usd: 0, complete: true } };
+  /** Add one model step: its tokens, what they count against the token budget, and how it finished. */
+  async addStep(
+    id: string,
+    step: { inputTokens?: number; outputTokens?: number; budgetTokens?: number; finishReason?: string; cost?: Cost; scripted?: boolean }
+  ): Promise<void> {
+    const sum = (await this.usage(id)) ?? { input: 0, output: 0, budgetTokens: 0, steps: 0, cost: { usd: 0, complete: true } };
     const scripted = sum.scripted === true || step.scripted === true;
     await this.#storage.put<RunUsage>(usageKey(id), {
       input: sum.input + (step.inputTokens ?? 0),
       output: sum.output + (step.outputTokens ?? 0),
+      budgetTokens: countedTokens(sum) + (step.budgetTokens ?? (step.inputTokens ?? 0) + (step.outputTokens ?? 0)),
       steps: sum.steps + 1,
       lastFinishReason: step.finishReason,
       cost: addCost(sum.cost ?? { usd: 0, complete: false }, step.cost ?? { usd: 0, complete: false }),

@@ -1,7 +1,8 @@
 /**
  * RunBudgets (src/run/run-budgets.ts): each finished step is kept with its
  * price and whether the scripted model ran it; a turn gets the stop
- * conditions of the budgets that are set, counting earlier attempts; a
+ * conditions of the budgets that are set, counting earlier attempts (the
+ * token budget as it weighed them, cached input at its price); a
  * malformed MODEL_PRICES prices nothing, so costs show as unknown.
  */
 import { describe, expect, it } from "vitest";
@@ -48,6 +49,29 @@ describe("RunBudgets", () => {
     expect(await setup({ tokens: 0, cost: 0, prices: undefined }).budgets.stops("s1")).toHaveLength(0);
     expect(await setup({ tokens: 10, cost: 0, prices: undefined }).budgets.stops("s1")).toHaveLength(1);
     expect(await setup({ tokens: 10, cost: 1, prices: undefined }).budgets.stops("s1")).toHaveLength(2);
+  });
+
+  it("counts a recovered turn's earlier steps as the token budget weighed them: cached input at its price", async () => {
+    const { ledger, budgets } = setup({ tokens: 1_000_000, cost: 0, prices: undefined });
+    // 900k of 1M input read from cache, at gpt-5.5's tenth: 100k + 90k counted.
+    const cached = { usage: { inputTokens: 1_000_000, outputTokens: 0, inputTokenDetails: { cacheReadTokens: 900_000 } }, model: { provider: "openai", modelId: "gpt-5.5" } };
+    await budgets.stepFinished("s1", { ...cached, finishReason: "tool-calls" });
+    expect(await ledger.usage("s1")).toMatchObject({ input: 1_000_000, budgetTokens: 190_000 });
+    const [stop] = await budgets.stops("s1");
+    const run = (steps: unknown[]) => stop!({ steps } as never);
+    expect(await run([cached, cached, cached, cached])).toBe(false);
+    expect(await run([cached, cached, cached, cached, cached])).toBe(true);
+    expect(await ledger.facts("s1")).toMatchObject({ budgetHit: { used: 1_140_000, budget: 1_000_000 } });
+  });
+
+  it("counts every token of usage kept before the weighed count existed", async () => {
+    const storage = memoryStorage();
+    await storage.put("agent-think:usage:s1", { input: 900, output: 100, steps: 3, cost: { usd: 0, complete: true } });
+    const ledger = new RunLedger(storage);
+    const budgets = new RunBudgets({ ledger, limits: () => ({ tokens: 1_500, cost: 0, prices: undefined }), scriptedProvider: "agent-think.scripted", log: () => {} });
+    const [stop] = await budgets.stops("s1");
+    expect(await stop!({ steps: [{ usage: { inputTokens: 499, outputTokens: 0 }, model: { modelId: "gpt-5.5" } }] } as never)).toBe(false);
+    expect(await stop!({ steps: [{ usage: { inputTokens: 500, outputTokens: 0 }, model: { modelId: "gpt-5.5" } }] } as never)).toBe(true);
   });
 
   it("prices nothing with a malformed MODEL_PRICES, and says so in the log", async () => {

@@ -32,7 +32,8 @@ describe("RunLedger", () => {
     await ledger.touch("s1", 1_234);
     expect(await ledger.facts("s1")).toEqual({
       // The second step's output went unreported: its cost is unknown, so the run's is a floor.
-      usage: { input: 15, output: 2, steps: 2, lastFinishReason: "stop", cost: { usd: 0, complete: false } },
+      // Given no weighed count, a step counts every token against the token budget.
+      usage: { input: 15, output: 2, budgetTokens: 17, steps: 2, lastFinishReason: "stop", cost: { usd: 0, complete: false } },
       result: { outcome: "no-pr", summary: "x" },
       budgetHit: { used: 17, budget: 10 },
       cancelReason: undefined,
