@@ -30,7 +30,7 @@ describe("the bash tool's input", () => {
     const seen: BashInput[] = [];
     const bash = createBashTool({ containerAvailable: true, run: async (input) => (seen.push(input), { backend: input.backend, error: "recorded" }) });
     const input = (bash.inputSchema as ReturnType<typeof bashInputSchema>).parse({ command: "git status" });
-    await bash.execute!(input, { toolCallId: "t1", messages: [] });
+    await bash.execute!(input, { toolCallId: "t1", messages: [] } as unknown as Parameters<NonNullable<typeof bash.execute>>[1]);
     expect(seen).toEqual([{ command: "git status", backend: "container", timeoutMs: DEFAULT_TIMEOUT_MS }]);
   });
 });
