@@ -259,7 +259,7 @@ describe("the run contract (the system prompt)", () => {
     expect(tools).toContain("Its `container` backend (the default where this deployment has containers)");
     expect(tools).toContain("its `/temp` is the container's own scratch");
     expect(tools).toContain("a `/temp` of its own that the container does not see");
-    expect(tools).toContain("`read`, `write`, `edit`, `ls`, `find` and `grep` work on `/workspace` only.");
+    expect(tools).toContain("`read`, `write`, `edit`, `ls`, `find` and `grep` work on `/workspace` only: write the files you make with them, and use the container for anything under `/temp`.");
   });
 
   it("never tells the model to deploy or to write to GitHub with gh", () => {
