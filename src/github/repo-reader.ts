@@ -2,20 +2,49 @@
  * What a run reads from its repository on GitHub before the model starts
  * (src/run/prepare.ts), as the App with the run's token: a file at a ref
  * (the agent guidance files, `.github/agent-think.yml`), the App's own
- * open pull request for a branch, and an issue's body as it is now. A file GitHub does not have is null; any
- * other failure is a GitHubCallError, as in client.ts.
+ * open pull request for a branch, and an issue (or a pull request's
+ * conversation: the same endpoints answer for its number) as it is now,
+ * with its latest comments. The comments are read from the one page of
+ * GitHub's oldest-first listing that holds the latest ones, found from the
+ * issue's comment count: one request, however long the thread. A file
+ * GitHub does not have is null; any other failure is a GitHubCallError, as
+ * in client.ts. It does not reveal or bound what people wrote
+ * (src/run/issue-facts.ts does).
  */
 import { callGitHub, GitHubCallError, octokitFor, ownerAndName, type GitHubClientOptions } from "./client";
 
+/** GitHub's largest page. */
+const MAX_PER_PAGE = 100;
+
 export type OpenPullRequest = { number: number; url: string; branch: string };
+/** An issue as GitHub answers it; `comments` is GitHub's count of them. Logins are null for a deleted account. */
+export type IssueRead = { number: number; title: string; author: string | null; state: string; labels: string[]; body: string; comments: number };
+export type CommentRead = { author: string | null; createdAt: string; body: string };
 
 export interface RepoReader {
   /** The file's text at `ref` (the default branch when absent), or null when there is no such file; at most `maxBytes` of it, and whether it was cut. */
   readFile(repo: string, path: string, ref: string | undefined, maxBytes: number): Promise<{ text: string; bytes: number; truncated: boolean } | null>;
   /** The open pull request whose head is `branch` in `repo` itself and whose author is `author`, or null. */
   openPullRequest(repo: string, branch: string, author: string): Promise<OpenPullRequest | null>;
-  /** The issue's (or pull request's) body as GitHub has it now: "" for none. */
-  issueBody(repo: string, issueNumber: number): Promise<string>;
+  /** The issue (or pull request) as GitHub has it now: its body "" for none, `comments` GitHub's count of them. */
+  issue(repo: string, issueNumber: number): Promise<IssueRead>;
+  /** The last `wanted` of the issue's `total` comments (GitHub's count, from `issue`), oldest first. */
+  latestComments(repo: string, issueNumber: number, total: number, wanted: number): Promise<CommentRead[]>;
+}
+
+/**
+ * The page of GitHub's oldest-first listing of `total` items that holds the
+ * last `wanted` of them: the smallest page size from `wanted` up to GitHub's
+ * 100 whose page boundaries leave them together (one exists for every total
+ * below two million), or null when none does.
+ */
+export function latestItemsPage(total: number, wanted: number): { perPage: number; page: number } | null {
+  const first = Math.max(total - wanted, 0);
+  const last = Math.max(total - 1, 0);
+  for (let perPage = Math.max(wanted, 1); perPage <= MAX_PER_PAGE; perPage++) {
+    if (Math.floor(first / perPage) === Math.floor(last / perPage)) return { perPage, page: Math.floor(last / perPage) + 1 };
+  }
+  return null;
 }
 
 export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">): RepoReader {
@@ -55,10 +84,33 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
       return found ? { number: found.number, url: found.html_url, branch } : null;
     },
 
-    async issueBody(repo, issueNumber) {
+    async issue(repo, issueNumber) {
       const { owner, name } = ownerAndName(repo);
-      const response = await callGitHub("read the issue", () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
-      return response.data.body ?? "";
+      const { data } = await callGitHub("read the issue", () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
+      return {
+        number: data.number,
+        title: data.title,
+        author: data.user?.login ?? null,
+        state: data.state,
+        labels: data.labels.map((label) => (typeof label === "string" ? label : (label.name ?? ""))).filter((label) => label !== ""),
+        body: data.body ?? "",
+        comments: data.comments
+      };
+    },
+
+    async latestComments(repo, issueNumber, total, wanted) {
+      if (total <= 0 || wanted <= 0) return [];
+      const { owner, name } = ownerAndName(repo);
+      const read = (perPage: number, page: number) =>
+        callGitHub("list comments", () => octokit.rest.issues.listComments({ owner, repo: name, issue_number: issueNumber, per_page: perPage, page }));
+      const at = latestItemsPage(total, wanted);
+      // No single page holds them: the last two of GitHub's largest pages do.
+      const lastPage = Math.ceil(total / MAX_PER_PAGE);
+      const pages = at ? [await read(at.perPage, at.page)] : [await read(MAX_PER_PAGE, lastPage - 1), await read(MAX_PER_PAGE, lastPage)];
+      return pages
+        .flatMap((response) => response.data)
+        .slice(-wanted)
+        .map((comment) => ({ author: comment.user?.login ?? null, createdAt: comment.created_at, body: comment.body ?? "" }));
     }
   };
 }

@@ -12,9 +12,11 @@
  *    run pushed included), so neither picks the setup commands, the
  *    network allowlist or the guidance;
  * 2. on an issue, find the App's open pull request for the issue's branch;
- *    work out where the run may write (src/run/write-policy.ts); when the
- *    dispatch sent the body's digest, read the issue's body and say whether
- *    it was edited after the mention (`issueBodyEditedSinceMention`);
+ *    work out where the run may write (src/run/write-policy.ts); read the
+ *    issue (a pull request's conversation on one) and its latest comments,
+ *    revealed and bounded (src/run/issue-facts.ts), and, when the dispatch
+ *    sent the body's digest, say from that same read whether the body was
+ *    edited after the mention (`issueBodyEditedSinceMention`);
  * 3. in the container, clone the repository to /workspace/repo (or fetch,
  *    when an earlier run left it), and on a pull request `gh pr checkout`
  *    its head;
@@ -36,6 +38,7 @@ import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { PullRequestRef } from "../shared/dispatch";
 import { bodySha256 } from "../shared/body-digest";
 import type { SetupFailure } from "./ending";
+import { issueFacts, MAX_COMMENTS_SHOWN, type IssueFacts } from "./issue-facts";
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
 import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
 import type { EgressPolicy } from "../egress/run-credentials";
@@ -79,6 +82,8 @@ export type WorkspaceFacts = {
   issueBodyEditedSinceMention?: true;
   /** Files GitHub could not be asked for (an outage, a permission): the run went on without them. */
   unread?: string[];
+  /** The issue and its latest comments as data; absent when GitHub could not be asked for it (then `unread` says so). */
+  issue?: IssueFacts;
 };
 
 /** `guidance` is read from the default branch, like the configuration. */
@@ -146,6 +151,8 @@ export class RunPreparation {
     const step: Step = { submissionId, signal };
     const cloned = await this.#checkout(step, run, facts);
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
+    // Last in the block: the largest field, after the facts about the workspace.
+    if (read.issue) facts.issue = read.issue;
     const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text } : undefined;
     const prepared: Prepared = { facts, policy, ...(guidance ? { guidance } : {}) };
     this.#deps.storage.put(preparedKey(submissionId), prepared);
@@ -178,6 +185,7 @@ export class RunPreparation {
       config?: { config: RepoConfig } | { errors: string[] };
       guidance?: { path: string; text: string; bytes: number; truncated: boolean };
       openPullRequest?: OpenPullRequest;
+      issue?: IssueFacts;
       bodyEdited?: boolean;
       unread: string[];
     } = { unread };
@@ -210,9 +218,17 @@ export class RunPreparation {
       const open = await attempt("open pull requests", () => reader.openPullRequest(run.repo, issueBranch(run.issueNumber), run.botLogin!));
       if (open) result.openPullRequest = open;
     }
-    if (run.issueBodySha256) {
-      const body = await attempt("the issue's body", () => reader.issueBody(run.repo, run.issueNumber));
-      if (body !== undefined) result.bodyEdited = (await bodySha256(body)) !== run.issueBodySha256;
+    // One read of the issue serves the block and the digest check.
+    const issue = await attempt("the issue", () => reader.issue(run.repo, run.issueNumber));
+    if (issue) {
+      if (run.issueBodySha256) result.bodyEdited = (await bodySha256(issue.body)) !== run.issueBodySha256;
+      const comments = issue.comments > 0 ? await attempt("the issue's comments", () => reader.latestComments(run.repo, run.issueNumber, issue.comments, MAX_COMMENTS_SHOWN)) : [];
+      // Redacted like everything else the model is shown from outside the run (the guidance, command output).
+      const redact = this.#deps.redact;
+      result.issue = issueFacts(
+        { ...issue, title: redact(issue.title), body: redact(issue.body) },
+        (comments ?? []).map((comment) => ({ ...comment, body: redact(comment.body) }))
+      );
     }
     return result;
   }

@@ -1,8 +1,10 @@
 /**
- * The `<agent-think-workspace>` block: what src/run/prepare.ts prepared,
+ * The `<agent-think-workspace>` block: what src/run/prepare.ts prepared
+ * (the issue and its latest comments included, revealed by issue-facts.ts),
  * told to the model right after the run's envelope, a warning when the
  * issue's body was edited after the mention, and the repository's guidance
- * file after it as data.
+ * file after it as data. The facts are JSON with every `<` escaped, so no
+ * text in them can close the block.
  *
  * It is added to the turn's model messages (Think's beforeTurn `messages`),
  * not to the stored transcript: the envelope stays the run's one durable

@@ -12,8 +12,9 @@
  * without `body`) gets GitHub's 404 or 422 and is listed in `refusals`, and
  * a valid call this fake does not model gets 501. Files (`addFile`, read
  * with the raw media type, 404 when absent) and open pull requests
- * (`addPull`, listed by `head`) and an issue's body (`setIssueBody`, the
- * issue 404 until set) are what a run reads before its model starts.
+ * (`addPull`, listed by `head`) and an issue (`setIssue`, `setIssueBody`;
+ * the issue 404 until set, its `comments` the count of its comments here)
+ * are what a run reads before its model starts.
  * The repository (its default branch is `main`), opening a pull request
  * (as the App's bot, 422 when its head has one open already) and updating
  * one are what `open_pull_request` asks; `DELETE /installation/token` is a
@@ -37,6 +38,8 @@ type Comment = {
   performed_via_github_app: null;
 };
 type Failure = { status: number; headers?: Record<string, string> };
+/** An issue (or a pull request's conversation) as a run reads it. */
+type Issue = { title: string; body: string | null; state: "open" | "closed"; labels: string[]; user: User };
 type Pull = { repo: string; number: number; head: string; user: User; state: "open" | "closed"; base?: string; title?: string; body?: string; draft?: boolean };
 
 /** Who the App's comments are by: the local-dev default bot (src/run/bot-identity.ts), which a run dispatched without `bot` uses. */
@@ -57,7 +60,7 @@ export class FakeGitHub {
   readonly #comments = new Map<string, Comment[]>();
   readonly #files = new Map<string, string>();
   readonly #pulls: Pull[] = [];
-  readonly #issueBodies = new Map<string, string | null>();
+  readonly #issues = new Map<string, Issue>();
   #nextId = 5000;
   /** Failures to answer, in order, for the matching calls: a status (with headers), or "lost" (taken, then the answer is lost). */
   readonly #failures: Array<{ match: (call: GitHubCall) => boolean; failure: Failure | "lost" }> = [];
@@ -94,9 +97,14 @@ export class FakeGitHub {
     this.#files.set(`${repo.toLowerCase()}@${ref}:${path}`, text);
   }
 
+  /** The issue GitHub answers for `repo#issueNumber` from now on (an open issue by octocat titled "an issue", unless given). */
+  setIssue(repo: string, issueNumber: number, issue: Partial<Issue> = {}): void {
+    this.#issues.set(`${repo.toLowerCase()}#${issueNumber}`, { title: "an issue", body: null, state: "open", labels: [], user: { login: "octocat", type: "User" }, ...issue });
+  }
+
   /** The body GitHub answers for `repo#issueNumber` from now on. */
   setIssueBody(repo: string, issueNumber: number, body: string | null): void {
-    this.#issueBodies.set(`${repo.toLowerCase()}#${issueNumber}`, body);
+    this.setIssue(repo, issueNumber, { body });
   }
 
   /** Tokens revoked with `DELETE /installation/token`, in order. */
@@ -213,17 +221,35 @@ export class FakeGitHub {
         if (refused) return refused;
         if (failure && failure !== "lost") return failed(failure);
         const repo = `${params.owner}/${params.repo}`;
-        const key = `${repo.toLowerCase()}#${params.number}`;
-        if (!this.#issueBodies.has(key)) return HttpResponse.json({ message: "Not Found", status: "404" }, { status: 404 });
+        const issue = this.#issues.get(`${repo.toLowerCase()}#${params.number}`);
+        if (!issue) return HttpResponse.json({ message: "Not Found", status: "404" }, { status: 404 });
         const number = Number(params.number);
+        const api = `${base}/repos/${repo}/issues/${number}`;
         return HttpResponse.json({
           id: number,
-          number,
-          title: "an issue",
-          state: "open",
-          body: this.#issueBodies.get(key),
+          node_id: `I_test${number}`,
+          url: api,
+          repository_url: `${base}/repos/${repo}`,
+          labels_url: `${api}/labels{/name}`,
+          comments_url: `${api}/comments`,
+          events_url: `${api}/events`,
           html_url: `https://github.test/${repo}/issues/${number}`,
-          user: { login: "octocat", type: "User" }
+          number,
+          title: issue.title,
+          state: issue.state,
+          body: issue.body,
+          user: issue.user,
+          labels: issue.labels.map((name, index) => ({ id: index + 1, node_id: `LA_test${index + 1}`, url: `${base}/repos/${repo}/labels/${encodeURIComponent(name)}`, name, description: null, color: "ededed", default: false })),
+          assignee: null,
+          assignees: [],
+          milestone: null,
+          locked: false,
+          active_lock_reason: null,
+          comments: this.comments(repo, number).length,
+          closed_at: null,
+          created_at: "2026-01-01T00:00:00Z",
+          updated_at: "2026-01-01T00:00:00Z",
+          author_association: "OWNER"
         });
       }),
       http.get(`${base}/repos/:owner/:repo/contents/*`, async ({ request, params }) => {
