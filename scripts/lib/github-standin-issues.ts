@@ -2,7 +2,9 @@
  * Issues created over the API (`issues/create`, numbered with the
  * repository's pull requests, by the caller) and the labels they are given,
  * created on the repository on first use: get, update (retitle, close,
- * reopen, relabel) and add-labels; any other number is GitHub's 404.
+ * reopen, relabel) and add-labels. `issues/get` answers a pull request's
+ * number too, as GitHub does (its conversation, with `pull_request`); any
+ * other number is GitHub's 404.
  */
 
 import type { Author, StandinAccounts } from "./github-standin-accounts";
@@ -35,10 +37,14 @@ export type Issue = {
 /** A repository's label, created the first time an issue is given it (as GitHub does). */
 type Label = { id: number; name: string };
 
-/** What issues need from the other parts: the number a new one takes (shared with pull requests), and how many comments one has. */
+/** A pull request as the issues API answers for its number. */
+export type PullAsIssue = Pick<Issue, "repo" | "number" | "id" | "title" | "body" | "state" | "user" | "association" | "createdAt" | "updatedAt" | "closedAt">;
+
+/** What issues need from the other parts: the number a new one takes (shared with pull requests), how many comments one has, and the pull request a number may be. */
 export type IssueLinks = {
   nextNumber: (repo: string) => number;
   commentCount: (repo: string, number: number) => number;
+  pull: (repo: string, number: number) => PullAsIssue | undefined;
 };
 
 export class StandinIssues {
@@ -98,7 +104,13 @@ export class StandinIssues {
 
   get(call: StandinCall): StandinAnswer {
     const issue = this.#issueOf(call);
-    return issue ? { status: 200, body: this.#issue(issue) } : notFound(`${ISSUES_DOCS_URL}#get-an-issue`);
+    if (issue) return { status: 200, body: this.#issue(issue) };
+    const pull = this.#links.pull(`${call.params.owner}/${call.params.repo}`, Number(call.params.issue_number));
+    if (!pull) return notFound(`${ISSUES_DOCS_URL}#get-an-issue`);
+    const body = this.#issue({ ...pull, labels: [], stateReason: null, closedBy: null });
+    const web = `${this.#basics.baseUrl()}/${pull.repo}/pull/${pull.number}`;
+    const pullRequest = { url: `${this.#basics.baseUrl()}/repos/${pull.repo}/pulls/${pull.number}`, html_url: web, diff_url: `${web}.diff`, patch_url: `${web}.patch`, merged_at: null };
+    return { status: 200, body: { ...body, html_url: web, pull_request: pullRequest } };
   }
 
   /** title, body, state (with state_reason: closing defaults to completed, reopening is reopened), labels (replaced). */

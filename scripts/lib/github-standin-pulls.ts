@@ -7,6 +7,7 @@
 
 import { createHash } from "node:crypto";
 import type { Author, StandinAccounts } from "./github-standin-accounts";
+import type { PullAsIssue } from "./github-standin-issues";
 import { bodyTooLong, isTooLong, notFound, notModelled, numberKey, pageOf, validationError, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
 import type { StandinRepos } from "./github-standin-repos";
 
@@ -74,6 +75,26 @@ export class StandinPulls {
     this.#accounts = accounts;
     this.#repos = repos;
     this.#nextNumber = nextNumber;
+  }
+
+  /** Pull request `number` as the issues API answers for it (issues/get). */
+  asIssue(repo: string, number: number): PullAsIssue | undefined {
+    const pull = this.find(repo, number);
+    if (!pull) return undefined;
+    const { seed } = pull;
+    return {
+      repo: seed.repo,
+      number: seed.number,
+      id: pull.id,
+      title: seed.title,
+      body: seed.body,
+      state: seed.state,
+      user: seed.user,
+      association: this.#association(pull),
+      createdAt: pull.createdAt,
+      updatedAt: pull.updatedAt,
+      closedAt: pull.closedAt
+    };
   }
 
   find(repo: string, number: number): StoredPull | undefined {
@@ -265,7 +286,7 @@ export class StandinPulls {
         commits: { href: `${api}/pulls/${seed.number}/commits` },
         statuses: { href: `${api}/statuses/${seed.head.sha}` }
       },
-      author_association: association ?? (seed.user.login.toLowerCase() === baseOwner.toLowerCase() ? "OWNER" : fork ? "CONTRIBUTOR" : "MEMBER"),
+      author_association: this.#association({ seed, association }),
       auto_merge: null,
       draft: seed.draft,
       merged: false,
@@ -281,6 +302,12 @@ export class StandinPulls {
       deletions: 0,
       changed_files: 0
     };
+  }
+
+  /** A created pull request's association is its author's role; a seeded one's follows from its author and head. */
+  #association({ seed, association }: Pick<StoredPull, "seed" | "association">): string {
+    const fork = seed.head.repo.toLowerCase() !== seed.repo.toLowerCase();
+    return association ?? (seed.user.login.toLowerCase() === seed.repo.split("/")[0]!.toLowerCase() ? "OWNER" : fork ? "CONTRIBUTOR" : "MEMBER");
   }
 
   #pullOf(call: StandinCall): StoredPull | undefined {

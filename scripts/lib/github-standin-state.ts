@@ -56,7 +56,11 @@ export class GitHubStandinState {
     this.#app = new StandinApp(basics, this.#accounts, options);
     this.#repos = new StandinRepos(basics, this.#accounts);
     this.#contents = new StandinContents(basics);
-    this.#issues = new StandinIssues(basics, this.#accounts, { nextNumber, commentCount: (repo, number) => this.#comments.count(repo, number) });
+    this.#issues = new StandinIssues(basics, this.#accounts, {
+      nextNumber,
+      commentCount: (repo, number) => this.#comments.count(repo, number),
+      pull: (repo, number) => this.#pulls.asIssue(repo, number)
+    });
     this.#pulls = new StandinPulls(basics, this.#accounts, this.#repos, nextNumber);
     this.#comments = new StandinComments(basics, this.#accounts, this.#issues, this.#pulls);
     this.#reactions = new StandinReactions(basics, this.#accounts);

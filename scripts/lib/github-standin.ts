@@ -42,7 +42,8 @@
  * repository from 1, skipping a seeded pull request's number;
  * `issues/get`, `issues/update` (title, body, state with state_reason,
  * labels replaced) and `issues/add-labels` answer created issues and 404
- * any other number. Reactions on an issue comment are listed back
+ * any other number, but that `issues/get` answers a pull request's number
+ * with its conversation, as GitHub does. Reactions on an issue comment are listed back
  * (`reactions/list-for-issue-comment`, `content` filter, pages).
  *
  * Who is calling, from the Authorization header (`callerOf`): no token, an

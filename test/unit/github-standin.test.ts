@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { describe, expect, it } from "vitest";
 import { createGitHubClient, GitHubCallError, type ReactionContent } from "../../src/github/client";
+import { createRepoReader } from "../../src/github/repo-reader";
 import { installationClient, mintRepoToken } from "../../ingress/src/github/app-client";
 import { createLogger } from "../../ingress/src/log";
 import { pullRequestSchema } from "../../ingress/src/payload";
@@ -629,6 +630,47 @@ describe("GitHub stand-in: what GitHub does beyond its description", () => {
     expect(all.map((comment) => comment.id)).toEqual(ids);
     const future = new Date(Date.now() + 60_000).toISOString();
     expect((await client.rest.issues.listComments({ owner: "acme", repo: "app", issue_number: 9, since: future })).data).toEqual([]);
+    expect(github.refusals()).toEqual([]);
+  });
+
+  it("answers what a run reads before its model: the issue, a pull request's number as its conversation, and the one page of comments that holds the last 10", async () => {
+    const github = await start();
+    const client = octokit(github.url, "ghp_maintainer");
+    await client.rest.issues.create({ owner: "acme", repo: "app", title: "It crashes", body: "Steps.", labels: ["bug"] });
+    for (let n = 1; n <= 25; n++) await client.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 1, body: `comment ${n}` });
+    github.seedPull({ repo: "acme/app", number: 2, title: "Fix the crash", body: "Fixes #1." });
+    await client.rest.issues.createComment({ owner: "acme", repo: "app", issue_number: 2, body: "Looks good." });
+    // The agent Worker's own reader, as prepare.ts uses it, recording what it asks.
+    const asked: string[] = [];
+    const reader = createRepoReader({
+      baseUrl: github.url,
+      token: "ghs_x",
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = new URL(input instanceof Request ? input.url : String(input));
+        asked.push(`${url.pathname}${url.search}`);
+        return fetch(input, init);
+      }) as typeof fetch
+    });
+    const issue = await reader.issue("acme/app", 1);
+    expect(issue).toEqual({ number: 1, title: "It crashes", author: "octocat", state: "open", labels: ["bug"], body: "Steps.", comments: 25 });
+    const latest = await reader.latestComments("acme/app", 1, issue.comments, 10);
+    expect(latest.map((comment) => comment.body)).toEqual(Array.from({ length: 10 }, (_, i) => `comment ${i + 16}`));
+    expect(asked).toEqual(["/repos/acme/app/issues/1", "/repos/acme/app/issues/1/comments?per_page=13&page=2"]);
+    // GitHub's pagination header on that page: it is the last, after the first.
+    const page = await client.rest.issues.listComments({ owner: "acme", repo: "app", issue_number: 1, per_page: 13, page: 2 });
+    expect(page.headers.link).toBe(
+      `<${github.url}/repos/acme/app/issues/1/comments?per_page=13&page=1>; rel="prev", <${github.url}/repos/acme/app/issues/1/comments?per_page=13&page=1>; rel="first"`
+    );
+    // A pull request's number: the issues API answers its conversation, as GitHub does.
+    const pull = await client.rest.issues.get({ owner: "acme", repo: "app", issue_number: 2 });
+    expect(pull.data).toMatchObject({ number: 2, title: "Fix the crash", body: "Fixes #1.", comments: 1, html_url: `${github.url}/acme/app/pull/2`, pull_request: { url: `${github.url}/repos/acme/app/pulls/2` } });
+    expect(await reader.issue("acme/app", 2)).toMatchObject({ number: 2, title: "Fix the crash", comments: 1 });
+    expect((await reader.latestComments("acme/app", 2, 1, 10)).map((comment) => comment.body)).toEqual(["Looks good."]);
+    const check = (operation: string, response: { status: number; data: unknown }) =>
+      expect(fixture.description().checkResponse(operation, response.status, response.data), operation).toEqual([]);
+    check("issues/get", pull);
+    check("issues/get", await client.rest.issues.get({ owner: "acme", repo: "app", issue_number: 1 }));
+    check("issues/list-comments", page);
     expect(github.refusals()).toEqual([]);
   });
 
