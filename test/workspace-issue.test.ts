@@ -6,7 +6,8 @@
  * - the model's first request carries the issue's title, labels, body and
  *   its last 10 comments in order, read from the one page that holds them;
  * - hidden text arrives revealed, never raw, and no text closes the block;
- * - a long body is cut and flagged;
+ * - a long body is cut and flagged; on a pull request it is the pull
+ *   request's conversation;
  * - an issue or a comments listing GitHub cannot answer is noted in
  *   `unread`, and the run completes without it;
  * - a turn recovered after an eviction does not read the issue again.
@@ -15,6 +16,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { WorkspaceFacts } from "../src/run/prepare";
+import type { PullRequestRef } from "../src/shared/dispatch";
 import { sessionName } from "../src/run/session-name";
 import { agentFor, captureConsole, evict, uniqueRepo, waitForStatus, type AgentNamespace } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
@@ -27,21 +29,30 @@ const server = serveGitHub(github);
 const TOKEN = "ghs_issueFactsRunTOKEN00000000000000";
 const NUMBER = 21;
 
-/** Start a run on `repo#NUMBER` with the run's token. */
-async function start(repo: string, instruction: string, namespace: AgentNamespace) {
+/** Start a run on `repo#NUMBER` (a pull request's when `pullRequest`) with the run's token. */
+async function start(repo: string, instruction: string, namespace: AgentNamespace, pullRequest?: PullRequestRef) {
   const session = sessionName(repo, NUMBER);
   const agent = await agentFor(session, namespace);
-  const { submissionId } = await agent.startRun({ session, repo, issueNumber: NUMBER, instruction, installationToken: TOKEN, commentId: 4343, requestedBy: { login: "octocat" } });
+  const { submissionId } = await agent.startRun({
+    session,
+    repo,
+    issueNumber: NUMBER,
+    instruction,
+    installationToken: TOKEN,
+    commentId: 4343,
+    requestedBy: { login: "octocat" },
+    ...(pullRequest ? { pullRequest } : {})
+  });
   return { agent, submissionId };
 }
 
 /** A run whose model (the gateway's first provider, MSW) answers at once; the workspace facts its first request carried. */
-async function factsOf(repo: string) {
+async function factsOf(repo: string, pullRequest?: PullRequestRef) {
   const recorded: RecordedRequest[] = [];
   server.use(...providerHandlers({ openai: () => openaiText("done"), anthropic: () => providerError(500, "not the fallback") }, recorded));
   GatewayThinkAgent.withGitHub.add(sessionName(repo, NUMBER));
   const { result } = await captureConsole(async () => {
-    const { agent, submissionId } = await start(repo, "reproduce this issue", env.GatewayThinkAgent);
+    const { agent, submissionId } = await start(repo, "reproduce this issue", env.GatewayThinkAgent, pullRequest);
     return waitForStatus(agent, submissionId);
   });
   expect(result.status).toBe("completed");
@@ -109,6 +120,15 @@ describe("the issue in the workspace block", () => {
     expect(facts.issue!.body).toMatch(/\[… cut here: 20000 characters in all; the rest is on GitHub\]$/);
     // No comments: none are listed.
     expect(commentReads(repo)).toEqual([]);
+  });
+
+  it("on a pull request is its conversation: the same endpoints, for the pull request's number", async () => {
+    const repo = uniqueRepo();
+    github.setIssue(repo, NUMBER, { title: "Sort numbers numerically", body: "Fixes the sort.", user: { login: "bob", type: "User" } });
+    github.addComments(repo, NUMBER, ["Please add a test."]);
+    const { facts } = await factsOf(repo, { number: NUMBER, headRepo: repo, headRef: "fix-sort", headSha: "b".repeat(40), baseRef: "main", fork: false, author: "bob" });
+    expect(facts.issue).toMatchObject({ number: NUMBER, title: "Sort numbers numerically", author: "bob", body: "Fixes the sort.", commentsShown: 1, commentsTotal: 1 });
+    expect(facts.issue!.comments.map((comment) => comment.body)).toEqual(["Please add a test."]);
   });
 
   it("is noted in unread when GitHub does not answer for the issue, and the run goes on without it", async () => {
