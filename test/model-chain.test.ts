@@ -13,6 +13,7 @@ import { env } from "cloudflare:workers";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
+import { RUN_CONTRACT } from "../src/run/run-contract";
 import { sessionName } from "../src/run/session-name";
 import { agentFor, assistantText, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 import {
@@ -82,6 +83,10 @@ describe("model chain", () => {
     ]);
     const body = JSON.parse(recorded[0]!.body);
     expect(body).toMatchObject({ model: "gpt-5.5-test", store: false, stream: true, reasoning: { effort: "medium" } });
+    // The system prompt the provider gets is the run contract, said once.
+    const system = (body.input as Array<{ role: string; content: unknown }>).find((item) => item.role === "system" || item.role === "developer");
+    expect(JSON.stringify(system?.content)).toContain(JSON.stringify(RUN_CONTRACT.slice(0, 200)).slice(1, -1));
+    expect(JSON.stringify(system?.content)).toContain("# The run envelope (fail closed)");
   });
 
   it("reasons at medium until the run activates open-pr, then at high", async () => {

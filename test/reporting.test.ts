@@ -269,8 +269,8 @@ describe("reporting back on the issue", () => {
 
   it("ends a run that spends its money budget as budget exhausted, says so once, and prices the run in the footer", async () => {
     const { agent, repo, submissionId } = await startConfigured((instance) => {
-      // The scripted model costs nothing; priced at $1,000 per million tokens, each step costs cents.
-      instance.modelPrices = JSON.stringify({ scripted: { input: 1_000, cachedInput: 1_000, output: 1_000 } });
+      // The scripted model costs nothing; priced at $100 per million tokens, each step (the run contract and the history, a few thousand tokens) costs tens of cents.
+      instance.modelPrices = JSON.stringify({ scripted: { input: 100, cachedInput: 100, output: 100 } });
       instance.costBudget = 0.5;
       instance.tokenBudget = 0;
     }, "TEST: tools 50");

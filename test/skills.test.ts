@@ -32,8 +32,9 @@ describe("skills from R2", () => {
     const activation = await firstToolCall("TEST: skill reproduce\nTEST: reply activated");
     expect(activation).toMatchObject({ type: "tool-activate_skill", state: "output-available" });
     const output = JSON.stringify(activation!.output);
-    expect(output).toContain("agent-think-run");
-    expect(output).toContain("report_result");
+    // The skill's own steps; the envelope and the rules are the system prompt's (src/run/run-contract.ts).
+    expect(output).toContain("Decide the outcome by the evidence");
+    expect(output).toContain("/opt/agent-think/repro-app");
   });
 
   it("lets the model activate address-review, which pushes only where the workspace block allows", async () => {
