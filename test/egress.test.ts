@@ -58,7 +58,7 @@ const internet = [
   }),
   http.get(`${TEST_GITHUB_API_URL}/repos/:owner/:repo/issues/:number`, async ({ request, params }) => {
     await record(request);
-    return HttpResponse.json({ number: Number(params.number), title: "sortNumbers puts 10 before 2", state: "open", body: HIDDEN_BODY });
+    return HttpResponse.json({ number: Number(params.number), title: "sortNumbers puts 10 before 2", state: "open", body: HIDDEN_BODY, user: { login: "octocat", type: "User" }, labels: [], comments: 0 });
   }),
   // The container's GitHub (the default agents': github.com), as git's smart HTTP answers it.
   http.all("https://github.com/*", async ({ request }) => {
@@ -135,8 +135,10 @@ describe("the worker shell's network", () => {
     expect(outputs[4]).toMatch(/^GitHub write refused: the sandbox may only read GitHub\..*open_pull_request/);
     expect(outputs[5]).toMatch(/^egress refused: evil\.example/);
 
-    // Upstream: the listed hosts as sent, the read with the read-only token, and nothing else.
+    // Upstream: the Worker's own read of the issue before the model (prepare.ts, with the run's token); then the
+    // sandbox's: the listed hosts as sent, the read with the read-only token, and nothing else.
     expect(upstream.filter((call) => call.url.includes(repo) || !call.url.startsWith(TEST_GITHUB_API_URL))).toEqual([
+      { method: "GET", url: `${TEST_GITHUB_API_URL}/repos/${repo}/issues/9`, auth: `token ${TOKEN}` },
       { method: "GET", url: "https://registry.npmjs.org/left-pad", auth: null },
       { method: "POST", url: "https://api.allowed.example/hook", auth: null, body: "ok" },
       { method: "GET", url: `${TEST_GITHUB_API_URL}/repos/${repo}/issues/9`, auth: `token ${readOnly(repo)}` }
