@@ -47,7 +47,7 @@ describe("ScriptedModel", () => {
     const model = new ScriptedModel();
     const first = await parts(model, [user(runText("TEST: run echo 1\nTEST: reply done"))]);
     const call = first.find((part) => part.type === "tool-call");
-    expect(call).toMatchObject({ toolName: "bash", input: JSON.stringify({ command: "echo 1" }) });
+    expect(call).toMatchObject({ toolName: "bash", input: JSON.stringify({ command: "echo 1", backend: "shell" }) });
     expect(first.at(-1)).toMatchObject({ type: "finish", finishReason: { unified: "tool-calls" } });
 
     const other = await parts(model, [user(runText("TEST: run echo 1\nTEST: reply other"))]);
