@@ -15,6 +15,13 @@
  *     allow:                  # hosts the sandbox may reach beyond the defaults
  *       - api.example.com     # (src/egress/allowlist.ts), any method
  *       - "*.example.org"     # its subdomains, not example.org itself
+ *   progress: true            # the live progress comment on the issue (default true)
+ *   model: gpt-5.5            # one of the operator's MODELS_ALLOWED (default: theirs)
+ *   triggers:
+ *     assign: reproduce this issue   # assigning the App's bot starts this; false: off
+ *     label:                         # adding this label starts this; false: off
+ *       name: agent-think
+ *       instruction: reproduce this issue
  *
  * Unknown fields are errors, so a misspelt `timout` is not silently
  * ignored. Every error names the field it is about. Pure; used by
@@ -57,6 +64,19 @@ const hostPattern = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
+export const DEFAULT_TRIGGER_INSTRUCTION = "reproduce this issue";
+export const DEFAULT_TRIGGER_LABEL = "agent-think";
+const MAX_INSTRUCTION_CHARS = 2_000;
+/** GitHub's limit on a label's name. */
+const MAX_LABEL_CHARS = 50;
+/** A model id as the providers spell them: letters, digits, dots, dashes, underscores, slashes, colons. */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
+
+const instruction = z
+  .string({ error: "must be an instruction (a string), or false" })
+  .max(MAX_INSTRUCTION_CHARS, `must be at most ${MAX_INSTRUCTION_CHARS} characters`)
+  .refine((text) => text.trim() !== "", "must not be blank");
+
 const configSchema = z.strictObject({
   version: z.literal(REPO_CONFIG_VERSION, { error: `must be ${REPO_CONFIG_VERSION} (the only version this agent-think reads)` }),
   setup: z
@@ -75,11 +95,51 @@ const configSchema = z.strictObject({
         .max(MAX_ALLOW_ENTRIES, `must have at most ${MAX_ALLOW_ENTRIES} hosts`)
         .default([])
     })
+    .optional(),
+  progress: z.boolean({ error: "must be true or false" }).optional(),
+  model: z
+    .string({ error: "must be a model id (a string)" })
+    .regex(MODEL_ID, "must be a model id such as gpt-5.5")
+    .optional(),
+  triggers: z
+    .strictObject({
+      assign: z.union([z.literal(false), instruction], { error: "must be an instruction, or false" }).optional(),
+      label: z
+        .union([
+          z.literal(false),
+          z.strictObject({
+            name: z
+              .string({ error: "must be a label name" })
+              .min(1, "must not be empty")
+              .max(MAX_LABEL_CHARS, `must be at most ${MAX_LABEL_CHARS} characters`)
+              .optional(),
+            instruction: instruction.optional()
+          })
+        ], { error: "must be { name, instruction }, or false" })
+        .optional()
+    })
     .optional()
 });
 
 export type SetupCommand = { run: string; timeoutS: number };
-export type RepoConfig = { version: 1; setup: { backend: "container" | "shell"; commands: SetupCommand[] }; network: { allow: string[] } };
+/** A way of asking other than a mention: the instruction it starts, or null when the repository turned it off. */
+export type TriggerConfig = { assign: string | null; label: { name: string; instruction: string } | null };
+export type RepoConfig = {
+  version: 1;
+  setup: { backend: "container" | "shell"; commands: SetupCommand[] };
+  network: { allow: string[] };
+  /** The live progress comment (docs/reporting.md); on unless the file says `progress: false`. */
+  progress: boolean;
+  /** The model the repository asks for; the operator's MODELS_ALLOWED decides whether it may have it. */
+  model?: string;
+  triggers: TriggerConfig;
+};
+
+/** What a repository without the file, or without the fields, gets. */
+export const DEFAULT_TRIGGERS: TriggerConfig = {
+  assign: DEFAULT_TRIGGER_INSTRUCTION,
+  label: { name: DEFAULT_TRIGGER_LABEL, instruction: DEFAULT_TRIGGER_INSTRUCTION }
+};
 
 export type RepoConfigParse = { ok: true; config: RepoConfig } | { ok: false; errors: string[] };
 
@@ -113,8 +173,22 @@ export function parseRepoConfig(text: string): RepoConfigParse {
             : { run: entry.run, timeoutS: entry.timeout ?? setup!.timeout }
         )
       },
-      network: { allow: parsed.data.network?.allow ?? [] }
+      network: { allow: parsed.data.network?.allow ?? [] },
+      progress: parsed.data.progress ?? true,
+      ...(parsed.data.model === undefined ? {} : { model: parsed.data.model }),
+      triggers: triggersOf(parsed.data.triggers)
     }
+  };
+}
+
+function triggersOf(triggers: z.infer<typeof configSchema>["triggers"]): TriggerConfig {
+  const label = triggers?.label;
+  return {
+    assign: triggers?.assign === false ? null : (triggers?.assign?.trim() ?? DEFAULT_TRIGGERS.assign),
+    label:
+      label === false
+        ? null
+        : { name: label?.name ?? DEFAULT_TRIGGER_LABEL, instruction: label?.instruction?.trim() ?? DEFAULT_TRIGGER_INSTRUCTION }
   };
 }
 

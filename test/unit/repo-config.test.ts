@@ -3,7 +3,7 @@
  * becomes, and for each kind of mistake an error that names its field.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETUP_TIMEOUT_S, MAX_REPO_CONFIG_BYTES, parseRepoConfig } from "../../src/run/repo-config";
+import { DEFAULT_SETUP_TIMEOUT_S, DEFAULT_TRIGGERS, MAX_REPO_CONFIG_BYTES, parseRepoConfig } from "../../src/run/repo-config";
 
 const errorsOf = (text: string) => {
   const parsed = parseRepoConfig(text);
@@ -21,7 +21,9 @@ describe("a valid .github/agent-think.yml", () => {
       config: {
         version: 1,
         setup: { backend: "container", commands: [{ run: "npm ci", timeoutS: 120 }, { run: "npm run build", timeoutS: 900 }] },
-        network: { allow: [] }
+        network: { allow: [] },
+        progress: true,
+        triggers: DEFAULT_TRIGGERS
       }
     });
   });
@@ -35,7 +37,24 @@ describe("a valid .github/agent-think.yml", () => {
   it("defaults to the container backend and ten minutes, and may have no setup at all", () => {
     const parsed = parseRepoConfig("version: 1\nsetup:\n  backend: shell\n  commands: [ls]\n");
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
-    expect(parseRepoConfig("version: 1\n")).toEqual({ ok: true, config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] } } });
+    expect(parseRepoConfig("version: 1\n")).toEqual({
+      ok: true,
+      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, progress: true, triggers: DEFAULT_TRIGGERS }
+    });
+  });
+
+  it("reads the progress comment's switch, the model asked for, and the other ways to ask", () => {
+    const parsed = parseRepoConfig(
+      ["version: 1", "progress: false", "model: claude-opus-4-5", "triggers:", "  assign: open a PR fixing this", "  label:", "    name: bot-please"].join("\n")
+    );
+    expect(parsed.ok && { progress: parsed.config.progress, model: parsed.config.model, triggers: parsed.config.triggers }).toEqual({
+      progress: false,
+      model: "claude-opus-4-5",
+      triggers: { assign: "open a PR fixing this", label: { name: "bot-please", instruction: "reproduce this issue" } }
+    });
+    const off = parseRepoConfig("version: 1\ntriggers:\n  assign: false\n  label: false\n");
+    expect(off.ok && off.config.triggers).toEqual({ assign: null, label: null });
+    expect(DEFAULT_TRIGGERS).toEqual({ assign: "reproduce this issue", label: { name: "agent-think", instruction: "reproduce this issue" } });
   });
 });
 
@@ -56,7 +75,12 @@ describe("an invalid .github/agent-think.yml", () => {
     ["commands that are not a list", "version: 1\nsetup:\n  commands: npm ci\n", /^setup\.commands: must be a list of commands/],
     ["a list at the top", "- npm ci\n", /^must be a mapping with at least `version: 1`/],
     ["broken YAML", "version: 1\nsetup: [\n", /^not valid YAML \(line \d+\)/],
-    ["a key given twice", "version: 1\nversion: 1\n", /^not valid YAML/]
+    ["a key given twice", "version: 1\nversion: 1\n", /^not valid YAML/],
+    ["progress in words", "version: 1\nprogress: sometimes\n", /^progress: must be true or false/],
+    ["a model with spaces", "version: 1\nmodel: the best one\n", /^model: must be a model id/],
+    ["a blank trigger instruction", "version: 1\ntriggers:\n  assign: '  '\n", /^triggers\.assign: /],
+    ["a label too long for GitHub", `version: 1\ntriggers:\n  label:\n    name: ${"x".repeat(51)}\n`, /^triggers\.label/],
+    ["a misspelt trigger", "version: 1\ntriggers:\n  assigned: go\n", /^triggers\.assigned: is not a field/]
   ])("%s: the error names what is wrong", (_name, text, expected) => {
     const errors = errorsOf(text);
     expect(errors.length).toBeGreaterThan(0);
