@@ -17,6 +17,8 @@
  *    revealed and bounded (src/run/issue-facts.ts), and, when the dispatch
  *    sent the body's digest, say from that same read whether the body was
  *    edited after the mention (`issueBodyEditedSinceMention`);
+ *    the repository's run settings (`progress`, `model`) are kept and told
+ *    (`onSettings`) before the clone;
  * 3. in the container, clone the repository to /workspace/repo (or fetch,
  *    when an earlier run left it), and on a pull request `gh pr checkout`
  *    its head;
@@ -87,7 +89,16 @@ export type WorkspaceFacts = {
 };
 
 /** `guidance` is read from the default branch, like the configuration. */
-export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string }; policy: WritePolicy };
+/**
+ * What the repository's `.github/agent-think.yml` asks of the run beyond its
+ * setup and network: whether the issue gets a live progress comment, and
+ * which model (the operator's MODELS_ALLOWED decides whether it may). Known
+ * once the file is read, before the clone.
+ */
+export type RunSettings = { progress: boolean; model?: string };
+export const DEFAULT_RUN_SETTINGS: RunSettings = { progress: true };
+
+export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string }; policy: WritePolicy; settings?: RunSettings };
 
 /** What preparing needs of the run. */
 export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string };
@@ -100,6 +111,8 @@ export type PrepareDeps = {
   /** One command. */
   exec: (input: BashInput) => Promise<BashResult>;
   redact: (text: string) => string;
+  /** The repository's settings were read (before the clone), once per submission. */
+  onSettings?: (submissionId: string, settings: RunSettings) => void | Promise<void>;
   /** A step began or ended (the watchdog and the dashboard hear of it). */
   onStep: (submissionId: string, step: { name: string; ok: boolean; durationMs: number }) => void | Promise<void>;
   log: (event: string, fields: Record<string, unknown>) => void;
@@ -109,6 +122,8 @@ export type PrepareDeps = {
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
 /** The sandbox's network policy, kept before the first container step (the clone and setup go through the gateway too). */
 const egressKey = (submissionId: string) => `agent-think:egress-policy:${submissionId}`;
+/** The repository's run settings, kept with the network policy, before the clone. */
+const settingsKey = (submissionId: string) => `agent-think:run-settings:${submissionId}`;
 
 
 /** What every command of one preparation shares. */
@@ -148,13 +163,16 @@ export class RunPreparation {
     const config = read.config?.config;
     const egress: EgressPolicy = { pushBranch: policy.pushBranch, allow: config?.network.allow ?? [] };
     this.#deps.storage.put(egressKey(submissionId), egress);
+    const settings: RunSettings = { progress: config?.progress ?? true, ...(config?.model ? { model: config.model } : {}) };
+    this.#deps.storage.put(settingsKey(submissionId), settings);
+    await this.#deps.onSettings?.(submissionId, settings);
     const step: Step = { submissionId, signal };
     const cloned = await this.#checkout(step, run, facts);
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
     // Last in the block: the largest field, after the facts about the workspace.
     if (read.issue) facts.issue = read.issue;
     const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text } : undefined;
-    const prepared: Prepared = { facts, policy, ...(guidance ? { guidance } : {}) };
+    const prepared: Prepared = { facts, policy, settings, ...(guidance ? { guidance } : {}) };
     this.#deps.storage.put(preparedKey(submissionId), prepared);
     return prepared;
   }
@@ -174,9 +192,15 @@ export class RunPreparation {
     return this.#deps.storage.get<EgressPolicy>(egressKey(submissionId)) ?? null;
   }
 
+  /** The repository's run settings for `submissionId`: known once its configuration was read, before the clone; null before. */
+  settings(submissionId: string): RunSettings | null {
+    return this.#deps.storage.get<RunSettings>(settingsKey(submissionId)) ?? null;
+  }
+
   forget(submissionId: string): void {
     this.#deps.storage.delete(preparedKey(submissionId));
     this.#deps.storage.delete(egressKey(submissionId));
+    this.#deps.storage.delete(settingsKey(submissionId));
   }
 
   async #read(run: PrepareRun) {
