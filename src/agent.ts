@@ -14,7 +14,8 @@ import { getWorkspace } from "@cloudflare/computer";
 import { withLocalMisses } from "./run/quiet-workspace";
 import { getAgentByName, type Connection } from "agents";
 import type { LanguageModel, ToolSet } from "ai";
-import { createModel, runMetadata } from "./model";
+import { runMetadata } from "./model";
+import { RunModels } from "./model/run-models";
 import type { ModelEnv } from "./model/config";
 import { stepProviderOptions } from "./model/reasoning-effort";
 import { RUN_CONTRACT } from "./run/run-contract";
@@ -226,7 +227,15 @@ export class ThinkAgent extends Think<Env> {
     redact: (text) => this.#token.redact(text),
     log: (event, fields) => this.#log(event, fields)
   });
-  #model: LanguageModel | undefined;
+  /** The deployment's model, or the one the run's repository picked (model/run-models.ts). */
+  readonly #models = new RunModels({
+    env: () => this.modelEnv(),
+    // Metadata per request: a model outlives the turn it was made in.
+    hooks: { log: (event, fields) => this.#log(event, fields), metadata: async () => runMetadata(this.name, await this.#runs.get(), await this.#turn()) },
+    turn: () => this.#turn(),
+    settings: (submissionId) => this.#workspaceTurn.settings(submissionId),
+    recordSetupFailure: (submissionId, failure) => this.#ledger.recordSetupFailure(submissionId, failure)
+  });
   /** Duplicate dispatches of a comment answered before any work (run/dispatch-once.ts). */
   readonly #dispatches = new DispatchOnce(this.ctx.storage);
   readonly #activeTurn = new ActiveTurn({
@@ -299,12 +308,7 @@ export class ThinkAgent extends Think<Env> {
   }
 
   override getModel(): LanguageModel {
-    // Metadata per request: this model outlives the turn it was made in.
-    this.#model ??= createModel(this.modelEnv(), {
-      log: (event, fields) => this.#log(event, fields),
-      metadata: async () => runMetadata(this.name, await this.#runs.get(), await this.#turn())
-    });
-    return this.#model;
+    return this.#models.default();
   }
 
   /** The run contract every skill relies on, said once (src/run/run-contract.ts). */
@@ -480,11 +484,12 @@ export class ThinkAgent extends Think<Env> {
 
   /**
    * Before every model call: renew the run's token when it is about to expire (the gateway and the Worker's posts use it),
-   * and send the step's provider options, its reasoning effort set by the skill the run activated (src/model/reasoning-effort.ts).
+   * and send the step's provider options, its reasoning effort set by the skill the run activated (src/model/reasoning-effort.ts),
+   * to the model the repository picked, or the deployment's (a model not allowed ends the run here: src/model/run-models.ts).
    */
   override async beforeStep(ctx: PrepareStepContext) {
     await this.#token.fresh();
-    return { providerOptions: stepProviderOptions(this.modelEnv(), ctx) };
+    return { model: await this.#models.forStep(), providerOptions: stepProviderOptions(this.modelEnv(), ctx) };
   }
 
   override async afterToolCall(ctx: ToolCallResultContext) {

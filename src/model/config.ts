@@ -23,10 +23,12 @@
  * Every configuration that cannot work is an error naming the variable and
  * its fix, so a production Worker never quietly runs the scripted model or
  * accepts runs that fail at their first model call (docs/model-setup.md).
- * REASONING_EFFORT (reasoning-effort.ts) is checked here too, in every mode.
+ * REASONING_EFFORT (reasoning-effort.ts) and MODELS_ALLOWED (the models a
+ * repository may ask for, allowed-models.ts) are checked here too, in every mode.
  * An empty secret is unset; one of only whitespace is an error. Pure;
  * errors never hold a secret's value.
  */
+import { resolveAllowedModels } from "./allowed-models";
 import { parseReasoningEffort } from "./reasoning-effort";
 
 export type ModelEnv = {
@@ -44,6 +46,8 @@ export type ModelEnv = {
   ANTHROPIC_MODEL?: string;
   /** How hard OpenAI reasons, per skill (reasoning-effort.ts). */
   REASONING_EFFORT?: string;
+  /** The models a repository's `model:` may pick, beyond OPENAI_MODEL and ANTHROPIC_MODEL (allowed-models.ts). */
+  MODELS_ALLOWED?: string;
 };
 
 /** How gateway requests authenticate; see the header. No `gatewayToken` only under AI_GATEWAY_AUTH=off. */
@@ -93,6 +97,8 @@ export function resolveModelConfig(env: ModelEnv): ModelConfigResult {
   // Checked in every mode: the scripted model ignores it, but a bad value is named before a real model relies on it.
   const reasoning = parseReasoningEffort(env.REASONING_EFFORT);
   if (!reasoning.ok) return reasoning;
+  const allowed = resolveAllowedModels(env);
+  if (!allowed.ok) return allowed;
   const provider = present(env.MODEL_PROVIDER);
   const account = present(env.AI_GATEWAY_ACCOUNT_ID);
   const gateway = present(env.AI_GATEWAY_ID);

@@ -1,7 +1,9 @@
 /**
  * The production model chain: OpenAI's Responses API through Cloudflare AI
  * Gateway, falling back to Anthropic through the same gateway when the
- * primary request fails. What each step asks of them (`store: false`, the
+ * primary request fails; for a repository that picked a model (`model:`,
+ * allowed-models.ts), that model first on its provider and the deployment's
+ * model of the other provider after it. What each step asks of them (`store: false`, the
  * reasoning effort, Anthropic's prompt caching) is reasoning-effort.ts's,
  * sent from `ThinkAgent.beforeStep`.
  *
@@ -12,6 +14,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
+import { chainFor, type ModelRoute } from "./allowed-models";
 import type { GatewayModelConfig } from "./config";
 import { withFallback, type FallbackEvent } from "./fallback";
 import { gatewayFetch } from "./gateway-fetch";
@@ -28,7 +31,8 @@ export type GatewayModelHooks = {
   metadata?: MetadataSource;
 };
 
-export function createGatewayModel(config: GatewayModelConfig, hooks: GatewayModelHooks = {}): LanguageModelV4 {
+/** `requested`: the repository's model, already allowed (run-models.ts); absent for the deployment's chain. */
+export function createGatewayModel(config: GatewayModelConfig, hooks: GatewayModelHooks = {}, requested?: string): LanguageModelV4 {
   const { auth } = config;
   const fetch = gatewayFetch(auth, hooks.metadata);
   const openai = createOpenAI({
@@ -41,5 +45,7 @@ export function createGatewayModel(config: GatewayModelConfig, hooks: GatewayMod
     apiKey: auth.keys === "request" ? auth.anthropicApiKey : UNSENT_KEY,
     fetch
   });
-  return withFallback(openai.responses(config.openai.model), anthropic(config.anthropic.model), hooks.onFallback);
+  const build = (route: ModelRoute) => (route.provider === "openai" ? openai.responses(route.model) : anthropic(route.model));
+  const chain = chainFor(config, requested);
+  return withFallback(build(chain.primary), build(chain.fallback), hooks.onFallback);
 }

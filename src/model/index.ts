@@ -1,8 +1,9 @@
 /**
  * The model for a run, from configuration: the gateway chain or the scripted
- * model (see `config.ts` for the rule). Used by ThinkAgent.getModel, which
- * gives it the agent's logger and the source of each request's gateway
- * metadata. The first model built in an isolate with a given mode logs one
+ * model (see `config.ts` for the rule), led by the repository's model when
+ * it picked one (allowed-models.ts). Used by RunModels (run-models.ts), for
+ * ThinkAgent.getModel and beforeStep, which gives it the agent's logger and
+ * the source of each request's gateway metadata. The first model built in an isolate with a given mode logs one
  * `model:mode` line naming it (mode.ts), never a secret.
  */
 import type { LanguageModelV4 } from "@ai-sdk/provider";
@@ -39,14 +40,19 @@ function logModeOnce(config: ModelConfig, log: Logger): void {
   log("model:mode", fields);
 }
 
-export function createModel(env: ModelEnv, hooks: ModelHooks = {}): LanguageModelV4 {
+/** `requested`: a model the repository picked and MODELS_ALLOWED allows (run-models.ts checks); the scripted model serves it too. */
+export function createModel(env: ModelEnv, hooks: ModelHooks = {}, requested?: string): LanguageModelV4 {
   const resolved = resolveModelConfig(env);
   if (!resolved.ok) throw new ModelConfigError(resolved.error);
   const log = hooks.log ?? createLogger({ worker: "agent-think" });
   logModeOnce(resolved.config, log);
   if (resolved.config.kind === "scripted") return new ScriptedModel();
-  return createGatewayModel(resolved.config, {
-    metadata: hooks.metadata,
-    onFallback: ({ from, to, error }) => log("model:fallback", { from, to, error: error instanceof Error ? error.message : String(error) })
-  });
+  return createGatewayModel(
+    resolved.config,
+    {
+      metadata: hooks.metadata,
+      onFallback: ({ from, to, error }) => log("model:fallback", { from, to, error: error instanceof Error ? error.message : String(error) })
+    },
+    requested
+  );
 }

@@ -19,7 +19,7 @@ import type { SetupFailure } from "./ending";
 import type { RunContext } from "./run-context";
 import type { CommandReplay } from "./command-replay";
 import type { EgressPolicy } from "../egress/run-credentials";
-import { RunPreparation, SetupFailedError, type PrepareDeps, type Prepared } from "./prepare";
+import { RunPreparation, SetupFailedError, type PrepareDeps, type Prepared, type RunSettings } from "./prepare";
 import type { PullRequestTarget } from "./open-pull-request";
 import { refusal } from "./write-policy";
 
@@ -108,6 +108,11 @@ export class TurnWorkspace {
       ...(onOwn ? { ownPullRequest: { number: pull.number } } : {}),
       ...(botLogin ? { botLogin } : {})
     };
+  }
+
+  /** The repository's run settings for `submissionId` (the model it picked: src/model/run-models.ts); null before its config is read. */
+  settings(submissionId: string): RunSettings | null {
+    return this.#preparation.settings(submissionId);
   }
 
   /** What the sandbox's network may do for `submissionId`'s turn; null before its policy is known (then it may not push). */

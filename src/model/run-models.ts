@@ -1,0 +1,78 @@
+/**
+ * The model of each run's steps, for ThinkAgent: the deployment's model
+ * (getModel), or the one the run's repository picked with `model:` in its
+ * `.github/agent-think.yml` (beforeStep returns it for every step), built
+ * once per model id and kept for the Durable Object's life, like the
+ * deployment's. A model MODELS_ALLOWED does not allow ends the run before
+ * the model starts: the refusal, naming every allowed model, is recorded as
+ * a config failure of the file (the setup-failed comment lists it) and
+ * thrown as SetupFailedError, as an invalid file is.
+ *
+ * The repository's choice is the preparation's (src/run/prepare.ts keeps
+ * it before the clone); this reads it, never the file. `refusal` is the
+ * same check, pure, for a caller that holds the settings earlier.
+ */
+import type { LanguageModel } from "ai";
+import type { SetupFailure } from "../run/ending";
+import { SetupFailedError } from "../run/prepare";
+import { REPO_CONFIG_PATH } from "../run/repo-config";
+import { checkRequestedModel, resolveAllowedModels } from "./allowed-models";
+import type { ModelEnv } from "./config";
+import { createModel, type ModelHooks } from "./index";
+
+export type RunModelsDeps = {
+  env: () => ModelEnv;
+  hooks: ModelHooks;
+  /** The submission whose turn is running. */
+  turn: () => Promise<{ submissionId: string } | null>;
+  /** The repository's run settings for a submission, once its config was read; null before (or with no config). */
+  settings: (submissionId: string) => { model?: string } | null;
+  recordSetupFailure: (submissionId: string, failure: SetupFailure) => Promise<void>;
+};
+
+/** The config failure of a model the operator does not allow, or null when `model` may run (or none was asked for). */
+export function modelRefusal(env: ModelEnv, model: string | undefined): SetupFailure | null {
+  if (model === undefined) return null;
+  const allowed = resolveAllowedModels(env);
+  // A bad MODELS_ALLOWED refuses every dispatch (config.ts); met here, it allows nothing by name.
+  const error = checkRequestedModel(model, allowed.ok ? allowed.allowed : []);
+  return error === null ? null : { kind: "config", file: REPO_CONFIG_PATH, errors: [error] };
+}
+
+export class RunModels {
+  readonly #deps: RunModelsDeps;
+  /** By the model asked for; "" is the deployment's. */
+  readonly #built = new Map<string, LanguageModel>();
+
+  constructor(deps: RunModelsDeps) {
+    this.#deps = deps;
+  }
+
+  /** The deployment's model: what a run gets when its repository names none. */
+  default(): LanguageModel {
+    return this.#model(undefined);
+  }
+
+  /** The model of the running turn's step; throws SetupFailedError, after recording it, for a model not allowed. */
+  async forStep(): Promise<LanguageModel> {
+    const turn = await this.#deps.turn();
+    const requested = turn ? this.#deps.settings(turn.submissionId)?.model : undefined;
+    if (!turn || requested === undefined) return this.default();
+    const failure = modelRefusal(this.#deps.env(), requested);
+    if (failure) {
+      await this.#deps.recordSetupFailure(turn.submissionId, failure);
+      throw new SetupFailedError(failure);
+    }
+    return this.#model(requested);
+  }
+
+  #model(requested: string | undefined): LanguageModel {
+    const key = requested ?? "";
+    let model = this.#built.get(key);
+    if (!model) {
+      model = createModel(this.#deps.env(), this.#deps.hooks, requested);
+      this.#built.set(key, model);
+    }
+    return model;
+  }
+}
