@@ -10,7 +10,15 @@
  * GitHub does not have is null; any other failure is a GitHubCallError, as
  * in client.ts. It does not reveal or bound what people wrote
  * (src/run/issue-facts.ts does).
+ *
+ * The issue and its comments are read in GitHub's `full` media type: the
+ * Markdown as written and the rendered `body_html`, whose images of a
+ * private repository carry the signed addresses a program can fetch
+ * (src/run/attachment-links.ts). `fetchAttachment` fetches one image or
+ * upload with the run's token as src/github/attachment-fetch.ts allows it.
  */
+import { parseGitHubApiUrl } from "../shared/github-urls";
+import { fetchAttachment, type FetchedAttachment } from "./attachment-fetch";
 import { callGitHub, GitHubCallError, octokitFor, ownerAndName, type GitHubClientOptions } from "./client";
 
 /** GitHub's largest page. */
@@ -18,8 +26,8 @@ const MAX_PER_PAGE = 100;
 
 export type OpenPullRequest = { number: number; url: string; branch: string };
 /** An issue as GitHub answers it; `comments` is GitHub's count of them. Logins are null for a deleted account. */
-export type IssueRead = { number: number; title: string; author: string | null; state: string; labels: string[]; body: string; comments: number };
-export type CommentRead = { author: string | null; createdAt: string; body: string };
+export type IssueRead = { number: number; title: string; author: string | null; state: string; labels: string[]; body: string; comments: number; bodyHtml?: string };
+export type CommentRead = { author: string | null; createdAt: string; body: string; bodyHtml?: string };
 
 export interface RepoReader {
   /** The file's text at `ref` (the default branch when absent), or null when there is no such file; at most `maxBytes` of it, and whether it was cut. */
@@ -30,6 +38,10 @@ export interface RepoReader {
   issue(repo: string, issueNumber: number): Promise<IssueRead>;
   /** The last `wanted` of the issue's `total` comments (GitHub's count, from `issue`), oldest first. */
   latestComments(repo: string, issueNumber: number, total: number, wanted: number): Promise<CommentRead[]>;
+  /** The deployment's web host (github-urls.ts `host`), the one host `fetchAttachment` may send the token to; null when the API URL names none. */
+  readonly webHost: string | null;
+  /** One image or upload of the issue, at most `maxBytes`, from GitHub's hosts only (attachment-fetch.ts); never throws. */
+  fetchAttachment(url: string, maxBytes: number): Promise<FetchedAttachment>;
 }
 
 /**
@@ -49,7 +61,10 @@ export function latestItemsPage(total: number, wanted: number): { perPage: numbe
 
 export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">): RepoReader {
   const octokit = octokitFor(options);
+  const github = parseGitHubApiUrl(options.baseUrl);
   return {
+    webHost: github.ok ? github.github.host : null,
+
     async readFile(repo, path, ref, maxBytes) {
       const { owner, name } = ownerAndName(repo);
       try {
@@ -86,7 +101,7 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
 
     async issue(repo, issueNumber) {
       const { owner, name } = ownerAndName(repo);
-      const { data } = await callGitHub("read the issue", () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber }));
+      const { data } = await callGitHub("read the issue", () => octokit.rest.issues.get({ owner, repo: name, issue_number: issueNumber, mediaType: { format: "full" } }));
       return {
         number: data.number,
         title: data.title,
@@ -94,7 +109,8 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
         state: data.state,
         labels: data.labels.map((label) => (typeof label === "string" ? label : (label.name ?? ""))).filter((label) => label !== ""),
         body: data.body ?? "",
-        comments: data.comments
+        comments: data.comments,
+        ...(data.body_html ? { bodyHtml: data.body_html } : {})
       };
     },
 
@@ -102,7 +118,7 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
       if (total <= 0 || wanted <= 0) return [];
       const { owner, name } = ownerAndName(repo);
       const read = (perPage: number, page: number) =>
-        callGitHub("list comments", () => octokit.rest.issues.listComments({ owner, repo: name, issue_number: issueNumber, per_page: perPage, page }));
+        callGitHub("list comments", () => octokit.rest.issues.listComments({ owner, repo: name, issue_number: issueNumber, per_page: perPage, page, mediaType: { format: "full" } }));
       const at = latestItemsPage(total, wanted);
       // No single page holds them: the last two of GitHub's largest pages do.
       const lastPage = Math.ceil(total / MAX_PER_PAGE);
@@ -110,7 +126,17 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
       return pages
         .flatMap((response) => response.data)
         .slice(-wanted)
-        .map((comment) => ({ author: comment.user?.login ?? null, createdAt: comment.created_at, body: comment.body ?? "" }));
+        .map((comment) => ({
+          author: comment.user?.login ?? null,
+          createdAt: comment.created_at,
+          body: comment.body ?? "",
+          ...(comment.body_html ? { bodyHtml: comment.body_html } : {})
+        }));
+    },
+
+    async fetchAttachment(url, maxBytes) {
+      if (!github.ok) return { ok: false, reason: "refused", message: github.error };
+      return fetchAttachment(url, { webHost: github.github.host, ...(options.token ? { token: options.token } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), maxBytes });
     }
   };
 }

@@ -18,7 +18,11 @@
  *    sent the body's digest, say from that same read whether the body was
  *    edited after the mention (`issueBodyEditedSinceMention`);
  *    the repository's run settings (`progress`, `model`) are kept and told
- *    (`onSettings`) before the clone;
+ *    (`onSettings`) before the clone; the images and uploads in the body
+ *    and the comments shown are listed, and the images fetched by the
+ *    Worker from GitHub's hosts (src/run/issue-attachments.ts): their bytes
+ *    are kept in memory only, and a recovered turn in a new isolate
+ *    fetches them again;
  * 3. in the container, clone the repository to /workspace/repo (or fetch,
  *    when an earlier run left it), and on a pull request `gh pr checkout`
  *    its head;
@@ -41,6 +45,7 @@ import type { PullRequestRef } from "../shared/dispatch";
 import { bodySha256 } from "../shared/body-digest";
 import type { SetupFailure } from "./ending";
 import { issueFacts, MAX_COMMENTS_SHOWN, type IssueFacts } from "./issue-facts";
+import { gatherAttachments, refetchImages, type AttachmentFact, type Gathered, type KeptAttachment, type ShownImage } from "./issue-attachments";
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
 import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
 import type { EgressPolicy } from "../egress/run-credentials";
@@ -86,6 +91,8 @@ export type WorkspaceFacts = {
   unread?: string[];
   /** The issue and its latest comments as data; absent when GitHub could not be asked for it (then `unread` says so). */
   issue?: IssueFacts;
+  /** The images and uploads in the issue's body and the comments shown, and what became of each (issue-attachments.ts). */
+  attachments?: AttachmentFact[];
 };
 
 /** `guidance` is read from the default branch, like the configuration. */
@@ -98,7 +105,18 @@ export type WorkspaceFacts = {
 export type RunSettings = { progress: boolean; model?: string };
 export const DEFAULT_RUN_SETTINGS: RunSettings = { progress: true };
 
-export type Prepared = { facts: WorkspaceFacts; guidance?: { path: string; text: string }; policy: WritePolicy; settings?: RunSettings };
+export type Prepared = {
+  facts: WorkspaceFacts;
+  guidance?: { path: string; text: string };
+  policy: WritePolicy;
+  settings?: RunSettings;
+  /** What `fetch_attachment` may fetch, and where each shown image was fetched from (kept; never shown to the model). */
+  attachments?: KeptAttachment[];
+  /** The shown images' bytes: in memory only, never stored; absent on what `prepared()` reads back. */
+  images?: ShownImage[];
+  /** Images a recovered turn could not show again, said after the block. In memory only. */
+  imageNotes?: string[];
+};
 
 /** What preparing needs of the run. */
 export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string };
@@ -120,6 +138,11 @@ export type PrepareDeps = {
 };
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
+
+/** What was kept of `submissionId`'s preparation (no image bytes), read from the same storage: for `fetch_attachment` (run-attachments.ts). */
+export function keptPreparation(storage: Pick<PrepareDeps["storage"], "get">, submissionId: string): Prepared | null {
+  return storage.get<Prepared>(preparedKey(submissionId)) ?? null;
+}
 /** The sandbox's network policy, kept before the first container step (the clone and setup go through the gateway too). */
 const egressKey = (submissionId: string) => `agent-think:egress-policy:${submissionId}`;
 /** The repository's run settings, kept with the network policy, before the clone. */
@@ -131,6 +154,8 @@ type Step = { submissionId: string; signal?: AbortSignal };
 
 export class RunPreparation {
   readonly #deps: PrepareDeps;
+  /** The shown images' bytes by submission, for this isolate's turns: too large to keep in storage. */
+  readonly #shown = new Map<string, { images: ShownImage[]; notes?: string[] }>();
   constructor(deps: PrepareDeps) {
     this.#deps = deps;
   }
@@ -141,7 +166,7 @@ export class RunPreparation {
     if (kept) {
       // Prepared before the network policy was kept on its own: its branch, and no hosts beyond the defaults.
       if (!this.egressPolicy(submissionId)) this.#deps.storage.put(egressKey(submissionId), { pushBranch: kept.policy.pushBranch, allow: [] });
-      return kept;
+      return { ...kept, ...(await this.#images(submissionId, kept)) };
     }
     const read = await this.#read(run);
     const policy = writePolicyFor({
@@ -171,10 +196,14 @@ export class RunPreparation {
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
     // Last in the block: the largest field, after the facts about the workspace.
     if (read.issue) facts.issue = read.issue;
+    if (read.attachments?.facts.length) facts.attachments = read.attachments.facts;
     const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text } : undefined;
-    const prepared: Prepared = { facts, policy, settings, ...(guidance ? { guidance } : {}) };
+    const attachments = read.attachments?.kept.length ? read.attachments.kept : undefined;
+    const prepared: Prepared = { facts, policy, settings, ...(guidance ? { guidance } : {}), ...(attachments ? { attachments } : {}) };
     this.#deps.storage.put(preparedKey(submissionId), prepared);
-    return prepared;
+    const images = read.attachments?.images ?? [];
+    if (images.length) this.#shown.set(submissionId, { images });
+    return { ...prepared, ...(images.length ? { images } : {}) };
   }
 
   /** What was prepared for `submissionId`; null before it is. */
@@ -198,9 +227,24 @@ export class RunPreparation {
   }
 
   forget(submissionId: string): void {
+    this.#shown.delete(submissionId);
     this.#deps.storage.delete(preparedKey(submissionId));
     this.#deps.storage.delete(egressKey(submissionId));
     this.#deps.storage.delete(settingsKey(submissionId));
+  }
+
+  /** The shown images of a kept preparation: this isolate's, or fetched again (a recovered turn in a new isolate). */
+  async #images(submissionId: string, kept: Prepared): Promise<Pick<Prepared, "images" | "imageNotes">> {
+    if (!kept.attachments?.some((attachment) => attachment.image)) return {};
+    let shown = this.#shown.get(submissionId);
+    if (!shown) {
+      const reader = await this.#deps.reader().catch(() => null);
+      const again = reader ? await refetchImages(kept.attachments, reader) : { images: [], notes: ["The issue's images could not be fetched again after the run restarted: none is shown."] };
+      shown = { images: again.images, ...(again.notes.length ? { notes: again.notes } : {}) };
+      this.#shown.set(submissionId, shown);
+      this.#deps.log("prepare:images-refetched", { submissionId, shown: again.images.length, failed: again.notes.length });
+    }
+    return { ...(shown.images.length ? { images: shown.images } : {}), ...(shown.notes ? { imageNotes: shown.notes } : {}) };
   }
 
   async #read(run: PrepareRun) {
@@ -210,6 +254,7 @@ export class RunPreparation {
       guidance?: { path: string; text: string; bytes: number; truncated: boolean };
       openPullRequest?: OpenPullRequest;
       issue?: IssueFacts;
+      attachments?: Gathered;
       bodyEdited?: boolean;
       unread: string[];
     } = { unread };
@@ -249,10 +294,14 @@ export class RunPreparation {
       const comments = issue.comments > 0 ? await attempt("the issue's comments", () => reader.latestComments(run.repo, run.issueNumber, issue.comments, MAX_COMMENTS_SHOWN)) : [];
       // Redacted like everything else the model is shown from outside the run (the guidance, command output).
       const redact = this.#deps.redact;
-      result.issue = issueFacts(
-        { ...issue, title: redact(issue.title), body: redact(issue.body) },
-        (comments ?? []).map((comment) => ({ ...comment, body: redact(comment.body) }))
-      );
+      const shown = (comments ?? []).slice(-MAX_COMMENTS_SHOWN).map((comment) => ({ ...comment, body: redact(comment.body) }));
+      result.issue = issueFacts({ ...issue, title: redact(issue.title), body: redact(issue.body) }, shown);
+      // The same texts the issue field shows: the body, then each comment shown, numbered as there.
+      const texts = [
+        { where: "body", text: redact(issue.body), ...(issue.bodyHtml ? { html: issue.bodyHtml } : {}) },
+        ...shown.map((comment, index) => ({ where: `comment ${index + 1}`, text: comment.body, ...(comment.bodyHtml ? { html: comment.bodyHtml } : {}) }))
+      ];
+      result.attachments = await gatherAttachments(texts, reader);
     }
     return result;
   }

@@ -1,0 +1,172 @@
+/**
+ * The issue's images and attachments, as the `<agent-think-workspace>`
+ * block's `attachments` field lists them and the model is shown them:
+ * src/run/prepare.ts calls `gatherAttachments` once per submission, after
+ * reading the issue, and `refetchImages` when a recovered turn (a new
+ * isolate) needs the image bytes again.
+ *
+ * Every image and upload found (attachment-links.ts) in the body and the
+ * comments shown is listed, at most MAX_ATTACHMENTS_LISTED, with where it
+ * was, its alt text or name (revealed and bounded like the issue's text)
+ * and what became of it:
+ * - `shown`: an image on GitHub's hosts, fetched by the Worker, whose bytes
+ *   are one of the four formats both providers take (by magic number), at
+ *   most MAX_IMAGE_BYTES; at most MAX_IMAGES_SHOWN of them, in order. The
+ *   model gets it as image part `image` next to the block;
+ * - `listed`: an upload (a log, a zip, a video), or an image past the
+ *   count: `fetch_attachment` fetches it into /workspace/attachments;
+ * - `failed`: an image whose fetch failed (a 404, too large, a timeout, not
+ *   an image whatever its name says): `note` says why, and the run goes on;
+ * - `not fetched`: a link to any other host, or not https: listed only.
+ *
+ * The bytes are never stored (Durable Object values are capped well below
+ * a few 5 MB images): the run keeps each shown image's fetch address and
+ * SHA-256 (`KeptAttachment`), and a recovered turn fetches it again and
+ * shows it only when the bytes are the same. A private repository's
+ * uploaded images are fetched from the signed address GitHub's rendered
+ * HTML gives them (`fetchFrom`), which expires after minutes: after that,
+ * a recovered turn says the image could not be fetched again.
+ * Pure apart from the reader it is given.
+ */
+import type { FetchedAttachment } from "../github/attachment-fetch";
+import { fetchSource, findLinks, MAX_LINK_URL_CHARS, signedImageUrls, sniffImage, uploadUuid, type AttachmentKind, type ImageMediaType } from "./attachment-links";
+import { revealHidden } from "./reveal";
+
+/** Anthropic's limit for one image (OpenAI's is larger). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Images given to the model per run: each costs every step of the turn its tokens again. */
+export const MAX_IMAGES_SHOWN = 4;
+export const MAX_ATTACHMENTS_LISTED = 20;
+/** What `fetch_attachment` fetches at most: GitHub's limit for an uploaded file (not a video) is 25 MB. */
+export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+export const MAX_ALT_CHARS = 300;
+/** A URL is shown at most this long in the block. */
+const MAX_SHOWN_URL_CHARS = 300;
+
+export type AttachmentStatus = "shown" | "listed" | "failed" | "not fetched";
+
+/** One entry of the block's `attachments` field. */
+export type AttachmentFact = {
+  url: string;
+  kind: AttachmentKind;
+  /** `body`, or `comment <n>`: the n-th of the comments shown in `issue.comments`, from 1. */
+  where: string;
+  alt?: string;
+  name?: string;
+  status: AttachmentStatus;
+  /** When shown: the model's image part of that number, next to the block. */
+  image?: number;
+  mediaType?: string;
+  bytes?: number;
+  note?: string;
+};
+
+/** What the run keeps of an attachment it may fetch (never shown to the model: `fetchFrom` is a signed address). */
+export type KeptAttachment = {
+  url: string;
+  kind: AttachmentKind;
+  fetchFrom?: string;
+  image?: { index: number; mediaType: ImageMediaType; sha256: string };
+};
+
+/** An image the model is shown, in memory only. */
+export type ShownImage = { index: number; mediaType: ImageMediaType; bytes: Uint8Array };
+
+/** A text people wrote, with GitHub's rendering of it when there is one. */
+export type WrittenText = { where: string; text: string; html?: string };
+
+export type AttachmentReader = {
+  /** The deployment's web host; null when it has none (then nothing is fetched). */
+  webHost: string | null;
+  fetchAttachment(url: string, maxBytes: number): Promise<FetchedAttachment>;
+};
+
+export type Gathered = { facts: AttachmentFact[]; kept: KeptAttachment[]; images: ShownImage[] };
+
+/** List, and fetch the images of, what `texts` hold. */
+export async function gatherAttachments(texts: WrittenText[], reader: AttachmentReader): Promise<Gathered> {
+  const signed = new Map<string, string>();
+  for (const { html } of texts) if (html) for (const [uuid, url] of signedImageUrls(html)) if (!signed.has(uuid)) signed.set(uuid, url);
+  const seen = new Set<string>();
+  const gathered: Gathered = { facts: [], kept: [], images: [] };
+  for (const { where, text } of texts) {
+    for (const link of findLinks(text)) {
+      if (seen.has(link.url) || gathered.facts.length >= MAX_ATTACHMENTS_LISTED) continue;
+      seen.add(link.url);
+      const fact: AttachmentFact = {
+        url: shownUrl(link.url),
+        kind: link.kind,
+        where,
+        ...(link.alt ? { alt: shownText(link.alt) } : {}),
+        ...(link.name ? { name: shownText(link.name) } : {}),
+        status: "listed"
+      };
+      gathered.facts.push(fact);
+      const source = reader.webHost ? fetchSource(link.url, reader.webHost) : { ok: false as const, reason: "this deployment reads no GitHub: not fetched" };
+      if (!source.ok) {
+        Object.assign(fact, { status: "not fetched", note: source.reason });
+        continue;
+      }
+      const uuid = uploadUuid(link.url);
+      const fetchFrom = uuid ? signed.get(uuid) : undefined;
+      const kept: KeptAttachment = { url: link.url, kind: link.kind, ...(fetchFrom ? { fetchFrom } : {}) };
+      gathered.kept.push(kept);
+      if (link.kind !== "image") continue;
+      if (gathered.images.length >= MAX_IMAGES_SHOWN) {
+        fact.note = `more than ${MAX_IMAGES_SHOWN} images: not shown; fetch_attachment fetches it`;
+        continue;
+      }
+      const fetched = await reader.fetchAttachment(fetchFrom ?? link.url, MAX_IMAGE_BYTES);
+      if (!fetched.ok) {
+        Object.assign(fact, { status: "failed", note: fetched.message });
+        continue;
+      }
+      const mediaType = sniffImage(fetched.bytes);
+      fact.bytes = fetched.bytes.byteLength;
+      if (!mediaType) {
+        const said = fetched.contentType ? `, served as ${fetched.contentType.split(";")[0]}` : "";
+        Object.assign(fact, {
+          status: "failed",
+          note: `not a PNG, JPEG, GIF or WebP image by its bytes${said}: not shown; fetch_attachment fetches it`
+        });
+        continue;
+      }
+      const index = gathered.images.length + 1;
+      Object.assign(fact, { status: "shown", image: index, mediaType });
+      kept.image = { index, mediaType, sha256: await sha256(fetched.bytes) };
+      gathered.images.push({ index, mediaType, bytes: fetched.bytes });
+    }
+  }
+  return gathered;
+}
+
+/** The shown images of `kept` fetched again (a recovered turn), each only when its bytes are the same; a note for each that is not. */
+export async function refetchImages(kept: KeptAttachment[], reader: AttachmentReader): Promise<{ images: ShownImage[]; notes: string[] }> {
+  const images: ShownImage[] = [];
+  const notes: string[] = [];
+  for (const attachment of kept) {
+    const image = attachment.image;
+    if (!image) continue;
+    const fetched = await reader.fetchAttachment(attachment.fetchFrom ?? attachment.url, MAX_IMAGE_BYTES);
+    if (fetched.ok && (await sha256(fetched.bytes)) === image.sha256) images.push({ index: image.index, mediaType: image.mediaType, bytes: fetched.bytes });
+    else notes.push(`Image ${image.index} could not be fetched again after the run restarted (${fetched.ok ? "its bytes changed" : fetched.message}): it is not shown.`);
+  }
+  return { images, notes };
+}
+
+function shownText(text: string): string {
+  const chars = [...revealHidden(text).text];
+  return chars.length <= MAX_ALT_CHARS ? chars.join("") : `${chars.slice(0, MAX_ALT_CHARS - 1).join("")}…`;
+}
+
+/** The URL as written, revealed, bounded; a data: URL by its header only (its bytes are not a link). */
+export function shownUrl(url: string): string {
+  if (/^data:/i.test(url)) return `${url.slice(0, Math.min(url.indexOf(",") + 1 || 40, 60))}…`;
+  const text = revealHidden(url).text;
+  return text.length <= MAX_SHOWN_URL_CHARS && url.length <= MAX_LINK_URL_CHARS ? text : `${text.slice(0, MAX_SHOWN_URL_CHARS - 1)}…`;
+}
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
