@@ -139,6 +139,7 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
         if (event.tokens) run.tokens = { input: event.tokens.input, output: event.tokens.output };
         if (event.cost) run.cost = { usd: event.cost.usd, complete: event.cost.complete };
         if (event.scripted) run.scripted = true;
+        if (event.models?.length) run.models = [...event.models];
         if (event.outcome) run.outcome = event.outcome;
         return true;
       }, (thread, run) => {

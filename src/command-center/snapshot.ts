@@ -121,6 +121,7 @@ function runSummary(run: RunRecord, thread: ThreadRecord): RunSummary {
     toolCalls: run.toolCalls,
     ...(run.continuedBy === undefined ? {} : { continuedBy: run.continuedBy }),
     ...(run.scripted ? { scripted: true } : {}),
+    ...(run.models?.length ? { models: [...run.models] } : {}),
     ...(run.outcome === undefined ? {} : { outcome: run.outcome }),
     ...(run.reproduction === undefined ? {} : { reproductionUrl: run.reproduction.url }),
     ...(run.blocked?.length ? { blocked: run.blocked.map((entry) => ({ host: entry.host, method: entry.method, count: entry.count })) } : {})

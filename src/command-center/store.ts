@@ -89,6 +89,8 @@ export type RunRecord = {
   cost?: Cost;
   /** It ran on the scripted model. */
   scripted?: boolean;
+  /** The models that served its steps, in the order they first did. */
+  models?: string[];
   /** What it reported with `report_result`. */
   outcome?: ResultOutcome;
   /** Who continued it from the dashboard. */

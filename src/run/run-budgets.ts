@@ -1,14 +1,14 @@
 /**
  * A run's budgets and what its steps cost, for ThinkAgent: each finished
  * model step kept in the ledger with its price (for the model that served
- * it) and whether it was the scripted model, and the stop conditions of the
+ * it), which model served it and whether it was the scripted model, and the stop conditions of the
  * token and money budgets for a turn, counting what a recovered turn's
  * earlier attempts used. The limits are read when asked, so tests can lower
  * them on a live agent. Pure apart from its dependencies.
  */
 import type { StopCondition, ToolSet } from "ai";
 import { NO_COST, priceTable, type PriceTable } from "../shared/pricing";
-import { budgetTokens, costBudgetStop, priceStep, tokenBudgetStop, type PricedStep } from "./budget";
+import { budgetTokens, costBudgetStop, priceStep, servedModel, tokenBudgetStop, type PricedStep } from "./budget";
 import { countedTokens, type BudgetHit, type RunLedger } from "./run-ledger";
 
 export type BudgetLimits = {
@@ -48,6 +48,7 @@ export class RunBudgets {
       budgetTokens: budgetTokens(this.#prices(), step),
       finishReason: step.finishReason,
       cost: priceStep(this.#prices(), step),
+      model: servedModel(step),
       ...(step.model.provider === this.#deps.scriptedProvider ? { scripted: true } : {})
     });
   }

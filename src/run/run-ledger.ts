@@ -3,7 +3,7 @@
  * runs, for the message its issue gets when it ends. Tokens and steps the
  * model reported, the result `report_result` recorded, whether the token
  * budget stopped the loop, why it was cancelled, the reproduction page it
- * published, why the repository could not be prepared, the requests the
+ * published, the models that served its steps, why the repository could not be prepared, the requests the
  * egress gateway refused its sandbox, and when it last did something (for the watchdog). Each fact is its own key, so writers that
  * run side by side (a tool call and its afterToolCall) never overwrite each
  * other; `forget` drops them all once the closing message is queued.
@@ -11,7 +11,7 @@
  * Pure: storage is a narrow interface the Durable Object fills with
  * `ctx.storage`. docs/storage.md lists the keys.
  */
-import { MAX_BLOCKED_ENTRIES, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
+import { MAX_BLOCKED_ENTRIES, MAX_SERVED_MODELS, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
 import { addCost } from "../shared/pricing";
 import type { RunResult, SetupFailure } from "./ending";
 
@@ -25,6 +25,8 @@ export type RunUsage = TokenUsage & {
   cost?: Cost;
   /** A step ran on the scripted model: a demonstration, no model ran. */
   scripted?: boolean;
+  /** The models that served the steps, by the provider's answer, in the order they first did (at most MAX_SERVED_MODELS). */
+  models?: string[];
 };
 
 /** A budget that stopped the loop: tokens (the default, in hits kept before `kind`) or US dollars. */
@@ -67,6 +69,13 @@ export function countedTokens(usage: RunUsage | undefined): number {
   return usage.budgetTokens ?? usage.input + usage.output;
 }
 
+/** `known` with `model` added when it is new and there is room. */
+function servedModels(known: string[] | undefined, model: string | undefined): string[] {
+  const models = known ?? [];
+  if (!model || models.includes(model) || models.length >= MAX_SERVED_MODELS) return models;
+  return [...models, model];
+}
+
 export class RunLedger {
   readonly #storage: RunLedgerStorage;
   constructor(storage: RunLedgerStorage) {
@@ -76,10 +85,11 @@ export class RunLedger {
   /** Add one model step: its tokens, what they count against the token budget, and how it finished. */
   async addStep(
     id: string,
-    step: { inputTokens?: number; outputTokens?: number; budgetTokens?: number; finishReason?: string; cost?: Cost; scripted?: boolean }
+    step: { inputTokens?: number; outputTokens?: number; budgetTokens?: number; finishReason?: string; cost?: Cost; scripted?: boolean; model?: string }
   ): Promise<void> {
     const sum = (await this.usage(id)) ?? { input: 0, output: 0, budgetTokens: 0, steps: 0, cost: { usd: 0, complete: true } };
     const scripted = sum.scripted === true || step.scripted === true;
+    const models = servedModels(sum.models, step.model);
     await this.#storage.put<RunUsage>(usageKey(id), {
       input: sum.input + (step.inputTokens ?? 0),
       output: sum.output + (step.outputTokens ?? 0),
@@ -87,7 +97,8 @@ export class RunLedger {
       steps: sum.steps + 1,
       lastFinishReason: step.finishReason,
       cost: addCost(sum.cost ?? { usd: 0, complete: false }, step.cost ?? { usd: 0, complete: false }),
-      ...(scripted ? { scripted } : {})
+      ...(scripted ? { scripted } : {}),
+      ...(models.length > 0 ? { models } : {})
     });
   }
 

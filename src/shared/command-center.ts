@@ -156,6 +156,8 @@ export const runSummarySchema = z.object({
   continuedBy: z.string().optional(),
   /** The run ran on the offline scripted model: a demonstration, no model ran. */
   scripted: z.boolean().optional(),
+  /** The models that served its steps, as the providers named them, in the order they first did; absent until it ended. */
+  models: z.array(z.string()).optional(),
   /** What the run reported with `report_result`, when it did. */
   outcome: z.enum(RESULT_OUTCOMES).optional(),
   /** The reproduction page this run published last. */
@@ -209,6 +211,9 @@ const submissionIdField = z.string().min(1).max(256);
 const atField = z.number().finite().min(0);
 /** `${PUBLIC_BASE_URL}/repro/[private/]<32 hex>/` is far shorter; a longer URL is refused, never cut. */
 export const REPRODUCTION_URL_MAX_CHARS = 300;
+/** A model id as a provider answers it; a run names at most MAX_SERVED_MODELS (src/run/run-ledger.ts keeps as many). */
+const servedModelField = z.string().min(1).max(100);
+export const MAX_SERVED_MODELS = 4;
 
 export const dispatchedEventSchema = z.object({
   type: z.literal("dispatched"),
@@ -258,6 +263,8 @@ export const turnEndedEventSchema = z.object({
   cost: costSchema.optional(),
   /** The run ran on the scripted model. */
   scripted: z.boolean().optional(),
+  /** The models that served its steps (src/run/budget.ts, servedModel), in the order they first did. */
+  models: z.array(servedModelField).max(MAX_SERVED_MODELS).optional(),
   /** What the run reported with `report_result`, when it did. */
   outcome: z.enum(RESULT_OUTCOMES).optional(),
   at: atField

@@ -1,6 +1,6 @@
 /**
  * A thread's runs, the latest first and open: its status (the header's),
- * cost, who asked or continued it, whether it was a scripted demonstration,
+ * cost, the model that served it, who asked or continued it, whether it was a scripted demonstration,
  * what the egress gateway refused it, and its transcript. Each older run
  * below is one line (outcome, cost, tool calls, when, requests blocked)
  * that opens to its transcript.
@@ -30,6 +30,11 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
       {run.cost && !props.detail ? (
         <span className={`run-cost cost-${run.cost.kind}`} title={run.cost.title} data-testid="run-cost">
           {run.cost.text}
+        </span>
+      ) : null}
+      {run.model && !run.scripted ? (
+        <span className="run-model muted small" data-testid="run-model" title="The model that served the run's steps, as its provider named it">
+          {run.model}
         </span>
       ) : null}
       {run.scripted ? (

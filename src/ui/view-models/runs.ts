@@ -76,7 +76,7 @@ export type RunView = {
   facts: string;
   /** What the run reported with `report_result`, in words ("reproduced"). */
   outcome?: string;
-  /** The collapsed line of an older run: "failed · $0.42 · 3 tool calls · 5 min ago", with the outcome after the status when it reported one. */
+  /** The collapsed line of an older run: "failed · $0.42 · gpt-5.5 · 3 tool calls · 5 min ago", with the outcome after the status when it reported one. */
   line: string;
   error?: string;
   scripted: boolean;
@@ -162,7 +162,7 @@ export function runViews(options: {
       ...(part?.marker ? { instruction: part.marker.envelope.instruction } : {}),
       facts: facts.join(" · "),
       ...(outcome ? { outcome } : {}),
-      line: [label || null, outcome ?? null, cost?.text ?? null, facts[0]!, endedWhen ?? (at !== undefined ? formatRelativeTime(at, options.now) : null)]
+      line: [label || null, outcome ?? null, cost?.text ?? null, run?.models?.length && !run.scripted ? modelsText(run.models) : null, facts[0]!, endedWhen ?? (at !== undefined ? formatRelativeTime(at, options.now) : null)]
         .filter((piece): piece is string => piece !== null)
         .join(" · "),
       ...(error ? { error } : {}),

@@ -185,10 +185,18 @@ export function readRun(value: unknown): RunSummary | null {
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
     ...(scripted === true ? { scripted: true } : {}),
+    // The served models are an extra: a list that does not read is left out, and so is an entry.
+    models: servedModels(value.models),
     ...(isResultOutcome(outcome) ? { outcome } : {}),
     ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
     ...(blocked.length > 0 ? { blocked } : {})
   };
+}
+
+/** The models that served a run, each a non-empty string; undefined when none reads. */
+function servedModels(value: unknown): string[] | undefined {
+  const models = readList(value, (entry) => (isString(entry) && entry !== "" ? entry : null));
+  return models.length > 0 ? models : undefined;
 }
 
 /** One host and method the egress gateway refused, and how often (at least once). */
