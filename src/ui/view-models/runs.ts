@@ -54,6 +54,11 @@ const RUN_STATUS: Record<RunSummary["status"], { label: string; tone: Tone; titl
 
 export const SCRIPTED_LABEL = "scripted demonstration — no model ran";
 
+/** The models that served a run, in the order they first did: "gpt-5.5", or "claude-opus-4-5 then gpt-5.5" after a fallback. */
+export function modelsText(models: readonly string[]): string {
+  return models.join(" then ");
+}
+
 export type RunView = {
   key: string;
   /** 1 for the thread's first run. */
@@ -80,6 +85,8 @@ export type RunView = {
   line: string;
   error?: string;
   scripted: boolean;
+  /** The models that served its steps ("gpt-5.5", "claude-opus-4-5 then gpt-5.5"), once it ended and said. */
+  model?: string;
   /** What the egress gateway refused the run, when it refused anything. */
   blocked?: BlockedView;
   items: TranscriptItem[];
@@ -167,6 +174,7 @@ export function runViews(options: {
         .join(" · "),
       ...(error ? { error } : {}),
       scripted: run?.scripted === true,
+      ...(run?.models?.length ? { model: modelsText(run.models) } : {}),
       ...(blocked ? { blocked } : {}),
       items: part?.items ?? []
     });
