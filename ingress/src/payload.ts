@@ -2,7 +2,8 @@
  * The parts of the deliveries the webhook app reads, parsed with zod after
  * the signature is verified: `issue_comment` (on an issue or a pull
  * request's conversation, which carries `issue.pull_request`),
- * `pull_request_review_comment` and `pull_request_review`. GitHub sends much
+ * `pull_request_review_comment`, `pull_request_review`, and `issues` when
+ * the bot is assigned or unassigned or a label added or removed. GitHub sends much
  * more; unknown fields are ignored (GitHub adds fields without notice). A
  * pull request is an issue with the same number, so every one of them names
  * an issue number the session and the reports use.
@@ -144,4 +145,21 @@ export const reviewSchema = z.object({
   installation: installationSchema
 });
 export type ReviewDelivery = z.infer<typeof reviewSchema>;
+
+/**
+ * `issues` / `assigned`, `unassigned`, `labeled`, `unlabeled`: who did it is
+ * `sender`; `assignee` or `label` is what changed (GitHub's schema lets
+ * either be absent or null). The event carries no time of its own, so the
+ * issue's `updated_at`, which the change set, dates it (freshness.ts).
+ */
+export const issueEventSchema = z.object({
+  action: z.string(),
+  issue: z.object({ number: id, title: z.string(), body: bodySchema, updated_at: z.string() }),
+  assignee: z.object({ login: z.string(), type: z.string().optional() }).nullable().optional(),
+  label: z.object({ name: z.string() }).nullable().optional(),
+  sender: userSchema,
+  repository: repositorySchema,
+  installation: installationSchema
+});
+export type IssueEventDelivery = z.infer<typeof issueEventSchema>;
 export type Commenter = z.infer<typeof userSchema>;

@@ -1,20 +1,25 @@
 /**
  * What started a delivery's run, whichever event carried it: a comment on an
  * issue or a pull request's conversation (`issue_comment.created`), a line
- * comment in a pull request's diff (`pull_request_review_comment.created`)
- * or a review's body (`pull_request_review.submitted`). The webhook route
- * reads one `Trigger` and gates, claims and starts every kind the same way;
- * the kind decides the claim's and the marker's key, where 👀 goes and what
- * the dispatch's `pullRequest` says.
+ * comment in a pull request's diff (`pull_request_review_comment.created`),
+ * a review's body (`pull_request_review.submitted`), or a change to an issue
+ * (`issues`: the App's bot assigned or unassigned, a label added or
+ * removed). The webhook route reads one `Trigger` and gates, claims and
+ * starts every kind the same way; the kind decides the claim's and the
+ * marker's key, where 👀 goes and what the dispatch's `pullRequest` says.
  *
  * GitHub keeps issue comments, review comments and reviews in separate
  * tables, so their ids are not promised to be distinct: every key here names
- * the kind. Pure; any other event or action is not a trigger.
+ * the kind. An issue event has no id of its own: its key is the issue and
+ * GitHub's delivery id (`X-GitHub-Delivery`), which a redelivery keeps, so a
+ * redelivered assignment is the same claim. Pure; any other event or action
+ * is not a trigger.
  */
 import { MAX_DIFF_HUNK_CHARS, MAX_GIT_REF_CHARS, MAX_PATH_CHARS, PULL_REQUEST_SIDES, type PullRequestRef } from "../../src/shared/dispatch";
 import { checkActorLogin, parseRepo } from "../../src/shared/repo";
 import {
   issueCommentSchema,
+  issueEventSchema,
   reviewCommentSchema,
   reviewSchema,
   type Commenter,
@@ -23,26 +28,44 @@ import {
   type ReviewCommentDelivery
 } from "./payload";
 
-export type TriggerKind = "comment" | "review_comment" | "review";
-export type TriggerRef = { kind: TriggerKind; id: number };
+/** What a mention is written in. */
+export type CommentKind = "comment" | "review_comment" | "review";
+/** A change to an issue: the first two name the App's bot, the last two a label. */
+export type IssueEventKind = "assigned" | "unassigned" | "labeled" | "unlabeled";
+export type TriggerKind = CommentKind | IssueEventKind;
+export type TriggerRef =
+  | { kind: CommentKind; id: number }
+  /** `repo` as `owner/name`; `deliveryId` is GitHub's `X-GitHub-Delivery`, the same on a redelivery. */
+  | { kind: IssueEventKind; repo: string; issueNumber: number; deliveryId: string };
 
-/** The events and actions that may start a run. */
-export const TRIGGER_EVENTS: Record<string, { action: string; kind: TriggerKind }> = {
-  issue_comment: { action: "created", kind: "comment" },
-  pull_request_review_comment: { action: "created", kind: "review_comment" },
-  pull_request_review: { action: "submitted", kind: "review" }
+/** The events and actions that may start (or, unassigned and unlabeled, stop) a run. */
+export const TRIGGER_EVENTS: Record<string, Record<string, TriggerKind>> = {
+  issue_comment: { created: "comment" },
+  pull_request_review_comment: { created: "review_comment" },
+  pull_request_review: { submitted: "review" },
+  issues: { assigned: "assigned", unassigned: "unassigned", labeled: "labeled", unlabeled: "unlabeled" }
 };
 
-const KEY_PARTS: Record<TriggerKind, string> = { comment: "comments", review_comment: "review-comments", review: "reviews" };
-const CLAIM_PARTS: Record<TriggerKind, string> = { comment: "comment", review_comment: "review-comment", review: "review" };
+export const isIssueEvent = (ref: TriggerRef): ref is Extract<TriggerRef, { kind: IssueEventKind }> => !("id" in ref);
 
-/** The KV marker's key: `handled:comments:<id>`, `handled:review-comments:<id>` or `handled:reviews:<id>`. */
-export const markerKey = (ref: TriggerRef) => `handled:${KEY_PARTS[ref.kind]}:${ref.id}`;
-/** The CommentClaim object's name: `comment:<id>`, `review-comment:<id>` or `review:<id>`. */
-export const claimName = (ref: TriggerRef) => `${CLAIM_PARTS[ref.kind]}:${ref.id}`;
-/** The id as the marker names it: `commentId`, `reviewCommentId` or `reviewId`. */
-export const idField = (ref: TriggerRef): Record<string, number> =>
-  ({ comment: { commentId: ref.id }, review_comment: { reviewCommentId: ref.id }, review: { reviewId: ref.id } })[ref.kind];
+const KEY_PARTS: Record<CommentKind, string> = { comment: "comments", review_comment: "review-comments", review: "reviews" };
+const CLAIM_PARTS: Record<CommentKind, string> = { comment: "comment", review_comment: "review-comment", review: "review" };
+/** `issues-assigned:acme/widgets#7:<delivery id>`, lowercase but for GitHub's id. */
+const issueEventKey = (ref: Extract<TriggerRef, { kind: IssueEventKind }>) =>
+  `issues-${ref.kind}:${ref.repo.toLowerCase()}#${ref.issueNumber}:${ref.deliveryId}`;
+
+/**
+ * The KV marker's key: `handled:comments:<id>`, `handled:review-comments:<id>`,
+ * `handled:reviews:<id>`, or `handled:issues-<action>:<owner>/<name>#<n>:<delivery id>`.
+ */
+export const markerKey = (ref: TriggerRef) => (isIssueEvent(ref) ? `handled:${issueEventKey(ref)}` : `handled:${KEY_PARTS[ref.kind]}:${ref.id}`);
+/** The CommentClaim object's name: `comment:<id>`, `review-comment:<id>`, `review:<id>`, or `issues-<action>:<owner>/<name>#<n>:<delivery id>`. */
+export const claimName = (ref: TriggerRef) => (isIssueEvent(ref) ? issueEventKey(ref) : `${CLAIM_PARTS[ref.kind]}:${ref.id}`);
+/** The trigger as the marker and log lines name it: `commentId`, `reviewCommentId`, `reviewId`, or `issueEvent` (the action). */
+export const idField = (ref: TriggerRef): Record<string, number | string> => {
+  if (isIssueEvent(ref)) return { issueEvent: ref.kind };
+  return ({ comment: { commentId: ref.id }, review_comment: { reviewCommentId: ref.id }, review: { reviewId: ref.id } })[ref.kind];
+};
 
 export type Trigger = {
   ref: TriggerRef;
@@ -65,6 +88,8 @@ export type Trigger = {
    * whose payload names the pull request but not its head or base.
    */
   pullRequest: PullRequestRef | "fetch" | undefined;
+  /** An issue event's change: the assignee (assigned, unassigned) or the label's name (labeled, unlabeled); absent for a comment. */
+  issueEvent?: { assignee: { login: string; type?: string } | null; label: string | null };
 };
 
 export type TriggerRead =
@@ -72,14 +97,44 @@ export type TriggerRead =
   | { ok: false; ignore: "event" | "action"; action?: string }
   | { ok: false; ignore?: undefined; field: string };
 
-export function readTrigger(event: string, payload: unknown): TriggerRead {
-  const wanted = TRIGGER_EVENTS[event];
-  if (!wanted) return { ok: false, ignore: "event" };
+/** GitHub's delivery GUID, or anything as plain (a GHES delivery id), short enough for a key. */
+const DELIVERY_ID = /^[0-9A-Za-z-]{1,64}$/;
+
+/** `deliveryId`: GitHub's `X-GitHub-Delivery`, which keys an issue event. */
+export function readTrigger(event: string, payload: unknown, deliveryId: string): TriggerRead {
+  const actions = TRIGGER_EVENTS[event];
+  if (!actions) return { ok: false, ignore: "event" };
   const action = (payload as { action?: unknown } | null)?.action;
-  if (action !== wanted.action) return { ok: false, ignore: "action", ...(typeof action === "string" ? { action } : {}) };
+  const kind = typeof action === "string" && Object.hasOwn(actions, action) ? actions[action] : undefined;
+  if (kind === undefined) return { ok: false, ignore: "action", ...(typeof action === "string" ? { action } : {}) };
   const bad = (issues: { path: PropertyKey[] }[]): TriggerRead => ({ ok: false, field: issues[0]?.path.join(".") ?? "" });
 
-  if (wanted.kind === "comment") {
+  if (kind === "assigned" || kind === "unassigned" || kind === "labeled" || kind === "unlabeled") {
+    const parsed = issueEventSchema.safeParse(payload);
+    if (!parsed.success) return bad(parsed.error.issues);
+    // The delivery id is the event's key: without one (GitHub always sends a GUID), every assignment would be one claim.
+    if (!DELIVERY_ID.test(deliveryId)) return { ok: false, field: "X-GitHub-Delivery" };
+    const { issue, sender, repository, installation, assignee, label } = parsed.data;
+    return {
+      ok: true,
+      trigger: {
+        ref: { kind, repo: repository.fullName, issueNumber: issue.number, deliveryId },
+        user: sender,
+        body: "",
+        // An issue event says nothing of the sender's association; it decides nothing anyway (gates.ts).
+        association: "",
+        createdAt: issue.updated_at,
+        issueNumber: issue.number,
+        issueTitle: issue.title,
+        issueBody: issue.body,
+        repository,
+        installationId: installation?.id,
+        pullRequest: undefined,
+        issueEvent: { assignee: assignee ?? null, label: label?.name ?? null }
+      }
+    };
+  }
+  if (kind === "comment") {
     const parsed = issueCommentSchema.safeParse(payload);
     if (!parsed.success) return bad(parsed.error.issues);
     const { comment, issue, repository, installation } = parsed.data;
@@ -100,7 +155,7 @@ export function readTrigger(event: string, payload: unknown): TriggerRead {
       }
     };
   }
-  if (wanted.kind === "review_comment") {
+  if (kind === "review_comment") {
     const parsed = reviewCommentSchema.safeParse(payload);
     if (!parsed.success) return bad(parsed.error.issues);
     const { comment, pull_request, repository, installation } = parsed.data;

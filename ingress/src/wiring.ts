@@ -3,13 +3,15 @@
  * route and the token broker take: configuration, the signature check, the
  * claim object, the KV marker and the cached permission answers, GitHub
  * through Octokit, the App's identity (cached in the isolate and KV), and
- * the agent Worker's `dispatch` over the AGENT_THINK service binding. The only module besides index.ts and comment-claim.ts
+ * the repository's `.github/agent-think.yml` for an issue event, and the
+ * agent Worker's `dispatch` over the AGENT_THINK service binding. The only module besides index.ts and comment-claim.ts
  * that touches bindings.
  *
  * One delivery mints at most one run's token per repository: when the commenter's
  * permission has to be asked (it is not cached), the token minted for that,
  * before the answer and so tried once (BEFORE_ANSWER), is the one the run
- * gets, so the check adds one GitHub call, not two. A delivery's mint uses
+ * gets, so the check adds one GitHub call, not two; an issue event's config
+ * is read with that token too. A delivery's mint uses
  * the payload's installation id; the broker's looks the installation up.
  */
 import { Webhooks } from "@octokit/webhooks";
@@ -37,6 +39,7 @@ import type { WebhookDeps } from "./http/webhook";
 import type { BrokerDeps } from "./token-broker";
 import { createLogger, type Logger } from "./log";
 import { lookupPermission, type PermissionCache } from "./permission";
+import { MAX_REPO_CONFIG_BYTES, REPO_CONFIG_PATH } from "./repo-triggers";
 
 /** The agent Worker's RPC surface this Worker uses (the generated Env types it as a bare Service). */
 export type AgentDispatcher = { dispatch(input: DispatchInput): Promise<DispatchResult> };
@@ -78,6 +81,12 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     claim: (ref, deliveryId) => env.COMMENT_CLAIMS.getByName(claimName(ref)).claim(deliveryId),
     markHandled: (marker) =>
       env.EVENT_STATE.put(markerKey(markerRef(marker)), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
+    // Before the answer, with the token the permission check minted (or minted now, as patiently): one try each.
+    repoConfigFile: async (repo, installationId) => {
+      const token = await mint(repo, installationId, BEFORE_ANSWER);
+      log.addSecret(token.token);
+      return await installationClient(token.token, config().apiUrl, log, config().retryBaseMs).fileOnDefaultBranch(repo, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES);
+    },
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log, now: () => Date.now() }),
     mintToken: mint,
     mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),
@@ -110,8 +119,9 @@ export const budgetNoticeClaim = (repo: RepoRef, issueNumber: number, at: number
   `budget-notice:${budgetNoticeKey(`${repo.owner}/${repo.name}`, issueNumber, at)}`;
 export const BUDGET_NOTICE_RETENTION_MS = 32 * 24 * 60 * 60 * 1000;
 
-/** Which comment, review comment or review a marker is about (exactly one id is set). */
+/** Which comment, review comment, review or issue event a marker is about (exactly one of them is set). */
 function markerRef(marker: HandledMarker): TriggerRef {
+  if (marker.issueEvent !== undefined) return { kind: marker.issueEvent, repo: marker.repo, issueNumber: marker.issueNumber, deliveryId: marker.deliveryId };
   if (marker.reviewId !== undefined) return { kind: "review", id: marker.reviewId };
   if (marker.reviewCommentId !== undefined) return { kind: "review_comment", id: marker.reviewCommentId };
   return { kind: "comment", id: marker.commentId ?? 0 };

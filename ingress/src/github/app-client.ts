@@ -6,10 +6,10 @@
  *   repository, for the installation the webhook payload names, or else the
  *   one GitHub finds for the repository (the token broker has no payload);
  *   app-identity.ts asks it for the App's slug (`GET /app`);
- * - one installation token: reacts on a comment or a pull request review
- *   comment and posts a comment, as the App's bot, reads a pull request's
- *   head and base, and asks a commenter's permission on the repository
- *   (permission.ts).
+ * - one installation token: reacts on a comment, a pull request review
+ *   comment or an issue and posts a comment, as the App's bot, reads a pull
+ *   request's head and base and the repository's `.github/agent-think.yml`,
+ *   and asks a commenter's permission on the repository (permission.ts).
  *
  * Errors that leave here are TokenMintError with a public message naming
  * the repository and what to check, never a token, a key or GitHub's own
@@ -17,12 +17,14 @@
  * the token minted for it, which come before the webhook answers (GitHub
  * waits at most ten seconds for that answer) whenever the commenter's
  * permission is not cached, are tried once each, with a shorter one
- * (BEFORE_ANSWER).
+ * (BEFORE_ANSWER), and so is the read of the repository's config for an
+ * issue event.
  */
 import { createAppAuth } from "@octokit/auth-app";
 import type { Octokit } from "@octokit/rest";
 import type { Logger } from "../log";
 import type { CollaboratorPermission } from "../permission";
+import type { RepoFile } from "../repo-triggers";
 import { GitHubOctokit, patienceOptions, type Patience } from "./octokit";
 import { PrivateKeyError, toPkcs8Pem } from "./private-key";
 import type { ReactionContent } from "../../../src/github/client";
@@ -164,6 +166,15 @@ export type InstallationClient = {
   react(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
   /** On a line comment in a pull request's diff (`POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions`). */
   reactToReviewComment(repo: RepoRef, commentId: number, content: ReactionContent): Promise<void>;
+  /** On the issue itself (`POST /repos/{owner}/{repo}/issues/{issue_number}/reactions`): an assignment or a label has no comment. */
+  reactToIssue(repo: RepoRef, issueNumber: number, content: ReactionContent): Promise<void>;
+  /**
+   * `path` on the default branch (`GET /repos/{owner}/{repo}/contents/{path}`,
+   * no ref): not found (404, or not a file), its text, or its size when over
+   * `maxBytes`. Asked before the webhook answers: one try within
+   * PERMISSION_REQUEST_TIMEOUT_MS. Throws an Error with a public message otherwise.
+   */
+  fileOnDefaultBranch(repo: RepoRef, path: string, maxBytes: number): Promise<RepoFile>;
   /** GitHub's description of pull request `number` (`GET /repos/{owner}/{repo}/pulls/{number}`), unparsed. */
   pullRequest(repo: RepoRef, number: number): Promise<unknown>;
   comment(repo: RepoRef, issueNumber: number, body: string): Promise<void>;
@@ -183,6 +194,27 @@ export function installationClient(token: string, apiUrl: string, log: Logger, r
     },
     async reactToReviewComment(repo, commentId, content) {
       await octokit.rest.reactions.createForPullRequestReviewComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
+    },
+    async reactToIssue(repo, issueNumber, content) {
+      await octokit.rest.reactions.createForIssue({ owner: repo.owner, repo: repo.name, issue_number: issueNumber, content });
+    },
+    async fileOnDefaultBranch(repo, path, maxBytes) {
+      const quick = new GitHubOctokit({ ...clientOptions(apiUrl, log, { ...BEFORE_ANSWER, retryBaseMs }), auth: token });
+      let data: unknown;
+      try {
+        ({ data } = await quick.rest.repos.getContent({ owner: repo.owner, repo: repo.name, path }));
+      } catch (error) {
+        if (statusOf(error) === 404) return { found: false };
+        throw new Error(`${describeGitHubError(error, PERMISSION_REQUEST_TIMEOUT_MS)} when asked for ${path} on ${repo.owner}/${repo.name}`);
+      }
+      // A directory (a list), a symlink or a submodule is no file to read.
+      const file = data as { type?: unknown; size?: unknown; encoding?: unknown; content?: unknown };
+      if (Array.isArray(data) || file.type !== "file") return { found: false };
+      if (typeof file.size === "number" && file.size > maxBytes) return { found: true, tooLargeBytes: file.size };
+      if (file.encoding !== "base64" || typeof file.content !== "string") throw new Error(`GitHub's answer for ${path} has no base64 content`);
+      const bytes = Uint8Array.from(atob(file.content.replace(/\s/g, "")), (char) => char.charCodeAt(0));
+      if (bytes.length > maxBytes) return { found: true, tooLargeBytes: bytes.length };
+      return { found: true, text: new TextDecoder().decode(bytes) };
     },
     async pullRequest(repo, number) {
       return (await octokit.rest.pulls.get({ owner: repo.owner, repo: repo.name, pull_number: number })).data;

@@ -1,6 +1,6 @@
 /**
- * What happens to a comment (or a review comment, or a review: trigger.ts)
- * once it is claimed: mark it handled in KV (the
+ * What happens to a comment (or a review comment, a review, or an
+ * assignment or a label: trigger.ts) once it is claimed: mark it handled in KV (the
  * record operators read) and answer the webhook with 202. Only then, in the
  * background (`waitUntil`): mint an installation token for its repository
  * only (unless the permission check minted it before the answer), learn
@@ -25,7 +25,12 @@
  * marker `reason: identity`): a run is never dispatched without the App's
  * bot. A dispatch refused by MONTHLY_COST_BUDGET gets 😕 and, once per
  * issue per calendar month (`claimBudgetNotice`), a comment saying so
- * (marker `refused`, `reason: monthly_budget`; docs/costs.md).
+ * (marker `refused`, `reason: monthly_budget`; docs/costs.md). An issue
+ * event claimed only to be told its repository's config does not parse
+ * (`refusal`) gets 😕 and one comment naming the file's errors (marker
+ * `refused`, `reason: repo_config_invalid`). An issue event's reactions go
+ * on the issue; an unassignment's or a removed label's stop that finds
+ * nothing running says nothing.
  */
 import {
   isStopInstruction,
@@ -39,7 +44,7 @@ import {
 import { isMonthlyBudgetRefusal, monthOf, nextMonthStart } from "../../../src/shared/monthly-budget";
 import { issueBodySha256 } from "../issue-body";
 import { pullRequestSchema } from "../payload";
-import { claimName, idField, pullRequestRef, type TriggerRef } from "../trigger";
+import { claimName, idField, isIssueEvent, pullRequestRef, type IssueEventKind, type TriggerRef } from "../trigger";
 import { describeGitHubError, type InstallationClient, type RepoRef, type RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { respond } from "./responses";
@@ -71,7 +76,12 @@ export type AcceptedComment = {
   pullRequest: PullRequestRef | "fetch" | undefined;
   instruction: string;
   requestedBy: { login: string; avatarUrl?: string };
-  handle: string;
+  /** What asked, as the not-started comments name it ("this comment", "this assignment", "this label"). */
+  what: string;
+  /** What to do to ask again, as those comments say it ("mention `@agent-think` again"). */
+  again: string;
+  /** Claimed only to be told why nothing starts (the repository's config does not parse): no run, no dispatch. */
+  refusal?: { reason: string; body: string };
 };
 
 export type MarkerState = "claimed" | "dispatched" | "failed" | "refused";
@@ -80,10 +90,11 @@ export type HandledMarker = {
   state: MarkerState;
   repo: string;
   issueNumber: number;
-  /** Exactly one of the three, by what mentioned the bot. */
+  /** Exactly one of the four, by what asked: a comment, a review comment, a review, or an issue event (its action). */
   commentId?: number;
   reviewCommentId?: number;
   reviewId?: number;
+  issueEvent?: IssueEventKind;
   deliveryId: string;
   requestedBy: string;
   claimedAt: string;
@@ -158,9 +169,15 @@ async function handOver(
   log("token:minted", { ...where, expiresAt: token.expiresAt });
   const github = deps.github(token.token);
 
+  if (comment.refusal) {
+    log("delivery:refused", { ...where, reason: comment.refusal.reason });
+    const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: ${comment.refusal.body}\n\nNothing is running for ${comment.what}. Fix the file on the default branch, then ${comment.again} to retry.`;
+    await notStarted(comment, github, body, deps, () => mark("refused", { reason: comment.refusal!.reason }));
+    return;
+  }
   if (comment.instruction.length > MAX_INSTRUCTION_CHARS) {
     log("delivery:refused", { ...where, reason: "instruction_too_long", chars: comment.instruction.length });
-    const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and mention \`${comment.handle}\` again with a shorter instruction.`;
+    const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and ${comment.again} with a shorter instruction.`;
     await notStarted(comment, github, body, deps, () => mark("refused", { reason: "instruction_too_long" }));
     return;
   }
@@ -170,7 +187,7 @@ async function handOver(
     bot = await deps.identity(token.token);
   } catch (error) {
     log("identity:failed", { ...where, code: (error as { code?: unknown }).code, error: errorMessage(error) });
-    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment: the GitHub App could not learn its own identity from GitHub. Nothing is running for it. Whoever runs agent-think should check the webhook app's GITHUB_API_URL, GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY (its log says more under \`identity:failed\`); then mention \`${comment.handle}\` again to retry.`;
+    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for ${comment.what}: the GitHub App could not learn its own identity from GitHub. Nothing is running for it. Whoever runs agent-think should check the webhook app's GITHUB_API_URL, GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY (its log says more under \`identity:failed\`); then ${comment.again} to retry.`;
     await notStarted(comment, github, body, deps, () => mark("failed", { reason: "identity" }));
     return;
   }
@@ -201,6 +218,7 @@ async function dispatchRun(
     ...expiryField(token.expiresAt),
     // The agent's 🚀, its links and its once-per-comment dispatch are about issue comments; a review's or a review comment's
     // id is not one (GitHub keeps them apart), so those runs carry theirs in `pullRequest` instead (docs/ingress.md).
+    // An assignment or a label has no comment at all: its run is deduplicated by this app's claim alone.
     ...(comment.trigger.kind === "comment" ? { commentId: comment.trigger.id } : {}),
     issueTitle: comment.issueTitle.slice(0, 1024),
     // The body as the mention saw it: the agent flags one edited since (issue-body.ts).
@@ -220,14 +238,15 @@ async function dispatchRun(
       return;
     }
     log("dispatch:failed", { ...where, error: errorMessage(error) });
-    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment. Nothing is running for it; mention \`${comment.handle}\` again to retry.`;
+    const body = `❌ @${comment.requestedBy.login} agent-think could not start a run for ${comment.what}. Nothing is running for it; ${comment.again} to retry.`;
     await notStarted(comment, github, body, deps, () => mark("failed", { reason: "dispatch" }));
     return;
   }
   log("dispatch:done", { ...where, session: result.session, submissionId: result.submissionId, threadUrl: result.threadUrl });
-  // A stop with nothing to stop: the agent answers "" (docs/contracts.md), and the issue is told so, once.
+  // A stop with nothing to stop: the agent answers "" (docs/contracts.md), and the issue is told so, once. Not for an
+  // unassignment or a removed label: those come as often after a run as during one, and were not asked as a stop.
   const idleStop = isStopInstruction(comment.instruction) && result.submissionId === "";
-  if (idleStop) await tellNothingToStop(comment, github, log);
+  if (idleStop && !isIssueEvent(comment.trigger)) await tellNothingToStop(comment, github, log);
   await settle(
     mark("dispatched", { session: result.session, submissionId: result.submissionId, ...(idleStop ? { reason: "nothing_running" } : {}) }),
     log,
@@ -263,7 +282,7 @@ async function reportBudgetRefusal(
   const at = deps.now();
   const first = await claimedFirst(() => deps.claimBudgetNotice(comment.repo, comment.issueNumber, at), comment, deps.log);
   const resumes = new Date(nextMonthStart(at)).toISOString().slice(0, 10);
-  const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: it has spent its cost budget for this month (${monthOf(at)}, UTC). Nothing is running for this comment. New runs start again on the 1st (${resumes}, 00:00 UTC), or sooner if whoever runs agent-think raises \`MONTHLY_COST_BUDGET\`: ask them. Then mention \`${comment.handle}\` again to retry. This note is posted once a month per issue; later mentions this month get only 😕.`;
+  const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: it has spent its cost budget for this month (${monthOf(at)}, UTC). Nothing is running for ${comment.what}. New runs start again on the 1st (${resumes}, 00:00 UTC), or sooner if whoever runs agent-think raises \`MONTHLY_COST_BUDGET\`: ask them. Then ${comment.again} to retry. This note is posted once a month per issue; later mentions this month get only 😕.`;
   await notStarted(comment, github, first ? body : undefined, deps, () => mark("refused", { reason: "monthly_budget" }));
 }
 
@@ -285,8 +304,8 @@ async function notStarted(
  * credentials are refused or unusable: docs/app-setup.md).
  */
 function mintFailureBody(comment: AcceptedComment, code: unknown): string | undefined {
-  const who = `❌ @${comment.requestedBy.login} agent-think could not start a run for this comment: the GitHub App could not get a token for this repository. Nothing is running for it.`;
-  const again = `The webhook app's log says more under \`token:failed\`. Then mention \`${comment.handle}\` again to retry. This note is posted at most once an hour per repository.`;
+  const who = `❌ @${comment.requestedBy.login} agent-think could not start a run for ${comment.what}: the GitHub App could not get a token for this repository. Nothing is running for it.`;
+  const again = `The webhook app's log says more under \`token:failed\`. Then ${comment.again} to retry. This note is posted at most once an hour per repository.`;
   if (code === "not_installed") {
     return `${who} Whoever runs agent-think should check that the App is installed on \`${fullName(comment.repo)}\` and that the installation has accepted the App's permissions: Issues, Contents and Pull requests (read and write), Metadata (read). ${again}`;
   }
@@ -350,12 +369,17 @@ async function reportNotStarted(comment: AcceptedComment, github: InstallationCl
   }
 }
 
-/** On the comment or review comment; a review has no reactions on GitHub, so it gets none (the PR conversation's comments say the rest). */
+/**
+ * On the comment or review comment, or on the issue for an issue event (it
+ * has no comment); a review has no reactions on GitHub, so it gets none (the
+ * PR conversation's comments say the rest).
+ */
 async function react(github: InstallationClient, comment: AcceptedComment, content: "eyes" | "confused", log: Logger): Promise<void> {
   const { trigger } = comment;
   if (trigger.kind === "review") return;
   try {
-    if (trigger.kind === "review_comment") await github.reactToReviewComment(comment.repo, trigger.id, content);
+    if (isIssueEvent(trigger)) await github.reactToIssue(comment.repo, comment.issueNumber, content);
+    else if (trigger.kind === "review_comment") await github.reactToReviewComment(comment.repo, trigger.id, content);
     else await github.react(comment.repo, trigger.id, content);
   } catch (error) {
     // A missing reaction is cosmetic: the run goes on, and the log says why.

@@ -2,16 +2,20 @@
  * `POST /webhooks/github`: from a GitHub delivery to a started run.
  *
  * verified delivery (delivery.ts) → `issue_comment.created`,
- * `pull_request_review_comment.created` or `pull_request_review.submitted`
- * only (trigger.ts) → a payload whose repository names agree (payload.ts) →
+ * `pull_request_review_comment.created`, `pull_request_review.submitted`
+ * or `issues` `assigned`/`unassigned`/`labeled`/`unlabeled` only
+ * (trigger.ts) → a payload whose repository names agree (payload.ts) →
  * allowed repository → a mention (mention.ts) of MENTION_HANDLE, else of
  * the App's own `@<slug>` (learned from GitHub; 502 `app_unknown` when it
- * cannot be) → a comment made within the delivery window (freshness.ts:
- * the signature has no timestamp) → a human
- * commenter, not a bot (gates.ts) → an instruction → write access: GitHub's
+ * cannot be); for an issue event, the App's bot as the assignee, or a label
+ * (issue-event.ts) → a comment made (an issue changed) within the delivery
+ * window (freshness.ts: the signature has no timestamp) → a human
+ * commenter or sender, not a bot (gates.ts) → an instruction → write access: GitHub's
  * permission API says write, maintain or admin (permission.ts, cached; the
- * payload's author_association is only logged) → the atomic claim of the
- * comment, review comment or review (each kind keyed apart) → then
+ * payload's author_association is only logged) → for an issue event, what
+ * the repository's `.github/agent-think.yml` says it asks (issue-event.ts:
+ * an instruction, a stop, or nothing) → the atomic claim of the
+ * comment, review comment, review or issue event (each kind keyed apart) → then
  * start-run.ts writes the marker and answers 202; the token, 👀 and the
  * dispatch follow in the background, so GitHub's ten seconds are spent only
  * on the decision and the permission check.
@@ -31,16 +35,19 @@ import { checkFreshness } from "../freshness";
 import type { RepoRef } from "../github/app-client";
 import { gateCommenter, gatePermission } from "../gates";
 import type { Logger } from "../log";
-import { parseMention } from "../mention";
+import { parseMention, type MentionParse } from "../mention";
+import { REPO_CONFIG_PATH } from "../repo-triggers";
+import type { TriggerConfig } from "../../../src/run/repo-config";
+import { askedBy, checkAssignee, decideIssueEvent, type IssueEventDeps } from "./issue-event";
 import type { PermissionLookup } from "../permission";
 import { readTrigger, type TriggerRef } from "../trigger";
 import { readDelivery } from "./delivery";
 import { respond } from "./responses";
-import { startRun, triggerFields, type StartRunDeps } from "./start-run";
+import { startRun, triggerFields, type AcceptedComment, type StartRunDeps } from "./start-run";
 
 export const WEBHOOK_PATH = "/webhooks/github";
 
-export type WebhookDeps = StartRunDeps & {
+export type WebhookDeps = StartRunDeps & IssueEventDeps & {
   /** Throws ConfigError when a var is unusable. */
   config(): IngressConfig;
   /** The webhook secret, or "" when it is not set. */
@@ -89,7 +96,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
     return respond(204, `ignored:${reason}`);
   };
 
-  const read = readTrigger(event, payload);
+  const read = readTrigger(event, payload, deliveryId);
   if (!read.ok) {
     if (read.ignore) return ignore(read.ignore, read.action === undefined ? {} : { action: read.action });
     log("delivery:rejected", { deliveryId, status: 400, outcome: "bad_payload", field: read.field });
@@ -97,23 +104,36 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   }
   const { trigger } = read;
   const { repository } = trigger;
+  const repo = { owner: repository.owner, name: repository.name };
   const where = { repo: repository.fullName, issueNumber: trigger.issueNumber, ...triggerFields(trigger.ref) };
 
   if (!isAllowedRepo(config, repository.fullName)) return ignore("repo_not_allowed", where);
   // MENTION_HANDLE, else the App's own @<slug>: never a default GitHub did not give.
   let handle = config.handle;
-  // A comment with no `@` mentions no one: GitHub is not asked the slug for it.
-  if (handle === "" && !trigger.body.includes("@")) return ignore("no_mention", where);
-  if (handle === "") {
-    const app = await deps.appSlug();
-    if (!app.ok) {
-      log("handle:failed", { deliveryId, ...where, code: app.code, error: app.error });
+  let mention: MentionParse | undefined;
+  if (trigger.issueEvent === undefined) {
+    // A comment with no `@` mentions no one: GitHub is not asked the slug for it.
+    if (handle === "" && !trigger.body.includes("@")) return ignore("no_mention", where);
+    if (handle === "") {
+      const app = await deps.appSlug();
+      if (!app.ok) {
+        log("handle:failed", { deliveryId, ...where, code: app.code, error: app.error });
+        return respond(502, "app_unknown");
+      }
+      handle = `@${app.slug.toLowerCase()}`;
+    }
+    mention = parseMention(trigger.body, handle);
+    if (mention.kind === "none") return ignore("no_mention", where);
+  } else {
+    // An issue event: the App's bot assigned or unassigned, or a label added or removed.
+    if (trigger.issueEvent.label === null && (trigger.ref.kind === "labeled" || trigger.ref.kind === "unlabeled")) return ignore("no_label", where);
+    const assignee = await checkAssignee(trigger, deps);
+    if (!assignee.ok && "appUnknown" in assignee) {
+      log("handle:failed", { deliveryId, ...where, ...assignee.appUnknown });
       return respond(502, "app_unknown");
     }
-    handle = `@${app.slug.toLowerCase()}`;
+    if (!assignee.ok) return ignore(assignee.ignore, { ...where, assignee: assignee.assignee });
   }
-  const mention = parseMention(trigger.body, handle);
-  if (mention.kind === "none") return ignore("no_mention", where);
   // The signature has no timestamp: an old delivery is refused before anyone is asked about it.
   const freshness = checkFreshness(trigger.createdAt, deps.now());
   if (!freshness.fresh) return ignore("stale_delivery", { ...where, createdAt: trigger.createdAt, ageSeconds: freshness.ageSeconds });
@@ -123,11 +143,11 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   if (commenter.verdict === "refused") {
     return ignore(commenter.reason, { ...where, login: user?.login, association });
   }
-  if (mention.kind === "empty") return ignore("empty_instruction", { ...where, login: commenter.login });
+  if (mention?.kind === "empty") return ignore("empty_instruction", { ...where, login: commenter.login });
 
   // Whatever the association says (logged as a hint only), GitHub is asked what this person may do.
   const who = { ...where, login: commenter.login, association };
-  const lookup = await deps.permission({ owner: repository.owner, name: repository.name }, commenter.login, trigger.installationId);
+  const lookup = await deps.permission(repo, commenter.login, trigger.installationId);
   if (!lookup.ok) {
     log("permission:failed", { deliveryId, ...who, error: lookup.error });
     return respond(502, "permission_check_failed");
@@ -136,12 +156,23 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   const allowed = gatePermission(lookup.answer);
   if (!allowed.ok) return ignore("not_trusted", { ...who, check: allowed.reason, ...answer });
 
+  // An assignment or a label asks what the repository's config says it asks (read only for a sender who may ask).
+  let instruction = mention?.kind === "instruction" ? mention.instruction : "";
+  let triggers: TriggerConfig | undefined;
+  let refusal: AcceptedComment["refusal"];
+  if (trigger.issueEvent !== undefined) {
+    const decision = await decideIssueEvent(trigger, repo, deps, { deliveryId, ...where });
+    if (!decision.ok && "ignore" in decision) return ignore(decision.ignore, { ...where, login: commenter.login });
+    if (decision.ok) ({ instruction, triggers } = decision);
+    else refusal = { reason: decision.report, body: invalidConfigBody(decision.errors) };
+  }
+
   if (!(await deps.claim(trigger.ref, deliveryId))) return ignore("duplicate", where);
   log("delivery:claimed", { deliveryId, ...who, trustedBy: "permission", ...answer });
   return startRun(
     {
       deliveryId,
-      repo: { owner: repository.owner, name: repository.name },
+      repo,
       installationId: trigger.installationId,
       repoVisibility: repository.visibility,
       issueNumber: trigger.issueNumber,
@@ -149,10 +180,19 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
       issueBody: trigger.issueBody,
       trigger: trigger.ref,
       pullRequest: trigger.pullRequest,
-      instruction: mention.instruction,
+      instruction,
       requestedBy: { login: commenter.login, avatarUrl: user?.avatar_url },
-      handle
+      ...askedBy(trigger, handle, triggers),
+      ...(refusal ? { refusal } : {})
     },
     deps
   );
 }
+
+/** Why an assignment (or the default label) started nothing: the file's own errors, in a code block, so nothing in them renders or mentions anyone. */
+function invalidConfigBody(errors: string[]): string {
+  const listed = errors.slice(0, MAX_LISTED_ERRORS).map((error) => error.replaceAll("```", "` ` `"));
+  const more = errors.length > MAX_LISTED_ERRORS ? `\n(and ${errors.length - MAX_LISTED_ERRORS} more)` : "";
+  return `\`${REPO_CONFIG_PATH}\` on the default branch is not valid, so it cannot say what to do:\n\n\`\`\`text\n${listed.join("\n")}${more}\n\`\`\``;
+}
+const MAX_LISTED_ERRORS = 10;

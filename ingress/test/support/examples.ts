@@ -23,3 +23,12 @@ export function publishedIssueCommentCreated<Example>(published: Record<string, 
     return created.map((payload, index) => ({ source: `${source} #${index + 1}`, payload: payload as Example }));
   });
 }
+
+/** GitHub's github.com `issues` example for `action` (the first with an installation, as an App's deliveries have, else the first). */
+export function issuesExample<Example>(action: "assigned" | "unassigned" | "labeled" | "unlabeled"): Example {
+  const definitions = JSON.parse(DOTCOM_EXAMPLES) as { name: string; examples: (Example & { action?: string; installation?: unknown })[] }[];
+  const examples = (definitions.find((definition) => definition.name === "issues")?.examples ?? []).filter((example) => example.action === action);
+  const example = examples.find((candidate) => candidate.installation !== undefined) ?? examples[0];
+  if (example === undefined) throw new Error(`@octokit/webhooks-examples publishes no issues.${action} example`);
+  return structuredClone(example);
+}

@@ -47,6 +47,10 @@ export type GitHubOverrides = {
   reaction?: HttpResponseResolver;
   /** `POST /repos/{owner}/{repo}/pulls/comments/{comment_id}/reactions`. */
   reviewCommentReaction?: HttpResponseResolver;
+  /** `POST /repos/{owner}/{repo}/issues/{issue_number}/reactions`: an issue event's 👀 and 😕. */
+  issueReaction?: HttpResponseResolver;
+  /** `GET /repos/{owner}/{repo}/contents/{path}`: by default 404, no such file (`contentsAnswer` serves one). */
+  contents?: HttpResponseResolver;
   /** `GET /repos/{owner}/{repo}/pulls/{pull_number}`: by default `pullAnswer` (a fork's branch). */
   pull?: HttpResponseResolver;
   comment?: HttpResponseResolver;
@@ -89,6 +93,14 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
     http.post(
       `${API}/repos/:owner/:repo/pulls/comments/:id/reactions`,
       recorded(({ params }) => HttpResponse.json({ id: 2, content: "eyes", comment: params.id }, { status: 201 }), overrides.reviewCommentReaction)
+    ),
+    http.post(
+      `${API}/repos/:owner/:repo/issues/:number/reactions`,
+      recorded(({ params }) => HttpResponse.json({ id: 3, content: "eyes", issue: params.number }, { status: 201 }), overrides.issueReaction)
+    ),
+    http.get(
+      `${API}/repos/:owner/:repo/contents/*`,
+      recorded(() => HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 }), overrides.contents)
     ),
     http.get(
       `${API}/repos/:owner/:repo/pulls/:number`,
@@ -188,6 +200,27 @@ export const appAnswer = (slug: string) => () =>
     permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" },
     events: ["issue_comment"]
   });
+
+/** GitHub's "Get repository content" for a file holding `text` (the content-file schema's fields). */
+export const contentsAnswer = (path: string, text: string) => () => {
+  const bytes = new TextEncoder().encode(text);
+  // GitHub wraps the base64 at 60 characters.
+  const content = (btoa(String.fromCharCode(...bytes)).match(/.{1,60}/g) ?? []).join("\n");
+  return HttpResponse.json({
+    type: "file",
+    encoding: "base64",
+    size: bytes.length,
+    name: path.split("/").pop(),
+    path,
+    content,
+    sha: "3d21ec53a331a6f037a91c368710b99387d012c1",
+    url: `${API}/repos/o/r/contents/${path}`,
+    git_url: null,
+    html_url: null,
+    download_url: null,
+    _links: { self: `${API}/repos/o/r/contents/${path}`, git: null, html: null }
+  });
+};
 
 /** The head SHA `pullAnswer` names. */
 export const PULL_HEAD_SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e";

@@ -1,0 +1,52 @@
+/**
+ * The ways of asking a repository turns on besides a mention, and what each
+ * asks: `triggers` in `.github/agent-think.yml` on its default branch, parsed
+ * by the agent's own reader (src/run/repo-config.ts), so the file means the
+ * same to both Workers. The webhook route (http/webhook.ts) reads the file
+ * through the installation token it minted and decides with `issueEventAsk`
+ * whether an assignment or a label starts a run, stops one, or is nothing
+ * to do with the bot.
+ *
+ * No file means the defaults (DEFAULT_TRIGGERS: both on, "reproduce this
+ * issue", the label `agent-think`); so does a file GitHub would not give
+ * (the route logs why). A file that does not parse starts nothing: its
+ * errors, each naming its field, are what the maintainer is shown. Pure.
+ */
+import { DEFAULT_TRIGGERS, MAX_REPO_CONFIG_BYTES, parseRepoConfig, type TriggerConfig } from "../../src/run/repo-config";
+import { STOP_INSTRUCTION } from "../../src/shared/dispatch";
+import type { IssueEventKind } from "./trigger";
+
+export { MAX_REPO_CONFIG_BYTES, REPO_CONFIG_PATH } from "../../src/run/repo-config";
+
+/** The file as GitHub gave it: absent, its text, or only its size when that is over the limit (never downloaded then). */
+export type RepoFile = { found: false } | { found: true; text: string } | { found: true; tooLargeBytes: number };
+
+export type RepoTriggersRead = { ok: true; triggers: TriggerConfig; source: "file" | "default" } | { ok: false; errors: string[] };
+
+export function repoTriggers(file: RepoFile): RepoTriggersRead {
+  if (!file.found) return { ok: true, triggers: DEFAULT_TRIGGERS, source: "default" };
+  if ("tooLargeBytes" in file) return { ok: false, errors: [`the file is larger than ${MAX_REPO_CONFIG_BYTES / 1024} KB`] };
+  const parsed = parseRepoConfig(file.text);
+  return parsed.ok ? { ok: true, triggers: parsed.config.triggers, source: "file" } : { ok: false, errors: parsed.errors };
+}
+
+export type IssueEventAsk =
+  | { ok: true; instruction: string }
+  /** `trigger_off`: the repository turned this way of asking off; `other_label`: not the label it names. */
+  | { ok: false; reason: "trigger_off" | "other_label" };
+
+/**
+ * What the event asks under `triggers`: an assignment or the label, the
+ * configured instruction; an unassignment or the label's removal, a stop
+ * (STOP_INSTRUCTION, as `@<bot> stop` asks). A trigger turned off neither
+ * starts nor stops. Label names compare as GitHub compares them, without case.
+ */
+export function issueEventAsk(kind: IssueEventKind, triggers: TriggerConfig, label: string | null): IssueEventAsk {
+  if (kind === "assigned" || kind === "unassigned") {
+    if (triggers.assign === null) return { ok: false, reason: "trigger_off" };
+    return { ok: true, instruction: kind === "assigned" ? triggers.assign : STOP_INSTRUCTION };
+  }
+  if (triggers.label === null) return { ok: false, reason: "trigger_off" };
+  if (label === null || label.toLowerCase() !== triggers.label.name.toLowerCase()) return { ok: false, reason: "other_label" };
+  return { ok: true, instruction: kind === "labeled" ? triggers.label.instruction : STOP_INSTRUCTION };
+}
