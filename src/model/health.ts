@@ -4,12 +4,15 @@
  * checkout): the mode runs would use and which credentials are present,
  * never their values; every configuration dispatch refuses (config.ts)
  * blocks with its one-line fix; an unpriced model warns (its runs' cost
- * shows as unknown); AI_GATEWAY_AUTH=off warns, marked unsafe.
+ * shows as unknown, a model MODELS_ALLOWED lets a repository pick
+ * included); AI_GATEWAY_AUTH=off warns, marked unsafe. The line names the
+ * models a repository may pick with `model:` (allowed-models.ts).
  * `liveModelHealth` adds the gateway's answer to one real request
  * (probe.ts), which the Worker's report shows. Pure.
  */
 import { priceOf, priceTable, type PriceTable } from "../shared/pricing";
 import type { HealthCheck } from "../shared/health";
+import { resolveAllowedModels } from "./allowed-models";
 import { gatewayAuthSetting, resolveModelConfig, type GatewayModelConfig, type ModelEnv } from "./config";
 import { MODE_LABELS, modelMode } from "./mode";
 import { PROBE_MAX_OUTPUT_TOKENS, PROBE_SESSION, type ProbeAnswer } from "./probe";
@@ -18,7 +21,11 @@ import { ttlOf, type CachedProbe } from "./probe-cache";
 const set = (value: string | undefined) => Boolean(value?.trim());
 
 export function modelHealth(env: ModelEnv & { MODEL_PRICES?: string }): HealthCheck {
-  const check = modelCheck(env);
+  const configured = modelCheck(env);
+  if (configured.status === "block") return configured;
+  const resolved = resolveModelConfig(env);
+  // The scripted model serves whatever a repository picks: the list matters once a real model runs.
+  const check = resolved.ok && resolved.config.kind === "gateway" ? { ...configured, detail: `${configured.detail}; ${picksText(env)}` } : configured;
   if (check.status !== "ok") return check;
   const models = modelsOf(env);
   let table: PriceTable;
@@ -37,10 +44,22 @@ export function modelHealth(env: ModelEnv & { MODEL_PRICES?: string }): HealthCh
   };
 }
 
-/** The models a configured chain would call; none for the scripted model or a configuration dispatch refuses. */
+/** The models a run may call (the chain's and those a repository may pick); none for the scripted model or a configuration dispatch refuses. */
 function modelsOf(env: ModelEnv): string[] {
   const resolved = resolveModelConfig(env);
-  return resolved.ok && resolved.config.kind !== "scripted" ? [resolved.config.openai.model, resolved.config.anthropic.model] : [];
+  const allowed = resolveAllowedModels(env);
+  return resolved.ok && resolved.config.kind !== "scripted" && allowed.ok ? allowed.allowed : [];
+}
+
+/** What a repository's `model:` may name: MODELS_ALLOWED's models beyond the deployment's two, or only those two. */
+function picksText(env: ModelEnv): string {
+  const allowed = resolveAllowedModels(env);
+  if (!allowed.ok || allowed.allowed.length === 0) return "a repository's model: can name no model";
+  const own = [env.OPENAI_MODEL?.trim(), env.ANTHROPIC_MODEL?.trim()].filter((model): model is string => Boolean(model));
+  const more = allowed.allowed.filter((model) => !own.includes(model));
+  return more.length > 0
+    ? `a repository's model: may pick ${allowed.allowed.join(", ")} (MODELS_ALLOWED adds ${more.join(", ")})`
+    : `a repository's model: may pick only ${allowed.allowed.join(" or ")} (MODELS_ALLOWED is empty)`;
 }
 
 function modelCheck(env: ModelEnv): HealthCheck {

@@ -9,8 +9,8 @@
  * thrown as SetupFailedError, as an invalid file is.
  *
  * The repository's choice is the preparation's (src/run/prepare.ts keeps
- * it before the clone); this reads it, never the file. `refusal` is the
- * same check, pure, for a caller that holds the settings earlier.
+ * it before the clone); this reads it, never the file. `checkSettings`
+ * is the same check for the preparation's `onSettings`, before the clone.
  */
 import type { LanguageModel } from "ai";
 import type { SetupFailure } from "../run/ending";
@@ -51,6 +51,15 @@ export class RunModels {
   /** The deployment's model: what a run gets when its repository names none. */
   default(): LanguageModel {
     return this.#model(undefined);
+  }
+
+  /**
+   * For the preparation's `onSettings`, before the clone: throws SetupFailedError for a model not allowed (TurnWorkspace
+   * records it), so a refused run clones and sets up nothing. forStep checks again, for a turn whose settings came earlier.
+   */
+  checkSettings(settings: { model?: string }): void {
+    const failure = modelRefusal(this.#deps.env(), settings.model);
+    if (failure) throw new SetupFailedError(failure);
   }
 
   /** The model of the running turn's step; throws SetupFailedError, after recording it, for a model not allowed. */

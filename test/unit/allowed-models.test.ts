@@ -116,3 +116,20 @@ describe("chainFor", () => {
     expect(chainFor(custom, "my-anthropic-model").primary).toEqual({ provider: "anthropic", model: "my-anthropic-model" });
   });
 });
+
+describe("RunModels.checkSettings", () => {
+  it("throws the config failure for a model not allowed, and nothing for an allowed one or none", async () => {
+    const { RunModels } = await import("../../src/model/run-models");
+    const { SetupFailedError } = await import("../../src/run/prepare");
+    const models = new RunModels({
+      env: () => ({ ...CONFIGURED, MODEL_PROVIDER: "scripted" }),
+      hooks: {},
+      turn: async () => null,
+      settings: () => null,
+      recordSetupFailure: async () => {}
+    });
+    expect(() => models.checkSettings({})).not.toThrow();
+    expect(() => models.checkSettings({ model: "claude-opus-4-5" })).not.toThrow();
+    expect(() => models.checkSettings({ model: "gpt-9" })).toThrow(SetupFailedError);
+  });
+});

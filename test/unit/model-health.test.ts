@@ -18,6 +18,9 @@ const noSecrets = (env: ModelEnv) => {
   return check;
 };
 
+/** What every gateway line ends with when MODELS_ALLOWED is empty. */
+const PICKS = "; a repository's model: may pick only gpt-5.5 or claude-opus-4-5 (MODELS_ALLOWED is empty)";
+
 describe("modelHealth", () => {
   it("reports stored keys with the gateway token present", () => {
     expect(noSecrets({ ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN })).toEqual({
@@ -25,13 +28,13 @@ describe("modelHealth", () => {
       label: "Model",
       status: "ok",
       detail:
-        "stored keys (BYOK): gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; CLOUDFLARE_AIG_TOKEN set; provider keys stored in the gateway, none sent"
+        "stored keys (BYOK): gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; CLOUDFLARE_AIG_TOKEN set; provider keys stored in the gateway, none sent" + PICKS
     });
   });
 
   it("says when stored keys leave configured provider keys unused", () => {
     expect(noSecrets({ ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_KEYS: "stored" }).detail).toMatch(
-      /none sent \(OPENAI_API_KEY and ANTHROPIC_API_KEY set but unused\)$/
+      /none sent \(OPENAI_API_KEY and ANTHROPIC_API_KEY set but unused\); a repository/
     );
   });
 
@@ -41,7 +44,7 @@ describe("modelHealth", () => {
       label: "Model",
       status: "ok",
       detail:
-        "request keys: gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; OPENAI_API_KEY and ANTHROPIC_API_KEY set; CLOUDFLARE_AIG_TOKEN set"
+        "request keys: gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; OPENAI_API_KEY and ANTHROPIC_API_KEY set; CLOUDFLARE_AIG_TOKEN set" + PICKS
     });
     expect(noSecrets({ ...gateway, ...keys })).toMatchObject({ status: "block", detail: expect.stringMatching(/^CLOUDFLARE_AIG_TOKEN is not set/) });
   });
@@ -54,19 +57,29 @@ describe("modelHealth", () => {
       unsafe: true,
       detail:
         "request keys: gpt-5.5 through AI Gateway, falling back to claude-opus-4-5; OPENAI_API_KEY and ANTHROPIC_API_KEY set; " +
-        "AI_GATEWAY_AUTH=off: requests carry no gateway token, so anyone who knows the account and gateway ids can send requests through this gateway and fill its logs",
+        "AI_GATEWAY_AUTH=off: requests carry no gateway token, so anyone who knows the account and gateway ids can send requests through this gateway and fill its logs" +
+        PICKS,
       fix: "turn on the gateway's authentication, create its token and set CLOUDFLARE_AIG_TOKEN, then leave AI_GATEWAY_AUTH empty (docs/model-setup.md)"
     });
     expect(noSecrets({ ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).toMatchObject({
       status: "warn",
-      detail: expect.stringMatching(/; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing$/),
+      detail: expect.stringMatching(/; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing; a repository/),
       fix: "leave AI_GATEWAY_AUTH empty"
     });
     expect(noSecrets({ ...gateway, ...keys, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).not.toHaveProperty("unsafe");
     expect(noSecrets({ ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, AI_GATEWAY_AUTH: "off" })).toMatchObject({
       status: "warn",
-      detail: expect.stringMatching(/^stored keys \(BYOK\): .*; provider keys stored in the gateway, none sent; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing$/)
+      detail: expect.stringMatching(/^stored keys \(BYOK\): .*; provider keys stored in the gateway, none sent; CLOUDFLARE_AIG_TOKEN set and sent: AI_GATEWAY_AUTH=off changes nothing; a repository/)
     });
+  });
+
+  it("names the models MODELS_ALLOWED lets a repository pick beyond the deployment's two, and prices them too", () => {
+    const check = noSecrets({ ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, MODELS_ALLOWED: "gpt-5.4,claude-opus-5" });
+    expect(check.status).toBe("ok");
+    expect(check.detail).toMatch(/; a repository's model: may pick gpt-5\.5, claude-opus-4-5, gpt-5\.4, claude-opus-5 \(MODELS_ALLOWED adds gpt-5\.4, claude-opus-5\)$/);
+    const unpriced = noSecrets({ ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, MODELS_ALLOWED: "o9-preview" });
+    expect(unpriced).toMatchObject({ status: "warn", detail: expect.stringContaining("no price for o9-preview") });
+    expect(noSecrets({ ...gateway, CLOUDFLARE_AIG_TOKEN: TOKEN, MODELS_ALLOWED: "gemini-3" })).toMatchObject({ status: "block", detail: expect.stringContaining("MODELS_ALLOWED") });
   });
 
   it("reports the scripted model as a warning with the fix for a real one", () => {
