@@ -58,6 +58,8 @@ import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";
 import { TurnWorkspace } from "./run/turn-workspace";
 import { withWorkspaceBlock } from "./run/workspace-block";
+import { RunAttachments } from "./run/run-attachments";
+import { keptPreparation } from "./run/prepare";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 
@@ -213,6 +215,13 @@ export class ThinkAgent extends Think<Env> {
     othersWaiting: async () => (await this.listSubmissions({ status: ["pending", "running"] })).length > 0,
     log: (event, fields) => this.#log(event, fields)
   });
+  /** `fetch_attachment`: an attachment the run's block lists, fetched by the Worker into the workspace (run/run-attachments.ts). */
+  readonly #attachments = new RunAttachments({
+    turn: () => this.#turn(),
+    prepared: (submissionId) => keptPreparation(this.ctx.storage.kv, submissionId),
+    reader: async () => (this.githubApiUrl() ? createRepoReader({ baseUrl: this.githubApiUrl(), token: await this.#token.fresh() }) : null),
+    fs: () => this.workspace.fs
+  });
   /** `open_pull_request`, held to the run's policy (run/run-pull-requests.ts). */
   readonly #pullRequests = new RunPullRequests({
     turn: () => this.#turn(),
@@ -332,6 +341,7 @@ export class ThinkAgent extends Think<Env> {
         return result;
       },
       openPullRequest: (input) => this.#pullRequests.open(input),
+      fetchAttachment: (input) => this.#attachments.fetch(input),
       recordResult: async (result) => {
         const turn = await this.#turn();
         // The result becomes the closing comment and an event: nothing in it may hold a token.

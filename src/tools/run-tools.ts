@@ -9,6 +9,7 @@ import type { ToolSet } from "ai";
 import type { RunResult } from "../run/ending";
 import type { OpenPullRequestInput, OpenPullRequestResult } from "../run/open-pull-request";
 import { createBashTool, type BashInput, type BashResult } from "./bash-tool";
+import { createFetchAttachmentTool } from "./fetch-attachment-tool";
 import { createOpenPullRequestTool } from "./open-pull-request-tool";
 import { createPublishReproductionTool } from "./publish-reproduction-tool";
 import { createReportResultTool } from "./report-result-tool";
@@ -18,6 +19,7 @@ export type RunToolCalls = {
   bash(input: BashInput): Promise<BashResult>;
   publish: Parameters<typeof createPublishReproductionTool>[0]["publish"];
   openPullRequest(input: OpenPullRequestInput): Promise<OpenPullRequestResult>;
+  fetchAttachment: Parameters<typeof createFetchAttachmentTool>[0]["fetch"];
   /** Record the result for the running submission; false when none runs. */
   recordResult(result: RunResult): Promise<boolean>;
 };
@@ -27,6 +29,7 @@ export function createRunTools(calls: RunToolCalls): ToolSet {
     bash: createBashTool({ containerAvailable: calls.containerAvailable, run: (input) => calls.bash(input) }),
     publish_reproduction: createPublishReproductionTool({ publish: (input) => calls.publish(input) }),
     open_pull_request: createOpenPullRequestTool({ open: (input) => calls.openPullRequest(input) }),
+    fetch_attachment: createFetchAttachmentTool({ fetch: (input) => calls.fetchAttachment(input) }),
     report_result: createReportResultTool({ record: (result) => calls.recordResult(result) })
   };
 }
