@@ -13,10 +13,9 @@ import { env } from "cloudflare:workers";
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { RecordingAgentThink } from "./worker";
-import { issuesExample } from "./support/examples";
+import { assignTheBot as assignTheBotTo, issuesPayload, withLabel } from "./support/issue-payloads";
 import { BOT_LOGIN, BOT_USER_ID, contentsAnswer, githubServer, IDENTITY_CALLS, permissionAnswer, permissionCall, type GitHubCall } from "./support/github";
 import { captureConsole, logEvents, outcome, send, sign } from "./support/ingress";
-import { githubTime } from "./support/payloads";
 
 const { calls, use: github } = githubServer();
 const route = (call: GitHubCall) => `${call.method} ${call.path}`;
@@ -27,33 +26,8 @@ const ISSUE = 1;
 const CONFIG_CALL = `GET /repos/${REPO}/contents/.github%2Fagent-think.yml`;
 const testEnv = () => ({ ...env, ALLOWED_REPOS: REPO });
 
-type IssuesExample = {
-  action: string;
-  issue: { number: number; updated_at: string };
-  assignee?: Record<string, unknown> | null;
-  label?: { name: string };
-  sender: { login: string; type: string };
-  installation?: { id: number };
-};
-
-const theBot = { login: BOT_LOGIN, id: BOT_USER_ID, type: "Bot", avatar_url: "https://avatars.githubusercontent.com/in/1", html_url: `https://github.com/apps/agent-think` };
-
-/** GitHub's `issues.<action>` example, dated now, with `change` applied. */
-function issuesPayload(action: "assigned" | "unassigned" | "labeled" | "unlabeled", change: (payload: IssuesExample) => void = () => {}) {
-  const payload = issuesExample<IssuesExample>(action);
-  payload.issue.updated_at = githubTime();
-  change(payload);
-  return payload;
-}
-const assignTheBot = (action: "assigned" | "unassigned" = "assigned", change: (payload: IssuesExample) => void = () => {}) =>
-  issuesPayload(action, (payload) => {
-    payload.assignee = { ...payload.assignee, ...theBot };
-    change(payload);
-  });
-const label = (name: string, action: "labeled" | "unlabeled" = "labeled") =>
-  issuesPayload(action, (payload) => {
-    payload.label = { ...payload.label, name };
-  });
+const assignTheBot = (action: "assigned" | "unassigned" = "assigned") => assignTheBotTo({ login: BOT_LOGIN, id: BOT_USER_ID }, action);
+const label = withLabel;
 
 const configFile = (text: string) => ({ contents: contentsAnswer(".github/agent-think.yml", text) });
 
@@ -119,9 +93,7 @@ describe("assigning the App's bot", () => {
 
   it("of another App's bot is ignored", async () => {
     github();
-    const payload = issuesPayload("assigned", (example) => {
-      example.assignee = { ...example.assignee, login: "dependabot[bot]", type: "Bot" };
-    });
+    const payload = assignTheBotTo({ login: "dependabot[bot]", id: 49_699_333 });
     const { response, dispatches } = await deliver(payload);
     expect(outcome(response)).toBe("ignored:not_the_bot");
     expect(dispatches).toEqual([]);
