@@ -11,19 +11,22 @@
  *   under /workspace/attachments; a URL the block does not list is refused
  *   without a request;
  * - the run's token goes to GitHub's API and the deployment's own host
- *   only (after a 404 there), never to camo or the user-content hosts.
+ *   only (after a 404 there), never to camo or the user-content hosts;
+ * - the fallback (Anthropic) gets the same image as a base64 image block;
+ * - a turn recovered after an eviction (a new isolate) fetches the image
+ *   again, with the scripted model, which reads only the text.
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { http, HttpResponse } from "msw";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { WorkspaceFacts } from "../src/run/prepare";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
-import { agentFor, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, evict, uniqueRepo, waitForStatus } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { imageHostHandlers, PNG_BYTES, type ImageHostRequest } from "./support/image-hosts";
-import { openaiText, openaiToolCall, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
+import { anthropicText, ANTHROPIC_MESSAGES_URL, openaiText, openaiToolCall, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
 import { GatewayThinkAgent } from "./worker";
 
 const github = new FakeGitHub();
@@ -36,10 +39,10 @@ const OWN = "https://github.test";
 const UUID = "0f3a7c1e-2b4d-4e6f-8a9b-1c2d3e4f5a6b";
 
 /** A run on `repo#NUMBER` whose model (OpenAI through the gateway) answers with `replies`, one per request; what it was sent. */
-async function run(repo: string, replies: Array<() => Response>) {
+async function run(repo: string, replies: Array<() => Response>, anthropic: () => Response = () => providerError(500, "not the fallback")) {
   const recorded: RecordedRequest[] = [];
   let asked = 0;
-  server.use(...providerHandlers({ openai: () => (replies[asked++] ?? (() => openaiText("done")))(), anthropic: () => providerError(500, "not the fallback") }, recorded));
+  server.use(...providerHandlers({ openai: () => (replies[asked++] ?? (() => openaiText("done")))(), anthropic }, recorded));
   const session = sessionName(repo, NUMBER);
   GatewayThinkAgent.withGitHub.add(session);
   const { result } = await captureConsole(async () => {
@@ -193,6 +196,51 @@ describe("the issue's images and attachments", () => {
       { url: `${OWN}/user-attachments/assets/${UUID}`, authorization: null },
       { url: `${OWN}/user-attachments/assets/${UUID}`, authorization: `Bearer ${TOKEN}` },
       { url: signed, authorization: null }
+    ]);
+  });
+
+  it("reach the fallback too: Anthropic gets the image as a base64 image block with its media type", async () => {
+    const repo = uniqueRepo();
+    const requests: ImageHostRequest[] = [];
+    server.use(...imageHostHandlers(requests, { "https://user-images.githubusercontent.com/7/shot.png": () => new HttpResponse(PNG_BYTES) }));
+    github.setIssue(repo, NUMBER, { body: "![shot](https://user-images.githubusercontent.com/7/shot.png)" });
+    const { recorded } = await run(repo, [() => providerError(500, "primary is down")], () => anthropicText("done"));
+    const request = recorded.find((entry) => entry.url === ANTHROPIC_MESSAGES_URL)!;
+    const blocks = (JSON.parse(request.body) as { messages: Array<{ content: unknown }> }).messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+    expect(blocks).toContainEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: base64(PNG_BYTES) } });
+  });
+
+  it("are fetched again by a turn recovered after an eviction, and the run completes (the scripted model reads only the text)", async () => {
+    const repo = uniqueRepo();
+    const requests: ImageHostRequest[] = [];
+    server.use(...imageHostHandlers(requests, { "https://user-images.githubusercontent.com/7/again.png": () => new HttpResponse(PNG_BYTES) }));
+    github.setIssue(repo, NUMBER, { body: "![again](https://user-images.githubusercontent.com/7/again.png)" });
+    const session = sessionName(repo, NUMBER);
+    const { result: started } = await captureConsole(async () => {
+      const agent = await agentFor(session, env.ReportingThinkAgent);
+      const { submissionId } = await agent.startRun({
+        session,
+        repo,
+        issueNumber: NUMBER,
+        instruction: "TEST: run sleep 2 && echo slept\nTEST: reply recovered",
+        installationToken: TOKEN,
+        commentId: 5152,
+        requestedBy: { login: "octocat" }
+      });
+      await vi.waitFor(
+        async () => expect(await runInDurableObject(agent, (_instance, state) => state.storage.kv.get(`agent-think:prepared:${submissionId}`))).toBeDefined(),
+        { timeout: 10_000, interval: 50 }
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await evict(agent, "evicted mid-tool");
+      return { submissionId };
+    });
+    const { result, lines } = await captureConsole(async () => waitForStatus(await agentFor(session, env.ReportingThinkAgent), started.submissionId));
+    expect(result.status).toBe("completed");
+    expect(lines.some((line) => line.includes('"event":"prepare:images-refetched"') && line.includes('"shown":1'))).toBe(true);
+    expect(requests).toEqual([
+      { url: "https://user-images.githubusercontent.com/7/again.png", authorization: null },
+      { url: "https://user-images.githubusercontent.com/7/again.png", authorization: null }
     ]);
   });
 });
