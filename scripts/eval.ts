@@ -41,8 +41,15 @@ async function main(): Promise<number> {
   }
   const log = (line: string) => console.log(line);
   const target = targetFor(args, log);
-  console.log(`eval: ${cases.length} case${cases.length === 1 ? "" : "s"} against ${target.against} (${args.target}${args.scripted ? ", scripted" : ""}), ${args.concurrency} at a time, cost cap $${args.costCapUsd.toFixed(2)}`);
-  const report = await runEval({ cases, target, scripted: args.scripted, concurrency: args.concurrency, costCapUsd: args.costCapUsd, log });
+  console.log(`eval: ${cases.length} case${cases.length === 1 ? "" : "s"} against ${target.against} (${args.target}${args.scripted ? ", scripted" : ""}${args.model ? `, on ${args.model}` : ""}), ${args.concurrency} at a time, cost cap $${args.costCapUsd.toFixed(2)}`);
+  let report: Report;
+  try {
+    report = await runEval({ cases, target, scripted: args.scripted, ...(args.model ? { model: args.model } : {}), concurrency: args.concurrency, costCapUsd: args.costCapUsd, log });
+  } catch (error) {
+    // Only choosing the model can fail before any case (a sandbox the token cannot write, an unreachable stand-in).
+    console.error(`eval: ${(error as Error).message}`);
+    return 2;
+  }
   const comparison = previous ? compare(previous, report) : undefined;
 
   const out = resolve(args.out ?? join("eval-results", report.startedAt.replace(/[:.]/g, "-")));
@@ -57,7 +64,7 @@ async function main(): Promise<number> {
 }
 
 function targetFor(args: EvalArgs, log: (line: string) => void): EvalTarget {
-  if (args.target === "local") return new LocalTarget({ baseUrl: args.url, ...(args.repo ? { repo: args.repo } : {}) });
+  if (args.target === "local") return new LocalTarget({ baseUrl: args.url, ...(args.repo ? { repo: args.repo } : {}), ...(args.standin ? { standinUrl: args.standin } : {}) });
   return new GitHubTarget({
     repo: args.repo!,
     token: args.token!,

@@ -17,6 +17,11 @@ export const USAGE = `npm run eval -- --target local|github [options]
   --cases PATH             a directory of cases or one case file; repeatable (default evals/cases)
   --case ID                only this case; repeatable
   --scripted               append each case's scripted directives (the offline scripted model)
+  --model ID               run every case on this model: model: in the repository's
+                           .github/agent-think.yml (the Worker's MODELS_ALLOWED must allow it);
+                           github: one commit to the sandbox, put back after; local: needs --standin
+  --standin URL            local: the GitHub stand-in the local Worker reads (its GITHUB_API_URL),
+                           where --model seeds each case repository's config
   --concurrency N          cases at a time (default 2)
   --cost-cap USD           no case starts once the runs cost this much in all (default 10)
   --out DIR                where report.json and report.html go (default eval-results/<time>)
@@ -38,6 +43,10 @@ export type EvalArgs = {
   cases: string[];
   only: string[];
   scripted: boolean;
+  /** Every case on this model (`model:` in the repository's config). */
+  model?: string;
+  /** local: the GitHub stand-in's origin, where `--model` seeds the config. */
+  standin?: string;
   concurrency: number;
   costCapUsd: number;
   out?: string;
@@ -50,6 +59,8 @@ export type EvalArgs = {
 export type ParsedEvalArgs = { ok: true; kind: "help" } | { ok: true; kind: "run"; args: EvalArgs } | { ok: false; error: string };
 
 const REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
+/** As repo-config.ts reads `model:`. */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
 const MENTION = /^@[A-Za-z0-9][A-Za-z0-9-]*(\[bot\])?$/;
 
 export function parseEvalArgs(argv: string[], env: Record<string, string | undefined>): ParsedEvalArgs {
@@ -69,6 +80,8 @@ export function parseEvalArgs(argv: string[], env: Record<string, string | undef
         cases: { type: "string", multiple: true },
         case: { type: "string", multiple: true },
         scripted: { type: "boolean" },
+        model: { type: "string" },
+        standin: { type: "string" },
         concurrency: { type: "string" },
         "cost-cap": { type: "string" },
         out: { type: "string" },
@@ -91,6 +104,10 @@ export function parseEvalArgs(argv: string[], env: Record<string, string | undef
   if (!Number.isFinite(costCapUsd) || costCapUsd <= 0) return { ok: false, error: "--cost-cap must be an amount in US dollars above 0" };
   const mention = (values.mention as string | undefined) ?? "@agent-think";
   if (!MENTION.test(mention)) return { ok: false, error: "--mention must be an @handle, such as @agent-think" };
+  const model = values.model as string | undefined;
+  if (model !== undefined && !MODEL_ID.test(model)) return { ok: false, error: "--model must be a model id, such as gpt-5.5 or claude-opus-4-5" };
+  const standin = values.standin === undefined ? undefined : checkedUrl(values.standin as string, "--standin");
+  if (standin && !standin.ok) return standin;
   const url = checkedUrl((values.url as string | undefined) ?? (env.AGENT_THINK_URL || "http://127.0.0.1:8787"), "--url");
   if (!url.ok) return url;
   const githubApi = checkedUrl((values["github-api"] as string | undefined) ?? (env.GITHUB_API_URL || "https://api.github.com"), "--github-api");
@@ -104,6 +121,8 @@ export function parseEvalArgs(argv: string[], env: Record<string, string | undef
     cases: (values.cases as string[] | undefined) ?? ["evals/cases"],
     only: (values.case as string[] | undefined) ?? [],
     scripted: values.scripted === true,
+    ...(model === undefined ? {} : { model }),
+    ...(standin ? { standin: standin.value } : {}),
     concurrency,
     costCapUsd,
     ...(values.out === undefined ? {} : { out: values.out as string }),
@@ -112,8 +131,12 @@ export function parseEvalArgs(argv: string[], env: Record<string, string | undef
   };
   if (target === "local") {
     if (values.dashboard !== undefined || values["keep-open"]) return { ok: false, error: "--dashboard and --keep-open are for --target github" };
+    if (model !== undefined && standin === undefined) {
+      return { ok: false, error: "--target local --model needs --standin URL: the GitHub stand-in the local Worker reads, where each case repository's .github/agent-think.yml says the model" };
+    }
     return { ok: true, kind: "run", args };
   }
+  if (standin !== undefined) return { ok: false, error: "--standin is for --target local" };
   if (repo === undefined) return { ok: false, error: "--target github needs --repo owner/name: the sandbox repository the harness may write to" };
   if (values.dashboard === undefined) return { ok: false, error: "--target github needs --dashboard: the deployed agent Worker's URL" };
   const dashboard = checkedUrl(values.dashboard as string, "--dashboard");

@@ -12,7 +12,9 @@
  * It writes to no repository but the one it was given: every request goes
  * through `guardRepository`, which refuses any other. After the case it
  * closes the issue and labels it; a case whose time ran out is told to stop
- * first, so it spends nothing more.
+ * first, so it spends nothing more. With `--model`, one commit to the
+ * sandbox's default branch makes its .github/agent-think.yml pick the
+ * model, and one after the last case puts the file back (pick-model.ts).
  */
 import { Octokit } from "@octokit/rest";
 import { retry } from "@octokit/plugin-retry";
@@ -21,6 +23,8 @@ import { OUTCOME_HEADINGS } from "../../../src/report/notices";
 import { sessionName } from "../../../src/run/session-name";
 import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/shared/outcomes";
 import { threadUrl } from "../../../src/shared/thread-url";
+import type { EvalCase } from "./case";
+import { pickModelOnGitHub } from "./pick-model";
 import type { CaseResult } from "./report";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
 import { endedRun, runFigures, sleep } from "./thread-figures";
@@ -61,6 +65,15 @@ export class GitHubTarget implements EvalTarget {
     [this.#owner, this.#name] = options.repo.split("/") as [string, string];
     this.#octokit = evalOctokit(options.token, options.apiUrl, options.log);
     guardRepository(this.#octokit, options.repo);
+  }
+
+  repoFor(_evalCase: EvalCase): string {
+    return this.#options.repo;
+  }
+
+  /** `--model`: `model:` in the sandbox's .github/agent-think.yml, one commit on its default branch (pick-model.ts). */
+  pickModel(model: string): Promise<() => Promise<void>> {
+    return pickModelOnGitHub(this.#octokit, this.#options.repo, model);
   }
 
   async run(request: RunRequest): Promise<CaseRun> {

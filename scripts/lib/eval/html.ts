@@ -17,6 +17,7 @@ import { formatCount, formatDuration, formatPercent, NO_VALUE } from "../../../s
 import {
   expectedRows,
   falseReproductions,
+  modelsText,
   FALSE_REPRODUCTION_EXPECTED,
   NO_OUTCOME,
   REPORTED_KEYS,
@@ -125,7 +126,14 @@ function header(report: Report): string {
     ["Target", escapeHtml(report.target)],
     ["Against", safeHref(report.against) === null ? `<code>${escapeHtml(report.against)}</code>` : link(report.against, report.against)],
     ["When", `<time datetime="${escapeHtml(report.startedAt)}">${escapeHtml(formatWhen(report.startedAt))}</time> <span class="muted">(${escapeHtml(ran)})</span>`],
-    ["Model", report.scripted ? `<strong class="scripted-label">scripted demonstration: no model ran</strong>` : "real model runs"],
+    [
+      "Model",
+      report.scripted
+        ? `<strong class="scripted-label">scripted demonstration: no model ran</strong>`
+        : report.model
+          ? `<code data-testid="report-model">${escapeHtml(report.model)}</code> <span class="muted">(--model)</span>`
+          : "real model runs"
+    ],
     ["Concurrency", escapeHtml(String(report.concurrency))],
     ["Cost cap", escapeHtml(usd(report.costCapUsd))]
   ];
@@ -435,6 +443,9 @@ function comparisonSection(comparison: Comparison): string {
   return (
     `<section class="comparison" aria-labelledby="compare-h" data-testid="comparison">` +
     `<h2 id="compare-h">Compared with <time datetime="${escapeHtml(before.startedAt)}">${escapeHtml(formatWhen(before.startedAt))}</time></h2>` +
+    (before.model || after.model
+      ? `<p data-testid="compare-models">Model: <code>${escapeHtml(before.model ?? "the repository's or the deployment's")}</code> → <code>${escapeHtml(after.model ?? "the repository's or the deployment's")}</code></p>`
+      : "") +
     `<div class="tiles">${tiles.join("")}</div>` +
     `<div class="change-boxes">${changeBox("fixed", of("fixed"))}${changeBox("broken", of("broken"))}</div>` +
     minorChanges("Added", "new cases", of("added"), "added", true) +
@@ -496,6 +507,7 @@ function caseRow(result: CaseResult, index: number): string {
     `<td class="num">${escapeHtml(result.toolCalls === null ? NO_VALUE : formatCount(result.toolCalls))}</td>`,
     `<td class="num">${tokensHtml(result)}</td>`,
     `<td class="num">${escapeHtml(costText(result.cost))}</td>`,
+    `<td class="model">${result.models ? `<code>${escapeHtml(modelsText(result.models))}</code>` : `<span class="muted">${NO_VALUE}</span>`}</td>`,
     `<td class="links">${linksCell(result)}</td>`,
     `<td class="checks-cell">${checksCell(result)}</td>`
   ];
@@ -503,7 +515,7 @@ function caseRow(result: CaseResult, index: number): string {
 }
 
 function casesTable(report: Report): string {
-  const heads = ["#", "Case", "Expected", "Outcome", "Verdict", "Reason", "To start 🚀", "To close", "Tool calls", "Tokens in / out", "Cost", "Links", "Checks"];
+  const heads = ["#", "Case", "Expected", "Outcome", "Verdict", "Reason", "To start 🚀", "To close", "Tool calls", "Tokens in / out", "Cost", "Model", "Links", "Checks"];
   const headRow = heads.map((head) => `<th scope="col">${head}</th>`).join("");
   const rows = report.cases.length === 0 ? `<tr><td colspan="${heads.length}" class="muted">No cases.</td></tr>` : report.cases.map(caseRow).join("");
   return (

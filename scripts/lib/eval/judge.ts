@@ -8,9 +8,13 @@ import { NO_FIGURES, type CaseRun, type RunFigures } from "./target";
 
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
-export function judge(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): { verdict: Verdict; reason?: string } {
+/** `model`: the one `--model` asked for; a run another model served first is no result for it. */
+export function judge(evalCase: EvalCase, run: CaseRun, checks: CheckResult[], model?: string): { verdict: Verdict; reason?: string } {
   const { figures } = run;
   if (run.kind === "refused") return { verdict: "error", reason: run.reason };
+  if (model !== undefined && !figures.scripted && figures.models !== null && !servedBy(figures.models[0]!, model)) {
+    return { verdict: "error", reason: `it ran on ${figures.models.join(" then ")}, not ${model}, which --model asked for (is model: in the repository's .github/agent-think.yml read, and allowed by MODELS_ALLOWED?)` };
+  }
   if (run.kind === "timed-out") {
     return { verdict: "timed-out", reason: `no closing comment within ${formatMinutes(evalCase.limits.minutes)}${figures.timeToStartMs === null ? " (it never started)" : ""}` };
   }
@@ -26,13 +30,18 @@ export function judge(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): 
   return { verdict: "pass" };
 }
 
+/** A provider names a dated snapshot of the model asked for (`gpt-5.5-2026-01-01` for `gpt-5.5`). */
+export function servedBy(served: string, model: string): boolean {
+  return served === model || served.startsWith(`${model}-`);
+}
+
 function formatMinutes(minutes: number): string {
   return minutes < 1 ? `${Math.round(minutes * 60)} s` : `${minutes} min`;
 }
 
 /** The report's line for a case. */
-export function caseResult(evalCase: EvalCase, run: CaseRun, checks: CheckResult[]): CaseResult {
-  const { verdict, reason } = judge(evalCase, run, checks);
+export function caseResult(evalCase: EvalCase, run: CaseRun, checks: CheckResult[], model?: string): CaseResult {
+  const { verdict, reason } = judge(evalCase, run, checks, model);
   return line(evalCase, run.figures, verdict, reason, checks);
 }
 
@@ -56,6 +65,7 @@ function line(evalCase: EvalCase, figures: RunFigures, verdict: Verdict, reason:
     tokens: figures.tokens,
     cost: figures.cost,
     scripted: figures.scripted,
+    models: figures.models,
     reproductionUrl: figures.reproductionUrl,
     threadUrl: figures.threadUrl,
     issueUrl: figures.issueUrl,

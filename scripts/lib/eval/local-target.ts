@@ -6,13 +6,16 @@
  * run's figures from the dashboard API; a run past its time is dispatched
  * `stop`. No GitHub issue is opened: the
  * issue's title and body go in the instruction, and every case gets an
- * issue number of its own, so each run is a new thread.
+ * issue number of its own, so each run is a new thread. With `--model`, the
+ * repository's config the Worker reads says the model, on the GitHub
+ * stand-in (`--standin`) the local Worker reads: pick-model.ts.
  */
 import { randomInt } from "node:crypto";
 import { MAX_INSTRUCTION_CHARS } from "../../../src/shared/dispatch";
 import { sessionName } from "../../../src/run/session-name";
 import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
 import type { EvalCase } from "./case";
+import { pickModelOnStandin } from "./pick-model";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
 import { endedRun, jsonOrText, runFigures, sleep } from "./thread-figures";
 
@@ -23,6 +26,8 @@ export type LocalTargetOptions = {
   /** The first issue number; each case takes the next. */
   issueBase?: number;
   pollMs?: number;
+  /** The GitHub stand-in the local Worker reads (its GITHUB_API_URL's origin): where `--model` puts each case's config. */
+  standinUrl?: string;
 };
 
 export class LocalTarget implements EvalTarget {
@@ -38,9 +43,20 @@ export class LocalTarget implements EvalTarget {
     this.#nextIssue = options.issueBase ?? Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 1000);
   }
 
+  repoFor(evalCase: EvalCase): string {
+    return this.#options.repo ?? evalCase.repo;
+  }
+
+  /** `--model`: `model:` in each case repository's .github/agent-think.yml, on the stand-in the local Worker reads (pick-model.ts). */
+  pickModel(model: string, repos: readonly string[]): Promise<() => Promise<void>> {
+    const standin = this.#options.standinUrl;
+    if (!standin) throw new Error("--target local --model needs --standin: the GitHub stand-in the local Worker reads (its GITHUB_API_URL)");
+    return pickModelOnStandin(standin, repos, model);
+  }
+
   async run(request: RunRequest): Promise<CaseRun> {
     const { baseUrl } = this.#options;
-    const repo = this.#options.repo ?? request.case.repo;
+    const repo = this.repoFor(request.case);
     const issueNumber = this.#nextIssue++;
     const response = await this.#dispatch(repo, issueNumber, withIssue(request.instruction, request.case), request.case.issue.title);
     const body = await response.text();

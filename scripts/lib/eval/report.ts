@@ -1,6 +1,7 @@
 /**
  * The eval report: one result per case and the totals an operator compares
- * between two runs (a skill edit, a model change). Written as JSON (this
+ * between two runs (a skill edit, a model change: `--model` records the
+ * model asked for, and each case the models that served it). Written as JSON (this
  * shape, `reportSchema`, so `--compare` can read an older file) and as
  * HTML (html.ts). Pure.
  */
@@ -44,6 +45,8 @@ export const caseResultSchema = z.object({
   /** The run's own figure; null when the run reported none (unknown, never zero). */
   cost: costSchema.nullable(),
   scripted: z.boolean(),
+  /** The models that served the run's steps, as the dashboard API names them; null when it did not say (absent in reports written before it existed). */
+  models: z.array(z.string()).nullable().optional(),
   reproductionUrl: z.string().nullable(),
   threadUrl: z.string().nullable(),
   /** The issue the harness opened (github target). */
@@ -95,6 +98,8 @@ export const reportSchema = z.object({
   /** The Worker (local) or the sandbox repository (github) it ran against. */
   against: z.string(),
   scripted: z.boolean(),
+  /** The model the cases were asked to run on (`--model`); absent: each repository's own, else the deployment's. */
+  model: z.string().optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
   concurrency: z.number().int().positive(),
@@ -178,8 +183,9 @@ export type CaseChange = {
 };
 
 export type Comparison = {
-  before: { startedAt: string; totals: Totals };
-  after: { startedAt: string; totals: Totals };
+  /** `model`: what each report's cases were asked to run on (`--model`), when one was. */
+  before: { startedAt: string; totals: Totals; model?: string };
+  after: { startedAt: string; totals: Totals; model?: string };
   /** after − before, where both are known. */
   resolveRate: number | null;
   medianTimeToCloseMs: number | null;
@@ -204,14 +210,19 @@ export function compare(before: Report, after: Report): Comparison {
   });
   for (const [id, previous] of old) cases.push({ id, before: previous, after: null, change: "removed" });
   return {
-    before: { startedAt: before.startedAt, totals: before.totals },
-    after: { startedAt: after.startedAt, totals: after.totals },
+    before: { startedAt: before.startedAt, totals: before.totals, ...(before.model ? { model: before.model } : {}) },
+    after: { startedAt: after.startedAt, totals: after.totals, ...(after.model ? { model: after.model } : {}) },
     resolveRate: difference(after.totals.resolveRate, before.totals.resolveRate),
     medianTimeToCloseMs: difference(after.totals.medianTimeToCloseMs, before.totals.medianTimeToCloseMs),
     medianCostUsd: difference(after.totals.medianCostUsd, before.totals.medianCostUsd),
     totalCostUsd: after.totals.totalCost.usd - before.totals.totalCost.usd,
     cases
   };
+}
+
+/** "gpt-5.5", or "claude-opus-4-5 then gpt-5.5" after a fallback: what a case ran on; "unknown" when the run did not say. */
+export function modelsText(models: readonly string[] | null | undefined): string {
+  return models && models.length > 0 ? models.join(" then ") : "unknown";
 }
 
 /** Reads a report written earlier (`--compare`), refusing anything else with the field. */

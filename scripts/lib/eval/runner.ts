@@ -3,7 +3,9 @@
  * until its closing comment or its time limit, its checks after it ends;
  * and no case starts once the runs so far have cost the total cap (the
  * cases already running finish, and are counted). The report keeps the
- * cases' order whatever order they finish in.
+ * cases' order whatever order they finish in. With a model (`--model`),
+ * the target first makes the cases' repositories pick it, and puts them
+ * back after the last case.
  */
 import type { EvalCase } from "./case";
 import { caseResult, skippedResult } from "./judge";
@@ -15,6 +17,8 @@ export type EvalOptions = {
   target: EvalTarget;
   /** Append each case's scripted directives to its instruction (the offline scripted model). */
   scripted: boolean;
+  /** Run every case on this model (`--model`): the target makes the cases' repositories pick it first. */
+  model?: string;
   concurrency: number;
   costCapUsd: number;
   /** A line of progress per case. */
@@ -32,6 +36,9 @@ export async function runEval(options: EvalOptions): Promise<Report> {
   const now = options.now ?? Date.now;
   const log = options.log ?? (() => {});
   const startedAt = new Date(now()).toISOString();
+  const model = options.model;
+  if (model !== undefined && !target.pickModel) throw new Error(`--model: the ${target.kind} target cannot choose a model`);
+  const restore = model === undefined ? null : await target.pickModel!(model, [...new Set(cases.map((evalCase) => target.repoFor?.(evalCase) ?? evalCase.repo))]);
   const results: (CaseResult | undefined)[] = new Array(cases.length);
   let spent = 0;
   let capped = false;
@@ -48,14 +55,18 @@ export async function runEval(options: EvalOptions): Promise<Report> {
         log(`- ${evalCase.id}: skipped (cost cap)`);
         continue;
       }
-      const result = await runCase(evalCase, target, scripted, log);
+      const result = await runCase(evalCase, target, scripted, log, model);
       results[index] = result;
       spent += result.cost?.usd ?? 0;
       log(progressLine(result));
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, cases.length)) }, () => worker());
-  await Promise.all(workers);
+  try {
+    await Promise.all(workers);
+  } finally {
+    await restore?.().catch((error: Error) => log(`! could not put the repositories' .github/agent-think.yml back: ${error.message}`));
+  }
 
   const finished = results as CaseResult[];
   return {
@@ -63,6 +74,7 @@ export async function runEval(options: EvalOptions): Promise<Report> {
     target: target.kind,
     against: target.against,
     scripted,
+    ...(model === undefined ? {} : { model }),
     startedAt,
     finishedAt: new Date(now()).toISOString(),
     concurrency: options.concurrency,
@@ -73,16 +85,16 @@ export async function runEval(options: EvalOptions): Promise<Report> {
   };
 }
 
-async function runCase(evalCase: EvalCase, target: EvalTarget, scripted: boolean, log: (line: string) => void): Promise<CaseResult> {
+async function runCase(evalCase: EvalCase, target: EvalTarget, scripted: boolean, log: (line: string) => void, model?: string): Promise<CaseResult> {
   let run: CaseRun;
   try {
     run = await target.run({ case: evalCase, instruction: caseInstruction(evalCase, scripted), timeLimitMs: evalCase.limits.minutes * 60_000 });
   } catch (error) {
     // The harness could not drive it (the target unreachable, an answer it did not expect).
-    return caseResult(evalCase, { kind: "refused", reason: `the harness could not drive it: ${(error as Error).message}`, figures: NO_FIGURES }, []);
+    return caseResult(evalCase, { kind: "refused", reason: `the harness could not drive it: ${(error as Error).message}`, figures: NO_FIGURES }, [], model);
   }
   const checks = run.kind === "ended" ? await runChecks(evalCase, run, target) : [];
-  const result = caseResult(evalCase, run, checks);
+  const result = caseResult(evalCase, run, checks, model);
   try {
     await run.cleanup?.(result);
   } catch (error) {

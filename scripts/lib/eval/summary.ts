@@ -27,7 +27,8 @@ export function summary(report: Report, comparison?: Comparison): string {
   const lines = [
     `resolved    ${totals.passed} of ${totals.ran} (${rate})${totals.ran < totals.cases ? `, ${totals.cases - totals.ran} skipped` : ""}${report.stoppedBy === "cost-cap" ? " — stopped by the cost cap" : ""}`,
     `median      ${median} to the closing comment, ${totals.medianCostUsd === null ? "cost unknown" : `$${totals.medianCostUsd.toFixed(2)}`} a case`,
-    `total cost  ${cost}${report.scripted ? " (scripted demonstration: no model ran)" : ""}`
+    `total cost  ${cost}${report.scripted ? " (scripted demonstration: no model ran)" : ""}`,
+    ...(report.model ? [`model       ${report.model} (--model)`] : [])
   ];
   const rows = expectedRows(report);
   const width = Math.max(12, ...rows.map((row) => row.expected.length + 2));
@@ -41,7 +42,8 @@ export function summary(report: Report, comparison?: Comparison): string {
     const fixed = comparison.cases.filter((change) => change.change === "fixed").map((change) => change.id);
     const broken = comparison.cases.filter((change) => change.change === "broken").map((change) => change.id);
     const points = comparison.resolveRate === null ? "n/a" : `${comparison.resolveRate >= 0 ? "+" : ""}${Math.round(comparison.resolveRate * 100)} points`;
-    lines.push(`compared    with ${comparison.before.startedAt}: resolve rate ${points}; fixed ${fixed.join(", ") || "none"}; broken ${broken.join(", ") || "none"}`);
+    const models = comparison.before.model || comparison.after.model ? ` (${comparison.before.model ?? "default model"} → ${comparison.after.model ?? "default model"})` : "";
+    lines.push(`compared    with ${comparison.before.startedAt}${models}: resolve rate ${points}; fixed ${fixed.join(", ") || "none"}; broken ${broken.join(", ") || "none"}`);
   }
   return lines.join("\n");
 }

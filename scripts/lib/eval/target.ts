@@ -23,6 +23,8 @@ export type RunFigures = {
   tokens: { input: number; output: number } | null;
   cost: EvalCost | null;
   scripted: boolean;
+  /** The models that served the run's steps (the dashboard API's run record). */
+  models: string[] | null;
   reproductionUrl: string | null;
   threadUrl: string | null;
   issueUrl: string | null;
@@ -52,6 +54,13 @@ export interface EvalTarget {
   /** The Worker's URL or the sandbox repository, for the report. */
   readonly against: string;
   run(request: RunRequest): Promise<CaseRun>;
+  /** The repository a case runs in (for `pickModel`); the case's own when absent. */
+  repoFor?(evalCase: EvalCase): string;
+  /**
+   * Before the first case: make the repositories the cases run in pick `model`
+   * (`model:` in their .github/agent-think.yml), and return what puts them back.
+   */
+  pickModel?(model: string, repos: readonly string[]): Promise<() => Promise<void>>;
   /** Fetches a page the run published (the reproduction check), with whatever the target needs to reach it. */
   fetchPage(url: string): Promise<Response>;
 }
@@ -66,6 +75,7 @@ export const NO_FIGURES: RunFigures = {
   tokens: null,
   cost: null,
   scripted: false,
+  models: null,
   reproductionUrl: null,
   threadUrl: null,
   issueUrl: null

@@ -1,7 +1,7 @@
 /**
  * A run's own figures as the dashboard API gives them (`GET
- * /api/command-center/threads/:session`): outcome, cost, tokens, tool calls
- * and the reproduction page. Both targets read them there, the local one
+ * /api/command-center/threads/:session`): outcome, cost, tokens, tool calls,
+ * the models that served it and the reproduction page. Both targets read them there, the local one
  * from the local Worker and the GitHub one from the deployed Worker with an
  * Access service token. The command center hears a run's end fire and
  * forget, so the read is retried a few seconds until the run has ended there.
@@ -51,7 +51,7 @@ export async function readRun(reader: ThreadReader, session: string, submissionI
 }
 
 /** The figures a run's summary gives, as the report carries them (a status it has not ended in is none). */
-export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error" | "outcome" | "toolCalls" | "tokens" | "cost" | "scripted" | "reproductionUrl"> {
+export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error" | "outcome" | "toolCalls" | "tokens" | "cost" | "scripted" | "models" | "reproductionUrl"> {
   return {
     status: run.status === "done" || run.status === "error" || run.status === "cancelled" ? run.status : null,
     error: run.error ?? null,
@@ -60,6 +60,7 @@ export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error"
     tokens: run.tokens ?? null,
     cost: run.cost ?? null,
     scripted: run.scripted ?? false,
+    models: run.models?.length ? run.models : null,
     reproductionUrl: run.reproductionUrl ?? null
   };
 }
