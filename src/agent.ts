@@ -62,14 +62,21 @@ import { RunAttachments } from "./run/run-attachments";
 import { keptPreparation } from "./run/prepare";
 import { threadUrl } from "./shared/thread-url";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
+import type { GitHubContinuation } from "./shared/command-center";
 
 /** What Think records as the error of a run whose recovery was exhausted. */
 export const RECOVERY_EXHAUSTED_MESSAGE =
   "agent-think was interrupted and could not recover this run. Continue it from the dashboard.";
 
 export type StartRunInput = DispatchInput & { session: string };
-/** `operator`: who continued it from the dashboard (an Access e-mail, or "local operator"); the issue is told only that it was. */
-export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt" | "bot"> & { operator?: string };
+/**
+ * `operator`: who continued it from the dashboard (an Access e-mail, or "local operator"); the issue is told only that it was.
+ * `fromGitHub`: instead, the maintainer whose `continue` comment asked (the command center has it from the claim).
+ */
+export type ContinueRunInput = Pick<DispatchInput, "installationToken" | "installationTokenExpiresAt" | "bot"> & {
+  operator?: string;
+  fromGitHub?: GitHubContinuation;
+};
 export type StartRunResult = { submissionId: string; accepted: boolean };
 export type CancelRunResult = { cancelled: number; submissionIds: string[] };
 
@@ -414,7 +421,13 @@ export class ThinkAgent extends Think<Env> {
     const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github, this.#botLogin(run));
     const operator = typeof input.operator === "string" && input.operator.trim() ? input.operator.trim().slice(0, 320) : undefined;
     const submission = await this.submitMessages([message], {
-      metadata: { continuation: true, ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}), ...(operator ? { operator } : {}) }
+      metadata: {
+        continuation: true,
+        ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}),
+        ...(operator ? { operator } : {}),
+        // Where it came from, for the closing comment's first line (#runRef).
+        ...(input.fromGitHub ? { fromGitHub: input.fromGitHub } : {})
+      }
     });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
     this.#reports.dispatched(run, submission.submissionId, now, operator);

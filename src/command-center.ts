@@ -31,6 +31,8 @@ import { createLogger } from "./run/log";
 import {
   COMMAND_CENTER_NAME,
   commandCenterEventSchema,
+  gitHubContinuationSchema,
+  type GitHubContinuation,
   MAX_RECENT_THREADS,
   type ClaimResult,
   type CommandCenterState,
@@ -82,7 +84,7 @@ export interface CommandCenter {
   threadDetail(session: string): Promise<ThreadDetail | null>;
   hasThread(session: string): Promise<boolean>;
   reproGrantKey(): Promise<Uint8Array>;
-  claimForContinuation(session: string, now?: number): Promise<ClaimResult>;
+  claimForContinuation(session: string, now?: number, fromGitHub?: GitHubContinuation): Promise<ClaimResult>;
   releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
   refreshState(): Promise<CommandCenterState>;
   monthlySpend(): Promise<MonthlySpend>;
@@ -211,13 +213,16 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   /**
    * Atomically claim a failed or stale thread for a continuation. See
    * registry.ts `claimThread`. A quiet thread's agent is asked first: a run
-   * that ended is not offered again.
+   * that ended is not offered again. `fromGitHub`: who asked on GitHub, and
+   * their comment (a malformed one claims nothing).
    */
-  async claimForContinuation(session: string, now: number = this.clock()): Promise<ClaimResult> {
+  async claimForContinuation(session: string, now: number = this.clock(), fromGitHub?: GitHubContinuation): Promise<ClaimResult> {
     if (typeof session !== "string" || !Number.isFinite(now)) return { ok: false, reason: "not_found" };
+    const origin = fromGitHub === undefined ? undefined : gitHubContinuationSchema.safeParse(fromGitHub);
+    if (origin && !origin.success) throw new TypeError(`fromGitHub: ${origin.error.issues[0]?.message ?? "malformed"}`);
     const thread = this.#registry().getThread(session);
     if (thread && needsQuietCheck(thread, now, this.staleRunMs)) await this.#reconcile([thread], now);
-    const result = this.ctx.storage.transactionSync(() => claimThread(this.#registry(), session, now, this.staleRunMs));
+    const result = this.ctx.storage.transactionSync(() => claimThread(this.#registry(), session, now, this.staleRunMs, origin?.data));
     if (result.ok) {
       this.#log("claimed", { session, runCount: result.thread.runCount });
       this.#stateChanged();

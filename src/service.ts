@@ -6,14 +6,19 @@
  * input, or a repository outside the allowlist, writes nothing anywhere.
  * With MONTHLY_COST_BUDGET set, a new run first reads the month's spend from
  * the command center, and is refused once it reached the cap.
+ * Two instructions start no new run: `stop` cancels the issue's turns, and
+ * `continue` continues its last failed or stale run in place, as the
+ * dashboard's Continue does (refused, claiming nothing, when there is none).
  */
 import { getAgentByName } from "agents";
 import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";
 import { commandCenter } from "./command-center";
-import { continueThread } from "./command-center/continuation";
+import { continueThread, type ContinuationOutcome } from "./command-center/continuation";
+import type { GitHubContinuation } from "./shared/command-center";
+import { NothingToContinueError, type ContinueRefusalReason } from "./shared/continue-refusal";
 import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
-import { GitHubConfigError, parseGitHubApiUrl } from "./shared/github-urls";
+import { commentUrl, GitHubConfigError, githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
 import { assertRepoAllowed } from "./run/repo-allowlist";
 import { parseSessionName, sessionName } from "./run/session-name";
@@ -24,7 +29,9 @@ import { budgetReached, isMonthlyBudgetRefusal, MonthlyBudgetConfigError, Monthl
 import {
   cancelInputSchema,
   dispatchInputSchema,
+  isContinueInstruction,
   isStopInstruction,
+  type DispatchInput,
   type CancelResult,
   parseInput,
   resetSessionInputSchema,
@@ -63,6 +70,28 @@ function assertRunnable(env: Env): void {
   if (budget.kind === "invalid") throw new MonthlyBudgetConfigError(`${budget.error}: every dispatch and Continue is refused until it is fixed`);
 }
 
+/** Where a `continue` mention came from: its author and its comment's page on this deploy's GitHub. */
+function gitHubContinuation(input: DispatchInput, env: Env): GitHubContinuation {
+  const web = githubHost(env.GITHUB_API_URL).web;
+  const pull = `${web}/${input.repo}/pull/${input.issueNumber}`;
+  const review = input.pullRequest;
+  const url =
+    input.commentId !== undefined
+      ? commentUrl(web, input.repo, input.issueNumber, input.commentId)
+      : review?.reviewComment
+        ? `${pull}#discussion_r${review.reviewComment.id}`
+        : review?.reviewId !== undefined
+          ? `${pull}#pullrequestreview-${review.reviewId}`
+          : undefined;
+  return { ...(input.requestedBy ? { login: input.requestedBy.login } : {}), ...(url ? { commentUrl: url } : {}) };
+}
+
+/** Why a claim was refused, as the mention is told. */
+function refusalReason(outcome: Extract<ContinuationOutcome, { ok: false }>): ContinueRefusalReason {
+  if (outcome.reason === "not_found") return "no_run";
+  return outcome.status === "done" || outcome.status === "cancelled" ? outcome.status : "running";
+}
+
 /** A new run, once this month's spend reached MONTHLY_COST_BUDGET: refused, writing nothing. A run already going is never asked. */
 async function assertUnderMonthlyBudget(env: Env): Promise<void> {
   const budget = parseMonthlyBudget(env.MONTHLY_COST_BUDGET);
@@ -76,6 +105,42 @@ export function createService(env: Env) {
   // subclass is too deep for the compiler to expand per call.
   const agentFor = async (session: string) => (await getAgentByName(env.ThinkAgent, session)) as unknown as IssueAgent;
   const log = createLogger({ worker: "agent-think" });
+
+  /**
+   * A maintainer's `continue` on GitHub, gated like the mention it is: the
+   * dashboard's Continue (the same claim, the same continuation in the same
+   * session), with the token the mention came with instead of a minted one,
+   * recorded as continued from GitHub by that login, with the comment.
+   * Nothing to continue (a new thread, a run still going, a last run done or
+   * cancelled) is a NothingToContinueError, which the webhook app answers on
+   * the issue: nothing is claimed, and the issue's agent is not reached.
+   */
+  async function continueFromGitHub(input: DispatchInput, session: string): Promise<DispatchResult> {
+    const fromGitHub = gitHubContinuation(input, env);
+    const center = await commandCenter(env);
+    const outcome = await continueThread(session, {
+      claim: (name) => center.claimForContinuation(name, Date.now(), fromGitHub),
+      release: (name, error) => center.releaseClaim(name, error),
+      mintToken: async () => input,
+      submit: async (thread, mention) => {
+        const agent = await agentFor(thread.session);
+        const { submissionId } = await agent.continueRun({
+          installationToken: mention.installationToken,
+          ...(mention.installationTokenExpiresAt ? { installationTokenExpiresAt: mention.installationTokenExpiresAt } : {}),
+          ...(mention.bot ? { bot: mention.bot } : {}),
+          fromGitHub
+        });
+        return { session: thread.session, submissionId };
+      }
+    });
+    if (!outcome.ok) {
+      const reason = refusalReason(outcome);
+      log("continue:refused", { session, reason });
+      throw new NothingToContinueError(reason);
+    }
+    log("continued", { session, submissionId: outcome.result.submissionId, from: "github" });
+    return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: outcome.result.submissionId };
+  }
 
   return {
     async dispatch(input: unknown): Promise<DispatchResult> {
@@ -105,6 +170,7 @@ export function createService(env: Env) {
         log(event, { session, error: error instanceof Error ? error.message : String(error) });
         throw error;
       });
+      if (isContinueInstruction(parsed.instruction)) return continueFromGitHub(parsed, session);
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
       const { submissionId } = await agent.startRun({ ...parsed, session });

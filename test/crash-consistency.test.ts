@@ -107,7 +107,7 @@ describe("crash consistency: the command center converges to what the agent know
       const thread = await waitForThread(session, (candidate) => candidate.status !== "running", { timeoutMs: 10_000 });
       expect(thread).toMatchObject({ status: "done", stale: false, submissionId });
       expect(thread.durationMs).toBeGreaterThan(0);
-      expect(await (await commandCenter(env)).claimForContinuation(session)).toEqual({ ok: false, reason: "not_claimable" });
+      expect(await (await commandCenter(env)).claimForContinuation(session)).toMatchObject({ ok: false, reason: "not_claimable" });
     });
   });
 

@@ -1,7 +1,9 @@
 /**
  * Continuing a failed or stale run, as the dashboard's Continue button asks:
  * claim the thread, mint a fresh installation token for its repository,
- * submit the continuation into the same session. A failure after the claim
+ * submit the continuation into the same session. A maintainer's `continue`
+ * on GitHub takes the same steps, its "mint" handing on the token its
+ * mention came with (src/service.ts). A failure after the claim
  * gives the claim back (the thread shows the error and can be continued
  * again) and is rethrown for the route to answer 502. Pure: each step is a
  * dependency; src/service.ts wires the command center, the token broker and
@@ -23,7 +25,10 @@ export type ContinuationDeps<Token = string> = {
 export const TOKEN_FAILED_ERROR = "continuation failed: no GitHub token could be minted";
 export const SUBMIT_FAILED_ERROR = "continuation failed: the turn could not be submitted";
 
-export async function continueThread<Token>(session: string, deps: ContinuationDeps<Token>): Promise<ContinueOutcome> {
+/** The route's outcome; a refused claim keeps the thread's status, which says why (a `continue` on GitHub answers with it). */
+export type ContinuationOutcome = Extract<ContinueOutcome, { ok: true }> | Extract<ClaimResult, { ok: false }>;
+
+export async function continueThread<Token>(session: string, deps: ContinuationDeps<Token>): Promise<ContinuationOutcome> {
   const claim = await deps.claim(session);
   if (!claim.ok) return claim;
   let token: Token;

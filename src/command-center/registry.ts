@@ -36,6 +36,7 @@ import {
   type CommandCenterEvent,
   type DispatchedEvent,
   type EndedStatus,
+  type GitHubContinuation,
   isActiveStatus,
   type IssueMessage,
   type NoticeEvent,
@@ -194,11 +195,19 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
  * Claim a failed or stale thread for a continuation: it goes back to running
  * with one more run, and stays unclaimable until the continuation's
  * `dispatched` event arrives (or the claim is released, or itself goes stale).
+ * `fromGitHub`: a maintainer's `continue` on GitHub asked; the continuation's
+ * run and the thread record it when its `dispatched` arrives.
  */
-export function claimThread(store: RegistryStore, session: string, now: number, staleRunMs: number): ClaimResult {
+export function claimThread(
+  store: RegistryStore,
+  session: string,
+  now: number,
+  staleRunMs: number,
+  fromGitHub?: GitHubContinuation
+): ClaimResult {
   const thread = store.getThread(session);
   if (!thread) return { ok: false, reason: "not_found" };
-  if (!isClaimable(thread, now, staleRunMs)) return { ok: false, reason: "not_claimable" };
+  if (!isClaimable(thread, now, staleRunMs)) return { ok: false, reason: "not_claimable", status: thread.status };
 
   if (isActiveStatus(thread.status) && !thread.claim) {
     // The stale run is given up: it ends as an error for the metrics, so an
@@ -220,7 +229,7 @@ export function claimThread(store: RegistryStore, session: string, now: number, 
     status: "running",
     runCount: thread.runCount + (thread.claim ? 0 : 1),
     lastActivityAt: Math.max(thread.lastActivityAt, now),
-    claim: { at: now }
+    claim: { at: now, ...(fromGitHub ? { fromGitHub } : {}) }
   };
   store.putThread(claimed);
   return { ok: true, thread: toSummary(claimed, now, staleRunMs) };
@@ -256,6 +265,8 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
   run.repo = event.repo;
   run.issueNumber = event.issueNumber;
   if (event.continuedBy) run.continuedBy = storedText(event.continuedBy, OPERATOR_MAX_CHARS);
+  // The dispatch that lifts a claim a `continue` on GitHub took is that continuation (a dashboard's names its operator).
+  else if (thread?.claim?.fromGitHub && event.at >= thread.startedAt) run.continuedFromGitHub = thread.claim.fromGitHub;
   run.touchedAt = Math.max(run.touchedAt, event.at);
   store.putRun(run);
   // An older run's dispatch arriving after a newer one: metrics only.
@@ -276,6 +287,7 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
     ...(thread?.tokens === undefined ? {} : { tokens: thread.tokens }),
     ...(thread?.cost === undefined ? {} : { cost: thread.cost }),
     ...(run.continuedBy === undefined ? {} : { continuedBy: run.continuedBy }),
+    ...(run.continuedFromGitHub === undefined ? {} : { continuedFromGitHub: run.continuedFromGitHub }),
     // Kept while the new run runs: it counts on, or clears, when the run ends.
     ...(thread?.failures === undefined ? {} : { failures: thread.failures }),
     ...(thread?.lastError === undefined ? {} : { lastError: thread.lastError }),

@@ -120,6 +120,7 @@ function runSummary(run: RunRecord, thread: ThreadRecord): RunSummary {
     // The current run's tool calls are on the thread when its record was rebuilt.
     toolCalls: run.toolCalls,
     ...(run.continuedBy === undefined ? {} : { continuedBy: run.continuedBy }),
+    ...(run.continuedFromGitHub === undefined ? {} : { continuedFromGitHub: run.continuedFromGitHub }),
     ...(run.scripted ? { scripted: true } : {}),
     ...(run.models?.length ? { models: [...run.models] } : {}),
     ...(run.outcome === undefined ? {} : { outcome: run.outcome }),

@@ -8,7 +8,7 @@
  * synchronous so the registry's read-check-write stays atomic inside one
  * Durable Object transaction.
  */
-import type { BlockedRequest, Cost, EndedStatus, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
+import type { BlockedRequest, Cost, EndedStatus, GitHubContinuation, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
 import type { ResultOutcome } from "../shared/outcomes";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
@@ -30,6 +30,8 @@ export type ThreadRecord = {
   cost?: Cost;
   /** Who continued the current run from the dashboard. */
   continuedBy?: string;
+  /** Who continued the current run from GitHub, and the comment that asked. */
+  continuedFromGitHub?: GitHubContinuation;
   /** Ended runs in a row that failed, the current one included; absent when it did not fail. */
   failures?: number;
   /** The current run's recoveries, when it had any. */
@@ -64,9 +66,10 @@ export type ThreadRecord = {
   /**
    * A continuation claimed this thread and its `dispatched` event has not
    * arrived yet. While set, the old submission's events no longer reach the
-   * thread.
+   * thread. `fromGitHub`: a maintainer's `continue` on GitHub claimed it;
+   * the continuation's run takes it when its `dispatched` arrives.
    */
-  claim?: { at: number };
+  claim?: { at: number; fromGitHub?: GitHubContinuation };
 };
 
 /** One run (one submission) as the metrics need it; also buffers events that arrive before their `dispatched`. */
@@ -95,6 +98,8 @@ export type RunRecord = {
   outcome?: ResultOutcome;
   /** Who continued it from the dashboard. */
   continuedBy?: string;
+  /** Who continued it from GitHub, and the comment that asked. */
+  continuedFromGitHub?: GitHubContinuation;
   /** Its issue messages that settled, by kind. */
   notices?: IssueMessages;
   /** The latest reproduction page this run published, and when (a later publication replaces it). */

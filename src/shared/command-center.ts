@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { RESULT_OUTCOMES } from "./outcomes";
-import { THREAD_STATUSES } from "./thread-status";
+import { THREAD_STATUSES, type ThreadStatus } from "./thread-status";
 
 export { COMMAND_CENTER_NAME } from "./command-center-name";
 
@@ -59,6 +59,21 @@ export const blockedRequestSchema = z.object({
 export type BlockedRequest = z.infer<typeof blockedRequestSchema>;
 export const MAX_BLOCKED_ENTRIES = 20;
 
+/** `${web}/<owner>/<name>/issues/<n>#issuecomment-<id>` is far shorter; a longer URL is refused, never cut. */
+export const CONTINUATION_COMMENT_URL_MAX_CHARS = 300;
+
+/**
+ * A continuation a maintainer asked for on GitHub (`@agent-think continue`):
+ * their login and the page of the comment that asked (the webhook app sends
+ * both; a local `npm run dispatch` may send neither). A dashboard Continue
+ * is `continuedBy` instead.
+ */
+export const gitHubContinuationSchema = z.strictObject({
+  login: z.string().min(1).max(100).optional(),
+  commentUrl: z.url({ protocol: /^https?$/ }).max(CONTINUATION_COMMENT_URL_MAX_CHARS).optional()
+});
+export type GitHubContinuation = z.infer<typeof gitHubContinuationSchema>;
+
 /** One thread (one issue's session) as the dashboard lists it. */
 export const threadSummarySchema = z.object({
   session: z.string(),
@@ -93,6 +108,8 @@ export const threadSummarySchema = z.object({
   cost: costSchema.optional(),
   /** Who continued the latest run from the dashboard (the Access identity's email, or "local operator"). */
   continuedBy: z.string().optional(),
+  /** Who continued the latest run from GitHub, and the comment that asked. */
+  continuedFromGitHub: gitHubContinuationSchema.optional(),
   /** Runs in a row that ended in error, the latest included ("failed again (2 failures)"); absent when the latest did not fail. */
   failures: z.number().int().min(1).optional(),
   /** How many times Think's chat recovery resumed the latest run's turn; absent when never. */
@@ -154,6 +171,8 @@ export const runSummarySchema = z.object({
   toolCalls: z.number().int().min(0),
   /** Who continued this run from the dashboard; absent for a run a comment started. */
   continuedBy: z.string().optional(),
+  /** Who continued this run from GitHub (`continue`), and the comment that asked. */
+  continuedFromGitHub: gitHubContinuationSchema.optional(),
   /** The run ran on the offline scripted model: a demonstration, no model ran. */
   scripted: z.boolean().optional(),
   /** The models that served its steps, as the providers named them, in the order they first did; absent until it ended. */
@@ -354,7 +373,9 @@ export type RecordResult =
 /** `CommandCenterAgent.claimForContinuation`. */
 export type ClaimResult =
   | { ok: true; thread: ThreadSummary }
-  | { ok: false; reason: "not_found" | "not_claimable" };
+  | { ok: false; reason: "not_found" }
+  /** `status`: the thread's, which says why (still going, or ended done or cancelled). */
+  | { ok: false; reason: "not_claimable"; status: ThreadStatus };
 
 /** `CommandCenterAgent.snapshot` and `GET /api/command-center`: newest activity first. */
 export type SnapshotOptions = { cursor?: string; limit?: number };

@@ -172,6 +172,21 @@ export function isStopInstruction(instruction: string): boolean {
   const first = instruction.split(/\r?\n/).find((line) => line.trim() !== "") ?? "";
   return STOP_LINE.test(first.trim());
 }
+
+/** The plainest continue; `isContinueInstruction` takes more (docs/contracts.md, "Continue"). */
+export const CONTINUE_INSTRUCTION = "continue";
+/**
+ * The continue grammar, the stop's twin: the first non-blank line is
+ * `continue`, optionally after `please`, in any case, with any trailing `.`
+ * or `!`; later lines are ignored. "continue with the fix" is an
+ * instruction: it asks for new work, which a continuation (the failed run's
+ * own instruction, again) would not do.
+ */
+const CONTINUE_LINE = /^(?:please\s+)?continue\s*[.!]*$/i;
+export function isContinueInstruction(instruction: string): boolean {
+  const first = instruction.split(/\r?\n/).find((line) => line.trim() !== "") ?? "";
+  return CONTINUE_LINE.test(first.trim());
+}
 export type ResetSessionInput = z.infer<typeof resetSessionInputSchema>;
 export type ResetSessionResult = { session: string; cancelled: number };
 

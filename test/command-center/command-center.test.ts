@@ -270,7 +270,7 @@ describe("CommandCenterAgent claims", () => {
     const { center, run } = await failedThread();
     const first = await center.claimForContinuation(run.session, Date.now());
     expect(first).toMatchObject({ ok: true, thread: { session: run.session, status: "running", runCount: 2, repo: "acme/widgets", issueNumber: run.issueNumber } });
-    expect(await center.claimForContinuation(run.session, Date.now())).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await center.claimForContinuation(run.session, Date.now())).toMatchObject({ ok: false, reason: "not_claimable" });
     expect((await center.snapshot()).threads[0]).toMatchObject({ status: "running", runCount: 2 });
   });
 
@@ -286,9 +286,9 @@ describe("CommandCenterAgent claims", () => {
     expect(await center.claimForContinuation("nobody-here-1", Date.now())).toEqual({ ok: false, reason: "not_found" });
     const run = dispatched();
     await center.record(run);
-    expect(await center.claimForContinuation(run.session, Date.now())).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await center.claimForContinuation(run.session, Date.now())).toMatchObject({ ok: false, reason: "not_claimable" });
     await center.record({ type: "turn-ended", ...ref(run), status: "done", at: run.at + 1 });
-    expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toMatchObject({ ok: false, reason: "not_claimable" });
   });
 
   it("never claims a cancelled thread", async () => {
@@ -296,7 +296,7 @@ describe("CommandCenterAgent claims", () => {
     const run = dispatched();
     await center.record(run);
     await center.record({ type: "turn-ended", ...ref(run), status: "cancelled", at: run.at + 1 });
-    expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await center.claimForContinuation(run.session, Date.now() + 86_400_000)).toMatchObject({ ok: false, reason: "not_claimable" });
     expect((await center.snapshot()).threads[0]).toMatchObject({ status: "cancelled", runCount: 1 });
   });
 
@@ -307,10 +307,10 @@ describe("CommandCenterAgent claims", () => {
     await center.record(run);
     await center.record({ type: "tool", ...ref(run), tool: "bash", ok: true, toolCallId: "a", at: run.at + 1_000 });
     const window = 600_000; // STALE_RUN_MS in test/wrangler.jsonc
-    expect(await center.claimForContinuation(run.session, run.at + 1_000 + window)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await center.claimForContinuation(run.session, run.at + 1_000 + window)).toMatchObject({ ok: false, reason: "not_claimable" });
     const claim = await center.claimForContinuation(run.session, run.at + 1_001 + window);
     expect(claim).toMatchObject({ ok: true, thread: { runCount: 2, status: "running" } });
-    expect(await center.claimForContinuation(run.session, run.at + 1_002 + window)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await center.claimForContinuation(run.session, run.at + 1_002 + window)).toMatchObject({ ok: false, reason: "not_claimable" });
 
     const continuation = dispatched({ session: run.session, issueNumber: run.issueNumber, instruction: "continue", at: run.at + 1_100 + window });
     expect(await center.record(continuation)).toEqual({ applied: true });

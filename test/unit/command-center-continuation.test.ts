@@ -45,7 +45,7 @@ describe("continueThread", () => {
     expect(await continueThread("nobody-1", deps)).toEqual({ ok: false, reason: "not_found" });
     await continueThread("acme-w-1", deps);
     calls.length = 0;
-    expect(await continueThread("acme-w-1", deps)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(await continueThread("acme-w-1", deps)).toMatchObject({ ok: false, reason: "not_claimable" });
     expect(calls).toEqual([]);
   });
 

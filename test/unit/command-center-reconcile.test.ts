@@ -115,7 +115,7 @@ describe("reconciliation: a quiet thread is asked about before it is called stal
     expect(summary(store, quietAt).stale).toBe(false);
     expect(settleQuiet(store, SESSION, "s1", { kind: "ended", status: "done", at: T0 + 5_000 }, quietAt, STALE)).toBe(true);
     expect(summary(store, quietAt)).toMatchObject({ status: "done", stale: false, durationMs: 5_000 });
-    expect(claimThread(store, SESSION, quietAt + 1, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, SESSION, quietAt + 1, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
   });
 
   it("a failed run ends failed with its error, and can be continued", () => {

@@ -589,16 +589,16 @@ describe("thread registry: continuation claims", () => {
     const store = failed();
     const claim = claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
     expect(claim).toMatchObject({ ok: true, thread: { status: "running", runCount: 2, stale: false, lastActivityAt: T0 + 1_000 } });
-    expect(claimThread(store, "acme-widgets-7", T0 + 1_001, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_001, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
   });
 
   it("reports unknown threads and threads that are done or still active", () => {
     const store = new MemoryRegistryStore();
     expect(claimThread(store, "nope-1", T0, STALE)).toEqual({ ok: false, reason: "not_found" });
     recordEvent(store, dispatched());
-    expect(claimThread(store, "acme-widgets-7", T0 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
     recordEvent(store, ended(T0 + 10, "done"));
-    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
   });
 
   it("never claims a cancelled thread, however long ago it ended", () => {
@@ -606,7 +606,7 @@ describe("thread registry: continuation claims", () => {
     recordEvent(store, dispatched());
     recordEvent(store, ended(T0 + 10, "cancelled"));
     expect(isClaimable(store.getThread("acme-widgets-7")!, T0 + 10 * STALE, STALE)).toBe(false);
-    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
     expect(thread(store)).toMatchObject({ status: "cancelled", runCount: 1 });
   });
 
@@ -616,7 +616,7 @@ describe("thread registry: continuation claims", () => {
     recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_100, instruction: "continue" }));
     recordEvent(store, ended(T0 + 1_500, "cancelled", {}, "s2"));
     expect(thread(store)).toMatchObject({ status: "cancelled", runCount: 2, durationMs: 400 });
-    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 10 * STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
   });
 
   it("claims a stale running thread and gives up its run for the metrics", () => {
@@ -626,11 +626,11 @@ describe("thread registry: continuation claims", () => {
     expect(isStale(store.getThread("acme-widgets-7")!, T0 + 100 + STALE, STALE)).toBe(false);
     // Quiet, but its agent has not been asked yet: not stale, not claimable.
     expect(isStale(store.getThread("acme-widgets-7")!, T0 + 101 + STALE, STALE)).toBe(false);
-    expect(claimThread(store, "acme-widgets-7", T0 + 101 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 101 + STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
     askedActive(store, T0 + 101 + STALE);
     expect(isStale(store.getThread("acme-widgets-7")!, T0 + 101 + STALE, STALE)).toBe(true);
     expect(thread(store, T0 + 101 + STALE)?.stale).toBe(true);
-    expect(claimThread(store, "acme-widgets-7", T0 + 100 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 100 + STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
 
     const claim = claimThread(store, "acme-widgets-7", T0 + 101 + STALE, STALE);
     expect(claim).toMatchObject({ ok: true, thread: { status: "running", runCount: 2, stale: false } });
@@ -673,8 +673,50 @@ describe("thread registry: continuation claims", () => {
   it("a claim never followed by its dispatch goes stale and can be claimed again", () => {
     const store = failed();
     claimThread(store, "acme-widgets-7", T0 + 1_000, STALE);
-    expect(claimThread(store, "acme-widgets-7", T0 + 1_000 + STALE, STALE)).toEqual({ ok: false, reason: "not_claimable" });
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_000 + STALE, STALE)).toMatchObject({ ok: false, reason: "not_claimable" });
     expect(claimThread(store, "acme-widgets-7", T0 + 1_001 + STALE, STALE)).toMatchObject({ ok: true, thread: { runCount: 2 } });
+  });
+
+  it("says why a thread is not claimable: its status (still going, or ended done or cancelled)", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    expect(claimThread(store, "acme-widgets-7", T0 + 1, STALE)).toEqual({ ok: false, reason: "not_claimable", status: "running" });
+    recordEvent(store, ended(T0 + 10, "done"));
+    expect(claimThread(store, "acme-widgets-7", T0 + 11, STALE)).toEqual({ ok: false, reason: "not_claimable", status: "done" });
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 20 }));
+    recordEvent(store, ended(T0 + 30, "cancelled", {}, "s2"));
+    expect(claimThread(store, "acme-widgets-7", T0 + 31, STALE)).toEqual({ ok: false, reason: "not_claimable", status: "cancelled" });
+  });
+
+  it("records a continuation from GitHub on its run and the thread, from the claim its `continue` took", () => {
+    const store = failed();
+    const fromGitHub = { login: "alice", commentUrl: COMMENT_URL };
+    expect(claimThread(store, "acme-widgets-7", T0 + 1_000, STALE, fromGitHub).ok).toBe(true);
+    // The claim is the command center's own: the thread lists no continuation until its dispatch arrives.
+    expect(thread(store)?.continuedFromGitHub).toBeUndefined();
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_100 }));
+    expect(thread(store)).toMatchObject({ status: "running", runCount: 2, continuedFromGitHub: fromGitHub });
+    expect(thread(store)?.continuedBy).toBeUndefined();
+    expect(store.getRun("acme-widgets-7", "s2")?.continuedFromGitHub).toEqual(fromGitHub);
+    const detail = threadDetail(store, "acme-widgets-7", T0 + 1_200, STALE);
+    expect(detail?.runs.map((run) => [run.submissionId, run.continuedFromGitHub])).toEqual([
+      ["s2", fromGitHub],
+      ["s1", undefined]
+    ]);
+    expect(threadDetailSchema.parse(detail)).toEqual(detail);
+
+    // The next run a mention starts is nobody's continuation.
+    recordEvent(store, ended(T0 + 1_500, "done", {}, "s2"));
+    recordEvent(store, dispatched({ submissionId: "s3", at: T0 + 2_000 }));
+    expect(thread(store)?.continuedFromGitHub).toBeUndefined();
+  });
+
+  it("a dashboard continuation names its operator, whatever claim came before it", () => {
+    const store = failed();
+    claimThread(store, "acme-widgets-7", T0 + 1_000, STALE, { login: "alice" });
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 1_100, continuedBy: "ops@example.com" }));
+    expect(thread(store)).toMatchObject({ continuedBy: "ops@example.com" });
+    expect(thread(store)?.continuedFromGitHub).toBeUndefined();
   });
 });
 

@@ -43,7 +43,13 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
         </span>
       ) : null}
       <span className="muted small" data-testid="run-who">
-        {run.who}
+        {run.whoUrl ? (
+          <a href={run.whoUrl} target="_blank" rel="noreferrer">
+            {run.who}
+          </a>
+        ) : (
+          run.who
+        )}
         {run.when ? (
           <time title={run.whenTitle}>
             {run.who ? " " : ""}
@@ -104,7 +110,11 @@ export function RunList(props: { runs: RunView[]; now: number }) {
               <summary className="run-line" data-testid="run-line">
                 <span className="run-label">Run {run.number}</span>
                 <span className="run-line-text">{run.line}</span>
-                {run.continuedBy ? <span className="muted small">continued by {run.continuedBy}</span> : null}
+                {run.continuedFromGitHub ? (
+                  <span className="muted small">{run.continuedFromGitHub}</span>
+                ) : run.continuedBy ? (
+                  <span className="muted small">continued by {run.continuedBy}</span>
+                ) : null}
                 {run.scripted ? <span className="scripted">scripted</span> : null}
                 {run.blocked ? (
                   <span className="run-blocked-note" title={BLOCKED_TITLE} data-testid="run-line-blocked">

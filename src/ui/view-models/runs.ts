@@ -10,7 +10,7 @@
  * Either says what the egress gateway refused the run (blocked.ts).
  * Pure: `now` is a parameter.
  */
-import type { RunSummary, ThreadSummary } from "../../shared/command-center";
+import type { GitHubContinuation, RunSummary, ThreadSummary } from "../../shared/command-center";
 import { OUTCOME_LABELS } from "../../shared/outcomes";
 import { blockedView, type BlockedView } from "./blocked";
 import { costView, formatCount, formatDuration, formatRelativeTime, formatTimestamp, type CostView } from "./format";
@@ -71,9 +71,14 @@ export type RunView = {
   statusTitle?: string;
   /** What the run cost; absent while it has not ended and reported nothing, "unknown" when it ended without a cost. */
   cost?: CostView;
-  /** "@octocat asked", "continued by alice@example.com from the dashboard", … */
+  /** "@octocat asked", "continued by alice@example.com from the dashboard", "continued from GitHub by @octocat", … */
   who: string;
+  /** The `continue` comment that continued the run from GitHub, which `who` links to. */
+  whoUrl?: string;
+  /** Who continued it from the dashboard. */
   continuedBy?: string;
+  /** "continued from GitHub by @octocat", for a run a maintainer's `continue` comment continued. */
+  continuedFromGitHub?: string;
   when?: string;
   whenTitle?: string;
   instruction?: string;
@@ -94,7 +99,13 @@ export type RunView = {
 
 const ENDED = new Set<string>(["done", "error", "cancelled"]);
 
-function whoOf(marker: RunMarker | undefined, continuedBy: string | undefined): string {
+/** "continued from GitHub by @octocat" (without a login, "continued from GitHub"). */
+export function fromGitHubText(continuation: GitHubContinuation): string {
+  return continuation.login ? `continued from GitHub by @${continuation.login}` : "continued from GitHub";
+}
+
+function whoOf(marker: RunMarker | undefined, continuedBy: string | undefined, fromGitHub: GitHubContinuation | undefined): string {
+  if (fromGitHub) return fromGitHubText(fromGitHub);
   if (continuedBy) return `continued by ${continuedBy} from the dashboard`;
   if (marker?.envelope.continuationOf) return "continued from the dashboard";
   if (marker?.envelope.requestedBy) return `@${marker.envelope.requestedBy.login} asked`;
@@ -110,7 +121,7 @@ export function runViews(options: {
   items: readonly TranscriptItem[];
   /** The thread detail's runs, newest first; null when not (yet) known. */
   runs: readonly RunSummary[] | null;
-  thread: Pick<ThreadSummary, "submissionId" | "continuedBy" | "lastError"> | undefined;
+  thread: Pick<ThreadSummary, "submissionId" | "continuedBy" | "continuedFromGitHub" | "lastError"> | undefined;
   header: ThreadStatusView;
   now: number;
 }): RunView[] {
@@ -137,7 +148,9 @@ export function runViews(options: {
       ({ label, tone, title: statusTitle } = RUN_STATUS[run.status]);
     }
 
-    const continuedBy = run?.continuedBy ?? (current ? options.thread?.continuedBy : undefined);
+    // The run's own record first, else the thread's for its current run; a continuation came from one place or the other.
+    const fromGitHub = run?.continuedFromGitHub ?? (current && !run?.continuedBy ? options.thread?.continuedFromGitHub : undefined);
+    const continuedBy = fromGitHub ? undefined : (run?.continuedBy ?? (current ? options.thread?.continuedBy : undefined));
     const ended = ENDED.has(status);
     const cost = run?.cost ? costView(run.cost) : ended && run ? costView(undefined) : undefined;
     const toolCalls = run?.toolCalls ?? part?.items.filter((item) => item.kind === "tool").length ?? 0;
@@ -163,8 +176,10 @@ export function runViews(options: {
       tone,
       ...(statusTitle ? { statusTitle } : {}),
       ...(cost ? { cost } : {}),
-      who: whoOf(part?.marker, continuedBy),
+      who: whoOf(part?.marker, continuedBy, fromGitHub),
+      ...(fromGitHub?.commentUrl ? { whoUrl: fromGitHub.commentUrl } : {}),
       ...(continuedBy ? { continuedBy } : {}),
+      ...(fromGitHub ? { continuedFromGitHub: fromGitHubText(fromGitHub) } : {}),
       ...(at !== undefined ? { when: formatRelativeTime(at, options.now), whenTitle: formatTimestamp(at) } : {}),
       ...(part?.marker ? { instruction: part.marker.envelope.instruction } : {}),
       facts: facts.join(" · "),

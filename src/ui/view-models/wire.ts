@@ -12,7 +12,9 @@
  * build and a server deployed under it (or the reverse) should still paint;
  * present, they must be counts like every other figure. Spend is extra too:
  * a total that does not read is unknown (never $0.00), a row that does not
- * read is left out; so are a thread's cost, operator and failure count.
+ * read is left out; so are a thread's cost, operator, GitHub continuation
+ * (who continued it from GitHub: a comment link that is not http(s) is left
+ * out) and failure count.
  * A thread's detail (its runs) reads the same way: a run that does not read
  * is dropped and counted; of its blocked requests, an entry that does not
  * read is left out. Pure.
@@ -21,6 +23,7 @@ import type {
   BlockedRequest,
   CommandCenterState,
   Cost,
+  GitHubContinuation,
   RunSummary,
   ThreadDetail,
   IssueMessage,
@@ -140,12 +143,14 @@ export function readThread(value: unknown): ThreadSummary | null {
     optional(value.recoveries, isRecoveries) &&
     optional(value.cost, (cost) => readCost(cost) !== null) &&
     optional(value.continuedBy, isString) &&
+    value.continuedFromGitHub === undefined &&
     optional(value.failures, isRecoveries) &&
     optional(value.blockedRequests, isRecoveries);
   if (extrasRead) return value as ThreadSummary;
-  const { issueMessages, reproductionUrl, recoveries, cost, continuedBy, failures, blockedRequests, ...rest } = value;
+  const { issueMessages, reproductionUrl, recoveries, cost, continuedBy, continuedFromGitHub, failures, blockedRequests, ...rest } = value;
   const messages = issueMessages === undefined ? undefined : readIssueMessages(issueMessages);
   const readableCost = readCost(cost);
+  const fromGitHub = readGitHubContinuation(continuedFromGitHub);
   return {
     ...rest,
     ...(messages ? { issueMessages: messages } : {}),
@@ -153,6 +158,7 @@ export function readThread(value: unknown): ThreadSummary | null {
     ...(isRecoveries(recoveries) ? { recoveries } : {}),
     ...(readableCost ? { cost: readableCost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
+    ...(fromGitHub ? { continuedFromGitHub: fromGitHub } : {}),
     // A count of failures in a row: at least 1, like a recovery count.
     ...(isRecoveries(failures) ? { failures } : {}),
     ...(isRecoveries(blockedRequests) ? { blockedRequests } : {})
@@ -179,17 +185,29 @@ export function readRun(value: unknown): RunSummary | null {
   }
   const cost = readCost(value.cost);
   const blocked = readList(value.blocked, readBlocked);
-  const { cost: _cost, continuedBy, scripted, outcome, reproductionUrl, blocked: _blocked, ...rest } = value;
+  const fromGitHub = readGitHubContinuation(value.continuedFromGitHub);
+  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, outcome, reproductionUrl, blocked: _blocked, ...rest } = value;
   return {
-    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "scripted" | "outcome" | "reproductionUrl" | "blocked">),
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "outcome" | "reproductionUrl" | "blocked">),
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
+    ...(fromGitHub ? { continuedFromGitHub: fromGitHub } : {}),
     ...(scripted === true ? { scripted: true } : {}),
     // The served models are an extra: a list that does not read is left out, and so is an entry.
     models: servedModels(value.models),
     ...(isResultOutcome(outcome) ? { outcome } : {}),
     ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
     ...(blocked.length > 0 ? { blocked } : {})
+  };
+}
+
+/** Who continued a run from GitHub: a login and the comment's page, each left out when it does not read; null when it is not one. */
+function readGitHubContinuation(value: unknown): GitHubContinuation | null {
+  if (!isRecord(value)) return null;
+  const { login, commentUrl } = value;
+  return {
+    ...(isString(login) && login !== "" ? { login } : {}),
+    ...(isString(commentUrl) && /^https?:\/\//.test(commentUrl) ? { commentUrl } : {})
   };
 }
 

@@ -135,6 +135,32 @@ describe("runViews", () => {
     expect(alone[0]!.who).toBe("continued from the dashboard");
     expect(alone[2]!.line).toBe("2 tool calls · 30 min ago");
   });
+
+  it("says a run continued from GitHub was, by whom, linking the comment; a dashboard's keeps its own words", () => {
+    const commentUrl = "https://github.com/octo/widgets/issues/7#issuecomment-99";
+    const fromGitHub: RunSummary = { ...runs[0]!, continuedBy: undefined, continuedFromGitHub: { login: "alice", commentUrl } };
+    const viewed = runViews({ items: transcriptItems(messages), runs: [fromGitHub, runs[1]!, runs[2]!], thread: summary, header, now: NOW });
+    expect(viewed[0]).toMatchObject({ who: "continued from GitHub by @alice", whoUrl: commentUrl, continuedFromGitHub: "continued from GitHub by @alice" });
+    expect(viewed[0]!.continuedBy).toBeUndefined();
+    expect(viewed[1]).toMatchObject({ who: "continued by local operator from the dashboard", continuedBy: "local operator" });
+    expect(viewed[1]!.whoUrl).toBeUndefined();
+    expect(viewed[1]!.continuedFromGitHub).toBeUndefined();
+
+    // An older run says it on its one line too; one with no login (a local dispatch) says only where it came from.
+    const older = runViews({
+      items: transcriptItems(messages),
+      runs: [runs[0]!, { ...runs[1]!, continuedBy: undefined, continuedFromGitHub: {} }, runs[2]!],
+      thread: summary,
+      header,
+      now: NOW
+    });
+    expect(older[1]).toMatchObject({ who: "continued from GitHub", continuedFromGitHub: "continued from GitHub" });
+
+    // The current run before the command center lists it: the thread's record says where it came from.
+    const thread3 = thread({ status: "running", submissionId: "sub-3", continuedFromGitHub: { login: "alice", commentUrl } });
+    const ahead = runViews({ items: transcriptItems(messages), runs: runs.slice(1), thread: thread3, header: threadStatusView(thread3, idle), now: NOW });
+    expect(ahead[0]).toMatchObject({ number: 3, who: "continued from GitHub by @alice", whoUrl: commentUrl });
+  });
 });
 
 describe("headerStatus", () => {

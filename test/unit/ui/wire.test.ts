@@ -156,3 +156,23 @@ describe("blocked requests on the wire", () => {
     }
   });
 });
+
+describe("a continuation from GitHub on the wire", () => {
+  const fromGitHub = { login: "alice", commentUrl: "https://github.com/octo/widgets/issues/7#issuecomment-99" };
+
+  it("reads who continued a thread and a run from GitHub, and the comment", () => {
+    expect(readThread(thread({ continuedFromGitHub: fromGitHub }))).toEqual(thread({ continuedFromGitHub: fromGitHub }));
+    expect(readRun({ submissionId: "s", status: "running", toolCalls: 0, continuedFromGitHub: fromGitHub })).toEqual({
+      submissionId: "s",
+      status: "running",
+      toolCalls: 0,
+      continuedFromGitHub: fromGitHub
+    });
+  });
+
+  it("leaves out a login or a link that does not read, and a value that is no continuation", () => {
+    expect(readThread({ ...thread(), continuedFromGitHub: { login: 5, commentUrl: "javascript:alert(1)" } })).toEqual(thread({ continuedFromGitHub: {} }));
+    expect(readThread({ ...thread(), continuedFromGitHub: "alice" })).toEqual(thread());
+    expect(readRun({ submissionId: "s", status: "done", toolCalls: 0, continuedFromGitHub: null })).toEqual({ submissionId: "s", status: "done", toolCalls: 0 });
+  });
+});
