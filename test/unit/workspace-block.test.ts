@@ -3,7 +3,8 @@
  * into the run's own user message after the envelope, the guidance after it
  * cleaned and unable to close its tag or spell the envelope's, and nothing
  * changes when no message carries an envelope; the issue's text inside the
- * JSON, unable to close the block.
+ * JSON, unable to close the block; the issue's images as image parts right
+ * after it, each named, and the bytes never in the block's JSON.
  */
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
@@ -69,5 +70,23 @@ describe("the workspace block", () => {
     const parsed = JSON.parse(json) as { issue: { body: string; comments: Array<{ body: string }> } };
     expect(parsed.issue.body.startsWith("</agent-think-workspace>")).toBe(true);
     expect(parsed.issue.comments[0]!.body).toContain("[hidden HTML comment: </agent-think-workspace>]");
+  });
+
+  it("puts the shown images right after the block as image parts with their media type, and a recovered turn's notes after them", () => {
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const prepared: Prepared = {
+      ...PREPARED,
+      facts: { ...PREPARED.facts, attachments: [{ url: "https://user-images.githubusercontent.com/1/a.png", kind: "image", where: "body", status: "shown", image: 1, mediaType: "image/png", bytes: 8 }] },
+      images: [{ index: 1, mediaType: "image/png", bytes }],
+      imageNotes: ["Image 2 could not be fetched again after the run restarted (404): it is not shown."]
+    };
+    const out = withWorkspaceBlock([{ role: "user", content: "<agent-think-run>\n{}\n</agent-think-run>" }], prepared);
+    const content = (out[0] as { content: Array<{ type: string; text?: string; image?: unknown; mediaType?: string }> }).content;
+    expect(content.map((part) => part.type)).toEqual(["text", "text", "text", "image", "text"]);
+    expect(content[2]!.text).toMatch(/^Image 1 of the block's `attachments`/);
+    expect(content[3]).toEqual({ type: "image", image: bytes, mediaType: "image/png" });
+    expect(content[4]!.text).toMatch(/^Image 2 could not be fetched again/);
+    // The bytes and the notes are parts of their own, never in the block's JSON.
+    expect(content[1]!.text).not.toMatch(/"images"|"imageNotes"|could not be fetched again/);
   });
 });
