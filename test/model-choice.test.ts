@@ -11,8 +11,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { commandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
-import { agentFor, assistantText, captureConsole, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, assistantText, captureConsole, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { ANTHROPIC_MESSAGES_URL, anthropicText, OPENAI_RESPONSES_URL, openaiText, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
 import { GatewayThinkAgent } from "./worker";
@@ -93,5 +94,15 @@ describe("a model per repository", () => {
     expect(closing).toContain(
       '- `model: "gpt-9-unlisted" is not allowed here; the allowed models are gpt-5.5-test, claude-test, gpt-5.4-test, claude-opus-test (the operator\'s MODELS_ALLOWED, docs/model-setup.md)`'
     );
+  });
+
+  // Needs src/report/run-reports.ts's turnEnded to copy `usage.models` into the event (docs/model-setup.md, "What is verified").
+  it.skip("records the model that served the steps in the command center's run record", async () => {
+    const { status, session, submissionId } = await run("version: 1\nmodel: claude-opus-test\n", { openai: unused, anthropic: () => anthropicText("opus answered") });
+    expect(status.status).toBe("completed");
+    await waitForThread(session);
+    const detail = await (await commandCenter(env)).threadDetail(session);
+    // The recorded answer names the model the Anthropic stand-in says it is (providers.ts: claude-test).
+    expect(detail?.runs.find((entry) => entry.submissionId === submissionId)?.models).toEqual(["claude-test"]);
   });
 });
