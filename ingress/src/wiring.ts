@@ -59,11 +59,14 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
   const webhookSecret = env.GITHUB_WEBHOOK_SECRET ?? "";
   const mint = oncePerRepository((repo, installationId, patience) => mintToken(env, config(), repo, log, installationId, undefined, patience));
   const cache: PermissionCache = kvStore(env);
+  // A mint refused before the answer is not tried again before it: the config read would spend GitHub's seconds on it.
+  let refusedBeforeAnswer: string | undefined;
   const ask = (installationId: number | undefined) => async (repo: RepoRef, login: string) => {
     let token: RepoToken;
     try {
       token = await mint(repo, installationId, BEFORE_ANSWER);
     } catch (error) {
+      refusedBeforeAnswer = error instanceof Error ? error.message : String(error);
       const noToken = new Error(`no installation token to ask with: ${error instanceof Error ? error.message : String(error)}`);
       // An installation that refuses the bot's full set may still grant the report's: it can ask who this is, so a
       // maintainer's mention is claimed and its failed mint reported after the answer (start-run.ts).
@@ -83,6 +86,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
       env.EVENT_STATE.put(markerKey(markerRef(marker)), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
     // Before the answer, with the token the permission check minted (or minted now, as patiently): one try each.
     repoConfigFile: async (repo, installationId) => {
+      if (refusedBeforeAnswer !== undefined) throw new Error(`no installation token to read with: ${refusedBeforeAnswer}`);
       const token = await mint(repo, installationId, BEFORE_ANSWER);
       log.addSecret(token.token);
       return await installationClient(token.token, config().apiUrl, log, config().retryBaseMs).fileOnDefaultBranch(repo, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES);

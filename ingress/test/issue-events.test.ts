@@ -9,8 +9,10 @@
  * published `issues` example, changed only where a case needs it (the bot as
  * the assignee, the label's name, the issue's time: the examples are from 2019).
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { HttpResponse } from "msw";
+import { HttpResponse, type HttpResponseResolver } from "msw";
+import { setupReportClaim } from "../src/wiring";
 import { describe, expect, it } from "vitest";
 import { RecordingAgentThink } from "./worker";
 import { assignTheBot as assignTheBotTo, issuesPayload, withLabel } from "./support/issue-payloads";
@@ -141,6 +143,29 @@ describe("assigning the App's bot", () => {
     expect(response.status).toBe(202);
     expect(dispatches.map((input) => input.instruction)).toEqual(["reproduce this issue"]);
     expect(events).toContainEqual(expect.objectContaining({ event: "repo-config:unreadable", using: "defaults" }));
+  });
+});
+
+describe("an installation that has not accepted a permission the bot needs", () => {
+  it("is not asked twice before the answer: the config is not read, the defaults decide, and the issue gets 😕 and the not-started comment", async () => {
+    await runInDurableObject(env.COMMENT_CLAIMS.getByName(setupReportClaim({ owner: "Codertocat", name: "Hello-World" }, Date.now())), (_instance, state) => state.storage.deleteAll());
+    const refuseFullSet: HttpResponseResolver = async ({ request }) => {
+      const { permissions } = (await request.json()) as { permissions: Record<string, string> };
+      if (permissions.contents !== undefined) return HttpResponse.json({ message: "permissions not granted" }, { status: 422 });
+      return HttpResponse.json({ token: `ghs_${crypto.randomUUID().replaceAll("-", "")}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() }, { status: 201 });
+    };
+    github({ accessToken: refuseFullSet });
+    const { response, events, dispatches } = await deliver(assignTheBot());
+    expect(outcome(response)).toBe("accepted");
+    expect(dispatches).toEqual([]);
+    const routes = calls.map(route);
+    expect(routes).not.toContain(CONFIG_CALL);
+    // Before the answer: the refused mint, the report's, the permission; after it, the run's again and the report's.
+    expect(routes.filter((path) => path.endsWith("/access_tokens"))).toHaveLength(4);
+    expect(events).toContainEqual(expect.objectContaining({ event: "repo-config:unreadable", using: "defaults" }));
+    expect(calls.find((call) => call.path === `/repos/${REPO}/issues/${ISSUE}/reactions`)?.body).toEqual({ content: "confused" });
+    const comment = calls.find((call) => call.path === `/repos/${REPO}/issues/${ISSUE}/comments`);
+    expect((comment?.body as { body: string }).body).toContain("agent-think could not start a run for this assignment: the GitHub App could not get a token for this repository.");
   });
 });
 
