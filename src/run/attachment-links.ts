@@ -177,9 +177,9 @@ export function signedImageUrls(html: string): Map<string, string> {
   return signed;
 }
 
-/** The upload UUID of a `/user-attachments/assets/<uuid>` URL, lowercase; null for any other. */
+/** The upload UUID of a `/user-attachments/assets/<uuid>` URL (or the older `/<owner>/<repo>/assets/<id>/<uuid>`), lowercase; null for any other. */
 export function uploadUuid(raw: string): string | null {
-  const match = /\/user-attachments\/assets\/([0-9a-f-]{36})(?:[/?#]|$)/i.exec(raw);
+  const match = /^https:\/\/[^/]+\/(?:user-attachments\/assets|[^/]+\/[^/]+\/assets\/\d+)\/([0-9a-f-]{36})(?:[/?#]|$)/i.exec(raw);
   return match && UUID.test(match[1]!) ? match[1]!.toLowerCase() : null;
 }
 

@@ -117,6 +117,7 @@ describe("what an image is", () => {
     expect(signedImageUrls(html).get(UUID)).toBe(`https://private-user-images.githubusercontent.com/9/55-${UUID}.png?jwt=eyJ&x=1`);
     expect(uploadUuid(`https://github.com/user-attachments/assets/${UUID.toUpperCase()}`)).toBe(UUID);
     expect(uploadUuid("https://github.com/user-attachments/files/1/a.zip")).toBeNull();
+    expect(uploadUuid(`https://github.com/acme/widgets/assets/12345/${UUID}`)).toBe(UUID);
   });
 
   it("a file's name in the workspace is its last segment, made safe", () => {
