@@ -25,8 +25,10 @@
  * marker `reason: identity`): a run is never dispatched without the App's
  * bot. A dispatch refused by MONTHLY_COST_BUDGET gets 😕 and, once per
  * issue per calendar month (`claimBudgetNotice`), a comment saying so
- * (marker `refused`, `reason: monthly_budget`; docs/costs.md). An issue
- * event claimed only to be told its repository's config does not parse
+ * (marker `refused`, `reason: monthly_budget`; docs/costs.md). A
+ * `continue` the agent refuses, there being no failed run to continue, gets
+ * 😕 and a comment with its reason (marker `refused`, `reason:
+ * nothing_to_continue`). An issue event claimed only to be told its repository's config does not parse
  * (`refusal`) gets 😕 and one comment naming the file's errors (marker
  * `refused`, `reason: repo_config_invalid`). An issue event's reactions go
  * on the issue; an unassignment's or a removed label's stop that finds
@@ -42,6 +44,7 @@ import {
   type RepoVisibility
 } from "../../../src/shared/dispatch";
 import { isMonthlyBudgetRefusal, monthOf, nextMonthStart } from "../../../src/shared/monthly-budget";
+import { continueRefusalText } from "../../../src/shared/continue-refusal";
 import { issueBodySha256 } from "../issue-body";
 import { pullRequestSchema } from "../payload";
 import { claimName, idField, isIssueEvent, pullRequestRef, type IssueEventKind, type TriggerRef } from "../trigger";
@@ -235,6 +238,14 @@ async function dispatchRun(
     if (isMonthlyBudgetRefusal(error)) {
       log("delivery:refused", { ...where, reason: "monthly_budget", error: errorMessage(error) });
       await reportBudgetRefusal(comment, github, deps, mark);
+      return;
+    }
+    // A `continue` with no failed run to continue: the agent's words say why (they name no secret), so the mention is answered.
+    const nothingToContinue = continueRefusalText(error);
+    if (nothingToContinue !== null) {
+      log("delivery:refused", { ...where, reason: "nothing_to_continue", error: errorMessage(error) });
+      const body = `@${comment.requestedBy.login} nothing to continue: ${nothingToContinue}`;
+      await notStarted(comment, github, body, deps, () => mark("refused", { reason: "nothing_to_continue" }));
       return;
     }
     log("dispatch:failed", { ...where, error: errorMessage(error) });
