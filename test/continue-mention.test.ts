@@ -107,6 +107,23 @@ describe("continue on GitHub", () => {
     ]);
   });
 
+  it("links a continue asked in a pull request's review comment to that comment", async () => {
+    const repo = uniqueRepo();
+    const { session, agent } = await failedRun(repo);
+    const reviewComment = { id: 284_312_630, path: "src/parse.ts", line: 4, side: "RIGHT", diffHunk: "@@ -1 +1 @@\n-old\n+new" };
+    const continued = await exports.AgentThink.dispatch({
+      repo,
+      issueNumber: ISSUE,
+      instruction: "please continue",
+      installationToken: CONTINUE_TOKEN,
+      requestedBy: { login: "maintainer-bob" },
+      pullRequest: { number: ISSUE, reviewComment }
+    });
+    expect((await waitForStatus(agent, continued.submissionId)).status).toBe("completed");
+    const thread = await waitForThread(session, (summary) => summary.status === "done");
+    expect(thread.continuedFromGitHub).toEqual({ login: "maintainer-bob", commentUrl: `https://github.com/${repo}/pull/${ISSUE}#discussion_r284312630` });
+  });
+
   it("refuses with a reason when the thread is new, creating no agent and no thread", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, ISSUE);
