@@ -9,7 +9,7 @@
  * from elsewhere.
  */
 import { Think, type ChatRecoveryContext, type ChatRecoveryOptions, type TurnContext } from "@cloudflare/think";
-import type { ToolCallResultContext } from "@cloudflare/think";
+import type { ToolCallContext, ToolCallResultContext } from "@cloudflare/think";
 import { getWorkspace } from "@cloudflare/computer";
 import { withLocalMisses } from "./run/quiet-workspace";
 import { getAgentByName, type Connection } from "agents";
@@ -45,6 +45,8 @@ import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
 import type { PrepareStepContext, StepContext } from "@cloudflare/think";
 import { RunReports } from "./report/run-reports";
+import { RunProgress } from "./report/run-progress";
+import { PROGRESS_EDIT_INTERVAL_MS } from "./report/progress";
 import type { RunRef } from "./report/notices";
 import { RunLedger } from "./run/run-ledger";
 import { OpenRuns } from "./run/open-runs";
@@ -90,6 +92,8 @@ export class ThinkAgent extends Think<Env> {
   modelPrices: string | undefined = this.env.MODEL_PRICES;
   /** A running turn with no tool activity for this long gets one stale notice on its issue. */
   staleRunMs = parseStaleRunMs(this.env.STALE_RUN_MS);
+  /** The least time between two edits of a run's progress comment. An instance property: tests shorten it. */
+  progressEditIntervalMs = PROGRESS_EDIT_INTERVAL_MS;
 
   override chatRecovery = {
     maxAttempts: 10,
@@ -172,6 +176,16 @@ export class ThinkAgent extends Think<Env> {
     // The run's token goes once its last message is out, unless a queued turn is to use it.
     closingSettled: () => this.ctx.waitUntil(this.#egress.runSettled())
   });
+  /** The issue's live progress comment: plan, current step, cost (report/run-progress.ts). */
+  readonly #progress = new RunProgress({
+    storage: this.ctx.storage.kv,
+    reports: this.#reports,
+    runRef: (submissionId) => this.#runRef(submissionId),
+    usage: (submissionId) => this.#ledger.usage(submissionId),
+    editIntervalMs: () => this.progressEditIntervalMs,
+    now: () => Date.now(),
+    log: (event, fields) => this.#log(event, fields)
+  });
   /**
    * The turn's hands on its workspace (run/turn-workspace.ts): the repository
    * prepared before the model's first step, bash commands run at most once,
@@ -197,6 +211,7 @@ export class ThinkAgent extends Think<Env> {
       await this.#ledger.touch(submissionId, Date.now());
       this.#reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());
     },
+    onSettings: (submissionId, settings) => this.#progress.started(submissionId, settings),
     recordSetupFailure: (submissionId, failure) => this.#ledger.recordSetupFailure(submissionId, failure),
     log: (event, fields) => this.#log(event, fields)
   });
@@ -209,7 +224,10 @@ export class ThinkAgent extends Think<Env> {
     redact: (text) => this.#token.redact(text),
     interruptedMessage: () => this.chatRecovery.terminalMessage,
     maxSteps: () => this.maxSteps,
-    forgetPrepared: (submissionId) => this.#workspaceTurn.forget(submissionId)
+    forgetPrepared: (submissionId) => {
+      this.#workspaceTurn.forget(submissionId);
+      this.#progress.forget(submissionId);
+    }
   });
   /** The gateway's counterpart: grants, refusals, and when the run's token goes (egress/egress-desk.ts). */
   readonly #egress = new EgressDesk({
@@ -349,6 +367,10 @@ export class ThinkAgent extends Think<Env> {
       },
       openPullRequest: (input) => this.#pullRequests.open(input),
       fetchAttachment: (input) => this.#attachments.fetch(input),
+      recordPlan: async (steps) => {
+        const turn = await this.#turn();
+        if (turn) await this.#progress.plan(turn.submissionId, steps);
+      },
       recordResult: async (result) => {
         const turn = await this.#turn();
         // The result becomes the closing comment and an event: nothing in it may hold a token.
@@ -389,6 +411,8 @@ export class ThinkAgent extends Think<Env> {
         // Who asked is kept with the submission: a later dispatch replaces the run context before this run's closing comment.
         metadata: {
           ...(input.commentId === undefined ? {} : { commentId: input.commentId }),
+          // A review comment's run has no issue comment: its 🚀 goes on the review comment.
+          ...(input.pullRequest?.reviewComment ? { reviewCommentId: input.pullRequest.reviewComment.id } : {}),
           ...(input.requestedBy ? { requestedBy: input.requestedBy.login } : {})
         }
       });
@@ -515,6 +539,12 @@ export class ThinkAgent extends Think<Env> {
     return { model: await this.#models.forStep(), providerOptions: stepProviderOptions(this.modelEnv(), ctx) };
   }
 
+  /** A tool call begins: the progress comment says what the run is doing now. */
+  override async beforeToolCall(ctx: ToolCallContext) {
+    const turn = await this.#turn();
+    if (turn) await this.#progress.activity(turn.submissionId, ctx.toolName, ctx.input);
+  }
+
   override async afterToolCall(ctx: ToolCallResultContext) {
     const turn = await this.#turn();
     if (turn) await this.#ledger.recordToolCall(turn.submissionId, Date.now());
@@ -582,8 +612,9 @@ export class ThinkAgent extends Think<Env> {
   async #turnStarted(submissionId: string, at: number, metadata: Record<string, unknown> | undefined): Promise<void> {
     await this.#ledger.touch(submissionId, Date.now());
     const run = await this.#runRef(submissionId);
-    const commentId = metadata?.commentId;
-    await this.#reports.turnStarted(submissionId, at, run && typeof commentId === "number" ? { run, commentId } : null);
+    const [commentId, reviewCommentId] = [metadata?.commentId, metadata?.reviewCommentId];
+    const rocket = !run ? null : typeof commentId === "number" ? { run, commentId } : typeof reviewCommentId === "number" ? { run, reviewCommentId } : null;
+    await this.#reports.turnStarted(submissionId, at, rocket);
   }
 
   /** A page was published: the closing comment links it, and the thread page shows it. */
@@ -591,6 +622,7 @@ export class ThinkAgent extends Think<Env> {
     const turn = await this.#turn();
     if (!turn) return;
     await this.#ledger.recordReproduction(turn.submissionId, url);
+    await this.#progress.published(turn.submissionId, url);
     this.#reports.published(turn.submissionId, url, Date.now());
   }
 

@@ -83,6 +83,14 @@ const handlers = () => [
     const html_url = `${ENTERPRISE.web}/${params.owner}/${params.repo}/issues/${params.number}#issuecomment-${id}`;
     return HttpResponse.json({ id, body: body.body, html_url, created_at: new Date().toISOString() }, { status: 201 });
   }),
+  // The progress comment's edits.
+  http.patch(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/issues/comments/:id`, async ({ request, params }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
+    const body = JSON.parse(await record(request)) as { body?: string };
+    const html_url = `${ENTERPRISE.web}/${params.owner}/${params.repo}/issues/7#issuecomment-${params.id}`;
+    return HttpResponse.json({ id: Number(params.id), body: body.body, html_url, created_at: new Date().toISOString() });
+  }),
   http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/issues/:number/comments`, async ({ request }) => {
     const refused = await spec.judge(request);
     if (refused) return refused;
@@ -174,11 +182,12 @@ describe("a deploy for a GitHub Enterprise Server", () => {
     expect(login).not.toContain("gh api");
     expect(JSON.stringify(container.runs)).not.toContain("github.com");
 
-    // What it posted on the issue: 🚀 and the closing comment, to the Enterprise API only.
-    const posts = requests.filter((request) => request.url.includes(`/repos/${repo}/`) && request.method === "POST");
-    expect(posts.map((post) => post.url)).toEqual([
-      `${TEST_ENTERPRISE_API_URL}/repos/${repo}/issues/comments/${COMMENT_ID}/reactions`,
-      `${TEST_ENTERPRISE_API_URL}/repos/${repo}/issues/7/comments`
+    // What it posted on the issue: 🚀, the progress comment and the closing comment, to the Enterprise API only.
+    const posts = requests.filter((request) => request.url.includes(`/repos/${repo}/`) && request.method !== "GET");
+    expect(posts.filter((post) => post.method === "POST").map((post) => post.url).sort()).toEqual([
+      `${TEST_ENTERPRISE_API_URL}/repos/${repo}/issues/7/comments`,
+      `${TEST_ENTERPRISE_API_URL}/repos/${repo}/issues/7/comments`,
+      `${TEST_ENTERPRISE_API_URL}/repos/${repo}/issues/comments/${COMMENT_ID}/reactions`
     ]);
     expect(JSON.stringify(posts)).not.toContain("github.com");
     // Its repository's files and open pull requests were asked of the Enterprise API too.

@@ -27,6 +27,17 @@ afterEach(() => {
   expect(github.refusals).toEqual([]);
 });
 
+/**
+ * A repository whose runs post no progress comment (`progress: false`): the
+ * messages here are 🚀, the stale notice and the closing comment; the
+ * progress comment has its own tests (test/progress.test.ts).
+ */
+function quietRepo(): string {
+  const repo = uniqueRepo();
+  github.addFile(repo, ".github/agent-think.yml", "version: 1\nprogress: false\n");
+  return repo;
+}
+
 const TOKEN = "ghs_REPORTINGtestTOKEN000000000000000";
 const COMMENT_ID = 424242;
 
@@ -37,7 +48,7 @@ type ReportingAgent = TestAgent &
   };
 
 async function start(instruction: string, options: { namespace?: Env["ReportingThinkAgent"]; commentId?: number; requestedBy?: string } = {}) {
-  const repo = uniqueRepo();
+  const repo = quietRepo();
   const session = sessionName(repo, 7);
   const agent = (await agentFor(session, options.namespace ?? env.ReportingThinkAgent)) as unknown as ReportingAgent;
   const { submissionId } = await agent.startRun({
@@ -54,7 +65,7 @@ async function start(instruction: string, options: { namespace?: Env["ReportingT
 
 /** A run on an agent whose seams (budgets, the stale window) `configure` set first; no triggering comment. */
 async function startConfigured(configure: (instance: ThinkAgent) => void, instruction: string) {
-  const repo = uniqueRepo();
+  const repo = quietRepo();
   const session = sessionName(repo, 7);
   const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
   await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, configure);
@@ -393,7 +404,7 @@ describe("posting like a good citizen", () => {
   });
 
   it("finds its comment on page 2 of 3 of a busy issue instead of posting it again", async () => {
-    const repo = uniqueRepo();
+    const repo = quietRepo();
     github.addComments(repo, 7, Array.from({ length: 120 }, (_, i) => `earlier ${i}`));
     github.failNext((call) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`, "lost");
     const session = sessionName(repo, 7);
@@ -416,7 +427,7 @@ describe("posting like a good citizen", () => {
   });
 
   it("still posts when someone else pasted its marker on the issue", async () => {
-    const repo = uniqueRepo();
+    const repo = quietRepo();
     github.failNext((call) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`, 502);
     const session = sessionName(repo, 7);
     const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
@@ -436,7 +447,7 @@ describe("posting like a good citizen", () => {
   });
 
   it("trusts only the run's bot in the marker search: the App GitHub named at dispatch, not the default", async () => {
-    const repo = uniqueRepo();
+    const repo = quietRepo();
     const bot = { login: "acme-think[bot]", id: 41898282 };
     github.failNext((call) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`, 502);
     const session = sessionName(repo, 7);
@@ -458,7 +469,7 @@ describe("posting like a good citizen", () => {
   });
 
   it("waits as long as Retry-After says before trying again", async () => {
-    const repo = uniqueRepo();
+    const repo = quietRepo();
     const post = (call: { method: string; path: string }) => call.method === "POST" && call.path === `/repos/${repo}/issues/7/comments`;
     github.failNext(post, 503, { "retry-after": "4" });
     const session = sessionName(repo, 7);

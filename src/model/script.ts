@@ -18,6 +18,8 @@
  *                              saying it is scripted (SCRIPTED_FIELDS)
  *   TEST: result-json <json>   call report_result with this whole input
  *   TEST: call <tool> <json>   call any tool with this whole input (open_pull_request…)
+ *   TEST: plan <json>          call update_plan with this input ({ "steps": [{ "text", "status" }] }),
+ *                              or with a plain JSON array as its steps
  *   TEST: skill <name>         call activate_skill for <name>
  *   TEST: publish <directory>  call publish_reproduction for <directory>
  *   TEST: reply <text>         answer with <text> and end the turn
@@ -28,9 +30,10 @@
  * as one wherever it reports: for an instruction that asks for a pull
  * request (or a fix, or review changes) a short plan that ends `no-pr`, for
  * anything else a whole reproduction on a stand-in bug that needs no
- * container and no network (the reproduce skill, a repro under
- * /workspace/repro, a check run in the worker shell, a request the egress
- * gateway refuses, a published page, `reproduced`). Pure and deterministic.
+ * container and no network (the reproduce skill, a plan it ticks with
+ * update_plan as it goes, a repro under /workspace/repro, a check run in the
+ * worker shell, a request the egress gateway refuses, a published page,
+ * `reproduced`). Pure and deterministic.
  */
 export type ScriptAction =
   | { kind: "tool"; toolName: string; input: Record<string, unknown>; say: string }
@@ -137,6 +140,18 @@ export function planScript(instruction: string, options: { continuation?: boolea
           return steps;
         }
         push({ kind: "tool", toolName, input, say: `Calling ${toolName}.` });
+        break;
+      }
+      case "plan": {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(rest);
+        } catch {
+          push({ kind: "reply", text: "TEST: plan needs a JSON object with steps, or a JSON array of steps." });
+          return steps;
+        }
+        const input = (Array.isArray(parsed) ? { steps: parsed } : parsed) as Record<string, unknown>;
+        push({ kind: "tool", toolName: "update_plan", input, say: "Updating the plan." });
         break;
       }
       case "publish":
@@ -254,6 +269,7 @@ function reproductionDemo(asked: string): ScriptStep[] {
     "Configure the AI Gateway to run a real model.";
   return [
     { kind: "tool", toolName: "activate_skill", input: { name: "reproduce" }, say: "Scripted demonstration (no model is configured). Activating the reproduce skill." },
+    demoPlanStep(0, "Making the plan."),
     { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace." },
     {
       kind: "tool",
@@ -263,6 +279,7 @@ function reproductionDemo(asked: string): ScriptStep[] {
     },
     { kind: "tool", toolName: "write", input: { path: BUG, content: BUG_SOURCE }, say: "Writing the smallest code that shows the bug." },
     { kind: "tool", toolName: "write", input: { path: CHECK, content: CHECK_SOURCE }, say: "Writing a check that prints expected against actual." },
+    demoPlanStep(1, "Ticking the plan: the reproduction is written."),
     { kind: "tool", toolName: "bash", input: { command: `sh ${CHECK}`, backend: "shell" }, say: "Running the check in the shell." },
     {
       kind: "tool",
@@ -270,8 +287,10 @@ function reproductionDemo(asked: string): ScriptStep[] {
       input: { command: `curl -s https://${DEMO_BLOCKED_HOST}/`, backend: "shell" },
       say: `Reaching ${DEMO_BLOCKED_HOST}, which is not on the sandbox's network allowlist: the egress gateway refuses it.`
     },
+    demoPlanStep(2, "Ticking the plan: the check ran."),
     { kind: "tool", toolName: "write", input: { path: PAGE, content: PAGE_SOURCE }, say: "Writing a page a maintainer can open." },
     { kind: "tool", toolName: "publish_reproduction", input: { directory: DEMO_PAGE_DIR }, say: "Publishing the page." },
+    demoPlanStep(3, "Ticking the plan: the page is published."),
     {
       kind: "tool",
       toolName: "report_result",
@@ -295,6 +314,15 @@ function reproductionDemo(asked: string): ScriptStep[] {
         "Configure the AI Gateway to run a real model."
     }
   ];
+}
+
+/** The demonstration's plan, as the live progress comment shows it. */
+const DEMO_PLAN = ["Write the smallest reproduction of the stand-in bug", "Run its check in the worker shell", "Publish a page a maintainer can open", "Report the result"];
+
+/** update_plan with the first `done` steps done and the next one in progress. */
+function demoPlanStep(done: number, say: string): ScriptStep {
+  const steps = DEMO_PLAN.map((text, i) => ({ text, status: i < done ? "done" : i === done ? "in_progress" : "pending" }));
+  return { kind: "tool", toolName: "update_plan", input: { steps }, say };
 }
 
 /** For a change: an honest short run that opens nothing. */

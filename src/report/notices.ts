@@ -35,7 +35,13 @@ import type { BlockedRequest, Cost } from "../shared/command-center";
 import { OUTCOME_LABELS, RESULT_OUTCOMES } from "../shared/outcomes";
 import { formatCost } from "../shared/pricing";
 
-export type NoticeKind = "rocket" | "closing" | "stale";
+/**
+ * `progress` is the live progress comment's creation, `progress-edit` its
+ * latest throttled edit (one entry, its body replaced as the run goes), and
+ * `progress-final` its last edit, the pointer to the closing comment
+ * (progress.ts).
+ */
+export type NoticeKind = "rocket" | "closing" | "stale" | "progress" | "progress-edit" | "progress-final";
 
 /** One message for the issue, durable until it is delivered. */
 export type Notice = {
@@ -45,8 +51,14 @@ export type Notice = {
   submissionId: string;
   repo: string;
   issueNumber: number;
-  /** The comment to react on (rocket only). */
+  /** The issue comment to react on (rocket only). */
   commentId?: number;
+  /** The pull request review comment to react on instead (rocket only): GitHub's pulls/comments reactions. */
+  reviewCommentId?: number;
+  /** progress-edit: the least time between two edits of the progress comment. */
+  minIntervalMs?: number;
+  /** progress-final: the run's thread, linked when the closing comment could not be posted. */
+  threadUrl?: string;
   /** The comment text (closing and stale only), marker included. */
   body?: string;
 };
@@ -76,8 +88,10 @@ export type RunRef = {
 /** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
 export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; blocked?: BlockedRequest[] };
 
-export function rocketNotice(run: RunRef, commentId: number): Notice {
-  return { id: noticeId(run.submissionId, "rocket"), kind: "rocket", submissionId: run.submissionId, repo: run.repo, issueNumber: run.issueNumber, commentId };
+/** 🚀 on the triggering comment: an issue comment by id, or `{ reviewCommentId }` for a pull request review comment. */
+export function rocketNotice(run: RunRef, target: number | { reviewCommentId: number }): Notice {
+  const on = typeof target === "number" ? { commentId: target } : { reviewCommentId: target.reviewCommentId };
+  return { id: noticeId(run.submissionId, "rocket"), kind: "rocket", submissionId: run.submissionId, repo: run.repo, issueNumber: run.issueNumber, ...on };
 }
 
 export function closingNotice(run: RunRef, ending: RunEnding): Notice {
@@ -93,7 +107,7 @@ export function staleNotice(run: RunRef, quietForMs: number): Notice {
   return commentNotice(run, "stale", text);
 }
 
-function commentNotice(run: RunRef, kind: NoticeKind, text: string): Notice {
+export function commentNotice(run: RunRef, kind: NoticeKind, text: string): Notice {
   const id = noticeId(run.submissionId, kind);
   return {
     id,
@@ -362,7 +376,7 @@ function shownUrl(url: string): string {
   return codeSpan(cut.length < url.length ? `${cut}…` : cut);
 }
 
-function linkPolicy(run: RunRef): LinkPolicy {
+export function linkPolicy(run: RunRef): LinkPolicy {
   return {
     publicBaseUrl: run.publicBaseUrl ?? run.threadUrl.replace(/\/thread\/[^/]*$/, ""),
     githubWebUrl: run.githubWebUrl ?? "",

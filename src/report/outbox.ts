@@ -17,9 +17,12 @@
  * time before which it is not tried (`notBefore`), whatever pass comes first.
  */
 import { GitHubCallError, type GitHubClient } from "../github/client";
-import { noticeMarker, type Notice } from "./notices";
+import { noticeId, noticeMarker, type Notice } from "./notices";
+import { progressBody, progressPointerText } from "./progress";
+import type { ReportClient } from "./report-client";
 
-export type OutboxState = "pending" | "sent" | "failed";
+/** `dropped`: a progress edit the run's end made moot; never sent. */
+export type OutboxState = "pending" | "sent" | "failed" | "dropped";
 
 export type OutboxEntry = Notice & {
   state: OutboxState;
@@ -28,6 +31,10 @@ export type OutboxEntry = Notice & {
   sentAt?: number;
   /** The posted comment's page. */
   url?: string;
+  /** The posted comment's id (comments only): what a progress edit patches. */
+  postedId?: number;
+  /** progress-edit: bumped by each new body, so an edit sent meanwhile does not mark a newer one sent. */
+  revision?: number;
   lastError?: string;
   /** GitHub asked us to wait (a rate limit, Retry-After): no attempt before this time (epoch ms). */
   notBefore?: number;
@@ -108,11 +115,14 @@ export function nextAttemptDelayMs(error: GitHubCallError, attempts: number, now
 /** How far before an entry's creation its marker search looks, for clock skew. */
 const MARKER_SEARCH_SLACK_MS = 5 * 60_000;
 
+/** The shared client, with the reporter's own calls where it has them (report-client.ts). */
+export type DeliveryClient = GitHubClient & Partial<Pick<ReportClient, "editComment" | "reactToReviewComment">>;
+
 export type DeliveryDeps = {
   outbox: Outbox;
-  client: GitHubClient;
+  client: DeliveryClient;
   /** A client with a fresh token, after a 401; null when none can be had. */
-  refreshClient?: () => Promise<GitHubClient | null>;
+  refreshClient?: () => Promise<DeliveryClient | null>;
   now: () => number;
 };
 
@@ -121,35 +131,51 @@ export type DeliveryOutcome =
   | { outcome: "retry"; entry: OutboxEntry; inMs: number; rateLimited: boolean }
   | { outcome: "failed"; entry: OutboxEntry }
   | { outcome: "skipped"; entry: OutboxEntry }
+  /** A progress edit the run's end made moot. */
+  | { outcome: "dropped"; entry: OutboxEntry }
   /** GitHub asked us to wait and the time has not come: nothing was tried. */
   | { outcome: "waiting"; entry: OutboxEntry; inMs: number };
 
 /** Deliver one entry, recording the attempt first and the result after. */
-export async function deliver(entry: OutboxEntry, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+export async function deliver(pendingEntry: OutboxEntry, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  // An edit's body may have been replaced since the pass listed it: send the latest.
+  const entry = isEdit(pendingEntry) ? ((await deps.outbox.get(pendingEntry.id)) ?? pendingEntry) : pendingEntry;
   if (entry.state !== "pending") return { outcome: "skipped", entry };
   if (entry.notBefore !== undefined && entry.notBefore > deps.now()) return { outcome: "waiting", entry, inMs: entry.notBefore - deps.now() };
+  const edit = isEdit(entry) ? await editTarget(entry, deps) : null;
+  if (edit && "outcome" in edit) return edit;
   const attemptedBefore = entry.attempts > 0;
   const attempting: OutboxEntry = { ...entry, attempts: entry.attempts + 1 };
   await deps.outbox.put(attempting);
 
-  const send = async (client: GitHubClient) => {
+  const send = async (client: DeliveryClient): Promise<{ found: boolean; url: string | undefined; id?: number }> => {
     if (entry.kind === "rocket") {
+      if (entry.reviewCommentId !== undefined) {
+        if (!client.reactToReviewComment) throw new GitHubCallError("no review comment reactions", "rejected");
+        await client.reactToReviewComment(entry.repo, entry.reviewCommentId, "rocket");
+        return { found: false, url: undefined };
+      }
       if (entry.commentId === undefined) throw new GitHubCallError("no comment to react on", "rejected");
       await client.react(entry.repo, entry.commentId, "rocket");
       return { found: false, url: undefined };
+    }
+    if (edit) {
+      if (!client.editComment) throw new GitHubCallError("no comment edits", "rejected");
+      await client.editComment(entry.repo, edit.commentId, edit.body);
+      return { found: false, url: edit.url };
     }
     if (entry.body === undefined) throw new GitHubCallError("no comment text", "rejected");
     if (attemptedBefore) {
       const since = entry.createdAt - MARKER_SEARCH_SLACK_MS;
       const existing = await client.findComment(entry.repo, entry.issueNumber, noticeMarker(entry.id), since);
-      if (existing) return { found: true, url: existing.url };
+      if (existing) return { found: true, url: existing.url, id: existing.id };
     }
     const posted = await client.comment(entry.repo, entry.issueNumber, entry.body);
-    return { found: false, url: posted.url };
+    return { found: false, url: posted.url, id: posted.id };
   };
 
   try {
-    let result: { found: boolean; url: string | undefined };
+    let result: { found: boolean; url: string | undefined; id?: number };
     try {
       result = await send(deps.client);
     } catch (error) {
@@ -157,15 +183,30 @@ export async function deliver(entry: OutboxEntry, deps: DeliveryDeps): Promise<D
       if (!fresh) throw error;
       result = await send(fresh);
     }
-    const sent: OutboxEntry = { ...attempting, state: "sent", sentAt: deps.now(), ...(result.url ? { url: result.url } : {}) };
+    let sent: OutboxEntry = {
+      ...attempting,
+      state: "sent",
+      sentAt: deps.now(),
+      ...(result.url ? { url: result.url } : {}),
+      ...(result.id !== undefined ? { postedId: result.id } : {})
+    };
     delete sent.lastError;
     delete sent.notBefore;
+    if (entry.kind === "progress-edit") {
+      // A newer body (or the run's end) arrived while this one was on its way: it stays, with this edit's time.
+      const current = await deps.outbox.get(entry.id);
+      if (current && (current.revision !== attempting.revision || current.state === "dropped")) sent = { ...current, sentAt: sent.sentAt, attempts: 0 };
+    }
     await deps.outbox.put(sent);
     return { outcome: "sent", entry: sent, found: result.found };
   } catch (error) {
     const callError = error instanceof GitHubCallError ? error : new GitHubCallError(String(error), "retryable");
     const retry = callError.kind !== "rejected" && attempting.attempts < MAX_DELIVERY_ATTEMPTS;
-    const next: OutboxEntry = { ...attempting, state: retry ? "pending" : "failed", lastError: callError.message };
+    // A progress edit whose body was replaced meanwhile keeps the newer body.
+    const current = entry.kind === "progress-edit" ? await deps.outbox.get(entry.id) : undefined;
+    const base = current && current.revision !== attempting.revision ? { ...current, attempts: attempting.attempts } : attempting;
+    if (base.state === "dropped") return { outcome: "dropped", entry: base };
+    const next: OutboxEntry = { ...base, state: retry ? "pending" : "failed", lastError: callError.message };
     delete next.notBefore;
     if (!retry) {
       await deps.outbox.put(next);
@@ -176,4 +217,48 @@ export async function deliver(entry: OutboxEntry, deps: DeliveryDeps): Promise<D
     await deps.outbox.put(next);
     return { outcome: "retry", entry: next, inMs: wait.inMs, rateLimited: callError.retry?.rateLimited ?? false };
   }
+}
+
+const isEdit = (entry: Notice) => entry.kind === "progress-edit" || entry.kind === "progress-final";
+
+/** How often a progress edit waits for the comment it edits (or the closing comment it points to) before it is tried again. */
+const EDIT_WAIT_MS = 2_000;
+
+/**
+ * What a progress edit patches, and with what: the progress comment once it
+ * is posted; for the final edit, the pointer to the closing comment once
+ * that settled. Or why it is not sent now: waiting for either, dropped (an
+ * edit after the run's end), given up (the progress comment never posted),
+ * or held back by the throttle (at most one edit per `minIntervalMs`; the
+ * final edit is not held, so the comment never
+ * disagrees with the closing comment for longer than it takes to send it).
+ */
+async function editTarget(entry: OutboxEntry, deps: DeliveryDeps): Promise<{ commentId: number; body: string; url?: string } | DeliveryOutcome> {
+  const created = await deps.outbox.get(noticeId(entry.submissionId, "progress"));
+  const now = deps.now();
+  if (entry.kind === "progress-edit" && (await deps.outbox.get(noticeId(entry.submissionId, "progress-final")))) {
+    const dropped: OutboxEntry = { ...entry, state: "dropped" };
+    await deps.outbox.put(dropped);
+    return { outcome: "dropped", entry: dropped };
+  }
+  if (!created || created.state === "failed" || created.state === "dropped" || (created.state === "sent" && created.postedId === undefined)) {
+    const failed: OutboxEntry = { ...entry, state: "failed", lastError: "the progress comment was not posted" };
+    await deps.outbox.put(failed);
+    return { outcome: "failed", entry: failed };
+  }
+  if (created.state === "pending") return { outcome: "waiting", entry, inMs: Math.max(EDIT_WAIT_MS, (created.notBefore ?? 0) - now) };
+  if (entry.kind === "progress-edit") {
+    // The first edit goes at once (the plan shows as soon as there is one); each later one waits for the throttle.
+    const due = entry.sentAt === undefined ? 0 : entry.sentAt + (entry.minIntervalMs ?? 0);
+    if (due > now) return { outcome: "waiting", entry, inMs: due - now };
+    return { commentId: created.postedId!, body: entry.body ?? "", ...(created.url ? { url: created.url } : {}) };
+  }
+  const closing = await deps.outbox.get(noticeId(entry.submissionId, "closing"));
+  if (closing?.state === "pending") return { outcome: "waiting", entry, inMs: Math.max(EDIT_WAIT_MS, (closing.notBefore ?? 0) - now) };
+  const closingUrl = closing?.state === "sent" ? closing.url : undefined;
+  return {
+    commentId: created.postedId!,
+    body: progressBody(entry.submissionId, progressPointerText(closingUrl, entry.threadUrl ?? "")),
+    ...(created.url ? { url: created.url } : {})
+  };
 }

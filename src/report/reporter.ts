@@ -9,11 +9,11 @@
  * size limit as it is queued. Each entry that settles (sent or failed) is
  * handed to `onSettled`, which the ThinkAgent reports to the command center.
  */
-import { createGitHubClient, type GitHubClient } from "../github/client";
+import { createReportClient, type ReportClient } from "./report-client";
 import type { Logger } from "../run/log";
 import { capBody, MAX_COMMENT_BODY_CHARS } from "./body-cap";
 import { deliver, Outbox, type OutboxEntry, type OutboxStorage } from "./outbox";
-import type { Notice } from "./notices";
+import { noticeId, type Notice } from "./notices";
 
 /** The backstop pass after an immediate one, in case the isolate dies during it. */
 const DELIVERY_BACKSTOP_MS = 30_000;
@@ -84,11 +84,57 @@ export class Reporter {
   }
 
   /**
+   * The progress comment's next edit (a `progress-edit` notice): its one
+   * entry takes the new body, so edits within the throttle coalesce to the
+   * latest; nothing once the run's end queued the final edit, nor when the
+   * run has no progress comment. A delivery starts only when no edit was
+   * already waiting (that one's pass is scheduled).
+   */
+  async revise(notice: Notice): Promise<void> {
+    if (!this.enabled || notice.body === undefined) return;
+    if (!(await this.#outbox.get(noticeId(notice.submissionId, "progress")))) return;
+    if (await this.#outbox.get(noticeId(notice.submissionId, "progress-final"))) return;
+    const redact = this.#deps.redact ?? ((text: string) => text);
+    const body = capBody(redact(notice.body), MAX_COMMENT_BODY_CHARS);
+    const existing = await this.#outbox.get(notice.id);
+    if (existing?.body === body) return;
+    const waiting = existing?.state === "pending";
+    const entry: OutboxEntry = {
+      ...(existing ?? { state: "pending", attempts: 0, createdAt: this.#now() }),
+      ...notice,
+      body,
+      state: "pending",
+      attempts: 0,
+      revision: (existing?.revision ?? 0) + 1
+    };
+    delete entry.lastError;
+    await this.#outbox.put(entry);
+    if (!waiting) this.#kick();
+  }
+
+  /**
+   * The run ended: its progress comment's pending edit is dropped and the
+   * final edit (the pointer to the closing comment) queued. Nothing when the
+   * run has no progress comment.
+   */
+  async finishProgress(final: Notice): Promise<void> {
+    if (!this.enabled || !(await this.#outbox.get(noticeId(final.submissionId, "progress")))) return;
+    if (!(await this.enqueue(final))) return;
+    const edit = await this.#outbox.get(noticeId(final.submissionId, "progress-edit"));
+    if (edit?.state === "pending") await this.#outbox.put({ ...edit, state: "dropped" });
+    this.#kick();
+  }
+
+  /**
    * Keep a notice and start delivering it now, without the caller waiting; a
    * scheduled pass backs that up in case the isolate dies first.
    */
   async post(notice: Notice): Promise<void> {
     if (!(await this.enqueue(notice))) return;
+    this.#kick();
+  }
+
+  #kick(): void {
     this.#deps.waitUntil(
       (async () => {
         await this.#deps.scheduleDelivery(DELIVERY_BACKSTOP_MS);
@@ -144,6 +190,9 @@ export class Reporter {
       });
       const fields = { notice: entry.id, kind: entry.kind, attempts: result.entry.attempts };
       if (result.outcome === "sent") this.#deps.log("github:posted", { ...fields, found: result.found, url: result.entry.url });
+      if (result.outcome === "dropped") this.#deps.log("github:dropped", fields);
+      // A progress edit replaced while the previous one was on its way: its turn comes after the throttle.
+      if (result.outcome === "sent" && result.entry.state === "pending") retryInMs = Math.min(retryInMs ?? Infinity, result.entry.minIntervalMs ?? 0);
       if (result.outcome === "failed") this.#deps.log("github:failed", { ...fields, error: result.entry.lastError });
       if (result.outcome === "waiting") retryInMs = Math.min(retryInMs ?? Infinity, result.inMs);
       if (result.outcome === "retry") {
@@ -165,8 +214,8 @@ export class Reporter {
     }
   }
 
-  async #client(token?: string): Promise<GitHubClient> {
-    return createGitHubClient({
+  async #client(token?: string): Promise<ReportClient> {
+    return createReportClient({
       baseUrl: this.#deps.apiUrl(),
       token: token ?? (await this.#deps.token()),
       botLogin: await this.#deps.botLogin(),

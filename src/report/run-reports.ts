@@ -1,8 +1,9 @@
 /**
  * What a ThinkAgent's runs tell the world, behind one collaborator: each
  * run's lifecycle to the command center (`CenterReports`: an outbox resent
- * until acknowledged), its messages on the issue (`Reporter`: 🚀, one stale
- * notice, exactly one closing comment) and its recoveries (`RunRecoveries`).
+ * until acknowledged), its messages on the issue (`Reporter`: 🚀, the live
+ * progress comment and its edits, one stale notice, exactly one closing
+ * comment) and its recoveries (`RunRecoveries`).
  * The agent says what happened (`turnStarted`, `toolCalled`, `turnEnded`,
  * ...); this decides who is told and how, redacted with the run's token.
  * Nothing here throws into a turn or waits on the command center. Pure
@@ -17,6 +18,7 @@ import { RunRecoveries, type RecoveryStorage } from "../run/recoveries";
 import type { Logger } from "../run/log";
 import { noticeEvent } from "./notice-event";
 import { closingNotice, rocketNotice, staleNotice, type RunRef } from "./notices";
+import { progressEditNotice, progressFinalNotice, progressNotice } from "./progress";
 import type { OutboxEntry, OutboxStorage } from "./outbox";
 import { Reporter, type ReporterDeps } from "./reporter";
 
@@ -87,10 +89,26 @@ export class RunReports {
     void this.#center.dispatched(run, this.#deps.session(), submissionId, at, continuedBy);
   }
 
-  /** Its turn began: the command center hears it, and the triggering comment gets 🚀 once. */
-  async turnStarted(submissionId: string, at: number, rocket: { run: RunRef; commentId: number } | null): Promise<void> {
+  /** Its turn began: the command center hears it, and the triggering comment (an issue comment, or a review comment) gets 🚀 once. */
+  async turnStarted(
+    submissionId: string,
+    at: number,
+    rocket: { run: RunRef; commentId: number } | { run: RunRef; reviewCommentId: number } | null
+  ): Promise<void> {
     void this.#center.send({ type: "turn-started", session: this.#deps.session(), submissionId, at });
-    if (rocket) await this.#issue.post(rocketNotice(rocket.run, rocket.commentId));
+    if (rocket) await this.#issue.post(rocketNotice(rocket.run, "commentId" in rocket ? rocket.commentId : { reviewCommentId: rocket.reviewCommentId }));
+  }
+
+  /** The run's progress comment is created with `text` (once: its notice is keyed by the submission). */
+  async progressStarted(run: RunRef, text: string): Promise<void> {
+    // No GitHub to post to: the closing message says so in the log (`github:off`); the progress comment is not worth a line.
+    if (!this.#issue.enabled) return;
+    await this.#issue.post(progressNotice(run, text));
+  }
+
+  /** The progress comment's next edit, at most one per `minIntervalMs`, coalesced to the latest text; never after the run's end. */
+  async progressChanged(run: RunRef, text: string, minIntervalMs: number): Promise<void> {
+    await this.#issue.revise(progressEditNotice(run, text, minIntervalMs));
   }
 
   /** A tool call settled; `ok` is false when the tool threw. */
@@ -131,12 +149,17 @@ export class RunReports {
 
   /**
    * The run ended, as `ending` says: its one closing comment is queued
-   * first (when the run is known), then the command center hears how it
+   * first (when the run is known), with its progress comment's end (the
+   * pointer to it, sent once it is posted), then the command center hears how it
    * ended, with the tokens it used when the provider reported any, what
    * they cost, and whether it ran on the scripted model.
    */
   async turnEnded(submissionId: string, ended: { run: RunRef | null; ending: RunEnding; usage?: RunUsage; cost?: Cost; at: number }): Promise<void> {
-    if (ended.run) await this.#issue.post(closingNotice(ended.run, ended.ending));
+    if (ended.run) {
+      await this.#issue.post(closingNotice(ended.run, ended.ending));
+      // The progress comment's last edit points to it; a pending edit is dropped.
+      await this.#issue.finishProgress(progressFinalNotice(ended.run));
+    }
     this.#recoveries.forget(submissionId);
     const { ending, usage } = ended;
     const error = endingError(ending);

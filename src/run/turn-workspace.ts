@@ -9,6 +9,9 @@
  * from). The container holds no credential: it gets the run's bot, for
  * git's identity, and nothing else.
  *
+ * The repository's settings, once read, are told through `onSettings`
+ * (ThinkAgent creates the live progress comment then).
+ *
  * ThinkAgent wires it with its storage and its WorkspaceAgent; nothing here
  * reaches a binding itself. A failed preparation is kept for the closing
  * comment (`recordSetupFailure`) before it is thrown into the turn.
@@ -41,6 +44,8 @@ export type TurnWorkspaceDeps = {
   /** The App's bot login the run acts as, when there is one. */
   botLogin: (run: RunContext) => string | undefined;
   onStep: PrepareDeps["onStep"];
+  /** The repository's run settings were read, before the clone (the progress comment is created then). */
+  onSettings?: PrepareDeps["onSettings"];
   recordSetupFailure: (submissionId: string, failure: SetupFailure) => Promise<void>;
   log: (event: string, fields: Record<string, unknown>) => void;
 };
@@ -57,6 +62,7 @@ export class TurnWorkspace {
       exec: async (input) => this.#exec(input, await deps.turn()),
       redact: deps.redact,
       onStep: deps.onStep,
+      ...(deps.onSettings ? { onSettings: deps.onSettings } : {}),
       log: deps.log,
       now: () => Date.now()
     });

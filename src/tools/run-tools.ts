@@ -1,7 +1,7 @@
 /**
  * The tools a run's model has beside Think's own file tools and skills:
  * `bash` (the workspace's two shells), `publish_reproduction`,
- * `open_pull_request` and `report_result`. Each is a thin description over
+ * `open_pull_request`, `update_plan` and `report_result`. Each is a thin description over
  * one call of the run's; what the calls do (the write policy, the outbox,
  * the publisher) lives in their own modules. ThinkAgent passes the calls.
  */
@@ -11,6 +11,8 @@ import type { OpenPullRequestInput, OpenPullRequestResult } from "../run/open-pu
 import { createBashTool, type BashInput, type BashResult } from "./bash-tool";
 import { createFetchAttachmentTool } from "./fetch-attachment-tool";
 import { createOpenPullRequestTool } from "./open-pull-request-tool";
+import { createPlanTool } from "./plan-tool";
+import type { PlanStep } from "../report/progress";
 import { createPublishReproductionTool } from "./publish-reproduction-tool";
 import { createReportResultTool } from "./report-result-tool";
 
@@ -20,6 +22,8 @@ export type RunToolCalls = {
   publish: Parameters<typeof createPublishReproductionTool>[0]["publish"];
   openPullRequest(input: OpenPullRequestInput): Promise<OpenPullRequestResult>;
   fetchAttachment: Parameters<typeof createFetchAttachmentTool>[0]["fetch"];
+  /** Record the plan for the running submission (the progress comment shows it). */
+  recordPlan(steps: PlanStep[]): Promise<void>;
   /** Record the result for the running submission; false when none runs. */
   recordResult(result: RunResult): Promise<boolean>;
 };
@@ -30,6 +34,7 @@ export function createRunTools(calls: RunToolCalls): ToolSet {
     publish_reproduction: createPublishReproductionTool({ publish: (input) => calls.publish(input) }),
     open_pull_request: createOpenPullRequestTool({ open: (input) => calls.openPullRequest(input) }),
     fetch_attachment: createFetchAttachmentTool({ fetch: (input) => calls.fetchAttachment(input) }),
+    update_plan: createPlanTool({ record: (steps) => calls.recordPlan(steps) }),
     report_result: createReportResultTool({ record: (result) => calls.recordResult(result) })
   };
 }

@@ -18,7 +18,10 @@
  * The repository (its default branch is `main`), opening a pull request
  * (as the App's bot, 422 when its head has one open already) and updating
  * one are what `open_pull_request` asks; `DELETE /installation/token` is a
- * revocation (204, recorded with the token it revoked in `revoked`).
+ * revocation (204, recorded with the token it revoked in `revoked`). A
+ * comment can be edited (`PATCH …/issues/comments/:id`, the progress
+ * comment; 404 for one it does not hold), and a pull request review comment
+ * reacted on (`POST …/pulls/comments/:id/reactions`).
  */
 import { http, HttpResponse, type RequestHandler } from "msw";
 import { setupServer } from "msw/node";
@@ -177,6 +180,33 @@ export class FakeGitHub {
         if (refused) return refused;
         if (failure && failure !== "lost") return failed(failure);
         return HttpResponse.json({ id: this.#nextId++, content: call.body?.content }, { status: 201 });
+      }),
+      // 🚀 on a pull request review comment (a line comment of the diff): GitHub's reaction, 201.
+      http.post(`${base}/repos/:owner/:repo/pulls/comments/:id/reactions`, async ({ request }) => {
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const id = this.#nextId++;
+        return HttpResponse.json(
+          { id, node_id: `REA_test${id}`, user: { ...TEST_BOT, id: 9001 }, content: call.body?.content, created_at: new Date().toISOString() },
+          { status: 201 }
+        );
+      }),
+      // An edit of a comment (the progress comment): GitHub's issue comment, 200; 404 for one it does not have.
+      http.patch(`${base}/repos/:owner/:repo/issues/comments/:id`, async ({ request, params }) => {
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const prefix = `${params.owner}/${params.repo}#`.toLowerCase();
+        const comment = [...this.#comments.entries()]
+          .filter(([key]) => key.startsWith(prefix))
+          .flatMap(([, comments]) => comments)
+          .find((candidate) => candidate.id === Number(params.id));
+        if (!comment) return HttpResponse.json({ message: "Not Found", status: "404" }, { status: 404 });
+        comment.body = String(call.body?.body);
+        comment.updated_at = new Date().toISOString();
+        if (failure === "lost") return HttpResponse.error();
+        return HttpResponse.json(comment);
       }),
       http.post(`${base}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
         const { call, failure, refused } = await record(request, pathOf(request));

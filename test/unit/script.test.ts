@@ -68,8 +68,28 @@ describe("planScript", () => {
   const resultOf = (plan: ReturnType<typeof planScript>) =>
     (plan.find((step) => step.kind === "tool" && step.toolName === "report_result") as unknown as { input: { outcome: string; summary: string; steps?: string[] } }).input;
 
+  it("ticks a plan with update_plan as the demonstration goes, its last one with every step but the result done", () => {
+    const updates = planScript("reproduce this issue").flatMap((step) =>
+      step.kind === "tool" && step.toolName === "update_plan" ? [(step.input as { steps: Array<{ status: string }> }).steps.map((s) => s.status)] : []
+    );
+    expect(updates).toEqual([
+      ["in_progress", "pending", "pending", "pending"],
+      ["done", "in_progress", "pending", "pending"],
+      ["done", "done", "in_progress", "pending"],
+      ["done", "done", "done", "in_progress"]
+    ]);
+  });
+
+  it("plays TEST: plan as update_plan, with an object or a bare array of steps", () => {
+    const steps = [{ text: "Reproduce", status: "in_progress" }];
+    expect(planScript(`TEST: plan ${JSON.stringify({ steps })}`)[0]).toMatchObject({ kind: "tool", toolName: "update_plan", input: { steps } });
+    expect(planScript(`TEST: plan ${JSON.stringify(steps)}`)[0]).toMatchObject({ kind: "tool", toolName: "update_plan", input: { steps } });
+    expect(planScript("TEST: plan {nope")[0]).toMatchObject({ kind: "reply" });
+  });
+
   it("plays a whole reproduction without directives: skill, files, a shell check, a refused request, a page, reproduced", () => {
-    const plan = planScript("reproduce this issue");
+    // The plan's updates are their own test: here, the work.
+    const plan = planScript("reproduce this issue").filter((step) => !(step.kind === "tool" && step.toolName === "update_plan"));
     expect(toolsOf(plan)).toEqual([
       "activate_skill",
       "ls",
