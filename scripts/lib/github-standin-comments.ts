@@ -1,16 +1,19 @@
 /**
  * Comments on an issue's or a pull request's conversation: posted by the
  * caller on any issue number (422 when blank or over 65,536 characters),
- * listed in ascending id order, filtered by `since`, a page at a time. A
- * user's new comment comes back with its event, for the webhook delivery.
+ * listed in ascending id order, filtered by `since`, a page at a time, and
+ * edited by id (`issues/update-comment`: the progress comment; 404 for an id
+ * the repository does not have, 422 as a post for its body). A user's new
+ * comment comes back with its event, for the webhook delivery.
  */
 
 import type { StandinAccounts } from "./github-standin-accounts";
-import { bodyTooLong, isTooLong, numberKey, pageOf, validationFailed, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
+import { bodyTooLong, isTooLong, notFound, numberKey, pageOf, validationFailed, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
 import type { StandinIssues } from "./github-standin-issues";
 import type { StandinPulls } from "./github-standin-pulls";
 
 const COMMENT_DOCS_URL = "https://docs.github.com/rest/issues/comments#create-an-issue-comment";
+const UPDATE_DOCS_URL = "https://docs.github.com/rest/issues/comments#update-an-issue-comment";
 
 type Comment = Record<string, unknown> & { id: number; updated_at: string };
 
@@ -90,6 +93,23 @@ export class StandinComments {
           }
         : {})
     };
+  }
+
+  /** A comment's new body, by its id in the repository; its `updated_at` moves, so a `since` listing finds it. */
+  update(call: StandinCall): StandinAnswer {
+    const { owner, repo, comment_id } = call.params;
+    const text = (call.body as { body: string }).body;
+    if (text.trim() === "") return validationFailed("IssueComment", "missing_field", "body", "body cannot be blank", UPDATE_DOCS_URL);
+    if (isTooLong(text)) return bodyTooLong("IssueComment", UPDATE_DOCS_URL);
+    const prefix = `${owner}/${repo}#`.toLowerCase();
+    const comment = [...this.#comments.entries()]
+      .filter(([key]) => key.startsWith(prefix))
+      .flatMap(([, comments]) => comments)
+      .find((candidate) => candidate.id === Number(comment_id));
+    if (!comment) return notFound(UPDATE_DOCS_URL);
+    comment.body = text;
+    comment.updated_at = this.#basics.iso();
+    return { status: 200, body: comment };
   }
 
   list(call: StandinCall): StandinAnswer {

@@ -99,6 +99,8 @@ export class GitHubStandinState {
         return this.#comments.post(call);
       case "issues/list-comments":
         return this.#comments.list(call);
+      case "issues/update-comment":
+        return this.#comments.update(call);
       case "users/get-authenticated":
         return this.#accounts.authenticatedUser(call.caller ?? { kind: "anonymous" });
       case "users/get-by-username":
