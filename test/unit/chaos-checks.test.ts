@@ -10,6 +10,7 @@ import type { TranscriptMessage } from "../../scripts/lib/dev-api";
 import {
   checkRun,
   countClosingComments,
+  countProgressComments,
   expectedThreadStatus,
   failuresByCheck,
   findTokens,
@@ -77,6 +78,12 @@ describe("checkRun", () => {
     expect(checkRun(observed({ closingComments: 2 }))[0]!.detail).toContain("2 closing comments");
   });
 
+  it("3: at most one progress comment (none is fine: progress: false, or a run with no GitHub)", () => {
+    expect(checksOf(observed({ progressComments: 0 }))).toEqual([]);
+    expect(checksOf(observed({ progressComments: 1 }))).toEqual([]);
+    expect(checkRun(observed({ progressComments: 2 }))[0]).toMatchObject({ check: "one-closing", detail: expect.stringContaining("2 progress comments") });
+  });
+
   it("4: a line twice, a stray line, a step run without its line, a completed run missing a step", () => {
     expect(checkRun(observed({ counter: [LINES[0]!, LINES[0]!, LINES[1]!] }))).toEqual([
       { check: "once-only", runId: "r1", detail: `step ${LINES[0]} ran 2 times (its line is in the counter file 2 times)` }
@@ -136,6 +143,17 @@ describe("countClosingComments", () => {
     ];
     expect(countClosingComments(records, "sub-1")).toBe(2);
     expect(countClosingComments(records, "sub-3")).toBe(0);
+  });
+
+  it("counts progress comments by their creations, not their edits (PATCH)", () => {
+    const progress = noticeMarker(noticeId("sub-1", "progress"));
+    const records = [
+      comment(`${progress}\nworking`),
+      { method: "PATCH", path: "/repos/acme/widgets/issues/comments/9", operation: "issues/update-comment", body: { body: `${progress}\nfinished` } },
+      comment(`${marker}\ndone`)
+    ];
+    expect(countProgressComments(records, "sub-1")).toBe(1);
+    expect(countClosingComments(records, "sub-1")).toBe(1);
   });
 });
 

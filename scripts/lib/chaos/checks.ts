@@ -6,7 +6,8 @@
  *   1 terminal       the agent's submission status is terminal
  *   2 center-status  the command center's thread for the session shows the
  *                    run's submission, in the status its ending maps to
- *   3 one-closing    exactly one closing comment per run on the stand-in
+ *   3 one-closing    exactly one closing comment per run on the stand-in,
+ *                    and at most one progress comment
  *   4 once-only      every step's counter line is in the workspace once
  *   5 no-token       no run's fake installation token anywhere we can read
  *
@@ -19,7 +20,7 @@ import { noticeId, noticeMarker } from "../../../src/report/notices";
 export const CHECKS = {
   terminal: "1 every run reached a terminal state",
   "center-status": "2 the command center agrees with the agent",
-  "one-closing": "3 exactly one closing comment per run",
+  "one-closing": "3 exactly one closing comment and at most one progress comment per run",
   "once-only": "4 no tool command executed twice",
   "no-token": "5 no token anywhere"
 } as const;
@@ -39,6 +40,8 @@ export type RunObservation = {
   thread: { status: string; submissionId: string } | null;
   /** Comments the stand-in created carrying this submission's closing marker. */
   closingComments: number;
+  /** Comments the stand-in created carrying this submission's progress marker (absent: none counted). */
+  progressComments?: number;
   /** Every step's counter line, in order. */
   lines: string[];
   /** Bash calls with a result in the transcript, by counter line. */
@@ -86,6 +89,7 @@ export function checkRun(run: RunObservation): Failure[] {
   }
 
   if (run.closingComments !== 1) fail("one-closing", `${run.closingComments} closing comments on the stand-in, not 1`);
+  if ((run.progressComments ?? 0) > 1) fail("one-closing", `${run.progressComments} progress comments on the stand-in, not at most 1`);
 
   if (run.counter === null) {
     fail("once-only", "the counter file could not be read back");
@@ -140,7 +144,16 @@ export type CommentRecord = { method: string; path: string; body: unknown; opera
  * answer the Worker never saw (killed mid-request) still created one.
  */
 export function countClosingComments(records: readonly CommentRecord[], submissionId: string): number {
-  const marker = noticeMarker(noticeId(submissionId, "closing"));
+  return countMarkedComments(records, submissionId, "closing");
+}
+
+/** The same for the run's progress comment: its creations (its edits are PATCHes, not comments). */
+export function countProgressComments(records: readonly CommentRecord[], submissionId: string): number {
+  return countMarkedComments(records, submissionId, "progress");
+}
+
+function countMarkedComments(records: readonly CommentRecord[], submissionId: string, kind: "closing" | "progress"): number {
+  const marker = noticeMarker(noticeId(submissionId, kind));
   return records.filter((record) => {
     if (record.method !== "POST" || record.refused !== undefined || record.fault !== undefined) return false;
     if (record.operation !== undefined ? record.operation !== "issues/create-comment" : !record.path.endsWith("/comments")) return false;
@@ -153,5 +166,5 @@ export function countClosingComments(records: readonly CommentRecord[], submissi
 export function formatObservation(run: RunObservation): string {
   const thread = run.thread === null ? "no thread" : `${run.thread.status}${run.thread.submissionId === run.submissionId ? "" : ` (of ${run.thread.submissionId})`}`;
   const counter = run.counter === null ? "unreadable" : `${run.counter.length} lines for ${run.lines.length} steps`;
-  return `${run.runId}: agent ${run.status ?? "unknown"} · command center ${thread} · ${run.closingComments} closing comment(s) · counter ${counter}`;
+  return `${run.runId}: agent ${run.status ?? "unknown"} · command center ${thread} · ${run.closingComments} closing comment(s) · ${run.progressComments ?? 0} progress comment(s) · counter ${counter}`;
 }

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startGitHubStandin, type GitHubStandin } from "../github-standin";
 import { dispatchResultSchema, isTerminalStatus, messagesPath, messagesResponseSchema, type MessagesResponse } from "../dev-api";
-import { checkRun, countClosingComments, findTokens, type Failure, type RunObservation } from "./checks";
+import { checkRun, countClosingComments, countProgressComments, findTokens, type Failure, type RunObservation } from "./checks";
 import { readCounterInstruction, type ChaosPlan, type RunPlan } from "./plan";
 import { KillableRuntime, sleep as pause } from "./runtime";
 import { formatStage, logEvents, runStage } from "./timeline";
@@ -125,6 +125,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       status: entry.status,
       thread: entry.thread,
       closingComments: entry.closingComments,
+      progressComments: entry.progressComments,
       lines: entry.run.plan.steps.map((step) => step.line),
       stepResults: stepResults(transcripts[index]!.messages, entry.run.plan.steps),
       interrupted: interruptedSteps(transcripts[index]!.messages, entry.run.plan.steps),
@@ -198,6 +199,7 @@ type Settled = {
   status: RunObservation["status"];
   thread: RunObservation["thread"];
   closingComments: number;
+  progressComments: number;
   /** The raw snapshot this was read from (the token check reads it). */
   centerText: string;
 };
@@ -243,6 +245,7 @@ async function observe(baseUrl: string, runs: Dispatched[], standin: GitHubStand
       status: statuses[index]!.submission?.status ?? null,
       thread: thread ? { status: thread.status, submissionId: thread.submissionId } : null,
       closingComments: countClosingComments(records, run.submissionId),
+      progressComments: countProgressComments(records, run.submissionId),
       centerText
     };
   });
