@@ -39,6 +39,7 @@ export const E2E_BROWSER_FILES = [
   "tests-e2e/eval-report.test.ts",
   "tests-e2e/health-banner.test.ts",
   "tests-e2e/operator-view.test.ts",
+  "tests-e2e/progress-comment.test.ts",
   "tests-e2e/repro-pages.test.ts",
   "tests-e2e/eval.test.ts",
   "tests-e2e/chaos.test.ts"
