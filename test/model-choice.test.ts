@@ -1,7 +1,7 @@
 /**
  * A model per repository, through real Think turns: `model:` in the
  * repository's `.github/agent-think.yml` (GitHub as MSW plays it) picks a
- * model MODELS_ALLOWED allows (test/wrangler.jsonc allows gpt-5.4-test and
+ * model MODELS_ALLOWED allows (these sessions allow gpt-5.4-test and
  * claude-opus-test beyond the deployment's gpt-5.5-test and claude-test),
  * and its steps go to that model's provider through the gateway
  * (src/model/run-models.ts, allowed-models.ts); the deployment's model of
@@ -23,6 +23,8 @@ const server = serveGitHub(github);
 
 const TOKEN = "ghs_modelChoiceRunTOKEN0000000000000";
 const NUMBER = 30;
+/** What the operator allows beyond the deployment's gpt-5.5-test and claude-test (TEST_GATEWAY_ENV). */
+const ALLOWED = "gpt-5.4-test,claude-opus-test";
 
 /** A run on a new repository whose config is `config` (none when undefined), to its end, with what each provider was asked. */
 async function run(config: string | undefined, answer: Parameters<typeof providerHandlers>[0]) {
@@ -32,6 +34,7 @@ async function run(config: string | undefined, answer: Parameters<typeof provide
   server.use(...providerHandlers(answer, recorded));
   const session = sessionName(repo, NUMBER);
   GatewayThinkAgent.withGitHub.add(session);
+  GatewayThinkAgent.modelEnvFor.set(session, { MODELS_ALLOWED: ALLOWED });
   const agent = await agentFor(session, env.GatewayThinkAgent);
   const { result, lines } = await captureConsole(async () => {
     const { submissionId } = await agent.startRun({
