@@ -48,8 +48,8 @@ export class RunBudgets {
       budgetTokens: budgetTokens(this.#prices(), step),
       finishReason: step.finishReason,
       cost: priceStep(this.#prices(), step),
-      model: servedModel(step),
-      ...(step.model.provider === this.#deps.scriptedProvider ? { scripted: true } : {})
+      // A scripted step says so; no model served it.
+      ...(step.model.provider === this.#deps.scriptedProvider ? { scripted: true } : { model: servedModel(step) })
     });
   }
 

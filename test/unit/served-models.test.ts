@@ -51,6 +51,14 @@ describe("the served models of a run", () => {
     expect((await ledger.usage("s1"))?.cost?.usd).toBeGreaterThan(0);
   });
 
+  it("leave out the scripted model's steps, which say they are scripted instead", async () => {
+    const ledger = new RunLedger(memoryStorage());
+    const budgets = new RunBudgets({ ledger, limits: () => ({ tokens: 0, cost: 0, prices: undefined }), scriptedProvider: "scripted", log: () => {} });
+    await budgets.stepFinished("s1", { usage: { inputTokens: 1, outputTokens: 1 }, model: { modelId: "scripted", provider: "scripted" } });
+    expect(await ledger.usage("s1")).toMatchObject({ scripted: true });
+    expect((await ledger.usage("s1"))?.models).toBeUndefined();
+  });
+
   it(`keep at most ${MAX_SERVED_MODELS}`, async () => {
     const ledger = new RunLedger(memoryStorage());
     for (let i = 0; i < MAX_SERVED_MODELS + 2; i++) await ledger.addStep("s1", { inputTokens: 1, outputTokens: 1, model: `gpt-${i}` });
