@@ -68,8 +68,10 @@ describe("--model", () => {
     expect((parse(["--target", "local"]) as { args: object }).args).not.toHaveProperty("model");
   });
 
-  it("needs --standin locally, and --standin only locally", () => {
-    expect(parse(["--target", "local", "--model", "gpt-5.4"])).toMatchObject({ ok: false, error: expect.stringMatching(/^--target local --model needs --standin URL/) });
+  it("seeds the stand-in npm start runs unless --standin names another, and takes --standin only locally", () => {
+    expect(parse(["--target", "local", "--model", "gpt-5.4"])).toMatchObject({ ok: true, args: { standin: "http://127.0.0.1:8790" } });
+    expect(parseEvalArgs(["--target", "local", "--model", "gpt-5.4"], { GITHUB_STANDIN_PORT: "9100" })).toMatchObject({ ok: true, args: { standin: "http://127.0.0.1:9100" } });
+    expect((parse(["--target", "local"]) as { args: object }).args).not.toHaveProperty("standin");
     const github = parseEvalArgs(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example", "--model", "gpt-5.4", "--standin", "http://x"], { GITHUB_TOKEN: "t" });
     expect(github).toEqual({ ok: false, error: "--standin is for --target local" });
     expect(parseEvalArgs(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example", "--model", "gpt-5.4"], { GITHUB_TOKEN: "t" })).toMatchObject({

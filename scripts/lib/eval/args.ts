@@ -19,9 +19,10 @@ export const USAGE = `npm run eval -- --target local|github [options]
   --scripted               append each case's scripted directives (the offline scripted model)
   --model ID               run every case on this model: model: in the repository's
                            .github/agent-think.yml (the Worker's MODELS_ALLOWED must allow it);
-                           github: one commit to the sandbox, put back after; local: needs --standin
+                           github: one commit to the sandbox, put back after; local: seeded in the stand-in
   --standin URL            local: the GitHub stand-in the local Worker reads (its GITHUB_API_URL),
                            where --model seeds each case repository's config
+                           (default npm start's: http://127.0.0.1:GITHUB_STANDIN_PORT, 8790)
   --concurrency N          cases at a time (default 2)
   --cost-cap USD           no case starts once the runs cost this much in all (default 10)
   --out DIR                where report.json and report.html go (default eval-results/<time>)
@@ -131,9 +132,8 @@ export function parseEvalArgs(argv: string[], env: Record<string, string | undef
   };
   if (target === "local") {
     if (values.dashboard !== undefined || values["keep-open"]) return { ok: false, error: "--dashboard and --keep-open are for --target github" };
-    if (model !== undefined && standin === undefined) {
-      return { ok: false, error: "--target local --model needs --standin URL: the GitHub stand-in the local Worker reads, where each case repository's .github/agent-think.yml says the model" };
-    }
+    // npm start runs the stand-in the local Worker reads on GITHUB_STANDIN_PORT (scripts/start.ts).
+    if (model !== undefined && standin === undefined) return { ok: true, kind: "run", args: { ...args, standin: `http://127.0.0.1:${env.GITHUB_STANDIN_PORT || "8790"}` } };
     return { ok: true, kind: "run", args };
   }
   if (standin !== undefined) return { ok: false, error: "--standin is for --target local" };

@@ -50,7 +50,7 @@ export class LocalTarget implements EvalTarget {
   /** `--model`: `model:` in each case repository's .github/agent-think.yml, on the stand-in the local Worker reads (pick-model.ts). */
   pickModel(model: string, repos: readonly string[]): Promise<() => Promise<void>> {
     const standin = this.#options.standinUrl;
-    if (!standin) throw new Error("--target local --model needs --standin: the GitHub stand-in the local Worker reads (its GITHUB_API_URL)");
+    if (!standin) throw new Error("--model needs the GitHub stand-in the local Worker reads (--standin, its GITHUB_API_URL)");
     return pickModelOnStandin(standin, repos, model);
   }
 
