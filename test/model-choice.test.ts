@@ -99,13 +99,15 @@ describe("a model per repository", () => {
     );
   });
 
-  // Needs src/report/run-reports.ts's turnEnded to copy `usage.models` into the event (docs/model-setup.md, "What is verified").
+  // Waits on the turn-ended event and the footer carrying the served models: src/report/run-reports.ts, notices.ts and src/run/run-closing.ts.
   it.skip("records the model that served the steps in the command center's run record", async () => {
-    const { status, session, submissionId } = await run("version: 1\nmodel: claude-opus-test\n", { openai: unused, anthropic: () => anthropicText("opus answered") });
+    const { status, session, submissionId, repo } = await run("version: 1\nmodel: claude-opus-test\n", { openai: unused, anthropic: () => anthropicText("opus answered") });
     expect(status.status).toBe("completed");
     await waitForThread(session);
     const detail = await (await commandCenter(env)).threadDetail(session);
     // The recorded answer names the model the Anthropic stand-in says it is (providers.ts: claude-test).
     expect(detail?.runs.find((entry) => entry.submissionId === submissionId)?.models).toEqual(["claude-test"]);
+    // The closing comment's footer names it too.
+    expect(await github.closingComment(repo, NUMBER)).toMatch(/<sub>agent-think · .* · claude-test · \[thread\]/);
   });
 });
