@@ -270,7 +270,8 @@ function reproductionDemo(asked: string): ScriptStep[] {
   return [
     { kind: "tool", toolName: "activate_skill", input: { name: "reproduce" }, say: "Scripted demonstration (no model is configured). Activating the reproduce skill." },
     demoPlanStep(0, "Making the plan."),
-    { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace." },
+    // A second's pause after the plan: the progress comment, created as the run began, is edited live with it.
+    { kind: "tool", toolName: "ls", input: { path: "/workspace" }, say: "Looking at the workspace.", delayMs: DEMO_PLAN_PAUSE_MS },
     {
       kind: "tool",
       toolName: "bash",
@@ -315,6 +316,9 @@ function reproductionDemo(asked: string): ScriptStep[] {
     }
   ];
 }
+
+/** How long the demonstration waits after its first plan (its progress comment's creation and first edit go out meanwhile). */
+export const DEMO_PLAN_PAUSE_MS = 1_000;
 
 /** The demonstration's plan, as the live progress comment shows it. */
 const DEMO_PLAN = ["Write the smallest reproduction of the stand-in bug", "Run its check in the worker shell", "Publish a page a maintainer can open", "Report the result"];

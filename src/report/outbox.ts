@@ -222,7 +222,7 @@ export async function deliver(pendingEntry: OutboxEntry, deps: DeliveryDeps): Pr
 const isEdit = (entry: Notice) => entry.kind === "progress-edit" || entry.kind === "progress-final";
 
 /** How often a progress edit waits for the comment it edits (or the closing comment it points to) before it is tried again. */
-const EDIT_WAIT_MS = 2_000;
+const EDIT_WAIT_MS = 1_000;
 
 /**
  * What a progress edit patches, and with what: the progress comment once it

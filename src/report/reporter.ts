@@ -92,7 +92,9 @@ export class Reporter {
    */
   async revise(notice: Notice): Promise<void> {
     if (!this.enabled || notice.body === undefined) return;
-    if (!(await this.#outbox.get(noticeId(notice.submissionId, "progress")))) return;
+    const created = await this.#outbox.get(noticeId(notice.submissionId, "progress"));
+    // No progress comment, or one GitHub never took: there is nothing to edit.
+    if (!created || created.state === "failed") return;
     if (await this.#outbox.get(noticeId(notice.submissionId, "progress-final"))) return;
     const redact = this.#deps.redact ?? ((text: string) => text);
     const body = capBody(redact(notice.body), MAX_COMMENT_BODY_CHARS);
@@ -135,14 +137,10 @@ export class Reporter {
   }
 
   #kick(): void {
-    this.#deps.waitUntil(
-      (async () => {
-        await this.#deps.scheduleDelivery(DELIVERY_BACKSTOP_MS);
-        await this.deliverPending();
-      })().catch((error: unknown) =>
-        this.#deps.log("github:deliver-failed", { error: error instanceof Error ? error.message : String(error) })
-      )
-    );
+    const failed = (error: unknown) => this.#deps.log("github:deliver-failed", { error: error instanceof Error ? error.message : String(error) });
+    // Side by side: writing the backstop's schedule can wait for a running turn, and a progress comment cannot.
+    this.#deps.waitUntil(this.#deps.scheduleDelivery(DELIVERY_BACKSTOP_MS).catch(failed));
+    this.#deps.waitUntil(this.deliverPending().catch(failed));
   }
 
   entries(): Promise<OutboxEntry[]> {
