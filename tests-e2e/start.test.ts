@@ -84,12 +84,25 @@ async function refusals(): Promise<StandinRecord[]> {
   return ((await (await fetch(`${started.standinUrl}/_standin/refusals`)).json()) as { refusals: StandinRecord[] }).refusals;
 }
 
-/** The stand-in's records for one issue once its closing comment is in (and a moment more, to catch a second). */
+const bodyOf = (record: StandinRecord) => String((record.body as { body?: unknown } | undefined)?.body ?? "");
+
+/**
+ * The stand-in's records for one issue (its comments, the progress comment's
+ * edits, the reaction) once its closing comment is in and the progress
+ * comment points to it (and a moment more, to catch a second).
+ */
 async function recordsForIssue(repo: string, issue: number, commentId: number): Promise<StandinRecord[]> {
   const mine = (all: StandinRecord[]) =>
-    all.filter((record) => record.path === `/repos/${repo}/issues/${issue}/comments` || record.path === `/repos/${repo}/issues/comments/${commentId}/reactions`);
+    all.filter(
+      (record) =>
+        record.path === `/repos/${repo}/issues/${issue}/comments` ||
+        record.path === `/repos/${repo}/issues/comments/${commentId}/reactions` ||
+        (record.method === "PATCH" && record.path.startsWith(`/repos/${repo}/issues/comments/`) && bodyOf(record).includes(":progress -->"))
+    );
+  const ended = (calls: StandinRecord[]) =>
+    calls.some((record) => record.method === "POST" && bodyOf(record).includes(":closing -->")) && calls.some((record) => bodyOf(record).includes("See the result below"));
   const deadline = Date.now() + 30_000;
-  while (!mine(await records()).some((record) => record.path.endsWith("/comments") && record.method === "POST")) {
+  while (!ended(mine(await records()))) {
     if (Date.now() > deadline) throw new Error(`no comment for ${repo}#${issue}\n${started.output().slice(-4_000)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -104,15 +117,21 @@ describe("npm start", () => {
     expect(started.output()).toMatch(/seed:r2: local .* uploaded \d+/);
   });
 
-  it("ends the scripted reproduce demonstration with 🚀, one result comment and a page it links, on the GitHub stand-in", async () => {
+  it("ends the scripted reproduce demonstration with 🚀, a progress comment, one result comment and a page it links, on the GitHub stand-in", async () => {
     const { session } = await dispatch({ repo: "acme/widgets", issueNumber: 3, commentId: 9301, requestedBy: { login: "alice" } });
     const calls = await recordsForIssue("acme/widgets", 3, 9301);
-    expect(calls.map((call) => [call.method, call.path])).toEqual([
-      ["POST", "/repos/acme/widgets/issues/comments/9301/reactions"],
-      ["POST", "/repos/acme/widgets/issues/3/comments"]
-    ]);
-    expect(calls[0]!.body).toEqual({ content: "rocket" });
-    const body = (calls[1]!.body as { body: string }).body;
+    const reactions = calls.filter((call) => call.path.endsWith("/reactions"));
+    expect(reactions.map((call) => call.body)).toEqual([{ content: "rocket" }]);
+    // The progress comment: created, edited with the demonstration's plan, then made a pointer to the result, below it.
+    const posts = calls.filter((call) => call.method === "POST" && call.path.endsWith("/comments"));
+    expect(posts.map((call) => (bodyOf(call).includes(":progress -->") ? "progress" : "closing"))).toEqual(["progress", "closing"]);
+    const edits = calls.filter((call) => call.method === "PATCH");
+    expect(edits.length).toBeGreaterThanOrEqual(2);
+    expect(edits.slice(0, -1).some((call) => bodyOf(call).includes("- [ ] **Write the smallest reproduction of the stand-in bug** _(in progress)_"))).toBe(true);
+    expect(bodyOf(edits.at(-1)!)).toContain("See the result below");
+    expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: ⏳ **agent-think is working on this.**");
+    expect(started.output()).toMatch(/github-standin PATCH \/repos\/acme\/widgets\/issues\/comments\/\d+: ✔️ \*\*agent-think finished\.\*\* See the result below/);
+    const body = bodyOf(posts[1]!);
     expect(body).toContain("### ✅ Reproduced");
     // The demonstration says what it is where a maintainer reads first.
     expect(body).toContain("\n\nScripted demonstration: no model ran");
@@ -138,7 +157,7 @@ describe("npm start", () => {
       instruction: "TEST: run echo trying\nTEST: fail the model went away"
     });
     const calls = await recordsForIssue("acme/widgets", 4, 9401);
-    const comments = calls.filter((call) => call.path.endsWith("/4/comments"));
+    const comments = calls.filter((call) => call.path.endsWith("/4/comments") && bodyOf(call).includes(":closing -->"));
     expect(comments).toHaveLength(1);
     const body = (comments[0]!.body as { body: string }).body;
     expect(body).toContain("❌ **agent-think could not finish this run.**");
