@@ -132,6 +132,14 @@ describe("the progress comment", () => {
     expect(progress!.body).not.toContain("@maintainer");
     expect(closing.body.split("\n")[1]).toBe("@maintainer");
 
+    // Every write with the run's own token, and the token revoked only after the pointer went out.
+    expect(all.every((call) => call.auth === `token ${TOKEN}`)).toBe(true);
+    const deadline = Date.now() + 5_000;
+    while (!github.revoked.includes(TOKEN) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const revocation = github.calls.find((call) => call.method === "DELETE" && call.auth === `token ${TOKEN}`)!;
+    expect(revocation).toBeDefined();
+    expect(github.arrivedAt.get(revocation)!).toBeGreaterThanOrEqual(github.arrivedAt.get(last)!);
+
     // Never edited after the end.
     const count = edits(repo).length;
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS * 2));

@@ -143,6 +143,19 @@ export class Reporter {
     this.#deps.waitUntil(this.deliverPending().catch(failed));
   }
 
+  /**
+   * Whether the run still owes its issue its last messages: the closing
+   * comment, or the progress comment's pointer (queued with it). What the
+   * run holds (its token) must outlive them.
+   */
+  async owesEnding(submissionId: string): Promise<boolean> {
+    const [closing, created, final] = await Promise.all(
+      (["closing", "progress", "progress-final"] as const).map((kind) => this.#outbox.get(noticeId(submissionId, kind)))
+    );
+    if (!closing || closing.state === "pending") return true;
+    return created !== undefined && created.state !== "failed" && (!final || final.state === "pending");
+  }
+
   entries(): Promise<OutboxEntry[]> {
     return this.#outbox.all();
   }

@@ -38,7 +38,7 @@ export type RunReportsDeps = {
   schedule: (inMs: number, callback: "deliverNotices" | "deliverCenterEvents") => Promise<void>;
   waitUntil: (promise: Promise<unknown>) => void;
   log: Logger;
-  /** A run's closing message settled (posted, or given up): what the run held can go (its token is revoked). */
+  /** A run's last messages settled (the closing comment and the progress comment's pointer; posted, or given up): what the run held can go (its token is revoked). */
   closingSettled?: (submissionId: string) => void;
   now?: () => number;
 };
@@ -79,9 +79,18 @@ export class RunReports {
       onSettled: (entry) => {
         const event = noticeEvent(deps.session(), entry, { now: now(), redact: deps.redact });
         if (event) void this.#center.send(event);
-        if (entry.kind === "closing") deps.closingSettled?.(entry.submissionId);
+        // The run's token goes once its last message is out: the closing comment, and the progress comment's pointer after it.
+        if (entry.kind === "closing" || entry.kind === "progress-final") deps.waitUntil(this.#endingSettled(entry.submissionId));
       }
     });
+  }
+
+  async #endingSettled(submissionId: string): Promise<void> {
+    try {
+      if (!(await this.#issue.owesEnding(submissionId))) this.#deps.closingSettled?.(submissionId);
+    } catch (error) {
+      this.#deps.log("github:on-settled-failed", { notice: `${submissionId}:closing`, error: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   /** A run was submitted (a new dispatch, or a continuation `continuedBy` an operator). */
