@@ -44,7 +44,15 @@ afterAll(() => chain?.stop());
 async function closingComment(): Promise<StandinRecord> {
   const deadline = Date.now() + 45_000;
   for (;;) {
-    const posted = standin.records().find((record) => record.method === "POST" && record.path === `/api/v3/repos/${REPO}/issues/${ISSUE}/comments`);
+    // The closing comment by its marker: the run's progress comment is posted to the same path first.
+    const posted = standin
+      .records()
+      .find(
+        (record) =>
+          record.method === "POST" &&
+          record.path === `/api/v3/repos/${REPO}/issues/${ISSUE}/comments` &&
+          String((record.body as { body?: unknown } | undefined)?.body ?? "").includes(":closing -->")
+      );
     if (posted) return posted;
     if (Date.now() > deadline) {
       throw new Error(`no closing comment\n--- agent ---\n${agent.output().slice(-3_000)}\n--- ingress ---\n${ingress.output().slice(-3_000)}`);
