@@ -111,10 +111,25 @@ describe("a review comment that mentions the bot, webhook to finished run", () =
     });
     expect(finished).toMatchObject({ repo: REPO, issueNumber: PULL, status: "done", requestedBy: { login: "alice" } });
     const closings = await eventually("the closing comment", () => {
-      const posted = standin.records().filter((record) => record.operation === "issues/create-comment" && record.path === `/repos/${REPO}/issues/${PULL}/comments`);
+      const posted = standin
+        .records()
+        .filter(
+          (record) =>
+            record.operation === "issues/create-comment" &&
+            record.path === `/repos/${REPO}/issues/${PULL}/comments` &&
+            String((record.body as { body?: unknown }).body).includes(":closing -->")
+        );
       return posted.length > 0 ? posted : undefined;
     });
     expect(closings).toHaveLength(1);
+    // 🚀 when the run started, on the review comment too (GitHub's pulls/comments reactions), and none on an issue comment.
+    expect(
+      standin
+        .records()
+        .filter((record) => record.operation === "reactions/create-for-pull-request-review-comment")
+        .map((record) => (record.body as { content: string }).content)
+    ).toEqual(["eyes", "rocket"]);
+    expect(standin.records().filter((record) => record.path === `/repos/${REPO}/issues/comments/${COMMENT_ID}/reactions`)).toEqual([]);
     const closing = (closings[0]!.body as { body: string }).body;
     expect(closing).toContain("### ❔ Not reproduced");
     expect(closing).toContain("the parser handles this line");
