@@ -206,7 +206,16 @@ export class FakeGitHub {
         comment.body = String(call.body?.body);
         comment.updated_at = new Date().toISOString();
         if (failure === "lost") return HttpResponse.error();
-        return HttpResponse.json(comment);
+        // GitHub's issue-comment: the stored fields and the ones its schema requires besides.
+        const api = `${base}/repos/${params.owner}/${params.repo}/issues`;
+        const issueNumber = comment.html_url.replace(/^.*\/issues\/(\d+)#.*$/, "$1");
+        return HttpResponse.json({
+          ...comment,
+          node_id: `IC_test${comment.id}`,
+          url: `${api}/comments/${comment.id}`,
+          issue_url: `${api}/${issueNumber}`,
+          author_association: "NONE"
+        });
       }),
       http.post(`${base}/repos/:owner/:repo/issues/:number/comments`, async ({ request, params }) => {
         const { call, failure, refused } = await record(request, pathOf(request));
