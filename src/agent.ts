@@ -679,7 +679,7 @@ export class ThinkAgent extends Think<Env> {
       publicBaseUrl: this.env.PUBLIC_BASE_URL,
       githubWebUrl: github.ok ? github.github.web : "",
       ...(typeof requestedBy === "string" ? { requestedBy } : {}),
-      ...(metadata?.continuation === true ? { continued: true } : {})
+      ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
     };
   }
 

@@ -373,6 +373,21 @@ describe("addressing the requester", () => {
     expect(texts[1]!.startsWith("@alice — continued from the dashboard.\n\n**agent-think finished.**\n\nrecovered")).toBe(true);
   });
 
+  it("says a continuation asked for on GitHub was continued from GitHub, still to the one who asked", async () => {
+    const { agent, repo, submissionId } = await start("TEST: fail-once the model is down\nTEST: reply recovered", { requestedBy: "alice" });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("error");
+    await settled(agent, 2);
+    const continued = await (agent as unknown as { continueRun(input: { installationToken: string; fromGitHub: { login: string } }): Promise<{ submissionId: string }> }).continueRun({
+      installationToken: TOKEN,
+      fromGitHub: { login: "bob" }
+    });
+    expect((await waitForStatus(agent, continued.submissionId)).status).toBe("completed");
+    await settled(agent, 3);
+    const texts = github.comments(repo, 7).map((comment) => textOf(comment.body));
+    expect(texts[1]!.startsWith("@alice — continued from GitHub.\n\n**agent-think finished.**\n\nrecovered")).toBe(true);
+    expect(texts[1]).not.toContain("bob");
+  });
+
   it("mentions no bot", async () => {
     const { agent, repo, submissionId } = await start("TEST: reply done", { requestedBy: "dependabot[bot]" });
     await waitForStatus(agent, submissionId);

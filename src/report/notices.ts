@@ -18,8 +18,8 @@
  *
  * One mention per run, ours: the closing message's first line names the
  * requester (`@alice`), so the person who asked is notified of the answer; a
- * continuation's says it was continued from the dashboard, naming no
- * operator. Only a login that a mention cannot misread is mentioned (today's
+ * continuation's says where it was continued from (the dashboard or
+ * GitHub), naming no one who continued it. Only a login that a mention cannot misread is mentioned (today's
  * signup rule, `requesterMention`); a bot, an Enterprise Managed User or an
  * account from before that rule gets no name. Nothing else we write
  * mentions anyone: the stale notice does not (the closing message notifies
@@ -79,14 +79,16 @@ export type RunRef = {
   githubWebUrl?: string;
   /** The login of who asked for the run (the dispatch's commenter); the closing message's first line mentions it when it may (`requesterMention`). */
   requestedBy?: string;
-  /** The run was continued from the dashboard (`ThinkAgent.continueRun`); its closing message says so. */
+  /** The run was continued (`ThinkAgent.continueRun`); its closing message says so. */
   continued?: boolean;
+  /** Where the continuation came from; absent: the dashboard. */
+  continuedFrom?: "github";
   /** What the run took, for the closing message's footer; absent in messages written without it. */
   stats?: RunStats;
 };
 
 /** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
-export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; blocked?: BlockedRequest[] };
+export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; models?: string[]; blocked?: BlockedRequest[] };
 
 /** 🚀 on the triggering comment: an issue comment by id, or `{ reviewCommentId }` for a pull request review comment. */
 export function rocketNotice(run: RunRef, target: number | { reviewCommentId: number }): Notice {
@@ -159,7 +161,8 @@ export function requesterMention(login: string | undefined): string | null {
 /** The closing message's first line and its blank line: to the requester, and for a continuation where it came from; none when neither applies. */
 function openingLines(run: RunRef): string[] {
   const mention = requesterMention(run.requestedBy);
-  const line = run.continued ? (mention ? `${mention} — continued from the dashboard.` : "Continued from the dashboard.") : mention;
+  const where = run.continuedFrom === "github" ? "GitHub" : "the dashboard";
+  const line = run.continued ? (mention ? `${mention} — continued from ${where}.` : `Continued from ${where}.`) : mention;
   return line ? [line, ""] : [];
 }
 
@@ -189,6 +192,7 @@ function footer(run: RunRef): string {
     parts.push(stats.cost ? `cost ${formatCost(stats.cost)}` : "cost unknown");
     const blocked = blockedText(stats.blocked ?? []);
     if (blocked) parts.push(blocked);
+    if (stats.models?.length) parts.push(stats.models.join(" then "));
     if (stats.scripted) parts.push("scripted demonstration: no model ran");
   }
   return `<sub>${parts.join(" · ")} · [thread](${run.threadUrl})</sub>`;

@@ -182,6 +182,7 @@ export class RunReports {
       ...(usage && (usage.input > 0 || usage.output > 0) ? { tokens: { input: usage.input, output: usage.output } } : {}),
       ...(ended.cost ? { cost: ended.cost } : {}),
       ...(usage?.scripted ? { scripted: true } : {}),
+      ...(usage?.models?.length ? { models: usage.models } : {}),
       ...(ending.kind === "result" ? { outcome: ending.result.outcome } : {}),
       at: ended.at
     });

@@ -73,6 +73,7 @@ export class RunClosing {
       toolCalls: facts.toolCalls ?? 0,
       ...(cost ? { cost } : {}),
       ...(facts.usage?.scripted ? { scripted: true } : {}),
+      ...(facts.usage?.models?.length ? { models: facts.usage.models } : {}),
       ...(facts.blocked?.length ? { blocked: facts.blocked } : {})
     };
     const run = await deps.runRef(id, submission.metadata);

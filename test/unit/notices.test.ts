@@ -264,6 +264,13 @@ describe("the closing message, addressed to the requester", () => {
     expect(liveMarkup(text)).toEqual({ ...INERT, mentions: ["@alice"] });
   });
 
+  it("says a continuation asked for on GitHub was continued from GitHub, naming no one who continued it", () => {
+    for (const { kind, first } of openings({ ...run, requestedBy: "alice", continued: true, continuedFrom: "github" })) {
+      expect(first, kind).toBe("@alice — continued from GitHub.");
+    }
+    for (const { kind, first } of openings({ ...run, continued: true, continuedFrom: "github" })) expect(first, kind).toBe("Continued from GitHub.");
+  });
+
   it("mentions only a login GitHub cannot misread: no bot, no Enterprise Managed User, no old-style or malformed name", () => {
     expect(requesterMention("alice")).toBe("@alice");
     expect(requesterMention("a")).toBe("@a");
