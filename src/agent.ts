@@ -211,7 +211,11 @@ export class ThinkAgent extends Think<Env> {
       await this.#ledger.touch(submissionId, Date.now());
       this.#reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());
     },
-    onSettings: (submissionId, settings) => this.#progress.started(submissionId, settings),
+    // A model the operator does not allow ends the run here, before the clone and before any progress comment.
+    onSettings: async (submissionId, settings) => {
+      this.#models.checkSettings(settings);
+      await this.#progress.started(submissionId, settings);
+    },
     recordSetupFailure: (submissionId, failure) => this.#ledger.recordSetupFailure(submissionId, failure),
     log: (event, fields) => this.#log(event, fields)
   });

@@ -94,6 +94,8 @@ describe("a model per repository", () => {
     const closing = await github.closingComment(repo, NUMBER);
     expect(closing).toContain("could not prepare the repository: .github/agent-think.yml is invalid (1 problem).");
     expect(closing).toContain("The model did not start.");
+    // Refused when the config was read, before the clone: no progress comment was ever posted, only the one closing comment.
+    expect(github.comments(repo, NUMBER)).toHaveLength(1);
     expect(closing).toContain(
       '- `model: "gpt-9-unlisted" is not allowed here; the allowed models are gpt-5.5-test, claude-test, gpt-5.4-test, claude-opus-test (the operator\'s MODELS_ALLOWED, docs/model-setup.md)`'
     );
