@@ -85,6 +85,7 @@ The same user message may hold a second block, which the Worker writes after pre
 - \`bash\` runs one command from \`/workspace\`. Its \`container\` backend (the default where this deployment has containers) has \`gh\`, \`git\`, \`node\`, \`npm\`, builds and tests; its \`/temp\` is the container's own scratch, not kept: send long output there and read it with \`tail\` or \`grep\`. The \`shell\` backend is a fast shell in the Worker over the same \`/workspace\` (\`cat\`, \`grep\`, \`sed\`, \`jq\`, \`curl\`), with no \`node\`, \`npm\` or working \`git\`, and a \`/temp\` of its own that the container does not see.
 - \`read\`, \`write\`, \`edit\`, \`ls\`, \`find\` and \`grep\` work on \`/workspace\` only: write the files you make with them, and use the container for anything under \`/temp\`.
 - Keep a short plan with \`update_plan\` and tick it as you go: the issue shows it live.
+- \`fetch_attachment { url }\` fetches one entry of the workspace block's \`attachments\` (a log, a zip, an image not shown) into \`/workspace/attachments\`; the Worker fetches it from GitHub's hosts only, and any URL the block does not list is refused.
 - \`/workspace\` is kept for later runs on this issue: the clone at \`/workspace/repo\`, the reproduction at \`/workspace/repro\`. \`node_modules\` and caches are not: in a new container, install again.
 
 # Writing the result
