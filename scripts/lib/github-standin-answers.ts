@@ -44,6 +44,21 @@ export type CommentEvent = {
   createdAt: string;
 };
 
+/** A user's change to an issue that GitHub delivers as an `issues` webhook: the App's bot or anyone assigned or unassigned, a label added or removed. */
+export type IssueEvent = {
+  action: "assigned" | "unassigned" | "labeled" | "unlabeled";
+  repo: string;
+  issueNumber: number;
+  /** The issue after the change, as `issues/get` answers it (the payload's `issue`). */
+  issue: Record<string, unknown>;
+  /** The assignee added or removed (assigned, unassigned), as GitHub's simple-user. */
+  assignee?: Record<string, unknown>;
+  /** The label added or removed (labeled, unlabeled), as GitHub's label. */
+  label?: Record<string, unknown>;
+  /** Who made the change, as GitHub's simple-user. */
+  sender: Record<string, unknown>;
+};
+
 /** `body` is sent as JSON; `raw`, when set, as the text it is (with `headers`' content-type). */
 export type StandinAnswer = {
   status: number;
@@ -53,6 +68,8 @@ export type StandinAnswer = {
   refusal?: string;
   /** A user's new comment, for the webhook delivery sent after the answer. */
   comment?: CommentEvent;
+  /** A user's changes to an issue, one `issues` delivery each, sent after the answer. */
+  issueEvents?: IssueEvent[];
 };
 
 /** Where the stand-in listens, its one id sequence and its clock: what every part stamps its answers with. */

@@ -1,16 +1,22 @@
 /**
  * Issues created over the API (`issues/create`, numbered with the
  * repository's pull requests, by the caller) and the labels they are given,
- * created on the repository on first use: get, update (retitle, close,
- * reopen, relabel) and add-labels. `issues/get` answers a pull request's
- * number too, as GitHub does (its conversation, with `pull_request`); any
- * other number is GitHub's 404.
+ * created on the repository on first use, and who is assigned: get, update
+ * (retitle, close, reopen, relabel), add-labels, remove-label, add-assignees
+ * and remove-assignees. `issues/get` answers a pull request's number too, as
+ * GitHub does (its conversation, with `pull_request`); any other number is
+ * GitHub's 404. A user's change of labels or assignees comes back with its
+ * `issues` events, one per label or assignee, for the webhook deliveries.
  */
 
 import type { Author, StandinAccounts } from "./github-standin-accounts";
-import { bodyTooLong, isTooLong, notFound, notModelled, numberKey, validationFailed, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
+import { bodyTooLong, errorAnswer, isTooLong, notFound, notModelled, numberKey, validationFailed, type IssueEvent, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
 
 const ISSUES_DOCS_URL = "https://docs.github.com/rest/issues/issues";
+const LABELS_DOCS_URL = "https://docs.github.com/rest/issues/labels";
+const ASSIGNEES_DOCS_URL = "https://docs.github.com/rest/issues/assignees";
+/** GitHub's limit on an issue's assignees. */
+const MAX_ASSIGNEES = 10;
 /** Fields of issues/create and issues/update the stand-in does not model: taken when empty (null, []), else a 501. */
 const UNMODELLED_ISSUE_FIELDS = ["assignee", "assignees", "milestone", "issue_field_values", "type"];
 
@@ -24,6 +30,8 @@ export type Issue = {
   body: string | null;
   /** Label names, as the repository's labels spell them. */
   labels: string[];
+  /** Assignees' logins, in the order they were assigned. */
+  assignees: string[];
   state: "open" | "closed";
   stateReason: string | null;
   user: Author;
@@ -89,6 +97,7 @@ export class StandinIssues {
       title,
       body: body.body ?? null,
       labels: this.#labelNames(fullName, body.labels ?? []),
+      assignees: [],
       state: "open",
       stateReason: null,
       user: author,
@@ -107,7 +116,7 @@ export class StandinIssues {
     if (issue) return { status: 200, body: this.#issue(issue) };
     const pull = this.#links.pull(`${call.params.owner}/${call.params.repo}`, Number(call.params.issue_number));
     if (!pull) return notFound(`${ISSUES_DOCS_URL}#get-an-issue`);
-    const body = this.#issue({ ...pull, labels: [], stateReason: null, closedBy: null });
+    const body = this.#issue({ ...pull, labels: [], assignees: [], stateReason: null, closedBy: null });
     const web = `${this.#basics.baseUrl()}/${pull.repo}/pull/${pull.number}`;
     const pullRequest = { url: `${this.#basics.baseUrl()}/repos/${pull.repo}/pulls/${pull.number}`, html_url: web, diff_url: `${web}.diff`, patch_url: `${web}.patch`, merged_at: null };
     return { status: 200, body: { ...body, html_url: web, pull_request: pullRequest } };
@@ -125,6 +134,7 @@ export class StandinIssues {
     }
     if (typeof change.body === "string" && isTooLong(change.body)) return bodyTooLong("Issue", `${ISSUES_DOCS_URL}#update-an-issue`);
     const now = this.#basics.iso();
+    const labelsBefore = [...issue.labels];
     if (change.title !== undefined) issue.title = String(change.title);
     if (change.body !== undefined) issue.body = change.body;
     if (change.labels !== undefined) issue.labels = this.#labelNames(issue.repo, change.labels);
@@ -142,17 +152,93 @@ export class StandinIssues {
       issue.closedBy = null;
     }
     issue.updatedAt = now;
-    return { status: 200, body: this.#issue(issue) };
+    const events = [
+      ...issue.labels.filter((name) => !includes(labelsBefore, name)).map((name) => this.#event(call, issue, "labeled", { label: name })),
+      ...labelsBefore.filter((name) => !includes(issue.labels, name)).map((name) => this.#event(call, issue, "unlabeled", { label: name }))
+    ];
+    return { status: 200, body: this.#issue(issue), ...this.#delivered(call, events) };
   }
 
   /** Adds labels (creating any the repository does not have yet); answers all the issue's labels. */
   addLabels(call: StandinCall): StandinAnswer {
     const issue = this.#issueOf(call);
-    if (!issue) return notFound("https://docs.github.com/rest/issues/labels#add-labels-to-an-issue");
-    const added = this.#labelNames(issue.repo, (call.body as { labels?: unknown[] } | undefined)?.labels ?? []);
-    for (const name of added) if (!issue.labels.some((label) => label.toLowerCase() === name.toLowerCase())) issue.labels.push(name);
+    if (!issue) return notFound(`${LABELS_DOCS_URL}#add-labels-to-an-issue`);
+    const added = this.#labelNames(issue.repo, (call.body as { labels?: unknown[] } | undefined)?.labels ?? []).filter((name) => !includes(issue.labels, name));
+    issue.labels.push(...added);
     issue.updatedAt = this.#basics.iso();
-    return { status: 200, body: issue.labels.map((name) => this.#label(issue.repo, name)) };
+    const events = added.map((name) => this.#event(call, issue, "labeled", { label: name }));
+    return { status: 200, body: issue.labels.map((name) => this.#label(issue.repo, name)), ...this.#delivered(call, events) };
+  }
+
+  /** Removes label `name` (GitHub's 404 "Label does not exist" when the issue does not have it); answers the labels left. */
+  removeLabel(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    const documentationUrl = `${LABELS_DOCS_URL}#remove-a-label-from-an-issue`;
+    if (!issue) return notFound(documentationUrl);
+    const name = issue.labels.find((label) => label.toLowerCase() === call.params.name!.toLowerCase());
+    if (name === undefined) return errorAnswer(404, "Label does not exist", documentationUrl);
+    issue.labels = issue.labels.filter((label) => label !== name);
+    issue.updatedAt = this.#basics.iso();
+    const event = this.#event(call, issue, "unlabeled", { label: name });
+    return { status: 200, body: issue.labels.map((label) => this.#label(issue.repo, label)), ...this.#delivered(call, [event]) };
+  }
+
+  /**
+   * Assigns the logins given (strings or `{ login }`), any login being a
+   * user here and the App's bot assignable; one already assigned is left as
+   * is. 201 with the issue; over 10 assignees GitHub's 422.
+   */
+  addAssignees(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    const documentationUrl = `${ASSIGNEES_DOCS_URL}#add-assignees-to-an-issue`;
+    if (!issue) return notFound(documentationUrl);
+    const given = ((call.body as { assignees?: unknown[] } | undefined)?.assignees ?? []).map((item) =>
+      typeof item === "string" ? item : typeof item === "object" && item !== null ? String((item as { login?: unknown }).login ?? "") : ""
+    );
+    const added: string[] = [];
+    for (const login of given) if (login.trim() !== "" && !includes(issue.assignees, login) && !includes(added, login)) added.push(login);
+    if (issue.assignees.length + added.length > MAX_ASSIGNEES) {
+      return validationFailed("Issue", "invalid", "assignees", `an issue may have at most ${MAX_ASSIGNEES} assignees`, documentationUrl);
+    }
+    issue.assignees.push(...added);
+    if (added.length > 0) issue.updatedAt = this.#basics.iso();
+    const events = added.map((login) => this.#event(call, issue, "assigned", { assignee: login }));
+    return { status: 201, body: this.#issue(issue), ...this.#delivered(call, events) };
+  }
+
+  /** Unassigns the logins given; one not assigned is ignored, as GitHub ignores it. 200 with the issue. */
+  removeAssignees(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    if (!issue) return notFound(`${ASSIGNEES_DOCS_URL}#remove-assignees-from-an-issue`);
+    const given = (call.body as { assignees?: unknown[] } | undefined)?.assignees ?? [];
+    const removed = issue.assignees.filter((login) => given.some((item) => typeof item === "string" && item.toLowerCase() === login.toLowerCase()));
+    issue.assignees = issue.assignees.filter((login) => !removed.includes(login));
+    if (removed.length > 0) issue.updatedAt = this.#basics.iso();
+    const events = removed.map((login) => this.#event(call, issue, "unassigned", { assignee: login }));
+    return { status: 200, body: this.#issue(issue), ...this.#delivered(call, events) };
+  }
+
+  /** The `issues` event of one change (the issue as it is after all of the call's changes). */
+  #event(call: StandinCall, issue: Issue, action: IssueEvent["action"], change: { label?: string; assignee?: string }): IssueEvent {
+    const sender = this.#accounts.author(call);
+    return {
+      action,
+      repo: issue.repo,
+      issueNumber: issue.number,
+      issue: this.#issue(issue),
+      ...(change.label === undefined ? {} : { label: this.#label(issue.repo, change.label) }),
+      ...(change.assignee === undefined ? {} : { assignee: this.#assignee(change.assignee) }),
+      sender: this.#accounts.user(sender.login, sender.type)
+    };
+  }
+
+  /** The events to deliver: a user's changes only (the App's own are not delivered back to it, as its comments are not). */
+  #delivered(call: StandinCall, events: IssueEvent[]): { issueEvents?: IssueEvent[] } {
+    return call.caller?.kind === "user" && events.length > 0 ? { issueEvents: events } : {};
+  }
+
+  #assignee(login: string): Record<string, unknown> {
+    return this.#accounts.user(login, login.toLowerCase().endsWith("[bot]") ? "Bot" : "User");
   }
 
   #issueOf(call: StandinCall): Issue | undefined {
@@ -210,8 +296,8 @@ export class StandinIssues {
       body: issue.body,
       user: this.#accounts.user(issue.user.login, issue.user.type),
       labels: issue.labels.map((name) => this.#label(issue.repo, name)),
-      assignee: null,
-      assignees: [],
+      assignee: issue.assignees.length > 0 ? this.#assignee(issue.assignees[0]!) : null,
+      assignees: issue.assignees.map((login) => this.#assignee(login)),
       milestone: null,
       locked: false,
       active_lock_reason: null,
@@ -223,6 +309,11 @@ export class StandinIssues {
       author_association: issue.association
     };
   }
+}
+
+/** `names` has `name`, without case, as GitHub compares labels and logins. */
+function includes(names: string[], name: string): boolean {
+  return names.some((known) => known.toLowerCase() === name.toLowerCase());
 }
 
 /** A 501 refusal naming the fields of an issue's create or update the stand-in does not model (an empty value, null or [], is taken). */

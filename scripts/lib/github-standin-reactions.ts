@@ -1,7 +1,8 @@
 /**
- * Reactions on comments, by the caller: a repeat answers the first one (200,
- * a new one 201), an issue comment's are kept apart from a pull request
- * review comment's with the same id, and an issue comment's list oldest
+ * Reactions on comments and on an issue itself, by the caller: a repeat
+ * answers the first one (200, a new one 201), an issue comment's are kept
+ * apart from a pull request review comment's with the same id (and an
+ * issue's from both), and an issue comment's list oldest
  * first, filtered by `content`, a page at a time.
  */
 
@@ -23,8 +24,10 @@ export class StandinReactions {
     this.#accounts = accounts;
   }
 
-  react(call: StandinCall, on: "issue-comment" | "review-comment"): StandinAnswer {
-    const { owner, repo, comment_id } = call.params;
+  /** A reaction on a comment (`comment_id`) or, `on: "issue"`, on the issue or pull request `issue_number` itself. */
+  react(call: StandinCall, on: "issue-comment" | "review-comment" | "issue"): StandinAnswer {
+    const { owner, repo } = call.params;
+    const comment_id = on === "issue" ? call.params.issue_number : call.params.comment_id;
     const content = (call.body as { content: string }).content;
     const author = this.#accounts.author(call);
     // Issue comments and review comments are separate tables on GitHub: the same id names two comments.

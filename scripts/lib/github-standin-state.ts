@@ -3,7 +3,8 @@
  * GitHub's description, for the calls agent-think makes. This module wires
  * the parts, each modelling one thing (docs/github-standin.md lists them):
  * accounts and roles, the App and its tokens, repositories, their files,
- * issues and labels, comments, reactions and pull requests; `answer()`
+ * issues with their labels and assignees, comments, reactions (on comments
+ * and on issues) and pull requests; `answer()`
  * routes each operation to its part, and the seeding and fault methods
  * github-standin.ts offers reach the parts here.
  *
@@ -22,7 +23,7 @@ import { StandinReactions } from "./github-standin-reactions";
 import { StandinRepos, type RepoSeed } from "./github-standin-repos";
 
 export { ROLE_NAMES, STANDIN_BOT_USER_ID, type RoleName } from "./github-standin-accounts";
-export { linkHeader, MAX_COMMENT_CHARS, type CommentEvent, type StandinAnswer, type StandinCall, type StandinCaller } from "./github-standin-answers";
+export { linkHeader, MAX_COMMENT_CHARS, type CommentEvent, type IssueEvent, type StandinAnswer, type StandinCall, type StandinCaller } from "./github-standin-answers";
 export { STANDIN_APP_ID } from "./github-standin-app";
 export type { FileSeed } from "./github-standin-contents";
 export type { PullSeed } from "./github-standin-pulls";
@@ -73,6 +74,8 @@ export class GitHubStandinState {
         return this.#reactions.react(call, "issue-comment");
       case "reactions/create-for-pull-request-review-comment":
         return this.#reactions.react(call, "review-comment");
+      case "reactions/create-for-issue":
+        return this.#reactions.react(call, "issue");
       case "reactions/list-for-issue-comment":
         return this.#reactions.list(call);
       case "pulls/get":
@@ -95,6 +98,12 @@ export class GitHubStandinState {
         return this.#issues.update(call);
       case "issues/add-labels":
         return this.#issues.addLabels(call);
+      case "issues/remove-label":
+        return this.#issues.removeLabel(call);
+      case "issues/add-assignees":
+        return this.#issues.addAssignees(call);
+      case "issues/remove-assignees":
+        return this.#issues.removeAssignees(call);
       case "issues/create-comment":
         return this.#comments.post(call);
       case "issues/list-comments":

@@ -1,14 +1,17 @@
 /**
  * The GitHub stand-in's webhook deliveries (github-standin.ts): when a user
- * comments, GitHub's `issue_comment.created` for it, built from GitHub's
- * published example (github-delivery.ts), signed with the target's secret
- * and sent after the comment's answer, retried on a network error or a 5xx,
+ * comments, GitHub's `issue_comment.created` for it; when a user assigns or
+ * unassigns someone (the App's bot) or adds or removes a label, GitHub's
+ * `issues.assigned`, `.unassigned`, `.labeled` or `.unlabeled`, one per
+ * assignee or label. Each is built from GitHub's published example
+ * (github-delivery.ts), signed with the target's secret, sent after the
+ * call's answer with its own `X-GitHub-Delivery`, retried on a network error or a 5xx,
  * and recorded with its outcome. Also the target's checks (an option, the
  * environment, `POST /_standin/webhook`) and the dev log's line.
  */
 import { randomUUID } from "node:crypto";
-import { issueCommentPayload, signedDelivery } from "./github-delivery";
-import { STANDIN_APP_ID, type CommentEvent } from "./github-standin-state";
+import { issueCommentPayload, issuesPayload, signedDelivery } from "./github-delivery";
+import { STANDIN_APP_ID, type CommentEvent, type IssueEvent } from "./github-standin-state";
 
 /** Where the stand-in sends webhook deliveries, and the secret it signs them with (the App's webhook secret). */
 export type WebhookTarget = {
@@ -20,15 +23,21 @@ export type WebhookTarget = {
 
 /** One webhook delivery the stand-in sent (or is sending). */
 export type StandinDelivery = {
-  event: "issue_comment";
-  action: "created";
+  event: "issue_comment" | "issues";
+  /** created (issue_comment); assigned, unassigned, labeled or unlabeled (issues). */
+  action: string;
   /** The `X-GitHub-Delivery` header. */
   deliveryId: string;
   url: string;
   repo: string;
   issueNumber: number;
-  commentId: number;
-  /** The comment's author. */
+  /** The comment delivered (issue_comment). */
+  commentId?: number;
+  /** The assignee's login (assigned, unassigned). */
+  assignee?: string;
+  /** The label's name (labeled, unlabeled). */
+  label?: string;
+  /** The comment's author, or who changed the issue: the sender. */
   login: string;
   /** The receiver's last answer; absent when the last attempt met a network error. */
   status?: number;
@@ -41,6 +50,16 @@ export type StandinDelivery = {
   /** When it was first sent (ms since the epoch). */
   at: number;
 };
+
+/** What a delivery sends: the event's name, what its record names, and its payload (built when it is sent). */
+type OutgoingDelivery = {
+  name: "issue_comment" | "issues";
+  record: Pick<StandinDelivery, "event" | "action" | "repo" | "issueNumber" | "commentId" | "assignee" | "label" | "login">;
+  payload: () => unknown;
+};
+
+/** `iso` (the stand-in's, with milliseconds) as GitHub's webhooks spell times. */
+const githubTimeOf = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z");
 
 const DEFAULT_WEBHOOK_RETRY_DELAYS_MS = [200, 500, 1000];
 /** GitHub gives a receiver 10 seconds to answer a delivery. */
@@ -65,13 +84,97 @@ export class WebhookSender {
     this.#options = options;
   }
 
-  /** Sends `event` to `target` once the current answer is out, never blocking it. */
+  /** Sends `issue_comment.created` for `event` to `target` once the current answer is out, never blocking it. */
   send(target: WebhookTarget, event: CommentEvent): void {
+    this.#later(() => this.#deliver(target, this.#commentDelivery(event)));
+  }
+
+  /** Sends an `issues` delivery for each of `events` to `target`, in order, once the current answer is out. */
+  sendIssueEvents(target: WebhookTarget, events: IssueEvent[]): void {
+    for (const event of events) this.#later(() => this.#deliver(target, this.#issuesDelivery(event)));
+  }
+
+  #later(deliver: () => Promise<void>): void {
     setImmediate(() => {
-      const delivery = this.#deliver(target, event);
+      const delivery = deliver();
       this.#inflight.add(delivery);
       void delivery.finally(() => this.#inflight.delete(delivery));
     });
+  }
+
+  /** An Enterprise Server writes its own origins into a payload; github.com's name github.com, as the e2e deliveries do. */
+  #github(): { github?: { web: string; api: string } } {
+    const enterprise = this.#options.description.apiRoot !== "";
+    return enterprise ? { github: { web: this.#options.baseUrl(), api: `${this.#options.baseUrl()}${this.#options.description.apiRoot}` } } : {};
+  }
+
+  #commentDelivery(event: CommentEvent): OutgoingDelivery {
+    return {
+      name: "issue_comment",
+      record: { event: "issue_comment", action: "created", repo: event.repo, issueNumber: event.issueNumber, commentId: event.commentId, login: event.login },
+      payload: () => {
+        const built = issueCommentPayload({
+          repo: event.repo,
+          issueNumber: event.issueNumber,
+          commentId: event.commentId,
+          body: event.body,
+          login: event.login,
+          userId: event.userId,
+          userType: event.userType,
+          association: event.association,
+          pullRequest: event.pullRequest,
+          ...(event.issueTitle === undefined ? {} : { issueTitle: event.issueTitle }),
+          ...this.#github()
+        });
+        // The stand-in's one installation (GET /repos/{owner}/{repo}/installation), and the comment's own times.
+        return {
+          ...built,
+          installation: { ...((built as Record<string, unknown>).installation as Record<string, unknown>), id: 1 },
+          comment: { ...built.comment, created_at: event.createdAt, updated_at: event.createdAt }
+        };
+      }
+    };
+  }
+
+  #issuesDelivery(event: IssueEvent): OutgoingDelivery {
+    const account = (user: Record<string, unknown>) => ({ login: String(user.login), id: Number(user.id), type: String(user.type) });
+    const issue = event.issue as { title: string; body: string | null; user: Record<string, unknown>; author_association: string; labels: { name: string; id: number }[]; assignees: Record<string, unknown>[]; created_at: string; updated_at: string };
+    const sender = account(event.sender);
+    const assignee = event.assignee ? account(event.assignee) : undefined;
+    const label = event.label ? { name: String(event.label.name), id: Number(event.label.id) } : undefined;
+    return {
+      name: "issues",
+      record: {
+        event: "issues",
+        action: event.action,
+        repo: event.repo,
+        issueNumber: event.issueNumber,
+        ...(assignee ? { assignee: assignee.login } : {}),
+        ...(label ? { label: label.name } : {}),
+        login: sender.login
+      },
+      payload: () =>
+        issuesPayload({
+          repo: event.repo,
+          issueNumber: event.issueNumber,
+          action: event.action,
+          issueTitle: issue.title,
+          issueBody: issue.body,
+          opener: { ...account(issue.user), association: issue.author_association },
+          labels: issue.labels.map((known) => ({ name: known.name, id: known.id })),
+          assignees: issue.assignees.map(account),
+          ...(assignee ? { assignee } : {}),
+          ...(label ? { label } : {}),
+          login: sender.login,
+          userId: sender.id,
+          userType: sender.type,
+          // GitHub's webhook times are whole seconds.
+          createdAt: githubTimeOf(issue.created_at),
+          updatedAt: githubTimeOf(issue.updated_at),
+          installationId: 1,
+          ...this.#github()
+        })
+    };
   }
 
   /** The deliveries sent so far (each with its outcome, or `pending`), as copies. */
@@ -95,47 +198,17 @@ export class WebhookSender {
     await Promise.all([...this.#inflight]);
   }
 
-  /** GitHub's `issue_comment.created` for `event`, signed with the target's secret, sent until answered below 500 or out of retries. */
-  async #deliver(target: WebhookTarget, event: CommentEvent): Promise<void> {
+  /** `outgoing`'s payload, signed with the target's secret, sent until answered below 500 or out of retries. */
+  async #deliver(target: WebhookTarget, outgoing: OutgoingDelivery): Promise<void> {
     const deliveryId = randomUUID();
-    const record: StandinDelivery = {
-      event: "issue_comment",
-      action: "created",
-      deliveryId,
-      url: target.url,
-      repo: event.repo,
-      issueNumber: event.issueNumber,
-      commentId: event.commentId,
-      login: event.login,
-      attempts: 0,
-      pending: true,
-      at: Date.now()
-    };
+    const record: StandinDelivery = { ...outgoing.record, deliveryId, url: target.url, attempts: 0, pending: true, at: Date.now() };
     this.#deliveries.push(record);
     try {
       const enterprise = this.#options.description.apiRoot !== "";
-      const built = issueCommentPayload({
-        repo: event.repo,
-        issueNumber: event.issueNumber,
-        commentId: event.commentId,
-        body: event.body,
-        login: event.login,
-        userId: event.userId,
-        userType: event.userType,
-        association: event.association,
-        pullRequest: event.pullRequest,
-        ...(event.issueTitle === undefined ? {} : { issueTitle: event.issueTitle }),
-        // An Enterprise Server writes its own origins into a payload; github.com's name github.com, as the e2e deliveries do.
-        ...(enterprise ? { github: { web: this.#options.baseUrl(), api: `${this.#options.baseUrl()}${this.#options.description.apiRoot}` } } : {})
-      });
-      // The stand-in's one installation (GET /repos/{owner}/{repo}/installation), and the comment's own times.
-      const payload = {
-        ...built,
-        installation: { ...((built as Record<string, unknown>).installation as Record<string, unknown>), id: 1 },
-        comment: { ...built.comment, created_at: event.createdAt, updated_at: event.createdAt }
-      };
+      const payload = outgoing.payload();
       const version = /^ghes-(\d+\.\d+)$/.exec(this.#options.description.name)?.[1];
       const signed = await signedDelivery(target.secret, payload, {
+        event: outgoing.name,
         deliveryId,
         ...(enterprise && version ? { enterprise: { host: new URL(this.#options.baseUrl()).hostname, version: `${version}.0` } } : {})
       });
@@ -238,5 +311,7 @@ function describeError(error: unknown): string {
 /** One readable line per webhook delivery, for the dev log. */
 export function describeDelivery(delivery: StandinDelivery): string {
   const outcome = delivery.status !== undefined ? String(delivery.status) : `failed: ${delivery.error ?? "?"}`;
-  return `delivered ${delivery.event}.${delivery.action} (${delivery.repo}#${delivery.issueNumber}, comment ${delivery.commentId} by ${delivery.login}) to ${delivery.url}: ${outcome}${delivery.attempts > 1 ? ` after ${delivery.attempts} attempts` : ""}`;
+  const what =
+    delivery.commentId !== undefined ? `comment ${delivery.commentId}` : delivery.assignee !== undefined ? `assignee ${delivery.assignee}` : `label ${delivery.label ?? "?"}`;
+  return `delivered ${delivery.event}.${delivery.action} (${delivery.repo}#${delivery.issueNumber}, ${what} by ${delivery.login}) to ${delivery.url}: ${outcome}${delivery.attempts > 1 ? ` after ${delivery.attempts} attempts` : ""}`;
 }

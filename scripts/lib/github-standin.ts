@@ -41,9 +41,12 @@
  * Issues (github-standin-issues.ts): `issues/create` numbers them per
  * repository from 1, skipping a seeded pull request's number;
  * `issues/get`, `issues/update` (title, body, state with state_reason,
- * labels replaced) and `issues/add-labels` answer created issues and 404
- * any other number, but that `issues/get` answers a pull request's number
- * with its conversation, as GitHub does. Reactions on an issue comment are listed back
+ * labels replaced), `issues/add-labels`, `issues/remove-label`,
+ * `issues/add-assignees` and `issues/remove-assignees` (the assignees
+ * `issues/get` then names) answer created issues and 404 any other
+ * number, but that `issues/get` answers a pull request's number
+ * with its conversation, as GitHub does. Reactions on an issue itself
+ * (`reactions/create-for-issue`) are taken like a comment's. Reactions on an issue comment are listed back
  * (`reactions/list-for-issue-comment`, `content` filter, pages).
  *
  * Who is calling, from the Authorization header (`callerOf`): no token, an
@@ -60,8 +63,13 @@
  * user's new issue comment is delivered as `issue_comment.created`, built
  * and signed by github-delivery.ts, after the comment's 201, retried on a
  * network error or a 5xx (`retryDelaysMs`, [200, 500, 1000] ms), and
- * recorded (`deliveries()`, `GET /_standin/deliveries`; github-standin-webhooks.ts). The bot's own
- * comments deliver nothing (the webhook app ignores its bot anyway).
+ * recorded (`deliveries()`, `GET /_standin/deliveries`; github-standin-webhooks.ts); a
+ * user's assignment or unassignment (`issues/add-assignees`,
+ * `issues/remove-assignees`) and added or removed label (`issues/add-labels`,
+ * `issues/remove-label`, `issues/update`'s `labels`) as `issues.assigned`,
+ * `.unassigned`, `.labeled` or `.unlabeled`, one per assignee or label. The
+ * bot's own comments and changes deliver nothing (the webhook app ignores
+ * its bot anyway).
  *
  * Faults a test can ask for, recorded with `fault` and never as refusals:
  * `rateLimitNext` (the next matching calls get GitHub's secondary rate
@@ -164,7 +172,7 @@ export type GitHubStandin = {
   seedFile(file: FileSeed): void;
   /** Sets a repository's default branch and visibility; returns it as `GET /repos/{owner}/{repo}` answers it. Throws naming a bad field. */
   seedRepo(repo: RepoSeed): Record<string, unknown>;
-  /** Where to send `issue_comment.created` deliveries for users' comments from now on; null stops them. Throws on a bad URL or an empty secret. */
+  /** Where to send `issue_comment.created` and `issues` deliveries for users' comments and issue changes from now on; null stops them. Throws on a bad URL or an empty secret. */
   setWebhook(target: WebhookTarget | null): void;
   /** The deliveries sent so far (each with its outcome, or `pending`). */
   deliveries(): StandinDelivery[];
@@ -312,9 +320,10 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       return;
     }
     answer(result.status, result.body, result.headers);
-    // The delivery goes out after the comment's answer, as GitHub's does, and never holds it up.
+    // The delivery goes out after the call's answer, as GitHub's does, and never holds it up.
     const target = webhook;
     if (result.comment && target) webhooks.send(target, result.comment);
+    if (result.issueEvents && target) webhooks.sendIssueEvents(target, result.issueEvents);
   }
 
   function control(method: string, path: string, body: unknown, unparsable: boolean, response: ServerResponse): void {

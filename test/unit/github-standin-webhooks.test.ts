@@ -121,6 +121,8 @@ describe("GitHub stand-in: webhook deliveries", () => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", async () => {
+        // The maintainer's labels are delivered too (issues.labeled); this app acts on mentions only.
+        if (request.headers["x-github-event"] !== "issue_comment") return void response.writeHead(204).end();
         const payload = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { comment: { id: number }; repository: { owner: { login: string }; name: string } };
         const minted = await octokit(github.url, "eyJa.eyJb.c").rest.apps.createInstallationAccessToken({ installation_id: 1 });
         await octokit(github.url, minted.data.token).rest.reactions.createForIssueComment({ owner: payload.repository.owner.login, repo: payload.repository.name, comment_id: payload.comment.id, content: "eyes" });
@@ -151,8 +153,12 @@ describe("GitHub stand-in: webhook deliveries", () => {
     await maintainer.rest.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["agent-think-eval", "agent-think-eval:pass"] });
     const closed = (await maintainer.rest.issues.update({ ...repo, issue_number: issue.number, state: "closed", state_reason: "completed" })).data;
     expect(closed).toMatchObject({ state: "closed", state_reason: "completed", comments: 2, labels: [{ name: "agent-think-eval" }, { name: "agent-think-eval:pass" }] });
-    // Only the maintainer's comment was delivered: the closing comment is the bot's.
-    expect(github.deliveries().map((delivery) => delivery.commentId)).toEqual([mention.id]);
+    // Only the maintainer's comment and new label were delivered: the closing comment is the bot's.
+    await github.deliveriesSettled();
+    expect(github.deliveries().map((delivery) => [delivery.event, delivery.commentId ?? delivery.label])).toEqual([
+      ["issue_comment", mention.id],
+      ["issues", "agent-think-eval:pass"]
+    ]);
     expect(github.refusals()).toEqual([]);
   });
 
