@@ -15,6 +15,7 @@
  * failure is a tagged result with a sentence for the block.
  */
 import { fetchSource, mayRedirectTo } from "../run/attachment-links";
+import { readCapped } from "../shared/capped-body";
 
 export const MAX_REDIRECTS = 3;
 export const ATTACHMENT_TIMEOUT_MS = 15_000;
@@ -71,7 +72,7 @@ export async function fetchAttachment(raw: string, options: AttachmentFetchOptio
         await response.body?.cancel();
         return { ok: false, reason: "http_error", message: `GitHub answered ${response.status}` };
       }
-      return await readCapped(response, options.maxBytes);
+      return await readAttachment(response, options.maxBytes);
     }
   } catch (error) {
     if (signal.aborted) return { ok: false, reason: "timeout", message: `no answer within ${timeoutMs / 1000} s` };
@@ -80,7 +81,7 @@ export async function fetchAttachment(raw: string, options: AttachmentFetchOptio
 }
 
 /** The body, or `too_large` as soon as more than `maxBytes` arrive (a Content-Length above it is refused before reading). */
-async function readCapped(response: Response, maxBytes: number): Promise<FetchedAttachment> {
+async function readAttachment(response: Response, maxBytes: number): Promise<FetchedAttachment> {
   const contentType = response.headers.get("content-type");
   const declared = Number(response.headers.get("content-length") ?? NaN);
   const tooLarge = (bytes: number | string): FetchedAttachment => ({ ok: false, reason: "too_large", message: `${bytes} bytes, more than the ${formatBytes(maxBytes)} allowed` });
@@ -88,25 +89,8 @@ async function readCapped(response: Response, maxBytes: number): Promise<Fetched
     await response.body?.cancel();
     return tooLarge(declared);
   }
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body?.getReader();
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return tooLarge(`over ${total}`);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
+  const bytes = await readCapped(response.body, maxBytes);
+  if (!(bytes instanceof Uint8Array)) return tooLarge(`over ${bytes.over}`);
   return { ok: true, bytes, contentType };
 }
 

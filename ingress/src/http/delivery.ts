@@ -8,6 +8,8 @@
  *
  * Used by the webhook route; knows nothing about comments or runs.
  */
+import { readCapped } from "../../../src/shared/capped-body";
+
 export type VerifiedDelivery = { event: string; payload: unknown };
 
 export type DeliveryRejection = {
@@ -39,8 +41,8 @@ export async function readDelivery(request: Request, options: DeliveryOptions): 
     await request.body?.cancel();
     return reject(401, "missing_signature");
   }
-  const bytes = await readCapped(request, options.maxBodyBytes);
-  if (bytes === null) return reject(413, "too_large");
+  const bytes = await readCapped(request.body, options.maxBodyBytes);
+  if (!(bytes instanceof Uint8Array)) return reject(413, "too_large");
   // GitHub signs the UTF-8 bytes it sent. Bytes that are not UTF-8 decode to
   // replacement characters, re-encode differently and so fail verification.
   const body = new TextDecoder().decode(bytes);
@@ -57,29 +59,4 @@ export async function readDelivery(request: Request, options: DeliveryOptions): 
   const event = request.headers.get("x-github-event")?.trim() ?? "";
   if (event === "") return reject(400, "missing_event");
   return { ok: true, delivery: { event, payload } };
-}
-
-/** The body, or null as soon as it passes `maxBytes` (a chunked body has no Content-Length to trust). */
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
