@@ -5,8 +5,8 @@
  * `issues.assigned`, `.unassigned`, `.labeled` or `.unlabeled`, one per
  * assignee or label. Each is built from GitHub's published example
  * (github-delivery.ts), signed with the target's secret, sent after the
- * call's answer with its own `X-GitHub-Delivery`, retried on a network error or a 5xx,
- * and recorded with its outcome. Also the target's checks (an option, the
+ * call's answer with its own `X-GitHub-Delivery`, retried on a network
+ * error or a 5xx, and recorded with its outcome. Also the target's checks (an option, the
  * environment, `POST /_standin/webhook`) and the dev log's line.
  */
 import { randomUUID } from "node:crypto";
@@ -51,9 +51,8 @@ export type StandinDelivery = {
   at: number;
 };
 
-/** What a delivery sends: the event's name, what its record names, and its payload (built when it is sent). */
+/** What a delivery sends: what its record names (the event too), and its payload (built when it is sent). */
 type OutgoingDelivery = {
-  name: "issue_comment" | "issues";
   record: Pick<StandinDelivery, "event" | "action" | "repo" | "issueNumber" | "commentId" | "assignee" | "label" | "login">;
   payload: () => unknown;
 };
@@ -89,7 +88,7 @@ export class WebhookSender {
     this.#later(() => this.#deliver(target, this.#commentDelivery(event)));
   }
 
-  /** Sends an `issues` delivery for each of `events` to `target`, in order, once the current answer is out. */
+  /** Sends an `issues` delivery for each of `events` to `target` once the current answer is out: started in order, each on its own (as GitHub sends them). */
   sendIssueEvents(target: WebhookTarget, events: IssueEvent[]): void {
     for (const event of events) this.#later(() => this.#deliver(target, this.#issuesDelivery(event)));
   }
@@ -110,7 +109,6 @@ export class WebhookSender {
 
   #commentDelivery(event: CommentEvent): OutgoingDelivery {
     return {
-      name: "issue_comment",
       record: { event: "issue_comment", action: "created", repo: event.repo, issueNumber: event.issueNumber, commentId: event.commentId, login: event.login },
       payload: () => {
         const built = issueCommentPayload({
@@ -143,7 +141,6 @@ export class WebhookSender {
     const assignee = event.assignee ? account(event.assignee) : undefined;
     const label = event.label ? { name: String(event.label.name), id: Number(event.label.id) } : undefined;
     return {
-      name: "issues",
       record: {
         event: "issues",
         action: event.action,
@@ -208,7 +205,7 @@ export class WebhookSender {
       const payload = outgoing.payload();
       const version = /^ghes-(\d+\.\d+)$/.exec(this.#options.description.name)?.[1];
       const signed = await signedDelivery(target.secret, payload, {
-        event: outgoing.name,
+        event: outgoing.record.event,
         deliveryId,
         ...(enterprise && version ? { enterprise: { host: new URL(this.#options.baseUrl()).hostname, version: `${version}.0` } } : {})
       });
