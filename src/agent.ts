@@ -62,7 +62,7 @@ import { TurnWorkspace } from "./run/turn-workspace";
 import { withWorkspaceBlock } from "./run/workspace-block";
 import { RunAttachments } from "./run/run-attachments";
 import { keptPreparation } from "./run/prepare";
-import { threadUrl } from "./shared/thread-url";
+import { runRefFor } from "./report/run-ref";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 import type { GitHubContinuation } from "./shared/command-center";
 
@@ -667,26 +667,12 @@ export class ThinkAgent extends Think<Env> {
     return this.#reports.notices();
   }
 
-  /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (the closing comment's first line). */
+  /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (report/run-ref.ts). */
   async #runRef(submissionId: string, metadata?: Record<string, unknown>): Promise<RunRef | null> {
     const run = await this.#runs.get();
     if (!run) return null;
-    const requestedBy = metadata?.requestedBy;
-    // parse, not githubHost: the closing path must never throw.
-    const github = parseGitHubApiUrl(this.githubApiUrl());
-    return {
-      repo: run.repo,
-      issueNumber: run.issueNumber,
-      submissionId,
-      threadUrl: threadUrl(this.env.PUBLIC_BASE_URL, this.name),
-      // What a comment may link to: our pages and the run's repository on this deploy's GitHub.
-      publicBaseUrl: this.env.PUBLIC_BASE_URL,
-      githubWebUrl: github.ok ? github.github.web : "",
-      ...(typeof requestedBy === "string" ? { requestedBy } : {}),
-      ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
-    };
+    return runRefFor({ run, submissionId, session: this.name, publicBaseUrl: this.env.PUBLIC_BASE_URL, githubApiUrl: this.githubApiUrl(), metadata });
   }
-
 
   /** The login of the bot the run acts as; undefined when there is none to act as (then no pull request counts as the App's). */
   #botLogin(run: RunContext): string | undefined {

@@ -1,0 +1,38 @@
+/**
+ * Where a run's messages go, and what their first line says: the issue,
+ * the thread page, the hosts a comment may link to, and, from the
+ * submission's metadata, who asked and whether (and from where) the run was
+ * continued. Pure: the agent passes its run context and configuration.
+ */
+import type { RunContext } from "../run/run-context";
+import { parseGitHubApiUrl } from "../shared/github-urls";
+import { threadUrl } from "../shared/thread-url";
+import type { RunRef } from "./notices";
+
+export type RunRefSource = {
+  run: Pick<RunContext, "repo" | "issueNumber">;
+  submissionId: string;
+  /** The issue's session: the thread page's name. */
+  session: string;
+  publicBaseUrl: string;
+  githubApiUrl: string;
+  /** The submission's metadata as stored: only `requestedBy`, `continuation` and `fromGitHub` are read, each only when well-formed. */
+  metadata?: Record<string, unknown>;
+};
+
+export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApiUrl, metadata }: RunRefSource): RunRef {
+  const requestedBy = metadata?.requestedBy;
+  // parse, not githubHost: the closing path must never throw.
+  const github = parseGitHubApiUrl(githubApiUrl);
+  return {
+    repo: run.repo,
+    issueNumber: run.issueNumber,
+    submissionId,
+    threadUrl: threadUrl(publicBaseUrl, session),
+    // What a comment may link to: our pages and the run's repository on this deploy's GitHub.
+    publicBaseUrl,
+    githubWebUrl: github.ok ? github.github.web : "",
+    ...(typeof requestedBy === "string" ? { requestedBy } : {}),
+    ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
+  };
+}

@@ -1,0 +1,29 @@
+/** runRefFor (src/report/run-ref.ts): where a run's messages go, and the first line's facts from the submission's metadata. */
+import { describe, expect, it } from "vitest";
+import { runRefFor } from "../../src/report/run-ref";
+
+const base = { run: { repo: "acme/widgets", issueNumber: 7 }, submissionId: "sub-1", session: "acme-widgets-7", publicBaseUrl: "https://bot.test" };
+
+describe("runRefFor", () => {
+  it("names the issue, the thread page and the hosts a comment may link to, on the deploy's GitHub", () => {
+    expect(runRefFor({ ...base, githubApiUrl: "https://ghe.example.com/api/v3" })).toEqual({
+      repo: "acme/widgets",
+      issueNumber: 7,
+      submissionId: "sub-1",
+      threadUrl: "https://bot.test/thread/acme-widgets-7",
+      publicBaseUrl: "https://bot.test",
+      githubWebUrl: "https://ghe.example.com"
+    });
+    // A GitHub it cannot parse links to no GitHub, and never throws: the closing path depends on it.
+    expect(runRefFor({ ...base, githubApiUrl: "not a url" }).githubWebUrl).toBe("");
+  });
+
+  it("reads who asked and where a continuation came from, and nothing malformed", () => {
+    const at = (metadata: Record<string, unknown>) => runRefFor({ ...base, githubApiUrl: "https://api.github.com", metadata });
+    expect(at({ requestedBy: "alice", continuation: true })).toMatchObject({ requestedBy: "alice", continued: true });
+    expect(at({ continuation: true })).not.toHaveProperty("continuedFrom");
+    expect(at({ continuation: true, fromGitHub: { login: "bob" } })).toMatchObject({ continued: true, continuedFrom: "github" });
+    expect(at({ requestedBy: 42, continuation: "yes", fromGitHub: { login: "bob" } })).not.toHaveProperty("requestedBy");
+    expect(at({ continuation: "yes" })).not.toHaveProperty("continued");
+  });
+});
