@@ -3,8 +3,9 @@
  * `npm run github-standin`, port from GITHUB_STANDIN_PORT (default 8790),
  * collaborator roles from GITHUB_STANDIN_PERMISSIONS ("mallory=read"), the
  * user a user's token (`ghp_…`) acts as from GITHUB_STANDIN_USER (octocat),
- * and where users' comments are delivered as `issue_comment.created` from
- * GITHUB_STANDIN_WEBHOOK_URL with GITHUB_STANDIN_WEBHOOK_SECRET (both or
+ * and where users' comments (`issue_comment.created`) and their
+ * assignments and labels (`issues.assigned`, `.unassigned`, `.labeled`,
+ * `.unlabeled`) are delivered, from GITHUB_STANDIN_WEBHOOK_URL with GITHUB_STANDIN_WEBHOOK_SECRET (both or
  * neither; `POST /_standin/webhook` sets it later). Prints each call it
  * records, and says so when it refused one as GitHub would, and each
  * delivery with its outcome; `GET /_standin/records` lists the calls,
