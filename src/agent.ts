@@ -671,7 +671,8 @@ export class ThinkAgent extends Think<Env> {
   async #runRef(submissionId: string, metadata?: Record<string, unknown>): Promise<RunRef | null> {
     const run = await this.#runs.get();
     if (!run) return null;
-    return runRefFor({ run, submissionId, session: this.name, publicBaseUrl: this.env.PUBLIC_BASE_URL, githubApiUrl: this.githubApiUrl(), metadata });
+    const botLogin = this.#botLogin(run);
+    return runRefFor({ run, submissionId, session: this.name, publicBaseUrl: this.env.PUBLIC_BASE_URL, githubApiUrl: this.githubApiUrl(), ...(botLogin ? { botLogin } : {}), metadata });
   }
 
   /** The login of the bot the run acts as; undefined when there is none to act as (then no pull request counts as the App's). */

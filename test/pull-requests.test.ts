@@ -325,7 +325,8 @@ describe("the repository's .github/agent-think.yml", () => {
     expect(tools).toEqual([]);
     expect(closing).toContain("⚠️ **agent-think could not prepare the repository: step 2 of 2 npm run build exited 2.**");
     expect(closing).toContain("error TS2304: Cannot find name 'x'.");
-    expect(closing).toContain("Fix `.github/agent-think.yml` (or what the step needs) on the default branch, then continue the run from the dashboard.");
+    // The App's bot is known here, so the maintainer is told how to continue from GitHub too.
+    expect(closing).toContain("Fix `.github/agent-think.yml` (or what the step needs) on the default branch, then comment `@agent-think continue` here (or continue it from the dashboard).");
     expect(closing).not.toContain(TOKEN);
     expect(github.comments(repo, 12).filter((comment) => comment.body.includes(":closing"))).toHaveLength(1);
     const thread = await waitForThread(session);

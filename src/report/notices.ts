@@ -83,6 +83,8 @@ export type RunRef = {
   continued?: boolean;
   /** Where the continuation came from; absent: the dashboard. */
   continuedFrom?: "github";
+  /** The mention that continues a run from GitHub (`@<slug>`), when the App's bot is known; shown as code, never a mention. */
+  continueHandle?: string;
   /** What the run took, for the closing message's footer; absent in messages written without it. */
   stats?: RunStats;
 };
@@ -100,11 +102,18 @@ export function closingNotice(run: RunRef, ending: RunEnding): Notice {
   return commentNotice(run, "closing", closingText(ending, run));
 }
 
+/** How a maintainer on GitHub, or an operator, goes on with a run that ended short: `then` for a sentence that follows an instruction. */
+function continueHow(run: RunRef, form: "may" | "then"): string {
+  const comment = run.continueHandle ? codeSpan(`${run.continueHandle} continue`) : "";
+  if (form === "then") return comment ? `then comment ${comment} here (or continue it from the dashboard)` : "then continue the run from the dashboard";
+  return comment ? `comment ${comment} to continue it, or an operator can from the dashboard` : "an operator can continue it from the dashboard";
+}
+
 export function staleNotice(run: RunRef, quietForMs: number): Notice {
   const text = [
     `⏳ **agent-think has done nothing on this run for ${formatDuration(quietForMs)}.** It may be stuck rather than slow.`,
     "",
-    `Follow it live: ${run.threadUrl}. An operator can continue it from the dashboard; this issue still gets the run's result if it finishes.`
+    `Follow it live: ${run.threadUrl}. ${capitalized(continueHow(run, "may"))}; this issue still gets the run's result if it finishes.`
   ].join("\n");
   return commentNotice(run, "stale", text);
 }
@@ -244,14 +253,14 @@ function closingBody(ending: RunEnding, run: RunRef): string {
         "",
         `Last error: ${codeSpan(cutText(oneLine(ending.error), MAX_ERROR_CHARS))}`,
         "",
-        `What it did so far is in ${thread}; an operator can continue it from the dashboard.`
+        `What it did so far is in ${thread}; ${continueHow(run, "may")}.`
       ].join("\n");
     case "interrupted":
       return [
         ...opening,
         `❌ **agent-think was interrupted and could not recover this run.**`,
         "",
-        `What it did so far is in ${thread}; an operator can continue it from the dashboard.`
+        `What it did so far is in ${thread}; ${continueHow(run, "may")}.`
       ].join("\n");
     case "cancelled": {
       // Who stopped it is named, not pinged: they know.
@@ -259,7 +268,7 @@ function closingBody(ending: RunEnding, run: RunRef): string {
       return [...opening, `⏹️ **agent-think stopped this run${reason ? ` (${reason})` : ""}.**`, "", `What it did before stopping is in ${thread}.`].join("\n");
     }
     case "setup-failed":
-      return setupFailedText(ending.failure, opening, thread);
+      return setupFailedText(ending.failure, opening, thread, continueHow(run, "then"));
     case "budget":
       return [
         ...opening,
@@ -270,16 +279,18 @@ function closingBody(ending: RunEnding, run: RunRef): string {
   }
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** A setup output tail longer than this is cut from the front: its end says why it failed. */
 const MAX_SETUP_OUTPUT_CHARS = 4_000;
 
 /** The repository could not be prepared: which step, how it failed, its last output, and what to do. */
-function setupFailedText(failure: SetupFailure, opening: string[], thread: string): string {
+function setupFailedText(failure: SetupFailure, opening: string[], thread: string, then: string): string {
   const fix = setupCouldNotRun(failure)
-    ? "The command never ran: its backend answered the error above (the container, not the repository). Fix that where agent-think runs, then continue the run from the dashboard."
+    ? `The command never ran: its backend answered the error above (the container, not the repository). Fix that where agent-think runs, ${then}.`
     : failure.kind === "checkout"
-      ? "Check that the App can read the repository (and the pull request's head), then continue the run from the dashboard."
-      : `Fix ${codeSpan(failure.file)} (or what the step needs) on the default branch, then continue the run from the dashboard.`;
+      ? `Check that the App can read the repository (and the pull request's head), ${then}.`
+      : `Fix ${codeSpan(failure.file)} (or what the step needs) on the default branch, ${then}.`;
   const details =
     failure.kind === "config"
       ? failure.errors.slice(0, 20).map((error) => `- ${codeSpan(cutText(oneLine(error), 300))}`)

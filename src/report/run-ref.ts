@@ -16,11 +16,13 @@ export type RunRefSource = {
   session: string;
   publicBaseUrl: string;
   githubApiUrl: string;
+  /** The App's bot (`<slug>[bot]`), whose handle continues a run from GitHub; absent when none is known. */
+  botLogin?: string;
   /** The submission's metadata as stored: only `requestedBy`, `continuation` and `fromGitHub` are read, each only when well-formed. */
   metadata?: Record<string, unknown>;
 };
 
-export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApiUrl, metadata }: RunRefSource): RunRef {
+export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApiUrl, botLogin, metadata }: RunRefSource): RunRef {
   const requestedBy = metadata?.requestedBy;
   // parse, not githubHost: the closing path must never throw.
   const github = parseGitHubApiUrl(githubApiUrl);
@@ -33,6 +35,7 @@ export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApi
     publicBaseUrl,
     githubWebUrl: github.ok ? github.github.web : "",
     ...(typeof requestedBy === "string" ? { requestedBy } : {}),
+    ...(botLogin?.endsWith("[bot]") && botLogin.length > 5 ? { continueHandle: `@${botLogin.slice(0, -"[bot]".length)}` } : {}),
     ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
   };
 }

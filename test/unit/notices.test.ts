@@ -264,6 +264,28 @@ describe("the closing message, addressed to the requester", () => {
     expect(liveMarkup(text)).toEqual({ ...INERT, mentions: ["@alice"] });
   });
 
+  it("tells a maintainer on GitHub how to continue a run that ended short, as code that mentions no one", () => {
+    const onGitHub = { ...run, continueHandle: "@agent-think" };
+    const endings: RunEnding[] = [
+      { kind: "failed", error: "boom" },
+      { kind: "interrupted" },
+      { kind: "setup-failed", failure: { kind: "config", file: ".github/agent-think.yml", errors: ["version: must be 1"] } },
+      { kind: "setup-failed", failure: { kind: "checkout", command: "gh repo clone acme/app", exitCode: 1, output: "not found" } }
+    ];
+    for (const ending of endings) {
+      const text = closingText(ending, onGitHub);
+      expect(text, ending.kind).toContain("`@agent-think continue`");
+      expect(text, ending.kind).toContain("dashboard");
+      expect(liveMarkup(text), ending.kind).toEqual(INERT);
+      // Without a known bot, the dashboard alone, as before.
+      expect(closingText(ending, run), ending.kind).not.toContain("continue`");
+    }
+    expect(closingText({ kind: "failed", error: "boom" }, onGitHub)).toContain("; comment `@agent-think continue` to continue it, or an operator can from the dashboard.");
+    const stale = staleNotice(onGitHub, 600_000).body!;
+    expect(stale).toContain("Comment `@agent-think continue` to continue it, or an operator can from the dashboard; this issue still gets");
+    expect(liveMarkup(stale)).toEqual(INERT);
+  });
+
   it("says a continuation asked for on GitHub was continued from GitHub, naming no one who continued it", () => {
     for (const { kind, first } of openings({ ...run, requestedBy: "alice", continued: true, continuedFrom: "github" })) {
       expect(first, kind).toBe("@alice — continued from GitHub.");

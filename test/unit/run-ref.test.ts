@@ -18,6 +18,14 @@ describe("runRefFor", () => {
     expect(runRefFor({ ...base, githubApiUrl: "not a url" }).githubWebUrl).toBe("");
   });
 
+  it("gives the App's bot's handle for continuing from GitHub, and none for a login that is not a bot's", () => {
+    const ref = (botLogin?: string) => runRefFor({ ...base, githubApiUrl: "https://api.github.com", ...(botLogin ? { botLogin } : {}) });
+    expect(ref("my-triage-bot[bot]").continueHandle).toBe("@my-triage-bot");
+    expect(ref("octocat")).not.toHaveProperty("continueHandle");
+    expect(ref("[bot]")).not.toHaveProperty("continueHandle");
+    expect(ref()).not.toHaveProperty("continueHandle");
+  });
+
   it("reads who asked and where a continuation came from, and nothing malformed", () => {
     const at = (metadata: Record<string, unknown>) => runRefFor({ ...base, githubApiUrl: "https://api.github.com", metadata });
     expect(at({ requestedBy: "alice", continuation: true })).toMatchObject({ requestedBy: "alice", continued: true });
