@@ -17,6 +17,7 @@
  *       - "*.example.org"     # its subdomains, not example.org itself
  *   progress: true            # the live progress comment on the issue (default true)
  *   model: gpt-5.5            # one of the operator's MODELS_ALLOWED (default: theirs)
+ *   reporters: reproduce      # the issue's author may ask for a reproduction without write access (default: off)
  *   triggers:
  *     assign: reproduce this issue   # assigning the App's bot starts this; false: off
  *     label:                         # adding this label starts this; false: off
@@ -97,6 +98,7 @@ const configSchema = z.strictObject({
     })
     .optional(),
   progress: z.boolean({ error: "must be true or false" }).optional(),
+  reporters: z.enum(["reproduce", "off"], { error: 'must be "reproduce" or "off"' }).optional(),
   model: z
     .string({ error: "must be a model id (a string)" })
     .regex(MODEL_ID, "must be a model id such as gpt-5.5")
@@ -133,6 +135,8 @@ export type RepoConfig = {
   /** The model the repository asks for; the operator's MODELS_ALLOWED decides whether it may have it. */
   model?: string;
   triggers: TriggerConfig;
+  /** What an issue's author without write access may ask for: a reproduction, under the reporter tier, or nothing (the default). */
+  reporters: "reproduce" | "off";
 };
 
 /** What a repository without the file, or without the fields, gets. */
@@ -176,7 +180,8 @@ export function parseRepoConfig(text: string): RepoConfigParse {
       network: { allow: parsed.data.network?.allow ?? [] },
       progress: parsed.data.progress ?? true,
       ...(parsed.data.model === undefined ? {} : { model: parsed.data.model }),
-      triggers: triggersOf(parsed.data.triggers)
+      triggers: triggersOf(parsed.data.triggers),
+      reporters: parsed.data.reporters ?? "off"
     }
   };
 }

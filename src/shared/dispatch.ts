@@ -88,6 +88,10 @@ export const pullRequestSchema = z.strictObject({
 });
 export type PullRequestRef = z.infer<typeof pullRequestSchema>;
 
+/** Who a run answers to: absent, a maintainer (write access); `reporter`, the issue's author under the reporter tier. */
+export const RUN_TIERS = ["reporter"] as const;
+export type RunTier = (typeof RUN_TIERS)[number];
+
 export const dispatchInputSchema = z.strictObject({
   repo: repoSchema,
   issueNumber: positiveInt,
@@ -125,7 +129,11 @@ export const dispatchInputSchema = z.strictObject({
   // token outside local dev unless BOT_LOGIN is configured (service.ts).
   bot: botIdentitySchema.optional(),
   // Set when the mention was on a pull request; `issueNumber` is then its number too.
-  pullRequest: pullRequestSchema.optional()
+  pullRequest: pullRequestSchema.optional(),
+  // "reporter": the issue's own author asked without write access, on a
+  // repository whose .github/agent-think.yml says `reporters: reproduce`.
+  // The run is then read-only throughout (docs/security.md, Reporter tier).
+  tier: z.enum(RUN_TIERS).optional()
 }).refine((input) => input.pullRequest === undefined || input.pullRequest.number === input.issueNumber, {
   path: ["pullRequest", "number"],
   message: "must be issueNumber"

@@ -23,7 +23,8 @@ describe("a valid .github/agent-think.yml", () => {
         setup: { backend: "container", commands: [{ run: "npm ci", timeoutS: 120 }, { run: "npm run build", timeoutS: 900 }] },
         network: { allow: [] },
         progress: true,
-        triggers: DEFAULT_TRIGGERS
+        triggers: DEFAULT_TRIGGERS,
+        reporters: "off"
       }
     });
   });
@@ -39,7 +40,7 @@ describe("a valid .github/agent-think.yml", () => {
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
     expect(parseRepoConfig("version: 1\n")).toEqual({
       ok: true,
-      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, progress: true, triggers: DEFAULT_TRIGGERS }
+      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off" }
     });
   });
 
@@ -52,6 +53,8 @@ describe("a valid .github/agent-think.yml", () => {
       model: "claude-opus-4-5",
       triggers: { assign: "open a PR fixing this", label: { name: "bot-please", instruction: "reproduce this issue" } }
     });
+    const reporters = parseRepoConfig("version: 1\nreporters: reproduce\n");
+    expect(reporters.ok && reporters.config.reporters).toBe("reproduce");
     const off = parseRepoConfig("version: 1\ntriggers:\n  assign: false\n  label: false\n");
     expect(off.ok && off.config.triggers).toEqual({ assign: null, label: null });
     expect(DEFAULT_TRIGGERS).toEqual({ assign: "reproduce this issue", label: { name: "agent-think", instruction: "reproduce this issue" } });
@@ -77,6 +80,7 @@ describe("an invalid .github/agent-think.yml", () => {
     ["broken YAML", "version: 1\nsetup: [\n", /^not valid YAML \(line \d+\)/],
     ["a key given twice", "version: 1\nversion: 1\n", /^not valid YAML/],
     ["progress in words", "version: 1\nprogress: sometimes\n", /^progress: must be true or false/],
+    ["reporters asking for more than a reproduction", "version: 1\nreporters: fix\n", /^reporters: must be "reproduce" or "off"/],
     ["a model with spaces", "version: 1\nmodel: the best one\n", /^model: must be a model id/],
     ["a blank trigger instruction", "version: 1\ntriggers:\n  assign: '  '\n", /^triggers\.assign: /],
     ["a label too long for GitHub", `version: 1\ntriggers:\n  label:\n    name: ${"x".repeat(51)}\n`, /^triggers\.label/],
