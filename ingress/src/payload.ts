@@ -38,6 +38,8 @@ const userSchema = z.object({
     if (!checked.ok) ctx.addIssue({ code: "custom", message: checked.reason });
   }),
   type: z.string(),
+  // The account's id: the reporter tier holds the issue's author and the commenter to one account, not one login.
+  id: id.optional(),
   avatar_url: z.string().optional()
 });
 
@@ -97,7 +99,14 @@ const installationSchema = z.object({ id }).optional();
 export const issueCommentSchema = z.object({
   action: z.string(),
   // `pull_request` is there (links only, no head or base) when the comment is on a pull request's conversation.
-  issue: z.object({ number: id, title: z.string(), body: bodySchema, pull_request: z.object({}).nullable().optional() }),
+  // `user`: the issue's author (null for a deleted account), who alone may ask for a reproduction under the reporter tier.
+  issue: z.object({
+    number: id,
+    title: z.string(),
+    body: bodySchema,
+    user: z.object({ login: z.string(), id: id.optional() }).nullable().optional(),
+    pull_request: z.object({}).nullable().optional()
+  }),
   comment: commentSchema,
   repository: repositorySchema,
   installation: installationSchema

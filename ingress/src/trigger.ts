@@ -88,6 +88,8 @@ export type Trigger = {
    * whose payload names the pull request but not its head or base.
    */
   pullRequest: PullRequestRef | "fetch" | undefined;
+  /** The issue's author, for a conversation comment only (the reporter tier: reporter-tier.ts); null for a deleted account. */
+  issueAuthor?: { login: string; id?: number | undefined } | null;
   /** An issue event's change: the assignee (assigned, unassigned) or the label's name (labeled, unlabeled); absent for a comment. */
   issueEvent?: { assignee: { login: string; type?: string } | null; label: string | null };
 };
@@ -149,6 +151,7 @@ export function readTrigger(event: string, payload: unknown, deliveryId: string)
         issueNumber: issue.number,
         issueTitle: issue.title,
         issueBody: issue.body,
+        issueAuthor: issue.user ?? null,
         repository,
         installationId: installation?.id,
         pullRequest: issue.pull_request ? "fetch" : undefined

@@ -40,6 +40,7 @@ import type { BrokerDeps } from "./token-broker";
 import { createLogger, type Logger } from "./log";
 import { lookupPermission, type PermissionCache } from "./permission";
 import { MAX_REPO_CONFIG_BYTES, REPO_CONFIG_PATH } from "./repo-triggers";
+import { REPORTER_CLAIM_RETENTION_MS, reporterBudgetNoticeClaim, reporterNoticeClaim, reporterRunClaim } from "./reporter-tier";
 
 /** The agent Worker's RPC surface this Worker uses (the generated Env types it as a bare Service). */
 export type AgentDispatcher = { dispatch(input: DispatchInput): Promise<DispatchResult> };
@@ -95,6 +96,9 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     mintToken: mint,
     mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),
     claimSetupReport: (repo) => env.COMMENT_CLAIMS.getByName(setupReportClaim(repo, Date.now())).claim("setup-report"),
+    claimReporterRun: (repo, issueNumber, at) => dailyClaim(env, reporterRunClaim(repo, issueNumber, at), "reporter-run"),
+    claimReporterNotice: (repo, issueNumber, at) => dailyClaim(env, reporterNoticeClaim(repo, issueNumber, at), "reporter-notice"),
+    claimReporterBudgetNotice: (repo, at) => dailyClaim(env, reporterBudgetNoticeClaim(repo, at), "reporter-budget-notice"),
     claimBudgetNotice: (repo, issueNumber, at) =>
       env.COMMENT_CLAIMS.getByName(budgetNoticeClaim(repo, issueNumber, at)).claim("budget-notice", BUDGET_NOTICE_RETENTION_MS),
     github: (token) => installationClient(token, config().apiUrl, log, config().retryBaseMs),
@@ -122,6 +126,9 @@ export const setupReportClaim = (repo: RepoRef, now: number) => `setup-report:${
 export const budgetNoticeClaim = (repo: RepoRef, issueNumber: number, at: number) =>
   `budget-notice:${budgetNoticeKey(`${repo.owner}/${repo.name}`, issueNumber, at)}`;
 export const BUDGET_NOTICE_RETENTION_MS = 32 * 24 * 60 * 60 * 1000;
+
+/** A UTC day's first-wins for the reporter tier (reporter-tier.ts names them): CommentClaim, kept past the day it names. */
+const dailyClaim = (env: Env, name: string, what: string) => env.COMMENT_CLAIMS.getByName(name).claim(what, REPORTER_CLAIM_RETENTION_MS);
 
 /** Which comment, review comment, review or issue event a marker is about (exactly one of them is set). */
 function markerRef(marker: HandledMarker): TriggerRef {

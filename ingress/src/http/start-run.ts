@@ -28,7 +28,13 @@
  * (marker `refused`, `reason: monthly_budget`; docs/costs.md). A
  * `continue` the agent refuses, there being no failed run to continue, gets
  * 😕 and a comment with its reason (marker `refused`, `reason:
- * nothing_to_continue`). An issue event claimed only to be told its repository's config does not parse
+ * nothing_to_continue`). The reporter tier (reporter-tier.ts): the issue's
+ * author refused (marker `refused`, reason `reporters_off`,
+ * `not_a_reproduction` or `reporter_daily_limit`) gets 😕 and one polite
+ * comment per issue per UTC day; a reporter run is dispatched with `tier:
+ * "reporter"` only as the issue's first today (`claimReporterRun`), and one
+ * the agent refuses for REPORTER_DAILY_BUDGET gets 😕 and one comment per
+ * repository per day (reason `reporter_budget`). An issue event claimed only to be told its repository's config does not parse
  * (`refusal`) gets 😕 and one comment naming the file's errors (marker
  * `refused`, `reason: repo_config_invalid`). An issue event's reactions go
  * on the issue; an unassignment's or a removed label's stop that finds
@@ -45,6 +51,8 @@ import {
 } from "../../../src/shared/dispatch";
 import { isMonthlyBudgetRefusal, monthOf, nextMonthStart } from "../../../src/shared/monthly-budget";
 import { continueRefusalText } from "../../../src/shared/continue-refusal";
+import { isReporterBudgetRefusal, REPORTER_BUDGET_CODE } from "../../../src/shared/reporter-budget";
+import { reporterBudgetBody, reporterRefusalBody, type ReporterRefusalReason } from "../reporter-tier";
 import { issueBodySha256 } from "../issue-body";
 import { pullRequestSchema } from "../payload";
 import { claimName, idField, isIssueEvent, pullRequestRef, type IssueEventKind, type TriggerRef } from "../trigger";
@@ -85,6 +93,12 @@ export type AcceptedComment = {
   again: string;
   /** Claimed only to be told why nothing starts (the repository's config does not parse): no run, no dispatch. */
   refusal?: { reason: string; body: string };
+  /**
+   * The issue's author without write access (reporter-tier.ts): a
+   * reproduction, dispatched as `tier: "reporter"` if it is the issue's first
+   * today, or refused (at most one comment per issue per day).
+   */
+  reporter?: { run: true } | { run: false; reason: ReporterRefusalReason };
 };
 
 export type MarkerState = "claimed" | "dispatched" | "failed" | "refused";
@@ -115,6 +129,12 @@ export type StartRunDeps = {
   mintReportToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   /** True for the first failed-mint report on `repo` in this clock hour (UTC), atomically; false for every later one. */
   claimSetupReport(repo: RepoRef): Promise<boolean>;
+  /** True for the issue's first reporter run on `at`'s UTC day, atomically; false for every later one. */
+  claimReporterRun(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
+  /** True for the issue's first reporter refusal comment on `at`'s UTC day, atomically. */
+  claimReporterNotice(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
+  /** True for the repository's first REPORTER_DAILY_BUDGET notice on `at`'s UTC day, atomically. */
+  claimReporterBudgetNotice(repo: RepoRef, at: number): Promise<boolean>;
   /** True for the first monthly-budget notice on the issue in `at`'s calendar month (UTC), atomically; false for every later one. */
   claimBudgetNotice(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
   github(token: string): InstallationClient;
@@ -178,6 +198,10 @@ async function handOver(
     await notStarted(comment, github, body, deps, () => mark("refused", { reason: comment.refusal!.reason }));
     return;
   }
+  if (comment.reporter && !comment.reporter.run) {
+    await refuseReporter(comment, comment.reporter.reason, github, deps, mark);
+    return;
+  }
   if (comment.instruction.length > MAX_INSTRUCTION_CHARS) {
     log("delivery:refused", { ...where, reason: "instruction_too_long", chars: comment.instruction.length });
     const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: the instruction is ${comment.instruction.length.toLocaleString("en-US")} characters and the limit is ${MAX_INSTRUCTION_CHARS.toLocaleString("en-US")}. Put long logs in the issue or a gist and ${comment.again} with a shorter instruction.`;
@@ -195,6 +219,11 @@ async function handOver(
     return;
   }
 
+  // The day's one reporter run for the issue is taken last, so a run that could not even be dispatched spends nothing.
+  if (comment.reporter?.run && !(await claimedFirst(() => deps.claimReporterRun(comment.repo, comment.issueNumber, deps.now()), comment, log))) {
+    await refuseReporter(comment, "reporter_daily_limit", github, deps, mark);
+    return;
+  }
   await react(github, comment, "eyes", log);
   await dispatchRun(comment, token, bot, github, deps, mark);
 }
@@ -229,7 +258,9 @@ async function dispatchRun(
     requestedBy: { login: comment.requestedBy.login, ...(avatarUrl && /^https?:\/\//.test(avatarUrl) ? { avatarUrl } : {}) },
     ...(repoVisibility ? { repoVisibility } : {}),
     bot,
-    ...(pullRequest ? { pullRequest } : {})
+    ...(pullRequest ? { pullRequest } : {}),
+    // The agent holds a reporter run read-only and to REPORTER_DAILY_BUDGET (docs/security.md).
+    ...(comment.reporter?.run ? { tier: "reporter" as const } : {})
   };
   let result: DispatchResult;
   try {
@@ -238,6 +269,13 @@ async function dispatchRun(
     if (isMonthlyBudgetRefusal(error)) {
       log("delivery:refused", { ...where, reason: "monthly_budget", error: errorMessage(error) });
       await reportBudgetRefusal(comment, github, deps, mark);
+      return;
+    }
+    if (isReporterBudgetRefusal(error)) {
+      log("delivery:refused", { ...where, reason: REPORTER_BUDGET_CODE, error: errorMessage(error) });
+      const first = await claimedFirst(() => deps.claimReporterBudgetNotice(comment.repo, deps.now()), comment, log);
+      const body = first ? reporterBudgetBody(comment.requestedBy.login) : undefined;
+      await notStarted(comment, github, body, deps, () => mark("refused", { reason: REPORTER_BUDGET_CODE }));
       return;
     }
     // A `continue` with no failed run to continue: the agent's words say why (they name no secret), so the mention is answered.
@@ -295,6 +333,24 @@ async function reportBudgetRefusal(
   const resumes = new Date(nextMonthStart(at)).toISOString().slice(0, 10);
   const body = `❌ @${comment.requestedBy.login} agent-think did not start a run: it has spent its cost budget for this month (${monthOf(at)}, UTC). Nothing is running for ${comment.what}. New runs start again on the 1st (${resumes}, 00:00 UTC), or sooner if whoever runs agent-think raises \`MONTHLY_COST_BUDGET\`: ask them. Then ${comment.again} to retry. This note is posted once a month per issue; later mentions this month get only 😕.`;
   await notStarted(comment, github, first ? body : undefined, deps, () => mark("refused", { reason: "monthly_budget" }));
+}
+
+/**
+ * The issue's author asked for something the reporter tier does not give
+ * (not a reproduction, a repository without `reporters: reproduce`, or the
+ * issue's second reproduction today): 😕 every time, and the polite
+ * refusal only for the issue's first refusal today (UTC). Never throws.
+ */
+async function refuseReporter(
+  comment: AcceptedComment,
+  reason: ReporterRefusalReason,
+  github: InstallationClient,
+  deps: StartRunDeps,
+  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+): Promise<void> {
+  deps.log("delivery:refused", { ...whereOf(comment), reason });
+  const first = await claimedFirst(() => deps.claimReporterNotice(comment.repo, comment.issueNumber, deps.now()), comment, deps.log);
+  await notStarted(comment, github, first ? reporterRefusalBody(comment.requestedBy.login) : undefined, deps, () => mark("refused", { reason }));
 }
 
 /** The run did not start: say so on the issue (no body: 😕 only), then mark the comment with why. Nothing here throws. */

@@ -12,7 +12,9 @@
  * window (freshness.ts: the signature has no timestamp) → a human
  * commenter or sender, not a bot (gates.ts) → an instruction → write access: GitHub's
  * permission API says write, maintain or admin (permission.ts, cached; the
- * payload's author_association is only logged) → for an issue event, what
+ * payload's author_association is only logged), or, without it, the
+ * issue's own author under the reporter tier (reporter-tier.ts: a
+ * reproduction, or one polite refusal a day) → for an issue event, what
  * the repository's `.github/agent-think.yml` says it asks (issue-event.ts:
  * an instruction, a stop, or nothing) → the atomic claim of the
  * comment, review comment, review or issue event (each kind keyed apart) → then
@@ -37,6 +39,7 @@ import { gateCommenter, gatePermission } from "../gates";
 import type { Logger } from "../log";
 import { parseMention, type MentionParse } from "../mention";
 import { REPO_CONFIG_PATH } from "../repo-triggers";
+import { decideReporter, isIssueAuthor, reportersOn } from "../reporter-tier";
 import type { TriggerConfig } from "../../../src/run/repo-config";
 import { askedBy, checkAssignee, decideIssueEvent, type IssueEventDeps } from "./issue-event";
 import type { PermissionLookup } from "../permission";
@@ -154,7 +157,14 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   }
   const answer = { permission: lookup.answer?.permission ?? null, roleName: lookup.answer?.roleName ?? null, source: lookup.source };
   const allowed = gatePermission(lookup.answer);
-  if (!allowed.ok) return ignore("not_trusted", { ...who, check: allowed.reason, ...answer });
+  let reporter: AcceptedComment["reporter"];
+  if (!allowed.ok) {
+    // Without write access only the issue's own author, in a conversation comment on an issue, is answered at all.
+    if (!isIssueAuthor(trigger) || mention?.kind !== "instruction") return ignore("not_trusted", { ...who, check: allowed.reason, ...answer });
+    const decision = decideReporter(mention.instruction, await readReportersOn(repo, trigger.installationId, deps, { deliveryId, ...where }));
+    reporter = decision.ok ? { run: true } : { run: false, reason: decision.reason };
+    log("reporter:asked", { deliveryId, ...who, check: allowed.reason, run: reporter.run, ...(reporter.run ? {} : { reason: reporter.reason }) });
+  }
 
   // An assignment or a label asks what the repository's config says it asks (read only for a sender who may ask).
   let instruction = mention?.kind === "instruction" ? mention.instruction : "";
@@ -168,7 +178,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
   }
 
   if (!(await deps.claim(trigger.ref, deliveryId))) return ignore("duplicate", where);
-  log("delivery:claimed", { deliveryId, ...who, trustedBy: "permission", ...answer });
+  log("delivery:claimed", { deliveryId, ...who, trustedBy: reporter ? "reporter" : "permission", ...answer });
   return startRun(
     {
       deliveryId,
@@ -183,10 +193,21 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
       instruction,
       requestedBy: { login: commenter.login, avatarUrl: user?.avatar_url },
       ...askedBy(trigger, handle, triggers),
-      ...(refusal ? { refusal } : {})
+      ...(refusal ? { refusal } : {}),
+      ...(reporter ? { reporter } : {})
     },
     deps
   );
+}
+
+/** Whether `.github/agent-think.yml` on the default branch says `reporters: reproduce`; a file GitHub would not give is off (logged). */
+async function readReportersOn(repo: RepoRef, installationId: number | undefined, deps: WebhookDeps, where: Record<string, unknown>): Promise<boolean> {
+  try {
+    return reportersOn(await deps.repoConfigFile(repo, installationId));
+  } catch (error) {
+    deps.log("repo-config:unreadable", { ...where, error: error instanceof Error ? error.message : String(error), using: "reporters off" });
+    return false;
+  }
 }
 
 /** Why an assignment (or the default label) started nothing: the file's own errors, in a code block, so nothing in them renders or mentions anyone. */
