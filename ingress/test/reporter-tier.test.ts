@@ -125,6 +125,25 @@ describe("the issue's author without write access", () => {
   });
 });
 
+describe("the day's claim", () => {
+  it("that cannot be asked refuses the reporter run (fail closed) and leaves 😕 only", async () => {
+    const claims = env.COMMENT_CLAIMS;
+    const failing = {
+      ...env,
+      COMMENT_CLAIMS: {
+        getByName: (name: string) => (name.startsWith("reporter-") ? { claim: () => Promise.reject(new Error("claim object unreachable")) } : claims.getByName(name))
+      } as unknown as Env["COMMENT_CLAIMS"]
+    };
+    const payload = comment(newIssue(), author(), "@agent-think reproduce this issue");
+    const { events } = await deliver(payload, ON, failing);
+    expect(dispatchesFor(payload.comment.id)).toEqual([]);
+    expect(reactionsOn(payload)).toEqual(["confused"]);
+    expect(posted()).toEqual([]);
+    expect(events).toContainEqual(expect.objectContaining({ event: "report:claim-failed", error: "Error: claim object unreachable" }));
+    expect(await marker(payload.comment.id)).toMatchObject({ state: "refused", reason: "reporter_daily_limit" });
+  });
+});
+
 describe("anyone else without write access", () => {
   it("is refused silently, as before: 204, nothing claimed, posted or dispatched", async () => {
     const someone = author();
