@@ -405,6 +405,7 @@ export class ThinkAgent extends Think<Env> {
         tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
         bot: input.bot,
         ...(input.pullRequest ? { pullRequest: input.pullRequest } : {}),
+        ...(input.tier ? { tier: input.tier } : {}),
         updatedAt: now
       };
       await this.#runs.put(run);
@@ -417,7 +418,9 @@ export class ThinkAgent extends Think<Env> {
           ...(input.commentId === undefined ? {} : { commentId: input.commentId }),
           // A review comment's run has no issue comment: its 🚀 goes on the review comment.
           ...(input.pullRequest?.reviewComment ? { reviewCommentId: input.pullRequest.reviewComment.id } : {}),
-          ...(input.requestedBy ? { requestedBy: input.requestedBy.login } : {})
+          ...(input.requestedBy ? { requestedBy: input.requestedBy.login } : {}),
+          // The closing comment says a reporter-tier run was one (#runRef).
+          ...(input.tier ? { tier: input.tier } : {})
         }
       });
       this.#log("submitted", {
@@ -452,6 +455,7 @@ export class ThinkAgent extends Think<Env> {
       metadata: {
         continuation: true,
         ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}),
+        ...(run.tier ? { tier: run.tier } : {}),
         ...(operator ? { operator } : {}),
         // Where it came from, for the closing comment's first line (#runRef).
         ...(input.fromGitHub ? { fromGitHub: input.fromGitHub } : {})

@@ -41,7 +41,7 @@ import type { BashInput, BashResult } from "../tools/bash-tool";
 import { isContainerAbsent } from "../pool/engine";
 import { shellQuote } from "../tools/command-report";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
-import type { PullRequestRef } from "../shared/dispatch";
+import type { PullRequestRef, RunTier } from "../shared/dispatch";
 import { bodySha256 } from "../shared/body-digest";
 import type { SetupFailure } from "./ending";
 import { issueFacts, MAX_COMMENTS_SHOWN, type IssueFacts } from "./issue-facts";
@@ -119,7 +119,7 @@ export type Prepared = {
 };
 
 /** What preparing needs of the run. */
-export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string };
+export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string; tier?: RunTier };
 
 export type PrepareDeps = {
   /** Durable per-submission memory (the Durable Object's sync KV). */
@@ -174,7 +174,8 @@ export class RunPreparation {
       issueNumber: run.issueNumber,
       pullRequest: run.pullRequest,
       botLogin: run.botLogin,
-      openPullRequest: read.openPullRequest
+      openPullRequest: read.openPullRequest,
+      ...(run.tier ? { tier: run.tier } : {})
     });
     const facts: WorkspaceFacts = {
       pushBranch: policy.pushBranch,
@@ -186,7 +187,8 @@ export class RunPreparation {
     };
     if (read.config && "errors" in read.config) throw new SetupFailedError({ kind: "config", file: REPO_CONFIG_PATH, errors: read.config.errors });
     const config = read.config?.config;
-    const egress: EgressPolicy = { pushBranch: policy.pushBranch, allow: config?.network.allow ?? [] };
+    // A reporter-tier run gets the default allowlist only: the repository's network.allow is the maintainers' to use.
+    const egress: EgressPolicy = { pushBranch: policy.pushBranch, allow: run.tier === "reporter" ? [] : (config?.network.allow ?? []) };
     this.#deps.storage.put(egressKey(submissionId), egress);
     const settings: RunSettings = { progress: config?.progress ?? true, ...(config?.model ? { model: config.model } : {}) };
     this.#deps.storage.put(settingsKey(submissionId), settings);

@@ -8,7 +8,7 @@
  * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
  * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
-import type { BotIdentity, PullRequestRef, RepoVisibility } from "../shared/dispatch";
+import type { BotIdentity, PullRequestRef, RepoVisibility, RunTier } from "../shared/dispatch";
 
 export type RunContext = {
   repo: string;
@@ -24,6 +24,8 @@ export type RunContext = {
   pullRequest?: PullRequestRef;
   /** The latest dispatch's instruction, which a continuation carries on. */
   instruction: string;
+  /** `reporter`: the latest dispatch came from the issue's author under the reporter tier, so its runs are read-only with the default egress allowlist (write-policy.ts, prepare.ts); absent, a maintainer's. */
+  tier?: RunTier;
   installationToken: string;
   /** When `installationToken` expires, in ms since the epoch (see `tokenExpiry`). */
   tokenExpiresAt?: number;

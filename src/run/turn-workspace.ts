@@ -77,7 +77,8 @@ export class TurnWorkspace {
       issueNumber: run.issueNumber,
       pullRequest: run.pullRequest,
       botLogin: this.#deps.botLogin(run),
-      ...(run.issueBodySha256 ? { issueBodySha256: run.issueBodySha256 } : {})
+      ...(run.issueBodySha256 ? { issueBodySha256: run.issueBodySha256 } : {}),
+      ...(run.tier ? { tier: run.tier } : {})
     };
     try {
       return await this.#preparation.prepare(submissionId, facts, signal);

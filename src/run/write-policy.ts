@@ -9,7 +9,9 @@
  * - a run on the App's own pull request, whose head is a branch of the
  *   same repository, pushes only to that head branch and opens nothing;
  * - a run on anyone else's pull request, or on a fork's, pushes nothing and
- *   opens nothing: it answers with a patch.
+ *   opens nothing: it answers with a patch;
+ * - a reporter-tier run (the issue's author asked, without write access)
+ *   pushes nothing and opens nothing, wherever it is.
  *
  * The control is the egress gateway (src/egress/gateway.ts): it reads git's
  * own ref-update commands and attaches the write token only to a push of
@@ -20,6 +22,7 @@
  * inside `bash -c "…"`, and says why it may not run and what to use instead. An alias, a variable or a script gets past it, and that is fine:
  * the gateway is what holds (docs/security.md). Pure.
  */
+import type { RunTier } from "../shared/dispatch";
 
 export type WritePolicy = {
   /** The one branch of the run's repository this run may push to; null: no push at all. */
@@ -42,9 +45,14 @@ export type WritePolicyFacts = {
   botLogin: string | undefined;
   /** The App's open pull request for this issue's branch, when there is one. */
   openPullRequest?: { number: number };
+  /** Who the run answers to: `reporter`, the issue's author without write access; absent, a maintainer. */
+  tier?: RunTier;
 };
 
 export function writePolicyFor(facts: WritePolicyFacts): WritePolicy {
+  if (facts.tier === "reporter") {
+    return { pushBranch: null, mayOpenPullRequest: false, why: "this is a reporter-tier run (the issue's author asked for a reproduction): it is read-only, so report what you found instead" };
+  }
   const pull = facts.pullRequest;
   if (!pull) {
     if (!facts.openPullRequest) return { pushBranch: issueBranch(facts.issueNumber), mayOpenPullRequest: true };

@@ -44,6 +44,17 @@ describe("the write policy", () => {
     expect(policy).toMatchObject({ pushBranch: null, mayOpenPullRequest: false });
     expect(policy.why).toMatch(why);
   });
+
+  it("lets a reporter-tier run push nothing and open nothing, on an issue or on the App's own pull request", () => {
+    for (const policy of [
+      writePolicyFor({ repo: "acme/widgets", issueNumber: 7, botLogin: BOT, tier: "reporter" }),
+      writePolicyFor({ repo: "acme/widgets", issueNumber: 12, botLogin: BOT, tier: "reporter", pullRequest: { headRepo: "acme/widgets", headRef: "agent-think/issue-7", baseRef: "main", fork: false, author: BOT } })
+    ]) {
+      expect(policy).toMatchObject({ pushBranch: null, mayOpenPullRequest: false });
+      expect(policy.why).toMatch(/reporter-tier run/);
+      expect(refusal("git push origin HEAD:agent-think/issue-7", policy)).toMatch(/^refused: `git push`/);
+    }
+  });
 });
 
 describe("the command guard", () => {
