@@ -28,6 +28,7 @@
  */
 import { setupCouldNotRun, setupFailureLine, type BudgetLimit, type RunEnding, type RunResult, type SetupFailure } from "../run/ending";
 import { MAX_LOGIN_CHARS } from "../shared/repo";
+import type { RunTier } from "../shared/dispatch";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
@@ -87,6 +88,8 @@ export type RunRef = {
   continueHandle?: string;
   /** What the run took, for the closing message's footer; absent in messages written without it. */
   stats?: RunStats;
+  /** `reporter`: the issue's author asked for this run under the reporter tier; its closing message says so. */
+  tier?: RunTier;
 };
 
 /** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
@@ -167,12 +170,20 @@ export function requesterMention(login: string | undefined): string | null {
   return `@${login}`;
 }
 
-/** The closing message's first line and its blank line: to the requester, and for a continuation where it came from; none when neither applies. */
+/** What a reporter-tier run's closing message says under its first line. */
+export const REPORTER_TIER_LINE = "This was a reproduction asked for by the issue's author (reporter tier): nothing was pushed.";
+
+/**
+ * The closing message's first line and its blank line: to the requester, and
+ * for a continuation where it came from, then for a reporter-tier run that
+ * it was one; none when nothing applies.
+ */
 function openingLines(run: RunRef): string[] {
   const mention = requesterMention(run.requestedBy);
   const where = run.continuedFrom === "github" ? "GitHub" : "the dashboard";
   const line = run.continued ? (mention ? `${mention} — continued from ${where}.` : `Continued from ${where}.`) : mention;
-  return line ? [line, ""] : [];
+  const lines = [...(line ? [line] : []), ...(run.tier === "reporter" ? [REPORTER_TIER_LINE] : [])];
+  return lines.length ? [...lines, ""] : [];
 }
 
 /**

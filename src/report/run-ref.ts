@@ -18,7 +18,7 @@ export type RunRefSource = {
   githubApiUrl: string;
   /** The App's bot (`<slug>[bot]`), whose handle continues a run from GitHub; absent when none is known. */
   botLogin?: string;
-  /** The submission's metadata as stored: only `requestedBy`, `continuation` and `fromGitHub` are read, each only when well-formed. */
+  /** The submission's metadata as stored: only `requestedBy`, `continuation`, `fromGitHub` and `tier` are read, each only when well-formed. */
   metadata?: Record<string, unknown>;
 };
 
@@ -36,6 +36,7 @@ export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApi
     githubWebUrl: github.ok ? github.github.web : "",
     ...(typeof requestedBy === "string" ? { requestedBy } : {}),
     ...(botLogin?.endsWith("[bot]") && botLogin.length > 5 ? { continueHandle: `@${botLogin.slice(0, -"[bot]".length)}` } : {}),
+    ...(metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}),
     ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
   };
 }

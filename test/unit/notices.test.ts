@@ -10,7 +10,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunEnding, RunResult } from "../../src/run/ending";
 import { GITHUB_COMMENT_MAX_CHARS, MAX_NOTICE_TEXT_CHARS } from "../../src/report/body-cap";
-import { closingNotice, closingText, formatDuration, noticeMarker, requesterMention, rocketNotice, staleNotice, type RunRef } from "../../src/report/notices";
+import { closingNotice, closingText, formatDuration, noticeMarker, REPORTER_TIER_LINE, requesterMention, rocketNotice, staleNotice, type RunRef } from "../../src/report/notices";
 import { INERT, liveMarkup as live } from "./live-markup";
 
 const run: RunRef = {
@@ -30,6 +30,13 @@ function liveMarkup(markdown: string, runPolicy = policy) {
 }
 
 describe("closing messages", () => {
+  it("say a reporter-tier run was one, under the line to the requester", () => {
+    const ending: RunEnding = { kind: "result", result: { outcome: "not-reproduced", summary: "Not on main." } as RunResult };
+    expect(closingText(ending, { ...run, requestedBy: "octocat", tier: "reporter" })).toMatch(new RegExp(`^@octocat\n${REPORTER_TIER_LINE.replace(/[().]/g, "\\$&")}\n\n`));
+    expect(closingText(ending, { ...run, tier: "reporter" }).startsWith(`${REPORTER_TIER_LINE}\n\n`)).toBe(true);
+    expect(closingText(ending, { ...run, requestedBy: "octocat" })).not.toContain("reporter tier");
+  });
+
   it("render a reproduce result with its link and steps, and a PR result with changes and verification", () => {
     const repro = closingText(
       { kind: "result", result: { outcome: "reproduced", summary: "Save throws.", steps: ["Open", "Click\nSave"], reproductionUrl: "https://bot.test/repro/ab/" } },

@@ -33,5 +33,7 @@ describe("runRefFor", () => {
     expect(at({ continuation: true, fromGitHub: { login: "bob" } })).toMatchObject({ continued: true, continuedFrom: "github" });
     expect(at({ requestedBy: 42, continuation: "yes", fromGitHub: { login: "bob" } })).not.toHaveProperty("requestedBy");
     expect(at({ continuation: "yes" })).not.toHaveProperty("continued");
+    expect(at({ tier: "reporter" })).toMatchObject({ tier: "reporter" });
+    expect(at({ tier: "maintainer" })).not.toHaveProperty("tier");
   });
 });

@@ -1,0 +1,236 @@
+/**
+ * A reporter-tier run (the issue's author asked for a reproduction without
+ * write access) holds no write access anywhere, by construction outside the
+ * sandbox: with real Think turns on the scripted model, the gateway's own
+ * refusals are asserted. From the container (the real backend over the
+ * recording computerd, as in egress.test.ts): a push to
+ * `agent-think/issue-<n>` refused with no write token attached, a `gh api
+ * -X POST` refused; from the worker shell (the Worker reads the
+ * repository's configuration there) a host of its `network.allow` refused
+ * for the reporter's run and let through for a maintainer's on the same
+ * repository, a GitHub API write refused; `open_pull_request` refuses; the
+ * closing comment says it was a reporter-tier run.
+ */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
+import { http, HttpResponse } from "msw";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/computer/backends/container";
+import { sessionName } from "../src/run/session-name";
+import { sandboxStub } from "../src/sandbox";
+import type { CommandRunner, WorkspaceAgent } from "../src/workspace-agent";
+import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { FakeContainer, RecordingFleet } from "./pool/fakes";
+import { installContainer, poolWithFleet } from "./pool/seams";
+import { FakeGitHub, serveGitHub } from "./support/github";
+import { RecordingContainer } from "./support/recording-container";
+import { TEST_GITHUB_API_URL } from "./worker";
+import { REPORTER_TIER_LINE } from "../src/report/notices";
+
+const github = new FakeGitHub();
+/** What reached the internet's side of the gateway: method, URL and the Authorization it carried. */
+const upstream: Array<{ method: string; url: string; auth: string | null; body?: string }> = [];
+const record = async (request: { method: string; url: string; headers: Headers; clone(): { text(): Promise<string> } }) => {
+  upstream.push({ method: request.method, url: request.url, auth: request.headers.get("authorization"), ...(request.method === "POST" ? { body: await request.clone().text() } : {}) });
+};
+const internet = [
+  http.get("https://registry.npmjs.org/*", async ({ request }) => {
+    await record(request);
+    return HttpResponse.json({ name: "left-pad", "dist-tags": { latest: "1.3.0" } });
+  }),
+  http.all("https://api.allowed.example/*", async ({ request }) => {
+    await record(request);
+    return HttpResponse.text("allowed by the repository");
+  }),
+  http.get(`${TEST_GITHUB_API_URL}/repos/:owner/:repo/issues/:number`, async ({ request, params }) => {
+    await record(request);
+    return HttpResponse.json({ number: Number(params.number), title: "sortNumbers puts 10 before 2", state: "open", body: "sortNumbers([10, 2]) gives [10, 2].", user: { login: "octocat", type: "User" }, labels: [], comments: 0 });
+  }),
+  // The container's GitHub (the default agents': github.com), as git's smart HTTP answers it.
+  http.all("https://github.com/*", async ({ request }) => {
+    await record(request);
+    const url = new URL(request.url);
+    if (url.pathname.endsWith("/info/refs")) {
+      const service = url.searchParams.get("service");
+      return new HttpResponse(`001e# service=${service}\n0000`, { headers: { "content-type": `application/x-${service}-advertisement` } });
+    }
+    return new HttpResponse("0000", { headers: { "content-type": "application/x-git-result" } });
+  })
+];
+serveGitHub(github, internet);
+afterEach(() => {
+  upstream.length = 0;
+});
+
+type Seams = {
+  issueAgentBinding: string;
+  containersEnabled: () => boolean;
+  poolName: string;
+  containerRunner: CommandRunner;
+  containerBackendOverrides: Partial<ContainerBackendOptions>;
+  containerBackend: () => ContainerBackend | undefined;
+};
+
+async function workspaceOf(session: string) {
+  return (await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub<WorkspaceAgent>;
+}
+
+/** The issue's WorkspaceAgent answers its sandbox's requests with the grant of `binding`'s ThinkAgent. */
+async function runBy(session: string, binding: string) {
+  await runInDurableObject(await workspaceOf(session), (instance) => {
+    (instance as unknown as Seams).issueAgentBinding = binding;
+  });
+}
+
+const TOKEN = "ghs_egressRunTOKEN00000000000000000";
+const readOnly = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
+
+
+describe("a reporter-tier run", () => {
+  /** A run on `repo` whose container path is the real backend over a fake computerd, and the recording runner for its commands. */
+  async function containerRun(repo: string) {
+    const session = sessionName(repo, 5);
+    const fleet = new RecordingFleet();
+    const pool = await poolWithFleet(fleet);
+    await pool.prime();
+    const [warm] = fleet.warmed();
+    const container = new FakeContainer();
+    container.computerd = true;
+    await installContainer(sandboxStub(env, warm!), container);
+    const poolName = (await runInDurableObject(pool, (_instance, state) => state.id.name)) ?? "";
+    const runner = new RecordingContainer();
+    const workspace = await workspaceOf(session);
+    await runInDurableObject(workspace, (instance) => {
+      const seams = instance as unknown as Seams;
+      seams.containersEnabled = () => true;
+      seams.poolName = poolName;
+      seams.containerRunner = runner;
+      seams.containerBackendOverrides = { connectTimeoutMs: 5_000, heartbeatIntervalMs: 0 };
+    });
+    return { session, container, runner, workspace, sandboxId: warm! };
+  }
+
+  /**
+   * Connect the workspace's own backend (its egress registered on the
+   * container), then send what the container would, from the Sandbox (the
+   * interceptions are its I/O, as the platform's are the container's).
+   */
+  async function sendFromContainer(workspace: DurableObjectStub<WorkspaceAgent>, sandboxId: string, container: FakeContainer, requests: Array<() => Request>) {
+    const connected = await runInDurableObject(workspace, async (instance) => {
+      const backend = (instance as unknown as Seams).containerBackend();
+      if (!backend) return "no backend";
+      try {
+        await backend.connect();
+        return "connected";
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    });
+    if (connected !== "connected") throw new Error(`the backend did not connect: ${connected}`);
+    return await runInDurableObject(sandboxStub(env, sandboxId), async () => {
+      const answers: Array<{ status: number; text: string }> = [];
+      for (const request of requests) {
+        const response = await container.send(request());
+        answers.push({ status: response.status, text: await response.text() });
+      }
+      return answers;
+    });
+  }
+
+
+  it("from the container: no write token on a push of its issue's branch, GitHub API writes refused", async () => {
+    const repo = uniqueRepo();
+    const { session, container, runner, workspace, sandboxId } = await containerRun(repo);
+    const receivePack = (ref: string) => () => {
+      const command = `${"0".repeat(40)} ${"1".repeat(40)} ${ref}\0report-status side-band-64k`;
+      const line = `${(command.length + 4).toString(16).padStart(4, "0")}${command}`;
+      return new Request(`https://github.com/${repo}.git/git-receive-pack`, {
+        method: "POST",
+        headers: { "content-type": "application/x-git-receive-pack-request" },
+        body: `${line}0000PACK-bytes`
+      });
+    };
+    const agent = await agentFor(session);
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 5,
+      installationToken: TOKEN,
+      commentId: 5,
+      tier: "reporter",
+      instruction: "TEST: container echo from-the-container\nTEST: sleep 3000\nTEST: reply done"
+    });
+    for (let i = 0; i < 250 && !runner.commands().includes("from-the-container"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const answers = await sendFromContainer(workspace, sandboxId, container, [
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`),
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`),
+      receivePack("refs/heads/agent-think/issue-5"),
+      // What `gh api -X POST repos/<repo>/issues/5/comments -f body=x` sends.
+      () => new Request(`https://api.github.com/repos/${repo}/issues/5/comments`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"body":"x"}' })
+    ]);
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    // git's own refusal on the push (the gateway answers receive-pack with an `ng`), a 403 for the rest.
+    expect(answers.map((answer) => answer.status)).toEqual([200, 403, 200, 403]);
+    expect(answers[1]!.text).toBe("push refused: this run may not push at all\n");
+    expect(answers[2]!.text).toContain("ng refs/heads/agent-think/issue-5 push refused: this run may not push at all");
+    expect(answers[3]!.text).toMatch(/^GitHub write refused: the sandbox may only read GitHub\./);
+    // The clone reads with the read-only token; nothing else reached GitHub or the allowed host.
+    const basic = (token: string) => `Basic ${btoa(`x-access-token:${token}`)}`;
+    expect(upstream.filter((call) => call.url.includes(repo) || call.url.includes("allowed.example"))).toEqual([
+      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, auth: basic(readOnly(repo)) }
+    ]);
+    expect(upstream.some((call) => call.auth?.includes(TOKEN) || call.auth === basic(TOKEN))).toBe(false);
+    // The grant itself: no write token and no branch for any request of this run.
+    const grant = await (agent as unknown as TestAgent).egressGrant({ url: `https://github.com/${repo}.git/git-receive-pack`, method: "POST" });
+    expect(grant).toMatchObject({ grant: { writeToken: "", pushBranch: null } });
+  });
+
+  it("from the worker shell: the repository's network.allow is refused to it and not to a maintainer's run; open_pull_request refuses; the closing comment says so", async () => {
+    const repo = uniqueRepo();
+    github.addFile(repo, ".github/agent-think.yml", "version: 1\nnetwork:\n  allow:\n    - api.allowed.example\n");
+    const start = async (issueNumber: number, instruction: string, tier?: "reporter") => {
+      const session = sessionName(repo, issueNumber);
+      await runBy(session, "ReportingThinkAgent");
+      const agent = await agentFor(session, env.ReportingThinkAgent);
+      const { submissionId } = await agent.startRun({
+        session,
+        repo,
+        issueNumber,
+        installationToken: TOKEN,
+        commentId: issueNumber,
+        requestedBy: { login: "octocat" },
+        ...(tier ? { tier } : {}),
+        instruction
+      });
+      expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+      return toolParts(await agent.transcript()).map((part) => {
+        const output = part.output as { stdout?: { text: string } } | string | undefined;
+        return typeof output === "object" && output?.stdout ? output.stdout.text : JSON.stringify(output);
+      });
+    };
+    const reporter = await start(
+      11,
+      [
+        "TEST: run curl -s -X POST https://api.allowed.example/hook -d ok",
+        `TEST: run curl -s -X POST ${TEST_GITHUB_API_URL}/repos/${repo}/issues/11/comments -d '{"body":"x"}'`,
+        'TEST: call open_pull_request {"title":"Sort numbers numerically","body":"Fixes it."}',
+        "TEST: result reproduced Scripted."
+      ].join("\n"),
+      "reporter"
+    );
+    expect(reporter[0]).toMatch(/^egress refused: api\.allowed\.example is not on this run's network allowlist/);
+    expect(reporter[1]).toMatch(/^GitHub write refused: the sandbox may only read GitHub\./);
+    expect(reporter[2]).toContain("this run may not open or update a pull request: this is a reporter-tier run");
+    const maintainer = await start(12, "TEST: run curl -s -X POST https://api.allowed.example/hook -d ok\nTEST: result reproduced Scripted.");
+    expect(maintainer[0]).toBe("allowed by the repository");
+    // Only the maintainer's request reached the allowed host; no pull request was opened.
+    expect(upstream.filter((call) => call.url.startsWith("https://api.allowed.example"))).toHaveLength(1);
+    expect(github.pulls(repo)).toEqual([]);
+
+    const closing = await github.closingComment(repo, 11);
+    expect(closing.split("\n")[1]).toBe("@octocat");
+    expect(closing).toContain(`@octocat\n${REPORTER_TIER_LINE}\n`);
+    expect(await github.closingComment(repo, 12)).not.toContain("reporter tier");
+  });
+});
