@@ -10,7 +10,8 @@
  *   ThinkAgent     record(event) and recordBatch(events), from its outbox
  *                  until acknowledged (command-center/report.ts)
  *   the service    snapshot(), claimForContinuation(), releaseClaim(),
- *                  monthlySpend() (MONTHLY_COST_BUDGET, command-center/monthly-budget.ts)
+ *                  monthlySpend() (MONTHLY_COST_BUDGET, command-center/monthly-budget.ts),
+ *                  reporterSpendToday(repo) (REPORTER_DAILY_BUDGET, from cc_runs)
  *   dashboards     the state, over `/agents/command-center-agent/main`
  *                  (read-only connections: nothing a socket sends changes it)
  * It never blocks or fails a run: it only ever hears about one, and asks
@@ -43,6 +44,8 @@ import {
   type ThreadDetail
 } from "./shared/command-center";
 import type { MonthlySpend } from "./shared/monthly-budget";
+import { dayOf } from "./shared/reporter-budget";
+import type { ReporterSpend } from "./command-center/reporter-budget";
 
 export { COMMAND_CENTER_NAME };
 
@@ -88,6 +91,7 @@ export interface CommandCenter {
   releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
   refreshState(): Promise<CommandCenterState>;
   monthlySpend(): Promise<MonthlySpend>;
+  reporterSpendToday(repo: string): Promise<ReporterSpend>;
 }
 
 /** The command center's stub. Tests pass their own name; everything else uses the singleton. */
@@ -263,6 +267,15 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   /** What the runs that ended this calendar month (UTC) cost: what MONTHLY_COST_BUDGET is held to. */
   async monthlySpend(): Promise<MonthlySpend> {
     return this.#ledger().spendOf(this.clock());
+  }
+
+  /** What `repo`'s reporter-tier runs that ended today (UTC) cost: what REPORTER_DAILY_BUDGET is held to. */
+  async reporterSpendToday(repo: string): Promise<ReporterSpend> {
+    const now = this.clock();
+    const midnight = new Date(now);
+    midnight.setUTCHours(0, 0, 0, 0);
+    const row = this.#registry().reporterSpendSince(midnight.getTime()).find((entry) => entry.repo === repo.toLowerCase());
+    return { day: dayOf(now), runs: row?.runs ?? 0, spent: row?.cost ?? { usd: 0, complete: true } };
   }
 
   /** Ask each thread's agent how its run stands and apply the answers; an agent that does not answer in time is unreachable. */

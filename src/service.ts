@@ -26,6 +26,8 @@ import { mintInstallationToken } from "./github/token-broker";
 import { assertBotFor } from "./run/bot-identity";
 import { threadUrl } from "./shared/thread-url";
 import { budgetReached, isMonthlyBudgetRefusal, MonthlyBudgetConfigError, MonthlyBudgetReachedError, parseMonthlyBudget } from "./shared/monthly-budget";
+import { isReporterBudgetRefusal, ReporterBudgetError } from "./shared/reporter-budget";
+import { parseReporterDailyBudget, reporterBudgetDetail, reporterBudgetReached } from "./command-center/reporter-budget";
 import {
   cancelInputSchema,
   dispatchInputSchema,
@@ -100,6 +102,15 @@ async function assertUnderMonthlyBudget(env: Env): Promise<void> {
   if (budgetReached(budget, spend)) throw new MonthlyBudgetReachedError(budget.usd, spend, Date.now());
 }
 
+/** A reporter-tier run, once its repository's reporter runs spent REPORTER_DAILY_BUDGET today: refused, writing nothing. A maintainer's run is never asked. */
+async function assertUnderReporterBudget(env: Env, repo: string): Promise<void> {
+  const budget = parseReporterDailyBudget(env.REPORTER_DAILY_BUDGET);
+  if (budget.kind === "invalid") throw new ReporterBudgetError(`${budget.error}: every reporter run is refused until it is fixed`);
+  if (budget.kind !== "cap") return;
+  const spend = await (await commandCenter(env)).reporterSpendToday(repo);
+  if (reporterBudgetReached(budget, spend)) throw new ReporterBudgetError(reporterBudgetDetail(budget.usd, spend, repo));
+}
+
 export function createService(env: Env) {
   // Typed by the narrow interface: the generated stub type of a Think
   // subclass is too deep for the compiler to expand per call.
@@ -170,6 +181,12 @@ export function createService(env: Env) {
         log(event, { session, error: error instanceof Error ? error.message : String(error) });
         throw error;
       });
+      if (parsed.tier === "reporter") {
+        await assertUnderReporterBudget(env, parsed.repo).catch((error: unknown) => {
+          log(isReporterBudgetRefusal(error) ? "reporter-budget:refused" : "reporter-budget:unreadable", { session, error: error instanceof Error ? error.message : String(error) });
+          throw error;
+        });
+      }
       if (isContinueInstruction(parsed.instruction)) return continueFromGitHub(parsed, session);
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);

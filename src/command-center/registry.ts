@@ -264,6 +264,7 @@ function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordR
   run.dispatchedAt = event.at;
   run.repo = event.repo;
   run.issueNumber = event.issueNumber;
+  if (event.tier) run.tier = event.tier;
   if (event.continuedBy) run.continuedBy = storedText(event.continuedBy, OPERATOR_MAX_CHARS);
   // The dispatch that lifts a claim a `continue` on GitHub took is that continuation (a dashboard's names its operator).
   else if (thread?.claim?.fromGitHub && event.at >= thread.startedAt) run.continuedFromGitHub = thread.claim.fromGitHub;

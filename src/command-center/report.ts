@@ -156,6 +156,7 @@ export class CenterReports {
       instruction: run.instruction,
       submissionId,
       ...(continuedBy ? { continuedBy } : {}),
+      ...(run.tier ? { tier: run.tier } : {}),
       at
     });
   }

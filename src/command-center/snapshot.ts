@@ -33,7 +33,7 @@ export function activityOf(store: RegistryStore, now: number): ActivityMetrics {
   return computeMetrics(store.runsTouchedSince(since), store.toolCallStats(since), now);
 }
 
-export type SpendMetrics = Pick<Metrics, "spendToday" | "spend7d" | "spendByRepo" | "costliestRuns">;
+export type SpendMetrics = Pick<Metrics, "spendToday" | "spend7d" | "spendByRepo" | "costliestRuns" | "reporterSpendToday">;
 
 /** The entries each spend list shows. */
 export const SPEND_TOP = 5;
@@ -43,7 +43,9 @@ export function spendOf(store: RegistryStore, now: number): SpendMetrics {
   const midnight = new Date(now);
   midnight.setUTCHours(0, 0, 0, 0);
   const week = store.spendSince(now - SPEND_WINDOW_MS, SPEND_TOP);
+  const reporters = store.reporterSpendSince(midnight.getTime()).slice(0, SPEND_TOP);
   return {
+    ...(reporters.length ? { reporterSpendToday: reporters } : {}),
     spendToday: store.spendSince(midnight.getTime(), 0).total,
     spend7d: week.total,
     spendByRepo: week.byRepo,
@@ -122,6 +124,7 @@ function runSummary(run: RunRecord, thread: ThreadRecord): RunSummary {
     ...(run.continuedBy === undefined ? {} : { continuedBy: run.continuedBy }),
     ...(run.continuedFromGitHub === undefined ? {} : { continuedFromGitHub: run.continuedFromGitHub }),
     ...(run.scripted ? { scripted: true } : {}),
+    ...(run.tier ? { tier: run.tier } : {}),
     ...(run.models?.length ? { models: [...run.models] } : {}),
     ...(run.outcome === undefined ? {} : { outcome: run.outcome }),
     ...(run.reproduction === undefined ? {} : { reproductionUrl: run.reproduction.url }),

@@ -201,6 +201,22 @@ export class SqlRegistryStore implements RegistryStore {
     return { total: { usd: total?.usd ?? 0, complete: (total?.complete ?? 1) === 1 }, byRepo, costliest };
   }
 
+  reporterSpendSince(since: number): Spend["byRepo"] {
+    // Every reporter-tier run that ended in the window, its dispatch and its end in whichever order they arrived (both are on the run's record).
+    return this.#sql
+      .exec<{ repo: string; runs: number; usd: number; complete: number }>(
+        `SELECT lower(json_extract(data, '$.repo')) AS repo, COUNT(*) AS runs,
+                COALESCE(SUM(json_extract(data, '$.cost.usd')), 0) AS usd,
+                COALESCE(MIN(COALESCE(json_extract(data, '$.cost.complete'), 0)), 1) AS complete
+         FROM cc_runs WHERE touched_at >= ?1 AND json_extract(data, '$.endedAt') >= ?1
+         AND json_extract(data, '$.tier') = 'reporter' AND json_extract(data, '$.repo') IS NOT NULL
+         GROUP BY repo ORDER BY usd DESC, repo`,
+        since
+      )
+      .toArray()
+      .map((row) => ({ repo: row.repo, runs: row.runs, cost: { usd: row.usd, complete: row.complete === 1 } }));
+  }
+
   prune(runsBefore: number, toolCallsBefore: number): void {
     this.#sql.exec("DELETE FROM cc_runs WHERE touched_at < ?", runsBefore);
     this.#sql.exec("DELETE FROM cc_tool_calls WHERE at < ?", toolCallsBefore);

@@ -10,6 +10,7 @@
  */
 import type { BlockedRequest, Cost, EndedStatus, GitHubContinuation, IssueMessages, ThreadStatus, TokenUsage } from "../shared/command-center";
 import type { ResultOutcome } from "../shared/outcomes";
+import type { RunTier } from "../shared/dispatch";
 
 /** One issue's session as stored: the summary the dashboard lists, without derived fields. */
 export type ThreadRecord = {
@@ -92,6 +93,8 @@ export type RunRecord = {
   cost?: Cost;
   /** It ran on the scripted model. */
   scripted?: boolean;
+  /** From its `dispatched` event: a reporter-tier run, counted against REPORTER_DAILY_BUDGET. */
+  tier?: RunTier;
   /** The models that served its steps, in the order they first did. */
   models?: string[];
   /** What it reported with `report_result`. */
@@ -141,6 +144,8 @@ export interface RegistryStore {
   runsOf(session: string): RunRecord[];
   /** The spend of runs that ended at or after `since` (a run with no cost is unknown, so its totals are floors); `top` entries per list. */
   spendSince(since: number, top: number): Spend;
+  /** What the reporter-tier runs that ended since `since` cost, per repository (lowercased), most expensive first. */
+  reporterSpendSince(since: number): Spend["byRepo"];
 
   /** Remember one tool call; false when this (session, submission, key) was seen before. */
   addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }): boolean;

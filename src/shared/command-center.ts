@@ -7,6 +7,9 @@ import { z } from "zod";
 import { RESULT_OUTCOMES } from "./outcomes";
 import { THREAD_STATUSES, type ThreadStatus } from "./thread-status";
 
+/** The dispatch's tiers (shared/dispatch.ts RUN_TIERS), named again here so the dashboard's bundle does not take the dispatch schema. */
+const RUN_TIER_NAMES = ["reporter"] as const;
+
 export { COMMAND_CENTER_NAME } from "./command-center-name";
 
 export { THREAD_STATUSES, isActiveStatus, type ActiveStatus, type EndedStatus, type ThreadStatus } from "./thread-status";
@@ -154,7 +157,9 @@ export const metricsSchema = z.object({
   /** The most expensive runs of those 7 days (at most 5), most expensive first. */
   costliestRuns: z.array(
     z.object({ session: z.string(), repo: z.string(), issueNumber: z.number().int().positive(), submissionId: z.string(), endedAt: z.number(), cost: costSchema })
-  )
+  ),
+  /** What reporter-tier runs that ended since midnight UTC cost, per repository (REPORTER_DAILY_BUDGET's figure; at most 5, most expensive first); absent before one did. */
+  reporterSpendToday: z.array(z.object({ repo: z.string(), runs: z.number().int().min(0), cost: costSchema })).optional()
 });
 export type Metrics = z.infer<typeof metricsSchema>;
 
@@ -175,6 +180,8 @@ export const runSummarySchema = z.object({
   continuedFromGitHub: gitHubContinuationSchema.optional(),
   /** The run ran on the offline scripted model: a demonstration, no model ran. */
   scripted: z.boolean().optional(),
+  /** `reporter`: the issue's author asked for it under the reporter tier (read-only); absent, a maintainer's run. */
+  tier: z.enum(RUN_TIER_NAMES).optional(),
   /** The models that served its steps, as the providers named them, in the order they first did; absent until it ended. */
   models: z.array(z.string()).optional(),
   /** What the run reported with `report_result`, when it did. */
@@ -246,6 +253,8 @@ export const dispatchedEventSchema = z.object({
   submissionId: submissionIdField,
   /** Who continued the run from the dashboard (a continuation's only). */
   continuedBy: z.string().min(1).max(320).optional(),
+  /** `reporter`: a reporter-tier run, whose spend REPORTER_DAILY_BUDGET holds per repository and day. */
+  tier: z.enum(RUN_TIER_NAMES).optional(),
   at: atField
 });
 export type DispatchedEvent = z.infer<typeof dispatchedEventSchema>;

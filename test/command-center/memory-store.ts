@@ -90,6 +90,17 @@ export class MemoryRegistryStore implements RegistryStore {
     return { total: sum(ended), byRepo, costliest };
   }
 
+  reporterSpendSince(since: number): Spend["byRepo"] {
+    const ended = [...this.runs.values()].filter((run) => run.tier === "reporter" && run.repo && run.touchedAt >= since && run.endedAt !== undefined && run.endedAt >= since);
+    const repos = [...new Set(ended.map((run) => run.repo!.toLowerCase()))];
+    return repos
+      .map((repo) => {
+        const runs = ended.filter((run) => run.repo!.toLowerCase() === repo);
+        return { repo, runs: runs.length, cost: { usd: runs.reduce((total, run) => total + (run.cost?.usd ?? 0), 0), complete: runs.every((run) => run.cost?.complete === true) } };
+      })
+      .sort((a, b) => b.cost.usd - a.cost.usd || compare(a.repo, b.repo));
+  }
+
   addToolCall(call: { session: string; submissionId: string; key: string; at: number; ok: boolean }) {
     const key = `${call.session}\n${call.submissionId}\n${call.key}`;
     if (this.toolCalls.has(key)) return false;

@@ -1,13 +1,13 @@
 /**
  * A thread's runs, the latest first and open: its status (the header's),
- * cost, the model that served it, who asked or continued it, whether it was a scripted demonstration,
+ * cost, the model that served it, who asked or continued it, whether it was a scripted demonstration or a reporter-tier run,
  * what the egress gateway refused it, and its transcript. Each older run
  * below is one line (outcome, cost, tool calls, when, requests blocked)
  * that opens to its transcript.
  */
 import { BLOCKED_TITLE } from "../view-models/blocked";
 import type { RunView } from "../view-models/runs";
-import { SCRIPTED_LABEL } from "../view-models/runs";
+import { REPORTER_LABEL, REPORTER_TITLE, SCRIPTED_LABEL } from "../view-models/runs";
 import { BlockedRequests } from "./blocked-requests";
 import { StatusBadge } from "./status-badge";
 import { TranscriptView } from "./transcript-view";
@@ -35,6 +35,11 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
       {run.model && !run.scripted ? (
         <span className="run-model muted small" data-testid="run-model" title="The model that served the run's steps, as its provider named it">
           {run.model}
+        </span>
+      ) : null}
+      {run.reporter ? (
+        <span className="run-tier" data-testid="run-reporter" title={REPORTER_TITLE}>
+          {REPORTER_LABEL}
         </span>
       ) : null}
       {run.scripted ? (
@@ -115,6 +120,7 @@ export function RunList(props: { runs: RunView[]; now: number }) {
                 ) : run.continuedBy ? (
                   <span className="muted small">continued by {run.continuedBy}</span>
                 ) : null}
+                {run.reporter ? <span className="run-tier" title={REPORTER_TITLE}>{REPORTER_LABEL}</span> : null}
                 {run.scripted ? <span className="scripted">scripted</span> : null}
                 {run.blocked ? (
                   <span className="run-blocked-note" title={BLOCKED_TITLE} data-testid="run-line-blocked">

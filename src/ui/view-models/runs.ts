@@ -53,6 +53,9 @@ const RUN_STATUS: Record<RunSummary["status"], { label: string; tone: Tone; titl
 };
 
 export const SCRIPTED_LABEL = "scripted demonstration — no model ran";
+/** The tag on a reporter-tier run, and what it means. */
+export const REPORTER_LABEL = "reporter";
+export const REPORTER_TITLE = "A reporter-tier run: the issue's author asked for a reproduction without write access; it could push nothing, and its spend counts against REPORTER_DAILY_BUDGET.";
 
 /** The models that served a run, in the order they first did: "gpt-5.5", or "claude-opus-4-5 then gpt-5.5" after a fallback. */
 export function modelsText(models: readonly string[]): string {
@@ -90,6 +93,8 @@ export type RunView = {
   line: string;
   error?: string;
   scripted: boolean;
+  /** A reporter-tier run: the author asked, read-only (shown as a tag). */
+  reporter?: boolean;
   /** The models that served its steps ("gpt-5.5", "claude-opus-4-5 then gpt-5.5"), once it ended and said. */
   model?: string;
   /** What the egress gateway refused the run, when it refused anything. */
@@ -189,6 +194,7 @@ export function runViews(options: {
         .join(" · "),
       ...(error ? { error } : {}),
       scripted: run?.scripted === true,
+      ...(run?.tier === "reporter" ? { reporter: true } : {}),
       ...(run?.models?.length ? { model: modelsText(run.models) } : {}),
       ...(blocked ? { blocked } : {}),
       items: part?.items ?? []

@@ -186,9 +186,10 @@ export function readRun(value: unknown): RunSummary | null {
   const cost = readCost(value.cost);
   const blocked = readList(value.blocked, readBlocked);
   const fromGitHub = readGitHubContinuation(value.continuedFromGitHub);
-  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, outcome, reproductionUrl, blocked: _blocked, ...rest } = value;
+  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, tier, outcome, reproductionUrl, blocked: _blocked, ...rest } = value;
   return {
-    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "outcome" | "reproductionUrl" | "blocked">),
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "tier" | "outcome" | "reproductionUrl" | "blocked">),
+    ...(tier === "reporter" ? { tier: "reporter" as const } : {}),
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
     ...(fromGitHub ? { continuedFromGitHub: fromGitHub } : {}),
