@@ -84,7 +84,7 @@ function requireTool(file: string, install: string): void {
   }
 }
 
-async function startWorld(): Promise<World> {
+async function startWorld(pushBranch: string | null = PUSH_BRANCH): Promise<World> {
   const readToken = `read-${crypto.randomUUID()}`;
   const writeToken = `write-${crypto.randomUUID()}`;
   const dir = mkdtempSync(join(tmpdir(), "agent-think-egress-"));
@@ -95,7 +95,7 @@ async function startWorld(): Promise<World> {
     const api = await GitHubApiStub.start();
     started.push(api);
     git.createRepo(REPO);
-    const grant = grantFor({ submissionId: "submission-1", repo: REPO, pushBranch: PUSH_BRANCH, readToken, writeToken });
+    const grant = grantFor({ submissionId: "submission-1", repo: REPO, pushBranch, readToken, writeToken });
     const proxy = await EgressProxy.start({ gitOrigin: git.origin, apiOrigin: api.origin, grant });
     started.push(proxy);
 
@@ -172,6 +172,20 @@ const test = it.extend<{ world: World }>({
   // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern
   world: async ({}, use) => {
     const world = await startWorld();
+    try {
+      await use(world);
+      expect(world.proxy.errors, "the gateway threw").toEqual([]);
+    } finally {
+      await stopWorld(world);
+    }
+  }
+});
+
+/** The same, for a reporter-tier run: its grant from its write policy (no push branch). */
+const reporterTest = it.extend<{ world: World }>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern
+  world: async ({}, use) => {
+    const world = await startWorld(writePolicyFor({ repo: REPO, issueNumber: 7, botLogin: "agent-think[bot]", tier: "reporter" }).pushBranch);
     try {
       await use(world);
       expect(world.proxy.errors, "the gateway threw").toEqual([]);
@@ -438,5 +452,22 @@ describe.concurrent("reads", { timeout: TEST_TIMEOUT_MS }, () => {
     const other = await run("git", ["clone", "-q", `${SANDBOX_GITHUB.web}/${OTHER_REPO}.git`, "other"], { cwd: world.dir, env: world.env });
     expect(other.code).not.toBe(0);
     expect(world.git.requests.slice(served)).toEqual([expect.objectContaining({ token: "none", status: 401 })]);
+  });
+});
+
+describe.concurrent("a reporter-tier run: reads, and writes nothing", { timeout: TEST_TIMEOUT_MS }, () => {
+  reporterTest("cloned with the read-only token; a push of its issue's branch refused with no write token, and gh api -X POST refused", async ({ world, expect }) => {
+    // The clone went with the read-only token.
+    expect(world.git.requests.filter((request) => request.token !== "read")).toEqual([]);
+    const pushed = await world.gitIn("push", "origin", `HEAD:${PUSH_BRANCH}`);
+    expect(pushed.code, pushed.output).not.toBe(0);
+    expect(pushed.output).toMatch(/push refused: this run may not push at all/);
+    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBeUndefined();
+    const posted = await world.bash("gh api -X POST repos/acme/widgets/issues/7/comments -f body=hi");
+    expect(posted.code, posted.output).not.toBe(0);
+    expect(posted.output).toMatch(API_REFUSED);
+    expect(world.api.calls).toEqual([]);
+    // The git server never saw the write token, nor a push.
+    expect(world.git.requests.filter((request) => request.token === "write" || request.path.includes("receive-pack"))).toEqual([]);
   });
 });
