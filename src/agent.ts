@@ -193,7 +193,7 @@ export class ThinkAgent extends Think<Env> {
    */
   readonly #workspaceTurn = new TurnWorkspace({
     storage: this.ctx.storage.kv,
-    run: () => this.#runs.get(),
+    run: () => this.#turnRun(),
     turn: () => this.#turn(),
     workspace: () => this.#workspaceAgent(),
     redact: (text) => this.#credentials.redact(text),
@@ -669,6 +669,20 @@ export class ThinkAgent extends Think<Env> {
   /** Every message this session has queued for its issue, delivered or not (tests, local dev). */
   async notices() {
     return this.#reports.notices();
+  }
+
+  /**
+   * The run context as the running turn is prepared with: its tier is the
+   * turn's own submission's, so a later dispatch that replaced the context
+   * neither widens a queued reporter-tier turn nor narrows a maintainer's.
+   */
+  async #turnRun(): Promise<RunContext | undefined> {
+    const run = await this.#runs.get();
+    const turn = await this.#turn();
+    const record = run && turn ? await this.inspectSubmission(turn.submissionId) : null;
+    if (!run || !record) return run;
+    const { tier: _latest, ...rest } = run;
+    return record.metadata?.tier === "reporter" ? { ...rest, tier: "reporter" } : rest;
   }
 
   /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (report/run-ref.ts). */

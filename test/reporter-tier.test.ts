@@ -233,4 +233,21 @@ describe("a reporter-tier run", () => {
     expect(closing).toContain(`@octocat\n${REPORTER_TIER_LINE}\n`);
     expect(await github.closingComment(repo, 12)).not.toContain("reporter tier");
   });
+
+  it("keeps its own tier when queued: a maintainer's later dispatch, which replaces the run context, does not widen it", async () => {
+    const repo = uniqueRepo();
+    const session = sessionName(repo, 21);
+    await runBy(session, "ReportingThinkAgent");
+    const agent = await agentFor(session, env.ReportingThinkAgent);
+    const start = (commentId: number, instruction: string, tier?: "reporter") =>
+      agent.startRun({ session, repo, issueNumber: 21, installationToken: TOKEN, commentId, instruction, ...(tier ? { tier } : {}) });
+    const first = await start(1, "TEST: sleep 1500\nTEST: reply first");
+    const reporter = await start(2, 'TEST: call open_pull_request {"title":"Sort numbers numerically","body":"Fixes it."}\nTEST: reply second', "reporter");
+    const later = await start(3, "TEST: reply third");
+    for (const { submissionId } of [first, reporter, later]) expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const opened = toolParts(await agent.transcript()).filter((part) => JSON.stringify(part).includes("open_pull_request"));
+    expect(opened).toHaveLength(1);
+    expect(JSON.stringify(opened[0]!.output)).toContain("this is a reporter-tier run");
+    expect(github.pulls(repo)).toEqual([]);
+  });
 });
