@@ -128,6 +128,17 @@ export class Reporter {
   }
 
   /**
+   * The run's progress comment, unless the run already ended (its closing
+   * message is queued: a run cancelled while it was being prepared). One
+   * created after the end would never get its pointer, and the run's token
+   * would wait for it.
+   */
+  async startProgress(notice: Notice): Promise<void> {
+    if (await this.#outbox.get(noticeId(notice.submissionId, "closing"))) return;
+    await this.post(notice);
+  }
+
+  /**
    * Keep a notice and start delivering it now, without the caller waiting; a
    * scheduled pass backs that up in case the isolate dies first.
    */

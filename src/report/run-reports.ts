@@ -112,7 +112,7 @@ export class RunReports {
   async progressStarted(run: RunRef, text: string): Promise<void> {
     // No GitHub to post to: the closing message says so in the log (`github:off`); the progress comment is not worth a line.
     if (!this.#issue.enabled) return;
-    await this.#issue.post(progressNotice(run, text));
+    await this.#issue.startProgress(progressNotice(run, text));
   }
 
   /** The progress comment's next edit, at most one per `minIntervalMs`, coalesced to the latest text; never after the run's end. */

@@ -55,6 +55,16 @@ function setup(statusForPost = 201) {
 }
 
 describe("Reporter: the progress comment", () => {
+  it("creates no progress comment for a run that already ended (cancelled while it was being prepared), and owes it nothing", async () => {
+    const { reporter, requests } = setup();
+    await reporter.post(closingNotice(run, { kind: "cancelled", reason: "stopped by @alice" }));
+    await reporter.deliverPending();
+    await reporter.startProgress(progressNotice(run, "start"));
+    await reporter.deliverPending();
+    expect(requests.filter((request) => request.method === "POST")).toHaveLength(1);
+    expect(await reporter.owesEnding(run.submissionId)).toBe(false);
+  });
+
   it("edits the created comment at once, then coalesces changes within the throttle into one edit with the latest text", async () => {
     const { reporter, edits, retries, tick } = setup();
     await reporter.enqueue(progressNotice(run, "start"));
