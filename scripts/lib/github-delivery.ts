@@ -101,7 +101,6 @@ function rehosted<T>(payload: T, github: { web: string; api: string }): T {
 }
 
 function githubComPayload(options: CommentDeliveryOptions, example: IssueCommentExample) {
-  const [owner = "", name = ""] = options.repo.split("/");
   const login = options.login ?? "octocat";
   const id = options.userId ?? OCTOCAT_ID;
   const user = {
@@ -149,13 +148,7 @@ function githubComPayload(options: CommentDeliveryOptions, example: IssueComment
       created_at: createdAt,
       updated_at: createdAt
     },
-    repository: {
-      ...example.repository,
-      name,
-      full_name: options.repo,
-      html_url: repoUrl,
-      owner: { ...example.repository.owner, login: owner, ...userUrls(owner) }
-    },
+    repository: repositoryAs(example.repository, options.repo),
     sender: user
   };
 }
@@ -472,7 +465,6 @@ export function issuesPayload(options: IssuesDeliveryOptions, example: IssuesExa
 }
 
 function githubComIssuesPayload(options: IssuesDeliveryOptions, example: IssuesExample) {
-  const [owner = "", name = ""] = options.repo.split("/");
   const account = (given: AccountOptions) => author(example.issue.user, { login: given.login, ...(given.id === undefined ? {} : { userId: given.id }), ...(given.type === undefined ? {} : { userType: given.type }) });
   const repoUrl = `https://github.com/${options.repo}`;
   const api = `https://api.github.com/repos/${options.repo}`;
@@ -521,19 +513,19 @@ function githubComIssuesPayload(options: IssuesDeliveryOptions, example: IssuesE
     },
     ...(changedAssignee ? { assignee: account(changedAssignee) } : {}),
     ...(changedLabel ? { label: label(changedLabel) } : {}),
-    repository: {
-      ...example.repository,
-      name,
-      full_name: options.repo,
-      html_url: repoUrl,
-      owner: { ...example.repository.owner, login: owner, ...userUrls(owner) }
-    },
+    repository: repositoryAs(example.repository, options.repo),
     sender,
     installation: installation ? { ...installation, id: options.installationId ?? installation.id } : { id: options.installationId ?? 1, node_id: btoa(`033:Integration::Installation${options.installationId ?? 1}`) }
   };
 }
 
 export type IssuesPayload = ReturnType<typeof issuesPayload>;
+
+/** GitHub's example repository, renamed to `repo` (`owner/name`) on github.com. */
+function repositoryAs<Repository extends { owner: object }>(example: Repository, repo: string) {
+  const [owner = "", name = ""] = repo.split("/");
+  return { ...example, name, full_name: repo, html_url: `https://github.com/${repo}`, owner: { ...example.owner, login: owner, ...userUrls(owner) } };
+}
 
 function userUrls(login: string) {
   return { html_url: `https://github.com/${encodeURIComponent(login)}`, url: `https://api.github.com/users/${encodeURIComponent(login)}` };
