@@ -9,6 +9,7 @@
  * Two instructions start no new run: `stop` cancels the issue's turns, and
  * `continue` continues its last failed or stale run in place, as the
  * dashboard's Continue does (refused, claiming nothing, when there is none).
+ * A CI follow-up (`ci`) is refused while its thread has a run going on.
  */
 import { getAgentByName } from "agents";
 import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";
@@ -16,6 +17,8 @@ import { commandCenter } from "./command-center";
 import { continueThread, type ContinuationOutcome } from "./command-center/continuation";
 import type { GitHubContinuation } from "./shared/command-center";
 import { NothingToContinueError, type ContinueRefusalReason } from "./shared/continue-refusal";
+import { CiRunInProgressError } from "./shared/ci-refusal";
+import { isActiveStatus } from "./shared/thread-status";
 import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { commentUrl, GitHubConfigError, githubHost, parseGitHubApiUrl } from "./shared/github-urls";
@@ -100,6 +103,17 @@ async function assertUnderMonthlyBudget(env: Env): Promise<void> {
   if (budget.kind !== "cap") return;
   const spend = await (await commandCenter(env)).monthlySpend();
   if (budgetReached(budget, spend)) throw new MonthlyBudgetReachedError(budget.usd, spend, Date.now());
+}
+
+/**
+ * A CI follow-up while its pull request's thread has a run going on (the
+ * command center's word: running or recovering, stale or not): refused,
+ * writing nothing, rather than queued behind it, since the run going on may
+ * push the fix or a newer head itself (docs/ingress.md, CI follow-ups).
+ */
+async function assertNoRunGoingOn(env: Env, session: string): Promise<void> {
+  const detail = await (await commandCenter(env)).threadDetail(session);
+  if (detail && isActiveStatus(detail.thread.status)) throw new CiRunInProgressError(session);
 }
 
 /** A reporter-tier run, once its repository's reporter runs spent REPORTER_DAILY_BUDGET today: refused, writing nothing. A maintainer's run is never asked. */
@@ -188,6 +202,12 @@ export function createService(env: Env) {
         });
       }
       if (isContinueInstruction(parsed.instruction)) return continueFromGitHub(parsed, session);
+      if (parsed.ci) {
+        await assertNoRunGoingOn(env, session).catch((error: unknown) => {
+          log(error instanceof CiRunInProgressError ? "ci:refused" : "ci:unreadable", { session, error: error instanceof Error ? error.message : String(error) });
+          throw error;
+        });
+      }
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
       const { submissionId } = await agent.startRun({ ...parsed, session });

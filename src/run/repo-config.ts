@@ -18,6 +18,8 @@
  *   progress: true            # the live progress comment on the issue (default true)
  *   model: gpt-5.5            # one of the operator's MODELS_ALLOWED (default: theirs)
  *   reporters: reproduce      # the issue's author may ask for a reproduction without write access (default: off)
+ *   ci:
+ *     fix: 2                  # follow-up runs per App pull request when its CI fails (0..3, default 0: off)
  *   triggers:
  *     assign: reproduce this issue   # assigning the App's bot starts this; false: off
  *     label:                         # adding this label starts this; false: off
@@ -72,6 +74,13 @@ const MAX_INSTRUCTION_CHARS = 2_000;
 const MAX_LABEL_CHARS = 50;
 /** A model id as the providers spell them: letters, digits, dots, dashes, underscores, slashes, colons. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
+/** The most CI follow-up runs a repository may ask for on one of the App's pull requests (docs/ingress.md, CI follow-ups). */
+export const MAX_CI_FIXES = 3;
+const ciFixes = z
+  .number({ error: `must be a whole number from 0 to ${MAX_CI_FIXES}` })
+  .int(`must be a whole number from 0 to ${MAX_CI_FIXES}`)
+  .min(0, `must be a whole number from 0 to ${MAX_CI_FIXES}`)
+  .max(MAX_CI_FIXES, `must be at most ${MAX_CI_FIXES}`);
 
 const instruction = z
   .string({ error: "must be an instruction (a string), or false" })
@@ -99,6 +108,7 @@ const configSchema = z.strictObject({
     .optional(),
   progress: z.boolean({ error: "must be true or false" }).optional(),
   reporters: z.enum(["reproduce", "off"], { error: 'must be "reproduce" or "off"' }).optional(),
+  ci: z.strictObject({ fix: ciFixes.optional() }, { error: "must be { fix }" }).optional(),
   model: z
     .string({ error: "must be a model id (a string)" })
     .regex(MODEL_ID, "must be a model id such as gpt-5.5")
@@ -137,6 +147,8 @@ export type RepoConfig = {
   triggers: TriggerConfig;
   /** What an issue's author without write access may ask for: a reproduction, under the reporter tier, or nothing (the default). */
   reporters: "reproduce" | "off";
+  /** CI follow-ups: how many runs a failing CI on one of the App's own pull requests may start (0, the default: none). */
+  ci: { fix: number };
 };
 
 /** What a repository without the file, or without the fields, gets. */
@@ -181,7 +193,8 @@ export function parseRepoConfig(text: string): RepoConfigParse {
       progress: parsed.data.progress ?? true,
       ...(parsed.data.model === undefined ? {} : { model: parsed.data.model }),
       triggers: triggersOf(parsed.data.triggers),
-      reporters: parsed.data.reporters ?? "off"
+      reporters: parsed.data.reporters ?? "off",
+      ci: { fix: parsed.data.ci?.fix ?? 0 }
     }
   };
 }

@@ -88,6 +88,46 @@ export const pullRequestSchema = z.strictObject({
 });
 export type PullRequestRef = z.infer<typeof pullRequestSchema>;
 
+const commitSha = z.string().regex(/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/, "must be a full commit SHA");
+
+/** The instruction of every CI follow-up run: the failures themselves travel in `ci`, as data. */
+export const CI_FIX_INSTRUCTION = "fix the failing CI checks on this pull request";
+/** GitHub's conclusions of a check run, a check suite, a workflow run or a job that count as a failure for a CI follow-up. */
+export const CI_FAILING_CONCLUSIONS = ["failure", "timed_out", "startup_failure"] as const;
+export type CiFailingConclusion = (typeof CI_FAILING_CONCLUSIONS)[number];
+export const MAX_CI_FAILURES = 10;
+export const MAX_CI_NAME_CHARS = 200;
+export const MAX_CI_SUMMARY_CHARS = 1_000;
+export const MAX_CI_EXCERPT_CHARS = 3_000;
+export const MAX_CI_URL_CHARS = 2_048;
+
+/**
+ * What failed on a pull request's head, as the webhook app read it from
+ * GitHub (check runs, or a workflow run's jobs, and their logs' last
+ * lines). Every string is written by the repository's CI, and so by whoever
+ * can change its workflows or its tests' output: the run shows it as
+ * untrusted data (src/run/workspace-block.ts), bounded here.
+ */
+export const ciFailuresSchema = z.strictObject({
+  headSha: commitSha,
+  failures: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(MAX_CI_NAME_CHARS),
+        conclusion: z.enum(CI_FAILING_CONCLUSIONS),
+        url: z.url({ protocol: /^https?$/ }).max(MAX_CI_URL_CHARS).optional(),
+        /** A check run's output title and summary, or a job's failed steps. */
+        summary: z.string().max(MAX_CI_SUMMARY_CHARS).optional(),
+        /** The last lines of its log. */
+        excerpt: z.string().max(MAX_CI_EXCERPT_CHARS).optional()
+      })
+    )
+    .min(1, "must name at least one failure")
+    .max(MAX_CI_FAILURES, `must have at most ${MAX_CI_FAILURES} failures`)
+});
+export type CiFailures = z.infer<typeof ciFailuresSchema>;
+export type CiFailure = CiFailures["failures"][number];
+
 /** Who a run answers to: absent, a maintainer (write access); `reporter`, the issue's author under the reporter tier. */
 export const RUN_TIERS = ["reporter"] as const;
 export type RunTier = (typeof RUN_TIERS)[number];
@@ -133,11 +173,20 @@ export const dispatchInputSchema = z.strictObject({
   // "reporter": the issue's own author asked without write access, on a
   // repository whose .github/agent-think.yml says `reporters: reproduce`.
   // The run is then read-only throughout (docs/security.md, Reporter tier).
-  tier: z.enum(RUN_TIERS).optional()
-}).refine((input) => input.pullRequest === undefined || input.pullRequest.number === input.issueNumber, {
-  path: ["pullRequest", "number"],
-  message: "must be issueNumber"
-});
+  tier: z.enum(RUN_TIERS).optional(),
+  // A CI follow-up: the App's own pull request's checks failed on `ci.headSha` (docs/ingress.md, CI follow-ups).
+  ci: ciFailuresSchema.optional()
+})
+  .refine((input) => input.pullRequest === undefined || input.pullRequest.number === input.issueNumber, {
+    path: ["pullRequest", "number"],
+    message: "must be issueNumber"
+  })
+  .refine((input) => input.ci === undefined || input.pullRequest !== undefined, { path: ["ci"], message: "needs pullRequest: a CI follow-up is about a pull request" })
+  .refine((input) => input.ci === undefined || input.pullRequest?.headSha === undefined || input.pullRequest.headSha === input.ci.headSha, {
+    path: ["ci", "headSha"],
+    message: "must be pullRequest.headSha"
+  })
+  .refine((input) => input.ci === undefined || input.tier === undefined, { path: ["ci"], message: "is never a reporter-tier run" });
 export type DispatchInput = z.infer<typeof dispatchInputSchema>;
 
 export type DispatchResult = { session: string; threadUrl: string; submissionId: string };

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { dispatchInputSchema, InvalidInputError, parseInput, submissionStatusInputSchema } from "../../src/shared/dispatch";
+import {
+  CI_FIX_INSTRUCTION,
+  dispatchInputSchema,
+  InvalidInputError,
+  MAX_CI_EXCERPT_CHARS,
+  MAX_CI_FAILURES,
+  parseInput,
+  submissionStatusInputSchema
+} from "../../src/shared/dispatch";
 import { sessionName } from "../../src/run/session-name";
 import { parseRepo } from "../../src/shared/repo";
 import { AllowedReposConfigError, assertRepoAllowed, RepoNotAllowedError, resolveAllowlist } from "../../src/run/repo-allowlist";
@@ -148,6 +156,49 @@ describe("dispatch input", () => {
 
   it("names an unknown field", () => {
     expect(() => parseInput(dispatchInputSchema, { ...valid, token: "x" }, "input")).toThrow("invalid input: token: unknown field");
+  });
+});
+
+describe("a CI follow-up's ci field", () => {
+  const sha = "a".repeat(40);
+  const pullRequest = { number: 1859, headRepo: "cloudflare/agents", headRef: "agent-think/issue-12", headSha: sha, baseRef: "main", fork: false, author: "agent-think[bot]" };
+  const failure = { name: "test (ubuntu-latest)", conclusion: "failure", url: "https://github.com/cloudflare/agents/actions/runs/1/job/2", summary: "Process completed with exit code 1.", excerpt: "FAIL test/x.test.ts" };
+  const ci = { headSha: sha, failures: [failure] };
+  const input = { ...valid, instruction: CI_FIX_INSTRUCTION, pullRequest, ci };
+  const refused = (fields: Record<string, unknown>) => () => parseInput(dispatchInputSchema, { ...input, ...fields }, "input");
+
+  it("parses the failures on the pull request's head, and a pull request whose head GitHub did not name", () => {
+    expect(parseInput(dispatchInputSchema, input, "input").ci).toEqual(ci);
+    const { headSha: _, ...noHead } = pullRequest;
+    expect(parseInput(dispatchInputSchema, { ...input, pullRequest: noHead }, "input").ci).toEqual(ci);
+    const bare = { headSha: sha, failures: [{ name: "lint", conclusion: "timed_out" }, { name: "build", conclusion: "startup_failure" }] };
+    expect(parseInput(dispatchInputSchema, { ...input, ci: bare }, "input").ci).toEqual(bare);
+  });
+
+  it("needs the pull request, and the pull request's own head", () => {
+    const { pullRequest: _, ...alone } = input;
+    expect(() => parseInput(dispatchInputSchema, alone, "input")).toThrow("invalid input: ci: needs pullRequest");
+    expect(refused({ ci: { ...ci, headSha: "b".repeat(40) } })).toThrow("invalid input: ci.headSha: must be pullRequest.headSha");
+    expect(refused({ tier: "reporter" })).toThrow("invalid input: ci: is never a reporter-tier run");
+  });
+
+  it("is bounded: 1 to 10 failures, failing conclusions only, short strings, an http(s) link", () => {
+    const cases: [unknown, string][] = [
+      [{ ...ci, failures: [] }, "invalid input: ci.failures: must name at least one failure"],
+      [{ ...ci, failures: Array.from({ length: MAX_CI_FAILURES + 1 }, () => failure) }, "invalid input: ci.failures: must have at most 10 failures"],
+      [{ ...ci, failures: [{ ...failure, conclusion: "success" }] }, "invalid input: ci.failures.0.conclusion:"],
+      [{ ...ci, failures: [{ ...failure, conclusion: "cancelled" }] }, "invalid input: ci.failures.0.conclusion:"],
+      [{ ...ci, failures: [{ ...failure, name: "" }] }, "invalid input: ci.failures.0.name:"],
+      [{ ...ci, failures: [{ ...failure, name: "x".repeat(201) }] }, "invalid input: ci.failures.0.name:"],
+      [{ ...ci, failures: [{ ...failure, excerpt: "x".repeat(MAX_CI_EXCERPT_CHARS + 1) }] }, "invalid input: ci.failures.0.excerpt:"],
+      [{ ...ci, failures: [{ ...failure, summary: "x".repeat(1001) }] }, "invalid input: ci.failures.0.summary:"],
+      [{ ...ci, failures: [{ ...failure, url: "javascript:alert(1)" }] }, "invalid input: ci.failures.0.url:"],
+      [{ ...ci, failures: [{ ...failure, log: "x" }] }, "invalid input: ci.failures.0.log: unknown field"],
+      [{ ...ci, headSha: "abc" }, "invalid input: ci.headSha: must be a full commit SHA"],
+      [{ ...ci, checkSuiteId: 5 }, "invalid input: ci.checkSuiteId: unknown field"]
+    ];
+    for (const [value, message] of cases) expect(refused({ ci: value })).toThrow(message);
+    expect(parseInput(dispatchInputSchema, { ...input, ci: { ...ci, failures: [{ ...failure, excerpt: "x".repeat(MAX_CI_EXCERPT_CHARS) }] } }, "input").ci?.failures[0]?.excerpt).toHaveLength(MAX_CI_EXCERPT_CHARS);
   });
 });
 

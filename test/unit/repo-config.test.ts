@@ -24,7 +24,8 @@ describe("a valid .github/agent-think.yml", () => {
         network: { allow: [] },
         progress: true,
         triggers: DEFAULT_TRIGGERS,
-        reporters: "off"
+        reporters: "off",
+        ci: { fix: 0 }
       }
     });
   });
@@ -40,7 +41,7 @@ describe("a valid .github/agent-think.yml", () => {
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
     expect(parseRepoConfig("version: 1\n")).toEqual({
       ok: true,
-      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off" }
+      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off", ci: { fix: 0 } }
     });
   });
 
@@ -55,6 +56,9 @@ describe("a valid .github/agent-think.yml", () => {
     });
     const reporters = parseRepoConfig("version: 1\nreporters: reproduce\n");
     expect(reporters.ok && reporters.config.reporters).toBe("reproduce");
+    const ci = parseRepoConfig("version: 1\nci:\n  fix: 3\n");
+    expect(ci.ok && ci.config.ci).toEqual({ fix: 3 });
+    expect(parseRepoConfig("version: 1\nci: {}\n")).toMatchObject({ ok: true, config: { ci: { fix: 0 } } });
     const off = parseRepoConfig("version: 1\ntriggers:\n  assign: false\n  label: false\n");
     expect(off.ok && off.config.triggers).toEqual({ assign: null, label: null });
     expect(DEFAULT_TRIGGERS).toEqual({ assign: "reproduce this issue", label: { name: "agent-think", instruction: "reproduce this issue" } });
@@ -81,6 +85,12 @@ describe("an invalid .github/agent-think.yml", () => {
     ["a key given twice", "version: 1\nversion: 1\n", /^not valid YAML/],
     ["progress in words", "version: 1\nprogress: sometimes\n", /^progress: must be true or false/],
     ["reporters asking for more than a reproduction", "version: 1\nreporters: fix\n", /^reporters: must be "reproduce" or "off"/],
+    ["CI fixes above the limit", "version: 1\nci:\n  fix: 4\n", /^ci\.fix: must be at most 3/],
+    ["CI fixes below zero", "version: 1\nci:\n  fix: -1\n", /^ci\.fix: must be a whole number from 0 to 3/],
+    ["CI fixes in halves", "version: 1\nci:\n  fix: 1.5\n", /^ci\.fix: must be a whole number from 0 to 3/],
+    ["CI fixes in words", "version: 1\nci:\n  fix: always\n", /^ci\.fix: must be a whole number from 0 to 3/],
+    ["a misspelt CI field", "version: 1\nci:\n  fixes: 2\n", /^ci\.fixes: is not a field/],
+    ["CI as a number", "version: 1\nci: 2\n", /^ci: must be \{ fix \}/],
     ["a model with spaces", "version: 1\nmodel: the best one\n", /^model: must be a model id/],
     ["a blank trigger instruction", "version: 1\ntriggers:\n  assign: '  '\n", /^triggers\.assign: /],
     ["a label too long for GitHub", `version: 1\ntriggers:\n  label:\n    name: ${"x".repeat(51)}\n`, /^triggers\.label/],
