@@ -5,7 +5,9 @@
  * the reporter runs that ended today from their run records (cc_runs keeps
  * a week, so today is always there); src/service.ts asks it before a
  * reporter dispatch and throws shared/reporter-budget.ts's refusal. A
- * maintainer's run is never held to it. Pure; docs/costs.md.
+ * maintainer's run is never held to it. The same day's figures per
+ * repository (the metrics' `reporterSpendToday`) are summed and judged here
+ * for the health report's Costs line. Pure; docs/costs.md.
  */
 import type { Cost } from "../shared/command-center";
 
@@ -41,4 +43,20 @@ export function reporterBudgetReached(budget: ReporterDailyBudget, spend: Report
 export function reporterBudgetDetail(capUsd: number, spend: ReporterSpend, repo: string): string {
   const spent = `${spend.spent.complete ? "" : "at least "}$${spend.spent.usd.toFixed(2)}`;
   return `${spent} of REPORTER_DAILY_BUDGET $${capUsd.toFixed(2)} spent on ${spend.day} (UTC) by ${spend.runs} reporter run${spend.runs === 1 ? "" : "s"} in ${repo}, so agent-think takes no more reporter runs there until 00:00 UTC; maintainers' runs go on`;
+}
+
+/** One repository's reporter runs that ended today, as the command center's metrics carry them (`reporterSpendToday`). */
+export type RepoReporterSpend = { repo: string; runs: number; cost: Cost };
+
+/** The day's reporter runs across `rows`: how many, and what they cost together (a floor if any repository's is one). */
+export function reporterSpendTotal(rows: readonly RepoReporterSpend[]): { runs: number; spent: Cost } {
+  return {
+    runs: rows.reduce((sum, row) => sum + row.runs, 0),
+    spent: { usd: rows.reduce((sum, row) => sum + row.cost.usd, 0), complete: rows.every((row) => row.cost.complete) }
+  };
+}
+
+/** The repositories in `rows` whose reporter runs reached the cap on `day`: each one's next reporter dispatch is refused until 00:00 UTC. */
+export function reporterBudgetPaused(budget: ReporterDailyBudget, rows: readonly RepoReporterSpend[], day: string): string[] {
+  return rows.filter((row) => reporterBudgetReached(budget, { day, runs: row.runs, spent: row.cost })).map((row) => row.repo);
 }

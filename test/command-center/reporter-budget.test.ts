@@ -4,13 +4,15 @@
  * records (dispatch and end in either order), stop the next reporter
  * dispatch on that repository with `reporter_budget`, while a maintainer's
  * dispatch there and a reporter's elsewhere start; the figure is in the
- * snapshot's metrics and each run says its tier. Each test has its own
- * command center, put behind the service's singleton name.
+ * snapshot's metrics, each run says its tier, and the health report's
+ * Costs line reads the same day apart. Each test has its own command
+ * center, put behind the service's singleton name.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { commandCenter } from "../../src/command-center";
 import { parseReporterDailyBudget } from "../../src/command-center/reporter-budget";
+import { costsHealth } from "../../src/health/costs";
 import { createService } from "../../src/service";
 import type { DispatchedEvent } from "../../src/shared/command-center";
 import { isReporterBudgetRefusal, REPORTER_BUDGET_CODE, REPORTER_BUDGET_REFUSAL } from "../../src/shared/reporter-budget";
@@ -136,5 +138,28 @@ describe("dispatch under REPORTER_DAILY_BUDGET", () => {
     expect(parseReporterDailyBudget("0")).toEqual({ kind: "none" });
     expect(parseReporterDailyBudget("2.5")).toEqual({ kind: "cap", usd: 2.5 });
     expect(parseReporterDailyBudget("-1")).toMatchObject({ kind: "invalid" });
+  });
+
+  it("puts the same day on the health report's Costs line: each repository's reporter runs and spend, and where the cap stops them", async () => {
+    const name = freshName();
+    const center = await commandCenter(env, name);
+    const [capped, below] = [uniqueRepo(), uniqueRepo()];
+    const now = Date.now();
+    const runs = [dispatched(capped, now - 60_000, "reporter"), dispatched(capped, now - 60_000, "reporter"), dispatched(below, now - 60_000, "reporter")];
+    const maintainers = dispatched(below, now - 60_000);
+    await center.recordBatch([...runs, maintainers, ended(runs[0]!, now - 3_000, 1.5), ended(runs[1]!, now - 2_000, 1.5), ended(runs[2]!, now - 1_000, 0.25), ended(maintainers, now - 1_000, 9)]);
+    await center.refreshState();
+
+    const line = await costsHealth({ CONTAINERS_ENABLED: "", REPORTER_DAILY_BUDGET: "3" }, () => center.monthlySpend(), {
+      now,
+      reporterSpend: async () => (await center.snapshot({ limit: 1 })).metrics.reporterSpendToday ?? []
+    });
+    const day = new Date(now).toISOString().slice(0, 10);
+    expect(line.detail).toContain(
+      `reporter runs today (${day} UTC) against REPORTER_DAILY_BUDGET $3.00 per repository: 3 runs, $3.25 (${capped.toLowerCase()} $3.00 by 2 runs, ${below.toLowerCase()} $0.25 by 1 run); reporter runs are refused until 00:00 UTC in ${capped.toLowerCase()}`
+    );
+    expect(line).toMatchObject({ status: "warn", fix: "raise REPORTER_DAILY_BUDGET to take more reporter runs today" });
+    // The figure the line judges is the one dispatch is held to.
+    expect(await center.reporterSpendToday(capped)).toMatchObject({ runs: 2, spent: { usd: 3, complete: true } });
   });
 });
