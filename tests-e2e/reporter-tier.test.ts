@@ -6,7 +6,7 @@
  * asks for a reproduction and gets a read-only run (👀, 🚀, a closing
  * comment that says it was a reporter-tier run, nothing pushed, no pull
  * request, an `open_pull_request` refused), shown apart on the command
- * center; asking for anything else gets one polite comment and no run, a
+ * center and the dashboard's first view; asking for anything else gets one polite comment and no run, a
  * second reproduction that day only 😕; anyone else without write access is
  * ignored. The author's issues and comments are made through the stand-in
  * with their token; the test sends each comment's `issue_comment.created`
@@ -56,7 +56,8 @@ async function openIssue(title: string): Promise<Issue> {
 /** What GitHub sends for `commenter`'s comment on `issue`: the issue's own opener as `issue.user`. */
 async function deliver(issue: Issue, comment: { id: number; body: string }, commenter: Account, association: string): Promise<Response> {
   const payload = issueCommentPayload({ repo: REPO, issueNumber: issue.number, commentId: comment.id, body: comment.body, login: commenter.login, userId: commenter.id, association });
-  const opened = { ...payload, issue: { ...payload.issue, user: { ...payload.issue.user, login: issue.user.login, id: issue.user.id, node_id: `U_standin${issue.user.id}`, type: "User" } } };
+  const example = (payload.issue as { user?: Record<string, unknown> }).user;
+  const opened = { ...payload, issue: { ...payload.issue, user: { ...example, login: issue.user.login, id: issue.user.id, node_id: `U_standin${issue.user.id}`, type: "User" } } };
   const delivery = await signedDelivery(chain.secret, opened);
   return fetch(`${chain.ingress.url}${WEBHOOK_PATH}`, { method: "POST", headers: delivery.headers, body: delivery.body });
 }
@@ -190,5 +191,11 @@ describe("the reporter tier, through both Workers and the stand-in", () => {
     // The command center keeps its spend figures a few seconds between broadcasts (SPEND_MAX_AGE_MS).
     const reporterSpend = async () => ((await (await fetch(`${chain.agent.url}/api/command-center`)).json()) as Snapshot).metrics.reporterSpendToday;
     await expect.poll(reporterSpend, { timeout: 20_000, interval: 500 }).toEqual([{ repo: REPO, runs: 1, cost: expect.objectContaining({ usd: expect.any(Number) }) }]);
+    // The dashboard's first view, drawn by the Worker from that snapshot, lists it under its own heading.
+    const page = await (await fetch(`${chain.agent.url}/`)).text();
+    const list = /data-testid="reporter-spend">([\s\S]*?)<\/ul>/.exec(page)?.[1];
+    expect(list, page.slice(0, 2_000)).toContain("Reporter runs today");
+    expect(list).toContain(`data-repo="${REPO}"`);
+    expect(list).toContain("1 run<");
   });
 });

@@ -4,6 +4,8 @@ import { recordEvent } from "../../src/command-center/registry";
 import { metricsOf } from "../../src/command-center/snapshot";
 import type { RunRecord } from "../../src/command-center/store";
 import { metricsSchema } from "../../src/shared/command-center";
+import { reporterSpendView, spendView } from "../../src/ui/view-models/spend";
+import { readMetrics } from "../../src/ui/view-models/wire";
 import { MemoryRegistryStore } from "../command-center/memory-store";
 
 const NOW = 1_700_000_000_000;
@@ -164,3 +166,57 @@ describe("metricsOf a registry", () => {
     expect(metricsOf(store, NOW)).toMatchObject({ runs24h: 3, successRate: 0.5, durationP50Ms: 2_000, durationP95Ms: 3_000 });
   });
 });
+
+describe("reporter-tier runs and their spend, apart", () => {
+  const midnight = (() => {
+    const at = new Date(NOW);
+    at.setUTCHours(0, 0, 0, 0);
+    return at.getTime();
+  })();
+  let n = 0;
+  const finish = (store: MemoryRegistryStore, repo: string, at: number, usd: number | undefined, tier?: "reporter") => {
+    n++;
+    const base = { session: `${repo.replace("/", "-")}-${n}`, submissionId: `sub-${n}` };
+    recordEvent(store, { type: "dispatched", ...base, repo, issueNumber: n, instruction: "reproduce this issue", ...(tier ? { tier } : {}), at: at - 1_000 });
+    recordEvent(store, { type: "turn-ended", ...base, status: "done", ...(usd === undefined ? {} : { cost: { usd, complete: true } }), at });
+  };
+
+  it("sums today's reporter runs per repository, maintainers' runs and yesterday's left out, and in the whole day's spend too", () => {
+    const store = new MemoryRegistryStore();
+    finish(store, "Acme/Widgets", midnight + 60_000, 0.75, "reporter");
+    finish(store, "acme/widgets", midnight + 120_000, 0.25, "reporter");
+    finish(store, "c/d", midnight + 60_000, 2, "reporter");
+    finish(store, "acme/widgets", midnight + 60_000, 10);
+    finish(store, "acme/widgets", midnight - 60_000, 3, "reporter");
+    const metrics = metricsOf(store, NOW);
+    expect(metrics.reporterSpendToday).toEqual([
+      { repo: "c/d", runs: 1, cost: { usd: 2, complete: true } },
+      { repo: "acme/widgets", runs: 2, cost: { usd: 1, complete: true } }
+    ]);
+    expect(metrics.spendToday).toEqual({ usd: 13, complete: true });
+    expect(metricsSchema.parse(metrics)).toEqual(metrics);
+    // A reporter run with no reported cost makes its repository's figure a floor.
+    finish(store, "c/d", midnight + 180_000, undefined, "reporter");
+    expect(metricsOf(store, NOW).reporterSpendToday?.[0]).toEqual({ repo: "c/d", runs: 2, cost: { usd: 2, complete: false } });
+    // None before a reporter run ended today.
+    expect(metricsOf(store, NOW + DAY + 3_600_000).reporterSpendToday).toBeUndefined();
+  });
+
+  it("reaches the dashboard as its own list: read off the wire, rows that do not read dropped, shown per repository", () => {
+    const store = new MemoryRegistryStore();
+    finish(store, "acme/widgets", midnight + 60_000, 0.5, "reporter");
+    finish(store, "acme/widgets", midnight + 90_000, 4);
+    const wire = JSON.parse(JSON.stringify(metricsOf(store, NOW))) as Record<string, unknown>;
+    const read = readMetrics({ ...wire, reporterSpendToday: [...(wire.reporterSpendToday as unknown[]), { repo: "x/y", runs: -1, cost: { usd: 1, complete: true } }] });
+    expect(read?.reporterSpendToday).toEqual([{ repo: "acme/widgets", runs: 1, cost: { usd: 0.5, complete: true } }]);
+    expect(reporterSpendView(read)).toEqual([{ repo: "acme/widgets", runs: "1 run", cost: { text: "$0.50", kind: "complete" } }]);
+    // The 7 days per repository still count the reporter run with the maintainer's.
+    expect(spendView(read, NOW).byRepo).toEqual([{ repo: "acme/widgets", runs: "2 runs", cost: { text: "$4.50", kind: "complete" } }]);
+    // A server older than the field, or a day without reporter runs: no list.
+    const { reporterSpendToday: _none, ...older } = wire;
+    expect(readMetrics(older)).not.toHaveProperty("reporterSpendToday");
+    expect(reporterSpendView(readMetrics(older))).toEqual([]);
+    expect(reporterSpendView(null)).toEqual([]);
+  });
+});
+

@@ -1,6 +1,6 @@
-/** What the last 7 days cost: per repository, and the most expensive runs, each linking its thread. */
+/** What the last 7 days cost: per repository, and the most expensive runs, each linking its thread; today's reporter-tier runs apart. */
 import { Link } from "react-router";
-import type { SpendView } from "../view-models/spend";
+import { REPORTER_SPEND_TITLE, type RepoSpendRow, type SpendView } from "../view-models/spend";
 import type { CostView } from "../view-models/format";
 import { Empty } from "./state-views";
 
@@ -12,8 +12,9 @@ function Cost(props: { cost: CostView; testId?: string }) {
   );
 }
 
-export function SpendPanel(props: { view: SpendView }) {
+export function SpendPanel(props: { view: SpendView; reporters?: readonly RepoSpendRow[] }) {
   const { byRepo, costliest } = props.view;
+  const reporters = props.reporters ?? [];
   return (
     <section className="panel" aria-label="Spend" data-testid="spend">
       <h2>
@@ -59,6 +60,22 @@ export function SpendPanel(props: { view: SpendView }) {
               ))}
             </ul>
           </div>
+          {reporters.length > 0 ? (
+            <div data-testid="reporter-spend">
+              <h3 className="spend-head muted small" title={REPORTER_SPEND_TITLE}>
+                Reporter runs today
+              </h3>
+              <ul className="spend-list">
+                {reporters.map((row) => (
+                  <li key={row.repo} className="spend-row" data-testid="reporter-spend-repo" data-repo={row.repo}>
+                    <span className="spend-name">{row.repo}</span>
+                    <span className="muted small">{row.runs}</span>
+                    <Cost cost={row.cost} testId="reporter-spend-cost" />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
       )}
     </section>

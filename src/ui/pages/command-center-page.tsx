@@ -21,7 +21,7 @@ import { useNow } from "../hooks/use-now";
 import { connectionView } from "../view-models/dashboard";
 import { formatCount, formatRelativeTime, formatTimestamp } from "../view-models/format";
 import { metricTiles } from "../view-models/metrics";
-import { spendTiles, spendView } from "../view-models/spend";
+import { reporterSpendView, spendTiles, spendView } from "../view-models/spend";
 import { needsAttention, needsHuman, runningNow } from "../view-models/threads";
 
 type Tab = "overview" | "threads";
@@ -33,6 +33,7 @@ export function CommandCenterPage() {
   const [tab, setTab] = useState<Tab>("overview");
   const tiles = useMemo(() => [...metricTiles(data.metrics), ...spendTiles(data.metrics)], [data.metrics]);
   const spend = useMemo(() => spendView(data.metrics, now), [data.metrics, now]);
+  const reporterSpend = useMemo(() => reporterSpendView(data.metrics), [data.metrics]);
   const attention = useMemo(() => needsAttention(data.threads, continuing.results.keys()), [data.threads, continuing.results]);
   const running = useMemo(() => runningNow(data.threads), [data.threads]);
   const connection = connectionView(data.socket, data.polling, data.pollError !== null || data.error !== null);
@@ -63,7 +64,7 @@ export function CommandCenterPage() {
             ) : null}
             <AttentionList threads={attention} now={now} continuing={continuing} />
             <RunningList threads={running} now={now} />
-            <SpendPanel view={spend} />
+            <SpendPanel view={spend} reporters={reporterSpend} />
           </div>
           <ThreadSidebar
             threads={data.threads}

@@ -1,8 +1,10 @@
 /**
  * What the runs cost, on the command center: the spend tiles (today, since
  * midnight UTC, and the last 7 days), the 7 days per repository, and the
- * most expensive runs, each linking its thread. A floor reads "≥ $…" and an
- * unknown "unknown" (format.ts: costView), never $0.00. Pure.
+ * most expensive runs, each linking its thread, and apart from them today's
+ * reporter-tier runs per repository (what REPORTER_DAILY_BUDGET holds). A
+ * floor reads "≥ $…" and an unknown "unknown" (format.ts: costView), never
+ * $0.00. Pure.
  */
 import type { Metrics } from "../../shared/command-center";
 import { costView, formatCount, formatRelativeTime, formatTimestamp, NO_VALUE, type CostView } from "./format";
@@ -40,14 +42,16 @@ export type CostlyRunRow = {
 };
 export type SpendView = { byRepo: RepoSpendRow[]; costliest: CostlyRunRow[] };
 
+const repoRow = (row: Metrics["spendByRepo"][number]): RepoSpendRow => ({
+  repo: row.repo,
+  runs: `${formatCount(row.runs)} run${row.runs === 1 ? "" : "s"}`,
+  cost: costView(row.cost)
+});
+
 /** The 7 days per repository and the most expensive runs, as the server ranked them. */
 export function spendView(metrics: Metrics | null | undefined, now: number): SpendView {
   return {
-    byRepo: (metrics?.spendByRepo ?? []).map((row) => ({
-      repo: row.repo,
-      runs: `${formatCount(row.runs)} run${row.runs === 1 ? "" : "s"}`,
-      cost: costView(row.cost)
-    })),
+    byRepo: (metrics?.spendByRepo ?? []).map(repoRow),
     costliest: (metrics?.costliestRuns ?? []).map((run) => ({
       key: `${run.session}:${run.submissionId}`,
       href: threadHref(run.session),
@@ -57,4 +61,13 @@ export function spendView(metrics: Metrics | null | undefined, now: number): Spe
       whenTitle: `ended ${formatTimestamp(run.endedAt)}`
     }))
   };
+}
+
+/** What a repository's reporter runs today are held to, said where they are listed. */
+export const REPORTER_SPEND_TITLE =
+  "Reporter-tier runs (the issue's author asked for a reproduction without write access) that ended since 00:00 UTC, per repository: each repository's are held to REPORTER_DAILY_BUDGET a day. They are in the spend above too.";
+
+/** Today's reporter-tier runs per repository, most expensive first as the server ranked them; empty before one ended today. */
+export function reporterSpendView(metrics: Metrics | null | undefined): RepoSpendRow[] {
+  return (metrics?.reporterSpendToday ?? []).map(repoRow);
 }

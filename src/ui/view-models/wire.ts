@@ -71,7 +71,9 @@ export function readMetrics(value: unknown): Metrics | null {
     spendToday: readCost(value.spendToday) ?? UNKNOWN_COST,
     spend7d: readCost(value.spend7d) ?? UNKNOWN_COST,
     spendByRepo: readList(value.spendByRepo, readRepoSpend),
-    costliestRuns: readList(value.costliestRuns, readCostlyRun)
+    costliestRuns: readList(value.costliestRuns, readCostlyRun),
+    // Absent before a reporter run ended today, and from a server older than the field.
+    ...(value.reporterSpendToday === undefined ? {} : { reporterSpendToday: readList(value.reporterSpendToday, readRepoSpend) })
   };
 }
 
