@@ -23,6 +23,7 @@ import { runMessage } from "./run/run-message";
 import { githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
+import { ThreadReproductions } from "./run/thread-reproduction";
 import { createLogger, type Logger } from "./run/log";
 import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
 import { RunCredentials } from "./egress/run-credentials";
@@ -130,6 +131,8 @@ export class ThinkAgent extends Think<Env> {
     return this.#credentials.token;
   }
   readonly #ledger = new RunLedger(this.ctx.storage);
+  /** The thread's last reproduction, for a later fix's proof (run/thread-reproduction.ts). */
+  readonly #reproductions = new ThreadReproductions(this.ctx.storage);
   /** What steps cost and when a budget stops the loop (run/run-budgets.ts). */
   readonly #budgets = new RunBudgets({
     ledger: this.#ledger,
@@ -223,6 +226,7 @@ export class ThinkAgent extends Think<Env> {
   readonly #closing = new RunClosing({
     ledger: this.#ledger,
     reports: this.#reports,
+    reproductions: this.#reproductions,
     runRef: (submissionId, metadata) => this.#runRef(submissionId, metadata),
     transcript: async () => (await this.getMessages()) as TranscriptMessage[],
     redact: (text) => this.#token.redact(text),
@@ -263,6 +267,13 @@ export class ThinkAgent extends Think<Env> {
       return { publicBaseUrl: this.env.PUBLIC_BASE_URL, githubWebUrl: github.ok ? github.github.web : "" };
     },
     redact: (text) => this.#token.redact(text),
+    // On the container, where the clone is (a deploy without one answers that it has none).
+    exec: (command, timeoutMs) => this.#workspaceTurn.own(command, timeoutMs, "container"),
+    reproduction: async (submissionId) => {
+      const [thread, page] = [await this.#reproductions.latest(), (await this.#ledger.facts(submissionId)).reproductionUrl];
+      return thread ?? (page ? {} : null);
+    },
+    recordProof: (submissionId, proof) => this.#ledger.recordProof(submissionId, this.#token.redactDeep(proof)),
     log: (event, fields) => this.#log(event, fields)
   });
   /** The deployment's model, or the one the run's repository picked (model/run-models.ts). */

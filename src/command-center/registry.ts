@@ -142,6 +142,7 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
         if (event.scripted) run.scripted = true;
         if (event.models?.length) run.models = [...event.models];
         if (event.outcome) run.outcome = event.outcome;
+        if (event.proven !== undefined) run.proven = event.proven;
         return true;
       }, (thread, run) => {
         endThreadRun(thread, run);

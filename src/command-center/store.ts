@@ -99,6 +99,8 @@ export type RunRecord = {
   models?: string[];
   /** What it reported with `report_result`. */
   outcome?: ResultOutcome;
+  /** Whether its pull request's proof held (src/run/fix-proof.ts); absent when it needed none. */
+  proven?: boolean;
   /** Who continued it from the dashboard. */
   continuedBy?: string;
   /** Who continued it from GitHub, and the comment that asked. */

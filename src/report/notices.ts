@@ -32,6 +32,8 @@ import type { RunTier } from "../shared/dispatch";
 import { capBody, cutText, fitMessage, MAX_NOTICE_TEXT_CHARS, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
+import { proofLine, proofSection } from "./proof-text";
+import type { ProofRecord } from "../run/fix-proof";
 import type { BlockedRequest, Cost } from "../shared/command-center";
 import { OUTCOME_LABELS, RESULT_OUTCOMES } from "../shared/outcomes";
 import { formatCost } from "../shared/pricing";
@@ -139,6 +141,7 @@ const OUTCOME_EMOJI: Record<RunResult["outcome"], string> = {
   "needs-info": "💬",
   "pr-opened": "🛠️",
   "pr-updated": "🛠️",
+  "pr-unproven": "⚠️",
   "no-pr": "❔",
   "review-addressed": "🛠️",
   "patch-suggested": "🩹"
@@ -239,7 +242,7 @@ function closingBody(ending: RunEnding, run: RunRef): string {
   const opening = openingLines(run);
   switch (ending.kind) {
     case "result":
-      return resultText(ending.result, run, policy, opening);
+      return resultText(ending.result, run, policy, opening, ending.proof);
     case "finished":
       return fitMessage(
         ([text], cut) =>
@@ -328,7 +331,7 @@ function tail(text: string, max: number): string {
   return `…\n${newline >= 0 && newline < 200 ? cut.slice(newline + 1) : cut}`;
 }
 
-function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening: string[]): string {
+function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening: string[], proof: ProofRecord | undefined): string {
   const steps = result.steps ?? [];
   const changes = result.changes ?? [];
   const addressed = result.addressed ?? [];
@@ -342,10 +345,11 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
     listPart(addressed.map(addressedLine), (line) => `- ${neutralize(line, policy, { mode: "inline" })}`, "review points"),
     patchPart(result.patch ?? ""),
     inlinePart(result.evidence ? oneLine(result.evidence) : "", policy),
-    listPart(missing.map(oneLine), (question) => `- ${neutralize(question, policy, { mode: "inline" })}`, "questions")
+    listPart(missing.map(oneLine), (question) => `- ${neutralize(question, policy, { mode: "inline" })}`, "questions"),
+    proofPart(proof, policy)
   ];
   return fitMessage(
-    ([summary, stepLines, changeLines, verification, addressedLines, patch, evidence, missingLines], cut) => {
+    ([summary, stepLines, changeLines, verification, addressedLines, patch, evidence, missingLines, proofText], cut) => {
       const lines = [...opening, `### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
       if (result.reproductionUrl) lines.push("", `**Reproduction:** ${reproductionText(result.reproductionUrl, policy)}`);
       if (result.pullRequestUrl) lines.push("", `**Pull request:** ${pullRequestText(result.pullRequestUrl, policy)}`);
@@ -355,6 +359,7 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
       if (changes.length) lines.push("", "**Changes**", changeLines!);
       if (addressed.length) lines.push("", "**Review**", addressedLines!);
       if (result.verification) lines.push("", `**Verified:** ${verification!}`);
+      if (proof) lines.push("", proofText!);
       if (result.patch) lines.push("", "<details><summary>Patch</summary>", "", patch!, "", "</details>");
       if (cut) lines.push("", cutNotice(run));
       lines.push("", footer(run));
@@ -369,6 +374,15 @@ function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening:
 function addressedLine(point: NonNullable<RunResult["addressed"]>[number]): string {
   const where = [point.path ? `\`${point.path.replace(/`/g, "")}\`` : "", point.comment ?? ""].filter(Boolean).join(" ");
   return oneLine(where ? `${where}: ${point.change}` : point.change);
+}
+
+/** The Worker's proof of the pull request (proof-text.ts); where it does not fit, its one line. */
+function proofPart(proof: ProofRecord | undefined, policy: LinkPolicy): CutPart {
+  const section = proof ? neutralize(proofSection(proof), policy) : "";
+  return {
+    size: section.length,
+    render: (limit) => (section.length <= limit ? section : proof ? neutralize(cutText(proofLine(proof), Math.max(0, limit)), policy, { mode: "inline" }) : "")
+  };
 }
 
 /** A patch as a diff block; cut, it keeps its first lines and says so, since half a patch does not apply. */

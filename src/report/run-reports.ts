@@ -184,6 +184,7 @@ export class RunReports {
       ...(usage?.scripted ? { scripted: true } : {}),
       ...(usage?.models?.length ? { models: usage.models } : {}),
       ...(ending.kind === "result" ? { outcome: ending.result.outcome } : {}),
+      ...(ending.kind === "result" && ending.proof ? { proven: ending.proof.ran && ending.proof.held } : {}),
       at: ended.at
     });
   }

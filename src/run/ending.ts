@@ -7,10 +7,14 @@
  */
 import { z } from "zod";
 import type { TranscriptMessage } from "../shared/dispatch";
+import type { ProofRecord } from "./fix-proof";
 
 import { RESULT_OUTCOMES, type ResultOutcome } from "../shared/outcomes";
 
 export { RESULT_OUTCOMES, type ResultOutcome };
+
+/** The longest reproduction check a result may name. */
+export const MAX_CHECK_CHARS = 2_000;
 
 /** The longest patch a result may carry: it goes into the closing comment, which GitHub caps at 65,536 characters. */
 export const MAX_PATCH_CHARS = 30_000;
@@ -29,6 +33,7 @@ const REQUIRED_FIELDS: Partial<Record<ResultOutcome, ReadonlyArray<RequiredField
   "needs-info": ["missing"],
   "pr-opened": ["pullRequestUrl", "changes", "verification"],
   "pr-updated": ["pullRequestUrl", "changes", "verification"],
+  "pr-unproven": ["pullRequestUrl", "changes", "verification"],
   "review-addressed": ["pullRequestUrl", "addressed", "verification"],
   "patch-suggested": ["patch", "addressed"]
 };
@@ -38,7 +43,7 @@ export const runResultSchema = z.object({
   outcome: z
     .enum(RESULT_OUTCOMES)
     .describe(
-      "How the run ended. pr-updated: commits pushed to the App's open pull request for this issue; review-addressed: review changes pushed to the pull request's branch; patch-suggested: nothing pushed, a patch in `patch`."
+      "How the run ended. pr-updated: commits pushed to the App's open pull request for this issue; pr-unproven: a pull request opened or updated whose proof did not hold (agent-think decides this from the check it re-ran); review-addressed: review changes pushed to the pull request's branch; patch-suggested: nothing pushed, a patch in `patch`."
     ),
   summary: z.string().min(1).max(4_000).describe("One to three sentences a maintainer reads first."),
   steps: z.array(z.string().min(1).max(1_000)).min(1).max(30).optional().describe("The commands that show it, or what was run (reproduced, not-reproduced)."),
@@ -56,6 +61,14 @@ export const runResultSchema = z.object({
     .max(10)
     .optional()
     .describe("needs-info: what cannot be stated or checked (the input, the actual result, the expected result, a valid envelope), each as a question the reporter can answer."),
+  check: z
+    .string()
+    .min(1)
+    .max(MAX_CHECK_CHARS)
+    .optional()
+    .describe(
+      "reproduced: the command, run from /workspace in the container, that exits non-zero while the bug occurs and 0 once it is fixed (for the template: cd /workspace/repro && npm run repro). A fix re-runs it, before and after the change, as its proof."
+    ),
   reproductionUrl: z.url().optional().describe("The deployed reproduction page."),
   pullRequestUrl: z.url().optional().describe("The pull request that was opened."),
   changes: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("What the pull request changes."),
@@ -81,7 +94,8 @@ export type RunResult = z.infer<typeof runResultSchema>;
 
 /** How a run ended, as far as the issue is told. */
 export type RunEnding =
-  | { kind: "result"; result: RunResult }
+  /** `proof`: the check the Worker re-ran for the pull request the run opened or updated, when it did or had to (fix-proof.ts). */
+  | { kind: "result"; result: RunResult; proof?: ProofRecord }
   | { kind: "finished"; text: string; reproductionUrl?: string }
   | { kind: "failed"; error: string }
   | { kind: "interrupted" }
@@ -119,6 +133,10 @@ export type EndingFacts = {
   reproductionUrl?: string;
   /** The repository's preparation failed, which ended the run before the model started. */
   setupFailure?: SetupFailure;
+  /** The proof of the pull request the run opened or updated (open_pull_request re-ran the check, or recorded why it did not). */
+  proof?: ProofRecord;
+  /** The thread has a reproduction (this run's page, or an earlier run's reproduced result): a fix must prove itself against it. */
+  hasReproduction?: boolean;
 };
 
 /** How a run ended, for its closing message. */
@@ -134,7 +152,8 @@ export function describeEnding(facts: EndingFacts): RunEnding {
         return { kind: "budget", limit: { kind: "steps", steps: facts.maxSteps } };
       }
       if (facts.result) {
-        return { kind: "result", result: facts.reproductionUrl ? { ...facts.result, reproductionUrl: facts.reproductionUrl } : facts.result };
+        const result = facts.reproductionUrl ? { ...facts.result, reproductionUrl: facts.reproductionUrl } : facts.result;
+        return provenResult(result, facts);
       }
       return { kind: "finished", text: facts.finalText, ...(facts.reproductionUrl ? { reproductionUrl: facts.reproductionUrl } : {}) };
     case "error":
@@ -144,6 +163,23 @@ export function describeEnding(facts: EndingFacts): RunEnding {
     case "skipped":
       return { kind: "cancelled", ...(facts.cancelReason ? { reason: facts.cancelReason } : {}) };
   }
+}
+
+const FIX_OUTCOMES: ReadonlySet<ResultOutcome> = new Set(["pr-opened", "pr-updated", "pr-unproven"]);
+
+/**
+ * A pull request's outcome as its proof allows: `pr-opened` or `pr-updated`
+ * only when the re-run check failed before and passed after, or when there
+ * was no reproduction to prove it with; otherwise `pr-unproven`, whatever
+ * the model reported. The proof goes with the result to the closing comment.
+ */
+function provenResult(result: RunResult, facts: EndingFacts): RunEnding {
+  if (!FIX_OUTCOMES.has(result.outcome)) return { kind: "result", result };
+  const proof: ProofRecord | undefined =
+    facts.proof ?? (facts.hasReproduction ? { ran: false, why: "the thread has a reproduction, but its check was not re-run for this pull request" } : undefined);
+  if (!proof) return { kind: "result", result };
+  const held = proof.ran && proof.held;
+  return { kind: "result", result: held || result.outcome === "pr-unproven" ? result : { ...result, outcome: "pr-unproven" }, proof };
 }
 
 /** The one-line status the command center records for an ending that is not a plain success. */

@@ -9,21 +9,26 @@
  * request goes. The body is neutralized like every comment the bot writes
  * (no mention, no link but to our pages and the run's repository), redacted
  * and capped to GitHub's size. The commits get there by git, through the
- * egress gateway, which lets a push update only that branch. A failure is
- * data for the model. Pure apart from the client it is given.
+ * egress gateway, which lets a push update only that branch. Before it
+ * opens or updates, `prove` re-runs the reproduction's check on the base and
+ * the head (fix-proof.ts) when the run has one; the proof is the body's last
+ * section, written by the Worker, and the answer's `proof`. A failure is
+ * data for the model. Pure apart from the client and the prover it is given.
  */
 import type { PullRequestClient } from "../github/pull-requests";
-import { capBody, cutText } from "../report/body-cap";
+import { capBody, cutText, MAX_COMMENT_BODY_CHARS } from "../report/body-cap";
 import type { LinkPolicy } from "../report/link-policy";
 import { neutralize } from "../report/neutralize";
+import { PROOF_HEADING, proofSection } from "../report/proof-text";
+import type { ProofRecord } from "./fix-proof";
 import type { WritePolicy } from "./write-policy";
 
 export const MAX_PULL_REQUEST_TITLE_CHARS = 256;
 
-export type OpenPullRequestInput = { title: string; body: string; draft?: boolean };
+export type OpenPullRequestInput = { title: string; body: string; draft?: boolean; check?: string };
 
 export type OpenPullRequestResult =
-  | { ok: true; action: "opened" | "updated"; number: number; url: string; head: string; base: string }
+  | { ok: true; action: "opened" | "updated"; number: number; url: string; head: string; base: string; proof?: ProofRecord }
   | { ok: false; error: string };
 
 export type PullRequestTarget = {
@@ -40,27 +45,47 @@ export type PullRequestTarget = {
 export async function openPullRequest(
   input: OpenPullRequestInput,
   target: PullRequestTarget,
-  deps: { client: PullRequestClient; links: LinkPolicy; redact: (text: string) => string }
+  deps: {
+    client: PullRequestClient;
+    links: LinkPolicy;
+    redact: (text: string) => string;
+    /** The proof of the change on `branch` against `base`, or undefined when the run has nothing to prove it with. */
+    prove?: (base: string, branch: string) => Promise<ProofRecord | undefined>;
+  }
 ): Promise<OpenPullRequestResult> {
   const branch = target.policy.pushBranch;
   if (branch === null) return { ok: false, error: `this run may not open or update a pull request: ${target.policy.why ?? "it may not push"}` };
   const title = cutText(deps.redact(input.title).replace(/\s*\n\s*/g, " ").trim(), MAX_PULL_REQUEST_TITLE_CHARS);
   if (!title) return { ok: false, error: "the pull request needs a title" };
-  const body = capBody(neutralize(deps.redact(input.body), deps.links));
   try {
     const existing =
       target.ownPullRequest ??
       target.openPullRequest ??
       (target.botLogin ? await deps.client.openByAuthor(target.repo, branch, target.botLogin) : null);
+    if (!existing && !target.policy.mayOpenPullRequest) return { ok: false, error: `this run may not open a pull request: ${target.policy.why ?? "it opens none"}` };
     const base = await deps.client.defaultBranch(target.repo);
+    const proof = await deps.prove?.(base, branch);
+    const body = bodyWithProof(input.body, proof, deps);
     if (existing) {
       const updated = await deps.client.update(target.repo, existing.number, { title, body });
-      return { ok: true, action: "updated", ...updated, head: branch, base };
+      return { ok: true, action: "updated", ...updated, head: branch, base, ...(proof ? { proof } : {}) };
     }
-    if (!target.policy.mayOpenPullRequest) return { ok: false, error: `this run may not open a pull request: ${target.policy.why ?? "it opens none"}` };
     const opened = await deps.client.open(target.repo, { head: branch, base, title, body, draft: input.draft === true });
-    return { ok: true, action: "opened", ...opened, head: branch, base };
+    return { ok: true, action: "opened", ...opened, head: branch, base, ...(proof ? { proof } : {}) };
   } catch (error) {
     return { ok: false, error: deps.redact(error instanceof Error ? error.message : String(error)) };
   }
+}
+
+/**
+ * The model's body, neutralized and cut to leave room, then the Worker's
+ * proof section; a proof section the model wrote itself is dropped, so the
+ * body shows only the Worker's.
+ */
+function bodyWithProof(text: string, proof: ProofRecord | undefined, deps: { links: LinkPolicy; redact: (text: string) => string }): string {
+  const own = deps.redact(text).split(PROOF_HEADING)[0]!.trimEnd();
+  if (!proof) return capBody(neutralize(own, deps.links));
+  const section = neutralize(deps.redact(proofSection(proof)), deps.links);
+  const room = MAX_COMMENT_BODY_CHARS - section.length - 2;
+  return `${capBody(neutralize(own, deps.links), room)}\n\n${section}`;
 }

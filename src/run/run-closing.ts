@@ -2,7 +2,8 @@
  * Closing a run whose submission ended: how it ended, worked out from what
  * the ledger kept (run-ledger.ts, ending.ts), reported (its one closing
  * message with the run's figures, the command center's end, the final tally
- * of what the egress gateway refused), and the ledger's and preparation's
+ * of what the egress gateway refused), a reproduction kept for the thread's
+ * later fixes (thread-reproduction.ts), and the ledger's and preparation's
  * entries forgotten. Every step is idempotent, so a restart that cut an
  * ending off can close the run again. ThinkAgent hands it the ended
  * submission; releasing what the turn held is the agent's, before this.
@@ -14,6 +15,7 @@ import { NO_COST } from "../shared/pricing";
 import type { TranscriptMessage } from "../shared/dispatch";
 import { describeEnding, finalAssistantText, type RunEnding } from "./ending";
 import type { RunLedger } from "./run-ledger";
+import type { ThreadReproductions } from "./thread-reproduction";
 
 /** What Think says of a submission that ended. */
 export type EndedSubmission = {
@@ -29,6 +31,8 @@ export type EndedSubmission = {
 export type RunClosingDeps = {
   ledger: Pick<RunLedger, "facts" | "forget">;
   reports: Pick<RunReports, "blocked" | "turnEnded">;
+  /** The thread's reproduction: a fix must prove itself against it; a `reproduced` result becomes it. */
+  reproductions: Pick<ThreadReproductions, "ended" | "latest">;
   /** Where the run's messages go (null: no run to tell). */
   runRef: (submissionId: string, metadata?: Record<string, unknown>) => Promise<RunRef | null>;
   transcript: () => Promise<TranscriptMessage[]>;
@@ -51,6 +55,7 @@ export class RunClosing {
     const deps = this.#deps;
     const id = submission.submissionId;
     const facts = await deps.ledger.facts(id);
+    const hasReproduction = facts.reproductionUrl !== undefined || (await deps.reproductions.latest()) !== undefined;
     const ending = describeEnding({
       status: submission.status as "completed" | "error" | "aborted" | "skipped",
       error: submission.error === undefined ? undefined : deps.redact(submission.error),
@@ -63,9 +68,12 @@ export class RunClosing {
       maxSteps: deps.maxSteps(),
       cancelReason: facts.cancelReason,
       reproductionUrl: facts.reproductionUrl,
-      setupFailure: facts.setupFailure
+      setupFailure: facts.setupFailure,
+      proof: facts.proof,
+      hasReproduction
     });
     const at = submission.completedAt ?? Date.now();
+    await deps.reproductions.ended(id, ending.kind === "result" ? ending.result : undefined, at);
     // No model step ran before a failed setup: nothing was spent. Otherwise unreported usage is unknown, never zero.
     const cost = facts.usage?.cost ?? (ending.kind === "setup-failed" ? NO_COST : undefined);
     const stats: RunStats = {

@@ -4,7 +4,7 @@
  * model reported, the result `report_result` recorded, whether the token
  * budget stopped the loop, why it was cancelled, the reproduction page it
  * published, the models that served its steps, why the repository could not be prepared, the requests the
- * egress gateway refused its sandbox, and when it last did something (for the watchdog). Each fact is its own key, so writers that
+ * egress gateway refused its sandbox, the proof of the pull request it opened, and when it last did something (for the watchdog). Each fact is its own key, so writers that
  * run side by side (a tool call and its afterToolCall) never overwrite each
  * other; `forget` drops them all once the closing message is queued.
  *
@@ -14,6 +14,7 @@
 import { MAX_BLOCKED_ENTRIES, MAX_SERVED_MODELS, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
 import { addCost } from "../shared/pricing";
 import type { RunResult, SetupFailure } from "./ending";
+import type { ProofRecord } from "./fix-proof";
 
 /** What a submission's turns have used so far: tokens, steps, and how the last step ended. */
 export type RunUsage = TokenUsage & {
@@ -44,6 +45,8 @@ export type RunFacts = {
   toolCalls?: number;
   /** Requests the egress gateway refused, per host and method, most frequent first. */
   blocked?: BlockedRequest[];
+  /** The proof of the pull request the run opened or updated last (open_pull_request). */
+  proof?: ProofRecord;
 };
 
 export interface RunLedgerStorage {
@@ -62,6 +65,7 @@ const reproductionKey = (id: string) => `agent-think:reproduction:${id}`;
 const setupKey = (id: string) => `agent-think:setup-failure:${id}`;
 const toolsKey = (id: string) => `agent-think:tool-calls:${id}`;
 const blockedKey = (id: string) => `agent-think:egress-blocked:${id}`;
+const proofKey = (id: string) => `agent-think:proof:${id}`;
 
 /** What a submission's steps counted against the token budget; every token in full for usage kept before that was recorded. */
 export function countedTokens(usage: RunUsage | undefined): number {
@@ -115,6 +119,11 @@ export class RunLedger {
     return this.#storage.put(reproductionKey(id), url);
   }
 
+  /** The proof open_pull_request ran (or why it ran none) for the pull request it opened or updated; the last one counts. */
+  recordProof(id: string, proof: ProofRecord): Promise<void> {
+    return this.#storage.put(proofKey(id), proof);
+  }
+
   recordBudgetHit(id: string, hit: BudgetHit): Promise<void> {
     return this.#storage.put(budgetKey(id), hit);
   }
@@ -159,7 +168,7 @@ export class RunLedger {
 
   /** Everything the closing message needs, in one read. */
   async facts(id: string): Promise<RunFacts> {
-    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id)]);
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id), proofKey(id)]);
     return {
       usage: values.get(usageKey(id)) as RunUsage | undefined,
       result: values.get(resultKey(id)) as RunResult | undefined,
@@ -168,11 +177,12 @@ export class RunLedger {
       reproductionUrl: values.get(reproductionKey(id)) as string | undefined,
       setupFailure: values.get(setupKey(id)) as SetupFailure | undefined,
       toolCalls: values.get(toolsKey(id)) as number | undefined,
-      blocked: values.get(blockedKey(id)) as BlockedRequest[] | undefined
+      blocked: values.get(blockedKey(id)) as BlockedRequest[] | undefined,
+      proof: values.get(proofKey(id)) as ProofRecord | undefined
     };
   }
 
   async forget(id: string): Promise<void> {
-    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id)]);
+    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id), proofKey(id)]);
   }
 }

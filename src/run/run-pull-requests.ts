@@ -1,11 +1,15 @@
 /**
  * The run's `open_pull_request` call, wired: the turn and the run, where
  * its policy lets a pull request go (turn-workspace.ts), a GitHub client as
- * the App with the run's fresh token, and the links a body may keep. The
+ * the App with the run's fresh token, the links a body may keep, and the
+ * fix's proof: the check given, else the thread's reproduction's, re-run by
+ * fix-proof.ts and kept for the closing comment; a thread with a
+ * reproduction and no check to re-run gets a proof that says so. The
  * decision itself is open-pull-request.ts's. Pure apart from its
  * dependencies.
  */
 import { createPullRequestClient, type PullRequestClient } from "../github/pull-requests";
+import { proveFix, type ProofExec, type ProofRecord } from "./fix-proof";
 import type { Logger } from "./log";
 import { openPullRequest, type OpenPullRequestInput, type OpenPullRequestResult, type PullRequestTarget } from "./open-pull-request";
 import type { RunContext } from "./run-context";
@@ -20,6 +24,11 @@ export type RunPullRequestsDeps = {
   /** Our own pages and GitHub's web origin: what a body may link to (with the run's repository). */
   links: () => { publicBaseUrl: string; githubWebUrl: string };
   redact: (text: string) => string;
+  /** Runs a command of the Worker's own in the run's sandbox (the proof's checkouts and checks). */
+  exec: ProofExec;
+  /** The thread's reproduction, when it has one: this run's page, or an earlier run's result, with its check when it named one. */
+  reproduction: (submissionId: string) => Promise<{ check?: string } | null>;
+  recordProof: (submissionId: string, proof: ProofRecord) => Promise<void>;
   log: Logger;
   /** Seam: the client for a base URL and token (tests record it). */
   client?: (baseUrl: string, token: string) => PullRequestClient;
@@ -40,8 +49,22 @@ export class RunPullRequests {
     if (!apiUrl) return { ok: false, error: "this deploy has no GitHub to open a pull request on (GITHUB_API_URL is empty)" };
     const token = await this.#deps.token();
     const client = this.#deps.client?.(apiUrl, token) ?? createPullRequestClient({ baseUrl: apiUrl, token });
-    const result = await openPullRequest(input, target, { client, links: { ...this.#deps.links(), repo: run.repo }, redact: this.#deps.redact });
-    this.#deps.log("pull-request", result.ok ? { action: result.action, number: result.number } : { error: result.error });
+    const submissionId = turn!.submissionId;
+    const prove = (base: string, branch: string) => this.#prove(submissionId, input.check, base, branch);
+    const result = await openPullRequest(input, target, { client, links: { ...this.#deps.links(), repo: run.repo }, redact: this.#deps.redact, prove });
+    this.#deps.log("pull-request", result.ok ? { action: result.action, number: result.number, ...(result.proof ? { proven: result.proof.ran && result.proof.held } : {}) } : { error: result.error });
     return result;
+  }
+
+  /** The proof of the change: `check`, else the reproduction's, on both sides; none when the thread has nothing to prove it with. */
+  async #prove(submissionId: string, check: string | undefined, base: string, branch: string): Promise<ProofRecord | undefined> {
+    const reproduction = await this.#deps.reproduction(submissionId);
+    const command = check ?? reproduction?.check;
+    let proof: ProofRecord;
+    if (command) proof = await proveFix(command, { base, branch }, this.#deps.exec);
+    else if (reproduction) proof = { ran: false, why: "the thread has a reproduction, but no check was given to re-run (pass `check`)" };
+    else return undefined;
+    await this.#deps.recordProof(submissionId, proof);
+    return proof;
   }
 }

@@ -101,6 +101,15 @@ export class TurnWorkspace {
     return turn ? this.#deps.commands.run(turn.submissionId, input, exec) : exec(input);
   }
 
+  /**
+   * A command of the Worker's own (the fix's proof), run in the container
+   * where there is one: not the model's, so neither guarded nor replayed;
+   * the egress gateway holds it to the run's policy like any other.
+   */
+  async own(command: string, timeoutMs: number, backend: BashInput["backend"]): Promise<BashResult> {
+    return this.#exec({ command, backend, timeoutMs }, await this.#deps.turn());
+  }
+
   /** Where `open_pull_request` may go for `submissionId`'s turn; null before its policy is known (then nowhere). */
   pullRequestTarget(submissionId: string, run: RunContext): PullRequestTarget | null {
     const prepared = this.#preparation.prepared(submissionId);

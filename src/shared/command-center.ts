@@ -186,6 +186,8 @@ export const runSummarySchema = z.object({
   models: z.array(z.string()).optional(),
   /** What the run reported with `report_result`, when it did. */
   outcome: z.enum(RESULT_OUTCOMES).optional(),
+  /** Its pull request's proof (src/run/fix-proof.ts): true when the re-run check failed before and passed after; absent when none was needed. */
+  proven: z.boolean().optional(),
   /** The reproduction page this run published last. */
   reproductionUrl: z.string().optional(),
   /** What the egress gateway refused the run, per host and method, most frequent first; absent when nothing was. */
@@ -295,6 +297,8 @@ export const turnEndedEventSchema = z.object({
   models: z.array(servedModelField).max(MAX_SERVED_MODELS).optional(),
   /** What the run reported with `report_result`, when it did. */
   outcome: z.enum(RESULT_OUTCOMES).optional(),
+  /** Whether its pull request's proof held; absent when it needed none. */
+  proven: z.boolean().optional(),
   at: atField
 });
 export type TurnEndedEvent = z.infer<typeof turnEndedEventSchema>;

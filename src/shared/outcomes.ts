@@ -9,6 +9,7 @@ export const RESULT_OUTCOMES = [
   "needs-info",
   "pr-opened",
   "pr-updated",
+  "pr-unproven",
   "no-pr",
   "review-addressed",
   "patch-suggested"
@@ -22,6 +23,7 @@ export const OUTCOME_LABELS: Record<ResultOutcome, string> = {
   "needs-info": "Needs more information",
   "pr-opened": "Pull request opened",
   "pr-updated": "Pull request updated",
+  "pr-unproven": "Pull request not proven",
   "no-pr": "No pull request",
   "review-addressed": "Review addressed",
   "patch-suggested": "Patch suggested"

@@ -8,12 +8,21 @@
  */
 import { tool } from "ai";
 import { z } from "zod";
+import { MAX_CHECK_CHARS } from "../run/ending";
 import { MAX_PULL_REQUEST_TITLE_CHARS, type OpenPullRequestInput, type OpenPullRequestResult } from "../run/open-pull-request";
 
 export const openPullRequestInputSchema = z.object({
   title: z.string().min(1).max(MAX_PULL_REQUEST_TITLE_CHARS).describe("The pull request's title."),
   body: z.string().max(60_000).describe("The pull request's description, in Markdown (references/pull-request.md has the template)."),
-  draft: z.boolean().optional().describe("Open it as a draft (only when opening one).")
+  draft: z.boolean().optional().describe("Open it as a draft (only when opening one)."),
+  check: z
+    .string()
+    .min(1)
+    .max(MAX_CHECK_CHARS)
+    .optional()
+    .describe(
+      "The reproduction's check, run from /workspace in the container: it exits non-zero while the bug occurs and 0 once fixed, and tests the clone's code. agent-think runs it on the base without your change, then on the pushed head, and adds both results to the body. Omitted, the check the thread's reproduction recorded is used."
+    )
 });
 
 export function createOpenPullRequestTool(deps: { open(input: OpenPullRequestInput): Promise<OpenPullRequestResult> }) {
@@ -21,7 +30,7 @@ export function createOpenPullRequestTool(deps: { open(input: OpenPullRequestInp
     description: [
       "Open the pull request of this run's push branch against the default branch, or update the title and body of the one the App already has open for it.",
       "Push the commits first, with git, to the push branch: the sandbox cannot write to GitHub any other way.",
-      "The result names the pull request's number and URL, and whether it was opened or updated."
+      "The result names the pull request's number and URL, whether it was opened or updated, and its `proof`: the fix is proven only when the check failed before and passes after."
     ].join(" "),
     inputSchema: openPullRequestInputSchema,
     execute: (input) => deps.open(input)

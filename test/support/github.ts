@@ -127,10 +127,10 @@ export class FakeGitHub {
     return this.#files.get(`${repo.toLowerCase()}@${ref}:${path}`) ?? this.#files.get(`${repo.toLowerCase()}@:${path}`);
   }
 
-  /** The run's closing comment on `repo#issueNumber` (its marker ends `:closing`), once posted. Throws after about 5 s without one. */
-  async closingComment(repo: string, issueNumber: number): Promise<string> {
+  /** The run's closing comment on `repo#issueNumber` (its marker ends `:closing`), once posted; `nth` (from 1) for a later run's. Throws after about 5 s without one. */
+  async closingComment(repo: string, issueNumber: number, nth = 1): Promise<string> {
     for (let i = 0; i < 250; i++) {
-      const comment = this.comments(repo, issueNumber).find((candidate) => candidate.body.includes(":closing"));
+      const comment = this.comments(repo, issueNumber).filter((candidate) => candidate.body.includes(":closing"))[nth - 1];
       if (comment) return comment.body;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
