@@ -17,6 +17,8 @@
  * is accepted (dedup.test.ts holds the two constants to this). The agent's
  * dispatch is idempotent per comment as well. A claim that must last longer
  * (a month's budget notice: docs/ingress.md) names its own retention.
+ * A pull request's CI follow-ups (`claimCiFix`) share one object per pull
+ * request, which counts them across its heads.
  */
 import { DurableObject } from "cloudflare:workers";
 
@@ -24,6 +26,11 @@ export const CLAIM_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const CLAIM_KEY = "claim";
 
 export type ClaimRecord = { deliveryId: string; claimedAt: number };
+
+const CI_HEADS_KEY = "ci-heads";
+/** One head of a pull request a CI follow-up was started for. */
+export type CiHeadRecord = { headSha: string; deliveryId: string; claimedAt: number };
+export type CiFixClaim = { ok: true; count: number } | { ok: false; reason: "duplicate" | "limit"; count: number };
 
 /** `comment:<id>`, `review-comment:<id>` or `review:<id>` (trigger.ts): the three kinds' ids are not promised distinct. */
 export { claimName } from "./trigger";
@@ -39,6 +46,26 @@ export class CommentClaim extends DurableObject<Env> {
     // After the claim is taken: awaiting here cannot let a second claim in first.
     await storage.setAlarm(claimedAt + retentionMs);
     return true;
+  }
+
+  /**
+   * A CI follow-up's claim, on the pull request's own object
+   * (`ci-fix:<owner>/<name>#<n>`): the first for `headSha` wins (a check
+   * suite and a workflow run for one head start one run), and only while
+   * the pull request has had fewer than `limit` follow-ups, whatever their
+   * heads. Read and write in one synchronous step, as `claim` is. Kept
+   * CLAIM_RETENTION_MS after the latest.
+   */
+  async claimCiFix(headSha: string, deliveryId: string, limit: number): Promise<CiFixClaim> {
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new TypeError(`limit must be a whole number; got ${String(limit)}`);
+    const { storage } = this.ctx;
+    const heads = storage.kv.get<CiHeadRecord[]>(CI_HEADS_KEY) ?? [];
+    if (heads.some((head) => head.headSha === headSha)) return { ok: false, reason: "duplicate", count: heads.length };
+    if (heads.length >= limit) return { ok: false, reason: "limit", count: heads.length };
+    const claimedAt = Date.now();
+    storage.kv.put<CiHeadRecord[]>(CI_HEADS_KEY, [...heads, { headSha, deliveryId, claimedAt }]);
+    await storage.setAlarm(claimedAt + CLAIM_RETENTION_MS);
+    return { ok: true, count: heads.length + 1 };
   }
 
   override async alarm(): Promise<void> {

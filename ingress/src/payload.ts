@@ -43,7 +43,7 @@ const userSchema = z.object({
   avatar_url: z.string().optional()
 });
 
-const repositorySchema = z
+export const repositorySchema = z
   .object({
     full_name: z.string(),
     owner: z.object({ login: z.string() }),
@@ -94,7 +94,7 @@ const commentSchema = authoredSchema.extend({ created_at: z.string() });
 const bodySchema = z.string().nullable().optional();
 
 // The App's installation that sent this delivery (signed with the rest): the token is minted for it without looking it up.
-const installationSchema = z.object({ id }).optional();
+export const installationSchema = z.object({ id }).optional();
 
 export const issueCommentSchema = z.object({
   action: z.string(),

@@ -30,6 +30,16 @@ export function repoTriggers(file: RepoFile): RepoTriggersRead {
   return parsed.ok ? { ok: true, triggers: parsed.config.triggers, source: "file" } : { ok: false, errors: parsed.errors };
 }
 
+export type RepoCiFixes = { ok: true; fix: number } | { ok: false; errors: string[] };
+
+/** `ci.fix` of the file: how many CI follow-ups one of the App's pull requests may have; no file, none (0). */
+export function repoCiFixes(file: RepoFile): RepoCiFixes {
+  if (!file.found) return { ok: true, fix: 0 };
+  if ("tooLargeBytes" in file) return { ok: false, errors: [`the file is larger than ${MAX_REPO_CONFIG_BYTES / 1024} KB`] };
+  const parsed = parseRepoConfig(file.text);
+  return parsed.ok ? { ok: true, fix: parsed.config.ci.fix } : { ok: false, errors: parsed.errors };
+}
+
 export type IssueEventAsk =
   | { ok: true; instruction: string }
   /** `trigger_off`: the repository turned this way of asking off; `other_label`: not the label it names. */

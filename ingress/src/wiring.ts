@@ -36,6 +36,7 @@ import type { AppCheckDeps } from "./app-check";
 import { markerKey, MARKER_TTL_SECONDS, type HandledMarker } from "./http/start-run";
 import type { TriggerRef } from "./trigger";
 import type { WebhookDeps } from "./http/webhook";
+import { ciClaimName, ciMarkerKey } from "./http/ci-event";
 import type { BrokerDeps } from "./token-broker";
 import { createLogger, type Logger } from "./log";
 import { lookupPermission, type PermissionCache } from "./permission";
@@ -92,6 +93,16 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
       log.addSecret(token.token);
       return await installationClient(token.token, config().apiUrl, log, config().retryBaseMs).fileOnDefaultBranch(repo, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES);
     },
+    // A CI follow-up's gate: the pull request as GitHub describes it, with the token minted for the run, one try within 3 s.
+    pullBeforeAnswer: async (repo, number, installationId) => {
+      const token = await mint(repo, installationId, BEFORE_ANSWER);
+      log.addSecret(token.token);
+      return await installationClient(token.token, config().apiUrl, log, config().retryBaseMs, BEFORE_ANSWER).pullRequest(repo, number);
+    },
+    claimCiFix: (repo, issueNumber, headSha, deliveryId, limit) => env.COMMENT_CLAIMS.getByName(ciClaimName(repo, issueNumber)).claimCiFix(headSha, deliveryId, limit),
+    markCi: (marker) =>
+      env.EVENT_STATE.put(ciMarkerKey(marker.repo, marker.issueNumber, marker.headSha), JSON.stringify(marker), { expirationTtl: MARKER_TTL_SECONDS }),
+    download: (url, init) => fetch(url, init),
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log, now: () => Date.now() }),
     mintToken: mint,
     mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),

@@ -178,6 +178,16 @@ export type InstallationClient = {
   /** GitHub's description of pull request `number` (`GET /repos/{owner}/{repo}/pulls/{number}`), unparsed. */
   pullRequest(repo: RepoRef, number: number): Promise<unknown>;
   comment(repo: RepoRef, issueNumber: number, body: string): Promise<void>;
+  /** A check suite's check runs, the latest of each name (`GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs`), one page of 100, unparsed. */
+  checkRunsForSuite(repo: RepoRef, checkSuiteId: number): Promise<unknown[]>;
+  /** A workflow run's jobs, its latest attempt's (`GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs`), one page of 100, unparsed. */
+  workflowRunJobs(repo: RepoRef, runId: number): Promise<unknown[]>;
+  /**
+   * Where a job's log can be downloaded: GitHub answers
+   * `GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs` with a 302 to a
+   * short-lived address that needs no token, which is not followed here.
+   */
+  jobLogUrl(repo: RepoRef, jobId: number): Promise<string>;
   /**
    * `login`'s permission on `repo` (GitHub's legacy base role, and the
    * role's own name), or null when GitHub answers 404. Throws an Error with
@@ -186,8 +196,9 @@ export type InstallationClient = {
   collaboratorPermission(repo: RepoRef, login: string): Promise<CollaboratorPermission>;
 };
 
-export function installationClient(token: string, apiUrl: string, log: Logger, retryBaseMs?: number): InstallationClient {
-  const octokit = new GitHubOctokit({ ...clientOptions(apiUrl, log, { retryBaseMs }), auth: token });
+/** `patience`: how every call is made when not the defaults (BEFORE_ANSWER for a client used before the webhook answers). */
+export function installationClient(token: string, apiUrl: string, log: Logger, retryBaseMs?: number, patience: CallPatience = {}): InstallationClient {
+  const octokit = new GitHubOctokit({ ...clientOptions(apiUrl, log, { retryBaseMs, ...patience }), auth: token });
   return {
     async react(repo, commentId, content) {
       await octokit.rest.reactions.createForIssueComment({ owner: repo.owner, repo: repo.name, comment_id: commentId, content });
@@ -221,6 +232,23 @@ export function installationClient(token: string, apiUrl: string, log: Logger, r
     },
     async comment(repo, issueNumber, body) {
       await octokit.rest.issues.createComment({ owner: repo.owner, repo: repo.name, issue_number: issueNumber, body });
+    },
+    async checkRunsForSuite(repo, checkSuiteId) {
+      const { data } = await octokit.rest.checks.listForSuite({ owner: repo.owner, repo: repo.name, check_suite_id: checkSuiteId, filter: "latest", per_page: 100 });
+      return Array.isArray(data.check_runs) ? data.check_runs : [];
+    },
+    async workflowRunJobs(repo, runId) {
+      const { data } = await octokit.rest.actions.listJobsForWorkflowRun({ owner: repo.owner, repo: repo.name, run_id: runId, filter: "latest", per_page: 100 });
+      return Array.isArray(data.jobs) ? data.jobs : [];
+    },
+    async jobLogUrl(repo, jobId) {
+      // Not followed: the download address needs no token, and the token must not travel to it.
+      const response = await octokit.rest.actions.downloadJobLogsForWorkflowRun({ owner: repo.owner, repo: repo.name, job_id: jobId, request: { redirect: "manual" } });
+      const location = (response.headers as Record<string, unknown>).location;
+      if (response.status !== 302 || typeof location !== "string" || !/^https?:\/\//.test(location)) {
+        throw new Error(`GitHub answered ${response.status} without a download address for job ${jobId}'s log`);
+      }
+      return location;
     },
     async collaboratorPermission(repo, login) {
       // Asked before the webhook answers: one try, no waiting.

@@ -471,7 +471,8 @@ async function fetchPullRequest(comment: AcceptedComment, github: InstallationCl
   return { number: comment.issueNumber };
 }
 
-async function settle(marking: Promise<void>, log: Logger, where: Record<string, unknown>): Promise<void> {
+/** Awaits a marker's write; a failed one is logged (`marker:failed`), never thrown. */
+export async function settle(marking: Promise<void>, log: Logger, where: Record<string, unknown>): Promise<void> {
   try {
     await marking;
   } catch (error) {
@@ -500,13 +501,13 @@ const htmlMarkerId = (ref: TriggerRef) => claimName(ref).replace(":", "=");
  * the agent's schema accepts it); left out when it does not parse, and the
  * agent then counts the token's hour from when it arrived.
  */
-function expiryField(expiresAt: string): Pick<DispatchInput, "installationTokenExpiresAt"> {
+export function expiryField(expiresAt: string): Pick<DispatchInput, "installationTokenExpiresAt"> {
   const at = Date.parse(expiresAt);
   return Number.isNaN(at) ? {} : { installationTokenExpiresAt: new Date(at).toISOString() };
 }
 
 /** A failed GitHub call for a log line: what GitHub answered and its message. */
-function gitHubFailure(error: unknown): string {
+export function gitHubFailure(error: unknown): string {
   return `${describeGitHubError(error)}: ${error instanceof Error ? error.message : String(error)}`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * `POST /webhooks/github`: from a GitHub delivery to a started run.
  *
- * verified delivery (delivery.ts) → `issue_comment.created`,
+ * verified delivery (delivery.ts) → a completed check suite or workflow
+ * run goes its own way (ci-event.ts: a CI follow-up) → `issue_comment.created`,
  * `pull_request_review_comment.created`, `pull_request_review.submitted`
  * or `issues` `assigned`/`unassigned`/`labeled`/`unlabeled` only
  * (trigger.ts) → a payload whose repository names agree (payload.ts) →
@@ -47,10 +48,12 @@ import { readTrigger, type TriggerRef } from "../trigger";
 import { readDelivery } from "./delivery";
 import { respond } from "./responses";
 import { startRun, triggerFields, type AcceptedComment, type StartRunDeps } from "./start-run";
+import { isCiEvent } from "../ci-trigger";
+import { handleCiEvent, type CiEventDeps } from "./ci-event";
 
 export const WEBHOOK_PATH = "/webhooks/github";
 
-export type WebhookDeps = StartRunDeps & IssueEventDeps & {
+export type WebhookDeps = StartRunDeps & IssueEventDeps & CiEventDeps & {
   /** Throws ConfigError when a var is unusable. */
   config(): IngressConfig;
   /** The webhook secret, or "" when it is not set. */
@@ -99,6 +102,8 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
     return respond(204, `ignored:${reason}`);
   };
 
+  // A completed check suite or workflow run: a CI follow-up's own gates (ci-event.ts).
+  if (isCiEvent(event)) return handleCiEvent(event, payload, deliveryId, config, deps);
   const read = readTrigger(event, payload, deliveryId);
   if (!read.ok) {
     if (read.ignore) return ignore(read.ignore, read.action === undefined ? {} : { action: read.action });

@@ -7,7 +7,7 @@
  * scripts/lib/github-delivery.ts.
  */
 import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
-import { pickIssueCommentExample } from "../../../scripts/lib/github-delivery";
+import { pickCiExample, pickIssueCommentExample, type CiEventName } from "../../../scripts/lib/github-delivery";
 
 /** The github.com examples' index, as text (github-examples.test.ts adds GHES's). */
 export const DOTCOM_EXAMPLES = dotcom;
@@ -32,3 +32,6 @@ export function issuesExample<Example>(action: "assigned" | "unassigned" | "labe
   if (example === undefined) throw new Error(`@octokit/webhooks-examples publishes no issues.${action} example`);
   return structuredClone(example);
 }
+
+/** GitHub's github.com `<event>.completed` example naming a pull request, which `ciPayload` (scripts/lib/github-delivery.ts) builds on. */
+export const ciExample = (event: CiEventName) => pickCiExample(JSON.parse(DOTCOM_EXAMPLES), event);

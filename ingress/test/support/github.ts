@@ -59,7 +59,21 @@ export type GitHubOverrides = {
   app?: HttpResponseResolver;
   /** `GET /users/{username}`: a Bot for a `[bot]` login (BOT_USER_ID), a User otherwise. */
   user?: HttpResponseResolver;
+  /** `GET /repos/{owner}/{repo}/check-suites/{check_suite_id}/check-runs`: by default none. */
+  checkRuns?: HttpResponseResolver;
+  /** `GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs`: by default none. */
+  jobs?: HttpResponseResolver;
+  /** `GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs`: by default a 302 to LOG_DOWNLOAD/<job_id>. */
+  jobLogs?: HttpResponseResolver;
+  /** `GET LOG_DOWNLOAD/<job_id>`, the address GitHub's 302 names (no token): by default `jobLog(<job_id>)`. */
+  logDownload?: HttpResponseResolver;
 };
+
+/** Where the test GitHub sends a job's log download (as GitHub's 302 names a short-lived address on another host). */
+export const LOG_DOWNLOAD = "https://logs.github.test/job-logs";
+/** A job's log as the default download serves it: 100 timestamped lines, the last ones saying what failed. */
+export const jobLog = (jobId: number) =>
+  Array.from({ length: 100 }, (_, line) => `2026-12-02T05:0${line % 10}:00.1234567Z ${line < 97 ? `job ${jobId} line ${line}` : line === 97 ? "\u001b[31mFAIL\u001b[0m test/parser.test.ts > parses empty input" : line === 98 ? "Error: expected [] to equal undefined" : "##[error]Process completed with exit code 1."}`).join("\n") + "\n";
 
 /** Handlers that record every call into `calls` and mint a fresh `ghs_` token each time (pushed to `minted`). */
 export function githubHandlers(calls: GitHubCall[], minted: string[], overrides: GitHubOverrides = {}, spec = new GitHubSpec(API)) {
@@ -133,6 +147,20 @@ export function githubHandlers(calls: GitHubCall[], minted: string[], overrides:
         return HttpResponse.json({ message: "Not Found", documentation_url: "https://docs.github.com/rest", status: "404" }, { status: 404 });
       }, overrides.permission)
     ),
+    http.get(
+      `${API}/repos/:owner/:repo/check-suites/:id/check-runs`,
+      recorded(() => HttpResponse.json({ total_count: 0, check_runs: [] }), overrides.checkRuns)
+    ),
+    http.get(`${API}/repos/:owner/:repo/actions/runs/:id/jobs`, recorded(() => HttpResponse.json({ total_count: 0, jobs: [] }), overrides.jobs)),
+    http.get(
+      `${API}/repos/:owner/:repo/actions/jobs/:id/logs`,
+      recorded(({ params }) => new HttpResponse(null, { status: 302, headers: { location: `${LOG_DOWNLOAD}/${String(params.id)}` } }), overrides.jobLogs)
+    ),
+    // The download: another host, no GitHub API call, not judged by the description; recorded like the rest.
+    http.get(`${LOG_DOWNLOAD}/:id`, async (info) => {
+      calls.push({ method: "GET", path: new URL(info.request.url).pathname, authorization: info.request.headers.get("authorization") ?? "", body: undefined });
+      return (overrides.logDownload ?? (({ params }) => new HttpResponse(jobLog(Number(params.id)), { headers: { "content-type": "text/plain" } })))(info);
+    }),
     // Anything else: GitHub's answer to a path or method it does not have, or 501 for one it has and these handlers do not model.
     http.all(
       `${API}/*`,
