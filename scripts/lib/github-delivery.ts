@@ -530,7 +530,8 @@ export type CiDeliveryOptions = {
   /** `owner/name`, and its id (GitHub names a check suite's repositories by id). */
   repo: string;
   repositoryId?: number;
-  pullNumber: number;
+  /** The pull request GitHub lists for the head; none when absent. */
+  pullNumber?: number;
   headRef: string;
   headSha: string;
   baseRef?: string;
@@ -589,12 +590,12 @@ export function ciPayload(options: CiDeliveryOptions, example: CiExample = ciExa
   const listed = published.pull_requests[0] as Record<string, unknown> & { head: Record<string, unknown>; base: Record<string, unknown> };
   const pull = {
     ...listed,
-    url: `${api}/pulls/${options.pullNumber}`,
+    url: `${api}/pulls/${options.pullNumber ?? 0}`,
     number: options.pullNumber,
     head: { ...listed.head, ref: options.headRef, sha: options.headSha, repo: { id: headRepoId, url: `https://api.github.com/repos/${headRepo}`, name: headRepo.split("/")[1] } },
     base: { ...listed.base, ref: options.baseRef ?? "main", repo: { id: repository.id, url: api, name: repository.name } }
   };
-  const pulls = options.fork ? [] : [pull];
+  const pulls = options.fork || options.pullNumber === undefined ? [] : [pull];
   const id = options.id ?? Number(published.id);
   const conclusion = options.conclusion === undefined ? "failure" : options.conclusion;
   const updatedAt = options.updatedAt ?? githubTime();

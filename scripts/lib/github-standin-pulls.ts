@@ -101,6 +101,15 @@ export class StandinPulls {
     return this.#pulls.get(numberKey(repo, number));
   }
 
+  /** The numbers of `repo`'s open pull requests whose head is `ref` at `sha` in `repo` itself (what a check suite lists). */
+  onHead(repo: string, ref: string, sha: string): number[] {
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    return [...this.#pulls.values()]
+      .filter(({ seed }) => same(seed.repo, repo) && same(seed.head.repo, repo) && seed.head.ref === ref && seed.head.sha === sha && seed.state === "open")
+      .map(({ seed }) => seed.number)
+      .sort((a, b) => a - b);
+  }
+
   /** Forgets the pull requests created over the API; seeded ones stay. */
   clear(): void {
     for (const [key, pull] of this.#pulls) if (pull.origin === "created") this.#pulls.delete(key);

@@ -4,7 +4,8 @@
  * the parts, each modelling one thing (docs/github-standin.md lists them):
  * accounts and roles, the App and its tokens, repositories, their files,
  * issues with their labels and assignees, comments, reactions (on comments
- * and on issues) and pull requests; `answer()`
+ * and on issues), pull requests, and CI runs (check suites, workflow runs,
+ * their jobs and logs); `answer()`
  * routes each operation to its part, and the seeding and fault methods
  * github-standin.ts offers reach the parts here.
  *
@@ -15,6 +16,8 @@
 import { StandinAccounts, type RoleName } from "./github-standin-accounts";
 import { standinBasics, type StandinAnswer, type StandinCall } from "./github-standin-answers";
 import { StandinApp } from "./github-standin-app";
+import { StandinChecks, type CiRunSeed, type SeededCiRun } from "./github-standin-checks";
+import type { CiDeliveryOptions, CiEventName } from "./github-delivery";
 import { StandinComments } from "./github-standin-comments";
 import { StandinContents, type FileSeed } from "./github-standin-contents";
 import { StandinIssues } from "./github-standin-issues";
@@ -27,6 +30,7 @@ export { linkHeader, MAX_COMMENT_CHARS, type CommentEvent, type IssueEvent, type
 export { STANDIN_APP_ID } from "./github-standin-app";
 export type { FileSeed } from "./github-standin-contents";
 export type { PullSeed } from "./github-standin-pulls";
+export type { CiRunSeed, SeededCiRun } from "./github-standin-checks";
 export type { RepoSeed } from "./github-standin-repos";
 
 export type StandinStateOptions = {
@@ -49,6 +53,7 @@ export class GitHubStandinState {
   readonly #comments: StandinComments;
   readonly #reactions: StandinReactions;
   readonly #pulls: StandinPulls;
+  readonly #checks: StandinChecks;
 
   constructor(options: StandinStateOptions) {
     const basics = standinBasics(options.baseUrl, options.now);
@@ -65,6 +70,10 @@ export class GitHubStandinState {
     this.#pulls = new StandinPulls(basics, this.#accounts, this.#repos, nextNumber);
     this.#comments = new StandinComments(basics, this.#accounts, this.#issues, this.#pulls);
     this.#reactions = new StandinReactions(basics, this.#accounts);
+    this.#checks = new StandinChecks(basics, {
+      repositoryId: (repo) => Number(this.#repos.fullRepository(repo).id),
+      pullsOnHead: (repo, ref, sha) => this.#pulls.onHead(repo, ref, sha)
+    });
   }
 
   /** The answer to a valid request; null when the stand-in does not implement the operation. */
@@ -124,6 +133,12 @@ export class GitHubStandinState {
         return this.#app.mint(call);
       case "apps/revoke-installation-access-token":
         return this.#app.revoke(call);
+      case "checks/list-for-suite":
+        return this.#checks.checkRuns(call);
+      case "actions/list-jobs-for-workflow-run":
+        return this.#checks.jobs(call);
+      case "actions/download-job-logs-for-workflow-run":
+        return this.#checks.logs(call);
       default:
         return null;
     }
@@ -169,6 +184,21 @@ export class GitHubStandinState {
   /** Sets `repo`'s default branch (`main`) and visibility (public); answers it as `GET /repos/{owner}/{repo}` would. */
   seedRepo(seed: RepoSeed): Record<string, unknown> {
     return this.#repos.seed(seed);
+  }
+
+  /** Adds a run of GitHub Actions on a commit: a check suite and a workflow run, its jobs their check runs (github-standin-checks.ts). */
+  seedCiRun(seed: CiRunSeed): SeededCiRun {
+    return this.#checks.seed(seed);
+  }
+
+  /** What a `<event>.completed` delivery for a seeded run carries; undefined for an unknown id. */
+  ciDelivery(event: CiEventName, id: number): Omit<CiDeliveryOptions, "event"> | undefined {
+    return this.#checks.delivery(event, id);
+  }
+
+  /** A seeded job's log, as its download address serves it; undefined for an unknown job. */
+  jobLog(jobId: number): string | undefined {
+    return this.#checks.logText(jobId);
   }
 
   /** Adds or replaces a file of `repo` at `path` (on `ref`, or on every ref). */

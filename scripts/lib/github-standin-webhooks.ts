@@ -6,11 +6,13 @@
  * assignee or label. Each is built from GitHub's published example
  * (github-delivery.ts), signed with the target's secret, sent after the
  * call's answer with its own `X-GitHub-Delivery`, retried on a network
- * error or a 5xx, and recorded with its outcome. Also the target's checks (an option, the
+ * error or a 5xx, and recorded with its outcome. A test can also have it
+ * send a seeded CI run's `check_suite.completed` or `workflow_run.completed`
+ * (`deliverCi`). Also the target's checks (an option, the
  * environment, `POST /_standin/webhook`) and the dev log's line.
  */
 import { randomUUID } from "node:crypto";
-import { issueCommentPayload, issuesPayload, signedDelivery } from "./github-delivery";
+import { ciPayload, issueCommentPayload, issuesPayload, signedDelivery, type CiDeliveryOptions, type CiEventName } from "./github-delivery";
 import { STANDIN_APP_ID, type CommentEvent, type IssueEvent } from "./github-standin-state";
 
 /** Where the stand-in sends webhook deliveries, and the secret it signs them with (the App's webhook secret). */
@@ -23,8 +25,8 @@ export type WebhookTarget = {
 
 /** One webhook delivery the stand-in sent (or is sending). */
 export type StandinDelivery = {
-  event: "issue_comment" | "issues";
-  /** created (issue_comment); assigned, unassigned, labeled or unlabeled (issues). */
+  event: "issue_comment" | "issues" | CiEventName;
+  /** created (issue_comment); assigned, unassigned, labeled or unlabeled (issues); completed (check_suite, workflow_run). */
   action: string;
   /** The `X-GitHub-Delivery` header. */
   deliveryId: string;
@@ -37,6 +39,8 @@ export type StandinDelivery = {
   assignee?: string;
   /** The label's name (labeled, unlabeled). */
   label?: string;
+  /** The commit a check suite or workflow run ran on (check_suite, workflow_run); `issueNumber` is then the pull request it lists, 0 for none. */
+  headSha?: string;
   /** The comment's author, or who changed the issue: the sender. */
   login: string;
   /** The receiver's last answer; absent when the last attempt met a network error. */
@@ -53,7 +57,7 @@ export type StandinDelivery = {
 
 /** What a delivery sends: what its record names (the event too), and its payload (built when it is sent). */
 type OutgoingDelivery = {
-  record: Pick<StandinDelivery, "event" | "action" | "repo" | "issueNumber" | "commentId" | "assignee" | "label" | "login">;
+  record: Pick<StandinDelivery, "event" | "action" | "repo" | "issueNumber" | "commentId" | "assignee" | "label" | "login" | "headSha">;
   payload: () => unknown;
 };
 
@@ -91,6 +95,16 @@ export class WebhookSender {
   /** Sends an `issues` delivery for each of `events` to `target` once the current answer is out: started in order, each on its own (as GitHub sends them). */
   sendIssueEvents(target: WebhookTarget, events: IssueEvent[]): void {
     for (const event of events) this.#later(() => this.#deliver(target, this.#issuesDelivery(event)));
+  }
+
+  /** Sends a completed check suite or workflow run (`ciPayload` over GitHub's example) to `target`, now, in the background. */
+  sendCi(target: WebhookTarget, event: CiEventName, options: Omit<CiDeliveryOptions, "event">): void {
+    this.#later(() =>
+      this.#deliver(target, {
+        record: { event, action: "completed", repo: options.repo, issueNumber: options.pullNumber ?? 0, headSha: options.headSha, login: options.sender ?? "octocat" },
+        payload: () => ciPayload({ ...options, event })
+      })
+    );
   }
 
   #later(deliver: () => Promise<void>): void {

@@ -92,6 +92,13 @@
  * request review comments are kept apart from those on issue comments with
  * the same id.
  *
+ * CI (github-standin-checks.ts): a seeded run of GitHub Actions
+ * (`seedCiRun`, `POST /_standin/ci-runs`) answers `checks/list-for-suite`,
+ * `actions/list-jobs-for-workflow-run` and
+ * `actions/download-job-logs-for-workflow-run` (a 302 to
+ * `/_standin/job-logs/<id>`), and `deliverCi` (`POST /_standin/ci-deliveries`)
+ * sends its `check_suite.completed` or `workflow_run.completed`.
+ *
  * Its own routes, never recorded: `GET`/`DELETE /_standin/records` (DELETE
  * also forgets issues, created pull requests, labels, comments, reactions,
  * deliveries and pending faults; seeded repositories, pull requests and
@@ -125,9 +132,12 @@ import {
   type StandinAnswer,
   type StandinCaller
 } from "./github-standin-state";
+import { ciRunSeed, JOB_LOGS_PATH, type CiRunSeed, type SeededCiRun } from "./github-standin-checks";
+import type { CiEventName } from "./github-delivery";
 import { checkedWebhook, webhookFromEnv, webhookTarget, WebhookSender, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
 export type { CommentEvent, FileSeed, PullSeed, RepoSeed, RoleName, StandinCaller } from "./github-standin-state";
+export type { CiRunSeed, SeededCiRun } from "./github-standin-checks";
 export { STANDIN_BOT_USER_ID } from "./github-standin-state";
 export { describeDelivery, webhookFromEnv, webhookTarget, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
@@ -172,6 +182,10 @@ export type GitHubStandin = {
   seedFile(file: FileSeed): void;
   /** Sets a repository's default branch and visibility; returns it as `GET /repos/{owner}/{repo}` answers it. Throws naming a bad field. */
   seedRepo(repo: RepoSeed): Record<string, unknown>;
+  /** Adds a run of GitHub Actions on a commit (a check suite and a workflow run, its jobs their check runs). Throws naming a bad field. */
+  seedCiRun(seed: CiRunSeed): SeededCiRun;
+  /** Sends `<event>.completed` for a seeded run (its `checkSuiteId` or `workflowRunId`) to the webhook target. Throws for an unknown run or no target. */
+  deliverCi(event: CiEventName, id: number): void;
   /** Where to send `issue_comment.created` and `issues` deliveries for users' comments and issue changes from now on; null stops them. Throws on a bad URL or an empty secret. */
   setWebhook(target: WebhookTarget | null): void;
   /** The deliveries sent so far (each with its outcome, or `pending`). */
@@ -342,6 +356,13 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     if (path === "/_standin/deliveries" && method === "GET") return send(response, 200, { deliveries: webhooks.deliveries() });
     if (path === "/_standin/revoked" && method === "GET") return send(response, 200, { revoked: state.revoked() });
     if (path === "/_standin/webhook" && method === "GET") return send(response, 200, { webhook: webhook ? { url: webhook.url } : null });
+    // A job's log where GitHub's 302 sends it: no token needed, not recorded (GitHub's download host is not its API).
+    if (path.startsWith(JOB_LOGS_PATH) && method === "GET") {
+      const log = state.jobLog(Number(path.slice(JOB_LOGS_PATH.length)));
+      if (log === undefined) return send(response, 404, { message: "Not Found" });
+      response.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(log);
+      return;
+    }
     if (unparsable) return send(response, 400, { message: "Problems parsing JSON" });
     if (path === "/_standin/webhook" && method === "POST") {
       const asked = body as { url?: unknown; secret?: unknown; retryDelaysMs?: unknown } | null | undefined;
@@ -381,6 +402,19 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       if (typeof seed === "string") return send(response, 422, { message: seed });
       return send(response, 201, state.seedRepo(seed));
     }
+    if (path === "/_standin/ci-runs" && method === "POST") {
+      const seed = ciRunSeed(body);
+      if (typeof seed === "string") return send(response, 422, { message: seed });
+      return send(response, 201, state.seedCiRun(seed));
+    }
+    if (path === "/_standin/ci-deliveries" && method === "POST") {
+      const asked = (body ?? {}) as { event?: unknown; id?: unknown };
+      if ((asked.event !== "check_suite" && asked.event !== "workflow_run") || typeof asked.id !== "number") {
+        return send(response, 422, { message: 'event must be "check_suite" or "workflow_run", and id a seeded run\'s checkSuiteId or workflowRunId' });
+      }
+      const problem = deliverCi(asked.event, asked.id);
+      return problem === null ? send(response, 202) : send(response, 422, { message: problem });
+    }
     if (path === "/_standin/files" && method === "POST") {
       const seed = fileSeed(body);
       if (typeof seed === "string") return send(response, 422, { message: seed });
@@ -394,6 +428,15 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       return send(response, 200, description.check({ method: asked.method, url: asked.url, body: asked.body, ...(headers ? { headers } : {}) }));
     }
     return send(response, 404, { message: "Not Found" });
+  }
+
+  /** Sends a seeded run's completed delivery; what is wrong when it cannot. */
+  function deliverCi(event: CiEventName, id: number): string | null {
+    const options = state.ciDelivery(event, id);
+    if (options === undefined) return `no seeded CI run has ${event === "check_suite" ? "checkSuiteId" : "workflowRunId"} ${id}`;
+    if (webhook === null) return "no webhook target is set";
+    webhooks.sendCi(webhook, event, options);
+    return null;
   }
 
   function rateLimitNext(fault: RateLimitFault = {}): void {
@@ -442,6 +485,15 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       const seed = repoSeed(repo);
       if (typeof seed === "string") throw new Error(`seedRepo: ${seed}`);
       return state.seedRepo(seed);
+    },
+    seedCiRun: (seed) => {
+      const checked = ciRunSeed(seed);
+      if (typeof checked === "string") throw new Error(`seedCiRun: ${checked}`);
+      return state.seedCiRun(checked);
+    },
+    deliverCi: (event, id) => {
+      const problem = deliverCi(event, id);
+      if (problem !== null) throw new Error(`deliverCi: ${problem}`);
     },
     setWebhook: (target) => {
       webhook = checkedWebhook(target);
