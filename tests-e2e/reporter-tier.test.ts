@@ -134,6 +134,8 @@ describe("the reporter tier, through both Workers and the stand-in", () => {
     const { messages } = (await (await fetch(`${chain.agent.url}/dev/messages/${session()}`)).json()) as { messages: Array<{ parts: Array<{ type: string; output?: unknown }> }> };
     const outputs = messages.flatMap((message) => message.parts).filter((part) => part.type.startsWith("tool-")).map((part) => JSON.stringify(part.output ?? ""));
     expect(outputs.find((output) => output.includes("may not open or update a pull request")), outputs.join("\n")).toContain("reporter-tier run");
+    // The sandbox's API write got the egress gateway's 403, as every run's does.
+    expect(outputs.filter((output) => output.includes('"stdout":{"text":"403"')), outputs.join("\n")).toHaveLength(1);
     const records = chain.standin.records();
     expect(records.filter((record) => record.path.endsWith("/pulls") && record.method === "POST")).toEqual([]);
     expect(records.filter((record) => record.path.includes("git-receive-pack") || record.path.includes("/git/refs"))).toEqual([]);
