@@ -18,8 +18,18 @@ export class CiRunInProgressError extends Error {
   }
 }
 
-/** Is `error` a CI follow-up's refusal? By its message, so one that crossed RPC counts too. */
+/**
+ * Is `error` a CI follow-up's refusal? By its message, so one that crossed
+ * RPC counts too: a service binding may hand the message on with the
+ * error's class name before it (`CiRunInProgressError: ci follow-up
+ * refused: …`, as a Worker under `wrangler dev` does; the e2e test sees it).
+ */
 export function isCiRefusal(error: unknown): boolean {
+  return crossedMessage(error).startsWith(CI_REFUSAL);
+}
+
+/** An error's message as it reads after RPC, without a leading `<Name>Error: ` that the crossing may have added. */
+export function crossedMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  return message.startsWith(CI_REFUSAL);
+  return message.replace(/^[A-Za-z]*Error: /, "");
 }

@@ -10,6 +10,8 @@
  * "Continue".
  */
 
+import { crossedMessage } from "./ci-refusal";
+
 export const CONTINUE_REFUSAL_REASONS = ["no_run", "running", "done", "cancelled"] as const;
 export type ContinueRefusalReason = (typeof CONTINUE_REFUSAL_REASONS)[number];
 
@@ -43,6 +45,7 @@ export function continueRefusalText(error: unknown): string | null {
   return message.startsWith(CONTINUE_REFUSAL) ? message.slice(CONTINUE_REFUSAL.length).trim() : null;
 }
 
+/** The message without a leading `NothingToContinueError: `, which a crossing of RPC may add (src/shared/ci-refusal.ts). */
 function refusalMessage(error: unknown): string {
-  return error instanceof Error ? error.message : typeof error === "string" ? error : "";
+  return crossedMessage(error);
 }

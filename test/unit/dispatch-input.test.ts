@@ -243,3 +243,18 @@ describe("ALLOWED_REPOS at dispatch (src/run/repo-allowlist.ts)", () => {
     expect(refused).toMatchObject({ name: "AllowedReposConfigError", code: "bad_allowed_repos", message: expect.stringMatching(/^ALLOWED_REPOS must be /) });
   });
 });
+
+describe("refusals after RPC", () => {
+  it("are recognised with or without the class name a crossing puts before the message", async () => {
+    const { CiRunInProgressError, isCiRefusal } = await import("../../src/shared/ci-refusal");
+    const { NothingToContinueError, continueRefusalText, isContinueRefusal } = await import("../../src/shared/continue-refusal");
+    const ci = new CiRunInProgressError("acme-widgets-7");
+    for (const crossed of [ci, new Error(ci.message), new Error(`CiRunInProgressError: ${ci.message}`)]) expect(isCiRefusal(crossed)).toBe(true);
+    expect(isCiRefusal(new Error("Error: something else"))).toBe(false);
+    expect(isCiRefusal(new Error(`dispatch failed: ${ci.message}`))).toBe(false);
+    const nothing = new NothingToContinueError("running");
+    const crossed = new Error(`NothingToContinueError: ${nothing.message}`);
+    expect(isContinueRefusal(crossed)).toBe(true);
+    expect(continueRefusalText(crossed)).toBe(continueRefusalText(nothing));
+  });
+});
