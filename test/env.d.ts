@@ -19,3 +19,8 @@ declare module "*.md?raw" {
   const text: string;
   export default text;
 }
+// An eval case's file, as text (test/fix-proof.test.ts parses it as the harness does).
+declare module "*.json?raw" {
+  const text: string;
+  export default text;
+}

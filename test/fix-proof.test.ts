@@ -7,9 +7,22 @@
  * pull request's body and the closing comment, and the outcome follows the
  * proof: `pr-opened` only when it failed before and passes after, else
  * `pr-unproven` with the side that did not hold, whatever the model said.
+ * The starter set's two proof cases (evals/cases/dequal-nested-set-*-fix)
+ * are played here, where a container answers, and judged and counted by the
+ * eval harness's own code.
  */
 import { env } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
+import provenCase from "../evals/cases/dequal-nested-set-proven-fix.json?raw";
+import unprovenCase from "../evals/cases/dequal-nested-set-unproven-fix.json?raw";
+import { parseCase } from "../scripts/lib/eval/case";
+import { caseResult } from "../scripts/lib/eval/judge";
+import { totals } from "../scripts/lib/eval/report";
+import { caseInstruction } from "../scripts/lib/eval/runner";
+import { runFigures } from "../scripts/lib/eval/thread-figures";
+import { NO_FIGURES } from "../scripts/lib/eval/target";
+import type { WorkspaceAgent } from "../src/workspace-agent";
 import { commandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
@@ -43,13 +56,13 @@ const fixed = (repo: string) => ({
 });
 
 /** One run on the thread, to its end; `container` answers its commands. */
-async function run(repo: string, lines: string[], container?: (recording: RecordingContainer) => void) {
-  const session = sessionName(repo, NUMBER);
+async function run(repo: string, lines: string[], container?: (recording: RecordingContainer, session: string) => void | Promise<void>, number = NUMBER) {
+  const session = sessionName(repo, number);
   const { container: recording } = await containerFor(session);
-  container?.(recording);
+  await container?.(recording, session);
   const agent = await agentFor(session, env.ReportingThinkAgent);
   const { result } = await captureConsole(async () => {
-    const { submissionId } = await agent.startRun({ session, repo, issueNumber: NUMBER, instruction: lines.join("\n"), installationToken: TOKEN, commentId: Math.floor(Math.random() * 1e9), requestedBy: { login: "octocat" } });
+    const { submissionId } = await agent.startRun({ session, repo, issueNumber: number, instruction: lines.join("\n"), installationToken: TOKEN, commentId: Math.floor(Math.random() * 1e9), requestedBy: { login: "octocat" } });
     return { submissionId, ...(await waitForStatus(agent, submissionId)) };
   });
   const recorded = () => recordedRun(session, result.submissionId);
@@ -57,8 +70,8 @@ async function run(repo: string, lines: string[], container?: (recording: Record
 }
 
 /** The clone as the proof's first script reads it, and each side's check answered by its commit. */
-function answerProof(recording: RecordingContainer, sides: { base: number; head: number }, pushed = HEAD) {
-  recording.answer(/agent-think proof: locate/, { exitCode: 0, stdout: `head=${HEAD}\nbase=${BASE}\nbranch=${BRANCH}\npushed=${pushed}\n` });
+function answerProof(recording: RecordingContainer, sides: { base: number; head: number }, pushed = HEAD, branch = BRANCH) {
+  recording.answer(/agent-think proof: locate/, { exitCode: 0, stdout: `head=${HEAD}\nbase=${BASE}\nbranch=${branch}\npushed=${pushed}\n` });
   recording.answer(new RegExp(`agent-think proof: check on ${BASE}`), { exitCode: sides.base, stdout: sides.base === 0 ? "actual 4\n" : "actual 5, expected 4\n" });
   recording.answer(new RegExp(`agent-think proof: check on ${HEAD}`), { exitCode: sides.head, stdout: sides.head === 0 ? "actual 4\n" : "actual 5, expected 4\n" });
 }
@@ -172,5 +185,70 @@ describe("a fix's proof", () => {
     const last = await recorded();
     expect(last.outcome).toBe("pr-opened");
     expect(last.proven).toBeUndefined();
+  });
+});
+
+describe("the starter set's proof cases", () => {
+  // What the clone holds (the recording container clones nothing): dequal's Set branch, with the bug.
+  const SOURCE = ["export function dequal(foo, bar) {", "\tif (foo instanceof Set) {", "\t\tfor (tmp of foo) if (!has(bar, tmp)) return false;", "\t\treturn true;", "\t}", "}", ""].join("\n");
+  const CHECK_RUN = /node \/workspace\/repro\/check-sets\.mjs/;
+
+  async function workspaceShell(session: string, command: string) {
+    const workspace = (await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub<WorkspaceAgent>;
+    return workspace.exec({ command, backend: "shell", timeoutMs: 10_000 });
+  }
+
+  /**
+   * The check answers by what the source holds: on the base always the
+   * seeded bug (a checkout of it would restore it), otherwise the
+   * workspace's file as the run left it.
+   */
+  function answerByContent(recording: RecordingContainer, session: string) {
+    const answer = (fixed: boolean) => ({ exitCode: fixed ? 0 : 1, stdout: `dequal: ${!fixed} (expected false)\n` });
+    recording.answer(/agent-think proof: locate/, { exitCode: 0, stdout: `head=${HEAD}\nbase=${BASE}\nbranch=agent-think/issue-31\npushed=${HEAD}\n` });
+    recording.answer(new RegExp(`agent-think proof: check on ${BASE}`), answer(false));
+    recording.during(CHECK_RUN, async () => {
+      const source = JSON.stringify(await workspaceShell(session, "cat /workspace/repo/src/index.js"));
+      recording.answer(CHECK_RUN, answer(source.includes("for (tmp of bar)")));
+      recording.answer(new RegExp(`agent-think proof: check on ${BASE}`), answer(false));
+    });
+  }
+
+  async function play(text: string) {
+    const evalCase = parseCase(`evals/cases/${JSON.parse(text).id}.json`, text);
+    const repo = uniqueRepo();
+    const { result, recorded, recording } = await run(
+      repo,
+      [caseInstruction(evalCase, true)],
+      async (recording, session) => {
+        answerByContent(recording, session);
+        expect(await workspaceShell(session, `mkdir -p /workspace/repo/src && printf '%s' '${SOURCE.replaceAll("'", "'\\''")}' > /workspace/repo/src/index.js`)).toMatchObject({ exitCode: 0 });
+      },
+      31
+    );
+    expect(result.status).toBe("completed");
+    // The run's messages are out before the next test (or the file's end) stops GitHub's stand-in.
+    await github.closingComment(repo, 31);
+    const summary = await recorded();
+    const judged = caseResult(evalCase, { kind: "ended", figures: { ...NO_FIGURES, ...runFigures(summary) } }, []);
+    return { evalCase, judged, recording, pull: github.pulls(repo)[0]! };
+  }
+
+  it("plays a proven fix (red on the base, green on the head) and an unproven one, and the eval report counts them apart", async () => {
+    const proven = await play(provenCase);
+    expect(proven.evalCase.needs).toEqual(["container"]);
+    expect(proven.judged).toMatchObject({ verdict: "pass", outcome: "pr-opened", proven: true });
+    expect(proven.pull.body).toContain("✅ **Proven:**");
+    expect(proven.pull.body).toContain("dequal: true (expected false)");
+    expect(proven.pull.body).toContain("dequal: false (expected false)");
+    // Red, then green, by what the source held each time the model ran the check.
+    const modelRuns = proven.recording.runs.filter((entry) => CHECK_RUN.test(entry.script) && !entry.script.includes("agent-think proof"));
+    expect(modelRuns).toHaveLength(2);
+
+    const unproven = await play(unprovenCase);
+    expect(unproven.judged).toMatchObject({ verdict: "pass", expected: "pr-unproven", outcome: "pr-unproven", proven: false });
+    expect(unproven.pull.body).toContain("⚠️ **Not proven:** the check still fails on the head (ccccccc, exit 1).");
+
+    expect(totals([proven.judged, unproven.judged]).fixes).toEqual({ proven: 1, unproven: 1, unchecked: 0 });
   });
 });

@@ -9,6 +9,10 @@ import { join } from "node:path";
 import { z } from "zod";
 import { RESULT_OUTCOMES } from "../../../src/run/ending";
 
+/** What a case can need from its target: `container`, a sandbox that runs git and the project (a fix's proof re-runs a check there). */
+export const CASE_NEEDS = ["container"] as const;
+export type CaseNeed = (typeof CASE_NEEDS)[number];
+
 const REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 const ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
 /** The local target sends the issue inside the instruction, which the dispatch contract caps at 8,000 characters. */
@@ -53,6 +57,8 @@ export const caseSchema = z
      * instruction. A real model never sees them.
      */
     scripted: z.array(z.string().regex(/^TEST: [\w-]+/, 'must be a "TEST: <verb> ..." directive line')).min(1).max(50),
+    /** What the target must have for the case to mean anything; a target without it skips the case, saying so. */
+    needs: z.array(z.enum(CASE_NEEDS)).max(CASE_NEEDS.length).optional(),
     /** Why this case is in the set: what it exercises. */
     notes: z.string().max(2_000).optional()
   })

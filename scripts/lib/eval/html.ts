@@ -17,6 +17,8 @@ import { formatCount, formatDuration, formatPercent, NO_VALUE } from "../../../s
 import {
   expectedRows,
   falseReproductions,
+  fixesOf,
+  fixesText,
   modelsText,
   FALSE_REPRODUCTION_EXPECTED,
   NO_OUTCOME,
@@ -171,6 +173,10 @@ function totalsSection(report: Report): string {
     tile("Median cost", escapeHtml(totals.medianCostUsd === null ? "unknown" : usd(totals.medianCostUsd)), `over ${knownCosts} known ${knownCosts === 1 ? "cost" : "costs"}`, "median-cost"),
     tile("Total cost", escapeHtml(costText(totals.totalCost)), `${totals.totalCost.complete ? "" : "some costs unknown or partial · "}cap ${escapeHtml(usd(report.costCapUsd))}`, "total-cost")
   ];
+  const fixes = totals.fixes ?? fixesOf(report.cases);
+  if (fixes.proven + fixes.unproven + fixes.unchecked > 0) {
+    tiles.push(tile("Proven fixes", escapeHtml(`${fixes.proven} of ${fixes.proven + fixes.unproven + fixes.unchecked}`), escapeHtml(fixesText(fixes)), "proven-fixes"));
+  }
   return `<section aria-labelledby="totals-h"><h2 id="totals-h">Totals</h2><div class="tiles">${tiles.join("")}</div></section>`;
 }
 

@@ -67,6 +67,7 @@ function line(evalCase: EvalCase, figures: RunFigures, verdict: Verdict, reason:
     scripted: figures.scripted,
     models: figures.models,
     reproductionUrl: figures.reproductionUrl,
+    proven: figures.proven,
     threadUrl: figures.threadUrl,
     issueUrl: figures.issueUrl,
     checks

@@ -14,7 +14,7 @@ import { randomInt } from "node:crypto";
 import { MAX_INSTRUCTION_CHARS } from "../../../src/shared/dispatch";
 import { sessionName } from "../../../src/run/session-name";
 import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
-import type { EvalCase } from "./case";
+import type { CaseNeed, EvalCase } from "./case";
 import { pickModelOnStandin } from "./pick-model";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
 import { endedRun, jsonOrText, runFigures, sleep } from "./thread-figures";
@@ -104,6 +104,14 @@ export class LocalTarget implements EvalTarget {
       }),
       signal: AbortSignal.timeout(15_000)
     });
+  }
+
+  /** A container, when the Worker's health report says its containers line is ok (local dev has no engine, so it is not). */
+  async has(need: CaseNeed): Promise<boolean> {
+    if (need !== "container") return false;
+    const response = await fetch(`${this.#options.baseUrl}/api/health`, { signal: AbortSignal.timeout(15_000) });
+    const report = jsonOrText(await response.text()) as { checks?: Array<{ id?: string; status?: string }> };
+    return Array.isArray(report?.checks) && report.checks.some((check) => check.id === "containers" && check.status === "ok");
   }
 
   fetchPage(url: string): Promise<Response> {

@@ -13,7 +13,8 @@ import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/run/ending";
  * check held; `fail` it ended otherwise (another outcome, a failed check, a
  * run that ended in error); `timed-out` no closing comment within the case's
  * minutes; `over-budget` it ended but cost more than the case's limit;
- * `skipped` never started (the total cost cap was reached first); `error`
+ * `skipped` never started (the total cost cap was reached first, or the
+ * target lacks what the case `needs`); `error`
  * the harness could not drive it (the target refused the dispatch).
  */
 export const VERDICTS = ["pass", "fail", "timed-out", "over-budget", "skipped", "error"] as const;
@@ -48,6 +49,8 @@ export const caseResultSchema = z.object({
   /** The models that served the run's steps, as the dashboard API names them; null when it did not say (absent in reports written before it existed). */
   models: z.array(z.string()).nullable().optional(),
   reproductionUrl: z.string().nullable(),
+  /** Whether its pull request's proof held; null when it needed none (absent in reports written before it existed). */
+  proven: z.boolean().nullable().optional(),
   threadUrl: z.string().nullable(),
   /** The issue the harness opened (github target). */
   issueUrl: z.string().nullable(),
@@ -88,7 +91,9 @@ export const totalsSchema = z.object({
   medianCostUsd: z.number().nullable(),
   totalCost: costSchema,
   /** Per expected outcome, in `RESULT_OUTCOMES` order, over the cases that ran. Always written; absent in reports written before it existed. */
-  byExpected: z.array(expectedRowSchema).optional()
+  byExpected: z.array(expectedRowSchema).optional(),
+  /** The pull requests the runs opened or updated, by their proof (fixesOf). Always written; absent in reports written before it existed. */
+  fixes: z.object({ proven: z.number().int().min(0), unproven: z.number().int().min(0), unchecked: z.number().int().min(0) }).optional()
 });
 export type Totals = z.infer<typeof totalsSchema>;
 
@@ -158,6 +163,29 @@ export function falseReproductions(results: readonly CaseResult[]): CaseResult[]
   return results.filter((result) => result.verdict !== "skipped" && result.outcome === "reproduced" && FALSE_REPRODUCTION_EXPECTED.includes(result.expected));
 }
 
+/** Outcomes that are a pull request the run opened or updated. */
+const FIX_OUTCOMES: readonly ResultOutcome[] = ["pr-opened", "pr-updated", "pr-unproven"];
+
+/**
+ * The runs' pull requests apart, by proof: `proven` its reproduction's check
+ * failed before and passed after; `unproven` it did not hold (or was not
+ * run where it had to be); `unchecked` there was no reproduction to prove it
+ * with.
+ */
+export function fixesOf(results: readonly CaseResult[]): NonNullable<Totals["fixes"]> {
+  const fixes = results.filter((result) => result.verdict !== "skipped" && result.outcome !== null && FIX_OUTCOMES.includes(result.outcome));
+  return {
+    proven: fixes.filter((result) => result.proven === true && result.outcome !== "pr-unproven").length,
+    unproven: fixes.filter((result) => result.outcome === "pr-unproven" || result.proven === false).length,
+    unchecked: fixes.filter((result) => result.outcome !== "pr-unproven" && (result.proven ?? null) === null).length
+  };
+}
+
+/** "2 proven, 1 not proven, 1 with no reproduction to prove it with". */
+export function fixesText(fixes: NonNullable<Totals["fixes"]>): string {
+  return [`${fixes.proven} proven`, `${fixes.unproven} not proven`, ...(fixes.unchecked > 0 ? [`${fixes.unchecked} with no reproduction to prove ${fixes.unchecked === 1 ? "it" : "them"} with`] : [])].join(", ");
+}
+
 export function totals(results: readonly CaseResult[]): Totals & { byExpected: ExpectedRow[] } {
   const ran = results.filter((result) => result.verdict !== "skipped");
   const passed = ran.filter((result) => result.verdict === "pass").length;
@@ -169,7 +197,8 @@ export function totals(results: readonly CaseResult[]): Totals & { byExpected: E
     medianTimeToCloseMs: median(ran.flatMap((result) => (result.timeToCloseMs === null ? [] : [result.timeToCloseMs]))),
     medianCostUsd: median(ran.flatMap((result) => (result.cost === null ? [] : [result.cost.usd]))),
     totalCost: sumCost(results),
-    byExpected: byExpected(results)
+    byExpected: byExpected(results),
+    fixes: fixesOf(results)
   };
 }
 

@@ -55,6 +55,12 @@ export async function runEval(options: EvalOptions): Promise<Report> {
         log(`- ${evalCase.id}: skipped (cost cap)`);
         continue;
       }
+      const missing = await missingNeed(evalCase, target);
+      if (missing) {
+        results[index] = skippedResult(evalCase, missing);
+        log(`- ${evalCase.id}: skipped (${missing})`);
+        continue;
+      }
       const result = await runCase(evalCase, target, scripted, log, model);
       results[index] = result;
       spent += result.cost?.usd ?? 0;
@@ -83,6 +89,14 @@ export async function runEval(options: EvalOptions): Promise<Report> {
     cases: finished,
     totals: totals(finished)
   };
+}
+
+/** Why the target cannot run the case (it lacks what the case needs), or null. */
+async function missingNeed(evalCase: EvalCase, target: EvalTarget): Promise<string | null> {
+  for (const need of evalCase.needs ?? []) {
+    if (target.has && !(await target.has(need))) return `it needs a ${need}, which ${target.against} does not have (its health report's containers line is not ok)`;
+  }
+  return null;
 }
 
 async function runCase(evalCase: EvalCase, target: EvalTarget, scripted: boolean, log: (line: string) => void, model?: string): Promise<CaseResult> {

@@ -1,10 +1,10 @@
 /**
  * The report's totals as the terminal shows them after a run: the resolve
  * rate, one line per expected outcome with what the other runs reported,
- * a warning naming any false reproduction, and the change since a compared
+ * the pull requests by their proof, a warning naming any false reproduction, and the change since a compared
  * report. Pure.
  */
-import { expectedRows, falseReproductions, NO_OUTCOME, REPORTED_KEYS, type Comparison, type ExpectedRow, type Report } from "./report";
+import { expectedRows, falseReproductions, fixesOf, fixesText, NO_OUTCOME, REPORTED_KEYS, type Comparison, type ExpectedRow, type Report } from "./report";
 
 /** "2 of 3 (1 reported reproduced)": the passes, then every other outcome the runs reported. */
 function expectedLine(row: ExpectedRow, width: number): string {
@@ -33,6 +33,8 @@ export function summary(report: Report, comparison?: Comparison): string {
   const rows = expectedRows(report);
   const width = Math.max(12, ...rows.map((row) => row.expected.length + 2));
   lines.push(...rows.map((row) => expectedLine(row, width)));
+  const fixes = report.totals.fixes ?? fixesOf(report.cases);
+  if (fixes.proven + fixes.unproven + fixes.unchecked > 0) lines.push(`fixes       ${fixesText(fixes)}`);
   const wrong = falseReproductions(report.cases);
   if (wrong.length > 0) {
     const named = wrong.map((result) => `${result.id} (expected ${result.expected})`).join(", ");

@@ -5,7 +5,7 @@
  * judge.ts compares what it saw with what the case expects.
  */
 import type { ResultOutcome } from "../../../src/shared/outcomes";
-import type { EvalCase } from "./case";
+import type { CaseNeed, EvalCase } from "./case";
 import type { CaseResult, EvalCost } from "./report";
 
 /** What a target saw of one run; every figure is null when the run did not give it. */
@@ -26,6 +26,8 @@ export type RunFigures = {
   /** The models that served the run's steps (the dashboard API's run record). */
   models: string[] | null;
   reproductionUrl: string | null;
+  /** Whether the run's pull request was proven (its reproduction's check failed before and passed after); null when it needed no proof. */
+  proven: boolean | null;
   threadUrl: string | null;
   issueUrl: string | null;
 };
@@ -54,6 +56,8 @@ export interface EvalTarget {
   /** The Worker's URL or the sandbox repository, for the report. */
   readonly against: string;
   run(request: RunRequest): Promise<CaseRun>;
+  /** Whether the target has what a case `needs` (a container for a fix's proof); a target without it answers nothing, and every need is taken as met. */
+  has?(need: CaseNeed): Promise<boolean>;
   /** The repository a case runs in (for `pickModel`); the case's own when absent. */
   repoFor?(evalCase: EvalCase): string;
   /**
@@ -77,6 +81,7 @@ export const NO_FIGURES: RunFigures = {
   scripted: false,
   models: null,
   reproductionUrl: null,
+  proven: null,
   threadUrl: null,
   issueUrl: null
 };

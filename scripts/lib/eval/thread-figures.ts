@@ -51,7 +51,7 @@ export async function readRun(reader: ThreadReader, session: string, submissionI
 }
 
 /** The figures a run's summary gives, as the report carries them (a status it has not ended in is none). */
-export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error" | "outcome" | "toolCalls" | "tokens" | "cost" | "scripted" | "models" | "reproductionUrl"> {
+export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error" | "outcome" | "toolCalls" | "tokens" | "cost" | "scripted" | "models" | "reproductionUrl" | "proven"> {
   return {
     status: run.status === "done" || run.status === "error" || run.status === "cancelled" ? run.status : null,
     error: run.error ?? null,
@@ -61,7 +61,8 @@ export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error"
     cost: run.cost ?? null,
     scripted: run.scripted ?? false,
     models: run.models?.length ? run.models : null,
-    reproductionUrl: run.reproductionUrl ?? null
+    reproductionUrl: run.reproductionUrl ?? null,
+    proven: run.proven ?? null
   };
 }
 
