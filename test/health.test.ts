@@ -86,6 +86,8 @@ describe("GET /api/health", () => {
     expect(report.status).toBe("warn");
     // The TestTokenBroker answers the App check as a working App does.
     expect(lineOf(report, "token-broker").detail).toContain("GitHub App agent-think (agent-think) answers GET /app");
+    // The reporter tier's day is read from the command center, not only its cap named.
+    expect(lineOf(report, "costs").detail).toMatch(/reporter runs today \(\d{4}-\d{2}-\d{2} UTC\) against REPORTER_DAILY_BUDGET/);
     for (const check of report.checks) {
       if (check.status !== "ok") expect(check.fix, check.id).toEqual(expect.any(String));
     }

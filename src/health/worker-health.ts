@@ -62,7 +62,14 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     skills: async () => skillsHealth(await probeSkills(bindings.SKILLS_BUCKET, timeoutMs, secrets), { localDev }),
     repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),
     containers: async () => containersHealth(await probeContainers(env, timeoutMs), { localDev, timeoutMs, secrets }),
-    costs: async () => costsHealth(env, async () => (await commandCenter(env)).monthlySpend(), { now: Date.now(), timeoutMs, secrets }),
+    costs: async () =>
+      costsHealth(env, async () => (await commandCenter(env)).monthlySpend(), {
+        now: Date.now(),
+        timeoutMs,
+        secrets,
+        // Today's reporter-tier runs apart, from the metrics the dashboard reads.
+        reporterSpend: async () => (await (await commandCenter(env)).snapshot({ limit: 1 })).metrics.reporterSpendToday ?? []
+      }),
     egress: () => egressHealth(env),
     access: () => accessHealth(env, { localDev }),
     "public-url": () => publicUrlHealth(env, { localDev }),
