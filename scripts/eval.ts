@@ -4,8 +4,10 @@
  * writes what happened as `report.json` and a self-contained
  * `report.html`; with `--compare previous.json`, what changed since. The
  * options are in `scripts/lib/eval/args.ts` (`--help`), the method in
- * docs/eval.md. Exit codes: 0 every case passed; 1 some did not; 2 a bad
- * argument or case file.
+ * docs/eval.md. Exit codes: 0 every case that ran passed, and the only
+ * cases skipped were ones the target lacks what they need for (a
+ * container); 1 some did not pass, or the cost cap stopped the run; 2 a
+ * bad argument or case file.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -60,7 +62,8 @@ async function main(): Promise<number> {
   console.log(summary(report, comparison));
   console.log(`report      ${join(out, "report.json")}`);
   console.log(`            ${join(out, "report.html")}`);
-  return report.totals.passed === report.totals.cases ? 0 : 1;
+  const { passed, ran } = report.totals;
+  return ran > 0 && passed === ran && report.stoppedBy === undefined ? 0 : 1;
 }
 
 function targetFor(args: EvalArgs, log: (line: string) => void): EvalTarget {

@@ -146,7 +146,10 @@ describe("the starter cases", () => {
     // Against the sandbox, as an operator replays them: the Worker's own GitHub calls stay on it.
     const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--repo", SANDBOX, "--scripted", "--concurrency", "4", "--cost-cap", "1000", "--out", out]);
     const report = await readReport(out);
-    expect(report.cases.filter((result) => result.verdict !== "pass").map((result) => `${result.id}: ${result.reason}`), explain(cli)).toEqual([]);
+    // A fix's proof needs a container, which this wrangler dev has none of: those cases are skipped, and say why.
+    const needsContainer = (result: Report["cases"][number]) => result.verdict === "skipped" && /^it needs a container, which /.test(result.reason ?? "");
+    expect(report.cases.filter((result) => result.verdict !== "pass" && !needsContainer(result)).map((result) => `${result.id}: ${result.reason}`), explain(cli)).toEqual([]);
+    expect(report.cases.filter(needsContainer).map((result) => result.id)).toEqual(["dequal-nested-set-proven-fix", "dequal-nested-set-unproven-fix"]);
     expect(report.cases.length).toBeGreaterThanOrEqual(10);
     expect(cli.code).toBe(0);
   });
