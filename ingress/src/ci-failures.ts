@@ -59,7 +59,9 @@ export type CiFailuresDeps = {
   fetch(url: string, init: RequestInit): Promise<Response>;
 };
 
-export async function readCiFailures(ci: CiEvent, repo: RepoRef, github: InstallationClient, deps: CiFailuresDeps, where: Record<string, unknown>): Promise<CiFailure[]> {
+/** `github`: a client with the CI reading token; null when none could be minted (the failure the payload names, with a note). */
+export async function readCiFailures(ci: CiEvent, repo: RepoRef, github: InstallationClient | null, deps: CiFailuresDeps, where: Record<string, unknown>): Promise<CiFailure[]> {
+  if (github === null) return [payloadFailure(ci, "The webhook app could not get a token to read checks and actions (the App needs Checks and Actions: read); read the failures on the pull request.")];
   let found: Found[];
   try {
     found = ci.event === "check_suite" ? await fromCheckRuns(ci, repo, github) : await fromJobs(ci, repo, github);

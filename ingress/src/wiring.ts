@@ -106,6 +106,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log, now: () => Date.now() }),
     mintToken: mint,
     mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),
+    mintCiReadToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "ci"),
     claimSetupReport: (repo) => env.COMMENT_CLAIMS.getByName(setupReportClaim(repo, Date.now())).claim("setup-report"),
     claimReporterRun: (repo, issueNumber, at) => dailyClaim(env, reporterRunClaim(repo, issueNumber, at), "reporter-run"),
     claimReporterNotice: (repo, issueNumber, at) => dailyClaim(env, reporterNoticeClaim(repo, issueNumber, at), "reporter-notice"),

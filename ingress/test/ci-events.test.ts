@@ -148,8 +148,18 @@ describe("a failed check suite on the App's own pull request", () => {
         "GET /job-logs/31"
       ])
     );
-    // The pull request and the config are read before the answer, with the one token the run gets.
-    expect(routes.filter((entry) => entry.endsWith("/access_tokens"))).toHaveLength(1);
+    // The pull request and the config are read before the answer with the token the run gets; checks and logs after it
+    // with one that may read only them, which the run never gets.
+    const mints = github.calls.filter((call) => call.path.endsWith("/access_tokens")).map((call) => (call.body as { permissions: unknown }).permissions);
+    expect(mints).toEqual([
+      { issues: "write", contents: "write", pull_requests: "write", metadata: "read" },
+      { checks: "read", actions: "read", metadata: "read" }
+    ]);
+    const readToken = github.minted[1]!;
+    expect(github.calls.filter((call) => call.path.includes("/check-suites/") || call.path.includes("/actions/")).map((call) => call.authorization)).toEqual(
+      Array(3).fill(`token ${readToken}`)
+    );
+    expect(input.installationToken).toBe(github.minted[0]);
     // The signed download address gets no token; nothing is posted, nothing reacted.
     expect(github.calls.filter((call) => call.path.startsWith("/job-logs/")).map((call) => call.authorization)).toEqual(["", ""]);
     expect(writes()).toEqual([]);
@@ -215,6 +225,22 @@ describe("a failed workflow run on the App's own pull request", () => {
     expect(noJobs.dispatches[0]?.ci?.failures).toEqual([
       { name: "CI", conclusion: "startup_failure", url: `https://github.com/${REPO}/actions/runs/901`, summary: "GitHub did not list which checks failed; read them on the pull request." }
     ]);
+  });
+
+  it("still starts when the App may not read checks and actions: the run itself as the failure, with a note", async () => {
+    const sha = newSha();
+    const refuseCiMint: HttpResponseResolver = async ({ request }) => {
+      const asked = (await request.clone().json()) as { permissions: Record<string, string> };
+      if (asked.permissions.checks) return HttpResponse.json({ message: "The permissions requested are not granted to this installation." }, { status: 422 });
+      return HttpResponse.json({ token: `ghs_${crypto.randomUUID().replaceAll("-", "")}`, expires_at: new Date(Date.now() + 3_600_000).toISOString() }, { status: 201 });
+    };
+    onTheAppsPull(sha, { accessToken: refuseCiMint });
+    const { dispatches, events } = await deliver("workflow_run", build("workflow_run", sha, { id: 902, name: "CI" }));
+    expect(dispatches[0]?.ci?.failures).toEqual([
+      expect.objectContaining({ name: "CI", conclusion: "failure", summary: expect.stringContaining("the App needs Checks and Actions: read") })
+    ]);
+    expect(events).toContainEqual(expect.objectContaining({ event: "ci:token-failed" }));
+    expect(github.calls.some((call) => call.path.includes("/actions/"))).toBe(false);
   });
 
   it("keeps a log excerpt within its bound however long its lines", async () => {

@@ -97,11 +97,19 @@ export const READ_ONLY_TOKEN_PERMISSIONS = {
  */
 export const REPORT_TOKEN_PERMISSIONS = { issues: "write", metadata: "read" } as const;
 
+/**
+ * What reading a CI follow-up's failures asks for (http/ci-event.ts): a
+ * check suite's check runs (checks), a workflow run's jobs and their logs
+ * (actions). Used by the webhook app alone, after the answer, and never
+ * given to a run: the run's token keeps TOKEN_PERMISSIONS.
+ */
+export const CI_READ_TOKEN_PERMISSIONS = { checks: "read", actions: "read", metadata: "read" } as const;
+
 /** Which of the two a run's token is minted with. */
 export type TokenAccess = "write" | "read";
-/** A run's two, and the failed mint's report token. */
-export type MintAccess = TokenAccess | "report";
-const PERMISSIONS_BY_ACCESS = { write: TOKEN_PERMISSIONS, read: READ_ONLY_TOKEN_PERMISSIONS, report: REPORT_TOKEN_PERMISSIONS } as const;
+/** A run's two, the failed mint's report token, and the CI follow-up's reading token. */
+export type MintAccess = TokenAccess | "report" | "ci";
+const PERMISSIONS_BY_ACCESS = { write: TOKEN_PERMISSIONS, read: READ_ONLY_TOKEN_PERMISSIONS, report: REPORT_TOKEN_PERMISSIONS, ci: CI_READ_TOKEN_PERMISSIONS } as const;
 
 /**
  * An installation token that can act on `repo` only, with TOKEN_PERMISSIONS

@@ -17,7 +17,8 @@
  * `handled:ci:<o>/<r>#<n>:<sha>` and 202.
  *
  * After the answer (waitUntil): the run's token, the App's identity, the
- * failures read from GitHub (ci-failures.ts) and the dispatch, with the
+ * failures read from GitHub (ci-failures.ts) with a token that may read
+ * only checks and actions (CI_READ_TOKEN_PERMISSIONS), and the dispatch, with the
  * fixed instruction CI_FIX_INSTRUCTION, the pull request as GitHub
  * described it, and `ci`. Nobody asked, so nobody is mentioned and nothing
  * is posted here: no 👀 (there is no comment), no not-started comment;
@@ -85,6 +86,8 @@ export type CiEventDeps = {
   claimCiFix(repo: RepoRef, issueNumber: number, headSha: string, deliveryId: string, limit: number): Promise<CiFixClaim>;
   markCi(marker: CiMarker): Promise<void>;
   mintToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
+  /** A token that may only read checks and actions (CI_READ_TOKEN_PERMISSIONS), to read the failures: never the run's. */
+  mintCiReadToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   github(token: string): InstallationClient;
   identity(token: string): Promise<BotIdentity>;
   dispatch(input: DispatchInput): Promise<DispatchResult>;
@@ -209,8 +212,16 @@ async function handOverCi(context: CiContext, deps: CiEventDeps, mark: (state: C
     await settle(mark("failed", { reason: "identity" }), log, where);
     return;
   }
-  const github = deps.github(token.token);
-  const failures: CiFailure[] = await readCiFailures(ci, repo, github, { log, fetch: deps.download }, where);
+  // Checks and actions are read with a token of their own: the run's token never gets those permissions.
+  let reader: InstallationClient | null = null;
+  try {
+    const readToken = await deps.mintCiReadToken(repo, ci.installationId);
+    log.addSecret(readToken.token);
+    reader = deps.github(readToken.token);
+  } catch (error) {
+    log("ci:token-failed", { ...where, code: (error as { code?: unknown }).code, error: errorMessage(error) });
+  }
+  const failures: CiFailure[] = await readCiFailures(ci, repo, reader, { log, fetch: deps.download }, where);
   log("ci:failures", { ...where, failures: failures.map((failure) => ({ name: failure.name, conclusion: failure.conclusion, excerptChars: failure.excerpt?.length ?? 0 })) });
   const bodyDigest = await issueBodySha256(pull.body);
   const visibility = ci.repository.visibility;
