@@ -7,7 +7,7 @@
  */
 import { BLOCKED_TITLE } from "../view-models/blocked";
 import type { RunView } from "../view-models/runs";
-import { REPORTER_LABEL, REPORTER_TITLE, SCRIPTED_LABEL } from "../view-models/runs";
+import { PROOF_TITLE, REPORTER_LABEL, REPORTER_TITLE, SCRIPTED_LABEL } from "../view-models/runs";
 import { BlockedRequests } from "./blocked-requests";
 import { StatusBadge } from "./status-badge";
 import { TranscriptView } from "./transcript-view";
@@ -40,6 +40,11 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
       {run.reporter ? (
         <span className="run-tier" data-testid="run-reporter" title={REPORTER_TITLE}>
           {REPORTER_LABEL}
+        </span>
+      ) : null}
+      {run.proof ? (
+        <span className={`run-proof proof-${run.proof === "proven" ? "held" : "failed"}`} data-testid="run-proof" title={PROOF_TITLE}>
+          {run.proof}
         </span>
       ) : null}
       {run.scripted ? (

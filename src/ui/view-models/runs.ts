@@ -54,6 +54,7 @@ const RUN_STATUS: Record<RunSummary["status"], { label: string; tone: Tone; titl
 
 export const SCRIPTED_LABEL = "scripted demonstration — no model ran";
 /** The tag on a reporter-tier run, and what it means. */
+export const PROOF_TITLE = "The reproduction's check, re-run by agent-think on the base and on the pull request's head: proven when it failed before and passes after.";
 export const REPORTER_LABEL = "reporter";
 export const REPORTER_TITLE = "A reporter-tier run: the issue's author asked for a reproduction without write access; it could push nothing, and its spend counts against REPORTER_DAILY_BUDGET.";
 
@@ -95,6 +96,8 @@ export type RunView = {
   scripted: boolean;
   /** A reporter-tier run: the author asked, read-only (shown as a tag). */
   reporter?: boolean;
+  /** Its pull request's proof, when it needed one: the reproduction's check failed before and passed after, or not (shown as a tag). */
+  proof?: "proven" | "not proven";
   /** The models that served its steps ("gpt-5.5", "claude-opus-4-5 then gpt-5.5"), once it ended and said. */
   model?: string;
   /** What the egress gateway refused the run, when it refused anything. */
@@ -195,6 +198,7 @@ export function runViews(options: {
       ...(error ? { error } : {}),
       scripted: run?.scripted === true,
       ...(run?.tier === "reporter" ? { reporter: true } : {}),
+      ...(run?.proven === undefined ? {} : { proof: run.proven ? ("proven" as const) : ("not proven" as const) }),
       ...(run?.models?.length ? { model: modelsText(run.models) } : {}),
       ...(blocked ? { blocked } : {}),
       items: part?.items ?? []

@@ -188,9 +188,9 @@ export function readRun(value: unknown): RunSummary | null {
   const cost = readCost(value.cost);
   const blocked = readList(value.blocked, readBlocked);
   const fromGitHub = readGitHubContinuation(value.continuedFromGitHub);
-  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, tier, outcome, reproductionUrl, blocked: _blocked, ...rest } = value;
+  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, tier, outcome, proven, reproductionUrl, blocked: _blocked, ...rest } = value;
   return {
-    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "tier" | "outcome" | "reproductionUrl" | "blocked">),
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "tier" | "outcome" | "proven" | "reproductionUrl" | "blocked">),
     ...(tier === "reporter" ? { tier: "reporter" as const } : {}),
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
@@ -199,6 +199,7 @@ export function readRun(value: unknown): RunSummary | null {
     // The served models are an extra: a list that does not read is left out, and so is an entry.
     models: servedModels(value.models),
     ...(isResultOutcome(outcome) ? { outcome } : {}),
+    ...(typeof proven === "boolean" ? { proven } : {}),
     ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
     ...(blocked.length > 0 ? { blocked } : {})
   };

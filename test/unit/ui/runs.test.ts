@@ -85,6 +85,16 @@ describe("runViews", () => {
     const reported = runViews({ items: transcriptItems(messages), runs: [runs[0]!, { ...runs[1]!, status: "done", outcome: "not-reproduced" }, runs[2]!], thread: summary, header, now: NOW });
     expect(reported[1]!.line).toBe("done · not reproduced · unknown · 1 tool call · ended 9 min ago");
     expect(reported[1]!.outcome).toBe("not reproduced");
+    // A pull request's proof is a tag of its own; a run that needed none has none.
+    const proofs = runViews({
+      items: transcriptItems(messages),
+      runs: [{ ...runs[0]!, outcome: "pr-opened", proven: true }, { ...runs[1]!, status: "done", outcome: "pr-unproven", proven: false }, runs[2]!],
+      thread: summary,
+      header,
+      now: NOW
+    });
+    expect(proofs.map((view) => view.proof)).toEqual(["proven", "not proven", undefined]);
+    expect(proofs[1]!.outcome).toBe("pull request not proven");
     expect(views[2]!.items.map((item) => item.kind)).toEqual(["tool", "tool", "text"]);
   });
 

@@ -148,6 +148,11 @@ describe("blocked requests on the wire", () => {
     expect(readRun({ ...run, blocked: "evil.example" })).toEqual(run);
   });
 
+  it("keeps a run's proof when it is a boolean, and leaves out anything else", () => {
+    expect(readRun({ ...run, outcome: "pr-unproven", proven: false })).toEqual({ ...run, outcome: "pr-unproven", proven: false });
+    expect(readRun({ ...run, proven: "yes" })).toEqual(run);
+  });
+
   it("leaves out a thread's count that is not a count of at least 1, and keeps the thread", () => {
     for (const blockedRequests of [0, -1, 1.5, "2", null]) {
       const read = readThread({ ...thread(), blockedRequests });
