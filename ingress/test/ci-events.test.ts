@@ -179,6 +179,21 @@ describe("a failed check suite on the App's own pull request", () => {
     expect(outcome((await deliver("check_suite", build("check_suite", sha))).response)).toBe("ignored:duplicate");
   });
 
+  it("starts one run for many concurrent deliveries of one head, check suites and workflow runs mixed", async () => {
+    const sha = newSha();
+    onTheAppsPull(sha);
+    const before = RecordingAgentThink.calls.length;
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const event = index % 2 === 0 ? "check_suite" : "workflow_run";
+        return await send(await sign(build(event, sha), { event }));
+      })
+    );
+    expect(responses.filter((response) => response.status === 202)).toHaveLength(1);
+    expect(responses.filter((response) => outcome(response) === "ignored:duplicate")).toHaveLength(11);
+    expect(RecordingAgentThink.calls.slice(before).filter((call) => call.ci?.headSha === sha)).toHaveLength(1);
+  });
+
   it("stops at ci.fix follow-ups per pull request, whatever their heads", async () => {
     const [first, second, third] = [newSha(), newSha(), newSha()];
     onTheAppsPull(first, {}, 2);
