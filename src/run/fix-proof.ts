@@ -6,7 +6,7 @@
  * The model chooses nothing here but the check's command: the commits, the
  * order and the verdict are the Worker's. Pure apart from `exec`.
  */
-import type { BashResult } from "../tools/bash-tool";
+import { CONTAINER_UNAVAILABLE, type BashResult } from "../tools/bash-tool";
 import { shellQuote } from "../tools/command-report";
 
 /** Where the run's clone is, and where the check runs from. */
@@ -72,6 +72,9 @@ export function verdict(base: ProofSide, head: ProofSide): { held: boolean; why?
   return problems.length === 0 ? { held: true } : { held: false, why: problems.join("; ") };
 }
 
+/** Why a deployment without a container engine (local dev) proves nothing. */
+export const NO_CONTAINER = "this deployment has no container to re-run the check in";
+
 type Located = { ok: true; head: string; base: string; restore: string } | { ok: false; why: string };
 
 const locateCodes = (repo: string): Record<number, string> => ({
@@ -93,7 +96,7 @@ async function locate(target: { base: string; branch: string }, exec: ProofExec,
     `echo "pushed=$(git ls-remote origin ${shellQuote(`refs/heads/${target.branch}`)} | cut -f1)"`
   ].join("\n");
   const result = await exec(script, GIT_TIMEOUT_MS);
-  if ("error" in result) return { ok: false, why: `the clone could not be read: ${result.error}` };
+  if ("error" in result) return { ok: false, why: result.error === CONTAINER_UNAVAILABLE ? NO_CONTAINER : `the clone could not be read: ${result.error}` };
   if (result.exitCode !== 0) return { ok: false, why: locateCodes(dirs.repo)[result.exitCode] ?? `the clone could not be read (exit ${result.exitCode}): ${resultText(result)}` };
   const fields = new Map<string, string>();
   for (const line of result.stdout.text.split("\n")) {

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { proveFix, verdict, type ProofDirs, type ProofExec } from "../../src/run/fix-proof";
-import type { BashResult } from "../../src/tools/bash-tool";
+import { NO_CONTAINER, proveFix, verdict, type ProofDirs, type ProofExec } from "../../src/run/fix-proof";
+import { CONTAINER_UNAVAILABLE, type BashResult } from "../../src/tools/bash-tool";
 
 const BRANCH = "agent-think/issue-7";
 const GIT_ENV = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com" };
@@ -102,6 +102,11 @@ describe("a fix's proof, with real git", () => {
     expect(await prove()).toMatchObject({ ran: false, why: `${dirs.repo} has uncommitted changes: commit the fix, push it, then open the pull request` });
     expect(sh(`git checkout -q -- sum.txt && git switch -q main && git push -q -f origin main:${BRANCH}`).code).toBe(0);
     expect(await proveFix(CHECK, { base: "main", branch: BRANCH }, exec, dirs)).toMatchObject({ ran: false, why: expect.stringContaining("there is no change to prove") });
+  });
+
+  it("says a deployment without a container proves nothing, in words for the maintainer", async () => {
+    const none: ProofExec = async () => ({ backend: "container", error: CONTAINER_UNAVAILABLE });
+    expect(await proveFix(CHECK, { base: "main", branch: BRANCH }, none, dirs)).toEqual({ ran: false, why: NO_CONTAINER, command: CHECK });
   });
 
   it("refuses a workspace with no clone", async () => {
