@@ -6,7 +6,9 @@
  * and where users' comments (`issue_comment.created`) and their
  * assignments and labels (`issues.assigned`, `.unassigned`, `.labeled`,
  * `.unlabeled`) are delivered, from GITHUB_STANDIN_WEBHOOK_URL with GITHUB_STANDIN_WEBHOOK_SECRET (both or
- * neither; `POST /_standin/webhook` sets it later). Prints each call it
+ * neither; `POST /_standin/webhook` sets it later), and a seeded CI run's
+ * `check_suite.completed` or `workflow_run.completed` when asked
+ * (`POST /_standin/ci-runs`, then `POST /_standin/ci-deliveries`). Prints each call it
  * records, and says so when it refused one as GitHub would, and each
  * delivery with its outcome; `GET /_standin/records` lists the calls,
  * `GET /_standin/refusals` the refused ones, `GET /_standin/deliveries` the

@@ -323,6 +323,12 @@ function describeError(error: unknown): string {
 export function describeDelivery(delivery: StandinDelivery): string {
   const outcome = delivery.status !== undefined ? String(delivery.status) : `failed: ${delivery.error ?? "?"}`;
   const what =
-    delivery.commentId !== undefined ? `comment ${delivery.commentId}` : delivery.assignee !== undefined ? `assignee ${delivery.assignee}` : `label ${delivery.label ?? "?"}`;
+    delivery.commentId !== undefined
+      ? `comment ${delivery.commentId}`
+      : delivery.assignee !== undefined
+        ? `assignee ${delivery.assignee}`
+        : delivery.headSha !== undefined
+          ? `head ${delivery.headSha.slice(0, 7)}`
+          : `label ${delivery.label ?? "?"}`;
   return `delivered ${delivery.event}.${delivery.action} (${delivery.repo}#${delivery.issueNumber}, ${what} by ${delivery.login}) to ${delivery.url}: ${outcome}${delivery.attempts > 1 ? ` after ${delivery.attempts} attempts` : ""}`;
 }
