@@ -25,7 +25,7 @@ import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
 import { ThreadReproductions } from "./run/thread-reproduction";
 import { createLogger, type Logger } from "./run/log";
-import { RunContextStore, tokenExpiry, type RunContext } from "./run/run-context";
+import { RunContextStore, runContextFrom, type RunContext } from "./run/run-context";
 import { RunCredentials } from "./egress/run-credentials";
 import { EgressDesk } from "./egress/egress-desk";
 import { RunPullRequests } from "./run/run-pull-requests";
@@ -269,11 +269,8 @@ export class ThinkAgent extends Think<Env> {
     redact: (text) => this.#token.redact(text),
     // On the container, where the clone is (a deploy without one answers that it has none).
     exec: (command, timeoutMs) => this.#workspaceTurn.own(command, timeoutMs, "container"),
-    reproduction: async (submissionId) => {
-      const [thread, page] = [await this.#reproductions.latest(), (await this.#ledger.facts(submissionId)).reproductionUrl];
-      return thread ?? (page ? {} : null);
-    },
-    recordProof: (submissionId, proof) => this.#ledger.recordProof(submissionId, this.#token.redactDeep(proof)),
+    reproductions: this.#reproductions,
+    ledger: this.#ledger,
     log: (event, fields) => this.#log(event, fields)
   });
   /** The deployment's model, or the one the run's repository picked (model/run-models.ts). */
@@ -403,22 +400,7 @@ export class ThinkAgent extends Think<Env> {
       const github = githubHost(this.githubApiUrl());
       assertBotFor(input.installationToken, input.bot, this.env);
       this.#token.adopt(input.installationToken);
-      const run: RunContext = {
-        repo: input.repo,
-        issueNumber: input.issueNumber,
-        issueTitle: input.issueTitle,
-        ...(input.issueBodySha256 ? { issueBodySha256: input.issueBodySha256 } : {}),
-        requestedBy: input.requestedBy,
-        repoVisibility: input.repoVisibility,
-        commentId: input.commentId,
-        instruction: input.instruction,
-        installationToken: input.installationToken,
-        tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
-        bot: input.bot,
-        ...(input.pullRequest ? { pullRequest: input.pullRequest } : {}),
-        ...(input.tier ? { tier: input.tier } : {}),
-        updatedAt: now
-      };
+      const run = runContextFrom(input, now);
       await this.#runs.put(run);
       // The envelope says whether a pull request is this App's: with the bot the run acts as.
       const message = runMessage(run, input.session, now, undefined, github, this.#botLogin(run));

@@ -8,7 +8,7 @@
  * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
  * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
-import type { BotIdentity, PullRequestRef, RepoVisibility, RunTier } from "../shared/dispatch";
+import type { BotIdentity, DispatchInput, PullRequestRef, RepoVisibility, RunTier } from "../shared/dispatch";
 
 export type RunContext = {
   repo: string;
@@ -48,6 +48,26 @@ export const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export function tokenExpiry(receivedAt: number, expiresAt?: string): number {
   const known = expiresAt === undefined ? Number.NaN : Date.parse(expiresAt);
   return Number.isNaN(known) ? receivedAt + INSTALLATION_TOKEN_LIFETIME_MS : known;
+}
+
+/** The run context a dispatch makes, received at `now`: what it said, and when its token expires. */
+export function runContextFrom(input: DispatchInput, now: number): RunContext {
+  return {
+    repo: input.repo,
+    issueNumber: input.issueNumber,
+    issueTitle: input.issueTitle,
+    ...(input.issueBodySha256 ? { issueBodySha256: input.issueBodySha256 } : {}),
+    requestedBy: input.requestedBy,
+    repoVisibility: input.repoVisibility,
+    commentId: input.commentId,
+    instruction: input.instruction,
+    installationToken: input.installationToken,
+    tokenExpiresAt: tokenExpiry(now, input.installationTokenExpiresAt),
+    bot: input.bot,
+    ...(input.pullRequest ? { pullRequest: input.pullRequest } : {}),
+    ...(input.tier ? { tier: input.tier } : {}),
+    updatedAt: now
+  };
 }
 
 /** When the run's token expires; a context stored without the expiry counts from its last update. */

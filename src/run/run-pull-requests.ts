@@ -10,6 +10,8 @@
  */
 import { createPullRequestClient, type PullRequestClient } from "../github/pull-requests";
 import { proveFix, type ProofExec, type ProofRecord } from "./fix-proof";
+import type { RunLedger } from "./run-ledger";
+import type { ThreadReproductions } from "./thread-reproduction";
 import type { Logger } from "./log";
 import { openPullRequest, type OpenPullRequestInput, type OpenPullRequestResult, type PullRequestTarget } from "./open-pull-request";
 import type { RunContext } from "./run-context";
@@ -26,9 +28,10 @@ export type RunPullRequestsDeps = {
   redact: (text: string) => string;
   /** Runs a command of the Worker's own in the run's sandbox (the proof's checkouts and checks). */
   exec: ProofExec;
-  /** The thread's reproduction, when it has one: this run's page, or an earlier run's result, with its check when it named one. */
-  reproduction: (submissionId: string) => Promise<{ check?: string } | null>;
-  recordProof: (submissionId: string, proof: ProofRecord) => Promise<void>;
+  /** The thread's last reproduced result, with its check when it named one. */
+  reproductions: Pick<ThreadReproductions, "latest">;
+  /** This run's published page (a reproduction too), and where its proof is kept for the closing comment. */
+  ledger: Pick<RunLedger, "facts" | "recordProof">;
   log: Logger;
   /** Seam: the client for a base URL and token (tests record it). */
   client?: (baseUrl: string, token: string) => PullRequestClient;
@@ -58,13 +61,16 @@ export class RunPullRequests {
 
   /** The proof of the change: `check`, else the reproduction's, on both sides; none when the thread has nothing to prove it with. */
   async #prove(submissionId: string, check: string | undefined, base: string, branch: string): Promise<ProofRecord | undefined> {
-    const reproduction = await this.#deps.reproduction(submissionId);
+    const reproduction: { check?: string } | undefined =
+      (await this.#deps.reproductions.latest()) ?? ((await this.#deps.ledger.facts(submissionId)).reproductionUrl ? {} : undefined);
     const command = check ?? reproduction?.check;
     let proof: ProofRecord;
     if (command) proof = await proveFix(command, { base, branch }, this.#deps.exec);
     else if (reproduction) proof = { ran: false, why: "the thread has a reproduction, but no check was given to re-run (pass `check`)" };
     else return undefined;
-    await this.#deps.recordProof(submissionId, proof);
-    return proof;
+    // The proof goes into the closing comment: nothing in it may hold a token.
+    const kept = JSON.parse(JSON.stringify(proof), (_key, value: unknown) => (typeof value === "string" ? this.#deps.redact(value) : value)) as ProofRecord;
+    await this.#deps.ledger.recordProof(submissionId, kept);
+    return kept;
   }
 }
