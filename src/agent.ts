@@ -65,6 +65,7 @@ import { RunAttachments } from "./run/run-attachments";
 import { keptPreparation } from "./run/prepare";
 import { runRefFor } from "./report/run-ref";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
+import { ciFailuresSchema } from "./shared/dispatch";
 import type { GitHubContinuation } from "./shared/command-center";
 
 /** What Think records as the error of a run whose recovery was exhausted. */
@@ -413,7 +414,9 @@ export class ThinkAgent extends Think<Env> {
           ...(input.pullRequest?.reviewComment ? { reviewCommentId: input.pullRequest.reviewComment.id } : {}),
           ...(input.requestedBy ? { requestedBy: input.requestedBy.login } : {}),
           // The closing comment says a reporter-tier run was one (#runRef).
-          ...(input.tier ? { tier: input.tier } : {})
+          ...(input.tier ? { tier: input.tier } : {}),
+          // A CI follow-up's failures are its own, whatever a later dispatch replaces the context with (#turnRun).
+          ...(input.ci ? { ci: input.ci } : {})
         }
       });
       this.#log("submitted", {
@@ -665,17 +668,19 @@ export class ThinkAgent extends Think<Env> {
   }
 
   /**
-   * The run context as the running turn is prepared with: its tier is the
-   * turn's own submission's, so a later dispatch that replaced the context
-   * neither widens a queued reporter-tier turn nor narrows a maintainer's.
+   * The run context as the running turn is prepared with: its tier and its
+   * CI failures are the turn's own submission's, so a later dispatch that
+   * replaced the context neither widens a queued reporter-tier turn nor
+   * narrows a maintainer's, and gives no turn another's CI output.
    */
   async #turnRun(): Promise<RunContext | undefined> {
     const run = await this.#runs.get();
     const turn = await this.#turn();
     const record = run && turn ? await this.inspectSubmission(turn.submissionId) : null;
     if (!run || !record) return run;
-    const { tier: _latest, ...rest } = run;
-    return record.metadata?.tier === "reporter" ? { ...rest, tier: "reporter" } : rest;
+    const { tier: _latest, ci: _latestCi, ...rest } = run;
+    const ci = ciFailuresSchema.safeParse(record.metadata?.ci);
+    return { ...rest, ...(record.metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}), ...(ci.success ? { ci: ci.data } : {}) };
   }
 
   /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (report/run-ref.ts). */

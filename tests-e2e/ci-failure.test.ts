@@ -99,6 +99,8 @@ describe("a failed CI run on the App's own pull request", () => {
     // Nobody asked, so nobody is mentioned; the scripted model reports that it could not fix it (no-pr).
     expect(closing, chain.logs()).toContain("### ❔");
     expect(closing).not.toMatch(/^@/);
+    // It says what started it: the head and the checks that failed there.
+    expect(closing).toContain(`This was a CI follow-up: the checks that failed on \`${sha.slice(0, 7)}\``);
     const session = "acme-widgets-21";
     await expect.poll(async () => (await thread(session))?.status, { timeout: 20_000, interval: 250 }).toBe("done");
     expect(await thread(session)).toMatchObject({ repo: REPO, issueNumber: 21, runCount: 1, instructionSummary: CI_FIX_INSTRUCTION });

@@ -92,6 +92,8 @@ export type RunRef = {
   stats?: RunStats;
   /** `reporter`: the issue's author asked for this run under the reporter tier; its closing message says so. */
   tier?: RunTier;
+  /** A CI follow-up: the pull request's head whose checks failed, and the checks' names; its closing message says so. */
+  ci?: { headSha: string; checks: string[] };
 };
 
 /** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
@@ -176,16 +178,27 @@ export function requesterMention(login: string | undefined): string | null {
 /** What a reporter-tier run's closing message says under its first line. */
 export const REPORTER_TIER_LINE = "This was a reproduction asked for by the issue's author (reporter tier): nothing was pushed.";
 
+/** How many failed checks a CI follow-up's closing line names before "and N more". */
+const CI_CHECKS_NAMED = 3;
+
+/** What a CI follow-up's closing message says under its first line: which head's checks failed and which, as code. */
+export function ciFollowUpLine(ci: NonNullable<RunRef["ci"]>): string {
+  const named = ci.checks.slice(0, CI_CHECKS_NAMED).map((name) => codeSpan(cutText(oneLine(name), 100)));
+  const more = ci.checks.length > CI_CHECKS_NAMED ? ` and ${ci.checks.length - CI_CHECKS_NAMED} more` : "";
+  const checks = named.length ? ` (${named.join(", ")}${more})` : "";
+  return `This was a CI follow-up: the checks that failed on ${codeSpan(ci.headSha.slice(0, 7))}${checks} started it.`;
+}
+
 /**
  * The closing message's first line and its blank line: to the requester, and
  * for a continuation where it came from, then for a reporter-tier run that
- * it was one; none when nothing applies.
+ * it was one, and for a CI follow-up what started it; none when nothing applies.
  */
 function openingLines(run: RunRef): string[] {
   const mention = requesterMention(run.requestedBy);
   const where = run.continuedFrom === "github" ? "GitHub" : "the dashboard";
   const line = run.continued ? (mention ? `${mention} — continued from ${where}.` : `Continued from ${where}.`) : mention;
-  const lines = [...(line ? [line] : []), ...(run.tier === "reporter" ? [REPORTER_TIER_LINE] : [])];
+  const lines = [...(line ? [line] : []), ...(run.tier === "reporter" ? [REPORTER_TIER_LINE] : []), ...(run.ci ? [ciFollowUpLine(run.ci)] : [])];
   return lines.length ? [...lines, ""] : [];
 }
 

@@ -5,6 +5,7 @@
  * continued. Pure: the agent passes its run context and configuration.
  */
 import type { RunContext } from "../run/run-context";
+import { ciFailuresSchema } from "../shared/dispatch";
 import { parseGitHubApiUrl } from "../shared/github-urls";
 import { threadUrl } from "../shared/thread-url";
 import type { RunRef } from "./notices";
@@ -18,9 +19,15 @@ export type RunRefSource = {
   githubApiUrl: string;
   /** The App's bot (`<slug>[bot]`), whose handle continues a run from GitHub; absent when none is known. */
   botLogin?: string;
-  /** The submission's metadata as stored: only `requestedBy`, `continuation`, `fromGitHub` and `tier` are read, each only when well-formed. */
+  /** The submission's metadata as stored: only `requestedBy`, `continuation`, `fromGitHub`, `tier` and `ci` are read, each only when well-formed. */
   metadata?: Record<string, unknown>;
 };
+
+/** A CI follow-up's head and failed checks' names, from the submission's `ci` (the dispatch's, validated then). */
+function ciOf(value: unknown): Pick<RunRef, "ci"> {
+  const parsed = ciFailuresSchema.safeParse(value);
+  return parsed.success ? { ci: { headSha: parsed.data.headSha, checks: parsed.data.failures.map((failure) => failure.name) } } : {};
+}
 
 export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApiUrl, botLogin, metadata }: RunRefSource): RunRef {
   const requestedBy = metadata?.requestedBy;
@@ -37,6 +44,7 @@ export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApi
     ...(typeof requestedBy === "string" ? { requestedBy } : {}),
     ...(botLogin?.endsWith("[bot]") && botLogin.length > 5 ? { continueHandle: `@${botLogin.slice(0, -"[bot]".length)}` } : {}),
     ...(metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}),
+    ...ciOf(metadata?.ci),
     ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
   };
 }

@@ -41,10 +41,10 @@ import type { BashInput, BashResult } from "../tools/bash-tool";
 import { isContainerAbsent } from "../pool/engine";
 import { shellQuote } from "../tools/command-report";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
-import type { PullRequestRef, RunTier } from "../shared/dispatch";
+import type { CiFailures, PullRequestRef, RunTier } from "../shared/dispatch";
 import { bodySha256 } from "../shared/body-digest";
 import type { SetupFailure } from "./ending";
-import { issueFacts, MAX_COMMENTS_SHOWN, type IssueFacts } from "./issue-facts";
+import { ciFacts, issueFacts, MAX_COMMENTS_SHOWN, type CiFacts, type IssueFacts } from "./issue-facts";
 import { gatherAttachments, refetchImages, type AttachmentFact, type Gathered, type KeptAttachment, type ShownImage } from "./issue-attachments";
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
 import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
@@ -89,6 +89,8 @@ export type WorkspaceFacts = {
   issueBodyEditedSinceMention?: true;
   /** Files GitHub could not be asked for (an outage, a permission): the run went on without them. */
   unread?: string[];
+  /** A CI follow-up's failing checks on the pull request's head, as untrusted data (issue-facts.ts, `ciFacts`). */
+  ci?: CiFacts;
   /** The issue and its latest comments as data; absent when GitHub could not be asked for it (then `unread` says so). */
   issue?: IssueFacts;
   /** The images and uploads in the issue's body and the comments shown, and what became of each (issue-attachments.ts). */
@@ -119,7 +121,7 @@ export type Prepared = {
 };
 
 /** What preparing needs of the run. */
-export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string; tier?: RunTier };
+export type PrepareRun = { repo: string; issueNumber: number; pullRequest?: PullRequestRef; botLogin?: string; issueBodySha256?: string; tier?: RunTier; ci?: CiFailures };
 
 export type PrepareDeps = {
   /** Durable per-submission memory (the Durable Object's sync KV). */
@@ -196,7 +198,8 @@ export class RunPreparation {
     const step: Step = { submissionId, signal };
     const cloned = await this.#checkout(step, run, facts);
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
-    // Last in the block: the largest field, after the facts about the workspace.
+    // Last in the block: the largest fields, after the facts about the workspace.
+    if (run.ci) facts.ci = ciFacts(run.ci);
     if (read.issue) facts.issue = read.issue;
     if (read.attachments?.facts.length) facts.attachments = read.attachments.facts;
     const guidance = read.guidance ? { path: read.guidance.path, text: read.guidance.text } : undefined;

@@ -8,7 +8,7 @@
  * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
  * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
-import type { BotIdentity, DispatchInput, PullRequestRef, RepoVisibility, RunTier } from "../shared/dispatch";
+import type { BotIdentity, CiFailures, DispatchInput, PullRequestRef, RepoVisibility, RunTier } from "../shared/dispatch";
 
 export type RunContext = {
   repo: string;
@@ -26,6 +26,8 @@ export type RunContext = {
   instruction: string;
   /** `reporter`: the latest dispatch came from the issue's author under the reporter tier, so its runs are read-only with the default egress allowlist (write-policy.ts, prepare.ts); absent, a maintainer's. */
   tier?: RunTier;
+  /** A CI follow-up's failing checks (the dispatch's `ci`); the turn reads its own submission's, like `tier`. */
+  ci?: CiFailures;
   installationToken: string;
   /** When `installationToken` expires, in ms since the epoch (see `tokenExpiry`). */
   tokenExpiresAt?: number;
@@ -66,6 +68,7 @@ export function runContextFrom(input: DispatchInput, now: number): RunContext {
     bot: input.bot,
     ...(input.pullRequest ? { pullRequest: input.pullRequest } : {}),
     ...(input.tier ? { tier: input.tier } : {}),
+    ...(input.ci ? { ci: input.ci } : {}),
     updatedAt: now
   };
 }

@@ -78,7 +78,8 @@ export class TurnWorkspace {
       pullRequest: run.pullRequest,
       botLogin: this.#deps.botLogin(run),
       ...(run.issueBodySha256 ? { issueBodySha256: run.issueBodySha256 } : {}),
-      ...(run.tier ? { tier: run.tier } : {})
+      ...(run.tier ? { tier: run.tier } : {}),
+      ...(run.ci ? { ci: run.ci } : {})
     };
     try {
       return await this.#preparation.prepare(submissionId, facts, signal);

@@ -27,7 +27,6 @@ import type { ImagePart, ModelMessage, TextPart } from "ai";
 import { RUN_ENVELOPE_TAG } from "./envelope";
 import type { Prepared } from "./prepare";
 import { sanitizeUserText } from "./sanitize";
-import type { CiFacts } from "./issue-facts";
 
 export const WORKSPACE_TAG = "agent-think-workspace";
 export const GUIDANCE_TAG = "repository-guidance";
@@ -45,7 +44,7 @@ export function formatWorkspaceBlock(prepared: Prepared): string {
   const json = JSON.stringify(prepared.facts, null, 2).replaceAll("<", "\\u003c");
   const lines = [`<${WORKSPACE_TAG}>`, json, `</${WORKSPACE_TAG}>`];
   if (prepared.facts.issueBodyEditedSinceMention) lines.push("", EDITED_BODY_WARNING);
-  if ((prepared.facts as { ci?: CiFacts }).ci) lines.push("", CI_OUTPUT_WARNING);
+  if (prepared.facts.ci) lines.push("", CI_OUTPUT_WARNING);
   if (prepared.guidance) {
     const text = sanitizeUserText(prepared.guidance.text).text.replace(new RegExp(`</(\\s*)${GUIDANCE_TAG}`, "gi"), `<\\/$1${GUIDANCE_TAG}`);
     lines.push(

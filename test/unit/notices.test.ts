@@ -37,6 +37,14 @@ describe("closing messages", () => {
     expect(closingText(ending, { ...run, requestedBy: "octocat" })).not.toContain("reporter tier");
   });
 
+  it("say a CI follow-up was one, naming the head and at most three failed checks as code", () => {
+    const ending: RunEnding = { kind: "result", result: { outcome: "no-pr", summary: "The failure is in the runner." } as RunResult };
+    const ci = { headSha: "c".repeat(40), checks: ["test (22)", "lint @octocat", "build", "e2e"] };
+    const text = closingText(ending, { ...run, ci });
+    expect(text.startsWith("This was a CI follow-up: the checks that failed on `ccccccc` (`test (22)`, `lint @octocat`, `build` and 1 more) started it.\n\n")).toBe(true);
+    expect(closingText(ending, { ...run, ci: { ...ci, checks: [] } })).toContain("the checks that failed on `ccccccc` started it.");
+  });
+
   it("render a reproduce result with its link and steps, and a PR result with changes and verification", () => {
     const repro = closingText(
       { kind: "result", result: { outcome: "reproduced", summary: "Save throws.", steps: ["Open", "Click\nSave"], reproductionUrl: "https://bot.test/repro/ab/" } },

@@ -35,5 +35,8 @@ describe("runRefFor", () => {
     expect(at({ continuation: "yes" })).not.toHaveProperty("continued");
     expect(at({ tier: "reporter" })).toMatchObject({ tier: "reporter" });
     expect(at({ tier: "maintainer" })).not.toHaveProperty("tier");
+    const headSha = "c".repeat(40);
+    expect(at({ ci: { headSha, failures: [{ name: "test", conclusion: "failure" }, { name: "lint", conclusion: "timed_out" }] } })).toMatchObject({ ci: { headSha, checks: ["test", "lint"] } });
+    expect(at({ ci: { headSha: "nope", failures: [] } })).not.toHaveProperty("ci");
   });
 });
