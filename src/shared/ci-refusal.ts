@@ -6,6 +6,7 @@
  * `refused`, reason `run_in_progress`, posting nothing (docs/ingress.md,
  * "CI follow-ups"). Pure.
  */
+import { crossedMessage } from "./crossed-message";
 
 /** The first words of the refusal's message: what a caller on the other side of RPC tests for. */
 export const CI_REFUSAL = "ci follow-up refused:";
@@ -28,8 +29,3 @@ export function isCiRefusal(error: unknown): boolean {
   return crossedMessage(error).startsWith(CI_REFUSAL);
 }
 
-/** An error's message as it reads after RPC, without a leading `<Name>Error: ` that the crossing may have added. */
-export function crossedMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  return message.replace(/^[A-Za-z]*Error: /, "");
-}

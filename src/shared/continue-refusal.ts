@@ -10,7 +10,7 @@
  * "Continue".
  */
 
-import { crossedMessage } from "./ci-refusal";
+import { crossedMessage } from "./crossed-message";
 
 export const CONTINUE_REFUSAL_REASONS = ["no_run", "running", "done", "cancelled"] as const;
 export type ContinueRefusalReason = (typeof CONTINUE_REFUSAL_REASONS)[number];

@@ -7,6 +7,7 @@
  * the agent Worker (src/service.ts, src/health/costs.ts) and the webhook
  * app, which shows the refusal on the issue. Pure; docs/costs.md.
  */
+import { crossedMessage } from "./crossed-message";
 import type { Cost } from "./command-center";
 
 export type MonthlyBudget =
@@ -72,8 +73,7 @@ export class MonthlyBudgetConfigError extends Error {
 
 /** Is `error` the budget's refusal? By its message, so one that crossed RPC counts too. */
 export function isMonthlyBudgetRefusal(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  return message.startsWith(MONTHLY_BUDGET_REFUSAL);
+  return crossedMessage(error).startsWith(MONTHLY_BUDGET_REFUSAL);
 }
 
 /** The key that makes the issue hear of the refusal once per month: `<month>:<owner/name>#<issue>`, lowercase. */

@@ -7,6 +7,7 @@
  * (src/service.ts) decides; the webhook app only shows it on the issue,
  * once per repository per day. Pure; docs/security.md.
  */
+import { crossedMessage } from "./crossed-message";
 
 export const REPORTER_BUDGET_CODE = "reporter_budget";
 
@@ -25,8 +26,7 @@ export class ReporterBudgetError extends Error {
 
 /** Is `error` the reporter budget's refusal? By its message, so one that crossed RPC counts too. */
 export function isReporterBudgetRefusal(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  return message.startsWith(REPORTER_BUDGET_REFUSAL);
+  return crossedMessage(error).startsWith(REPORTER_BUDGET_REFUSAL);
 }
 
 /** `2026-12-02`: the UTC day `at` falls in; reporter limits count per such day. */

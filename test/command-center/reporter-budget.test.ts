@@ -94,6 +94,8 @@ describe("dispatch under REPORTER_DAILY_BUDGET", () => {
     const other = uniqueRepo();
     const refusal = await createService(budgeted).dispatch({ ...input(repo, 200, "reporter"), issueNumber: 8 }).catch((error: unknown) => error);
     expect(isReporterBudgetRefusal(refusal)).toBe(true);
+    // As the webhook app may read it after a service binding: the class name first.
+    expect(isReporterBudgetRefusal(new Error(`ReporterBudgetError: ${(refusal as Error).message}`))).toBe(true);
     expect((refusal as { code?: string }).code).toBe(REPORTER_BUDGET_CODE);
     expect((refusal as Error).name).toBe("ReporterBudgetError");
     expect((refusal as Error).message).toBe(

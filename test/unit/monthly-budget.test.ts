@@ -61,6 +61,8 @@ describe("the refusal", () => {
   it("is recognised by its message, as it arrives after crossing RPC (a plain Error)", () => {
     const crossed = new Error(new MonthlyBudgetReachedError(1, { month: "2026-12", spent: { usd: 1, complete: true } }, at).message);
     expect(isMonthlyBudgetRefusal(crossed)).toBe(true);
+    // A service binding may put the class name before the message.
+    expect(isMonthlyBudgetRefusal(new Error(`MonthlyBudgetReachedError: ${crossed.message}`))).toBe(true);
     expect(isMonthlyBudgetRefusal(new Error("invalid input: repo: must be owner/name"))).toBe(false);
     expect(isMonthlyBudgetRefusal(undefined)).toBe(false);
   });
