@@ -13,9 +13,8 @@
  * on (the agent refuses it, and nothing is posted).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Octokit } from "@octokit/rest";
-import { startChain, type Chain } from "./support/chain";
-import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
+import type { Octokit } from "@octokit/rest";
+import { startMaintainerChain, type Chain } from "./support/chain";
 import type { StandinRecord } from "../scripts/lib/github-standin";
 import type { Snapshot } from "../src/shared/command-center";
 import { CI_FIX_INSTRUCTION } from "../src/shared/dispatch";
@@ -30,10 +29,8 @@ let chain: Chain;
 let maintainer: Octokit;
 
 beforeAll(async () => {
-  chain = await startChain({ allowedRepos: `${REPO},${OFF_REPO}`, standin: { userLogin: "maria", permissions: { maria: "maintain" }, webhook: null } });
-  chain.standin.setWebhook({ url: `${chain.ingress.url}${WEBHOOK_PATH}`, secret: chain.secret });
+  ({ chain, maintainer } = await startMaintainerChain(`${REPO},${OFF_REPO}`));
   chain.standin.seedFile({ repo: REPO, path: ".github/agent-think.yml", content: "version: 1\nci:\n  fix: 2\n" });
-  maintainer = new Octokit({ baseUrl: chain.standin.url, auth: "ghp_maria", log: { debug() {}, info() {}, warn() {}, error() {} } });
 }, START_TIMEOUT_MS);
 
 afterAll(() => chain?.stop());

@@ -12,9 +12,8 @@
  * on the recording container in test/fix-proof.test.ts (docs/skills.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Octokit } from "@octokit/rest";
-import { startChain, type Chain } from "./support/chain";
-import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
+import type { Octokit } from "@octokit/rest";
+import { startMaintainerChain, type Chain } from "./support/chain";
 import type { StandinRecord } from "../scripts/lib/github-standin";
 import type { ThreadDetail } from "../src/shared/command-center";
 import { NO_CONTAINER } from "../src/run/fix-proof";
@@ -28,9 +27,7 @@ let chain: Chain;
 let maintainer: Octokit;
 
 beforeAll(async () => {
-  chain = await startChain({ allowedRepos: REPO, standin: { userLogin: "maria", permissions: { maria: "maintain" }, webhook: null } });
-  chain.standin.setWebhook({ url: `${chain.ingress.url}${WEBHOOK_PATH}`, secret: chain.secret });
-  maintainer = new Octokit({ baseUrl: chain.standin.url, auth: "ghp_maria", log: { debug() {}, info() {}, warn() {}, error() {} } });
+  ({ chain, maintainer } = await startMaintainerChain(REPO));
 }, START_TIMEOUT_MS);
 
 afterAll(() => chain?.stop());

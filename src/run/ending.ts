@@ -16,6 +16,9 @@ export { RESULT_OUTCOMES, type ResultOutcome };
 /** The longest reproduction check a result may name. */
 export const MAX_CHECK_CHARS = 2_000;
 
+/** A reproduction's check, as a command: what `report_result` records and `open_pull_request` re-runs as a fix's proof. */
+export const checkCommandSchema = z.string().min(1).max(MAX_CHECK_CHARS);
+
 /** The longest patch a result may carry: it goes into the closing comment, which GitHub caps at 65,536 characters. */
 export const MAX_PATCH_CHARS = 30_000;
 
@@ -61,10 +64,7 @@ export const runResultSchema = z.object({
     .max(10)
     .optional()
     .describe("needs-info: what cannot be stated or checked (the input, the actual result, the expected result, a valid envelope), each as a question the reporter can answer."),
-  check: z
-    .string()
-    .min(1)
-    .max(MAX_CHECK_CHARS)
+  check: checkCommandSchema
     .optional()
     .describe(
       "reproduced: the command, run from /workspace in the container, that exits non-zero while the bug occurs and 0 once it is fixed (for the template: cd /workspace/repro && npm run repro). A fix re-runs it, before and after the change, as its proof."

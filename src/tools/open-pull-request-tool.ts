@@ -8,17 +8,14 @@
  */
 import { tool } from "ai";
 import { z } from "zod";
-import { MAX_CHECK_CHARS } from "../run/ending";
+import { checkCommandSchema } from "../run/ending";
 import { MAX_PULL_REQUEST_TITLE_CHARS, type OpenPullRequestInput, type OpenPullRequestResult } from "../run/open-pull-request";
 
 export const openPullRequestInputSchema = z.object({
   title: z.string().min(1).max(MAX_PULL_REQUEST_TITLE_CHARS).describe("The pull request's title."),
   body: z.string().max(60_000).describe("The pull request's description, in Markdown (references/pull-request.md has the template)."),
   draft: z.boolean().optional().describe("Open it as a draft (only when opening one)."),
-  check: z
-    .string()
-    .min(1)
-    .max(MAX_CHECK_CHARS)
+  check: checkCommandSchema
     .optional()
     .describe(
       "The reproduction's check, run from /workspace in the container: it exits non-zero while the bug occurs and 0 once fixed, and tests the clone's code. agent-think runs it on the base without your change, then on the pushed head, and adds both results to the body. Omitted, the check the thread's reproduction recorded is used."

@@ -9,7 +9,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from "../../scripts/lib/github-standin";
-import { devVarsText, ingressDevArgs } from "../../scripts/lib/ingress-dev";
+import { Octokit } from "@octokit/rest";
+import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../../scripts/lib/ingress-dev";
 import { startDevServer, startWrangler } from "../fixture";
 
 export type Chain = {
@@ -72,4 +73,16 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     logs: () => `--- agent ---\n${agent.value.output().slice(-3_000)}\n--- ingress ---\n${ingress.value.output().slice(-3_000)}`,
     stop
   };
+}
+
+/**
+ * The chain with a maintainer who acts through the stand-in's API: `maria`,
+ * who may maintain the repositories, and whose comments, assignments and
+ * labels the stand-in delivers to the webhook app as GitHub would.
+ */
+export async function startMaintainerChain(allowedRepos: string): Promise<{ chain: Chain; maintainer: Octokit }> {
+  const chain = await startChain({ allowedRepos, standin: { userLogin: "maria", permissions: { maria: "maintain" }, webhook: null } });
+  chain.standin.setWebhook({ url: `${chain.ingress.url}${WEBHOOK_PATH}`, secret: chain.secret });
+  const maintainer = new Octokit({ baseUrl: chain.standin.url, auth: "ghp_maria", log: { debug() {}, info() {}, warn() {}, error() {} } });
+  return { chain, maintainer };
 }

@@ -12,6 +12,18 @@ function Cost(props: { cost: CostView; testId?: string }) {
   );
 }
 
+/** One repository's line: its name, how many runs, what they cost. */
+function RepoRow(props: { row: RepoSpendRow; testId: string; costTestId: string }) {
+  const { row } = props;
+  return (
+    <li className="spend-row" data-testid={props.testId} data-repo={row.repo}>
+      <span className="spend-name">{row.repo}</span>
+      <span className="muted small">{row.runs}</span>
+      <Cost cost={row.cost} testId={props.costTestId} />
+    </li>
+  );
+}
+
 export function SpendPanel(props: { view: SpendView; reporters?: readonly RepoSpendRow[] }) {
   const { byRepo, costliest } = props.view;
   const reporters = props.reporters ?? [];
@@ -31,11 +43,7 @@ export function SpendPanel(props: { view: SpendView; reporters?: readonly RepoSp
             {byRepo.length === 0 ? <p className="muted small spend-none">No repository has priced runs.</p> : null}
             <ul className="spend-list" data-testid="spend-by-repo">
               {byRepo.map((row) => (
-                <li key={row.repo} className="spend-row" data-testid="spend-repo" data-repo={row.repo}>
-                  <span className="spend-name">{row.repo}</span>
-                  <span className="muted small">{row.runs}</span>
-                  <Cost cost={row.cost} testId="spend-repo-cost" />
-                </li>
+                <RepoRow key={row.repo} row={row} testId="spend-repo" costTestId="spend-repo-cost" />
               ))}
             </ul>
           </div>
@@ -67,11 +75,7 @@ export function SpendPanel(props: { view: SpendView; reporters?: readonly RepoSp
               </h3>
               <ul className="spend-list">
                 {reporters.map((row) => (
-                  <li key={row.repo} className="spend-row" data-testid="reporter-spend-repo" data-repo={row.repo}>
-                    <span className="spend-name">{row.repo}</span>
-                    <span className="muted small">{row.runs}</span>
-                    <Cost cost={row.cost} testId="reporter-spend-cost" />
-                  </li>
+                  <RepoRow key={row.repo} row={row} testId="reporter-spend-repo" costTestId="reporter-spend-cost" />
                 ))}
               </ul>
             </div>
