@@ -31,7 +31,7 @@ export type RunPullRequestsDeps = {
   /** The thread's last reproduced result, with its check when it named one. */
   reproductions: Pick<ThreadReproductions, "latest">;
   /** This run's published page (a reproduction too), and where its proof is kept for the closing comment. */
-  ledger: Pick<RunLedger, "facts" | "recordProof">;
+  ledger: Pick<RunLedger, "facts" | "recordProof" | "touch">;
   log: Logger;
   /** Seam: the client for a base URL and token (tests record it). */
   client?: (baseUrl: string, token: string) => PullRequestClient;
@@ -65,7 +65,13 @@ export class RunPullRequests {
       (await this.#deps.reproductions.latest()) ?? ((await this.#deps.ledger.facts(submissionId)).reproductionUrl ? {} : undefined);
     const command = check ?? reproduction?.check;
     let proof: ProofRecord;
-    if (command) proof = await proveFix(command, { base, branch }, this.#deps.exec);
+    // Each of the proof's commands is the run's activity: two slow checks are not a stuck run (the watchdog).
+    const exec: ProofExec = async (script, timeoutMs) => {
+      const result = await this.#deps.exec(script, timeoutMs);
+      await this.#deps.ledger.touch(submissionId, Date.now());
+      return result;
+    };
+    if (command) proof = await proveFix(command, { base, branch }, exec);
     else if (reproduction) proof = { ran: false, why: "the thread has a reproduction, but no check was given to re-run (pass `check`)" };
     else return undefined;
     // The proof goes into the closing comment: nothing in it may hold a token.
