@@ -8,7 +8,7 @@
  * runtime.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { errorMessage } from "./http/start-run";
+import { errorMessage } from "./http/run-fields";
 import { respond } from "./http/responses";
 import { handleWebhook } from "./http/webhook";
 import type { AppStatus } from "../../src/shared/app-status";

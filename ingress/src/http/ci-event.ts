@@ -42,7 +42,8 @@ import { pullRequestSchema, type PullRequestPayload } from "../payload";
 import { repoCiFixes, type RepoFile } from "../repo-triggers";
 import { pullRequestRef } from "../trigger";
 import { respond } from "./responses";
-import { errorMessage, expiryField, MARKER_TTL_SECONDS, settle } from "./start-run";
+import { MARKER_TTL_SECONDS } from "./start-run";
+import { errorMessage, expiryField, settle } from "./run-fields";
 
 /** GitHub's pull request, with what the gates read besides head and base: its state and its author's type. */
 const ciPullRequestSchema = pullRequestSchema.extend({

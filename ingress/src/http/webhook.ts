@@ -47,7 +47,8 @@ import type { PermissionLookup } from "../permission";
 import { readTrigger, type TriggerRef } from "../trigger";
 import { readDelivery } from "./delivery";
 import { respond } from "./responses";
-import { startRun, triggerFields, type AcceptedComment, type StartRunDeps } from "./start-run";
+import { triggerFields } from "./run-fields";
+import { startRun, type AcceptedComment, type StartRunDeps } from "./start-run";
 import { isCiEvent } from "../ci-trigger";
 import { handleCiEvent, type CiEventDeps } from "./ci-event";
 
