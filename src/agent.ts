@@ -25,7 +25,7 @@ import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
 import { ThreadReproductions } from "./run/thread-reproduction";
 import { createLogger, type Logger } from "./run/log";
-import { RunContextStore, runContextFrom, type RunContext } from "./run/run-context";
+import { RunContextStore, runContextForTurn, runContextFrom, type RunContext } from "./run/run-context";
 import { RunCredentials } from "./egress/run-credentials";
 import { EgressDesk } from "./egress/egress-desk";
 import { RunPullRequests } from "./run/run-pull-requests";
@@ -65,7 +65,6 @@ import { RunAttachments } from "./run/run-attachments";
 import { keptPreparation } from "./run/prepare";
 import { runRefFor } from "./report/run-ref";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
-import { ciFailuresSchema } from "./shared/dispatch";
 import type { GitHubContinuation } from "./shared/command-center";
 
 /** What Think records as the error of a run whose recovery was exhausted. */
@@ -667,20 +666,12 @@ export class ThinkAgent extends Think<Env> {
     return this.#reports.notices();
   }
 
-  /**
-   * The run context as the running turn is prepared with: its tier and its
-   * CI failures are the turn's own submission's, so a later dispatch that
-   * replaced the context neither widens a queued reporter-tier turn nor
-   * narrows a maintainer's, and gives no turn another's CI output.
-   */
+  /** The run context as the running turn is prepared with: its own submission's tier and CI failures (run/run-context.ts). */
   async #turnRun(): Promise<RunContext | undefined> {
     const run = await this.#runs.get();
     const turn = await this.#turn();
     const record = run && turn ? await this.inspectSubmission(turn.submissionId) : null;
-    if (!run || !record) return run;
-    const { tier: _latest, ci: _latestCi, ...rest } = run;
-    const ci = ciFailuresSchema.safeParse(record.metadata?.ci);
-    return { ...rest, ...(record.metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}), ...(ci.success ? { ci: ci.data } : {}) };
+    return run && record ? runContextForTurn(run, record.metadata) : run;
   }
 
   /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (report/run-ref.ts). */

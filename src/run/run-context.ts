@@ -8,7 +8,7 @@
  * the token. When to renew it is RunToken's concern (run-token.ts). Pure:
  * storage is a narrow interface the Durable Object fills with `ctx.storage`.
  */
-import type { BotIdentity, CiFailures, DispatchInput, PullRequestRef, RepoVisibility, RunTier } from "../shared/dispatch";
+import { ciFailuresSchema, type BotIdentity, type CiFailures, type DispatchInput, type PullRequestRef, type RepoVisibility, type RunTier } from "../shared/dispatch";
 
 export type RunContext = {
   repo: string;
@@ -71,6 +71,19 @@ export function runContextFrom(input: DispatchInput, now: number): RunContext {
     ...(input.ci ? { ci: input.ci } : {}),
     updatedAt: now
   };
+}
+
+/**
+ * The run context a turn is prepared with: the latest one, but with the
+ * tier and the CI failures of the turn's own submission (its metadata), so
+ * a later dispatch that replaced the context neither widens a queued
+ * reporter-tier turn nor narrows a maintainer's, and gives no turn another
+ * dispatch's CI output.
+ */
+export function runContextForTurn(run: RunContext, metadata: Record<string, unknown> | undefined): RunContext {
+  const { tier: _latest, ci: _latestCi, ...rest } = run;
+  const ci = ciFailuresSchema.safeParse(metadata?.ci);
+  return { ...rest, ...(metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}), ...(ci.success ? { ci: ci.data } : {}) };
 }
 
 /** When the run's token expires; a context stored without the expiry counts from its last update. */
