@@ -158,8 +158,11 @@ export function describeActivity(toolName: string, input: unknown): string | nul
     }
     case "publish_reproduction":
       return "Publishing the reproduction page.";
-    case "open_pull_request":
-      return "Opening the pull request.";
+    case "open_pull_request": {
+      // The proof runs first and may take minutes: say so, with the check as code.
+      const check = field("check");
+      return check ? `Re-running the reproduction's check ${codeSpan(check)} on the base and on the head, then opening the pull request.` : "Opening the pull request.";
+    }
     case "report_result":
       return "Writing up the result.";
     default:

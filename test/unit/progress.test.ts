@@ -117,6 +117,10 @@ describe("the progress comment's text", () => {
     expect(describeActivity("edit", { path: "src/a.ts" })).toBe("Editing `src/a.ts`.");
     expect(describeActivity("activate_skill", { name: "reproduce" })).toBe("Following the `reproduce` skill.");
     expect(describeActivity("update_plan", { steps: [] })).toBeNull();
+    expect(describeActivity("open_pull_request", { title: "Fix", body: "Fixes #7" })).toBe("Opening the pull request.");
+    expect(describeActivity("open_pull_request", { title: "Fix", body: "Fixes #7", check: "npm run repro" })).toBe(
+      "Re-running the reproduction's check `npm run repro` on the base and on the head, then opening the pull request."
+    );
     expect(describeActivity("bash", { command: "x".repeat(500) })!.length).toBeLessThan(160);
   });
 
