@@ -50,13 +50,16 @@ export async function proveFix(command: string, target: { base: string; branch: 
   const { head, base, restore } = located;
   const repo = shellQuote(dirs.repo);
   const checkout = await exec(`cd ${repo} && git checkout --quiet --detach ${base}`, GIT_TIMEOUT_MS);
-  let baseSide: ProofSide;
+  let baseSide: ProofSide | undefined;
+  let back: BashResult;
   try {
-    if (failed(checkout)) return { ran: false, why: `the base ${short(base)} could not be checked out: ${resultText(checkout)}`, command };
-    baseSide = await runCheck(command, base, exec, dirs);
+    if (!failed(checkout)) baseSide = await runCheck(command, base, exec, dirs);
   } finally {
-    await exec(`cd ${repo} && git checkout --quiet ${shellQuote(restore)}`, GIT_TIMEOUT_MS);
+    // Back to where the run left the clone, whatever the base's check wrote into tracked files; then it must be the head again.
+    back = await exec(`cd ${repo} && git checkout --quiet --force ${shellQuote(restore)} && [ "$(git rev-parse HEAD)" = ${head} ]`, GIT_TIMEOUT_MS);
   }
+  if (!baseSide) return { ran: false, why: `the base ${short(base)} could not be checked out: ${resultText(checkout)}`, command };
+  if (failed(back)) return { ran: false, why: `the clone could not be put back on the head ${short(head)} after the base's check: ${resultText(back)}`, command };
   const headSide = await runCheck(command, head, exec, dirs);
   return { ran: true, command, base: baseSide, head: headSide, ...verdict(baseSide, headSide) };
 }

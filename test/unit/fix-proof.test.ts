@@ -69,6 +69,23 @@ describe("a fix's proof, with real git", () => {
     ]);
   });
 
+  it("puts the clone back on the head even when the base's check wrote into a tracked file", async () => {
+    const messy = "grep -q '2+2=4' repo/sum.txt || { echo scribbled >> repo/sum.txt; exit 1; }";
+    const proof = await prove(messy);
+    expect(proof).toMatchObject({ ran: true, held: true, base: { exitCode: 1 }, head: { exitCode: 0 } });
+    expect(sh("git symbolic-ref --short HEAD").out.trim()).toBe(BRANCH);
+    expect(sh("cat sum.txt").out).toBe("2+2=4\n");
+  });
+
+  it("runs no head check when the clone cannot be put back on the head, and says so", async () => {
+    const head = sh("git rev-parse HEAD").out.trim();
+    // A sandbox whose checkout back to the branch fails: the head's check would otherwise run on the base.
+    const stuck: ProofExec = async (command, timeoutMs) => (command.includes("checkout --quiet --force") ? { backend: "container", error: "the container went away" } : exec(command, timeoutMs));
+    const proof = await proveFix(CHECK, { base: "main", branch: BRANCH }, stuck, dirs);
+    expect(proof).toMatchObject({ ran: false, why: `the clone could not be put back on the head ${head.slice(0, 7)} after the base's check: the container went away` });
+    expect(commands.filter((command) => command.includes(`check on ${head}`))).toEqual([]);
+  });
+
   it("does not hold when the check passes on the base too, and says which side", async () => {
     const proof = await prove("grep -q '2+2' repo/sum.txt");
     expect(proof).toMatchObject({ ran: true, held: false, base: { exitCode: 0 }, head: { exitCode: 0 } });
