@@ -8,6 +8,7 @@ import { byExpected, compare, expectedRows, falseReproductions, parseReport, tot
 import { caseInstruction, runEval } from "../../scripts/lib/eval/runner";
 import { summary } from "../../scripts/lib/eval/summary";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunRequest } from "../../scripts/lib/eval/target";
+import { hasContainer } from "../../scripts/lib/eval/thread-figures";
 import { closingNotice, type RunRef } from "../../src/report/notices";
 
 function evalCase(id: string, overrides: Partial<EvalCase> = {}): EvalCase {
@@ -114,6 +115,22 @@ describe("runEval", () => {
     const ran = await runEval({ cases: [needing], target: equipped, scripted: true, concurrency: 1, costCapUsd: 10 });
     expect(ran.cases[0]).toMatchObject({ verdict: "pass", proven: true });
     expect(ran.totals.fixes).toEqual({ proven: 1, unproven: 0, unchecked: 0 });
+  });
+
+  it("asks the Worker's health report whether it has a container, with the target's headers", async () => {
+    const asked: Array<{ url: string; headers: unknown }> = [];
+    const answering = (containers: string, status = 200) =>
+      (async (url: string | URL | Request, init?: RequestInit) => {
+        asked.push({ url: String(url), headers: init?.headers });
+        return new Response(JSON.stringify({ status: "warn", checks: [{ id: "model", status: "ok" }, { id: "containers", status: containers }] }), { status });
+      }) as typeof fetch;
+    const reader = { baseUrl: "https://bot.example", headers: { "cf-access-client-id": "id" } };
+    expect(await hasContainer({ ...reader, fetch: answering("ok") })).toBe(true);
+    expect(await hasContainer({ ...reader, fetch: answering("warn") })).toBe(false);
+    // A blocking report answers 503 and still says which line.
+    expect(await hasContainer({ ...reader, fetch: answering("block", 503) })).toBe(false);
+    expect(await hasContainer({ ...reader, fetch: (async () => new Response("<html>Access</html>")) as typeof fetch })).toBe(false);
+    expect(asked[0]).toEqual({ url: "https://bot.example/api/health", headers: { "cf-access-client-id": "id" } });
   });
 
   it("marks a case whose time ran out as timed out, and still tidies up after it", async () => {

@@ -23,11 +23,11 @@ import { OUTCOME_HEADINGS } from "../../../src/report/notices";
 import { sessionName } from "../../../src/run/session-name";
 import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/shared/outcomes";
 import { threadUrl } from "../../../src/shared/thread-url";
-import type { EvalCase } from "./case";
+import type { CaseNeed, EvalCase } from "./case";
 import { pickModelOnGitHub } from "./pick-model";
 import type { CaseResult } from "./report";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
-import { endedRun, runFigures, sleep } from "./thread-figures";
+import { endedRun, hasContainer, runFigures, sleep } from "./thread-figures";
 
 /** The label every issue the harness opens carries, and the prefix of its verdict label. */
 export const EVAL_LABEL = "agent-think-eval";
@@ -133,6 +133,11 @@ export class GitHubTarget implements EvalTarget {
     await started();
     await this.#octokit.rest.issues.createComment({ owner, repo, issue_number: issue.number, body: `${this.#options.mention} stop` });
     return { kind: "timed-out", figures, cleanup };
+  }
+
+  /** A container, when the deployed Worker's health report says its containers line is ok (read with the Access headers). */
+  has(need: CaseNeed): Promise<boolean> {
+    return need === "container" ? hasContainer({ baseUrl: this.#options.dashboardUrl, headers: this.#options.accessHeaders ?? {} }) : Promise.resolve(false);
   }
 
   fetchPage(url: string): Promise<Response> {

@@ -17,7 +17,7 @@ import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, 
 import type { CaseNeed, EvalCase } from "./case";
 import { pickModelOnStandin } from "./pick-model";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
-import { endedRun, jsonOrText, runFigures, sleep } from "./thread-figures";
+import { endedRun, hasContainer, jsonOrText, runFigures, sleep } from "./thread-figures";
 
 export type LocalTargetOptions = {
   baseUrl: string;
@@ -107,11 +107,8 @@ export class LocalTarget implements EvalTarget {
   }
 
   /** A container, when the Worker's health report says its containers line is ok (local dev has no engine, so it is not). */
-  async has(need: CaseNeed): Promise<boolean> {
-    if (need !== "container") return false;
-    const response = await fetch(`${this.#options.baseUrl}/api/health`, { signal: AbortSignal.timeout(15_000) });
-    const report = jsonOrText(await response.text()) as { checks?: Array<{ id?: string; status?: string }> };
-    return Array.isArray(report?.checks) && report.checks.some((check) => check.id === "containers" && check.status === "ok");
+  has(need: CaseNeed): Promise<boolean> {
+    return need === "container" ? hasContainer({ baseUrl: this.#options.baseUrl }) : Promise.resolve(false);
   }
 
   fetchPage(url: string): Promise<Response> {

@@ -3,7 +3,7 @@
  * /api/command-center/threads/:session`): outcome, cost, tokens, tool calls,
  * the models that served it and the reproduction page. Both targets read them there, the local one
  * from the local Worker and the GitHub one from the deployed Worker with an
- * Access service token. The command center hears a run's end fire and
+ * Access service token; `hasContainer` reads the same Worker's health report. The command center hears a run's end fire and
  * forget, so the read is retried a few seconds until the run has ended there.
  * `runFigures` is how both targets read a run's summary; `jsonOrText` and
  * `sleep` are the little the targets' polling shares.
@@ -64,6 +64,13 @@ export function runFigures(run: RunSummary): Pick<RunFigures, "status" | "error"
     reproductionUrl: run.reproductionUrl ?? null,
     proven: run.proven ?? null
   };
+}
+
+/** Whether the Worker has a container for a case that `needs` one: its health report's containers line is ok (`GET /api/health`). */
+export async function hasContainer(reader: ThreadReader): Promise<boolean> {
+  const response = await (reader.fetch ?? fetch)(`${reader.baseUrl}/api/health`, { headers: reader.headers ?? {}, signal: AbortSignal.timeout(15_000) });
+  const report = jsonOrText(await response.text()) as { checks?: Array<{ id?: unknown; status?: unknown }> } | string;
+  return typeof report === "object" && Array.isArray(report?.checks) && report.checks.some((check) => check.id === "containers" && check.status === "ok");
 }
 
 /** A body as JSON, or as the text it is when it is not JSON. */
