@@ -5,10 +5,12 @@
  * the same command again, and the re-issue is answered instead of run.
  * The unit tests (test/unit/command-replay.test.ts) cover the rules.
  */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { interruptedMessage, lastCommandKey, REPLAYED_NOTE, type LastCommand } from "../src/run/command-replay";
+import type { WorkspaceAgent } from "../src/workspace-agent";
 import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 const FILE = "/workspace/replay/appended.txt";
@@ -35,6 +37,18 @@ async function recorded(agent: Agent, submissionId: string, ready: (known: LastC
   }
 }
 
+/** Once the workspace's file holds the appended line, as the worker shell reads it outside the turn. */
+async function appended(session: string): Promise<void> {
+  const workspace = (await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub<WorkspaceAgent>;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const read = await workspace.exec({ command: READ, backend: "shell", timeoutMs: 5_000 });
+    if ("exitCode" in read && read.stdout.text.includes("once")) return;
+    if (Date.now() > deadline) throw new Error(`the command never appended its line: ${JSON.stringify(read)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** The bash calls of the transcript, with what each returned. */
 async function bashCalls(session: string) {
   const messages = await (await agentFor(session)).transcript();
@@ -47,8 +61,10 @@ describe("a bash command a recovery interrupted", () => {
   it("is not run again: the re-issue answers that it was interrupted", async () => {
     const { agent, submissionId, session } = await dispatch(`TEST: run ${CREATE}\nTEST: run ${APPEND}\nTEST: run ${READ}\nTEST: reply done`);
     await waitForStatus(agent, submissionId, ["running"]);
-    // The command has started (its line is appended at once, then it sleeps 2 s).
+    // The command has started: it is recorded, and its line is in the file (appended at once, then it sleeps 2 s).
+    // On a loaded machine the record comes well before the line, so the eviction waits for the line.
     await recorded(agent, submissionId, (known) => known.command === APPEND && !known.finished);
+    await appended(session);
     await evict(agent);
 
     const fresh = await agentFor(session);
