@@ -12,62 +12,24 @@
  * closing comment says it was a reporter-tier run.
  */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
-import { http, HttpResponse } from "msw";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
-import type { WorkspaceAgent } from "../src/workspace-agent";
 import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
-import { containerRun, sendFromContainer, workspaceOf, type Seams } from "./support/container-egress";
+import { containerRun, readOnlyToken, recordingInternet, runBy, sendFromContainer } from "./support/container-egress";
 import { TEST_GITHUB_API_URL } from "./worker";
 import { REPORTER_TIER_LINE } from "../src/report/notices";
 
 const github = new FakeGitHub();
-/** What reached the internet's side of the gateway: method, URL and the Authorization it carried. */
-const upstream: Array<{ method: string; url: string; auth: string | null; body?: string }> = [];
-const record = async (request: { method: string; url: string; headers: Headers; clone(): { text(): Promise<string> } }) => {
-  upstream.push({ method: request.method, url: request.url, auth: request.headers.get("authorization"), ...(request.method === "POST" ? { body: await request.clone().text() } : {}) });
-};
-const internet = [
-  http.get("https://registry.npmjs.org/*", async ({ request }) => {
-    await record(request);
-    return HttpResponse.json({ name: "left-pad", "dist-tags": { latest: "1.3.0" } });
-  }),
-  http.all("https://api.allowed.example/*", async ({ request }) => {
-    await record(request);
-    return HttpResponse.text("allowed by the repository");
-  }),
-  http.get(`${TEST_GITHUB_API_URL}/repos/:owner/:repo/issues/:number`, async ({ request, params }) => {
-    await record(request);
-    return HttpResponse.json({ number: Number(params.number), title: "sortNumbers puts 10 before 2", state: "open", body: "sortNumbers([10, 2]) gives [10, 2].", user: { login: "octocat", type: "User" }, labels: [], comments: 0 });
-  }),
-  // The container's GitHub (the default agents': github.com), as git's smart HTTP answers it.
-  http.all("https://github.com/*", async ({ request }) => {
-    await record(request);
-    const url = new URL(request.url);
-    if (url.pathname.endsWith("/info/refs")) {
-      const service = url.searchParams.get("service");
-      return new HttpResponse(`001e# service=${service}\n0000`, { headers: { "content-type": `application/x-${service}-advertisement` } });
-    }
-    return new HttpResponse("0000", { headers: { "content-type": "application/x-git-result" } });
-  })
-];
+const { upstream, handlers: internet } = recordingInternet("sortNumbers([10, 2]) gives [10, 2].");
 serveGitHub(github, internet);
 afterEach(() => {
   upstream.length = 0;
 });
 
 
-/** The issue's WorkspaceAgent answers its sandbox's requests with the grant of `binding`'s ThinkAgent. */
-async function runBy(session: string, binding: string) {
-  await runInDurableObject(await workspaceOf(session), (instance) => {
-    (instance as unknown as Seams).issueAgentBinding = binding;
-  });
-}
 
 const TOKEN = "ghs_egressRunTOKEN00000000000000000";
-const readOnly = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
 
 
 describe("a reporter-tier run", () => {
@@ -110,7 +72,7 @@ describe("a reporter-tier run", () => {
     // The clone reads with the read-only token; nothing else reached GitHub or the allowed host.
     const basic = (token: string) => `Basic ${btoa(`x-access-token:${token}`)}`;
     expect(upstream.filter((call) => call.url.includes(repo) || call.url.includes("allowed.example"))).toEqual([
-      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, auth: basic(readOnly(repo)) }
+      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, auth: basic(readOnlyToken(repo)) }
     ]);
     expect(upstream.some((call) => call.auth?.includes(TOKEN) || call.auth === basic(TOKEN))).toBe(false);
     // The grant itself: no write token and no branch for any request of this run.
