@@ -162,3 +162,15 @@ export async function waitForThread(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** A name for a CommandCenterAgent of the test's own (never `main`'s shared one). */
+export const freshCenterName = () => `test-${crypto.randomUUID()}`;
+
+/** A CommandCenterAgent namespace whose every name is `name`: the service's `main` becomes this test's own. */
+export function renamedCommandCenter(name: string): Env["CommandCenterAgent"] {
+  const namespace = env.CommandCenterAgent;
+  return {
+    idFromName: () => namespace.idFromName(name),
+    get: (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => namespace.get(id, options)
+  } as unknown as Env["CommandCenterAgent"];
+}

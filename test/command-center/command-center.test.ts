@@ -21,11 +21,10 @@ import {
   type DispatchedEvent,
   type ThreadSummary
 } from "../../src/shared/command-center";
-
-const freshName = () => `test-${crypto.randomUUID()}`;
+import { freshCenterName } from "../helpers";
 
 async function fresh() {
-  const name = freshName();
+  const name = freshCenterName();
   return { name, center: await commandCenter(env, name), stub: await rawStub(name) };
 }
 

@@ -16,18 +16,8 @@ import { costsHealth } from "../../src/health/costs";
 import { createService } from "../../src/service";
 import type { Cost, DispatchedEvent } from "../../src/shared/command-center";
 import { isMonthlyBudgetRefusal, MONTHLY_BUDGET_REFUSAL } from "../../src/shared/monthly-budget";
-import { agentFor, evict, uniqueRepo } from "../helpers";
+import { agentFor, evict, uniqueRepo, freshCenterName, renamedCommandCenter } from "../helpers";
 
-const freshName = () => `test-${crypto.randomUUID()}`;
-
-/** A CommandCenterAgent namespace whose every name is `name`: the service's `main` becomes this test's own. */
-function renamed(name: string): Env["CommandCenterAgent"] {
-  const namespace = env.CommandCenterAgent;
-  return {
-    idFromName: () => namespace.idFromName(name),
-    get: (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => namespace.get(id, options)
-  } as unknown as Env["CommandCenterAgent"];
-}
 
 let issue = 0;
 function dispatched(at: number): DispatchedEvent {
@@ -63,7 +53,7 @@ const DEC_2026 = Date.UTC(2026, 11, 15);
 
 describe("the month's spend", () => {
   it("sums each run's end once, current run or not, in the month it ended", async () => {
-    const name = freshName();
+    const name = freshCenterName();
     const center = await commandCenter(env, name);
     const stub = (await getAgentByName(env.CommandCenterAgent, name)) as unknown as DurableObjectStub<CommandCenterAgent>;
     await runInDurableObject(stub, (instance: CommandCenterAgent) => {
@@ -86,7 +76,7 @@ describe("the month's spend", () => {
   });
 
   it("is rebuilt from the runs the registry keeps when the ledger is made after them", async () => {
-    const name = freshName();
+    const name = freshCenterName();
     await spent(name, 4);
     await spent(name, 0.5);
     const stub = (await getAgentByName(env.CommandCenterAgent, name)) as unknown as DurableObjectStub<CommandCenterAgent>;
@@ -104,8 +94,8 @@ describe("dispatch under MONTHLY_COST_BUDGET", () => {
   const input = (repo: string) => ({ repo, issueNumber: 7, instruction: "reproduce this issue", installationToken: "", commentId: 7 });
 
   it("starts runs below the cap and refuses new ones once the month's spend reaches it, writing nothing", async () => {
-    const name = freshName();
-    const budgeted = { ...env, MONTHLY_COST_BUDGET: "5", CommandCenterAgent: renamed(name) };
+    const name = freshCenterName();
+    const budgeted = { ...env, MONTHLY_COST_BUDGET: "5", CommandCenterAgent: renamedCommandCenter(name) };
     await spent(name, 4.99);
     const repo = uniqueRepo();
     const started = await createService(budgeted).dispatch(input(repo));
@@ -131,9 +121,9 @@ describe("dispatch under MONTHLY_COST_BUDGET", () => {
   });
 
   it("refuses Continue the same way", async () => {
-    const name = freshName();
+    const name = freshCenterName();
     await spent(name, 10);
-    const service = createService({ ...env, MONTHLY_COST_BUDGET: "10", CommandCenterAgent: renamed(name) });
+    const service = createService({ ...env, MONTHLY_COST_BUDGET: "10", CommandCenterAgent: renamedCommandCenter(name) });
     const refusal = await service.continueRun("acme-widgets-1").catch((error: unknown) => error);
     expect(isMonthlyBudgetRefusal(refusal)).toBe(true);
   });
@@ -151,7 +141,7 @@ describe("dispatch under MONTHLY_COST_BUDGET", () => {
 
 describe("the costs line", () => {
   it("reads this month's spend from the command center and blocks once the budget is reached", async () => {
-    const name = freshName();
+    const name = freshCenterName();
     await spent(name, 3);
     const center = await commandCenter(env, name);
     const config = { MONTHLY_COST_BUDGET: "3", CONTAINERS_ENABLED: "1", WARM_POOL_SIZE: "1", CONTAINER_INSTANCE_TYPE: "standard-2" };

@@ -16,23 +16,13 @@ import { costsHealth } from "../../src/health/costs";
 import { createService } from "../../src/service";
 import type { DispatchedEvent } from "../../src/shared/command-center";
 import { isReporterBudgetRefusal, REPORTER_BUDGET_CODE, REPORTER_BUDGET_REFUSAL } from "../../src/shared/reporter-budget";
-import { agentFor, uniqueRepo, waitForStatus } from "../helpers";
+import { agentFor, uniqueRepo, waitForStatus, freshCenterName, renamedCommandCenter } from "../helpers";
 
 /** Wait for every run a dispatch started, so none is left going when the test ends. */
 async function settled(results: Array<{ session: string; submissionId: string }>) {
   for (const { session, submissionId } of results) await waitForStatus(await agentFor(session), submissionId);
 }
 
-const freshName = () => `test-${crypto.randomUUID()}`;
-
-/** A CommandCenterAgent namespace whose every name is `name`: the service's `main` becomes this test's own. */
-function renamed(name: string): Env["CommandCenterAgent"] {
-  const namespace = env.CommandCenterAgent;
-  return {
-    idFromName: () => namespace.idFromName(name),
-    get: (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => namespace.get(id, options)
-  } as unknown as Env["CommandCenterAgent"];
-}
 
 let issue = 0;
 function dispatched(repo: string, at: number, tier?: "reporter"): DispatchedEvent {
@@ -69,8 +59,8 @@ describe("dispatch under REPORTER_DAILY_BUDGET", () => {
   });
 
   it("stops the sixth reporter run of a day priced at $1 each, and no maintainer's run", async () => {
-    const name = freshName();
-    const budgeted = { ...env, REPORTER_DAILY_BUDGET: "5", CommandCenterAgent: renamed(name) };
+    const name = freshCenterName();
+    const budgeted = { ...env, REPORTER_DAILY_BUDGET: "5", CommandCenterAgent: renamedCommandCenter(name) };
     const center = await commandCenter(env, name);
     const repo = uniqueRepo();
     const now = Date.now();
@@ -143,7 +133,7 @@ describe("dispatch under REPORTER_DAILY_BUDGET", () => {
   });
 
   it("puts the same day on the health report's Costs line: each repository's reporter runs and spend, and where the cap stops them", async () => {
-    const name = freshName();
+    const name = freshCenterName();
     const center = await commandCenter(env, name);
     const [capped, below] = [uniqueRepo(), uniqueRepo()];
     const now = Date.now();
