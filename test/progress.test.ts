@@ -10,22 +10,16 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, evict, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
-import { FakeGitHub, type GitHubCall } from "./support/github";
+import { FakeGitHub, serveGitHub, type GitHubCall } from "./support/github";
 
 const github = new FakeGitHub();
-const server = setupServer(...github.handlers());
-beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers(...github.handlers());
-  expect(github.refusals).toEqual([]);
-});
+// Every test is also judged by GitHub's description: none passes on a request it would refuse.
+serveGitHub(github, [], { onUnhandledRequest: "bypass" });
 
 const TOKEN = "ghs_PROGRESStestTOKEN0000000000000000";
 const COMMENT_ID = 515151;

@@ -9,23 +9,16 @@
  */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, evict, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
-import { FakeGitHub, TEST_BOT } from "./support/github";
+import { FakeGitHub, serveGitHub, TEST_BOT } from "./support/github";
 
 const github = new FakeGitHub();
-const server = setupServer(...github.handlers());
-beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers(...github.handlers());
-  // No test passes on a request GitHub's description would refuse.
-  expect(github.refusals).toEqual([]);
-});
+// Every test is also judged by GitHub's description: none passes on a request it would refuse.
+serveGitHub(github, [], { onUnhandledRequest: "bypass" });
 
 /**
  * A repository whose runs post no progress comment (`progress: false`): the

@@ -10,24 +10,18 @@
  */
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
 import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { containerFor } from "./support/containers";
-import { FakeGitHub } from "./support/github";
+import { FakeGitHub, serveGitHub } from "./support/github";
 import { SANDBOX_GH_TOKEN } from "../src/pool/launch-spec";
 
 const github = new FakeGitHub();
-const server = setupServer(...github.handlers());
-beforeAll(() => server.listen({ onUnhandledRequest: "bypass" }));
-afterAll(() => server.close());
-afterEach(() => {
-  server.resetHandlers(...github.handlers());
-  expect(github.refusals).toEqual([]);
-});
+// Every test is also judged by GitHub's description: none passes on a request it would refuse.
+serveGitHub(github, [], { onUnhandledRequest: "bypass" });
 
 /** Shaped like nothing GitHub issues, so only knowing it as the run's token redacts it. */
 const RUN_TOKEN = `canary-run-token-${crypto.randomUUID().slice(0, 8)}`;

@@ -375,9 +375,9 @@ export class FakeGitHub {
  * no call leaves the test, and after each test none GitHub's description
  * would refuse was made.
  */
-export function serveGitHub(github: FakeGitHub, extra: RequestHandler[] = []) {
+export function serveGitHub(github: FakeGitHub, extra: RequestHandler[] = [], options: { onUnhandledRequest?: "error" | "bypass" } = {}) {
   const server = setupServer(...extra, ...github.handlers());
-  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  beforeAll(() => server.listen({ onUnhandledRequest: options.onUnhandledRequest ?? "error" }));
   afterAll(() => server.close());
   afterEach(() => {
     server.resetHandlers(...extra, ...github.handlers());
