@@ -8,6 +8,7 @@
  */
 import { marked } from "marked";
 import { describe, expect, it } from "vitest";
+import { memoryClonedStorage } from "./memory-storage";
 import type { GitHubClient } from "../../src/github/client";
 import { closingNotice, noticeId } from "../../src/report/notices";
 import { deliver, Outbox, type DeliveryClient, type OutboxEntry } from "../../src/report/outbox";
@@ -43,14 +44,6 @@ const state: ProgressState = {
   reproductionUrl: "https://bot.test/repro/abc/"
 };
 
-function memoryStorage() {
-  const map = new Map<string, unknown>();
-  return {
-    get: async <T>(key: string) => structuredClone(map.get(key)) as T | undefined,
-    put: async <T>(key: string, value: T) => void map.set(key, structuredClone(value)),
-    list: async <T>({ prefix }: { prefix: string }) => new Map([...map].filter(([key]) => key.startsWith(prefix)) as Array<[string, T]>)
-  };
-}
 
 function fakeClient() {
   const calls: string[] = [];
@@ -141,7 +134,7 @@ describe("the progress comment's text", () => {
 
 describe("the progress comment's delivery", () => {
   async function setup() {
-    const outbox = new Outbox(memoryStorage());
+    const outbox = new Outbox(memoryClonedStorage());
     const { client, calls } = fakeClient();
     let now = 1_000;
     const deps = { outbox, client, now: () => now };

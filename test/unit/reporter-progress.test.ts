@@ -8,6 +8,7 @@
  * edits nothing; none of it reaches the command center.
  */
 import { describe, expect, it } from "vitest";
+import { memoryClonedStorage } from "./memory-storage";
 import { closingNotice } from "../../src/report/notices";
 import { noticeEvent } from "../../src/report/notice-event";
 import { progressEditNotice, progressFinalNotice, progressNotice } from "../../src/report/progress";
@@ -15,14 +16,6 @@ import { Reporter } from "../../src/report/reporter";
 
 const run = { repo: "acme/app", issueNumber: 3, submissionId: "s1", threadUrl: "https://bot.test/thread/acme-app-3" };
 
-function memoryStorage() {
-  const map = new Map<string, unknown>();
-  return {
-    get: async <T>(key: string) => structuredClone(map.get(key)) as T | undefined,
-    put: async <T>(key: string, value: T) => void map.set(key, structuredClone(value)),
-    list: async <T>({ prefix }: { prefix: string }) => new Map([...map].filter(([key]) => key.startsWith(prefix)) as Array<[string, T]>)
-  };
-}
 
 function setup(statusForPost = 201) {
   const requests: Array<{ method: string; path: string; body: string }> = [];
@@ -39,7 +32,7 @@ function setup(statusForPost = 201) {
   const settled: string[] = [];
   const retries: number[] = [];
   const reporter = new Reporter({
-    storage: memoryStorage(),
+    storage: memoryClonedStorage(),
     apiUrl: () => "https://api.gh.test",
     token: async () => "ghs_x",
     botLogin: async () => "agent-think[bot]",

@@ -6,30 +6,13 @@
  * malformed MODEL_PRICES prices nothing, so costs show as unknown.
  */
 import { describe, expect, it } from "vitest";
+import { memoryLedgerStorage } from "./memory-storage";
 import { RunBudgets, type BudgetLimits } from "../../src/run/run-budgets";
 import { RunLedger } from "../../src/run/run-ledger";
 
-function memoryStorage() {
-  const map = new Map<string, unknown>();
-  return {
-    map,
-    async get<T>(key: string | string[]): Promise<never> {
-      if (Array.isArray(key)) return new Map(key.filter((k) => map.has(k)).map((k) => [k, map.get(k)])) as never;
-      return map.get(key) as T as never;
-    },
-    async put<T>(key: string, value: T) {
-      map.set(key, value);
-    },
-    async delete(keys: string[]) {
-      let n = 0;
-      for (const key of keys) if (map.delete(key)) n++;
-      return n;
-    }
-  };
-}
 
 function setup(limits: BudgetLimits) {
-  const ledger = new RunLedger(memoryStorage());
+  const ledger = new RunLedger(memoryLedgerStorage());
   const events: string[] = [];
   const budgets = new RunBudgets({ ledger, limits: () => limits, scriptedProvider: "agent-think.scripted", log: (event) => events.push(event) });
   return { ledger, budgets, events };
@@ -65,7 +48,7 @@ describe("RunBudgets", () => {
   });
 
   it("counts every token of usage kept before the weighed count existed", async () => {
-    const storage = memoryStorage();
+    const storage = memoryLedgerStorage();
     await storage.put("agent-think:usage:s1", { input: 900, output: 100, steps: 3, cost: { usd: 0, complete: true } });
     const ledger = new RunLedger(storage);
     const budgets = new RunBudgets({ ledger, limits: () => ({ tokens: 1_500, cost: 0, prices: undefined }), scriptedProvider: "agent-think.scripted", log: () => {} });

@@ -1,28 +1,12 @@
 /** The run ledger over an in-memory storage: steps add up, facts read back together, forget drops them all. */
 import { describe, expect, it } from "vitest";
-import { RunLedger, type RunLedgerStorage } from "../../src/run/run-ledger";
+import { memoryLedgerStorage } from "./memory-storage";
+import { RunLedger } from "../../src/run/run-ledger";
 
-function memoryStorage() {
-  const map = new Map<string, unknown>();
-  const storage = {
-    map,
-    async get(key: string | string[]) {
-      if (Array.isArray(key)) return new Map(key.filter((k) => map.has(k)).map((k) => [k, map.get(k)]));
-      return map.get(key);
-    },
-    async put(key: string, value: unknown) {
-      map.set(key, value);
-    },
-    async delete(keys: string[]) {
-      return keys.filter((key) => map.delete(key)).length;
-    }
-  };
-  return storage as typeof storage & RunLedgerStorage;
-}
 
 describe("RunLedger", () => {
   it("sums steps and keeps each fact of a submission apart from another's", async () => {
-    const storage = memoryStorage();
+    const storage = memoryLedgerStorage();
     const ledger = new RunLedger(storage);
     await ledger.addStep("s1", { inputTokens: 10, outputTokens: 2, finishReason: "tool-calls" });
     await ledger.addStep("s1", { inputTokens: 5, finishReason: "stop" });

@@ -6,10 +6,11 @@
  * says it on the run's figures and an older run's line (src/ui/view-models).
  */
 import { describe, expect, it } from "vitest";
+import { memoryLedgerStorage } from "./memory-storage";
 import { recordEvent } from "../../src/command-center/registry";
 import { threadDetail } from "../../src/command-center/snapshot";
 import { RunBudgets } from "../../src/run/run-budgets";
-import { RunLedger, type RunLedgerStorage } from "../../src/run/run-ledger";
+import { RunLedger } from "../../src/run/run-ledger";
 import { MAX_SERVED_MODELS, threadDetailSchema, turnEndedEventSchema, type RunSummary } from "../../src/shared/command-center";
 import { modelsText, runViews } from "../../src/ui/view-models/runs";
 import { threadStatusView } from "../../src/ui/view-models/thread";
@@ -17,21 +18,6 @@ import { readRun } from "../../src/ui/view-models/wire";
 import { MemoryRegistryStore } from "../command-center/memory-store";
 import { NOW, thread } from "./ui/fixtures";
 
-function memoryStorage(): RunLedgerStorage {
-  const map = new Map<string, unknown>();
-  return {
-    async get(key: string | string[]) {
-      if (Array.isArray(key)) return new Map(key.filter((k) => map.has(k)).map((k) => [k, map.get(k)]));
-      return map.get(key);
-    },
-    async put(key: string, value: unknown) {
-      map.set(key, value);
-    },
-    async delete(keys: string[]) {
-      return keys.filter((key) => map.delete(key)).length;
-    }
-  } as RunLedgerStorage;
-}
 
 const step = (asked: string, answered?: string) => ({
   usage: { inputTokens: 100, outputTokens: 10 },
@@ -41,7 +27,7 @@ const step = (asked: string, answered?: string) => ({
 
 describe("the served models of a run", () => {
   it("are kept per step by the provider's answer, each once, in the order they first served", async () => {
-    const ledger = new RunLedger(memoryStorage());
+    const ledger = new RunLedger(memoryLedgerStorage());
     const budgets = new RunBudgets({ ledger, limits: () => ({ tokens: 0, cost: 0, prices: undefined }), scriptedProvider: "scripted", log: () => {} });
     // A fallback answers under its own name, though the step asked the chain's primary.
     await budgets.stepFinished("s1", step("claude-opus-4-5"));
@@ -52,7 +38,7 @@ describe("the served models of a run", () => {
   });
 
   it("leave out the scripted model's steps, which say they are scripted instead", async () => {
-    const ledger = new RunLedger(memoryStorage());
+    const ledger = new RunLedger(memoryLedgerStorage());
     const budgets = new RunBudgets({ ledger, limits: () => ({ tokens: 0, cost: 0, prices: undefined }), scriptedProvider: "scripted", log: () => {} });
     await budgets.stepFinished("s1", { usage: { inputTokens: 1, outputTokens: 1 }, model: { modelId: "scripted", provider: "scripted" } });
     expect(await ledger.usage("s1")).toMatchObject({ scripted: true });
@@ -60,7 +46,7 @@ describe("the served models of a run", () => {
   });
 
   it(`keep at most ${MAX_SERVED_MODELS}`, async () => {
-    const ledger = new RunLedger(memoryStorage());
+    const ledger = new RunLedger(memoryLedgerStorage());
     for (let i = 0; i < MAX_SERVED_MODELS + 2; i++) await ledger.addStep("s1", { inputTokens: 1, outputTokens: 1, model: `gpt-${i}` });
     expect((await ledger.usage("s1"))?.models).toHaveLength(MAX_SERVED_MODELS);
     await ledger.addStep("s2", { inputTokens: 1, outputTokens: 1 });
