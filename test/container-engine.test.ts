@@ -123,13 +123,13 @@ describe("local dev whose Sandbox has no container", () => {
     expect(status.status).toBe("error");
     expect(tools).toEqual([]);
     const cause = "container backend unavailable: the Sandbox Durable Object has no container";
-    expect(closing).toContain("⚠️ **agent-think could not prepare the repository: gh repo clone");
+    expect(closing).toMatch(new RegExp(`⚠️ \\*\\*agent-think could not prepare the repository: git clone https://[^ /]+/${repo}\\.git`));
     expect(closing).toContain("could not run.**");
     expect(closing).toContain(cause);
     expect(closing).toContain("wrangler dev: it runs with containers off unless given --enable-containers=true");
     expect(closing).toContain("The command never ran: its backend answered the error above");
     const thread = await waitForThread(session);
-    expect(thread.lastError).toMatch(new RegExp(`^setup failed: \`gh repo clone ${repo}\` could not run: ${cause}`));
+    expect(thread.lastError).toMatch(new RegExp(`^setup failed: \`git clone https://[^ /]+/${repo}\\.git\` could not run: ${cause}`));
   });
 });
 

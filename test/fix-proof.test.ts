@@ -4,14 +4,17 @@
  * reproduces the bug and names its check; a later run's open_pull_request
  * has the Worker re-run that check on the base and on the pushed head (the
  * container answers each side by its commit), writes both results into the
- * pull request's body and the closing comment, and the outcome follows the
- * proof: `pr-opened` only when it failed before and passes after, else
- * `pr-unproven` with the side that did not hold, whatever the model said.
+ * pull request's body and the closing comment with whose check it was, and
+ * the outcome follows the proof: `pr-opened` only when it failed before and
+ * passes after, else `pr-unproven` with the side that did not hold, whatever
+ * the model said. A recorded check that carries no tier (kept before tiers
+ * were) is not re-run.
  * The starter set's two proof cases (evals/cases/dequal-nested-set-*-fix)
  * are played here, where a container answers, and judged and counted by the
  * eval harness's own code.
  */
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import provenCase from "../evals/cases/dequal-nested-set-proven-fix.json?raw";
@@ -25,6 +28,8 @@ import { NO_FIGURES } from "../scripts/lib/eval/target";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import { commandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
+import { THREAD_REPRODUCTION_KEY } from "../src/run/thread-reproduction";
+import { TEST_GITHUB_API_URL } from "./worker";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, serveGitHub } from "./support/github";
@@ -116,6 +121,10 @@ describe("a fix's proof", () => {
     const proofScripts = recording.runs.map((entry) => entry.script).filter((script) => script.includes("agent-think proof") || script.includes("git checkout --quiet"));
     expect(proofScripts.map(label)).toEqual(["locate", `checkout ${BASE.slice(0, 7)}`, `check on ${BASE.slice(0, 7)}`, `back to ${BRANCH}`, `check on ${HEAD.slice(0, 7)}`]);
     expect(proofScripts.filter((script) => script.includes("proof: check on")).every((script) => script.includes("npm run repro"))).toBe(true);
+    // The Worker's own git scripts run under its git environment, on the clone made inert, with the repository's canonical origin.
+    const gitScripts = proofScripts.filter((script) => !script.includes("proof: check on"));
+    expect(gitScripts.every((script) => script.includes("GIT_CONFIG_GLOBAL=") && script.includes("core.hooksPath") && script.includes("git init --quiet --template="))).toBe(true);
+    expect(gitScripts.every((script) => script.includes(`${new URL(TEST_GITHUB_API_URL).origin}/${repo}.git`))).toBe(true);
     const [pull] = github.pulls(repo);
     expect(pull!.body).toContain("Fixes the sum.");
     expect(pull!.body).toContain("### Proof of the fix");
@@ -123,6 +132,7 @@ describe("a fix's proof", () => {
     expect(pull!.body).toContain("**Before (base)**, `bbbbbbb`: exit 1");
     expect(pull!.body).toContain("**After (head)**, `ccccccc`: exit 0");
     expect(pull!.body).toContain("actual 5, expected 4");
+    expect(pull!.body).toMatch(/The check is the thread's reproduction's, recorded by a maintainer's run \(`[^`]+`\) at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./);
     const opened = toolParts(await agent.transcript()).find((part) => part.type === "tool-open_pull_request")!.output as { proof: { held: boolean } };
     expect(opened.proof.held).toBe(true);
     const closing = await github.closingComment(repo, NUMBER, 2);
@@ -150,6 +160,7 @@ describe("a fix's proof", () => {
     const closing = await github.closingComment(repo, NUMBER);
     expect(closing).toContain("### ⚠️ Pull request not proven");
     expect(closing).toContain("the check passes on the base (bbbbbbb) too, so it does not show the bug");
+    expect(closing).toContain("The check was given with `open_pull_request` by this run.");
     expect(await recorded()).toMatchObject({ outcome: "pr-unproven", proven: false });
   });
 
@@ -161,6 +172,21 @@ describe("a fix's proof", () => {
     const closing = await github.closingComment(repo, NUMBER, 2);
     expect(closing).toContain("### ⚠️ Pull request not proven");
     expect(closing).toContain("is not what agent-think/issue-12 has on GitHub (ddddddd): push the fix first");
+    expect(await recorded()).toMatchObject({ outcome: "pr-unproven", proven: false });
+  });
+
+  it("runs no recorded check that carries no tier (kept before tiers were): pr-unproven, saying whose it was and to pass `check`", async () => {
+    const repo = uniqueRepo();
+    const agent = await agentFor(sessionName(repo, NUMBER), env.ReportingThinkAgent);
+    await runInDurableObject(agent, (_instance, state) => state.storage.put(THREAD_REPRODUCTION_KEY, { submissionId: "before-tiers", at: 0, check: CHECK }));
+    const { recording, recorded } = await run(repo, fixLines(repo, {}), (recording) => answerProof(recording, { base: 1, head: 0 }));
+    expect(recording.runs.some((entry) => entry.script.includes("agent-think proof"))).toBe(false);
+    const [pull] = github.pulls(repo);
+    expect(pull!.body).toContain("⚠️ **Not proven:** the thread's check was recorded by a run that kept no tier (before-tiers)");
+    expect(pull!.body).toContain("pass `check` (the command to re-run) to prove the fix.");
+    expect(pull!.body).not.toContain("npm run repro");
+    const closing = await github.closingComment(repo, NUMBER);
+    expect(closing).toContain("### ⚠️ Pull request not proven");
     expect(await recorded()).toMatchObject({ outcome: "pr-unproven", proven: false });
   });
 

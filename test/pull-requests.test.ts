@@ -87,8 +87,9 @@ describe("a run on a pull request", () => {
     expect(container.commands()).toEqual(["prepare: clone", "prepare: checkout", "at-head"]);
     const sent = scripts(container);
     // Each script is quoted once more by the container's wrapper: look for the words.
-    expect(sent.some((script) => script.includes("gh repo clone") && script.includes(`${repo}'\\'' /workspace/repo`))).toBe(true);
-    expect(sent.some((script) => script.includes("cd /workspace/repo && gh pr checkout 12 --repo") && script.includes(repo))).toBe(true);
+    // A fresh clone from the repository's canonical origin, and gh's checkout, both under the Worker's git environment.
+    expect(sent.some((script) => script.includes("git clone --quiet --template=") && script.includes(`/${repo}.git`) && script.includes("GIT_CONFIG_GLOBAL="))).toBe(true);
+    expect(sent.some((script) => script.includes("&& gh pr checkout 12 --repo") && script.includes(repo) && script.includes("GIT_CONFIG_GLOBAL="))).toBe(true);
     expect(closing).toContain("### ❔ Not reproduced");
     expect(closing).toMatch(/^<!-- agent-think:[^>]+ -->\n@octocat\n/);
   });

@@ -2,14 +2,15 @@
  * A fix's proof, end to end and offline: a maintainer's two mentions go
  * through the GitHub stand-in's API, which delivers them to the webhook app
  * under real `wrangler dev`, which dispatches to the agent Worker. The first
- * run reproduces the bug and names its check; the second opens a pull
- * request through the stand-in, and the Worker, asked to re-run that check
- * on the base and the head, finds no container here (wrangler dev has no
- * engine). So the pull request's body ends with the Worker's proof section
- * saying so, and the closing comment is `pr-unproven`, although the model
- * reported `pr-opened`: what a maintainer sees on GitHub when the proof
- * could not hold. The red-then-green path needs a container; it is played
- * on the recording container in test/fix-proof.test.ts (docs/skills.md).
+ * run reproduces the bug and names its check (recorded as a maintainer's
+ * run's); the second opens a pull request through the stand-in, and the
+ * Worker, asked to re-run that check on the base and the head, finds no
+ * container here (wrangler dev has no engine). So the pull request's body
+ * ends with the Worker's proof section saying so and whose check it was, and
+ * the closing comment is `pr-unproven`, although the model reported
+ * `pr-opened`: what a maintainer sees on GitHub when the proof could not
+ * hold. The red-then-green path needs a container; it is played on the
+ * recording container in test/fix-proof.test.ts (docs/skills.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Octokit } from "@octokit/rest";
@@ -73,8 +74,9 @@ describe("a fix's proof, through the stand-in and both Workers", () => {
     expect(pullBody.startsWith(`Fixes #${issue.number}`)).toBe(true);
     expect(pullBody).toContain("### Proof of the fix");
     expect(pullBody).toContain(`⚠️ **Not proven:** ${NO_CONTAINER}.`);
-    // The recorded check is what it would have run, shown as code.
+    // The recorded check is what it would have run, shown as code, with whose it was: the first run's, a maintainer's.
     expect(pullBody).toContain(CHECK);
+    expect(pullBody).toMatch(/The check is the thread's reproduction's, recorded by a maintainer's run \(`[^`]+`\) at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\./);
 
     const closing = bodyOf(closings(issue.number)[1]!);
     expect(closing).toContain("### ⚠️ Pull request not proven");

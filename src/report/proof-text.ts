@@ -1,10 +1,12 @@
 /**
  * A fix's proof (src/run/fix-proof.ts) in Markdown, as the pull request's
- * body and the closing comment show it: the command, each side's commit,
+ * body and the closing comment show it: the command and whose it was (given
+ * by the run, or recorded by which tier's run and when), each side's commit,
  * exit code and a short excerpt. Everything the sandbox printed is in code
  * blocks, so it renders literally and notifies no one. Pure.
  */
-import { short, type ProofRecord, type ProofSide } from "../run/fix-proof";
+import { short, type ProofRecord, type ProofSide, type ProofSource } from "../run/fix-proof";
+import type { RecordingTier } from "../run/thread-reproduction";
 import { codeBlock, codeSpan } from "./neutralize";
 
 /** The heading the pull request's proof section opens with; a body is given at most one. */
@@ -17,6 +19,7 @@ export function proofSection(record: ProofRecord): string {
       PROOF_HEADING,
       "",
       `⚠️ **Not proven:** ${record.why}.`,
+      ...(record.source ? ["", sourceText(record.source)] : []),
       ...(record.command ? ["", "The check it would have run:", "", codeBlock(record.command, "sh")] : [])
     ].join("\n");
   }
@@ -31,6 +34,7 @@ export function proofSection(record: ProofRecord): string {
     "agent-think ran the reproduction's check in the sandbox, on the base without the change and then on this pull request's head:",
     "",
     codeBlock(record.command, "sh"),
+    ...(record.source ? ["", sourceText(record.source)] : []),
     "",
     sideText("Before (base)", record.base),
     "",
@@ -43,6 +47,18 @@ export function proofLine(record: ProofRecord): string {
   if (!record.ran) return `not proven: ${record.why}`;
   const codes = `exit ${exitText(record.base)} → ${exitText(record.head)}`;
   return record.held ? `proven (${codes})` : `not proven (${codes}): ${record.why}`;
+}
+
+/** A run of `tier`, in words: "a maintainer's run", "a reporter-tier run", or one that kept no tier. */
+export function tierRun(tier: RecordingTier | undefined): string {
+  return tier === "maintainer" ? "a maintainer's run" : tier === "reporter" ? "a reporter-tier run" : "a run that kept no tier";
+}
+
+/** Whose check it was: "The check was given with open_pull_request by this run." or recorded by which run, when. */
+export function sourceText(source: ProofSource): string {
+  if (source.kind === "given") return "The check was given with `open_pull_request` by this run.";
+  const when = new Date(source.at).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return `The check is the thread's reproduction's, recorded by ${tierRun(source.tier)} (${codeSpan(source.submissionId)}) at ${when}.`;
 }
 
 function sideText(label: string, side: ProofSide): string {

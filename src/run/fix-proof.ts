@@ -4,10 +4,13 @@
  * request's head, and judged: a fix is proven only when the check fails
  * before and passes after (docs/skills.md, "Fixes carry their proof").
  * The model chooses nothing here but the check's command: the commits, the
- * order and the verdict are the Worker's. Pure apart from `exec`.
+ * order and the verdict are the Worker's, and each of its git scripts first
+ * makes the clone inert (worker-git.ts). Pure apart from `exec`.
  */
 import { CONTAINER_UNAVAILABLE, type BashResult } from "../tools/bash-tool";
 import { shellQuote } from "../tools/command-report";
+import type { RecordingTier } from "./thread-reproduction";
+import { INERT_EXIT, inertGitScript, workerGitPrelude, type WorkerGitHub } from "./worker-git";
 
 /** Where the run's clone is, and where the check runs from. */
 export type ProofDirs = { workspace: string; repo: string };
@@ -31,11 +34,22 @@ export type ProofSide = {
   excerpt: string;
 };
 
+/**
+ * Whose check it is: given with `open_pull_request` by the run itself, or
+ * the thread's reproduction's, recorded by an earlier run of `tier` (absent:
+ * a record that kept none; thread-reproduction.ts). Absent on a proof kept
+ * before it was said.
+ */
+export type ProofSource = { kind: "given" } | { kind: "recorded"; tier?: RecordingTier; submissionId: string; at: number };
+
 /** A check that ran on both sides, and whether it proves the fix; `why` says which side did not hold. */
-export type FixProof = { ran: true; command: string; base: ProofSide; head: ProofSide; held: boolean; why?: string };
-/** No check ran: none was given for a thread that has a reproduction, or the clone was not ready for one. */
-export type ProofNotRun = { ran: false; why: string; command?: string };
+export type FixProof = { ran: true; command: string; base: ProofSide; head: ProofSide; held: boolean; why?: string; source?: ProofSource };
+/** No check ran: none was given for a thread that has a reproduction, the recorded one is not trusted, or the clone was not ready for one. */
+export type ProofNotRun = { ran: false; why: string; command?: string; source?: ProofSource };
 export type ProofRecord = FixProof | ProofNotRun;
+
+/** What the proof works on: the default branch as GitHub has it now, the run's push branch, and the repository on the deployment's GitHub. */
+export type ProofTarget = { base: string; branch: string; repo: string; github: WorkerGitHub };
 
 export type ProofExec = (command: string, timeoutMs: number) => Promise<BashResult>;
 
@@ -44,19 +58,24 @@ export type ProofExec = (command: string, timeoutMs: number) => Promise<BashResu
  * as GitHub has it now), then on HEAD, which must be what `branch` has on
  * GitHub, and leaves the clone where it was.
  */
-export async function proveFix(command: string, target: { base: string; branch: string }, exec: ProofExec, dirs: ProofDirs = PROOF_DIRS): Promise<ProofRecord> {
-  const located = await locate(target, exec, dirs);
+export async function proveFix(command: string, target: ProofTarget, exec: ProofExec, dirs: ProofDirs = PROOF_DIRS): Promise<ProofRecord> {
+  let git: GitScript;
+  try {
+    git = gitScript(target, dirs);
+  } catch (error) {
+    return { ran: false, why: `the clone's remote could not be named: ${error instanceof Error ? error.message : String(error)}`, command };
+  }
+  const located = await locate(target, exec, dirs, git);
   if (!located.ok) return { ran: false, why: located.why, command };
   const { head, base, restore } = located;
-  const repo = shellQuote(dirs.repo);
-  const checkout = await exec(`cd ${repo} && git checkout --quiet --detach ${base}`, GIT_TIMEOUT_MS);
+  const checkout = await exec(git(`checkout ${base}`, `git checkout --quiet --detach ${base}`), GIT_TIMEOUT_MS);
   let baseSide: ProofSide | undefined;
   let back: BashResult;
   try {
     if (!failed(checkout)) baseSide = await runCheck(command, base, exec, dirs);
   } finally {
     // Back to where the run left the clone, whatever the base's check wrote into tracked files; then it must be the head again.
-    back = await exec(`cd ${repo} && git checkout --quiet --force ${shellQuote(restore)} && [ "$(git rev-parse HEAD)" = ${head} ]`, GIT_TIMEOUT_MS);
+    back = await exec(git(`restore ${restore}`, `git checkout --quiet --force ${shellQuote(restore)} && [ "$(git rev-parse HEAD)" = ${head} ]`), GIT_TIMEOUT_MS);
   }
   if (!baseSide) return { ran: false, why: `the base ${short(base)} could not be checked out: ${resultText(checkout)}`, command };
   if (failed(back)) return { ran: false, why: `the clone could not be put back on the head ${short(head)} after the base's check: ${resultText(back)}`, command };
@@ -80,24 +99,37 @@ export const NO_CONTAINER = "this deployment has no container to re-run the chec
 
 type Located = { ok: true; head: string; base: string; restore: string } | { ok: false; why: string };
 
+/** One of the Worker's git scripts: its marker line, the Worker's git environment, the clone made inert, then `body` in the clone. */
+type GitScript = (what: string, body: string) => string;
+
+function gitScript(target: ProofTarget, dirs: ProofDirs): GitScript {
+  const inert = { github: target.github, repo: target.repo, dir: dirs.repo };
+  const prelude = `${workerGitPrelude(target.github, dirs.repo)}\n${inertGitScript(inert)}`;
+  return (what, body) => `# agent-think proof: ${what}\n${prelude}\n${body}`;
+}
+
 const locateCodes = (repo: string): Record<number, string> => ({
-  3: `there is no clone at ${repo}`,
+  [INERT_EXIT.noClone]: `there is no clone at ${repo}`,
   4: `${repo} has uncommitted changes: commit the fix, push it, then open the pull request`,
-  5: "the base branch could not be fetched from GitHub"
+  5: "the base branch could not be fetched from GitHub",
+  [INERT_EXIT.notOwnGitDir]: `${repo}/.git is not a directory of the clone's own (a symlink or a gitdir file): the proof does not follow it`,
+  [INERT_EXIT.notRewritten]: `the git configuration of ${repo} could not be rewritten`
 });
 
 /** Where the clone is: its HEAD (and the branch to come back to), the merge base with `base`, and what `branch` has on GitHub. */
-async function locate(target: { base: string; branch: string }, exec: ProofExec, dirs: ProofDirs): Promise<Located> {
-  const script = [
-    "# agent-think proof: locate",
-    `cd ${shellQuote(dirs.repo)} 2>/dev/null && git rev-parse --git-dir > /dev/null 2>&1 || exit 3`,
-    `[ -z "$(git status --porcelain --untracked-files=no)" ] || exit 4`,
-    `git fetch --quiet origin ${shellQuote(`refs/heads/${target.base}`)} || exit 5`,
-    `echo "head=$(git rev-parse HEAD)"`,
-    `echo "base=$(git merge-base HEAD FETCH_HEAD)"`,
-    `echo "branch=$(git symbolic-ref --short -q HEAD)"`,
-    `echo "pushed=$(git ls-remote origin ${shellQuote(`refs/heads/${target.branch}`)} | cut -f1)"`
-  ].join("\n");
+async function locate(target: ProofTarget, exec: ProofExec, dirs: ProofDirs, git: GitScript): Promise<Located> {
+  const script = git(
+    "locate",
+    [
+      `git rev-parse --git-dir > /dev/null 2>&1 || exit ${INERT_EXIT.noClone}`,
+      `[ -z "$(git status --porcelain --untracked-files=no)" ] || exit 4`,
+      `git fetch --quiet origin ${shellQuote(`refs/heads/${target.base}`)} || exit 5`,
+      `echo "head=$(git rev-parse HEAD)"`,
+      `echo "base=$(git merge-base HEAD FETCH_HEAD)"`,
+      `echo "branch=$(git symbolic-ref --short -q HEAD)"`,
+      `echo "pushed=$(git ls-remote origin ${shellQuote(`refs/heads/${target.branch}`)} | cut -f1)"`
+    ].join("\n")
+  );
   const result = await exec(script, GIT_TIMEOUT_MS);
   if ("error" in result) return { ok: false, why: result.error === CONTAINER_UNAVAILABLE ? NO_CONTAINER : `the clone could not be read: ${result.error}` };
   if (result.exitCode !== 0) return { ok: false, why: locateCodes(dirs.repo)[result.exitCode] ?? `the clone could not be read (exit ${result.exitCode}): ${resultText(result)}` };

@@ -23,9 +23,10 @@
  *    Worker from GitHub's hosts (src/run/issue-attachments.ts): their bytes
  *    are kept in memory only, and a recovered turn in a new isolate
  *    fetches them again;
- * 3. in the container, clone the repository to /workspace/repo (or fetch,
- *    when an earlier run left it), and on a pull request `gh pr checkout`
- *    its head;
+ * 3. in the container, clone the repository afresh to /workspace/repo
+ *    (an earlier run's clone is removed first, never read), and on a pull
+ *    request `gh pr checkout` its head, both under the Worker's git
+ *    environment (worker-git.ts);
  * 4. run the setup commands, each bounded by its timeout, stopping at the
  *    first that fails.
  * An invalid config, a failed clone or checkout, or a failed setup command
@@ -39,7 +40,6 @@
  */
 import type { BashInput, BashResult } from "../tools/bash-tool";
 import { isContainerAbsent } from "../pool/engine";
-import { shellQuote } from "../tools/command-report";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { CiFailures, PullRequestRef, RunTier } from "../shared/dispatch";
 import { bodySha256 } from "../shared/body-digest";
@@ -49,6 +49,8 @@ import { gatherAttachments, refetchImages, type AttachmentFact, type Gathered, t
 import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
 import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
 import type { EgressPolicy } from "../egress/run-credentials";
+import { GITHUB_COM } from "../shared/github-urls";
+import { canonicalRemote, freshCloneScript, pullRequestCheckoutScript, type WorkerGitHub } from "./worker-git";
 
 export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"] as const;
 /** The guidance the model gets at most; a longer file is cut and says so. */
@@ -137,6 +139,8 @@ export type PrepareDeps = {
   onStep: (submissionId: string, step: { name: string; ok: boolean; durationMs: number }) => void | Promise<void>;
   log: (event: string, fields: Record<string, unknown>) => void;
   now: () => number;
+  /** The deployment's GitHub, which the clone comes from (github.com when not given). */
+  github?: () => WorkerGitHub;
 };
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
@@ -311,22 +315,21 @@ export class RunPreparation {
     return result;
   }
 
-  /** Clone (or fetch) in the container, and check out a pull request's head. False when there is no container to do it in. */
+  /** Clone afresh in the container, and check out a pull request's head. False when there is no container to do it in. */
   async #checkout(step: Step, run: PrepareRun, facts: WorkspaceFacts): Promise<boolean> {
-    const repo = shellQuote(run.repo);
-    const clone = `if [ -d ${CLONE_DIR}/.git ]; then git -C ${CLONE_DIR} fetch --quiet origin; else gh repo clone ${repo} ${CLONE_DIR} -- --quiet; fi`;
-    const cloned = await this.#run(step, "clone", clone, "container", CLONE_TIMEOUT_MS);
+    const target = { github: this.#deps.github?.() ?? GITHUB_COM, repo: run.repo, dir: CLONE_DIR };
+    const cloned = await this.#run(step, "clone", freshCloneScript(target), "container", CLONE_TIMEOUT_MS);
     if ("unavailable" in cloned) {
       // Once per run: why there is no clone (no engine in local dev, or containers off).
       this.#deps.log("prepare:no-container", { reason: cloned.unavailable });
       return false;
     }
-    if (!cloned.ok) throw new SetupFailedError({ kind: "checkout", command: `gh repo clone ${run.repo}`, exitCode: cloned.exitCode, output: cloned.output });
+    if (!cloned.ok) throw new SetupFailedError({ kind: "checkout", command: `git clone ${canonicalRemote(target.github, run.repo)}`, exitCode: cloned.exitCode, output: cloned.output });
     facts.clone = CLONE_DIR;
     const pull = run.pullRequest;
     if (pull) {
       const command = `gh pr checkout ${pull.number} --repo ${run.repo}`;
-      const checkout = await this.#run(step, "checkout", `cd ${CLONE_DIR} && gh pr checkout ${pull.number} --repo ${repo}`, "container", CLONE_TIMEOUT_MS);
+      const checkout = await this.#run(step, "checkout", pullRequestCheckoutScript(target, pull.number), "container", CLONE_TIMEOUT_MS);
       if ("unavailable" in checkout || !checkout.ok) {
         throw new SetupFailedError({ kind: "checkout", command, ...("unavailable" in checkout ? { output: checkout.unavailable } : { exitCode: checkout.exitCode, output: checkout.output }) });
       }

@@ -3,11 +3,10 @@
  * the ledger kept (run-ledger.ts, ending.ts), reported (its one closing
  * message with the run's figures, the command center's end, the final tally
  * of what the egress gateway refused), a reproduction kept for the thread's
- * later fixes (thread-reproduction.ts), and the ledger's and preparation's
- * entries forgotten. Every step is idempotent, so a restart that cut an
- * ending off can close the run again. ThinkAgent hands it the ended
- * submission; releasing what the turn held is the agent's, before this.
- * Pure apart from its dependencies.
+ * later fixes with the tier of the run that recorded it (its metadata's
+ * `tier`; thread-reproduction.ts), and the ledger's and preparation's entries
+ * forgotten. Every step is idempotent, so a restart can close the run again.
+ * ThinkAgent hands it the ended submission. Pure apart from its dependencies.
  */
 import type { RunRef, RunStats } from "../report/notices";
 import type { RunReports } from "../report/run-reports";
@@ -15,7 +14,7 @@ import { NO_COST } from "../shared/pricing";
 import type { TranscriptMessage } from "../shared/dispatch";
 import { describeEnding, finalAssistantText, type RunEnding } from "./ending";
 import type { RunLedger } from "./run-ledger";
-import type { ThreadReproductions } from "./thread-reproduction";
+import { recordingTier, type ThreadReproductions } from "./thread-reproduction";
 
 /** What Think says of a submission that ended. */
 export type EndedSubmission = {
@@ -73,7 +72,8 @@ export class RunClosing {
       hasReproduction
     });
     const at = submission.completedAt ?? Date.now();
-    await deps.reproductions.ended(id, ending.kind === "result" ? ending.result : undefined, at);
+    const tier = recordingTier(submission.metadata?.tier === "reporter" ? "reporter" : undefined);
+    await deps.reproductions.ended(id, ending.kind === "result" ? ending.result : undefined, at, tier);
     // No model step ran before a failed setup: nothing was spent. Otherwise unreported usage is unknown, never zero.
     const cost = facts.usage?.cost ?? (ending.kind === "setup-failed" ? NO_COST : undefined);
     const stats: RunStats = {

@@ -2,16 +2,18 @@
  * The run's `open_pull_request` call, wired: the turn and the run, where
  * its policy lets a pull request go (turn-workspace.ts), a GitHub client as
  * the App with the run's fresh token, the links a body may keep, and the
- * fix's proof: the check given, else the thread's reproduction's, re-run by
- * fix-proof.ts and kept for the closing comment; a thread with a
- * reproduction and no check to re-run gets a proof that says so. The
- * decision itself is open-pull-request.ts's. Pure apart from its
- * dependencies.
+ * fix's proof: the check given, else the thread's reproduction's when a run
+ * of the same or a higher tier recorded it, re-run by fix-proof.ts, said
+ * whose it was, and kept for the closing comment; a thread with a
+ * reproduction and no check to re-run gets a proof that says why. The
+ * decision itself is open-pull-request.ts's. Pure apart from its deps.
  */
 import { createPullRequestClient, type PullRequestClient } from "../github/pull-requests";
-import { proveFix, type ProofExec, type ProofRecord } from "./fix-proof";
+import { tierRun } from "../report/proof-text";
+import type { RunTier } from "../shared/dispatch";
+import { proveFix, type ProofExec, type ProofRecord, type ProofSource, type ProofTarget } from "./fix-proof";
 import type { RunLedger } from "./run-ledger";
-import type { ThreadReproductions } from "./thread-reproduction";
+import { mayRerun, recordingTier, type RecordingTier, type ThreadReproduction, type ThreadReproductions } from "./thread-reproduction";
 import type { Logger } from "./log";
 import { openPullRequest, type OpenPullRequestInput, type OpenPullRequestResult, type PullRequestTarget } from "./open-pull-request";
 import type { RunContext } from "./run-context";
@@ -28,8 +30,14 @@ export type RunPullRequestsDeps = {
   redact: (text: string) => string;
   /** Runs a command of the Worker's own in the run's sandbox (the proof's checkouts and checks). */
   exec: ProofExec;
-  /** The thread's last reproduced result, with its check when it named one. */
+  /** The thread's last reproduced result, with its check when it named one and the tier of the run that recorded it. */
   reproductions: Pick<ThreadReproductions, "latest">;
+  /**
+   * The running turn's tier (its submission's, run-context.ts): undefined
+   * for a maintainer's run. Not given, the run counts as a maintainer's,
+   * which re-runs the fewest recorded checks.
+   */
+  tier?: () => Promise<RunTier | undefined>;
   /** This run's published page (a reproduction too), and where its proof is kept for the closing comment. */
   ledger: Pick<RunLedger, "facts" | "recordProof" | "touch">;
   log: Logger;
@@ -53,17 +61,18 @@ export class RunPullRequests {
     const token = await this.#deps.token();
     const client = this.#deps.client?.(apiUrl, token) ?? createPullRequestClient({ baseUrl: apiUrl, token });
     const submissionId = turn!.submissionId;
-    const prove = (base: string, branch: string) => this.#prove(submissionId, input.check, base, branch);
+    const github = { web: this.#deps.links().githubWebUrl };
+    const prove = (base: string, branch: string) => this.#prove(submissionId, input.check, { base, branch, repo: run.repo, github });
     const result = await openPullRequest(input, target, { client, links: { ...this.#deps.links(), repo: run.repo }, redact: this.#deps.redact, prove });
     this.#deps.log("pull-request", result.ok ? { action: result.action, number: result.number, ...(result.proof ? { proven: result.proof.ran && result.proof.held } : {}) } : { error: result.error });
     return result;
   }
 
-  /** The proof of the change: `check`, else the reproduction's, on both sides; none when the thread has nothing to prove it with. */
-  async #prove(submissionId: string, check: string | undefined, base: string, branch: string): Promise<ProofRecord | undefined> {
-    const reproduction: { check?: string } | undefined =
-      (await this.#deps.reproductions.latest()) ?? ((await this.#deps.ledger.facts(submissionId)).reproductionUrl ? {} : undefined);
-    const command = check ?? reproduction?.check;
+  /** The proof of the change: `check`, else the reproduction's when this run may trust it, on both sides; none when the thread has nothing to prove it with. */
+  async #prove(submissionId: string, check: string | undefined, target: ProofTarget): Promise<ProofRecord | undefined> {
+    const recorded = await this.#deps.reproductions.latest();
+    const hasReproduction = recorded !== undefined || (await this.#deps.ledger.facts(submissionId)).reproductionUrl !== undefined;
+    const runTier = recordingTier(await this.#deps.tier?.());
     let proof: ProofRecord;
     // Each of the proof's commands is the run's activity: two slow checks are not a stuck run (the watchdog).
     const exec: ProofExec = async (script, timeoutMs) => {
@@ -71,12 +80,26 @@ export class RunPullRequests {
       await this.#deps.ledger.touch(submissionId, Date.now());
       return result;
     };
-    if (command) proof = await proveFix(command, { base, branch }, exec);
-    else if (reproduction) proof = { ran: false, why: "the thread has a reproduction, but no check was given to re-run (pass `check`)" };
+    if (check !== undefined) proof = { ...(await proveFix(check, target, exec)), source: { kind: "given" } };
+    else if (recorded?.check && mayRerun(recorded.tier, runTier)) proof = { ...(await proveFix(recorded.check, target, exec)), source: recordedSource(recorded) };
+    else if (recorded?.check) proof = { ran: false, why: untrustedCheck(recorded, runTier), source: recordedSource(recorded) };
+    else if (hasReproduction) proof = { ran: false, why: "the thread has a reproduction, but no check was given to re-run (pass `check`)" };
     else return undefined;
     // The proof goes into the closing comment: nothing in it may hold a token.
     const kept = JSON.parse(JSON.stringify(proof), (_key, value: unknown) => (typeof value === "string" ? this.#deps.redact(value) : value)) as ProofRecord;
     await this.#deps.ledger.recordProof(submissionId, kept);
     return kept;
   }
+}
+
+function recordedSource(recorded: ThreadReproduction): ProofSource {
+  return { kind: "recorded", ...(recorded.tier ? { tier: recorded.tier } : {}), submissionId: recorded.submissionId, at: recorded.at };
+}
+
+/** Why the thread's recorded check is not re-run: whose it was, and what to do instead. */
+function untrustedCheck(recorded: ThreadReproduction, runTier: RecordingTier): string {
+  return (
+    `the thread's check was recorded by ${tierRun(recorded.tier)} (${recorded.submissionId}), and ${tierRun(runTier)} re-runs only a check recorded by a run of ` +
+    "the same or a higher tier: pass `check` (the command to re-run) to prove the fix"
+  );
 }

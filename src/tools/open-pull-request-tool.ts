@@ -18,7 +18,7 @@ export const openPullRequestInputSchema = z.object({
   check: checkCommandSchema
     .optional()
     .describe(
-      "The reproduction's check, run from /workspace in the container: it exits non-zero while the bug occurs and 0 once fixed, and tests the clone's code. agent-think runs it on the base without your change, then on the pushed head, and adds both results to the body. Omitted, the check the thread's reproduction recorded is used."
+      "The reproduction's check, run from /workspace in the container: it exits non-zero while the bug occurs and 0 once fixed, and tests the clone's code. agent-think runs it on the base without your change, then on the pushed head, and adds both results to the body. Omitted, the check the thread's reproduction recorded is used, when a run of the same or a higher tier recorded it; the proof says whose check it ran."
     )
 });
 
