@@ -1,34 +1,21 @@
 /**
- * The egress gateway: every HTTP(S) request the sandbox makes (the
- * container's, intercepted by the platform; the worker shell's `curl`)
- * arrives here with its original URL, and this decides it. Nothing the
- * sandbox sends can carry a credential through: its own Authorization is
- * dropped on the way to GitHub, and the gateway attaches the grant's token
- * (grant.ts) where the request is one the run may make:
- *
- * - git reads (upload-pack) of the run's repository and a pull request's
- *   head: the read-only token; of any other repository: none;
- * - a push (receive-pack) to the run's repository when every ref-update
- *   command updates the policy's push branch (receive-pack.ts): the write
- *   token; any other push is refused in git's own words;
- * - REST reads and GraphQL queries: the read-only token, and the answer's
- *   hidden text (HTML comments, invisible characters in what people wrote)
- *   made visible and flagged (src/run/reveal.ts); every API write is
- *   refused, naming the Worker tool that does it;
- * - other GitHub pages: GET and HEAD, with no credential;
- * - any other host: only as the allowlist says (allowlist.ts), unless the
- *   operator opened egress.
- *
- * Redirects are handed back to the sandbox, never followed here, so every
- * hop is decided again. Each refusal is a 403 (or git's report) whose text
- * names what would allow it, and is told to `refused`. Pure apart from its
- * dependencies: the grant, the upstream fetch and the refusal sink.
+ * The egress gateway: every HTTP(S) request of the sandbox (the container's,
+ * intercepted by the platform; the worker shell's `curl`) arrives here with
+ * its original URL and is decided (docs/security.md, "What the gateway does
+ * per request"). The sandbox's own credentials are dropped; the grant's token
+ * (grant.ts) goes only with what the run may do: git reads, a push that only
+ * moves the run's branch forward (receive-pack.ts, push-ancestry.ts), REST
+ * and GraphQL reads (hidden text revealed). Other hosts: the allowlist. No
+ * redirect is followed. Each refusal is a 403 (or git's report), told to
+ * `refused`. Pure apart from the grant, the upstream fetch and the sink.
  */
-import { allowed } from "./allowlist";
+import { allowed, listedMethods, wildcardMiss } from "./allowlist";
 import type { EgressGrant } from "./grant";
 import { graphqlRequestKind } from "./graphql";
 import { credentialNeed, githubRoute, type CredentialNeed, type GitHubEndpoints, type GitHubRoute } from "./github-routes";
-import { drainReader, pushRefusal, readCommands, refusalReport } from "./receive-pack";
+import { drainReader, joinChunks } from "./body-reader";
+import { compareAsker, fastForwardRefusal } from "./push-ancestry";
+import { pushRefusal, readCommands, refusalReport, type RefUpdate } from "./receive-pack";
 import { revealJson } from "../run/reveal";
 
 /** One refused request, as a run records it. */
@@ -86,7 +73,7 @@ export class EgressGateway {
     if (route) return this.#github(request, method, url, route, grant);
     if (!grant.open) {
       const verdict = allowed(grant.allow, method, url);
-      if (verdict !== "allowed") return this.#refuse(request, grant, url, method, hostRefusal(url.hostname, method, verdict));
+      if (verdict !== "allowed") return this.#refuse(request, grant, url, method, hostRefusal(grant.allow, url.hostname, method, verdict));
     }
     return this.#forward(request, url.toString(), method, request.headers, null);
   }
@@ -125,6 +112,9 @@ export class EgressGateway {
 
   async #git(request: Request, method: string, url: URL, route: Extract<GitHubRoute, { kind: "git" }>, grant: EgressGrant): Promise<Response> {
     const headers = withoutCredentials(request.headers);
+    if (route.step === "advertise" && method !== "GET" && method !== "HEAD") {
+      return this.#refuse(request, grant, url, method, `git refused: the ref advertisement (info/refs) is read with GET or HEAD, not ${method}`);
+    }
     if (route.service === "upload-pack") {
       const token = grant.readRepos.includes(route.repo) ? grant.readToken : "";
       return this.#forward(request, route.target, method, headers, basic(token));
@@ -140,20 +130,23 @@ export class EgressGateway {
     headers.delete("content-length");
     const read = await readCommands(body);
     if (!read.ok) return this.#refuse(request, grant, url, method, `push refused: ${read.reason}`);
-    const why = denied ?? pushRefusal(read.commands, grant.pushBranch);
-    if (why) {
+    const refusePush = async (why: string) => {
       await this.#deps.refused(refusalOf(grant, url, method, why));
       // Read the pack to its end before answering, as receive-pack does: a client still sending would see a broken pipe, not the reason.
       await drain(read.body);
-      const report = refusalReport(read.commands, read.capabilities, why);
-      if (!report) return text(403, why);
-      return new Response(report, { status: 200, headers: { "content-type": "application/x-git-receive-pack-result", "cache-control": "no-cache" } });
-    }
+      return pushReport(read.commands, read.capabilities, why);
+    };
+    const why = denied ?? pushRefusal(read.commands, grant.pushBranch);
+    if (why) return refusePush(why);
     if (read.commands.length === 0) {
       // git's probe before a large push: receive-pack answers it with nothing, and so does the gateway, with no token sent anywhere.
       await drain(read.body);
       return new Response(null, { status: 200, headers: { "content-type": "application/x-git-receive-pack-result", "cache-control": "no-cache" } });
     }
+    // The compare API is the Worker's own request, with the write token: the sandbox never holds it.
+    const ask = compareAsker({ api: this.#deps.endpoints.upstream.api, repo: route.repo, token: grant.writeToken, upstream: this.#deps.upstream });
+    const forced = await fastForwardRefusal(read, grant.pushBranch ?? "", ask);
+    if (forced) return refusePush(forced);
     return this.#forward(request, route.target, method, headers, basic(grant.writeToken), read.body);
   }
 
@@ -195,11 +188,22 @@ function pushTargetRefusal(repo: string, grant: EgressGrant): string | null {
   return null;
 }
 
-function hostRefusal(host: string, method: string, verdict: "method" | "host"): string {
+/** git's report of a refused push (`! [remote rejected]`), or a 403 with the reason when the client asked for none. */
+function pushReport(commands: readonly RefUpdate[], capabilities: readonly string[], why: string): Response {
+  const report = refusalReport(commands, capabilities, why);
+  if (!report) return text(403, why);
+  return new Response(report, { status: 200, headers: { "content-type": "application/x-git-receive-pack-result", "cache-control": "no-cache" } });
+}
+
+function hostRefusal(entries: EgressGrant["allow"], host: string, method: string, verdict: "method" | "host"): string {
   const fix = `add it to network.allow in .github/agent-think.yml on the default branch, or to the operator's EGRESS_ALLOW`;
-  return verdict === "method"
-    ? `egress refused: ${method} to ${host} is not allowed (this run may only read from it); to allow it, ${fix}`
-    : `egress refused: ${host} is not on this run's network allowlist; to allow it, ${fix}`;
+  if (verdict === "method") {
+    const methods = listedMethods(entries, host);
+    const may = methods.every((listed) => listed === "GET" || listed === "HEAD") ? "this run may only read from it" : `this run may use only ${methods.join(", ")} there`;
+    return `egress refused: ${method} to ${host} is not allowed (${may}); to allow it, ${fix}`;
+  }
+  const miss = wildcardMiss(entries, host);
+  return `egress refused: ${host} is not on this run's network allowlist${miss ? ` (${miss})` : ""}; to allow it, ${fix}`;
 }
 
 function refusalOf(grant: EgressGrant, url: URL, method: string, reason: string): EgressRefusal {
@@ -241,13 +245,7 @@ async function boundedText(request: Request): Promise<string | null> {
     chunks.push(value);
   }
   if (size > MAX_INSPECTED_BODY_BYTES) return null;
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(joinChunks(chunks));
 }
 
 function lfsOperation(body: string): string | undefined {
@@ -289,8 +287,8 @@ async function revealAnswer(response: Response): Promise<Response> {
   } catch {
     return new Response(text, init);
   }
-  const { value, revealed } = revealJson(parsed);
-  if (revealed) headers.set("x-agent-think-revealed", "hidden text made visible");
+  const { value, revealed, kinds } = revealJson(parsed);
+  if (revealed) headers.set("x-agent-think-revealed", `hidden text made visible: ${kinds.join(", ")}`);
   return new Response(revealed ? JSON.stringify(value) : text, init);
 }
 
@@ -325,11 +323,5 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promis
       };
     }
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return { bytes };
+  return { bytes: joinChunks(chunks) };
 }

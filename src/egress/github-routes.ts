@@ -119,6 +119,8 @@ export function credentialNeed(route: GitHubRoute | null, method: string): Crede
     case "lfs-batch":
       return method === "POST" ? "read" : "none";
     case "git":
+      // An advertisement sent anything but GET or HEAD is refused: nothing is minted for it.
+      if (route.step === "advertise" && method !== "GET" && method !== "HEAD") return "none";
       return route.service === "receive-pack" ? "write" : "read";
     default:
       return "none";

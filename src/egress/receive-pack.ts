@@ -1,30 +1,31 @@
 /**
- * A push as git sends it over smart HTTP: the ref-update commands at the
- * start of a `git-receive-pack` request body, read without buffering the
- * pack behind them, and git's own answer for a refused push.
- *
- * The body opens with pkt-lines (four hex digits of length, then data):
- * optional `shallow <oid>` lines, the commands `<old> <new> <ref>` (the
- * first carries the capabilities after a NUL), a flush `0000`, then push
- * options and the pack (gitprotocol-pack(5), "Reference Update Request and
- * Packfile Transfer"). A push certificate is refused here: the gateway does
- * not forward what it cannot read.
- *
- * `readCommands` returns the commands and a stream of the whole body, the
- * bytes already read included, to send upstream unchanged. An empty list is
- * no push: git sends a lone flush first, to see whether it may, before a
- * body larger than `http.postBuffer` (1 MiB by default; remote-curl.c
- * `probe_rpc`). `refusalReport` answers as receive-pack would (`unpack ok`,
- * one `ng <ref> <reason>` per command, in side-band when the client asked
- * for it), so git prints the reason as `! [remote rejected] … (reason)`: git
- * shows no body of a failed POST. Pure: Web Streams and bytes only.
+ * A push as git sends it over smart HTTP (gitprotocol-pack(5)): pkt-lines of
+ * `shallow` lines and commands `<old> <new> <ref>` (capabilities after a NUL
+ * on the first), a flush, push options, then the pack. `readCommands` reads
+ * the commands without buffering the pack and replays the whole body to send
+ * on; `packStart` finds the pack; an empty list is git's probe (a lone
+ * flush before a body over `http.postBuffer`). A push certificate is
+ * refused. `refusalReport` answers as receive-pack would (`unpack ok`, one
+ * `ng <ref> <reason>` each, side-band when asked), so git prints
+ * `! [remote rejected] … (reason)`. Pure: Web Streams and bytes only.
  */
+import { BodyReader } from "./body-reader";
 
 /** One ref update: `old` and `new` are object ids (all zeros: none). */
 export type RefUpdate = { old: string; new: string; ref: string };
 
 export type ReadCommands =
-  | { ok: true; commands: RefUpdate[]; capabilities: string[]; body: ReadableStream<Uint8Array> }
+  | {
+      ok: true;
+      commands: RefUpdate[];
+      capabilities: string[];
+      /** The whole body again, to send on: what was read, then the rest (also what `source` reads on). */
+      body: ReadableStream<Uint8Array>;
+      /** The body as read so far, to read on from `end` (push-ancestry.ts reads the pack's commits). */
+      source: BodyReader;
+      /** Where the command list's flush ends. */
+      end: number;
+    }
   | { ok: false; reason: string };
 
 /** The command list git sends is small; anything longer before its flush is not a push we read. */
@@ -36,28 +37,23 @@ export const isZeroId = (oid: string) => ZERO.test(oid);
 
 /** Read the ref-update commands from the start of `body`. */
 export async function readCommands(body: ReadableStream<Uint8Array>): Promise<ReadCommands> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  const buffer = new GrowingBuffer();
+  const source = new BodyReader(body);
   let offset = 0;
   const commands: RefUpdate[] = [];
   let capabilities: string[] = [];
   // A refused body is read to its end rather than cancelled, as far as a push's command list could go: its sender is still sending (gateway.ts #refuse).
   const fail = async (reason: string): Promise<ReadCommands> => {
-    await drainReader(reader, 4 * MAX_COMMAND_SECTION_BYTES);
+    await source.drain(4 * MAX_COMMAND_SECTION_BYTES);
     return { ok: false, reason };
   };
   for (;;) {
     // The bound holds however the body arrives: on what was parsed, not on how it was chunked.
     if (offset > MAX_COMMAND_SECTION_BYTES) return fail("the push's command list is too long");
     // Need at least a length header, then the whole line.
-    const line = nextPktLine(buffer.bytes, offset);
+    const line = nextPktLine(source.bytes, offset);
     if (line === "need-more") {
-      if (buffer.length - offset > MAX_COMMAND_SECTION_BYTES) return fail("the push's command list is too long");
-      const { done, value } = await reader.read();
-      if (done) return fail("the push ended before its command list did");
-      chunks.push(value);
-      buffer.append(value);
+      if (source.bytes.length - offset > MAX_COMMAND_SECTION_BYTES) return fail("the push's command list is too long");
+      if (!(await source.more())) return fail("the push ended before its command list did");
       continue;
     }
     if (line === "malformed") return fail("the push is not a git receive-pack request");
@@ -76,42 +72,28 @@ export async function readCommands(body: ReadableStream<Uint8Array>): Promise<Re
     commands.push({ old, new: next, ref });
   }
   // No command at all is git's probe (a lone flush) before a body larger than http.postBuffer: the caller answers it.
-  return { ok: true, commands, capabilities, body: replay(chunks, reader) };
+  return { ok: true, commands, capabilities, body: source.replay(), source, end: offset };
 }
 
-/** Bytes appended in place, doubling its room: the command list is read in one pass, whatever the chunks. */
-class GrowingBuffer {
-  #bytes = new Uint8Array(4096);
-  length = 0;
-  get bytes(): Uint8Array {
-    return this.#bytes.subarray(0, this.length);
-  }
-  append(chunk: Uint8Array): void {
-    if (this.length + chunk.length > this.#bytes.length) {
-      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.length + chunk.length));
-      grown.set(this.#bytes.subarray(0, this.length));
-      this.#bytes = grown;
+/**
+ * Where the pack begins: after the push options, a pkt-line section of
+ * their own when the client asked for `push-options`. "ended" when the body
+ * ends first, "malformed" when it is not pkt-lines.
+ */
+export async function packStart(source: BodyReader, end: number, capabilities: readonly string[]): Promise<number | "ended" | "malformed"> {
+  if (!capabilities.includes("push-options")) return end;
+  let offset = end;
+  for (;;) {
+    if (offset - end > MAX_COMMAND_SECTION_BYTES) return "malformed";
+    const line = nextPktLine(source.bytes, offset);
+    if (line === "need-more") {
+      if (source.bytes.length - end > 2 * MAX_COMMAND_SECTION_BYTES) return "malformed";
+      if (!(await source.more())) return "ended";
+      continue;
     }
-    this.#bytes.set(chunk, this.length);
-    this.length += chunk.length;
-  }
-}
-
-/** Read `reader` to its end, or cancel it past `limitBytes`: a sender that never stops is cut off. */
-export async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, limitBytes: number): Promise<void> {
-  let read = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      read += value.length;
-      if (read > limitBytes) {
-        await reader.cancel().catch(() => {});
-        return;
-      }
-    }
-  } catch {
-    // A sender that hung up has nothing left to send.
+    if (line === "malformed") return "malformed";
+    offset = line.next;
+    if (line.data === null) return offset;
   }
 }
 
@@ -125,25 +107,6 @@ function nextPktLine(bytes: Uint8Array, offset: number): { data: Uint8Array | nu
   if (length < 4) return "malformed"; // delim and response-end are not part of a push
   if (bytes.length - offset < length) return "need-more";
   return { data: bytes.subarray(offset + 4, offset + length), next: offset + length };
-}
-
-/** The chunks read so far, then the rest of the body as it arrives. */
-function replay(chunks: Uint8Array[], reader: ReadableStreamDefaultReader<Uint8Array>): ReadableStream<Uint8Array> {
-  let index = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (index < chunks.length) {
-        controller.enqueue(chunks[index++]!);
-        return;
-      }
-      const { done, value } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    }
-  });
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {

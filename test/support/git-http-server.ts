@@ -12,18 +12,25 @@
  * is recorded with the token it carried. `/owner/name/…` is served as
  * `owner/name.git`, as GitHub does.
  *
- * It does not speak HTTPS, LFS or the API (github-api-stub.ts is the API),
- * and it knows nothing of the gateway: the tests put the gateway in front.
+ * `startApi` adds one piece of GitHub's REST API on a second port: the
+ * compare API (`GET /repos/o/r/compare/A...B`) the gateway asks before a push
+ * moves a branch, answered from the repository with `git merge-base
+ * --is-ancestor` (ahead, behind, identical, diverged; 404 for a commit it
+ * does not hold) and recorded in `compareCalls`; every other API request
+ * goes on to the API stub it is given. It does not speak HTTPS or LFS, and
+ * it knows nothing of the gateway: the tests put the gateway in front.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export type TokenKind = "read" | "write" | "none" | "unknown";
 export type GitServerRequest = { method: string; path: string; token: TokenKind; status: number };
+/** A compare API call, with the token it carried and what it was answered. */
+export type CompareCall = { path: string; token: TokenKind; status: number; answer: string | null };
 export type RefList = { ref: string; oid: string }[];
 
 export type GitHttpServerOptions = { readToken: string; writeToken: string };
@@ -43,10 +50,12 @@ const FIXED_EPOCH_SECONDS = 1_704_067_200;
 export class GitHttpServer {
   /** Every request in arrival order, with the token it carried and the status it got. */
   readonly requests: GitServerRequest[] = [];
+  readonly compareCalls: CompareCall[] = [];
   readonly root: string;
   readonly #options: GitHttpServerOptions;
   readonly #server: Server;
   readonly #env: Record<string, string | undefined>;
+  #api: Server | null = null;
 
   private constructor(options: GitHttpServerOptions) {
     this.#options = options;
@@ -124,6 +133,19 @@ export class GitHttpServer {
     return bare;
   }
 
+  /** A new empty commit on `branch` of `owner/name`, as someone else pushing there would make it; returns its id. */
+  commitOn(name: string, branch: string, message: string): string {
+    const bare = this.#repoDir(name);
+    const ref = `refs/heads/${branch}`;
+    const who = `${AUTHOR.GIT_AUTHOR_NAME} <${AUTHOR.GIT_AUTHOR_EMAIL}> ${FIXED_EPOCH_SECONDS + 60} +0000`;
+    const parent = this.#git(bare, ["rev-parse", ref]).trim();
+    const tree = this.#git(bare, ["rev-parse", `${ref}^{tree}`]).trim();
+    const body = `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\n\n${message}\n`;
+    const commit = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], { cwd: bare, env: this.#env as NodeJS.ProcessEnv, input: body, encoding: "utf8" }).trim();
+    this.#git(bare, ["update-ref", ref, commit, parent]);
+    return commit;
+  }
+
   /** Every ref of `owner/name` with its object id, sorted by name. */
   refs(name: string): RefList {
     const out = this.#git(this.#repoDir(name), ["for-each-ref", "--format=%(objectname) %(refname)"]);
@@ -136,10 +158,61 @@ export class GitHttpServer {
       });
   }
 
+  /**
+   * Listen for API requests too: the compare API answered here, anything
+   * else passed to `fallback` (the API stub's origin). Returns the origin.
+   */
+  async startApi(fallback: string): Promise<string> {
+    const api = createServer((request, response) => {
+      if (!this.#compare(request, response)) passOn(request, response, fallback);
+    });
+    await new Promise<void>((resolve, reject) => {
+      api.once("error", reject);
+      api.listen(0, "127.0.0.1", resolve);
+    });
+    this.#api = api;
+    return `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+  }
+
   async close(): Promise<void> {
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    for (const server of [this.#server, this.#api]) {
+      if (!server) continue;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
     rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** GitHub's compare API for a repository held here; false when `request` is not one. */
+  #compare(request: IncomingMessage, response: ServerResponse): boolean {
+    const url = new URL(request.url ?? "/", "http://api.invalid");
+    const match = /^\/repos\/([^/]+)\/([^/]+)\/compare\/([0-9a-f]{40,64})\.\.\.([0-9a-f]{40,64})$/.exec(url.pathname);
+    if (!match || request.method !== "GET") return false;
+    request.resume();
+    const [, owner, name, base, head] = match;
+    const token = this.#apiTokenOf(request.headers.authorization);
+    const answer = (status: number, value: Record<string, unknown>) => {
+      this.compareCalls.push({ path: `${url.pathname}${url.search}`, token, status, answer: typeof value.status === "string" ? value.status : null });
+      response.writeHead(status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(value));
+    };
+    if (token !== "read" && token !== "write") {
+      answer(401, { message: "Bad credentials" });
+      return true;
+    }
+    const cwd = this.#repoDir(`${owner}/${name}`);
+    const isAncestor = (a: string, b: string) =>
+      new Promise<number | null>((resolve) => {
+        execFile("git", ["merge-base", "--is-ancestor", a, b], { cwd, env: this.#env as NodeJS.ProcessEnv }, (error) => {
+          resolve(error ? (typeof error.code === "number" ? error.code : null) : 0);
+        });
+      });
+    void Promise.all([isAncestor(base!, head!), isAncestor(head!, base!)]).then(([forward, backward]) => {
+      // merge-base says 0 (yes) or 1 (no); anything else is a commit the repository does not hold.
+      if ((forward !== 0 && forward !== 1) || (backward !== 0 && backward !== 1)) return answer(404, { message: "Not Found" });
+      const status = forward === 0 && backward === 0 ? "identical" : forward === 0 ? "ahead" : backward === 0 ? "behind" : "diverged";
+      answer(200, { status, base_commit: { sha: base }, commits: [], files: [] });
+    });
+    return true;
   }
 
   #repoDir(name: string): string {
@@ -156,6 +229,15 @@ export class GitHttpServer {
     if (!match) return "unknown";
     const [user, password] = Buffer.from(match[1]!, "base64").toString("utf8").split(/:(.*)/s);
     if (user !== "x-access-token") return "unknown";
+    if (password === this.#options.writeToken) return "write";
+    if (password === this.#options.readToken) return "read";
+    return "unknown";
+  }
+
+  /** The API's own spelling: `token <t>` or `Bearer <t>`. */
+  #apiTokenOf(header: string | undefined): TokenKind {
+    if (!header) return "none";
+    const password = /^(?:token|bearer)\s+(\S+)$/i.exec(header)?.[1];
     if (password === this.#options.writeToken) return "write";
     if (password === this.#options.readToken) return "read";
     return "unknown";
@@ -245,6 +327,20 @@ export class GitHttpServer {
       if (!response.writableFinished && child.exitCode === null) child.kill();
     });
   }
+}
+
+/** `request` sent on to `origin` as it came, and its answer back. */
+function passOn(request: IncomingMessage, response: ServerResponse, origin: string): void {
+  const target = new URL(request.url ?? "/", origin);
+  const onward = httpRequest(target, { method: request.method, headers: { ...request.headers, host: target.host } }, (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(response);
+  });
+  onward.once("error", (error) => {
+    if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" }).end(`${error.message}\n`);
+    else response.destroy();
+  });
+  request.pipe(onward);
 }
 
 /** GitHub serves `owner/name` and `owner/name.git` alike; http-backend needs the directory's name. */

@@ -4,7 +4,11 @@
  * GitHub only through the gateway (test/support/egress-proxy.ts, as
  * `http_proxy`), in front of a real smart-HTTP git server
  * (git-http-backend, test/support/git-http-server.ts) and a recording API
- * stub (test/support/github-api-stub.ts).
+ * stub (test/support/github-api-stub.ts). GitHub's compare API, which the
+ * gateway asks before a push moves the run's branch past what the pack
+ * shows, is answered by the git server from its repository with `git
+ * merge-base --is-ancestor` and recorded (`compareCalls`): a model of
+ * GitHub's answers, not GitHub.
  *
  * The sandbox holds no credential: a temp HOME with no credential helper,
  * and `GH_TOKEN` a placeholder the servers do not know. The run may push
@@ -95,8 +99,11 @@ async function startWorld(pushBranch: string | null = PUSH_BRANCH): Promise<Worl
     const api = await GitHubApiStub.start();
     started.push(api);
     git.createRepo(REPO);
+    // GitHub's compare API, which the gateway asks before a push moves the run's branch past the pack, is answered by the
+    // git server from the repository it holds (git merge-base --is-ancestor); every other API request reaches the stub.
+    const apiOrigin = await git.startApi(api.origin);
     const grant = grantFor({ submissionId: "submission-1", repo: REPO, pushBranch, readToken, writeToken });
-    const proxy = await EgressProxy.start({ gitOrigin: git.origin, apiOrigin: api.origin, grant });
+    const proxy = await EgressProxy.start({ gitOrigin: git.origin, apiOrigin, grant });
     started.push(proxy);
 
     const home = join(dir, "home");
@@ -219,16 +226,140 @@ describe.concurrent("the run's branch", { timeout: TEST_TIMEOUT_MS }, () => {
     expect(world.proxy.refusals).toEqual([]);
   });
 
-  test("a push past git's 1 MiB post buffer, which git probes for first, lands", async ({ world, expect }) => {
-    // Incompressible, so the pack is as large as the file.
-    writeFileSync(join(world.clone, "large.bin"), randomBytes(LARGE_PUSH_BYTES));
-    const committed = await world.bash("git add large.bin && git commit -q -m large");
-    expect(committed.code, committed.output).toBe(0);
-    const head = await world.head();
-    const pushed = await world.gitIn("push", "origin", `HEAD:${PUSH_BRANCH}`);
-    expect(pushed.code, pushed.output).toBe(0);
-    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(head);
+  test("a push past git's 1 MiB post buffer, which git probes for first, lands: created, then moved forward", async ({ world, expect }) => {
+    for (const name of ["large.bin", "larger.bin"]) {
+      // Incompressible, so the pack is as large as the file.
+      writeFileSync(join(world.clone, name), randomBytes(LARGE_PUSH_BYTES));
+      const committed = await world.bash(`git add ${name} && git commit -q -m ${name}`);
+      expect(committed.code, committed.output).toBe(0);
+      const head = await world.head();
+      const pushed = await world.gitIn("push", "origin", `HEAD:${PUSH_BRANCH}`);
+      expect(pushed.code, pushed.output).toBe(0);
+      expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(head);
+    }
+    // The second push was checked in its pack (the commit before the blob) and sent on whole.
+    expect(world.git.compareCalls).toEqual([]);
     expect(world.proxy.refusals).toEqual([]);
+  });
+});
+
+const NOT_FAST_FORWARD = `push refused: not a fast-forward of ${PUSH_BRANCH} (the gateway refuses force pushes; fetch, merge or rebase onto what GitHub has, and push again)`;
+
+describe.concurrent("the run's branch moves only forward: a force push is refused, whatever git is told", { timeout: TEST_TIMEOUT_MS }, () => {
+  /** Push HEAD to the run's branch (creating it), and return what the server then holds. */
+  const pushed = async (world: World): Promise<string> => {
+    const created = await world.gitIn("push", "-q", "origin", `HEAD:${PUSH_BRANCH}`);
+    if (created.code !== 0) throw new Error(created.output);
+    return world.refOf(`refs/heads/${PUSH_BRANCH}`)!;
+  };
+
+  const expectForceRefused = (world: World, output: string, before: string, reason: string | RegExp) => {
+    expect(output).toContain(`! [remote rejected] HEAD -> ${PUSH_BRANCH} (`);
+    if (typeof reason === "string") expect(output).toContain(reason);
+    else expect(output).toMatch(reason);
+    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(before);
+    expect(world.proxy.refusals).toHaveLength(1);
+    expect(world.proxy.refusals[0]).toMatchObject({ submissionId: "submission-1", host: "github.localhost", method: "POST" });
+    expect(world.proxy.refusals[0]!.reason).toMatch(reason);
+  };
+
+  test("a fast-forward lands, decided from the pushed commits alone", async ({ world, expect }) => {
+    const before = await pushed(world);
+    await world.gitIn("commit", "-q", "--allow-empty", "-m", "next");
+    const after = await pushed(world);
+    expect(after).not.toBe(before);
+    expect(await world.head()).toBe(after);
+    expect(world.git.compareCalls).toEqual([]);
+    expect(world.proxy.refusals).toEqual([]);
+  });
+
+  test("git push --force of an amended commit is refused; GitHub was asked about its parent, with the write token", async ({ world, expect }) => {
+    const before = await pushed(world);
+    const amended = await world.gitIn("commit", "-q", "--amend", "--allow-empty", "-m", "rewritten");
+    expect(amended.code, amended.output).toBe(0);
+    const forced = await world.gitIn("push", "--force", "origin", `HEAD:${PUSH_BRANCH}`);
+    expect(forced.code, forced.output).not.toBe(0);
+    expectForceRefused(world, forced.output, before, NOT_FAST_FORWARD);
+    const parent = world.refOf("refs/heads/main")!;
+    expect(world.git.compareCalls).toEqual([{ path: `/repos/${REPO}/compare/${before}...${parent}?per_page=1`, token: "write", status: 200, answer: "behind" }]);
+  });
+
+  test("a rebase onto another branch, pushed with +, is refused", async ({ world, expect }) => {
+    const before = await pushed(world);
+    const rebased = await world.bash("git rebase -q origin/dev");
+    expect(rebased.code, rebased.output).toBe(0);
+    const forced = await world.gitIn("push", "origin", `+HEAD:${PUSH_BRANCH}`);
+    expect(forced.code, forced.output).not.toBe(0);
+    expectForceRefused(world, forced.output, before, NOT_FAST_FORWARD);
+    expect(world.git.compareCalls.map((call) => call.answer)).toEqual(["diverged"]);
+  });
+
+  test("moving the branch back to a commit GitHub has (reset, then --force) is refused", async ({ world, expect }) => {
+    const before = await pushed(world);
+    const forced = await world.gitIn("push", "--force", "origin", `HEAD~1:${PUSH_BRANCH}`);
+    expect(forced.code, forced.output).not.toBe(0);
+    expect(forced.output).toContain(`! [remote rejected] HEAD~1 -> ${PUSH_BRANCH} (${NOT_FAST_FORWARD})`);
+    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(before);
+    expect(world.proxy.refusals.map((refusal) => refusal.reason)).toEqual([NOT_FAST_FORWARD]);
+    expect(world.git.compareCalls.map((call) => call.answer)).toEqual(["behind"]);
+  });
+
+  test("a merge of the default branch, moved on meanwhile, into the run's branch lands: the merge's parents lead to the old tip", async ({ world, expect }) => {
+    const before = await pushed(world);
+    const moved = world.git.commitOn(REPO, "main", "main moves on while the run works");
+    const merged = await world.bash("git fetch -q origin && git merge -q --no-edit origin/main");
+    expect(merged.code, merged.output).toBe(0);
+    const head = await world.head();
+    expect((await world.gitIn("rev-parse", "HEAD^1", "HEAD^2")).output.trim().split("\n")).toEqual([before, moved]);
+    const again = await world.gitIn("push", "origin", `HEAD:${PUSH_BRANCH}`);
+    expect(again.code, again.output).toBe(0);
+    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(head);
+    // The walk left the pack at main's new commit too, but met the old tip first: GitHub was not asked.
+    expect(world.git.compareCalls).toEqual([]);
+    expect(world.proxy.refusals).toEqual([]);
+  });
+
+  test("moving the branch forward to a commit GitHub already has (an empty pack) lands on GitHub's word", async ({ world, expect }) => {
+    const created = await world.gitIn("push", "-q", "origin", `origin/main:refs/heads/${PUSH_BRANCH}`);
+    expect(created.code, created.output).toBe(0);
+    const dev = world.refOf("refs/heads/dev")!;
+    const moved = await world.gitIn("push", "origin", `origin/dev:refs/heads/${PUSH_BRANCH}`);
+    expect(moved.code, moved.output).toBe(0);
+    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(dev);
+    expect(world.git.compareCalls).toEqual([expect.objectContaining({ token: "write", status: 200, answer: "ahead" })]);
+    expect(world.proxy.refusals).toEqual([]);
+  });
+
+  test("a hand-made push naming an older tip as `old` passes the gateway's walk, and git's receive-pack refuses it: the ref is not at that tip", async ({ world, expect }) => {
+    const tip = await pushed(world);
+    const older = world.refOf("refs/heads/main")!;
+    // A commit on the older tip, beside the branch's tip: a fast-forward of `older`, not of the branch.
+    const side = (await world.bash(`git commit-tree -p ${older} -m beside ${older}^{tree}`)).output.trim();
+    const pack = await new Promise<Buffer>((resolve, reject) => {
+      const child = execFile("git", ["pack-objects", "--revs", "--stdout", "-q"], { cwd: world.clone, env: world.env as NodeJS.ProcessEnv, encoding: "buffer" }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      child.stdin!.end(`${side}\n^${older}\n`);
+    });
+    const command = `${older} ${side} refs/heads/${PUSH_BRANCH}\0report-status`;
+    const body = Buffer.concat([Buffer.from(`${(command.length + 4).toString(16).padStart(4, "0")}${command}0000`), pack]);
+    writeFileSync(join(world.dir, "push.bin"), body);
+    const sent = await world.bash(
+      `curl -s --data-binary @${join(world.dir, "push.bin")} -H "content-type: application/x-git-receive-pack-request" "http://github.localhost/${REPO}.git/git-receive-pack"`
+    );
+    // receive-pack's own report: the update was not made, because the branch is not at `older`.
+    expect(sent.output).toContain("unpack ok");
+    expect(sent.output).toMatch(new RegExp(`ng refs/heads/${PUSH_BRANCH.replace("/", "\\/")} `));
+    expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBe(tip);
+    expect(world.proxy.refusals).toEqual([]);
+    expect(world.git.compareCalls).toEqual([]);
+  });
+
+  test.for(["POST", "PUT"])("the push's ref advertisement sent a %s is refused, and git's server never sees it", async (method, { world, expect }) => {
+    const served = world.git.requests.length;
+    const sent = await world.bash(`curl -s -i -X ${method} --data-binary 0000 "http://github.localhost/${REPO}.git/info/refs?service=git-receive-pack"`);
+    expect(sent.output).toMatch(/^HTTP\/1\.1 403/);
+    expect(sent.output).toContain(`git refused: the ref advertisement (info/refs) is read with GET or HEAD, not ${method}`);
+    expect(world.git.requests.slice(served)).toEqual([]);
+    expect(world.proxy.refusals).toEqual([expect.objectContaining({ method, host: "github.localhost" })]);
   });
 });
 

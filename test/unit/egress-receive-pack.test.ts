@@ -6,11 +6,12 @@
  * pkt-line is longer than 65520 bytes. Bodies arrive split at every
  * awkward place a network can split them.
  */
-import { concat } from "./bytes";
+import { concat, chunked } from "./bytes";
 import { describe, expect, it } from "vitest";
 import {
   MAX_COMMAND_SECTION_BYTES,
   isZeroId,
+  packStart,
   pushRefusal,
   readCommands,
   refusalReport,
@@ -46,16 +47,6 @@ function packTail(): Uint8Array {
 }
 
 /** `bytes` as a stream of `size`-byte chunks. */
-function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(at, at + size));
-      at += size;
-    }
-  });
-}
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -316,6 +307,40 @@ describe("readCommands", () => {
     if (!read.ok) return;
     await read.body.cancel("client went away");
     expect(cancelled).toBe("client went away");
+  });
+});
+
+describe("packStart", () => {
+  const pack = encoder.encode("PACK\0\0\0\x02\0\0\0\x00");
+
+  async function startOf(input: Uint8Array, chunk = 3) {
+    const read = await readCommands(chunked(input, chunk));
+    if (!read.ok) throw new Error(read.reason);
+    return { start: await packStart(read.source, read.end, read.capabilities), read };
+  }
+
+  it("is right after the command list's flush when the client sent no push options", async () => {
+    const head = push([update(`refs/heads/${BRANCH}`)], CAPS, new Uint8Array(0));
+    const { start } = await startOf(concat(head, pack));
+    expect(start).toBe(head.length);
+  });
+
+  it("is after the push options and their flush when the client asked for push-options", async () => {
+    const head = push([update(`refs/heads/${BRANCH}`)], `${CAPS} push-options`, new Uint8Array(0));
+    const options = concat(pkt("ci.skip\n"), pkt("merge_request.create\n"), FLUSH);
+    const { start, read } = await startOf(concat(head, options, pack), 1);
+    expect(start).toBe(head.length + options.length);
+    // What was read to find it is still replayed whole.
+    expect(await readAll(read.body)).toEqual(concat(head, options, pack));
+  });
+
+  it.each([
+    ["ended", new Uint8Array(0)],
+    ["ended", pkt("ci.skip\n")],
+    ["malformed", encoder.encode("zzzz")]
+  ])("is %s when the push options are cut short or not pkt-lines", async (answer, options) => {
+    const head = push([update(`refs/heads/${BRANCH}`)], `${CAPS} push-options`, new Uint8Array(0));
+    expect((await startOf(concat(head, options))).start).toBe(answer);
   });
 });
 
