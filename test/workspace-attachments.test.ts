@@ -10,8 +10,10 @@
  * - a non-image attachment is listed, and `fetch_attachment` writes it
  *   under /workspace/attachments; a URL the block does not list is refused
  *   without a request;
- * - the run's token goes to GitHub's API and the deployment's own host
- *   only (after a 404 there), never to camo or the user-content hosts;
+ * - an image fetch carries a credential only to an upload's own path on the
+ *   deployment's host (after a 404 there), and it is the run's read-only
+ *   token, never its write token; never to camo, the user-content hosts,
+ *   another link on the deployment's host or another repository's upload;
  * - the fallback (Anthropic) gets the same image as a base64 image block;
  * - a turn recovered after an eviction (a new isolate) fetches the image
  *   again, with the scripted model, which reads only the text.
@@ -37,6 +39,9 @@ const NUMBER = 31;
 /** The tests' GitHub is an Enterprise Server at github.test (TEST_GITHUB_API_URL): its web host is the deployment's own. */
 const OWN = "https://github.test";
 const UUID = "0f3a7c1e-2b4d-4e6f-8a9b-1c2d3e4f5a6b";
+const OTHER_UUID = "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a";
+/** The read-only token the test broker mints for `repo` (test/worker.ts TestTokenBroker). */
+const readOnlyToken = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
 
 /** A run on `repo#NUMBER` whose model (OpenAI through the gateway) answers with `replies`, one per request; what it was sent. */
 async function run(repo: string, replies: Array<() => Response>, anthropic: () => Response = () => providerError(500, "not the fallback")) {
@@ -177,7 +182,7 @@ describe("the issue's images and attachments", () => {
     expect(requests).toEqual([{ url: file, authorization: null }]);
   });
 
-  it("send the token to the deployment's own host only after it answered 404 without, and never follow a redirect with it", async () => {
+  it("send the read-only token to an upload on the deployment's own host only after it answered 404 without, and never follow a redirect with it", async () => {
     const repo = uniqueRepo();
     const requests: ImageHostRequest[] = [];
     const signed = `https://private-user-images.githubusercontent.com/9/55-${UUID}.png?jwt=signed`;
@@ -194,8 +199,51 @@ describe("the issue's images and attachments", () => {
     expect(imagesIn(recorded[0]!)).toHaveLength(1);
     expect(requests).toEqual([
       { url: `${OWN}/user-attachments/assets/${UUID}`, authorization: null },
-      { url: `${OWN}/user-attachments/assets/${UUID}`, authorization: `Bearer ${TOKEN}` },
+      { url: `${OWN}/user-attachments/assets/${UUID}`, authorization: `Bearer ${readOnlyToken(repo)}` },
       { url: signed, authorization: null }
+    ]);
+  });
+
+  it("send no token with an image elsewhere on the deployment's host or another repository's upload; the run's own repository upload gets the read-only one", async () => {
+    const repo = uniqueRepo();
+    const requests: ImageHostRequest[] = [];
+    const privateImage = ({ authorization }: ImageHostRequest) => (authorization ? new HttpResponse(PNG_BYTES, { headers: { "content-type": "image/png" } }) : new HttpResponse(null, { status: 404 }));
+    const own = `${OWN}/${repo}/assets/77/${UUID}`;
+    const raw = `${OWN}/${repo}/raw/main/shot.png`;
+    const other = `${OWN}/someone/else/assets/77/${OTHER_UUID}`;
+    server.use(...imageHostHandlers(requests, { [own]: privateImage, [raw]: privateImage, [other]: privateImage }));
+    github.setIssue(repo, NUMBER, { body: [`![own](${own})`, `![raw](${raw})`, `![other](${other})`].join("\n") });
+    const { recorded } = await run(repo, [() => openaiText("done")]);
+    expect(factsIn(recorded[0]!).attachments).toMatchObject([
+      { url: own, status: "shown", image: 1 },
+      { url: raw, status: "failed", note: expect.stringMatching(/^404/) },
+      { url: other, status: "failed", note: expect.stringMatching(/^404/) }
+    ]);
+    expect(requests).toEqual([
+      { url: own, authorization: null },
+      { url: own, authorization: `Bearer ${readOnlyToken(repo)}` },
+      { url: raw, authorization: null },
+      { url: other, authorization: null }
+    ]);
+    expect(requests.some((request) => request.authorization?.includes(TOKEN))).toBe(false);
+  });
+
+  it("fetch_attachment sends the read-only token, never the run's, to a private upload on the deployment's host", async () => {
+    const repo = uniqueRepo();
+    const requests: ImageHostRequest[] = [];
+    const file = `${OWN}/user-attachments/files/4243/private.log`;
+    const log = "a private log\n";
+    server.use(
+      ...imageHostHandlers(requests, {
+        [file]: ({ authorization }) => (authorization ? new HttpResponse(log, { headers: { "content-type": "text/plain" } }) : new HttpResponse(null, { status: 404 }))
+      })
+    );
+    github.setIssue(repo, NUMBER, { body: `The log: [private.log](${file})` });
+    const { recorded } = await run(repo, [() => openaiToolCall("fetch_attachment", { url: file }), () => openaiText("done")]);
+    expect(JSON.parse(toolOutput(recorded[1]!))).toEqual({ ok: true, path: "/workspace/attachments/1-private.log", bytes: log.length, mediaType: "text/plain" });
+    expect(requests).toEqual([
+      { url: file, authorization: null },
+      { url: file, authorization: `Bearer ${readOnlyToken(repo)}` }
     ]);
   });
 

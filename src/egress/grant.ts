@@ -6,7 +6,7 @@
  * next request. Where a fact is missing the grant is smaller: no turn, no
  * credential; no policy yet, no push. Pure.
  */
-import { allowList, parseAllowSetting, type AllowEntry } from "./allowlist";
+import { allowList, parseAllowSetting, type AllowEntry, type AllowRule } from "./allowlist";
 
 export type EgressGrant = {
   /** The turn the sandbox's requests belong to (refusals are recorded against it); absent: no run is going on. */
@@ -34,8 +34,8 @@ export type GrantFacts = {
   headRepo?: string;
   /** The prepared write policy's branch; undefined: no policy is known yet (read-only). */
   pushBranch?: string | null;
-  /** The repository's `network.allow`. */
-  repositoryAllow?: readonly string[];
+  /** The repository's `network.allow`, as the run's egress policy keeps it (hosts, and hosts with their methods). */
+  repositoryAllow?: readonly AllowRule[];
   readToken: string;
   writeToken: string;
   /** EGRESS and EGRESS_ALLOW. */

@@ -1,30 +1,27 @@
 /**
- * Fetching one image or attachment of an issue, in the Worker, for
- * src/run/prepare.ts (the images the model is shown) and `fetch_attachment`
- * (src/run/run-attachments.ts): only a URL on one of GitHub's own hosts
- * (src/run/attachment-links.ts `fetchSource`), over https, with a timeout
- * and a byte cap that stops reading as soon as it is passed.
- *
- * The run's token goes to one host only: the deployment's web host
- * (github.com, or the Enterprise host), and there only when GitHub has
- * answered the same request without it with a 404 (how GitHub answers an
- * attachment of a private repository to someone it does not know). Never
- * to camo, the user-content hosts or any redirect: a redirect is followed
- * by hand, at most MAX_REDIRECTS times, each hop checked against
- * `mayRedirectTo` and sent with no credential. It never throws: every
- * failure is a tagged result with a sentence for the block.
+ * Fetching one image or upload of an issue, in the Worker, for
+ * src/run/prepare.ts and `fetch_attachment` (src/run/run-attachments.ts):
+ * only from GitHub's hosts (attachment-links.ts `fetchSource`), https, a
+ * timeout, a byte cap. A credential goes only with an upload's own path on
+ * the deployment's web host (`credentialedUpload`), after a 404 without one,
+ * and it is the run's read-only token from `readToken`, never its write
+ * token; redirects are followed by hand (`mayRedirectTo`) with none. It
+ * never throws: a failure is a tagged result (docs/security.md).
  */
-import { fetchSource, mayRedirectTo } from "../run/attachment-links";
+import { credentialedUpload, fetchSource, mayRedirectTo } from "../run/attachment-links";
 import { readCapped } from "../shared/capped-body";
+import { parseGitHubApiUrl } from "../shared/github-urls";
 
 export const MAX_REDIRECTS = 3;
 export const ATTACHMENT_TIMEOUT_MS = 15_000;
 
 export type AttachmentFetchOptions = {
-  /** The deployment's web host (github-urls.ts `host`): the only host the token may be sent to. */
+  /** The deployment's web host (github-urls.ts `host`): the only host a credential may be sent to. */
   webHost: string;
-  /** The run's token, for the deployment's web host only; absent: none is sent anywhere. */
-  token?: string;
+  /** The run's repository, `owner/name`: its own `/<owner>/<repo>/assets|files/…` uploads may get the credential; absent: only `/user-attachments/…`. */
+  repo?: string;
+  /** A fresh read-only token for the run's repository, asked for only when an upload's path answered 404 without; absent (or ""): no credential anywhere. */
+  readToken?: () => Promise<string>;
   maxBytes: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -42,13 +39,14 @@ export async function fetchAttachment(raw: string, options: AttachmentFetchOptio
   const timeoutMs = options.timeoutMs ?? ATTACHMENT_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const doFetch = options.fetch ?? fetch;
+  const credentialed = options.readToken !== undefined && credentialedUpload(classified.url, options.webHost, options.repo ?? null);
   try {
     let url = classified.url;
-    let withToken = false;
+    let token = "";
     for (let hop = 0; ; ) {
       const headers: Record<string, string> = { "user-agent": "agent-think", accept: "*/*" };
-      // Only the deployment's own host, only on the first hop, only after it said 404 without.
-      if (withToken && options.token) headers.authorization = `Bearer ${options.token}`;
+      // Only an upload's path on the deployment's own host, only on the first hop, only after it said 404 without.
+      if (token) headers.authorization = `Bearer ${token}`;
       const response = await doFetch(url.href, { headers, redirect: "manual", signal });
       if (response.status >= 300 && response.status < 400 && response.headers.has("location")) {
         await response.body?.cancel();
@@ -56,13 +54,14 @@ export async function fetchAttachment(raw: string, options: AttachmentFetchOptio
         if (++hop > MAX_REDIRECTS) return { ok: false, reason: "refused", message: `more than ${MAX_REDIRECTS} redirects` };
         if (!mayRedirectTo(next, options.webHost)) return { ok: false, reason: "refused", message: `redirected to ${next.host}, not one of GitHub's hosts: not followed` };
         url = next;
-        withToken = false;
+        token = "";
         continue;
       }
-      if (response.status === 404 && !withToken && options.token && hop === 0 && classified.source === "github") {
+      if (response.status === 404 && !token && hop === 0 && credentialed) {
         await response.body?.cancel();
-        withToken = true;
-        continue;
+        token = await readTokenOf(options);
+        if (token) continue;
+        return { ok: false, reason: "not_found", message: "404: GitHub has no such file, or it is a private repository's and no read-only token could be had for it" };
       }
       if (response.status === 404 || response.status === 410) {
         await response.body?.cancel();
@@ -78,6 +77,38 @@ export async function fetchAttachment(raw: string, options: AttachmentFetchOptio
     if (signal.aborted) return { ok: false, reason: "timeout", message: `no answer within ${timeoutMs / 1000} s` };
     return { ok: false, reason: "network", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The read-only token, or "" when there is none to be had (the getter's failure is not the fetch's). */
+async function readTokenOf(options: AttachmentFetchOptions): Promise<string> {
+  try {
+    return (await options.readToken?.()) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** What src/run/issue-attachments.ts and src/run/run-attachments.ts fetch through. */
+export type AttachmentReader = {
+  /** The deployment's web host; null when it has none (then nothing is fetched). */
+  webHost: string | null;
+  fetchAttachment(url: string, maxBytes: number): Promise<FetchedAttachment>;
+};
+
+/**
+ * The run's attachment reader: GitHub's hosts of `apiUrl`'s deployment, and
+ * `readToken` (a fresh read-only token for `repo`, the run's repository)
+ * only as `fetchAttachment` allows it.
+ */
+export function createAttachmentReader(options: { apiUrl: string; repo: string; readToken: () => Promise<string>; fetch?: typeof fetch }): AttachmentReader {
+  const github = parseGitHubApiUrl(options.apiUrl);
+  return {
+    webHost: github.ok ? github.github.host : null,
+    async fetchAttachment(url, maxBytes) {
+      if (!github.ok) return { ok: false, reason: "refused", message: github.error };
+      return fetchAttachment(url, { webHost: github.github.host, repo: options.repo, readToken: options.readToken, maxBytes, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    }
+  };
 }
 
 /** The body, or `too_large` as soon as more than `maxBytes` arrive (a Content-Length above it is refused before reading). */

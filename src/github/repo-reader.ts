@@ -15,10 +15,10 @@
  * Markdown as written and the rendered `body_html`, whose images of a
  * private repository carry the signed addresses a program can fetch
  * (src/run/attachment-links.ts). `fetchAttachment` fetches one image or
- * upload with the run's token as src/github/attachment-fetch.ts allows it.
+ * upload with the run's read-only token as src/github/attachment-fetch.ts
+ * allows it (never the token the reader reads with).
  */
-import { parseGitHubApiUrl } from "../shared/github-urls";
-import { fetchAttachment, type FetchedAttachment } from "./attachment-fetch";
+import { createAttachmentReader, type FetchedAttachment } from "./attachment-fetch";
 import { callGitHub, GitHubCallError, octokitFor, ownerAndName, type GitHubClientOptions } from "./client";
 
 /** GitHub's largest page. */
@@ -59,11 +59,18 @@ export function latestItemsPage(total: number, wanted: number): { perPage: numbe
   return null;
 }
 
-export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">): RepoReader {
+export function createRepoReader(
+  options: Omit<GitHubClientOptions, "botLogin"> & { attachments?: { repo: string; readToken: () => Promise<string> } }
+): RepoReader {
   const octokit = octokitFor(options);
-  const github = parseGitHubApiUrl(options.baseUrl);
+  const attachments = createAttachmentReader({
+    apiUrl: options.baseUrl,
+    repo: options.attachments?.repo ?? "",
+    readToken: options.attachments?.readToken ?? (async () => ""),
+    ...(options.fetch ? { fetch: options.fetch } : {})
+  });
   return {
-    webHost: github.ok ? github.github.host : null,
+    webHost: attachments.webHost,
 
     async readFile(repo, path, ref, maxBytes) {
       const { owner, name } = ownerAndName(repo);
@@ -134,9 +141,6 @@ export function createRepoReader(options: Omit<GitHubClientOptions, "botLogin">)
         }));
     },
 
-    async fetchAttachment(url, maxBytes) {
-      if (!github.ok) return { ok: false, reason: "refused", message: github.error };
-      return fetchAttachment(url, { webHost: github.github.host, ...(options.token ? { token: options.token } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), maxBytes });
-    }
+    fetchAttachment: (url, maxBytes) => attachments.fetchAttachment(url, maxBytes)
   };
 }

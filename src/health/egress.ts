@@ -1,8 +1,9 @@
 /**
  * The sandbox network's line: how the egress gateway lets the sandbox out
  * beyond GitHub (src/egress/allowlist.ts). The allowlist is ok, with how
- * many hosts the operator added; an EGRESS_ALLOW entry that is no host, or
- * an EGRESS that is no mode, warns (the allowlist still holds); EGRESS=open
+ * many hosts the operator added; an EGRESS_ALLOW entry that is no host or
+ * names many owners' hosts (a public suffix, such as `*.github.io`), or an
+ * EGRESS that is no mode, warns (the allowlist still holds); EGRESS=open
  * warns and is marked unsafe, which the banner shows in red: the operator
  * opted out of the allowlist, and every run's sandbox may send what it
  * holds anywhere (GitHub's rules still hold). Pure.
@@ -43,7 +44,7 @@ export function egressHealth(env: { EGRESS?: string; EGRESS_ALLOW?: string }): H
       label: LABEL,
       status: "warn",
       detail: `EGRESS_ALLOW: ${allow.errors.slice(0, 3).join("; ")}${allow.errors.length > 3 ? ` (and ${allow.errors.length - 3} more)` : ""}; the other entries hold`,
-      fix: 'write EGRESS_ALLOW as host names or "*.domain", separated by commas or spaces'
+      fix: 'write EGRESS_ALLOW as host names, or "*." and a domain of one owner (not a public suffix such as *.github.io or *.co.uk: list the exact host), separated by commas or spaces'
     };
   }
   const added = allow.entries.length === 0 ? "no hosts from EGRESS_ALLOW" : `EGRESS_ALLOW's ${allow.entries.length} (${allow.entries.slice(0, 5).join(", ")}${allow.entries.length > 5 ? ", …" : ""})`;

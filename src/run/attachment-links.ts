@@ -17,10 +17,10 @@
  * deployment's web host (github.com, or the Enterprise host), github.com's
  * `/user-attachments/`, camo and the user-images hosts. Every other link is
  * listed, never fetched: the Worker never fetches a URL an attacker picked
- * on a host they run. Which of these hosts may see the run's token is the
- * fetcher's rule (src/github/attachment-fetch.ts): the deployment's web
- * host only. The magic numbers of the four image formats both providers
- * take decide what an image is (`sniffImage`), never the name. Pure.
+ * on a host they run. A credential goes only with an upload's own path on
+ * the deployment's web host (`credentialedUpload`; when: the fetcher's rule,
+ * src/github/attachment-fetch.ts). The magic numbers of the four image
+ * formats both providers take decide what an image is (`sniffImage`). Pure.
  */
 
 export type AttachmentKind = "image" | "file";
@@ -124,6 +124,30 @@ export function fetchSource(raw: string, webHost: string): Classified {
   if (host === CAMO_HOST) return { ok: true, source: "camo", url };
   if (USER_CONTENT_HOSTS.has(host)) return { ok: true, source: "user-content", url };
   return { ok: false, reason: `on ${host}, not one of GitHub's hosts: listed, never fetched` };
+}
+
+/** An upload's own path segment after its id: a file name, never a way to another path (`..`, an encoded slash). */
+const UPLOAD_NAME = /^(?!\.\.?$)(?!.*%(?:2f|5c))[^/]+$/i;
+const UUID_EXACT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UPLOAD_PATH = /^\/(?:user-attachments|([^/]+)\/([^/]+))\/(assets|files)\/(?:(\d+)\/)?([^/]+)$/;
+
+/**
+ * Whether `url` is an upload GitHub keeps on the deployment's web host, the
+ * one kind of URL a credential may go with: `/user-attachments/assets/<uuid>`,
+ * `/user-attachments/files/<id>/<name>`, or the run's repository's own
+ * `/<owner>/<repo>/assets/<id>/<uuid>` and `/<owner>/<repo>/files/<id>/<name>`;
+ * https, no query, no user name or port. `repo` is the run's `owner/name`
+ * (null: only `/user-attachments/`).
+ */
+export function credentialedUpload(url: URL, webHost: string, repo: string | null): boolean {
+  if (url.protocol !== "https:" || url.username || url.password || url.port !== "" || url.search !== "") return false;
+  if (url.host !== webHost.toLowerCase()) return false;
+  const match = UPLOAD_PATH.exec(url.pathname);
+  if (!match) return false;
+  const [, owner, name, kind, id, last = ""] = match;
+  if (owner !== undefined && (repo === null || `${owner}/${name}`.toLowerCase() !== repo.toLowerCase())) return false;
+  if (kind === "assets") return (owner === undefined ? id === undefined : id !== undefined) && UUID_EXACT.test(last);
+  return id !== undefined && UPLOAD_NAME.test(last);
 }
 
 /**

@@ -28,7 +28,7 @@
  * a recovered turn says the image could not be fetched again.
  * Pure apart from the reader it is given.
  */
-import type { FetchedAttachment } from "../github/attachment-fetch";
+import type { AttachmentReader } from "../github/attachment-fetch";
 import { fetchSource, findLinks, MAX_LINK_URL_CHARS, signedImageUrls, sniffImage, uploadUuid, type AttachmentKind, type ImageMediaType } from "./attachment-links";
 import { revealHidden } from "./reveal";
 
@@ -75,11 +75,8 @@ export type ShownImage = { index: number; mediaType: ImageMediaType; bytes: Uint
 /** A text people wrote, with GitHub's rendering of it when there is one. */
 export type WrittenText = { where: string; text: string; html?: string };
 
-export type AttachmentReader = {
-  /** The deployment's web host; null when it has none (then nothing is fetched). */
-  webHost: string | null;
-  fetchAttachment(url: string, maxBytes: number): Promise<FetchedAttachment>;
-};
+/** What the images are fetched through: src/github/attachment-fetch.ts's rules, a read-only token only on an upload's path. */
+export type { AttachmentReader };
 
 export type Gathered = { facts: AttachmentFact[]; kept: KeptAttachment[]; images: ShownImage[] };
 

@@ -14,7 +14,8 @@
  *   network:
  *     allow:                  # hosts the sandbox may reach beyond the defaults
  *       - api.example.com     # (src/egress/allowlist.ts), any method
- *       - "*.example.org"     # its subdomains, not example.org itself
+ *       - "*.example.org"     # its subdomains (not example.org; never *.github.io-like suffixes)
+ *       - { host: files.example.net, methods: [GET, HEAD] }  # these methods only
  *   progress: true            # the live progress comment on the issue (default true)
  *   model: gpt-5.5            # one of the operator's MODELS_ALLOWED (default: theirs)
  *   reporters: reproduce      # the issue's author may ask for a reproduction without write access (default: off)
@@ -32,7 +33,7 @@
  */
 import { parse, YAMLParseError } from "yaml";
 import { z } from "zod";
-import { checkHostPattern, MAX_ALLOW_ENTRIES } from "../egress/allowlist";
+import { ALLOW_METHODS, hostPatternProblem, MAX_ALLOW_ENTRIES, type AllowMethod, type AllowRule } from "../egress/allowlist";
 
 export const REPO_CONFIG_PATH = ".github/agent-think.yml";
 export const REPO_CONFIG_VERSION = 1;
@@ -63,9 +64,41 @@ const command = z.union(
 const hostPattern = z
   .string({ error: 'must be a host name, or "*." and a domain' })
   .superRefine((entry, ctx) => {
-    const problem = checkHostPattern(entry);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
+    const problem = hostPatternProblem(entry);
+    if (!problem) return;
+    const readOnly = problem.kind === "wide" ? " (to only read from it: { host: <the host>, methods: [GET, HEAD] })" : "";
+    ctx.addIssue({ code: "custom", message: `${problem.message}${readOnly}` });
   });
+
+const METHOD_NAMES = ALLOW_METHODS.join(", ");
+const method = z
+  .string({ error: `must be one of ${METHOD_NAMES}` })
+  .transform((name) => name.toUpperCase())
+  .pipe(z.enum(ALLOW_METHODS, { error: `must be one of ${METHOD_NAMES}` }));
+
+const methodEntry = z.strictObject(
+  {
+    host: hostPattern,
+    methods: z
+      .array(method, { error: "must be a list of methods, such as [GET, HEAD]" })
+      .min(1, "must name at least one method")
+      .transform((methods): AllowMethod[] => [...new Set(methods)])
+  },
+  { error: "must be a host name, or { host, methods }" }
+);
+
+/** One entry: a host (every method) or `{ host, methods }`, each judged by its own shape so every error names its field. */
+const allowEntry = z.unknown().transform((value, ctx): AllowRule => {
+  const schema = typeof value === "string" ? hostPattern : value !== null && typeof value === "object" && !Array.isArray(value) ? methodEntry : null;
+  if (!schema) {
+    ctx.addIssue({ code: "custom", message: "must be a host name, or { host, methods }" });
+    return z.NEVER;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue } as Parameters<typeof ctx.addIssue>[0]);
+  return z.NEVER;
+});
 
 export const DEFAULT_TRIGGER_INSTRUCTION = "reproduce this issue";
 export const DEFAULT_TRIGGER_LABEL = "agent-think";
@@ -101,7 +134,7 @@ const configSchema = z.strictObject({
   network: z
     .strictObject({
       allow: z
-        .array(hostPattern, { error: "must be a list of host names" })
+        .array(allowEntry, { error: "must be a list of host names" })
         .max(MAX_ALLOW_ENTRIES, `must have at most ${MAX_ALLOW_ENTRIES} hosts`)
         .default([])
     })
@@ -139,7 +172,8 @@ export type TriggerConfig = { assign: string | null; label: { name: string; inst
 export type RepoConfig = {
   version: 1;
   setup: { backend: "container" | "shell"; commands: SetupCommand[] };
-  network: { allow: string[] };
+  /** Hosts beyond the defaults (src/egress/allowlist.ts): a host allows every method, `{ host, methods }` only those. */
+  network: { allow: AllowRule[] };
   /** The live progress comment (docs/reporting.md); on unless the file says `progress: false`. */
   progress: boolean;
   /** The model the repository asks for; the operator's MODELS_ALLOWED decides whether it may have it. */

@@ -7,13 +7,13 @@
  * Worker may fetch (what prepare.ts kept: an image or upload on GitHub's
  * hosts) is accepted; any other URL, a link to another host the block
  * listed included, is refused without a request. The fetch is
- * src/github/attachment-fetch.ts's (the token only to the deployment's web
- * host, redirects checked, at most MAX_ATTACHMENT_BYTES, a timeout), so the
- * sandbox's own network stays as the egress gateway keeps it. Failures are
- * results for the model, never exceptions. ThinkAgent wires it.
+ * src/github/attachment-fetch.ts's (a read-only token, only on an upload's
+ * path on the deployment's web host; redirects checked; at most
+ * MAX_ATTACHMENT_BYTES; a timeout), so the sandbox's own network stays as
+ * the egress gateway keeps it. Failures are results for the model, never
+ * exceptions. ThinkAgent wires it.
  */
-import type { RepoReader } from "../github/repo-reader";
-import { formatBytes } from "../github/attachment-fetch";
+import { formatBytes, type AttachmentReader } from "../github/attachment-fetch";
 import { attachmentFileName, sniffImage } from "./attachment-links";
 import { MAX_ATTACHMENT_BYTES, shownUrl } from "./issue-attachments";
 import type { Prepared } from "./prepare";
@@ -28,7 +28,8 @@ export type RunAttachmentsDeps = {
   turn: () => Promise<{ submissionId: string } | null>;
   /** What was kept of the submission's preparation (prepare.ts `keptPreparation`). */
   prepared: (submissionId: string) => Prepared | null;
-  reader: () => Promise<Pick<RepoReader, "fetchAttachment"> | null>;
+  /** The run's attachment reader (attachment-fetch.ts `createAttachmentReader`: the run's read-only token, never its write token); null: no GitHub. */
+  reader: () => Promise<Pick<AttachmentReader, "fetchAttachment"> | null>;
   fs: () => { mkdir(path: string, options?: { recursive?: boolean }): Promise<void>; writeFile(path: string, content: Uint8Array): Promise<void> };
 };
 

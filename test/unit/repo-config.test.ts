@@ -36,6 +36,19 @@ describe("a valid .github/agent-think.yml", () => {
     expect(parseRepoConfig("version: 1\nnetwork: {}\n")).toMatchObject({ ok: true, config: { network: { allow: [] } } });
   });
 
+  it("reads an entry that names its methods, upper-cased and each once, next to plain hosts", () => {
+    const parsed = parseRepoConfig(
+      ["version: 1", "network:", "  allow:", "    - api.example.com", "    - { host: proxy.golang.org, methods: [GET, head, GET] }", "    - host: '*.example.org'", "      methods: [POST]"].join("\n")
+    );
+    expect(parsed.ok && parsed.config.network).toEqual({
+      allow: ["api.example.com", { host: "proxy.golang.org", methods: ["GET", "HEAD"] }, { host: "*.example.org", methods: ["POST"] }]
+    });
+  });
+
+  it("accepts a wildcard over a registrable domain the list splits among customers: it reaches none of their hosts (egress-allowlist.test.ts)", () => {
+    expect(parseRepoConfig("version: 1\nnetwork:\n  allow: ['*.amazonaws.com']\n")).toMatchObject({ ok: true, config: { network: { allow: ["*.amazonaws.com"] } } });
+  });
+
   it("defaults to the container backend and ten minutes, and may have no setup at all", () => {
     const parsed = parseRepoConfig("version: 1\nsetup:\n  backend: shell\n  commands: [ls]\n");
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
@@ -72,6 +85,14 @@ describe("an invalid .github/agent-think.yml", () => {
     ["a misspelt field", "version: 1\nsetup:\n  timout: 5\n  commands: [ls]\n", /^setup\.timout: is not a field this version knows/],
     ["a host with a path", "version: 1\nnetwork:\n  allow: [https://api.example.com/x]\n", /^network\.allow\[0\]: "https:\/\/api\.example\.com\/x" is not a host name/],
     ["a wildcard over a top-level domain", "version: 1\nnetwork:\n  allow: ['*.com']\n", /^network\.allow\[0\]: .*too wide/],
+    ["an entry that is a number", "version: 1\nnetwork:\n  allow: [42]\n", /^network\.allow\[0\]: must be a host name, or \{ host, methods \}$/],
+    ["an entry that is a list", "version: 1\nnetwork:\n  allow: [[GET, a.example]]\n", /^network\.allow\[0\]: must be a host name, or \{ host, methods \}$/],
+    ["a method entry with an extra field", "version: 1\nnetwork:\n  allow:\n    - { host: a.example, methods: [GET], paths: [/x] }\n", /^network\.allow\[0\]\.paths: is not a field this version knows/],
+    ["a method nobody has", "version: 1\nnetwork:\n  allow:\n    - { host: a.example, methods: [GET, FETCH] }\n", /^network\.allow\[0\]\.methods\[1\]: must be one of GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE$/],
+    ["no methods", "version: 1\nnetwork:\n  allow:\n    - { host: a.example, methods: [] }\n", /^network\.allow\[0\]\.methods: must name at least one method$/],
+    ["methods as one string", "version: 1\nnetwork:\n  allow:\n    - { host: a.example, methods: GET }\n", /^network\.allow\[0\]\.methods: must be a list of methods, such as \[GET, HEAD\]$/],
+    ["a method entry without its host", "version: 1\nnetwork:\n  allow:\n    - { methods: [GET] }\n", /^network\.allow\[0\]\.host: must be a host name/],
+    ["a method entry's host with a path", "version: 1\nnetwork:\n  allow:\n    - { host: a.example/x, methods: [GET] }\n", /^network\.allow\[0\]\.host: "a\.example\/x" is not a host name/],
     ["hosts as one string", "version: 1\nnetwork:\n  allow: api.example.com\n", /^network\.allow: must be a list of host names/],
     ["a misspelt network field", "version: 1\nnetwork:\n  allowed: [a.example]\n", /^network\.allowed: is not a field/],
     ["an unknown top-level field", "version: 1\nsteps: [ls]\n", /^steps: is not a field/],
@@ -99,6 +120,41 @@ describe("an invalid .github/agent-think.yml", () => {
     const errors = errorsOf(text);
     expect(errors.length).toBeGreaterThan(0);
     expect(errors[0]).toMatch(expected);
+  });
+
+  it.each([
+    ["*.com", "com"],
+    ["*.co.uk", "co.uk"],
+    ["*.github.io", "github.io"],
+    ["*.s3.amazonaws.com", "s3.amazonaws.com"],
+    ["*.workers.dev", "workers.dev"],
+    ["*.herokuapp.com", "herokuapp.com"]
+  ])("refuses %s, saying why and what to write instead", (entry, suffix) => {
+    expect(errorsOf(`version: 1\nnetwork:\n  allow: ['${entry}']\n`)).toEqual([
+      `network.allow[0]: "${entry}" is too wide: ${suffix} is a public suffix (Public Suffix List): the hosts under it belong to different owners; name the exact host instead (to only read from it: { host: <the host>, methods: [GET, HEAD] })`
+    ]);
+  });
+
+  it("refuses a public suffix as an exact host, and a wide wildcard in a method entry too", () => {
+    expect(errorsOf("version: 1\nnetwork:\n  allow: [github.io]\n")).toEqual([
+      'network.allow[0]: "github.io" is not one owner\'s host: github.io is a public suffix (Public Suffix List): the hosts under it belong to different owners; name the exact host under it instead (to only read from it: { host: <the host>, methods: [GET, HEAD] })'
+    ]);
+    expect(errorsOf("version: 1\nnetwork:\n  allow:\n    - { host: '*.github.io', methods: [GET] }\n")[0]).toMatch(/^network\.allow\[0\]\.host: "\*\.github\.io" is too wide: github\.io is a public suffix/);
+  });
+
+  it("names a misspelt field of a method entry, and the field it then lacks", () => {
+    expect(errorsOf("version: 1\nnetwork:\n  allow:\n    - { host: a.example, method: [GET] }\n")).toEqual([
+      "network.allow[0].methods: must be a list of methods, such as [GET, HEAD]",
+      "network.allow[0].method: is not a field this version knows"
+    ]);
+  });
+
+  it("names every bad entry of the list", () => {
+    expect(errorsOf("version: 1\nnetwork:\n  allow: [ok.example, '*.co.uk', { host: b.example, methods: [TRACE] }, 7]\n").map((error) => error.split(":")[0])).toEqual([
+      "network.allow[1]",
+      "network.allow[2].methods[0]",
+      "network.allow[3]"
+    ]);
   });
 
   it("is refused whole when it is larger than the limit", () => {
