@@ -100,6 +100,11 @@ export function parseEnvelope(text: string): RunEnvelope | null {
 // What each kind means, for the model: the kind names alone are our jargon.
 // A Record, so a new kind cannot reach the prompt unexplained.
 const REMOVED_IN_WORDS: Record<Removed, string> = {
+  "link-definitions": "markdown link reference definitions ([label]: url \"title\"), which GitHub never displays",
+  "unused-footnotes": "footnote definitions nothing refers to, which GitHub does not display",
+  "html-declarations": "HTML declarations, processing instructions and CDATA sections, which GitHub drops like comments",
+  "hidden-elements": "the contents of video elements, which GitHub drops, and of rp elements, which browsers never display",
+  "hidden-attributes": "HTML attribute values no reader sees (any but title, alt and links, short layout values aside)",
   "html-comments": "HTML comments, which GitHub does not display",
   "unicode-tags": "invisible Unicode tag characters, which can spell out hidden instructions",
   "invisible-characters": "invisible formatting characters (zero-width, bidi-control and variation-selector characters)",

@@ -6,7 +6,9 @@
  *
  * Every text is what people wrote: each is revealed (src/run/reveal.ts:
  * hidden HTML comments, Unicode tag text and invisible characters made
- * visible, the envelope's tag neutralized) and the kinds found are listed in
+ * visible, the envelope's tag neutralized; in a body, a comment or a check's
+ * summary, which GitHub renders as markdown, also what the page never shows,
+ * such as link reference definitions) and the kinds found are listed in
  * `revealed`. Each is bounded, cut with a visible marker and flagged, so
  * the whole field stays under MAX_ISSUE_FACTS_CHARS of text.
  * It does not escape for the block: workspace-block.ts puts it inside the
@@ -18,6 +20,7 @@
  */
 import type { CommentRead, IssueRead } from "../github/repo-reader";
 import type { CiFailures } from "../shared/dispatch";
+import { parseBudget } from "./hidden-markdown";
 import { revealHidden } from "./reveal";
 import { REMOVED_KINDS, type Removed } from "./sanitize";
 
@@ -60,16 +63,17 @@ export type IssueFacts = {
 /** The field for `issue` and its latest `comments` (oldest first; only the last MAX_COMMENTS_SHOWN are kept). */
 export function issueFacts(issue: IssueRead, comments: CommentRead[]): IssueFacts {
   const kinds = new Set<Removed>();
-  const shown = (text: string, max: number) => {
+  const budget = parseBudget();
+  const shown = (text: string, max: number, markdown = false) => {
     const chars = [...text];
     // Only what could be shown is revealed: a 65,536-character body costs no more than a short one.
-    const revealed = revealHidden(chars.length > max ? chars.slice(0, max).join("") : text);
+    const revealed = revealHidden(chars.length > max ? chars.slice(0, max).join("") : text, { markdown, budget });
     for (const kind of revealed.kinds) kinds.add(kind);
     return cut(revealed.text, max, chars.length);
   };
-  const body = shown(issue.body, MAX_ISSUE_BODY_CHARS);
+  const body = shown(issue.body, MAX_ISSUE_BODY_CHARS, true);
   const latest = comments.slice(-MAX_COMMENTS_SHOWN).map((comment): IssueComment => {
-    const text = shown(comment.body, MAX_COMMENT_CHARS);
+    const text = shown(comment.body, MAX_COMMENT_CHARS, true);
     return { author: comment.author, createdAt: comment.createdAt, body: text.text, truncated: text.truncated };
   });
   const facts: Omit<IssueFacts, "revealed"> = {
@@ -122,10 +126,11 @@ export const CI_UNTRUSTED =
 /** The `ci` field for a CI follow-up's failures: names, conclusions, links, summaries and log excerpts, each revealed and bounded. */
 export function ciFacts(ci: CiFailures): CiFacts {
   const kinds = new Set<Removed>();
+  const budget = parseBudget();
   let truncated = false;
-  const shown = (text: string, max: number) => {
+  const shown = (text: string, max: number, markdown = false) => {
     const chars = [...text];
-    const revealed = revealHidden(chars.length > max ? chars.slice(0, max).join("") : text);
+    const revealed = revealHidden(chars.length > max ? chars.slice(0, max).join("") : text, { markdown, budget });
     for (const kind of revealed.kinds) kinds.add(kind);
     // An excerpt is the end of a log: when revealing lengthened it, its start is what is cut.
     const out = [...revealed.text];
@@ -139,7 +144,8 @@ export function ciFacts(ci: CiFailures): CiFacts {
       name: shown(failure.name, MAX_CI_FACT_NAME_CHARS),
       conclusion: failure.conclusion,
       ...(failure.url ? { url: failure.url } : {}),
-      ...(failure.summary ? { summary: shown(failure.summary, MAX_CI_FACT_SUMMARY_CHARS) } : {}),
+      // A check run's summary is markdown on GitHub's checks page; a log excerpt is shown as written.
+      ...(failure.summary ? { summary: shown(failure.summary, MAX_CI_FACT_SUMMARY_CHARS, true) } : {}),
       ...(failure.excerpt ? { excerpt: shown(failure.excerpt, MAX_CI_FACT_EXCERPT_CHARS) } : {})
     };
     return truncated ? { ...fact, truncated: true } : fact;

@@ -32,11 +32,12 @@ export function runMessage(
 ): UIMessage {
   // Commenter-controlled text is cleaned here, as it enters the prompt; the
   // run context keeps it as it was given.
-  const clean = (text: string) => {
-    const sanitized = sanitizeUserText(text);
+  // The instruction is markdown a person wrote (what GitHub does not display is removed too); a title, a ref or a diff hunk is not.
+  const clean = (text: string, markdown = false) => {
+    const sanitized = sanitizeUserText(text, { markdown });
     return { ...sanitized, text: redactSecrets(sanitized.text, [run.installationToken]) };
   };
-  const instruction = clean(run.instruction);
+  const instruction = clean(run.instruction, true);
   const title = run.issueTitle === undefined ? undefined : clean(run.issueTitle);
   const pull = run.pullRequest === undefined ? undefined : pullRequestBlock(run.pullRequest, run.repo, github.web, clean, botLogin);
   const removed = [...new Set([...instruction.removed, ...(title?.removed ?? []), ...(pull?.removed ?? [])])];

@@ -3,21 +3,42 @@
  * the issue title, later the issue body and comments), applied as it enters
  * the run envelope (`run-message.ts`). Removed: hidden HTML comments, the
  * Unicode tag block (which can spell whole sentences no one sees) and
- * invisible formatting characters. Neutralized: any spelling of the
- * envelope's own `<agent-think-run>` tag, ASCII or look-alike, so nothing in
- * the data reads as our markup. Each kind applied is listed in `removed`, so
- * the model (and a reader of the transcript) is told.
+ * invisible formatting characters; in markdown GitHub renders (`markdown:
+ * true`: the mention's instruction, a guidance file), also what the page
+ * never shows (hidden-markdown.ts: link reference definitions, footnotes
+ * nothing calls, HTML declarations, `<video>` and `<rp>` contents, hidden
+ * attributes), found first, in the text as GitHub reads it. Neutralized: any
+ * spelling of the envelope's own `<agent-think-run>` tag, ASCII or
+ * look-alike, so nothing in the data reads as our markup. Each kind applied
+ * is listed in `removed`, so the model (and a reader of the transcript) is
+ * told.
  *
  * It does not normalize the text: fullwidth or other compatibility
- * characters are kept as written unless they spell the tag. The text still
- * reaches the model only as data inside the envelope. Pure.
+ * characters are kept as written unless they spell the tag. A title, a
+ * branch name or a diff hunk is not markdown GitHub renders: it is cleaned
+ * without the markdown pass. The text still reaches the model only as data
+ * inside the envelope. Pure.
  */
+import { findHiddenMarkdown } from "./hidden-markdown";
 
 /** Every kind, in the order the passes run; `runEnvelopeSchema` accepts exactly these. */
-export const REMOVED_KINDS = ["html-comments", "unicode-tags", "invisible-characters", "lookalike-tags"] as const;
+export const REMOVED_KINDS = [
+  "link-definitions",
+  "unused-footnotes",
+  "html-declarations",
+  "hidden-elements",
+  "hidden-attributes",
+  "html-comments",
+  "unicode-tags",
+  "invisible-characters",
+  "lookalike-tags"
+] as const;
 export type Removed = (typeof REMOVED_KINDS)[number];
 
 export type Sanitized = { text: string; removed: Removed[] };
+
+/** `markdown`: the text is markdown GitHub renders, so what its page never shows is removed too. */
+export type SanitizeOptions = { markdown?: boolean };
 
 /** What replaces each bracket of a neutralized tag: visible, and no bracket to any reader. */
 export const TAG_BRACKET_REPLACEMENT = "\uFFFD";
@@ -37,9 +58,9 @@ export const UNICODE_TAGS = /[\u{E0000}-\u{E007F}]/gu;
 export const INVISIBLE =
   /[\u00AD\u034F\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFE00-\uFE0F\uFEFF\u{E0100}-\u{E01EF}]/gu;
 
-export function sanitizeUserText(text: string): Sanitized {
+export function sanitizeUserText(text: string, options: SanitizeOptions = {}): Sanitized {
   const removed: Removed[] = [];
-  let out = text;
+  let out = options.markdown ? withoutHiddenMarkdown(text, removed) : text;
   // Removal runs before the tag pass, so a comment or an invisible character
   // inside a tag's name cannot hide the tag from it.
   for (const [kind, pattern] of [
@@ -54,6 +75,22 @@ export function sanitizeUserText(text: string): Sanitized {
   const neutralized = neutralizeEnvelopeTags(out);
   if (neutralized !== out) removed.push("lookalike-tags");
   return { text: neutralized, removed };
+}
+
+/** `text` without the spans its rendered page never shows; their kinds are added to `removed`. */
+function withoutHiddenMarkdown(text: string, removed: Removed[]): string {
+  // An element holding only space hides nothing (reveal.ts does not flag it either).
+  const spans = findHiddenMarkdown(text).filter((span) => text.slice(span.start, span.end).trim() !== "");
+  if (spans.length === 0) return text;
+  const kinds = new Set<Removed>(spans.map((span) => span.kind));
+  removed.push(...REMOVED_KINDS.filter((kind) => kinds.has(kind)));
+  let out = "";
+  let cursor = 0;
+  for (const span of spans) {
+    out += text.slice(cursor, Math.max(cursor, span.start));
+    cursor = Math.max(cursor, span.end);
+  }
+  return out + text.slice(cursor);
 }
 
 // Characters a reader takes for the tag's punctuation though NFKC keeps them

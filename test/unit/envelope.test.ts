@@ -50,6 +50,12 @@ describe("the sanitized field and its sentence", () => {
     const sentence = text.slice(text.lastIndexOf("</agent-think-run>"));
     expect(sentence).toContain("invisible Unicode tag characters, which can spell out hidden instructions");
     expect(sentence).toContain(`look-alike characters, whose brackets were replaced with ${TAG_BRACKET_REPLACEMENT}`);
+    expect(sentence).toContain("link reference definitions");
+    expect(sentence).toContain("footnote definitions nothing refers to");
+    expect(sentence).toContain("processing instructions and CDATA sections");
+    expect(sentence).toContain("the contents of video elements");
+    expect(sentence).toContain("HTML attribute values no reader sees");
+    expect(sentence).not.toContain("undefined");
     expect(sentence.match(/agent-think-run>/g)).toHaveLength(1);
   });
 
