@@ -1,53 +1,34 @@
 /**
  * CommandCenterAgent (singleton `main`): the registry of every thread, the
- * metrics across them, the claim a continuation takes on a failed or stale
- * run, and the bounded state synced live to dashboards.
- *
- * A thin shell: the rules are in src/command-center/ (registry, metrics,
- * snapshot, broadcast) over a store in this object's SQLite; each RPC call
- * runs them inside one synchronous storage transaction, which is what makes
- * a claim atomic. Callers:
- *   ThinkAgent     record(event) and recordBatch(events), from its outbox
- *                  until acknowledged (command-center/report.ts)
- *   the service    snapshot(), claimForContinuation(), releaseClaim(),
- *                  monthlySpend() (MONTHLY_COST_BUDGET, command-center/monthly-budget.ts),
- *                  reporterSpendToday(repo) (REPORTER_DAILY_BUDGET, from cc_runs)
- *   dashboards     the state, over `/agents/command-center-agent/main`
- *                  (read-only connections: nothing a socket sends changes it)
- * It never blocks or fails a run: it only ever hears about one, and asks
- * about one: an active thread quiet for the stale window is reconciled with
- * its agent (`ThinkAgent.reconcileRun`) before it is called stale or
- * claimed for a continuation. See docs/command-center.md.
+ * metrics across them, continuation claims, the reporter tier's
+ * reservations, and the bounded state synced live to dashboards (read-only
+ * sockets). A thin shell: the rules are in src/command-center/ over stores
+ * in this object's SQLite, each RPC call inside one synchronous transaction
+ * (what makes a claim or a reservation atomic). Callers: the ThinkAgent
+ * (record, recordBatch), the service (snapshot, claims, monthlySpend,
+ * reserveReporterRun, releaseReporterRun), dashboards. It never blocks or
+ * fails a run. See docs/command-center.md.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { boundedState, nextStaleAt } from "./command-center/broadcast";
 import { EMPTY_METRICS, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./command-center/metrics";
 import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
-import { needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
+import { askWithin, needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
+import { GroupCommit } from "./command-center/group-commit";
 import { activityOf, snapshotPage, spendOf, threadDetail, type SpendMetrics } from "./command-center/snapshot";
 import { MonthlySpendLedger } from "./command-center/monthly-budget";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
-import {
-  COMMAND_CENTER_NAME,
-  commandCenterEventSchema,
-  gitHubContinuationSchema,
-  type GitHubContinuation,
-  MAX_RECENT_THREADS,
-  type ClaimResult,
-  type CommandCenterState,
-  type Metrics,
-  type RecordResult,
-  type Snapshot,
-  type SnapshotOptions,
-  type ThreadDetail
-} from "./shared/command-center";
+import { COMMAND_CENTER_NAME, commandCenterEventSchema, gitHubContinuationSchema, MAX_RECENT_THREADS } from "./shared/command-center";
+import type { ClaimResult, CommandCenterState, GitHubContinuation, Metrics, RecordResult, Snapshot, SnapshotOptions, ThreadDetail } from "./shared/command-center";
 import type { MonthlySpend } from "./shared/monthly-budget";
-import { dayOf } from "./shared/reporter-budget";
-import type { ReporterSpend } from "./command-center/reporter-budget";
+import type { ReporterEnv, ReporterSpend, ReserveInput, ReserveResult } from "./command-center/reporter-budget";
+import { ReporterReservations } from "./command-center/reporter-reservations";
+import type { CommandCenter } from "./command-center/rpc";
 
 export { COMMAND_CENTER_NAME };
+export type { CommandCenter };
 
 /**
  * At most one broadcast per this many milliseconds, whatever asks for one; a
@@ -79,21 +60,6 @@ export const RECONCILE_BATCH = 25;
 /** Quiet threads read per reconciliation pass. */
 const QUIET_SCAN_LIMIT = 500;
 
-/** The CommandCenterAgent methods other code calls over RPC. */
-export interface CommandCenter {
-  record(event: unknown): Promise<RecordResult>;
-  recordBatch(events: unknown[]): Promise<RecordResult[]>;
-  snapshot(options?: SnapshotOptions): Promise<Snapshot>;
-  threadDetail(session: string): Promise<ThreadDetail | null>;
-  hasThread(session: string): Promise<boolean>;
-  reproGrantKey(): Promise<Uint8Array>;
-  claimForContinuation(session: string, now?: number, fromGitHub?: GitHubContinuation): Promise<ClaimResult>;
-  releaseClaim(session: string, error?: string): Promise<{ released: boolean }>;
-  refreshState(): Promise<CommandCenterState>;
-  monthlySpend(): Promise<MonthlySpend>;
-  reporterSpendToday(repo: string): Promise<ReporterSpend>;
-}
-
 /** The command center's stub. Tests pass their own name; everything else uses the singleton. */
 export async function commandCenter(
   env: Pick<Env, "CommandCenterAgent">,
@@ -118,11 +84,13 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     return agent.reconcileRun(submissionId);
   };
 
+  /** Seam: the reporter tier's settings, read at each reservation. Tests swap it with runInDurableObject. */
+  reporterEnv: ReporterEnv = this.env;
+
   #store: SqlRegistryStore | undefined;
   #spendLedger: MonthlySpendLedger | undefined;
-  /** record() calls waiting for their group's commit. */
-  #waiting: Array<{ event: unknown; resolve: (result: RecordResult) => void; reject: (error: unknown) => void }> = [];
-  #groupTimer: ReturnType<typeof setTimeout> | undefined;
+  #reservations: ReporterReservations | undefined;
+  #group = new GroupCommit<RecordResult>((events) => this.#apply(events), GROUP_COMMIT_MAX);
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #lastBroadcastAt = 0;
   /** The latest metrics and when they were computed (the clock's time). */
@@ -145,34 +113,10 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   /**
    * One lifecycle event from a ThinkAgent. Idempotent; a malformed event is
    * refused, never thrown. Answered once it is applied and stored, together
-   * with the events that arrived alongside it (`#groupCommit`).
+   * with the events that arrived alongside it (group-commit.ts).
    */
   async record(event: unknown): Promise<RecordResult> {
-    return new Promise<RecordResult>((resolve, reject) => {
-      this.#waiting.push({ event, resolve, reject });
-      if (this.#waiting.length >= GROUP_COMMIT_MAX) this.#groupCommit();
-      else this.#groupTimer ??= setTimeout(() => this.#groupCommit(), 0);
-    });
-  }
-
-  /**
-   * Apply every waiting event in one transaction, then answer each caller.
-   * One storage commit per group rather than per call: a commit costs far
-   * more than applying an event. A group closes when the thread is next free
-   * (the timer) or when it is full, whichever comes first: a thread flooded
-   * with calls runs its timers late, so a full group does not wait for one.
-   */
-  #groupCommit(): void {
-    if (this.#groupTimer !== undefined) clearTimeout(this.#groupTimer);
-    this.#groupTimer = undefined;
-    const group = this.#waiting.splice(0);
-    if (group.length === 0) return;
-    try {
-      const results = this.#apply(group.map((waiting) => waiting.event));
-      group.forEach((waiting, i) => waiting.resolve(results[i]!));
-    } catch (error) {
-      for (const waiting of group) waiting.reject(error);
-    }
+    return this.#group.add(event);
   }
 
   /** Several events in one transaction and one broadcast (seeding, benches). */
@@ -226,7 +170,12 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     if (origin && !origin.success) throw new TypeError(`fromGitHub: ${origin.error.issues[0]?.message ?? "malformed"}`);
     const thread = this.#registry().getThread(session);
     if (thread && needsQuietCheck(thread, now, this.staleRunMs)) await this.#reconcile([thread], now);
-    const result = this.ctx.storage.transactionSync(() => claimThread(this.#registry(), session, now, this.staleRunMs, origin?.data));
+    const result = this.ctx.storage.transactionSync(() => {
+      const claim = claimThread(this.#registry(), session, now, this.staleRunMs, origin?.data);
+      // The claimed run is over (a stale one is given up): its reservation goes, and the continuation reserves its own.
+      if (claim.ok) this.#reporter().release(session);
+      return claim;
+    });
     if (result.ok) {
       this.#log("claimed", { session, runCount: result.thread.runCount });
       this.#stateChanged();
@@ -271,41 +220,39 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
 
   /** What `repo`'s reporter-tier runs that ended today (UTC) cost: what REPORTER_DAILY_BUDGET is held to. */
   async reporterSpendToday(repo: string): Promise<ReporterSpend> {
-    const now = this.clock();
-    const midnight = new Date(now);
-    midnight.setUTCHours(0, 0, 0, 0);
-    const row = this.#registry().reporterSpendSince(midnight.getTime()).find((entry) => entry.repo === repo.toLowerCase());
-    return { day: dayOf(now), runs: row?.runs ?? 0, spent: row?.cost ?? { usd: 0, complete: true } };
+    return this.#reporter().spendToday(String(repo), this.clock());
+  }
+
+  /** Hold a place and the run's cap for a reporter run, or say why not (reporter-reservations.ts); atomic. */
+  async reserveReporterRun(input: ReserveInput): Promise<ReserveResult> {
+    const result = this.ctx.storage.transactionSync(() => this.#reporter().reserve(input, this.reporterEnv));
+    this.#log(result.ok ? "reporter:reserved" : "reporter:refused", { session: input.session, ...(result.ok ? { usd: result.reservedUsd } : { reason: result.reason }) });
+    return result;
+  }
+
+  /** Give back a session's reservation: its dispatch failed after reserving. Runs that end give theirs back by themselves. */
+  async releaseReporterRun(session: string): Promise<{ released: boolean }> {
+    return { released: this.ctx.storage.transactionSync(() => this.#reporter().release(String(session))) };
   }
 
   /** Ask each thread's agent how its run stands and apply the answers; an agent that does not answer in time is unreachable. */
   async #reconcile(threads: readonly ThreadRecord[], now: number): Promise<void> {
     if (threads.length === 0) return;
     const answers = await Promise.all(
-      threads.map(async (thread) => ({ thread, truth: await this.#askInTime(thread.session, thread.submissionId) }))
+      threads.map(async (thread) => ({ thread, truth: await askWithin(() => this.askAgent(thread.session, thread.submissionId), RECONCILE_TIMEOUT_MS) }))
     );
     const changed = this.ctx.storage.transactionSync(() =>
-      answers.filter(({ thread, truth }) => settleQuiet(this.#registry(), thread.session, thread.submissionId, truth, now, this.staleRunMs))
+      answers.filter(({ thread, truth }) => {
+        const settled = settleQuiet(this.#registry(), thread.session, thread.submissionId, truth, now, this.staleRunMs);
+        // An end learnt by asking is an end: the run's reservation goes with it.
+        if (settled && (truth.kind === "ended" || truth.kind === "missing")) this.#reporter().release(thread.session);
+        return settled;
+      })
     );
     for (const { thread, truth } of changed) {
       this.#log("reconciled", { session: thread.session, submissionId: thread.submissionId, truth: truth.kind, ...(truth.kind === "unreachable" ? { error: truth.error } : {}) });
     }
     if (changed.length > 0) this.#stateChanged();
-  }
-
-  async #askInTime(session: string, submissionId: string): Promise<QuietTruth> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<QuietTruth>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: "unreachable", error: `no answer in ${RECONCILE_TIMEOUT_MS} ms` }), RECONCILE_TIMEOUT_MS);
-    });
-    try {
-      return await Promise.race([
-        this.askAgent(session, submissionId).catch((error: unknown): QuietTruth => ({ kind: "unreachable", error: error instanceof Error ? error.message : String(error) })),
-        timeout
-      ]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   #apply(events: readonly unknown[]): RecordResult[] {
@@ -317,7 +264,10 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
           const { data } = parsed;
           // Every run's end counts for its month, its thread's current run or not (the ledger keeps the first).
           if (data.type === "turn-ended") this.#ledger().recordEnd(data);
-          return recordEvent(store, data);
+          const result = recordEvent(store, data);
+          // A run's first end gives back its session's reservation (a reporter session has only reporter runs).
+          if (data.type === "turn-ended" && (result.applied || result.reason !== "duplicate")) this.#reporter().release(data.session);
+          return result;
         }
         const issue = parsed.error.issues[0];
         this.#log("event:invalid", { field: issue?.path.join(".") ?? "", error: issue?.message });
@@ -338,6 +288,11 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     this.#registry();
     this.#spendLedger ??= new MonthlySpendLedger(this.ctx.storage.sql);
     return this.#spendLedger;
+  }
+
+  #reporter(): ReporterReservations {
+    this.#reservations ??= new ReporterReservations(this.ctx.storage.sql, this.#registry());
+    return this.#reservations;
   }
 
   /** Something changed: broadcast at once if the last broadcast is old enough, else once the interval has passed. */

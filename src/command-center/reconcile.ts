@@ -41,6 +41,20 @@ export function quietTruthOf(
   };
 }
 
+/** `ask()`'s answer, or unreachable when it throws or has not answered in `timeoutMs`. */
+export async function askWithin(ask: () => Promise<QuietTruth>, timeoutMs: number): Promise<QuietTruth> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<QuietTruth>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "unreachable", error: `no answer in ${timeoutMs} ms` }), timeoutMs);
+  });
+  const answer = ask().catch((error: unknown): QuietTruth => ({ kind: "unreachable", error: error instanceof Error ? error.message : String(error) }));
+  try {
+    return await Promise.race([answer, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export const MISSING_RUN_ERROR = "lost: the run's agent has no record of it";
 
 /** A Think submission's terminal status as the thread's: how a run whose own end was never reported ended. */

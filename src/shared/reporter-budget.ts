@@ -1,11 +1,11 @@
 /**
- * The reporter tier's daily money budget (`REPORTER_DAILY_BUDGET`, per
- * repository): the refusal the agent Worker throws from dispatch when a
- * repository's reporter runs have spent it for the UTC day, and how the
- * webhook app recognises that refusal after it crossed RPC (by its message:
- * RPC keeps an error's message, not its own properties). The agent Worker
- * (src/service.ts) decides; the webhook app only shows it on the issue,
- * once per repository per day. Pure; docs/security.md.
+ * The reporter tier's two refusals from dispatch: the daily money budget
+ * (`REPORTER_DAILY_BUDGET` per repository, with the runs going reserved at
+ * their cap) and too many reporter runs going at once (`REPORTER_MAX_RUNNING`
+ * per repository, one per issue), and how the webhook app recognises each
+ * after it crossed RPC (by its message: RPC keeps an error's message, not
+ * its own properties). The command center decides, src/service.ts throws;
+ * the webhook app only shows it on the issue. Pure; docs/costs.md.
  */
 import { crossedMessage } from "./crossed-message";
 
@@ -27,6 +27,26 @@ export class ReporterBudgetError extends Error {
 /** Is `error` the reporter budget's refusal? By its message, so one that crossed RPC counts too. */
 export function isReporterBudgetRefusal(error: unknown): boolean {
   return crossedMessage(error).startsWith(REPORTER_BUDGET_REFUSAL);
+}
+
+export const REPORTER_BUSY_CODE = "reporter_busy";
+
+/** The first words of every busy refusal's message. */
+export const REPORTER_BUSY_REFUSAL = "reporter runs busy:";
+
+/** The repository already has REPORTER_MAX_RUNNING reporter runs going, or the issue its own: the reporter-tier dispatch starts nothing. */
+export class ReporterBusyError extends Error {
+  override readonly name = "ReporterBusyError";
+  readonly code = REPORTER_BUSY_CODE;
+  /** `detail` follows the fixed prefix, e.g. "2 reporter runs are going in owner/repo, as many as REPORTER_MAX_RUNNING 2 allows, …". */
+  constructor(detail: string) {
+    super(`${REPORTER_BUSY_REFUSAL} ${detail}`);
+  }
+}
+
+/** Is `error` the busy refusal? By its message, so one that crossed RPC counts too. */
+export function isReporterBusyRefusal(error: unknown): boolean {
+  return crossedMessage(error).startsWith(REPORTER_BUSY_REFUSAL);
 }
 
 /** `2026-12-02`: the UTC day `at` falls in; reporter limits count per such day. */

@@ -1,21 +1,33 @@
 /**
- * REPORTER_DAILY_BUDGET against a real CommandCenterAgent's SQLite: a
- * repository's reporter-tier runs that ended today, summed from their run
- * records (dispatch and end in either order), stop the next reporter
- * dispatch on that repository with `reporter_budget`, while a maintainer's
- * dispatch there and a reporter's elsewhere start; the figure is in the
- * snapshot's metrics, each run says its tier, and the health report's
- * Costs line reads the same day apart. Each test has its own command
- * center, put behind the service's singleton name.
+ * The reporter tier at dispatch, against a real CommandCenterAgent's SQLite:
+ * a reporter dispatch reserves its run's cap, so it is refused with
+ * `reporter_budget` once the reporter runs that ended today and those held
+ * reach REPORTER_DAILY_BUDGET, and with `reporter_busy` once the repository
+ * has REPORTER_MAX_RUNNING going or the issue its own, while a maintainer's
+ * dispatch there and a reporter's elsewhere start; a dispatch whose run
+ * could not start gives its place back; the figure is in the snapshot's
+ * metrics, each run says its tier, and the health report's Costs line reads
+ * the same day apart. Each test has its own command center, put behind the
+ * service's singleton name, its settings swapped in (`reporterEnv`).
  */
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
-import { commandCenter } from "../../src/command-center";
-import { parseReporterDailyBudget } from "../../src/command-center/reporter-budget";
+import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
+import { parseReporterDailyBudget, type ReporterEnv } from "../../src/command-center/reporter-budget";
 import { costsHealth } from "../../src/health/costs";
+import { sessionName } from "../../src/run/session-name";
 import { createService } from "../../src/service";
 import type { DispatchedEvent } from "../../src/shared/command-center";
-import { isReporterBudgetRefusal, REPORTER_BUDGET_CODE, REPORTER_BUDGET_REFUSAL } from "../../src/shared/reporter-budget";
+import {
+  isReporterBudgetRefusal,
+  isReporterBusyRefusal,
+  REPORTER_BUDGET_CODE,
+  REPORTER_BUDGET_REFUSAL,
+  REPORTER_BUSY_CODE,
+  REPORTER_BUSY_REFUSAL
+} from "../../src/shared/reporter-budget";
 import { agentFor, uniqueRepo, waitForStatus, freshCenterName, renamedCommandCenter } from "../helpers";
 
 /** Wait for every run a dispatch started, so none is left going when the test ends. */
@@ -23,13 +35,36 @@ async function settled(results: Array<{ session: string; submissionId: string }>
   for (const { session, submissionId } of results) await waitForStatus(await agentFor(session), submissionId);
 }
 
+/** A fresh command center held to `settings`, and the service's env with it as the singleton. */
+async function centerWith(settings: ReporterEnv) {
+  const name = freshCenterName();
+  const stub = (await getAgentByName(env.CommandCenterAgent, name)) as unknown as DurableObjectStub<CommandCenterAgent>;
+  await runInDurableObject(stub, (instance: CommandCenterAgent) => {
+    instance.reporterEnv = settings;
+  });
+  const held = () => runInDurableObject(stub, (_instance, state) => state.storage.sql.exec<{ session: string }>("SELECT session FROM cc_reporter_reservations ORDER BY session").toArray().map((row) => row.session));
+  return { center: await commandCenter(env, name), serviceEnv: { ...env, CommandCenterAgent: renamedCommandCenter(name) }, held };
+}
+
+/** A ThinkAgent namespace whose every agent fails to start a run (an agent that cannot be reached). */
+function unstartable(): Env["ThinkAgent"] {
+  return {
+    idFromName: (name: string) => env.ThinkAgent.idFromName(name),
+    get: () => ({
+      __unsafe_ensureInitialized: async () => {},
+      startRun: async () => {
+        throw new Error("the issue's agent could not be reached");
+      }
+    })
+  } as unknown as Env["ThinkAgent"];
+}
 
 let issue = 0;
 function dispatched(repo: string, at: number, tier?: "reporter"): DispatchedEvent {
   issue++;
   return {
     type: "dispatched",
-    session: `${repo.replace("/", "-")}-${issue}`,
+    session: `${repo.replace("/", "-")}-${issue}${tier ? ".reporter" : ""}`,
     repo,
     issueNumber: issue,
     instruction: "reproduce this issue",
@@ -48,7 +83,7 @@ const ended = (run: DispatchedEvent, at: number, usd: number) => ({
   at
 });
 
-describe("dispatch under REPORTER_DAILY_BUDGET", () => {
+describe("dispatch under the reporter tier's limits", () => {
   const input = (repo: string, commentId: number, tier?: "reporter") => ({
     repo,
     issueNumber: 7,
@@ -58,48 +93,47 @@ describe("dispatch under REPORTER_DAILY_BUDGET", () => {
     ...(tier ? { tier } : {})
   });
 
-  it("stops the sixth reporter run of a day priced at $1 each, and no maintainer's run", async () => {
-    const name = freshCenterName();
-    const budgeted = { ...env, REPORTER_DAILY_BUDGET: "5", CommandCenterAgent: renamedCommandCenter(name) };
-    const center = await commandCenter(env, name);
+  it("counts today's ended reporter runs and the runs going at their cap: the run that would pass REPORTER_DAILY_BUDGET is refused, no maintainer's", async () => {
+    const { center, serviceEnv, held } = await centerWith({ REPORTER_DAILY_BUDGET: "5", REPORTER_RUN_COST_BUDGET: "1", REPORTER_MAX_RUNNING: "100" });
     const repo = uniqueRepo();
     const now = Date.now();
-    // Five reporter runs of $1 each ended today; a maintainer's $50 run on the same repository counts not at all.
-    const runs = [1, 2, 3, 4, 5].map(() => dispatched(repo, now - 60_000, "reporter"));
+    // Three reporter runs of $1 each ended today; a maintainer's $50 run on the same repository counts not at all.
+    const runs = [1, 2, 3].map(() => dispatched(repo, now - 60_000, "reporter"));
     const maintainers = dispatched(repo, now - 60_000);
-    // The fifth run's end arrives before its dispatch: both are on its record either way.
-    await center.recordBatch([...runs.slice(0, 4), maintainers, ended(maintainers, now - 2_000, 50)]);
+    // The third run's end arrives before its dispatch: both are on its record either way.
+    await center.recordBatch([...runs.slice(0, 2), maintainers, ended(maintainers, now - 2_000, 50), ended(runs[0]!, now - 10_000, 1), ended(runs[1]!, now - 9_000, 1), ended(runs[2]!, now - 8_000, 1)]);
+    await center.recordBatch([runs[2]!]);
+    expect(await center.reporterSpendToday(repo.toUpperCase())).toMatchObject({ runs: 3, spent: { usd: 3, complete: true } });
+
+    // $3 ended + $1 + $1 held: two more reporter runs start.
     const starts: Array<{ session: string; submissionId: string }> = [];
-    for (const [i, run] of runs.slice(0, 4).entries()) {
-      await center.recordBatch([ended(run, now - 10_000 + i, 1)]);
-      // Under the cap: the next reporter dispatch starts.
-      const started = await createService(budgeted).dispatch({ ...input(repo, 100 + i, "reporter"), issueNumber: 20 + i });
+    for (const issueNumber of [20, 21]) {
+      const started = await createService(serviceEnv).dispatch({ ...input(repo, 100 + issueNumber, "reporter"), issueNumber });
+      expect(started.session).toBe(sessionName(repo, issueNumber, "reporter"));
       expect(started.submissionId).not.toBe("");
       starts.push(started);
     }
-    await center.recordBatch([ended(runs[4]!, now - 1_000, 1)]);
-    await center.recordBatch([runs[4]!]);
-    expect(await center.reporterSpendToday(repo.toUpperCase())).toMatchObject({ runs: 5, spent: { usd: 5, complete: true } });
+    expect(await held()).toEqual([sessionName(repo, 20, "reporter"), sessionName(repo, 21, "reporter")]);
 
-    const other = uniqueRepo();
-    const refusal = await createService(budgeted).dispatch({ ...input(repo, 200, "reporter"), issueNumber: 8 }).catch((error: unknown) => error);
+    const refusal = await createService(serviceEnv).dispatch({ ...input(repo, 200, "reporter"), issueNumber: 8 }).catch((error: unknown) => error);
     expect(isReporterBudgetRefusal(refusal)).toBe(true);
+    expect(isReporterBusyRefusal(refusal)).toBe(false);
     // As the webhook app may read it after a service binding: the class name first.
     expect(isReporterBudgetRefusal(new Error(`ReporterBudgetError: ${(refusal as Error).message}`))).toBe(true);
     expect((refusal as { code?: string }).code).toBe(REPORTER_BUDGET_CODE);
     expect((refusal as Error).name).toBe("ReporterBudgetError");
     expect((refusal as Error).message).toBe(
-      `${REPORTER_BUDGET_REFUSAL} $5.00 of REPORTER_DAILY_BUDGET $5.00 spent on ${new Date(now).toISOString().slice(0, 10)} (UTC) by 5 reporter runs in ${repo}, so agent-think takes no more reporter runs there until 00:00 UTC; maintainers' runs go on`
+      `${REPORTER_BUDGET_REFUSAL} $3.00 of REPORTER_DAILY_BUDGET $5.00 spent on ${new Date(now).toISOString().slice(0, 10)} (UTC) by 3 reporter runs in ${repo}, $2.00 held for 2 reporter runs going, and one more may spend REPORTER_RUN_COST_BUDGET $1.00, so agent-think takes no more reporter runs there until one going ends under its cap or 00:00 UTC; maintainers' runs go on`
     );
-    // The refused issue's agent was never asked to start anything.
-    const session = (await createService(env).dispatch({ ...input(repo, 201), issueNumber: 8, instruction: "stop" })).session;
-    expect(await (await agentFor(session)).transcript()).toEqual([]);
+    // The refused issue's reporter agent was never asked to start anything, and nothing more is held.
+    expect(await (await agentFor(sessionName(repo, 8, "reporter"))).transcript()).toEqual([]);
+    expect(await held()).toHaveLength(2);
 
-    // A maintainer's dispatch on the same repository starts; so does a reporter's on another; "0" is no cap.
+    // A maintainer's dispatch on the same repository starts; so does a reporter's on another.
+    const other = uniqueRepo();
     for (const start of [
-      createService(budgeted).dispatch({ ...input(repo, 202), issueNumber: 9 }),
-      createService(budgeted).dispatch(input(other, 203, "reporter")),
-      createService({ ...budgeted, REPORTER_DAILY_BUDGET: "0" }).dispatch({ ...input(repo, 204, "reporter"), issueNumber: 10 })
+      createService(serviceEnv).dispatch({ ...input(repo, 202), issueNumber: 9 }),
+      createService(serviceEnv).dispatch(input(other, 203, "reporter"))
     ]) {
       const started = await start;
       expect(started.submissionId).not.toBe("");
@@ -109,19 +143,65 @@ describe("dispatch under REPORTER_DAILY_BUDGET", () => {
 
     // The command center shows reporter runs and their spend apart.
     const { metrics } = await center.refreshState();
-    expect(metrics.reporterSpendToday).toEqual([{ repo: repo.toLowerCase(), runs: 5, cost: { usd: 5, complete: true } }]);
-    expect(metrics.spendToday.usd).toBe(55);
+    expect(metrics.reporterSpendToday).toEqual([{ repo: repo.toLowerCase(), runs: 3, cost: { usd: 3, complete: true } }]);
+    expect(metrics.spendToday.usd).toBe(53);
     const detail = await center.threadDetail(runs[0]!.session);
     expect(detail?.runs[0]?.tier).toBe("reporter");
     expect((await center.threadDetail(maintainers.session))?.runs[0]?.tier).toBeUndefined();
   });
 
-  it("refuses every reporter dispatch while the setting does not parse", async () => {
-    const refusal = await createService({ ...env, REPORTER_DAILY_BUDGET: "five" })
-      .dispatch({ ...input(uniqueRepo(), 300, "reporter") })
-      .catch((error: unknown) => error);
-    expect(isReporterBudgetRefusal(refusal)).toBe(true);
-    expect((refusal as Error).message).toContain("REPORTER_DAILY_BUDGET must be a number of US dollars");
+  it("refuses a reporter run with reporter_busy while the repository has REPORTER_MAX_RUNNING going, or the issue its own", async () => {
+    const { serviceEnv, held } = await centerWith({ REPORTER_DAILY_BUDGET: "0", REPORTER_RUN_COST_BUDGET: "1", REPORTER_MAX_RUNNING: "1" });
+    const repo = uniqueRepo();
+    const started = await createService(serviceEnv).dispatch({ ...input(repo, 300, "reporter"), issueNumber: 30 });
+    const refusals = await Promise.all([
+      createService(serviceEnv).dispatch({ ...input(repo, 301, "reporter"), issueNumber: 31 }).catch((error: unknown) => error),
+      createService(serviceEnv).dispatch({ ...input(repo, 302, "reporter"), issueNumber: 30 }).catch((error: unknown) => error)
+    ]);
+    for (const refusal of refusals) {
+      expect(isReporterBusyRefusal(refusal)).toBe(true);
+      expect(isReporterBudgetRefusal(refusal)).toBe(false);
+      expect(refusal).toMatchObject({ name: "ReporterBusyError", code: REPORTER_BUSY_CODE });
+    }
+    expect((refusals[0] as Error).message).toBe(
+      `${REPORTER_BUSY_REFUSAL} 1 reporter run going in ${repo}, as many as REPORTER_MAX_RUNNING 1 allows, so agent-think starts another there once one ends; maintainers' runs go on`
+    );
+    expect((refusals[1] as Error).message).toBe(
+      `${REPORTER_BUSY_REFUSAL} a reporter run is already going for ${sessionName(repo, 30, "reporter")}, so agent-think starts the next one there once it ends`
+    );
+    expect(await (await agentFor(sessionName(repo, 31, "reporter"))).transcript()).toEqual([]);
+    // A maintainer's run on the busy repository starts.
+    const maintainers = await createService(serviceEnv).dispatch({ ...input(repo, 303), issueNumber: 31 });
+    await settled([started, maintainers]);
+    expect(await held()).toEqual([sessionName(repo, 30, "reporter")]);
+  });
+
+  it("gives the place back when the issue's agent cannot start the run", async () => {
+    const { serviceEnv, held } = await centerWith({ REPORTER_DAILY_BUDGET: "5", REPORTER_RUN_COST_BUDGET: "1", REPORTER_MAX_RUNNING: "1" });
+    const repo = uniqueRepo();
+    const failed = await createService({ ...serviceEnv, ThinkAgent: unstartable() }).dispatch({ ...input(repo, 400, "reporter"), issueNumber: 40 }).catch((error: unknown) => error);
+    expect((failed as Error).message).toBe("the issue's agent could not be reached");
+    expect(await held()).toEqual([]);
+    const started = await createService(serviceEnv).dispatch({ ...input(repo, 401, "reporter"), issueNumber: 41 });
+    await settled([started]);
+    expect(await held()).toEqual([sessionName(repo, 41, "reporter")]);
+  });
+
+  it("refuses every reporter dispatch while a setting does not parse, naming it", async () => {
+    for (const [settings, words] of [
+      [{ REPORTER_DAILY_BUDGET: "five" }, "REPORTER_DAILY_BUDGET must be a number of US dollars"],
+      [{ REPORTER_RUN_COST_BUDGET: "0" }, "REPORTER_RUN_COST_BUDGET must be a number of US dollars above 0"],
+      [{ REPORTER_MAX_RUNNING: "none" }, "REPORTER_MAX_RUNNING must be a whole number of runs"]
+    ] as const) {
+      const { serviceEnv, held } = await centerWith(settings);
+      const repo = uniqueRepo();
+      const refusal = await createService(serviceEnv).dispatch(input(repo, 500, "reporter")).catch((error: unknown) => error);
+      expect(isReporterBudgetRefusal(refusal)).toBe(true);
+      expect((refusal as Error).message).toContain(words);
+      expect((refusal as Error).message).toMatch(/: every reporter run is refused until it is fixed$/);
+      expect(await held()).toEqual([]);
+      expect(await (await agentFor(sessionName(repo, 7, "reporter"))).transcript()).toEqual([]);
+    }
   });
 
   it("defaults to $5 a day, and 0 is no cap", () => {
