@@ -206,7 +206,8 @@ describe("a deploy without Access (no LOCAL_DEV, neither Access setting)", () =>
 
   it("still serves a public repository's reproduction, which is public by design", async () => {
     const { publicId } = await pages();
-    const response = await fetchDeployed({}, `/repro/${publicId}/`);
+    // The page itself, as its wrapper's frame asks for it (a top-level visit gets the wrapper).
+    const response = await fetchDeployed({}, `/repro/${publicId}/`, { headers: { "sec-fetch-dest": "iframe" } });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("<p>public page</p>");
   });

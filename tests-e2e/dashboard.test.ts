@@ -383,10 +383,12 @@ describe("the dashboard", () => {
     expect(published?.url).toMatch(/\/repro\/private\/[0-9a-f]{32}\/$/);
 
     const repro = await openPage(published!.url!);
-    await repro.locator("#trigger").click();
-    await expect.poll(() => repro.locator("#out").textContent(), { timeout: 10_000 }).toContain("expected 2, actual 3");
+    // The model's page runs in the wrapper's sandboxed frame (src/http/repro-wrapper.ts).
+    const frame = repro.frameLocator("iframe");
+    await frame.locator("#trigger").click();
+    await expect.poll(() => frame.locator("#out").textContent(), { timeout: 10_000 }).toContain("expected 2, actual 3");
     // The sandbox gives the page an opaque origin: the dashboard's API does not answer it.
-    expect(await repro.locator("#out").textContent()).toContain("api blocked");
+    expect(await frame.locator("#out").textContent()).toContain("api blocked");
     await repro.screenshot({ path: `${SHOTS}/repro-page.png` });
     await repro.close();
   });

@@ -24,6 +24,8 @@ import { probe } from "./support/raw-http";
 const PUBLIC_ID = "0123456789abcdef0123456789abcdef";
 const PRIVATE_ID = "fedcba9876543210fedcba9876543210";
 const BUCKET = "agent-think-repros";
+/** What a browser sends for a reproduction's frame, the only request its page's document answers (src/http/repro-routes.ts). */
+const FRAME = { "sec-fetch-dest": "iframe" };
 
 type Deployed = DevServer & { publicPage: string; privatePage: string };
 
@@ -76,7 +78,8 @@ describe("a deploy without Access and without ACCESS=off", () => {
   });
 
   test("still serves a public repository's reproduction", async ({ withoutAccess: server }) => {
-    const response = await fetch(`${server.url}${server.publicPage}`);
+    // The page itself, as its wrapper's frame asks for it (a top-level visit gets the wrapper).
+    const response = await fetch(`${server.url}${server.publicPage}`, { headers: FRAME });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("<p>public page</p>");
   });
@@ -97,7 +100,7 @@ describe("a deploy with ACCESS=off", () => {
       frameWindowMs: 5_000
     });
     expect(socket.status, socket.body).toBe(101);
-    const granted = await fetch(`${server.url}${server.privatePage}`);
+    const granted = await fetch(`${server.url}${server.privatePage}`, { headers: FRAME });
     expect(granted.status).toBe(200);
     expect(await granted.text()).toBe("<p>private page</p>");
   });

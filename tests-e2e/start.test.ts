@@ -139,9 +139,14 @@ describe("npm start", () => {
     // The page it published is linked, and opens.
     const page = new RegExp(`\\*\\*Reproduction:\\*\\* (${started.url.replaceAll(".", "\\.")}/repro/[^\\s)]+/)`).exec(body);
     expect(page, body).not.toBeNull();
+    // Opened, its address is the Worker's wrapper naming the run and the issue; the page itself goes only to the wrapper's frame.
     const opened = await fetch(page![1]!);
     expect(opened.status).toBe(200);
-    expect(await opened.text()).toContain("Scripted demonstration:");
+    const wrapper = await opened.text();
+    expect(wrapper).toContain("A reproduction written by an agent-think run");
+    expect(wrapper).toContain("acme/widgets");
+    const framed = await fetch(page![1]!, { headers: { "sec-fetch-dest": "iframe" } });
+    expect(await framed.text()).toContain("Scripted demonstration:");
     // The dev log shows what was posted, and a successful run prints no error.
     expect(started.output()).toContain("github-standin POST /repos/acme/widgets/issues/3/comments: @alice · ### ✅ Reproduced");
     expect(started.output()).not.toMatch(/\[ERROR\]|Uncaught/);

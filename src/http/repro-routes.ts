@@ -1,45 +1,35 @@
 /**
- * GET /repro/…: the reproduction pages runs published (src/repro/publish.ts).
- *
- *   /repro/<id>/…                       a public repository's page, for anyone with the address
- *   /repro/private/<id>/…               a private one's: the gate has checked Access; answered
- *                                       with a redirect to the granted address below
- *   /repro/private/<id>.<grant>/…       served while the grant holds (repro/grant.ts); an expired
- *                                       grant goes back through Access
- * `<id>` is 128 random bits, so a page is found only through its link; the
- * old per-session addresses (`/repro/<session>/`) are not served. A path to a
- * directory serves its index.html; `…/<id>` without the slash redirects to it.
- *
- * The page is code a model wrote, served from the dashboard's origin, so it
- * is sandboxed: `Content-Security-Policy: sandbox allow-scripts` gives it an
- * opaque origin, so it can run its button but cannot read the dashboard, its
- * API or its cookies. Its own module scripts then load cross-origin, hence
- * `Access-Control-Allow-Origin: *` on every file. The same policy keeps it
- * home (`reproPolicy`): it loads scripts, styles, images, fonts and media
- * only from under its own address, and fetches nothing, opens no socket and
- * submits no form, so it cannot even send a request to the Worker with the
- * operator's cookie (the reproduce skill's page is a static Vite build that
- * needs no network once loaded). Reached with the canonical request's
- * decoded segments; pure over the bucket, the key and the clock.
+ * GET /repro/…: the reproduction pages runs published (src/repro/publish.ts):
+ * `/repro/<id>/…` (a public repository's), `/repro/private/<id>/…` (behind
+ * Access, redirected to a grant) and `/repro/private/<id>.<grant>/…` (while
+ * the grant holds; repro/grant.ts). A page's address answers the Worker's
+ * wrapper (repro-wrapper.ts); the model's documents go only to its frame
+ * (`Sec-Fetch-Dest: iframe`), and every model's file carries `reproPolicy`.
+ * Old per-session addresses are not served. Reached with the canonical
+ * request's decoded segments; pure over the bucket, the key and the clock.
  */
 import { checkGrant, grantSegment } from "../repro/grant";
+import { issueFromMetadata } from "../repro/publication-issue";
 import { PRIVATE_SEGMENT, PUBLICATION_ID } from "../repro/publish";
 import { REPRO_PREFIX } from "../shared/buckets";
+import { servesModelFile, wrapperResponse } from "./repro-wrapper";
 import { json, notFound } from "./responses";
 
-export const REPRO_SANDBOX = "sandbox allow-scripts allow-forms allow-modals allow-popups";
+/** Scripts only: no forms, popups, dialogs, top navigation, downloads or same-origin access. */
+export const REPRO_SANDBOX = "sandbox allow-scripts";
 
 /**
- * The whole Content-Security-Policy of a page published at `pageBase` (its
- * absolute address, ending in a slash). The page's own origin is opaque, so
+ * The whole Content-Security-Policy of a model's file of a page published at
+ * `pageBase` (its absolute address, ending in a slash), framed by the
+ * wrapper from `origin` (the dashboard's). The page's own origin is opaque, so
  * its files are named by that address, as a path prefix, not by `'self'`
  * (which would also name the dashboard). Inline code and eval stay allowed
  * (what a library under test does is the reproduction; neither reaches the
  * network), and so do `data:` and `blob:` images, fonts and media, which
- * are local. `form-action 'none'` stops a form's submission, not its
- * submit event, so a form a script handles still works.
+ * are local. Without `allow-forms` a form is never submitted and fires no
+ * submit event: a page's controls work by their click handlers.
  */
-export function reproPolicy(pageBase: string): string {
+export function reproPolicy(pageBase: string, origin: string): string {
   return [
     REPRO_SANDBOX,
     "default-src 'none'",
@@ -50,7 +40,8 @@ export function reproPolicy(pageBase: string): string {
     `media-src ${pageBase} data: blob:`,
     "connect-src 'none'",
     "form-action 'none'",
-    "base-uri 'none'"
+    "base-uri 'none'",
+    `frame-ancestors ${origin}`
   ].join("; ");
 }
 
@@ -101,17 +92,32 @@ async function serve(
 ): Promise<Response> {
   const url = new URL(request.url);
   if (where.rest.length === 0 && !where.directory) return redirect(url, where.page, [], true, 301);
-  const object = await deps.bucket.get(objectKey(where.prefix, where.rest, where.directory));
+  const pageBase = new URL(`${where.page}/`, url).href;
+  const key = objectKey(where.prefix, where.rest, where.directory);
+  const dest = request.headers.get("sec-fetch-dest");
+  if (where.rest.length === 0 && dest !== "iframe") {
+    const index = await deps.bucket.head(key);
+    if (!index) return notFound();
+    return wrapperResponse(request, { pageBase, search: url.search, issue: issueFromMetadata(index.customMetadata) });
+  }
+  const object = await deps.bucket.get(key);
   if (!object) return notFound();
+  const contentType = object.httpMetadata?.contentType ?? "application/octet-stream";
+  if (!servesModelFile(dest, contentType)) {
+    await object.body.cancel();
+    return redirect(url, where.page, [], true, 302);
+  }
   const headers = new Headers({
-    "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-    "content-security-policy": reproPolicy(new URL(`${where.page}/`, url).href),
+    "content-type": contentType,
+    "content-security-policy": reproPolicy(pageBase, url.origin),
     "access-control-allow-origin": "*",
     "x-content-type-options": "nosniff",
     "referrer-policy": "no-referrer",
     "cache-control": "no-cache",
+    vary: "sec-fetch-dest",
     etag: object.httpEtag
   });
+  if (request.method === "HEAD") await object.body.cancel();
   return new Response(request.method === "HEAD" ? null : object.body, { headers });
 }
 
@@ -126,5 +132,8 @@ function redirect(url: URL, page: string, rest: readonly string[], directory: bo
   const path = [page, ...rest.map(encodeURIComponent)].join("/") + (directory || rest.length === 0 ? "/" : "");
   const location = new URL(path, url);
   location.search = url.search;
-  return new Response(null, { status, headers: { location: location.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+  return new Response(null, {
+    status,
+    headers: { location: location.toString(), "cache-control": "no-store", "referrer-policy": "no-referrer", vary: "sec-fetch-dest" }
+  });
 }

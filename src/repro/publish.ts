@@ -1,22 +1,17 @@
 /**
  * Reproduction pages: a built static site in the issue's workspace (the
- * reproduce skill's Vite + React page, `npm run build` → `dist/`) copied
- * into the REPROS bucket and served by this Worker (src/http/repro-routes.ts).
- *
- * Each publication gets its own unguessable address, 128 random bits:
- * `/repro/<id>/` for a repository known to be public, `/repro/private/<id>/`
- * (behind Access) for any other. Publishing replaces the issue's page: the
- * previous publication's files, and those of the old per-session layout
- * (`repros/<session>/`), are deleted once the new one is in place.
- *
- * A build that holds the run's token, or anything shaped like a GitHub
- * token, is refused before anything is written, with an error the model can
- * act on. Bounded in files and bytes. Pure over narrow interfaces: the
- * workspace's `fs` and an R2 bucket.
+ * reproduce skill's page, `dist/`) copied into the REPROS bucket at a new
+ * address of 128 random bits, `/repro/<id>/` or, behind Access,
+ * `/repro/private/<id>/`, served by src/http/repro-routes.ts. Replaces the
+ * issue's earlier page (and the old `repros/<session>/` layout); every
+ * object records the issue it is for (publication-issue.ts). A build that
+ * holds a token is refused before anything is written; bounded in files and
+ * bytes. Pure over the workspace's `fs` and an R2 bucket.
  */
 import { z } from "zod";
 import { holdsSecret } from "../run/redact";
 import { contentTypeFor, REPRO_PREFIX } from "../shared/buckets";
+import { issueMetadata, type ReproIssue } from "./publication-issue";
 
 export const MAX_REPRO_FILES = 200;
 export const MAX_REPRO_BYTES = 10 * 1024 * 1024;
@@ -59,6 +54,8 @@ export type PublishDeps = {
   /** The issue's session: the old layout kept its page under `repros/<session>/`. */
   session: string;
   visibility: ReproVisibility;
+  /** The issue the page is for, recorded with it for the header it is shown under. */
+  issue?: ReproIssue;
   /** The issue's current page, replaced by this one. */
   previous?: Publication;
   /** The run's token: a page holding it (or anything shaped like a GitHub token) is refused. */
@@ -119,8 +116,9 @@ export async function publishReproduction(input: PublishInput, deps: PublishDeps
 
     const publication: Publication = { id: (deps.createId ?? newPublicationId)(), visibility: deps.visibility };
     const prefix = publicationPrefix(publication);
+    const customMetadata = issueMetadata(deps.issue);
     for (const { key, body } of bodies) {
-      await deps.bucket.put(prefix + key, body, { httpMetadata: { contentType: contentTypeFor(key) } });
+      await deps.bucket.put(prefix + key, body, { httpMetadata: { contentType: contentTypeFor(key) }, customMetadata });
     }
     const replaced = [...(deps.previous ? [publicationPrefix(deps.previous)] : []), `${REPRO_PREFIX}${deps.session}/`];
     let removed = 0;

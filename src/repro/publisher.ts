@@ -3,11 +3,14 @@
  * (publish.ts) in place of the page it published before, which it keeps
  * in the ThinkAgent's storage, so the previous page's files are deleted and
  * its address stops working. A repository is treated as public only when
- * the webhook said so; otherwise its page is served behind Access. Pure over
- * narrow interfaces; the ThinkAgent wires storage, the bucket and the
- * workspace.
+ * the webhook said so; otherwise its page is served behind Access, and a
+ * reporter-tier run publishes none at all (the page would put its author's
+ * code on the operator's domain, in front of the people with access to the
+ * private code). Pure over narrow interfaces; the ThinkAgent wires storage,
+ * the bucket and the workspace.
  */
-import type { RepoVisibility } from "../shared/dispatch";
+import type { RepoVisibility, RunTier } from "../shared/dispatch";
+import type { ReproIssue } from "./publication-issue";
 import { publishReproduction, type Publication, type PublishDeps, type PublishInput, type PublishResult, type ReproVisibility } from "./publish";
 
 export interface PublisherStorage {
@@ -23,21 +26,40 @@ export type PublisherDeps = Pick<PublishDeps, "bucket" | "publicBaseUrl" | "crea
   session(): string;
 };
 
+/** What the publishing turn's run says about the page: whose issue, who may see it, who asked, and the token it must not hold. */
+export type PublishingRun = {
+  /** The issue the page is for, named in the header it is shown under. */
+  issue?: ReproIssue;
+  repoVisibility?: RepoVisibility;
+  /** The turn's own tier (its submission's), not the latest dispatch's. */
+  tier?: RunTier;
+  secrets: readonly string[];
+};
+
+export const REPORTER_PRIVATE_REFUSAL =
+  "refused: this run was asked for by the issue's author (the reporter tier), and the repository is not known to be public, " +
+  "so it publishes no reproduction page. Nothing was published; do not try again. Report with report_result and no reproductionUrl, " +
+  "and put there what the page would have shown: the commands that reproduce it in steps, the expected against the actual result " +
+  "and why the expected one is right in evidence, and the check that shows it in check.";
+
 export class ReproPublisher {
   readonly #deps: PublisherDeps;
   constructor(deps: PublisherDeps) {
     this.#deps = deps;
   }
 
-  async publish(input: PublishInput, run: { repoVisibility?: RepoVisibility; secrets: readonly string[] }): Promise<PublishResult> {
+  async publish(input: PublishInput, run: PublishingRun): Promise<PublishResult> {
+    const visibility = reproVisibility(run.repoVisibility);
+    if (run.tier === "reporter" && visibility !== "public") return { published: false, error: REPORTER_PRIVATE_REFUSAL };
     const previous = await this.#deps.storage.get<Publication>(CURRENT_KEY);
     const result = await publishReproduction(input, {
       fs: this.#deps.fs(),
       bucket: this.#deps.bucket,
       publicBaseUrl: this.#deps.publicBaseUrl,
       session: this.#deps.session(),
-      visibility: reproVisibility(run.repoVisibility),
+      visibility,
       secrets: run.secrets,
+      ...(run.issue ? { issue: run.issue } : {}),
       ...(previous ? { previous } : {}),
       ...(this.#deps.createId ? { createId: this.#deps.createId } : {})
     });

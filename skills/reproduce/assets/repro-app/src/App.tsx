@@ -21,7 +21,8 @@ export function App() {
     <main style={{ fontFamily: "system-ui, sans-serif", maxWidth: 760, margin: "2rem auto", padding: "0 1rem" }}>
       <h1 style={{ fontSize: "1.4rem" }}>{REPRO.title}</h1>
       <p>
-        <a href={REPRO.issueUrl}>{REPRO.issueUrl}</a>
+        {/* Text, not a link: the page runs in a sandboxed frame that may navigate nowhere; the header above it links the issue. */}
+        <code>{REPRO.issueUrl}</code>
         {REPRO.mode === "recorded" ? ` (recorded output: ${REPRO.note})` : null}
       </p>
       <button type="button" onClick={run} disabled={shown.state === "running"} style={{ fontSize: "1rem", padding: "0.5rem 1rem" }}>
