@@ -6,8 +6,9 @@
  * worker-configuration.d.ts) on 127.0.0.1 (port
  * `INGRESS_PORT`, default 8788) with its state in `.wrangler/ingress-state`,
  * GitHub calls going to the local GitHub stand-in that `npm start` runs
- * (port `GITHUB_STANDIN_PORT`, default 8790), and `ALLOWED_REPOS` (default
- * acme/widgets). Its AGENT_THINK binding reaches the agent Worker of
+ * (port `GITHUB_STANDIN_PORT`, default 8790), `ALLOWED_REPOS` (default
+ * acme/widgets) and `CI_FIX_REPOS` (default `*`: CI follow-ups on every
+ * allowed repository; the stand-in's CI has no secrets). Its AGENT_THINK binding reaches the agent Worker of
  * `npm start` through wrangler's local dev registry.
  *
  * The secrets come from the gitignored `ingress/.dev.vars`. When it is
@@ -24,6 +25,7 @@ import {
   DEFAULT_INGRESS_PORT,
   DEFAULT_STANDIN_PORT,
   DEV_APP_ID,
+  DEV_CI_FIX_REPOS,
   DEV_PERSIST_TO,
   DEV_REPO,
   devVarsText,
@@ -45,6 +47,7 @@ function portFrom(variable: string, fallback: number): number {
 const port = portFrom("INGRESS_PORT", DEFAULT_INGRESS_PORT);
 const standinUrl = `http://127.0.0.1:${portFrom("GITHUB_STANDIN_PORT", DEFAULT_STANDIN_PORT)}`;
 const allowedRepos = process.env.ALLOWED_REPOS ?? DEV_REPO;
+const ciFixRepos = process.env.CI_FIX_REPOS ?? DEV_CI_FIX_REPOS;
 
 const devVars = `${root}${INGRESS_DEV_VARS}`;
 if (!existsSync(devVars)) {
@@ -69,6 +72,6 @@ if (!standinUp) {
 runWranglerInForeground({
   name: NAME,
   root,
-  args: ingressDevArgs({ port, githubApiUrl: standinUrl, allowedRepos, persistTo: `${root}${DEV_PERSIST_TO}` }),
-  onReady: (url) => process.stdout.write(`${ingressBanner(url, standinUrl, allowedRepos)}\n`)
+  args: ingressDevArgs({ port, githubApiUrl: standinUrl, allowedRepos, ciFixRepos, persistTo: `${root}${DEV_PERSIST_TO}` }),
+  onReady: (url) => process.stdout.write(`${ingressBanner(url, standinUrl, allowedRepos, ciFixRepos)}\n`)
 });

@@ -5,7 +5,8 @@
  * `reporters: reproduce`; its issue's author, with only read permission,
  * asks for a reproduction and gets a read-only run (👀, 🚀, a closing
  * comment that says it was a reporter-tier run, nothing pushed, no pull
- * request, an `open_pull_request` refused), shown apart on the command
+ * request, an `open_pull_request` refused; the webhook app minted it a
+ * read-only token and posted with one that may only comment), shown apart on the command
  * center and the dashboard's first view; asking for anything else gets one polite comment and no run, a
  * second reproduction that day only 😕; anyone else without write access is
  * ignored. The author's issues and comments are made through the stand-in
@@ -21,6 +22,7 @@ import type { StandinRecord } from "../scripts/lib/github-standin";
 import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { REPORTER_TIER_LINE } from "../src/report/notices";
 import type { Snapshot, ThreadDetail } from "../src/shared/command-center";
+import { sessionName } from "../src/run/session-name";
 
 const REPO = "acme/gadgets";
 const repo = { owner: "acme", repo: "gadgets" };
@@ -101,7 +103,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the reporter tier, through both Workers and the stand-in", () => {
   let issue: Issue;
-  const session = () => `acme-gadgets-${issue.number}`;
+  // A reporter run has a session of its own beside the issue's (src/run/session-name.ts).
+  const session = () => sessionName(REPO, issue.number, "reporter");
 
   it("gives the issue's author with read permission a read-only reproduction: 👀, 🚀, a closing comment saying so, nothing pushed or opened", async () => {
     issue = await openIssue("sortNumbers sorts as strings");
@@ -129,6 +132,16 @@ describe("the reporter tier, through both Workers and the stand-in", () => {
     expect(thread?.runs[0]).toMatchObject({ status: "done", tier: "reporter" });
     expect(thread?.thread).toMatchObject({ repo: REPO, requestedBy: { login: AUTHOR } });
     expect(chain.ingress.output()).toMatch(/"event":"delivery:claimed".*"login":"rita".*"trustedBy":"reporter"/);
+    // The webhook app posted with a token that may only comment and react, and the run got a read-only one, never the bot's.
+    const mints = chain.standin
+      .records()
+      .filter((record) => record.method === "POST" && record.path.endsWith("/access_tokens"))
+      .map((record) => (record.body as { permissions?: unknown }).permissions);
+    expect(mints).toContainEqual({ issues: "write", metadata: "read" });
+    expect(mints).toContainEqual({ issues: "read", contents: "read", pull_requests: "read", metadata: "read" });
+    expect(chain.ingress.output()).toMatch(new RegExp(`"event":"token:minted"[^\n]*"commentId":${asked.commentId}[^\n]*"access":"report"`));
+    expect(chain.ingress.output()).toMatch(new RegExp(`"event":"token:minted"[^\n]*"commentId":${asked.commentId}[^\n]*"access":"read"`));
+    expect(chain.ingress.output()).not.toMatch(new RegExp(`"event":"token:minted"[^\n]*"commentId":${asked.commentId}[^\n]*"access":"write"`));
 
     // What the run tried to write was refused: the tool said so, and GitHub saw none of it.
     const { messages } = (await (await fetch(`${chain.agent.url}/dev/messages/${session()}`)).json()) as { messages: Array<{ parts: Array<{ type: string; output?: unknown }> }> };
@@ -186,7 +199,8 @@ describe("the reporter tier, through both Workers and the stand-in", () => {
     expect(since.filter((record) => record.method === "POST" && record.path.startsWith(`/repos/${REPO}/`))).toEqual([]);
     expect(since.some((record) => record.path === `/repos/${REPO}/collaborators/${OTHER}/permission`)).toBe(true);
     expect(await botComments(other.number)).toEqual([]);
-    expect(await detail(`acme-gadgets-${other.number}`)).toBeUndefined();
+    expect(await detail(sessionName(REPO, other.number))).toBeUndefined();
+    expect(await detail(sessionName(REPO, other.number, "reporter"))).toBeUndefined();
   });
 
   it("shows the reporter run and its spend apart on the command center", async () => {

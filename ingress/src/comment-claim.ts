@@ -18,7 +18,9 @@
  * dispatch is idempotent per comment as well. A claim that must last longer
  * (a month's budget notice: docs/ingress.md) names its own retention.
  * A pull request's CI follow-ups (`claimCiFix`) share one object per pull
- * request, which counts them across its heads.
+ * request, which counts them across its heads. A claim that names no
+ * comment (an issue's reporter run of the day) can be given back by its
+ * holder (`release`), so the next asker gets it.
  */
 import { DurableObject } from "cloudflare:workers";
 
@@ -45,6 +47,20 @@ export class CommentClaim extends DurableObject<Env> {
     storage.kv.put<ClaimRecord>(CLAIM_KEY, { deliveryId, claimedAt });
     // After the claim is taken: awaiting here cannot let a second claim in first.
     await storage.setAlarm(claimedAt + retentionMs);
+    return true;
+  }
+
+  /**
+   * Gives the claim back if `holder` (what it was claimed with) still holds
+   * it: true then, false if another holds it or none. Read and delete in one
+   * synchronous step, as `claim` is; the alarm stays, and a later claim
+   * moves it.
+   */
+  async release(holder: string): Promise<boolean> {
+    const { storage } = this.ctx;
+    const record = storage.kv.get<ClaimRecord>(CLAIM_KEY);
+    if (record === undefined || record.deliveryId !== holder) return false;
+    storage.kv.delete(CLAIM_KEY);
     return true;
   }
 

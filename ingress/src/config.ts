@@ -1,14 +1,15 @@
 /**
  * The webhook app's configuration, read from its vars once per request:
  * where GitHub is, the handle that starts a run if set, which repositories may use
- * it, the App's own bot login if configured, and the largest delivery it
- * reads. A value that cannot be used is a ConfigError naming the variable
+ * it and on which of them the operator accepts CI follow-ups, the App's own
+ * bot login if configured, and the largest delivery it reads. A value that cannot be used is a ConfigError naming the variable
  * (never its value), so a misconfigured deployment fails loudly instead of
  * quietly accepting or ignoring everything. Secrets are not read here.
  *
  * Pure.
  */
 import { ALLOWED_REPOS_SHAPE, readAllowedRepos } from "../../src/shared/allowed-repos";
+import { parseCiFixRepos as readCiFixRepos } from "../../src/shared/ci-fix-repos";
 import { checkBotLogin } from "../../src/shared/repo";
 import { normalizeHandle } from "./mention";
 
@@ -20,6 +21,7 @@ export type IngressVars = {
   GITHUB_API_URL?: string;
   MENTION_HANDLE?: string;
   ALLOWED_REPOS?: string;
+  CI_FIX_REPOS?: string;
   BOT_LOGIN?: string;
   MAX_BODY_BYTES?: string;
   GITHUB_RETRY_BASE_MS?: string;
@@ -35,6 +37,13 @@ export type IngressConfig = {
   handle: string;
   /** Lowercase `owner/name`. */
   allowedRepos: ReadonlySet<string>;
+  /**
+   * CI_FIX_REPOS: where the operator accepts CI follow-ups, lowercase
+   * `owner/name`, or "all" (`*`: every allowed repository); empty: none.
+   * A follow-up pushes to the App's branch, which runs the repository's CI
+   * with its secrets (docs/ingress.md, "CI follow-ups").
+   */
+  ciFixRepos: ReadonlySet<string> | "all";
   /**
    * BOT_LOGIN, lowercase; empty when unset, as it may be: the App's identity
    * is learned from GitHub (github/app-identity.ts). When set, it names the
@@ -63,6 +72,7 @@ export function readConfig(vars: IngressVars): IngressConfig {
     apiUrl,
     handle,
     allowedRepos: parseAllowedRepos(vars.ALLOWED_REPOS ?? ""),
+    ciFixRepos: parseCiFixRepos(vars.CI_FIX_REPOS ?? ""),
     botLogin: parseBotLogin(vars.BOT_LOGIN ?? ""),
     maxBodyBytes: parseMaxBodyBytes(vars.MAX_BODY_BYTES),
     retryBaseMs: parseRetryBaseMs(vars.GITHUB_RETRY_BASE_MS)
@@ -73,6 +83,13 @@ export function parseAllowedRepos(value: string): ReadonlySet<string> {
   const read = readAllowedRepos(value);
   if (!read.ok) throw new ConfigError("ALLOWED_REPOS", ALLOWED_REPOS_SHAPE);
   return read.repos;
+}
+
+/** `*` is every allowed repository; otherwise a list as ALLOWED_REPOS is (src/shared/ci-fix-repos.ts); unset or empty, none. */
+export function parseCiFixRepos(value: string): ReadonlySet<string> | "all" {
+  const read = readCiFixRepos(value);
+  if (read.kind === "invalid") throw new ConfigError("CI_FIX_REPOS", `${ALLOWED_REPOS_SHAPE}, or "*"`);
+  return read.kind === "all" ? "all" : read.repos;
 }
 
 /**
@@ -90,6 +107,12 @@ export function parseBotLogin(value: string): string {
 
 export function isAllowedRepo(config: Pick<IngressConfig, "allowedRepos">, fullName: string): boolean {
   return config.allowedRepos.has(fullName.toLowerCase());
+}
+
+/** Whether a CI follow-up may start on `fullName`: allowed, and accepted by CI_FIX_REPOS. */
+export function acceptsCiFix(config: Pick<IngressConfig, "allowedRepos" | "ciFixRepos">, fullName: string): boolean {
+  if (!isAllowedRepo(config, fullName)) return false;
+  return config.ciFixRepos === "all" || config.ciFixRepos.has(fullName.toLowerCase());
 }
 
 function parseMaxBodyBytes(value: string | undefined): number {

@@ -22,9 +22,11 @@ export class AgentThinkTokenBroker extends WorkerEntrypoint<Env> {
   /**
    * A short-lived installation token for one allowlisted repository the App
    * is installed on, with the App's bot; `{ access: "read" }` for a
-   * read-only one (the container of a run that may write nothing).
+   * read-only one (the container of a run that may write nothing, a
+   * reporter run), `{ access: "report" }` for one that may only comment
+   * and react (the agent Worker's posts for a reporter run).
    */
-  async mintInstallationToken(repo: string, options?: { access?: "write" | "read" }): Promise<BrokeredToken> {
+  async mintInstallationToken(repo: string, options?: { access?: "write" | "read" | "report" }): Promise<BrokeredToken> {
     const log = ingressLogger(this.env);
     return await mintForRepo(repo, brokerDeps(this.env, log), options);
   }

@@ -8,7 +8,8 @@
  * commenter GitHub refused write access is a reporter, and what they get:
  * a reporter run, or a polite refusal. The route (http/webhook.ts) asks it
  * only after the permission gate refused; start-run.ts takes the daily
- * claims. Pure: no KV, no GitHub.
+ * claims, and gives the run's back when the agent says too many reporter
+ * runs are going on the repository. Pure: no KV, no GitHub.
  */
 import { parseRepoConfig } from "../../src/run/repo-config";
 import { dayOf } from "../../src/shared/reporter-budget";
@@ -67,12 +68,21 @@ export const reporterRefusalBody = (login: string) =>
 export const reporterBudgetBody = (login: string) =>
   `@${login} thanks — reporter runs on this repository are paused for today (UTC); a maintainer can still ask, and reproductions can be asked again tomorrow.`;
 
+/** The comment when the repository has its most reporter runs going: once per issue per day, and the day's run is given back. */
+export const reporterBusyBody = (login: string) =>
+  `@${login} thanks — other reproductions are running on this repository right now; ask again in a little while.`;
+
 const issueKey = (repo: { owner: string; name: string }, issueNumber: number, at: number) =>
   `${dayOf(at)}:${repo.owner}/${repo.name}#${issueNumber}`.toLowerCase();
 
-/** CommentClaim names (no comment has them), each a UTC day's first-wins: the issue's one reporter run, its one refusal comment, the repository's one budget notice. */
+/**
+ * CommentClaim names (no comment has them), each a UTC day's first-wins: the
+ * issue's one reporter run (given back when the agent is busy), its one
+ * refusal comment, its one busy notice, the repository's one budget notice.
+ */
 export const reporterRunClaim = (repo: { owner: string; name: string }, issueNumber: number, at: number) => `reporter-run:${issueKey(repo, issueNumber, at)}`;
 export const reporterNoticeClaim = (repo: { owner: string; name: string }, issueNumber: number, at: number) => `reporter-notice:${issueKey(repo, issueNumber, at)}`;
+export const reporterBusyNoticeClaim = (repo: { owner: string; name: string }, issueNumber: number, at: number) => `reporter-busy-notice:${issueKey(repo, issueNumber, at)}`;
 export const reporterBudgetNoticeClaim = (repo: { owner: string; name: string }, at: number) => `reporter-budget-notice:${dayOf(at)}:${repo.owner}/${repo.name}`.toLowerCase();
 /** Longer than the day each claim names, so the day's claim is still there at 23:59 UTC. */
 export const REPORTER_CLAIM_RETENTION_MS = 2 * 24 * 60 * 60 * 1000;

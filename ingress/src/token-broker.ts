@@ -5,7 +5,9 @@
  * AgentThinkTokenBroker in index.ts) to continue a failed run with a fresh
  * token, so the agent never holds App credentials. With the token comes
  * the App's bot as GitHub names it (github/app-identity.ts), which the
- * agent commits and comments as.
+ * agent commits and comments as. `access` picks the permissions: the bot's
+ * write set, a read-only one (a run that may write nothing), or one that
+ * may only comment and react (a reporter run's posts: "report").
  *
  * Errors are TokenBrokerError with a code and a message that names the
  * repository and what to fix, never a token; a malformed `repo` is not
@@ -54,7 +56,7 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps, options?: unk
   if (!parsed.ok) throw refuse("invalid_repo", `repo ${parsed.reason}`);
   const full = `${parsed.owner}/${parsed.name}`;
   const access = accessOf(options);
-  if (access === null) throw refuse("invalid_access", 'options.access must be "write" or "read"');
+  if (access === null) throw refuse("invalid_access", 'options.access must be "write", "read" or "report"');
   if (!isAllowedRepo(deps.config(), full)) throw refuse("not_allowed", `${full} is not in ALLOWED_REPOS`, { repo: full });
   let token: RepoToken;
   try {
@@ -77,10 +79,11 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps, options?: unk
   return { token: token.token, expiresAt: token.expiresAt, bot };
 }
 
-/** `{ access: "read" }` asks for a read-only token; nothing, or `"write"`, for the bot's usual one; anything else is null. */
+/** `{ access: "read" }` or `{ access: "report" }` asks for that token; nothing, or `"write"`, for the bot's usual one; anything else is null. */
 function accessOf(options: unknown): TokenAccess | null {
   if (options === undefined || options === null) return "write";
   if (typeof options !== "object") return null;
   const access = (options as { access?: unknown }).access;
-  return access === undefined || access === "write" ? "write" : access === "read" ? "read" : null;
+  if (access === undefined) return "write";
+  return access === "write" || access === "read" || access === "report" ? access : null;
 }

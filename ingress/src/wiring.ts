@@ -11,7 +11,10 @@
  * permission has to be asked (it is not cached), the token minted for that,
  * before the answer and so tried once (BEFORE_ANSWER), is the one the run
  * gets, so the check adds one GitHub call, not two; an issue event's config
- * is read with that token too. A delivery's mint uses
+ * is read with that token too. A reporter's config is read with the token
+ * the permission check minted, else with the reporter run's read-only one,
+ * which the run then gets: a reporter's delivery never mints a write token
+ * of its own. A delivery's mint uses
  * the payload's installation id; the broker's looks the installation up.
  */
 import { Webhooks } from "@octokit/webhooks";
@@ -41,7 +44,7 @@ import type { BrokerDeps } from "./token-broker";
 import { createLogger, type Logger } from "./log";
 import { lookupPermission, type PermissionCache } from "./permission";
 import { MAX_REPO_CONFIG_BYTES, REPO_CONFIG_PATH } from "./repo-triggers";
-import { REPORTER_CLAIM_RETENTION_MS, reporterBudgetNoticeClaim, reporterNoticeClaim, reporterRunClaim } from "./reporter-tier";
+import { REPORTER_CLAIM_RETENTION_MS, reporterBudgetNoticeClaim, reporterBusyNoticeClaim, reporterNoticeClaim, reporterRunClaim } from "./reporter-tier";
 
 /** The agent Worker's RPC surface this Worker uses (the generated Env types it as a bare Service). */
 export type AgentDispatcher = { dispatch(input: DispatchInput): Promise<DispatchResult> };
@@ -60,6 +63,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
   const config = () => readConfig(env);
   const webhookSecret = env.GITHUB_WEBHOOK_SECRET ?? "";
   const mint = oncePerRepository((repo, installationId, patience) => mintToken(env, config(), repo, log, installationId, undefined, patience));
+  const mintRead = oncePerRepository((repo, installationId, patience) => mintToken(env, config(), repo, log, installationId, "read", patience));
   const cache: PermissionCache = kvStore(env);
   // A mint refused before the answer is not tried again before it: the config read would spend GitHub's seconds on it.
   let refusedBeforeAnswer: string | undefined;
@@ -93,6 +97,13 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
       log.addSecret(token.token);
       return await installationClient(token.token, config().apiUrl, log, config().retryBaseMs).fileOnDefaultBranch(repo, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES);
     },
+    // The reporter tier's: a token already minted for the permission check, else the run's read-only one, as patiently.
+    reporterConfigFile: async (repo, installationId) => {
+      if (refusedBeforeAnswer !== undefined) throw new Error(`no installation token to read with: ${refusedBeforeAnswer}`);
+      const token = await (mint.kept(repo) ?? mintRead(repo, installationId, BEFORE_ANSWER));
+      log.addSecret(token.token);
+      return await installationClient(token.token, config().apiUrl, log, config().retryBaseMs).fileOnDefaultBranch(repo, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES);
+    },
     // A CI follow-up's gate: the pull request as GitHub describes it, with the token minted for the run, one try within 3 s.
     pullBeforeAnswer: async (repo, number, installationId) => {
       const token = await mint(repo, installationId, BEFORE_ANSWER);
@@ -106,10 +117,13 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     permission: (repo, login, installationId) => lookupPermission(repo, login, { cache, ask: ask(installationId), log, now: () => Date.now() }),
     mintToken: mint,
     mintReportToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "report"),
+    mintReadToken: mintRead,
     mintCiReadToken: (repo, installationId) => mintToken(env, config(), repo, log, installationId, "ci"),
     claimSetupReport: (repo) => env.COMMENT_CLAIMS.getByName(setupReportClaim(repo, Date.now())).claim("setup-report"),
-    claimReporterRun: (repo, issueNumber, at) => dailyClaim(env, reporterRunClaim(repo, issueNumber, at), "reporter-run"),
+    claimReporterRun: (repo, issueNumber, at, holder) => dailyClaim(env, reporterRunClaim(repo, issueNumber, at), holder),
+    releaseReporterRun: (repo, issueNumber, at, holder) => env.COMMENT_CLAIMS.getByName(reporterRunClaim(repo, issueNumber, at)).release(holder),
     claimReporterNotice: (repo, issueNumber, at) => dailyClaim(env, reporterNoticeClaim(repo, issueNumber, at), "reporter-notice"),
+    claimReporterBusyNotice: (repo, issueNumber, at) => dailyClaim(env, reporterBusyNoticeClaim(repo, issueNumber, at), "reporter-busy-notice"),
     claimReporterBudgetNotice: (repo, at) => dailyClaim(env, reporterBudgetNoticeClaim(repo, at), "reporter-budget-notice"),
     claimBudgetNotice: (repo, issueNumber, at) =>
       env.COMMENT_CLAIMS.getByName(budgetNoticeClaim(repo, issueNumber, at)).claim("budget-notice", BUDGET_NOTICE_RETENTION_MS),
@@ -196,16 +210,19 @@ function identity(env: Env, config: IngressConfig, token: string, log: Logger) {
 }
 
 type Mint = (repo: RepoRef, installationId?: number, patience?: CallPatience) => Promise<RepoToken>;
+/** `kept(repo)`: the mint already asked for `repo`, if any (a failed one is not kept). */
+type KeptMint = Mint & { kept(repo: RepoRef): Promise<RepoToken> | undefined };
 
 /**
  * `mint`, called at most once per repository (a failed mint is not kept, so
  * it is tried again), with the first caller's patience. One delivery names
  * one installation, so the repository is the key.
  */
-function oncePerRepository(mint: Mint): Mint {
+function oncePerRepository(mint: Mint): KeptMint {
   const minted = new Map<string, Promise<RepoToken>>();
-  return (repo, installationId, patience) => {
-    const key = `${repo.owner}/${repo.name}`.toLowerCase();
+  const keyOf = (repo: RepoRef) => `${repo.owner}/${repo.name}`.toLowerCase();
+  const once: Mint = (repo, installationId, patience) => {
+    const key = keyOf(repo);
     let token = minted.get(key);
     if (token === undefined) {
       token = mint(repo, installationId, patience);
@@ -214,6 +231,7 @@ function oncePerRepository(mint: Mint): Mint {
     }
     return token;
   };
+  return Object.assign(once, { kept: (repo: RepoRef) => minted.get(keyOf(repo)) });
 }
 
 let verifier: { secret: string; webhooks: Webhooks } | undefined;

@@ -1,7 +1,8 @@
 /**
  * CI follow-ups: a failed check suite or workflow run on the App's own pull
  * request starts one run on it, with the failing checks GitHub lists and
- * their logs' last lines; everything else is a logged 204 that writes
+ * their logs' last lines, where CI_FIX_REPOS accepts the repository (the
+ * test config says `*`); everything else is a logged 204 that writes
  * nothing. Every delivery is GitHub's published `check_suite.completed` or
  * `workflow_run.completed` example (@octokit/webhooks-examples), changed only
  * where a case needs it (`ciPayload`, scripts/lib/github-delivery.ts:
@@ -12,7 +13,7 @@ import { env } from "cloudflare:workers";
 import { HttpResponse, type HttpResponseResolver } from "msw";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ciPayload, type CiDeliveryOptions } from "../../scripts/lib/github-delivery";
-import { CiRunInProgressError } from "../../src/shared/ci-refusal";
+import { CiFixNotAcceptedError, CiRunInProgressError } from "../../src/shared/ci-refusal";
 import { CI_FIX_INSTRUCTION, MAX_CI_EXCERPT_CHARS } from "../../src/shared/dispatch";
 import { LOG_EXCERPT_LINES } from "../src/ci-failures";
 import { ciMarkerKey } from "../src/http/ci-event";
@@ -339,7 +340,75 @@ describe("what starts no CI follow-up, writing nothing", () => {
   });
 });
 
+describe("CI_FIX_REPOS: only where the operator accepts CI follow-ups", () => {
+  const withCiFixRepos = (value: string): Env => ({ ...env, CI_FIX_REPOS: value });
+
+  it.each([
+    ["empty", ""],
+    ["another repository", "acme/gadgets"],
+    ["a look-alike", "acme/widgets-fork, acme2/widgets"]
+  ])("%s: the App's pull request's failed CI starts nothing, whatever ci.fix says, and GitHub is asked nothing", async (_name, value) => {
+    const sha = newSha();
+    onTheAppsPull(sha, {}, 3);
+    const before = await storedState();
+    const { response, dispatches, events } = await deliver("check_suite", build("check_suite", sha), withCiFixRepos(value));
+    expect(response.status).toBe(204);
+    expect(outcome(response)).toBe("ignored:ci_fix_not_accepted");
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: "delivery:ignored", reason: "ci_fix_not_accepted", repo: REPO, issueNumber: PULL, headSha: sha, why: "CI_FIX_REPOS does not list this repository" })
+    );
+    expect(dispatches).toEqual([]);
+    // No token, no pull request, no config read: nothing was asked, nothing written, nothing posted.
+    expect(github.calls).toEqual([]);
+    expect(await storedState()).toEqual(before);
+    expect(await marker(sha)).toBeNull();
+  });
+
+  it.each([
+    ["listed, in another case", "acme/gadgets, Acme/Widgets"],
+    ["*", " * "]
+  ])("%s: the follow-up starts", async (_name, value) => {
+    const sha = newSha();
+    onTheAppsPull(sha);
+    const { response, dispatches } = await deliver("workflow_run", build("workflow_run", sha), withCiFixRepos(value));
+    expect(outcome(response)).toBe("accepted");
+    expect(dispatches).toMatchObject([{ repo: REPO, issueNumber: PULL, ci: { headSha: sha } }]);
+    expect(await marker(sha)).toMatchObject({ state: "dispatched" });
+  });
+
+  it("* accepts no repository ALLOWED_REPOS leaves out", async () => {
+    const sha = newSha();
+    onTheAppsPull(sha);
+    const { response } = await deliver("check_suite", build("check_suite", sha, { repo: "mallory/widgets" }), withCiFixRepos("*"));
+    expect(outcome(response)).toBe("ignored:repo_not_allowed");
+    expect(github.calls).toEqual([]);
+  });
+
+  it("a value that is neither * nor a list refuses every delivery as a config error, naming the variable", async () => {
+    for (const value of ["*, acme/widgets", "acme", "all"]) {
+      const sha = newSha();
+      onTheAppsPull(sha);
+      const { response, events } = await deliver("check_suite", build("check_suite", sha), withCiFixRepos(value));
+      expect(response.status).toBe(500);
+      expect(outcome(response)).toBe("config_error");
+      expect(events).toContainEqual(expect.objectContaining({ event: "config:invalid", variable: "CI_FIX_REPOS" }));
+    }
+    expect(github.calls).toEqual([]);
+  });
+});
+
 describe("a CI follow-up the agent refuses", () => {
+  it("because its own CI_FIX_REPOS does not accept the repository: marked refused, ci_fix_not_accepted, nothing posted", async () => {
+    const sha = newSha();
+    onTheAppsPull(sha);
+    const { response, dispatches, events } = await deliver("check_suite", build("check_suite", sha), agentRefusingWith(() => new CiFixNotAcceptedError(REPO).message));
+    expect(response.status).toBe(202);
+    expect(dispatches).toHaveLength(1);
+    expect(events).toContainEqual(expect.objectContaining({ event: "delivery:refused", reason: "ci_fix_not_accepted" }));
+    expect(await marker(sha)).toMatchObject({ state: "refused", reason: "ci_fix_not_accepted" });
+    expect(writes()).toEqual([]);
+  });
+
   it("while a run is going on in the thread: marked refused, run_in_progress, and nothing posted", async () => {
     const sha = newSha();
     onTheAppsPull(sha);

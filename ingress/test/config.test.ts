@@ -1,6 +1,6 @@
 /** Configuration and the commenter gates: pure rules, no runtime needed. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_MAX_BODY_BYTES, isAllowedRepo, readConfig } from "../src/config";
+import { acceptsCiFix, ConfigError, DEFAULT_MAX_BODY_BYTES, isAllowedRepo, readConfig } from "../src/config";
 import { gateCommenter, gatePermission } from "../src/gates";
 
 const VARS = { GITHUB_API_URL: "https://api.github.com/", ALLOWED_REPOS: "Acme/Widgets, cloudflare/agents ,", BOT_LOGIN: "Agent-Think[bot]" };
@@ -24,11 +24,30 @@ describe("readConfig", () => {
     expect(isAllowedRepo(readConfig({ ...VARS, ALLOWED_REPOS: "" }), "acme/widgets")).toBe(false);
   });
 
+  it("reads CI_FIX_REPOS as ALLOWED_REPOS, or * for every allowed repository; unset or empty accepts none", () => {
+    expect(readConfig(VARS).ciFixRepos).toEqual(new Set());
+    expect(acceptsCiFix(readConfig(VARS), "acme/widgets")).toBe(false);
+    expect(acceptsCiFix(readConfig({ ...VARS, CI_FIX_REPOS: "" }), "acme/widgets")).toBe(false);
+    const listed = readConfig({ ...VARS, CI_FIX_REPOS: " ACME/widgets ," });
+    expect([...(listed.ciFixRepos as Set<string>)]).toEqual(["acme/widgets"]);
+    expect(acceptsCiFix(listed, "Acme/Widgets")).toBe(true);
+    expect(acceptsCiFix(listed, "cloudflare/agents")).toBe(false);
+    const all = readConfig({ ...VARS, CI_FIX_REPOS: " * " });
+    expect(all.ciFixRepos).toBe("all");
+    expect(acceptsCiFix(all, "cloudflare/agents")).toBe(true);
+    // Never beyond the allowlist, listed or not.
+    expect(acceptsCiFix(all, "evil/widgets")).toBe(false);
+    expect(acceptsCiFix(readConfig({ ...VARS, CI_FIX_REPOS: "evil/widgets" }), "evil/widgets")).toBe(false);
+  });
+
   it("refuses an unusable value, naming the variable", () => {
     const bad = [
       [{ GITHUB_API_URL: "api.github.com" }, "GITHUB_API_URL"],
       [{ MENTION_HANDLE: "@agent think" }, "MENTION_HANDLE"],
       [{ ALLOWED_REPOS: "acme" }, "ALLOWED_REPOS"],
+      [{ CI_FIX_REPOS: "acme" }, "CI_FIX_REPOS"],
+      [{ CI_FIX_REPOS: "*, acme/widgets" }, "CI_FIX_REPOS"],
+      [{ CI_FIX_REPOS: "**" }, "CI_FIX_REPOS"],
       [{ MAX_BODY_BYTES: "lots" }, "MAX_BODY_BYTES"],
       [{ BOT_LOGIN: "agent-think" }, "BOT_LOGIN"],
       [{ BOT_LOGIN: "agent think[bot]" }, "BOT_LOGIN"],

@@ -1,6 +1,6 @@
 /** The command lines of `npm run dev:ingress` and `npm run send:delivery` (scripts/lib/ingress-dev.ts). */
 import { describe, expect, it } from "vitest";
-import { devVarsText, ingressDevArgs, parseSendArgs } from "../../scripts/lib/ingress-dev";
+import { devVarsText, ingressBanner, ingressDevArgs, parseSendArgs } from "../../scripts/lib/ingress-dev";
 
 describe("ingressDevArgs", () => {
   it("runs the ingress config locally on its own port and state, pointing GitHub at the stand-in", () => {
@@ -11,6 +11,15 @@ describe("ingressDevArgs", () => {
     expect(args.join(" ")).toContain("--persist-to /tmp/s");
     expect(args.join(" ")).toContain("--var GITHUB_API_URL:http://127.0.0.1:9200 --var ALLOWED_REPOS:acme/widgets");
     expect(args.join(" ")).toContain("--env-file /tmp/e");
+  });
+
+  it("accepts CI follow-ups on every allowed repository unless told (the stand-in's CI holds no secrets)", () => {
+    const base = { port: 9100, githubApiUrl: "http://127.0.0.1:9200", allowedRepos: "acme/widgets", persistTo: "/tmp/s" };
+    expect(ingressDevArgs(base).join(" ")).toContain("--var CI_FIX_REPOS:*");
+    expect(ingressDevArgs({ ...base, ciFixRepos: "" }).join(" ")).toMatch(/--var CI_FIX_REPOS:( |$)/);
+    expect(ingressDevArgs({ ...base, ciFixRepos: "acme/widgets" }).join(" ")).toContain("--var CI_FIX_REPOS:acme/widgets");
+    expect(ingressBanner("http://127.0.0.1:8788", "http://127.0.0.1:8790", "acme/widgets")).toContain("CI follow-ups on: all of them");
+    expect(ingressBanner("http://127.0.0.1:8788", "http://127.0.0.1:8790", "acme/widgets", "")).toContain("CI follow-ups on: (none)");
   });
 
   it("refuses a relative state or env file, which would resolve under ingress/", () => {

@@ -6,49 +6,22 @@
  * per issue per UTC day; anything else they ask gets 😕 and at most one
  * polite comment per issue per day; anyone else without write access is
  * refused silently as before; a REPORTER_DAILY_BUDGET refusal from the
- * agent is answered once per repository per day.
+ * agent is answered once per repository per day and keeps the issue's day;
+ * a "reporter runs busy" refusal once per issue per day, and gives the
+ * issue's day back. Which tokens all this uses: reporter-tokens.test.ts.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ReporterBudgetError } from "../../src/shared/reporter-budget";
+import { ReporterBudgetError, ReporterBusyError } from "../../src/shared/reporter-budget";
 import { reporterBudgetNoticeClaim } from "../src/reporter-tier";
-import { contentsAnswer, githubServer, type GitHubOverrides } from "./support/github";
-import { agentRefusingWith, captureConsole, commentPayload, dispatchesFor, logEvents, marker, outcome, send, sign } from "./support/ingress";
+import { githubServer } from "./support/github";
+import { agentRefusingWith, commentPayload, dispatchesFor, marker, outcome } from "./support/ingress";
+import { author, bodyOf, comment, newIssue, OFF, ON, refusal, seen, WIDGETS } from "./support/reporters";
 
 const github = githubServer();
 const { calls } = github;
-
-const WIDGETS = { owner: "acme", name: "widgets" };
-const ON = { contents: contentsAnswer(".github/agent-think.yml", "version: 1\nreporters: reproduce\n") };
-const OFF = { contents: contentsAnswer(".github/agent-think.yml", "version: 1\n") };
-
-/** An issue no other test uses: the tier's claims are per issue per day. */
-const newIssue = () => 10_000 + Math.floor(Math.random() * 1_000_000);
-const newLogin = () => `reporter-${crypto.randomUUID().slice(0, 8)}`;
-const newUserId = () => 5_000_000 + Math.floor(Math.random() * 1_000_000);
-
-type Author = { login: string; id: number };
-const author = (): Author => ({ login: newLogin(), id: newUserId() });
-
-/** A comment by `by` on `issue`, which `issueAuthor` opened. */
-function comment(issue: number, by: Author, body: string, issueAuthor: Author = by) {
-  const payload = commentPayload({ issueNumber: issue, login: by.login, userId: by.id, association: "NONE", body });
-  return { ...payload, issue: { ...payload.issue, user: { ...(payload.issue as { user?: object }).user, login: issueAuthor.login, id: issueAuthor.id } } };
-}
-
-async function deliver(payload: object, overrides: GitHubOverrides, agentEnv: Env = env) {
-  github.reset();
-  github.use(overrides);
-  const { result: response, lines } = await captureConsole(async () => send(await sign(payload), { env: agentEnv }));
-  return { response, events: logEvents(lines) };
-}
-
-const posted = () => calls.filter((call) => call.method === "POST" && /\/issues\/\d+\/comments$/.test(call.path));
-const bodyOf = (call: { body: unknown }) => (call.body as { body: string }).body;
-const reactionsOn = (payload: ReturnType<typeof comment>) =>
-  calls.filter((call) => call.path === `/repos/acme/widgets/issues/comments/${payload.comment.id}/reactions`).map((call) => (call.body as { content: string }).content);
-const refusal = (login: string) => `@${login} thanks — on this repository the bot can only reproduce an issue for its author, once a day; a maintainer can ask for more.`;
+const { deliver, posted, reactionsOn } = seen(github);
 
 beforeEach(() => {
   calls.length = 0;
@@ -192,5 +165,90 @@ describe("a reporter run refused by REPORTER_DAILY_BUDGET", () => {
     expect(body).not.toMatch(/https?:|\]\(/);
     expect(events).toContainEqual(expect.objectContaining({ event: "delivery:refused", reason: "reporter_budget" }));
     expect(events.map((event) => event.event)).not.toContain("dispatch:failed");
+  });
+
+  it("keeps the issue's day: the budget is the day's, so the author's next reproduction today is the daily limit's", async () => {
+    const agentEnv = agentRefusingWith(() => new ReporterBudgetError("$5.00 of REPORTER_DAILY_BUDGET $5.00 spent today in acme/widgets").message);
+    const reporter = author();
+    const issue = newIssue();
+    const first = comment(issue, reporter, "@agent-think reproduce this issue");
+    await deliver(first, ON, agentEnv);
+    const again = comment(issue, reporter, "@agent-think reproduce this issue");
+    const { events } = await deliver(again, ON);
+    expect(dispatchesFor(again.comment.id)).toEqual([]);
+    expect(await marker(again.comment.id)).toMatchObject({ state: "refused", reason: "reporter_daily_limit" });
+    expect(events.map((event) => event.event)).not.toContain("reporter:released");
+  });
+});
+
+describe("a reporter run refused because the repository has its most reporter runs going", () => {
+  const busy = () => agentRefusingWith(() => new ReporterBusyError("2 reporter runs are going in acme/widgets, as many as REPORTER_MAX_RUNNING 2 allows").message);
+  const busyBody = (login: string) => `@${login} thanks — other reproductions are running on this repository right now; ask again in a little while.`;
+
+  it("gets 😕 and one comment in its own words, is marked reporter_busy, and gives the issue's day back", async () => {
+    const reporter = author();
+    const issue = newIssue();
+    const first = comment(issue, reporter, "@agent-think reproduce this issue");
+    const { response, events } = await deliver(first, ON, busy());
+    expect(response.status).toBe(202);
+    expect(dispatchesFor(first.comment.id)).toMatchObject([{ tier: "reporter" }]);
+    expect(reactionsOn(first)).toEqual(["eyes", "confused"]);
+    expect(posted().map(bodyOf)).toEqual([`<!-- agent-think-ingress:not-started comment=${first.comment.id} -->\n${busyBody(reporter.login)}`]);
+    // Its own words, not the agent's: no figure, no link.
+    expect(bodyOf(posted()[0]!).split("\n")[1]!.replace(`@${reporter.login}`, "")).not.toMatch(/https?:|\]\(|\d|@/);
+    expect(await marker(first.comment.id)).toMatchObject({ state: "refused", reason: "reporter_busy" });
+    expect(events).toContainEqual(expect.objectContaining({ event: "delivery:refused", reason: "reporter_busy" }));
+    expect(events).toContainEqual(expect.objectContaining({ event: "reporter:released", released: true, commentId: first.comment.id }));
+    expect(events.map((event) => event.event)).not.toContain("dispatch:failed");
+
+    // The day was given back: asking again the same day, once the agent has room, starts the run.
+    calls.length = 0;
+    const again = comment(issue, reporter, "@agent-think reproduce");
+    await deliver(again, ON);
+    expect(dispatchesFor(again.comment.id)).toMatchObject([{ tier: "reporter", instruction: "reproduce" }]);
+    expect(await marker(again.comment.id)).toMatchObject({ state: "dispatched" });
+    expect(posted()).toEqual([]);
+
+    // And that run holds the day: a third ask today is the daily limit's.
+    const third = comment(issue, reporter, "@agent-think reproduce");
+    await deliver(third, ON);
+    expect(dispatchesFor(third.comment.id)).toEqual([]);
+    expect(await marker(third.comment.id)).toMatchObject({ state: "refused", reason: "reporter_daily_limit" });
+  });
+
+  it("says so once per issue per day: a second busy refusal on the issue gets only 😕, another issue its own comment", async () => {
+    const reporter = author();
+    const issue = newIssue();
+    const first = comment(issue, reporter, "@agent-think reproduce this issue");
+    await deliver(first, ON, busy());
+    const second = comment(issue, reporter, "@agent-think reproduce this issue");
+    const { events } = await deliver(second, ON, busy());
+    const other = comment(newIssue(), reporter, "@agent-think reproduce this issue");
+    await deliver(other, ON, busy());
+    // Each was dispatched (the day given back each time) and refused.
+    for (const payload of [first, second, other]) {
+      expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
+      expect(reactionsOn(payload)).toEqual(["eyes", "confused"]);
+      expect(await marker(payload.comment.id)).toMatchObject({ state: "refused", reason: "reporter_busy" });
+    }
+    expect(events).toContainEqual(expect.objectContaining({ event: "reporter:released", released: true }));
+    expect(posted().map((call) => call.path)).toEqual([`/repos/acme/widgets/issues/${issue}/comments`, `/repos/acme/widgets/issues/${other.issue.number}/comments`]);
+  });
+
+  it("gives back only the day its own delivery holds", async () => {
+    // The claim object's own rule, asked directly: a holder that does not hold it releases nothing.
+    const name = `reporter-run:test:${crypto.randomUUID()}`;
+    const claim = env.COMMENT_CLAIMS.getByName(name);
+    expect(await claim.claim("comment:1", 60_000)).toBe(true);
+    expect(await claim.release("comment:2")).toBe(false);
+    expect(await claim.claim("comment:3", 60_000)).toBe(false);
+    expect(await claim.release("comment:1")).toBe(true);
+    expect(await claim.release("comment:1")).toBe(false);
+    expect(await claim.claim("comment:3", 60_000)).toBe(true);
+    // Given back, then asked for by many at once: exactly one gets it.
+    expect(await claim.release("comment:3")).toBe(true);
+    const wins = await Promise.all(Array.from({ length: 12 }, (_, index) => claim.claim(`comment:${10 + index}`, 60_000)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    await runInDurableObject(claim, (_instance, state) => state.storage.deleteAll());
   });
 });

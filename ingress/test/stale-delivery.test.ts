@@ -32,8 +32,13 @@ const { reviewCommentDelivery, reviewDelivery } = testPayloads(ISSUE_COMMENT_EXA
   review: pickReviewExample(definitions)
 });
 
-const NOW = Date.parse("2026-11-02T09:00:00Z");
 const SECOND_MS = 1_000;
+/**
+ * The real clock at load, in whole seconds (GitHub's times have no more): the
+ * claim object's alarm is scheduled by the real clock, so a fixed date that
+ * falls more than CLAIM_RETENTION_MS behind it would have it fire at once.
+ */
+const NOW = Math.floor(Date.now() / SECOND_MS) * SECOND_MS;
 
 /** The app's clock (and so every `Date.now()` in this isolate) at `at`. */
 function clockAt(at: number) {

@@ -2,10 +2,11 @@
  * Installation tokens: the App JWT GitHub sees (RS256, iss = App id, inside
  * GitHub's ten-minute window, signed by the App's key), the token scoped to
  * one repository, the broker the agent Worker calls over RPC (the token
- * with the App's bot) and its refusals, and no secret or token in any log
+ * with the App's bot, with the permissions of the access asked: write,
+ * read or report) and its refusals, and no secret or token in any log
  * line on any of these paths.
  */
-import { READ_ONLY_TOKEN_PERMISSIONS, TOKEN_PERMISSIONS } from "../src/github/app-client";
+import { READ_ONLY_TOKEN_PERMISSIONS, REPORT_TOKEN_PERMISSIONS, TOKEN_PERMISSIONS } from "../src/github/app-client";
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
@@ -95,20 +96,48 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     expect(calls.map((entry) => entry.path)).toEqual(["/repos/acme/widgets/installation", `/app/installations/${INSTALLATION_ID}/access_tokens`]);
   });
 
-  it("mints a read-only token when asked for one, and refuses an access it does not know", async () => {
+  it("asks GitHub for exactly the permissions of each access: write, read, report", async () => {
     github();
-    const result = await call(() => broker().mintInstallationToken("acme/widgets", { access: "read" }));
-    expect(result.token).toBe(minted[0]);
-    expect(calls[1]!.body).toEqual({ repositories: ["widgets"], permissions: READ_ONLY_TOKEN_PERMISSIONS });
+    const asked: Array<[string, unknown, string]> = [];
+    for (const options of [undefined, { access: "write" as const }, { access: "read" as const }, { access: "report" as const }]) {
+      calls.length = 0;
+      const before = minted.length;
+      const result = await call(() => broker().mintInstallationToken("acme/widgets", options));
+      const mint = calls.filter((entry) => entry.path.endsWith("/access_tokens"));
+      expect(mint).toHaveLength(1);
+      expect(minted).toHaveLength(before + 1);
+      // The token handed out is the one GitHub minted for that request, with the App's bot.
+      expect(result).toMatchObject({ token: minted.at(-1), bot: { login: BOT_LOGIN, id: BOT_USER_ID } });
+      asked.push([options?.access ?? "(none)", mint[0]!.body, result.token]);
+    }
+    expect(asked.map(([access, body]) => [access, body])).toEqual([
+      ["(none)", { repositories: ["widgets"], permissions: { issues: "write", contents: "write", pull_requests: "write", metadata: "read" } }],
+      ["write", { repositories: ["widgets"], permissions: TOKEN_PERMISSIONS }],
+      ["read", { repositories: ["widgets"], permissions: { issues: "read", contents: "read", pull_requests: "read", metadata: "read" } }],
+      ["report", { repositories: ["widgets"], permissions: { issues: "write", metadata: "read" } }]
+    ]);
     expect(READ_ONLY_TOKEN_PERMISSIONS).toEqual({ issues: "read", contents: "read", pull_requests: "read", metadata: "read" });
-    calls.length = 0;
-    await call(() => broker().mintInstallationToken("acme/widgets", { access: "write" }));
-    expect(calls.find((entry) => entry.path.endsWith("/access_tokens"))!.body).toEqual({ repositories: ["widgets"], permissions: TOKEN_PERMISSIONS });
-    calls.length = 0;
-    await expect(inProcess().mintInstallationToken("acme/widgets", { access: "admin" as "read" })).rejects.toThrow(
-      'agent-think-ingress token broker: options.access must be "write" or "read"'
-    );
+    expect(REPORT_TOKEN_PERMISSIONS).toEqual({ issues: "write", metadata: "read" });
+    // Four mints, four tokens.
+    expect(new Set(asked.map(([, , token]) => token)).size).toBe(4);
+  });
+
+  it("refuses an access it does not know, asking GitHub nothing", async () => {
+    github();
+    for (const access of ["admin", "ci", "READ", ""]) {
+      await expect(inProcess().mintInstallationToken("acme/widgets", { access: access as "read" })).rejects.toThrow(
+        'agent-think-ingress token broker: options.access must be "write", "read" or "report"'
+      );
+    }
+    await expect(inProcess().mintInstallationToken("acme/widgets", "read" as unknown as { access: "read" })).rejects.toThrow(/options\.access must be/);
     expect(calls).toEqual([]);
+  });
+
+  it("names the permissions a report token asked for when the installation refuses them (422)", async () => {
+    github({ accessToken: status(422, "The permissions requested are not granted to this installation.") });
+    await expect(inProcess().mintInstallationToken("acme/widgets", { access: "report" })).rejects.toThrow(
+      /installation does not include acme\/widgets, or lacks a permission this token asks for \(issues: write, metadata: read\)$/
+    );
   });
 
   it("refuses with code identity, and hands out no token, when GitHub will not say who the App is", async () => {

@@ -23,6 +23,8 @@ export const DEFAULT_INGRESS_PORT = 8788;
 export const DEFAULT_STANDIN_PORT = 8790;
 /** The repository the sample delivery names; dev:ingress allows it unless ALLOWED_REPOS says otherwise. */
 export const DEV_REPO = "acme/widgets";
+/** Local CI follow-ups on every allowed repository: the stand-in's CI runs no workflow, with or without secrets. */
+export const DEV_CI_FIX_REPOS = "*";
 /** Any id: the local GitHub stand-in accepts every JWT. */
 export const DEV_APP_ID = "1";
 /** Kept apart from `npm start`'s `.wrangler/state`, so the two wrangler processes never share files. */
@@ -34,6 +36,11 @@ export type IngressDevOptions = {
   /** The GitHub API the Worker calls: the local stand-in. */
   githubApiUrl: string;
   allowedRepos: string;
+  /**
+   * CI_FIX_REPOS; `*` unless told: locally GitHub is the stand-in and CI
+   * its seeded runs, so no workflow with secrets runs on a push.
+   */
+  ciFixRepos?: string;
   /** Absolute. */
   persistTo: string;
   inspectorPort?: number;
@@ -53,7 +60,8 @@ export function ingressDevArgs(options: IngressDevOptions): string[] {
   const args = [
     ...["dev", "--cwd", INGRESS_DIR, "-c", "wrangler.jsonc", "--local", "--ip", "127.0.0.1", "--port", String(options.port)],
     ...["--show-interactive-dev-session=false", "--persist-to", options.persistTo],
-    ...["--var", `GITHUB_API_URL:${options.githubApiUrl}`, "--var", `ALLOWED_REPOS:${options.allowedRepos}`]
+    ...["--var", `GITHUB_API_URL:${options.githubApiUrl}`, "--var", `ALLOWED_REPOS:${options.allowedRepos}`],
+    ...["--var", `CI_FIX_REPOS:${options.ciFixRepos ?? DEV_CI_FIX_REPOS}`]
   ];
   if (options.inspectorPort !== undefined) args.push("--inspector-port", String(options.inspectorPort));
   if (options.envFile !== undefined) args.push("--env-file", options.envFile);
@@ -74,12 +82,12 @@ export function devVarsText(secrets: DevSecrets): string {
   ].join("\n");
 }
 
-export function ingressBanner(url: string, standinUrl: string, allowedRepos: string): string {
+export function ingressBanner(url: string, standinUrl: string, allowedRepos: string, ciFixRepos: string = DEV_CI_FIX_REPOS): string {
   const urlOption = url === `http://127.0.0.1:${DEFAULT_INGRESS_PORT}` ? "" : ` --url ${url}`;
   return [
     "",
     `agent-think-ingress is running at ${url} (GitHub webhooks: POST ${WEBHOOK_PATH})`,
-    `GitHub calls go to the stand-in at ${standinUrl}; allowed repositories: ${allowedRepos || "(none)"}`,
+    `GitHub calls go to the stand-in at ${standinUrl}; allowed repositories: ${allowedRepos || "(none)"}; CI follow-ups on: ${ciFixRepos === "*" ? "all of them" : ciFixRepos || "(none)"}`,
     "",
     `  send a signed sample delivery:  npm run send:delivery --${urlOption} --body "@agent-think reproduce this issue"`,
     `  what GitHub was asked:          curl ${standinUrl}/_standin/records`,

@@ -11,8 +11,11 @@ import { z } from "zod";
 import { botIdentitySchema, parseInput } from "../shared/dispatch";
 import type { MintedToken } from "../run/run-token";
 
+/** What the broker mints: the bot's write token, a read-only one, or one that may only comment and react (a reporter run's posts). */
+export type BrokerAccess = "write" | "read" | "report";
+
 type TokenBroker = {
-  mintInstallationToken(repo: string, options?: { access: "read" }): Promise<{ token: string; expiresAt?: string; bot?: unknown }>;
+  mintInstallationToken(repo: string, options?: { access: Exclude<BrokerAccess, "write"> }): Promise<{ token: string; expiresAt?: string; bot?: unknown }>;
 };
 
 /** The broker's bot, checked as a dispatch's is: a malformed one is an error naming `bot.login` or `bot.id`, never ignored. */
@@ -21,7 +24,9 @@ const brokerBotSchema = z.object({ bot: botIdentitySchema.optional() });
 /**
  * A fresh installation token for `repo` and, when the broker says, when it
  * expires and who the App's bot is; `access` "read" asks for a read-only
- * one (the container of a run that may write nothing, src/run/read-token.ts). Local dev runs without the webhook app,
+ * one (the container of a run that may write nothing, src/run/read-token.ts;
+ * a reporter run), "report" for one that may only comment and react on
+ * issues (a reporter run's posts). Local dev runs without the webhook app,
  * so there a broker that cannot be reached means no GitHub access (an empty
  * token with no expiry, which the local GitHub stand-in accepts) rather than
  * a failure.
@@ -29,12 +34,13 @@ const brokerBotSchema = z.object({ bot: botIdentitySchema.optional() });
 export async function mintInstallationToken(
   env: Pick<Env, "GITHUB_AUTH" | "LOCAL_DEV">,
   repo: string,
-  access: "write" | "read" = "write"
+  access: BrokerAccess = "write"
 ): Promise<MintedToken> {
   let answer: Awaited<ReturnType<TokenBroker["mintInstallationToken"]>>;
   try {
     const broker = env.GITHUB_AUTH as unknown as TokenBroker;
-    answer = await (access === "read" ? broker.mintInstallationToken(repo, { access }) : broker.mintInstallationToken(repo));
+    // The write token is asked with no options, as every broker has always taken it.
+    answer = await (access === "write" ? broker.mintInstallationToken(repo) : broker.mintInstallationToken(repo, { access }));
   } catch (error) {
     if (env.LOCAL_DEV === "1") return { token: "" };
     throw error;

@@ -80,7 +80,8 @@ export const TOKEN_PERMISSIONS = {
 /**
  * What a read-only token asks for: the agent's container gets one when its
  * run may write nothing (someone else's pull request, a fork's), so code
- * from that pull request, which the run builds and tests, cannot push.
+ * from that pull request, which the run builds and tests, cannot push; and
+ * a reporter-tier run gets one as its only token (http/start-run.ts).
  */
 export const READ_ONLY_TOKEN_PERMISSIONS = {
   issues: "read",
@@ -90,10 +91,13 @@ export const READ_ONLY_TOKEN_PERMISSIONS = {
 } as const;
 
 /**
- * What the report of a failed mint asks for (http/start-run.ts), when the
- * bot's full set was refused (an installation that has not accepted a
- * permission): enough to ask the commenter's permission (metadata), then
- * react and comment on the issue. Never given to a run.
+ * What a token that only reports asks for: enough to ask a commenter's
+ * permission (metadata), then react and comment on the issue. The report
+ * of a failed mint (http/start-run.ts), when the bot's full set was refused
+ * (an installation that has not accepted a permission); everything the
+ * webhook app posts for a reporter-tier delivery; and the broker's
+ * `{ access: "report" }`, with which the agent Worker posts a reporter
+ * run's comments. Never a run's own token.
  */
 export const REPORT_TOKEN_PERMISSIONS = { issues: "write", metadata: "read" } as const;
 
@@ -105,15 +109,15 @@ export const REPORT_TOKEN_PERMISSIONS = { issues: "write", metadata: "read" } as
  */
 export const CI_READ_TOKEN_PERMISSIONS = { checks: "read", actions: "read", metadata: "read" } as const;
 
-/** Which of the two a run's token is minted with. */
-export type TokenAccess = "write" | "read";
-/** A run's two, the failed mint's report token, and the CI follow-up's reading token. */
+/** What the token broker mints (token-broker.ts): a run's write or read-only token, or one that only reports. */
+export type TokenAccess = "write" | "read" | "report";
+/** The broker's three, and the CI follow-up's reading token. */
 export type MintAccess = TokenAccess | "report" | "ci";
 const PERMISSIONS_BY_ACCESS = { write: TOKEN_PERMISSIONS, read: READ_ONLY_TOKEN_PERMISSIONS, report: REPORT_TOKEN_PERMISSIONS, ci: CI_READ_TOKEN_PERMISSIONS } as const;
 
 /**
  * An installation token that can act on `repo` only, with TOKEN_PERMISSIONS
- * only (READ_ONLY_TOKEN_PERMISSIONS for `access` "read", REPORT_TOKEN_PERMISSIONS for "report"). `installationId` is the payload's `installation.id` (signed by
+ * only (READ_ONLY_TOKEN_PERMISSIONS for `access` "read", REPORT_TOKEN_PERMISSIONS for "report", CI_READ_TOKEN_PERMISSIONS for "ci"). `installationId` is the payload's `installation.id` (signed by
  * GitHub): with it, one call; without it, `GET /repos/{owner}/{repo}/installation` first.
  */
 export async function mintRepoToken(
@@ -142,11 +146,17 @@ export async function mintRepoToken(
     .catch((error: unknown) => {
       throw mintError(error, full, {
         404: ["not_installed", `the GitHub App's installation for ${full} is gone`],
-        422: ["not_installed", `the GitHub App's installation does not include ${full}, or lacks a permission the bot needs (issues, contents, pull_requests: write; metadata: read)`]
+        422: ["not_installed", `the GitHub App's installation does not include ${full}, or lacks a permission ${access === "write" ? "the bot needs (issues, contents, pull_requests: write; metadata: read)" : `this token asks for (${permissionList(access)})`}`]
       });
     });
   return { token: data.token, expiresAt: data.expires_at };
 }
+
+/** `issues: write, metadata: read`: what a mint of `access` asks for, as an error names it. */
+const permissionList = (access: MintAccess) =>
+  Object.entries(PERMISSIONS_BY_ACCESS[access])
+    .map(([name, level]) => `${name}: ${level}`)
+    .join(", ");
 
 /**
  * Octokit authenticated as the App itself (a fresh JWT per request, by

@@ -7,7 +7,9 @@
  * repository → within the delivery window (freshness.ts, by the suite's or
  * run's `updated_at`) → its head in the repository itself (a fork's CI
  * never starts a run) → exactly one pull request on the suite's head, on
- * an App branch (`agent-think/issue-<n>`) → GitHub says that pull request
+ * an App branch (`agent-think/issue-<n>`) → a repository the operator
+ * accepts CI follow-ups on (CI_FIX_REPOS: its push runs the repository's
+ * CI with its secrets; asked before any GitHub call) → GitHub says that pull request
  * is open, opened by the App's own bot (its login from GitHub), its head
  * in this repository and still at this commit (`GET /repos/{o}/{r}/pulls/{n}`,
  * once within 3 s: a failure is a 502, so a redelivery can retry) →
@@ -24,15 +26,16 @@
  * is posted here: no 👀 (there is no comment), no not-started comment;
  * every outcome is the marker and a log line. A dispatch the agent refuses
  * because a run is going on in the thread is marked `refused`, reason
- * `run_in_progress`.
+ * `run_in_progress` (`ci_fix_not_accepted` when the agent Worker's
+ * CI_FIX_REPOS does not accept the repository).
  */
 import { z } from "zod";
 import { CI_FIX_INSTRUCTION, type BotIdentity, type CiFailure, type DispatchInput, type DispatchResult } from "../../../src/shared/dispatch";
-import { isCiRefusal } from "../../../src/shared/ci-refusal";
+import { ciRefusalCode, isCiRefusal } from "../../../src/shared/ci-refusal";
 import { isMonthlyBudgetRefusal } from "../../../src/shared/monthly-budget";
 import { readCiFailures } from "../ci-failures";
 import { failingConclusion, isCommitSha, pickPull, readCiEvent, type CiEvent, type CiEventName } from "../ci-trigger";
-import { isAllowedRepo, type IngressConfig } from "../config";
+import { acceptsCiFix, isAllowedRepo, type IngressConfig } from "../config";
 import { checkFreshness } from "../freshness";
 import type { CiFixClaim } from "../comment-claim";
 import type { InstallationClient, RepoRef, RepoToken } from "../github/app-client";
@@ -123,6 +126,8 @@ export async function handleCiEvent(event: CiEventName, payload: unknown, delive
   if (!isCommitSha(ci.headSha)) return ignore("bad_head_sha", where);
   const number = pick.pull.number;
   where = { ...where, issueNumber: number };
+  // Whatever the repository's own file says: only the operator can accept what its CI does with its secrets.
+  if (!acceptsCiFix(config, ci.repository.fullName)) return ignore("ci_fix_not_accepted", { ...where, why: "CI_FIX_REPOS does not list this repository" });
 
   // The App's bot as GitHub names it: this isolate's, else `<slug>[bot]` (never BOT_LOGIN).
   let bot = deps.knownBotLogin()?.toLowerCase();
@@ -244,7 +249,7 @@ async function handOverCi(context: CiContext, deps: CiEventDeps, mark: (state: C
   try {
     result = await deps.dispatch(input);
   } catch (error) {
-    const reason = isCiRefusal(error) ? "run_in_progress" : isMonthlyBudgetRefusal(error) ? "monthly_budget" : undefined;
+    const reason = isCiRefusal(error) ? ciRefusalCode(error) : isMonthlyBudgetRefusal(error) ? "monthly_budget" : undefined;
     if (reason !== undefined) {
       log("delivery:refused", { ...where, reason, error: errorMessage(error) });
       await settle(mark("refused", { reason }), log, where);

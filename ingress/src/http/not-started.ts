@@ -4,7 +4,8 @@
  * says why. A failed mint is reported with a narrower issues-only token, at
  * most once an hour per repository; a MONTHLY_COST_BUDGET refusal once per
  * issue per calendar month; the reporter tier's refusals once per issue per
- * UTC day; a stop that found nothing running says so once. Each "once" is
+ * UTC day (reporter-run.ts: the busy refusal); a stop that found nothing
+ * running says so once. Each "once" is
  * an atomic claim (`claimedFirst`); one that cannot be asked counts as not
  * first, so an unsure report is the reaction alone. Nothing here throws.
  * docs/ingress.md has the words and when each is posted.
@@ -98,29 +99,34 @@ function mintFailureBody(comment: AcceptedComment, code: unknown): string | unde
  * A failed mint, on the issue where it can be: a token that may only write
  * issues and read metadata (the report token) puts 😕 on the comment and, once per
  * repository per clock hour (`claimSetupReport`), posts the comment naming
- * what to check. With credentials GitHub refuses (code app_auth or config)
- * nothing can be posted as the App: the log, the marker and the agent's
- * health line are the report. Never throws.
+ * what to check. A reporter's delivery already holds that token (`reporter`,
+ * its client): its run's read-only mint failed. With credentials GitHub
+ * refuses (code app_auth or config) no token can be had: the log, the marker
+ * and the agent's health line are the report. Never throws.
  */
-export async function reportMintFailure(comment: AcceptedComment, code: unknown, deps: StartRunDeps): Promise<void> {
+export async function reportMintFailure(comment: AcceptedComment, code: unknown, deps: StartRunDeps, reporter?: InstallationClient): Promise<void> {
   const { log } = deps;
   const where = whereOf(comment);
   const body = mintFailureBody(comment, code);
-  if (body === undefined) {
+  if (body === undefined && reporter === undefined) {
     const why = code === "app_auth" || code === "config" ? "the App's credentials were refused, so nothing can be posted as the App" : "no narrower token would help";
     log("report:impossible", { ...where, code, why });
     return;
   }
-  let token: RepoToken;
-  try {
-    token = await deps.mintReportToken(comment.repo, comment.installationId);
-  } catch (error) {
-    log("report:impossible", { ...where, code, why: "no token that may write issues either", error: errorMessage(error) });
-    return;
+  let github = reporter;
+  if (github === undefined) {
+    let token: RepoToken;
+    try {
+      token = await deps.mintReportToken(comment.repo, comment.installationId);
+    } catch (error) {
+      log("report:impossible", { ...where, code, why: "no token that may write issues either", error: errorMessage(error) });
+      return;
+    }
+    log.addSecret(token.token);
+    github = deps.github(token.token);
   }
-  log.addSecret(token.token);
-  const first = await claimedFirst(() => deps.claimSetupReport(comment.repo), comment, log);
-  await reportNotStarted(comment, deps.github(token.token), first ? body : undefined, log);
+  const first = body !== undefined && (await claimedFirst(() => deps.claimSetupReport(comment.repo), comment, log));
+  await reportNotStarted(comment, github, first ? body : undefined, log);
 }
 
 /**

@@ -1,22 +1,12 @@
 /**
- * What happens to a trigger once it is claimed (a comment, a review comment,
- * a review, an assignment or a label: trigger.ts): mark it handled in KV
- * (the record operators read) and answer 202. Only then, in the background
- * (`waitUntil`): mint a token for its repository only, learn the App's own
- * identity (github/app-identity.ts, usually cached), react 👀 as the App,
- * and dispatch the run with both and the digest of the issue's body as the
- * payload had it (issue-body.ts). GitHub waits ten seconds and never
- * redelivers a late answer, so the answer waits for nothing but the claim
- * (webhook.ts) and this marker.
- *
- * The marker is written before dispatch, so a failed dispatch is never
- * retried by a redelivery: it is reported instead (not-started.ts: 😕 and
- * one short comment with no error detail), and the marker is updated with
- * the outcome. So are an instruction over the agent's limit, a failed mint,
- * an identity GitHub would not give, and the agent's refusals: the monthly
- * budget, nothing to continue, the reporter tier's limits, and a config
- * that does not parse (`refusal`). docs/ingress.md lists every marker state
- * and reason.
+ * A claimed trigger (trigger.ts): its KV marker, then 202; then, in
+ * `waitUntil`, its token (for the repository only), the App's identity, 👀
+ * and the dispatch, or the report of why none (not-started.ts,
+ * reporter-run.ts). A maintainer's delivery uses the bot's one token for
+ * all of it; a reporter's posts with one that may only comment and react,
+ * and its run gets a read-only one. The marker is written before dispatch,
+ * so a failure is reported, never retried by a redelivery; GitHub's ten
+ * seconds wait only for the claim and the marker (docs/ingress.md).
  */
 import {
   isStopInstruction,
@@ -29,7 +19,7 @@ import {
 } from "../../../src/shared/dispatch";
 import { isMonthlyBudgetRefusal } from "../../../src/shared/monthly-budget";
 import { continueRefusalText } from "../../../src/shared/continue-refusal";
-import { isReporterBudgetRefusal, REPORTER_BUDGET_CODE } from "../../../src/shared/reporter-budget";
+import { isReporterBudgetRefusal, isReporterBusyRefusal, REPORTER_BUDGET_CODE, REPORTER_BUSY_CODE } from "../../../src/shared/reporter-budget";
 import { reporterBudgetBody, type ReporterRefusalReason } from "../reporter-tier";
 import { issueBodySha256 } from "../issue-body";
 import { pullRequestSchema } from "../payload";
@@ -37,6 +27,7 @@ import { idField, isIssueEvent, pullRequestRef, type IssueEventKind, type Trigge
 import type { InstallationClient, RepoRef, RepoToken } from "../github/app-client";
 import type { Logger } from "../log";
 import { claimedFirst, notStarted, react, refuseReporter, reportBudgetRefusal, reportMintFailure, tellNothingToStop } from "./not-started";
+import { refuseReporterBusy, takeReporterRun } from "./reporter-run";
 import { respond } from "./responses";
 import { errorMessage, expiryField, fullName, gitHubFailure, settle, whereOf } from "./run-fields";
 
@@ -104,15 +95,26 @@ export type HandledMarker = {
 export type StartRunDeps = {
   log: Logger;
   markHandled(marker: HandledMarker): Promise<void>;
+  /** The bot's token for `repo` (TOKEN_PERMISSIONS): a maintainer's run's, and what the webhook app posts for it with. */
   mintToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
-  /** A token for `repo` that may only write issues and read metadata (REPORT_TOKEN_PERMISSIONS): to report a failed mint, never for a run. */
+  /**
+   * A token for `repo` that may only write issues and read metadata
+   * (REPORT_TOKEN_PERMISSIONS): to report a failed mint, and everything
+   * posted for a reporter's delivery; never a run's.
+   */
   mintReportToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
+  /** A read-only token for `repo` (READ_ONLY_TOKEN_PERMISSIONS): a reporter run's only token (the one the config read minted, if it did). */
+  mintReadToken(repo: RepoRef, installationId?: number): Promise<RepoToken>;
   /** True for the first failed-mint report on `repo` in this clock hour (UTC), atomically; false for every later one. */
   claimSetupReport(repo: RepoRef): Promise<boolean>;
-  /** True for the issue's first reporter run on `at`'s UTC day, atomically; false for every later one. */
-  claimReporterRun(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
+  /** True for the issue's first reporter run on `at`'s UTC day, atomically, held by `holder`; false for every later one (until given back). */
+  claimReporterRun(repo: RepoRef, issueNumber: number, at: number, holder: string): Promise<boolean>;
+  /** Gives that day's claim back if `holder` still holds it, atomically: true if it did. */
+  releaseReporterRun(repo: RepoRef, issueNumber: number, at: number, holder: string): Promise<boolean>;
   /** True for the issue's first reporter refusal comment on `at`'s UTC day, atomically. */
   claimReporterNotice(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
+  /** True for the issue's first "reporter runs busy" comment on `at`'s UTC day, atomically. */
+  claimReporterBusyNotice(repo: RepoRef, issueNumber: number, at: number): Promise<boolean>;
   /** True for the repository's first REPORTER_DAILY_BUDGET notice on `at`'s UTC day, atomically. */
   claimReporterBudgetNotice(repo: RepoRef, at: number): Promise<boolean>;
   /** True for the first monthly-budget notice on the issue in `at`'s calendar month (UTC), atomically; false for every later one. */
@@ -150,7 +152,12 @@ export async function startRun(comment: AcceptedComment, deps: StartRunDeps): Pr
   return respond(202, "accepted");
 }
 
-/** After the answer: token, then a refusal, or the App's identity, 👀 and the dispatch; every failure is reported, never thrown. */
+/**
+ * After the answer: token, then a refusal, or the App's identity, 👀 and the
+ * dispatch; every failure is reported, never thrown. `token` is what the
+ * webhook app posts with: the bot's for a maintainer (and their run's), one
+ * that may only report for a reporter.
+ */
 async function handOver(
   comment: AcceptedComment,
   deps: StartRunDeps,
@@ -158,18 +165,21 @@ async function handOver(
 ): Promise<void> {
   const { log } = deps;
   const where = whereOf(comment);
+  const access = comment.reporter ? "report" : "write";
   let token: RepoToken;
   try {
-    token = await deps.mintToken(comment.repo, comment.installationId);
+    token = await (comment.reporter ? deps.mintReportToken : deps.mintToken)(comment.repo, comment.installationId);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    log("token:failed", { ...where, code, error: errorMessage(error) });
-    await reportMintFailure(comment, code, deps);
+    log("token:failed", { ...where, access, code, error: errorMessage(error) });
+    // A reporter's token was already the one that may only report: nothing narrower would be granted.
+    if (comment.reporter) log("report:impossible", { ...where, code, why: "no token that may write issues" });
+    else await reportMintFailure(comment, code, deps);
     await settle(mark("failed", { reason: "token" }), log, where);
     return;
   }
   log.addSecret(token.token);
-  log("token:minted", { ...where, expiresAt: token.expiresAt });
+  log("token:minted", { ...where, access, expiresAt: token.expiresAt });
   const github = deps.github(token.token);
 
   if (comment.refusal) {
@@ -191,6 +201,7 @@ async function handOver(
 
   let bot: BotIdentity;
   try {
+    // `GET /users/<slug>[bot]` reads a public user: any installation token may ask it.
     bot = await deps.identity(token.token);
   } catch (error) {
     log("identity:failed", { ...where, code: (error as { code?: unknown }).code, error: errorMessage(error) });
@@ -199,22 +210,28 @@ async function handOver(
     return;
   }
 
-  // The day's one reporter run for the issue is taken last, so a run that could not even be dispatched spends nothing.
-  if (comment.reporter?.run && !(await claimedFirst(() => deps.claimReporterRun(comment.repo, comment.issueNumber, deps.now()), comment, log))) {
-    await refuseReporter(comment, "reporter_daily_limit", github, deps, mark);
-    return;
+  let runToken = token;
+  let reporterDay: number | undefined;
+  if (comment.reporter?.run) {
+    // The day's one reporter run for the issue is taken last, so a run that could not even be dispatched spends nothing;
+    // then its read-only token (a failed mint gives the day back).
+    const taken = await takeReporterRun(comment, github, deps, mark);
+    if (taken === undefined) return;
+    ({ token: runToken, at: reporterDay } = taken);
   }
   await react(github, comment, "eyes", log);
-  await dispatchRun(comment, token, bot, github, deps, mark);
+  await dispatchRun(comment, runToken, bot, github, deps, mark, reporterDay);
 }
 
+/** `reporterDay`: when a reporter run's day was claimed, to give it back if the agent is busy. */
 async function dispatchRun(
   comment: AcceptedComment,
   token: RepoToken,
   bot: BotIdentity,
   github: InstallationClient,
   deps: StartRunDeps,
-  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>,
+  reporterDay?: number
 ): Promise<void> {
   const { log } = deps;
   const where = whereOf(comment);
@@ -251,6 +268,12 @@ async function dispatchRun(
       await reportBudgetRefusal(comment, github, deps, mark);
       return;
     }
+    if (isReporterBusyRefusal(error)) {
+      log("delivery:refused", { ...where, reason: REPORTER_BUSY_CODE, error: errorMessage(error) });
+      await refuseReporterBusy(comment, reporterDay, github, deps, mark);
+      return;
+    }
+    // The budget is the day's: the issue's claim is kept, as a second ask today would be refused the same way.
     if (isReporterBudgetRefusal(error)) {
       log("delivery:refused", { ...where, reason: REPORTER_BUDGET_CODE, error: errorMessage(error) });
       const first = await claimedFirst(() => deps.claimReporterBudgetNotice(comment.repo, deps.now()), comment, log);

@@ -39,7 +39,7 @@ import type { RepoRef } from "../github/app-client";
 import { gateCommenter, gatePermission } from "../gates";
 import type { Logger } from "../log";
 import { parseMention, type MentionParse } from "../mention";
-import { REPO_CONFIG_PATH } from "../repo-triggers";
+import { REPO_CONFIG_PATH, type RepoFile } from "../repo-triggers";
 import { decideReporter, isIssueAuthor, reportersOn } from "../reporter-tier";
 import type { TriggerConfig } from "../../../src/run/repo-config";
 import { askedBy, checkAssignee, decideIssueEvent, type IssueEventDeps } from "./issue-event";
@@ -69,6 +69,14 @@ export type WebhookDeps = StartRunDeps & IssueEventDeps & CiEventDeps & {
   permission(repo: RepoRef, login: string, installationId: number | undefined): Promise<PermissionLookup>;
   /** The App's bot login as GitHub named it, if this isolate already learned it (no I/O: the answer is waiting). */
   knownBotLogin(): string | undefined;
+  /**
+   * `.github/agent-think.yml` for a commenter GitHub refused write access
+   * (the reporter tier), before the answer: read with the token the
+   * permission check minted, else with the reporter run's read-only one
+   * (minted now and kept for the run), never a write token minted for it.
+   * Throws when GitHub would not say.
+   */
+  reporterConfigFile(repo: RepoRef, installationId: number | undefined): Promise<RepoFile>;
   /** The App's slug, for the handle when MENTION_HANDLE is unset: kept (isolate, KV), else `GET /app` within a second; a failure is a result. */
   appSlug(): Promise<{ ok: true; slug: string } | { ok: false; code: string; error: string }>;
   log: Logger;
@@ -209,7 +217,7 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
 /** Whether `.github/agent-think.yml` on the default branch says `reporters: reproduce`; a file GitHub would not give is off (logged). */
 async function readReportersOn(repo: RepoRef, installationId: number | undefined, deps: WebhookDeps, where: Record<string, unknown>): Promise<boolean> {
   try {
-    return reportersOn(await deps.repoConfigFile(repo, installationId));
+    return reportersOn(await deps.reporterConfigFile(repo, installationId));
   } catch (error) {
     deps.log("repo-config:unreadable", { ...where, error: error instanceof Error ? error.message : String(error), using: "reporters off" });
     return false;
