@@ -1,11 +1,12 @@
 /**
- * `npm run doctor [-- --url <base>] [--json]`: the deploy checklist for
+ * `npm run doctor [-- --url <base>] [--remote] [--json]`: the deploy checklist for
  * this checkout (both Workers' wrangler configs against each other, the
  * compatibility flags, the env files, the model settings, skills/) and,
  * with --url, the running agent Worker's own health report, read with an
  * Access service token from CF_ACCESS_CLIENT_ID / CF_ACCESS_CLIENT_SECRET
- * when set. Exits 1 when anything blocks runs. The work is in
- * scripts/lib/doctor/; docs/doctor.md describes every check.
+ * when set; with --remote, what GitHub holds the App to on each allowed
+ * repository and what its pushes reach in CI, read with GITHUB_TOKEN. Exits
+ * 1 when anything blocks runs. Work: scripts/lib/doctor/; docs/doctor.md.
  */
 import { fileURLToPath } from "node:url";
 import { runDoctor } from "./lib/doctor/run";

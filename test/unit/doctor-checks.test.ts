@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkoutChecks } from "../../scripts/lib/doctor/checks";
+import { ciFixReposCheck } from "../../scripts/lib/doctor/ci-fix";
 import {
   accessCheck,
   containersCheck,
@@ -180,6 +181,40 @@ describe("the two Workers against each other", () => {
       fix: 'set the same ALLOWED_REPOS, "owner/name,owner/other", in wrangler.jsonc and ingress/wrangler.jsonc'
     });
     expect(allowlistCheck(withVars({}, { ALLOWED_REPOS: "" }))).toMatchObject({ status: "block", detail: expect.stringContaining("leaves empty: mentions there are ignored") });
+  });
+
+  it("takes CI_FIX_REPOS the same in both configs, as the Workers parse it: empty, a list or \"*\"", () => {
+    expect(ciFixReposCheck(good())).toEqual({ id: "ci-fix-repos", label: "CI follow-up repositories", status: "ok", detail: "empty in both: no CI follow-ups, whatever a repository's file asks" });
+    expect(ciFixReposCheck(withVars({ CI_FIX_REPOS: "Acme/Widgets" }, { CI_FIX_REPOS: "acme/widgets " }))).toMatchObject({
+      status: "ok",
+      detail: "both accept CI follow-ups on acme/widgets (npm run doctor -- --remote says whether their CI can reach secrets)"
+    });
+    expect(ciFixReposCheck(withVars({ CI_FIX_REPOS: "*" }, { CI_FIX_REPOS: "*" }))).toMatchObject({ status: "ok", detail: expect.stringMatching(/^"\*" in both: CI follow-ups wherever/) });
+  });
+
+  it("warns when CI_FIX_REPOS differs between the two Workers' configs", () => {
+    expect(ciFixReposCheck(withVars({ CI_FIX_REPOS: "acme/widgets" }))).toEqual({
+      id: "ci-fix-repos",
+      label: "CI follow-up repositories",
+      status: "warn",
+      detail: "CI_FIX_REPOS differs: wrangler.jsonc accepts acme/widgets, ingress/wrangler.jsonc none: a follow-up one Worker accepts, the other refuses or never starts",
+      fix: 'set the same CI_FIX_REPOS in wrangler.jsonc and ingress/wrangler.jsonc: owner/name entries of ALLOWED_REPOS, "*", or empty'
+    });
+    expect(ciFixReposCheck(withVars({ CI_FIX_REPOS: "acme/widgets" }, { CI_FIX_REPOS: "*" })).detail).toMatch(/wrangler\.jsonc accepts acme\/widgets, ingress\/wrangler\.jsonc "\*" \(every allowed repository\)/);
+  });
+
+  it("warns when CI_FIX_REPOS names a repository ALLOWED_REPOS does not list, or does not parse", () => {
+    expect(ciFixReposCheck(withVars({ CI_FIX_REPOS: "acme/widgets, acme/gadgets" }, { CI_FIX_REPOS: "acme/gadgets,acme/widgets" }))).toEqual({
+      id: "ci-fix-repos",
+      label: "CI follow-up repositories",
+      status: "warn",
+      detail: "CI_FIX_REPOS names acme/gadgets, which ALLOWED_REPOS in wrangler.jsonc and ingress/wrangler.jsonc does not list: no run, follow-up or not, starts there",
+      fix: "take it out of CI_FIX_REPOS, or add it to ALLOWED_REPOS in both configs"
+    });
+    expect(ciFixReposCheck(withVars({ CI_FIX_REPOS: "widgets" }, { CI_FIX_REPOS: "widgets" }))).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/^wrangler\.jsonc: CI_FIX_REPOS .*"widgets" is not one; ingress\/wrangler\.jsonc: CI_FIX_REPOS .*: the agent Worker accepts no CI follow-up/)
+    });
   });
 
   it("blocks a webhook app setting its own config refuses, once", () => {

@@ -4,6 +4,7 @@
  * settings, then what local runs would use. docs/doctor.md describes each.
  * Pure: the checkout arrives read (checkout.ts).
  */
+import { ciFixReposCheck } from "./ci-fix";
 import { accessCheck, containersCheck, egressCheck, localDevCheck, localIngressSecretsCheck, publicUrlCheck, reprosCheck, secretsCheck, skillsCheck } from "./deploy";
 import { flagsCheck } from "./flags";
 import { deployedModelCheck, localModelCheck } from "./model";
@@ -17,6 +18,7 @@ export function checkoutChecks(checkout: Checkout): DoctorCheck[] {
     compatibilityDateCheck(checkout),
     flagsCheck(checkout),
     allowlistCheck(checkout),
+    ciFixReposCheck(checkout),
     webhookSettingsCheck(checkout),
     botLoginCheck(checkout),
     deployedModelCheck(checkout),

@@ -1,6 +1,6 @@
 /**
  * The doctor's answer: the checkout's lines and, with --url, the Worker's,
- * and with --remote, GitHub's rulesets, as text (one line per check: ✓ ok, ! warn, ✗ block, its label and
+ * and with --remote, GitHub's answers (rulesets, CI secrets, CI follow-ups), as text (one line per check: ✓ ok, ! warn, ✗ block, its label and
  * detail, and the fix under anything not ok; then a summary) or as JSON.
  * Exit code 1 when anything blocks runs, else 0. Pure.
  */
@@ -14,7 +14,7 @@ export type DoctorReport = {
   generatedAt: string;
   checkout: { root: string; status: HealthStatus; checks: DoctorCheck[] };
   worker?: { url: string; status: HealthStatus; checks: DoctorCheck[]; generatedAt?: string };
-  /** --remote: what GitHub holds the App to, one line per repository. */
+  /** --remote: what GitHub holds the App to and what its pushes reach in CI, three lines per repository. */
   github?: { status: HealthStatus; checks: DoctorCheck[] };
 };
 
@@ -35,7 +35,7 @@ export function doctorReport(input: { root: string; checkout: DoctorCheck[]; wor
 export function formatReport(report: DoctorReport): string {
   const sections = [section(`This checkout (${report.checkout.root}):`, report.checkout.checks)];
   if (report.worker) sections.push(section(`The Worker's health report (${report.worker.url}):`, report.worker.checks));
-  if (report.github) sections.push(section("GitHub's rulesets (--remote):", report.github.checks));
+  if (report.github) sections.push(section("GitHub (--remote):", report.github.checks));
   return `${sections.join("\n\n")}\n\n${summary([...report.checkout.checks, ...(report.worker?.checks ?? []), ...(report.github?.checks ?? [])])}\n`;
 }
 

@@ -1,13 +1,16 @@
 /**
  * `npm run doctor`'s command line: reads the arguments, checks the
  * checkout, asks the Worker when --url is given and GitHub when --remote
- * is (rulesets.ts), prints the report and
+ * is (rulesets.ts, ci-secrets-read.ts), prints the report and
  * returns the exit code (0 nothing blocks, 1 something blocks runs, 2 a bad
  * argument). The root, the environment, the output and the network are
  * passed in, so the tests run it in-process; scripts/doctor.ts wires the
  * real ones.
  */
 import { readAllowedRepos } from "../../../src/shared/allowed-repos";
+import { ciFixCheck } from "./ci-fix";
+import { judgeCiSecrets } from "./ci-secrets";
+import { readCiFacts, type CiReadOptions } from "./ci-secrets-read";
 import { checkoutChecks } from "./checks";
 import { readCheckout } from "./checkout";
 import { rulesetsCheck } from "./rulesets";
@@ -27,10 +30,11 @@ options:
   --url <base>   also read the running agent Worker's GET <base>/api/health;
                  behind Cloudflare Access, set ${ACCESS_ID_VAR} and
                  ${ACCESS_SECRET_VAR} (an Access service token) in the environment
-  --remote       also ask GitHub whether rulesets hold the App to agent-think/**
-                 and to no tag, on each repository in ALLOWED_REPOS (or each
-                 --repo), with ${TOKEN_VARS[0]} (or ${TOKEN_VARS[1]}) from the environment
-                 and GITHUB_APP_ID to recognise the App on a bypass list
+  --remote       also ask GitHub, on each repository in ALLOWED_REPOS (or each
+                 --repo), whether rulesets hold the App to agent-think/** and to
+                 no tag, what secrets a push there reaches in CI, and whether CI
+                 follow-ups run there (CI_FIX_REPOS); with ${TOKEN_VARS[0]} (or ${TOKEN_VARS[1]})
+                 from the environment and GITHUB_APP_ID to recognise the App
   --repo <o/n>   a repository for --remote (repeat for more; implies --remote)
   --json         print the report as JSON
   -h, --help     show this help
@@ -112,11 +116,12 @@ async function checkCheckout(root: string): Promise<{ checks: DoctorCheck[]; che
 }
 
 /**
- * --remote: one rulesets line per repository. The repositories are the
- * --repo ones, else ALLOWED_REPOS (the environment's, else the webhook
- * app's config); GitHub is GITHUB_API_URL (the environment's, else the agent
- * Worker's config); the App's id is GITHUB_APP_ID (the environment's, else
- * the webhook app's local secrets).
+ * --remote: per repository, its rulesets line, its CI secrets line and its
+ * CI follow-ups line. The repositories are the --repo ones, else
+ * ALLOWED_REPOS (the environment's, else the webhook app's config);
+ * CI_FIX_REPOS likewise; GitHub is GITHUB_API_URL (the environment's, else
+ * the agent Worker's config); the App's id is GITHUB_APP_ID (the
+ * environment's, else the webhook app's local secrets).
  */
 async function checkGitHub(repos: string[], checkout: Checkout | undefined, io: DoctorIo): Promise<DoctorCheck[]> {
   const label = "Rulesets";
@@ -134,9 +139,28 @@ async function checkGitHub(repos: string[], checkout: Checkout | undefined, io: 
   const appIdText = io.env.GITHUB_APP_ID?.trim() || checkout?.ingressLocal?.vars.GITHUB_APP_ID?.trim() || "";
   const appId = /^[1-9]\d*$/.test(appIdText) ? Number(appIdText) : undefined;
   const token = io.env[tokenVar]!.trim();
+  const ciFixRepos = io.env.CI_FIX_REPOS ?? (checkout ? varsOf(checkout.ingress).CI_FIX_REPOS : undefined);
+  const fetchOption = io.fetch ? { fetch: io.fetch } : {};
   const checks: DoctorCheck[] = [];
-  for (const repo of targets) checks.push(await rulesetsCheck(repo, { apiUrl, token, app: appId === undefined ? {} : { appId }, ...(io.fetch ? { fetch: io.fetch } : {}) }));
+  for (const repo of targets) {
+    checks.push(await rulesetsCheck(repo, { apiUrl, token, app: appId === undefined ? {} : { appId }, ...fetchOption }));
+    checks.push(...(await ciChecks(repo, ciFixRepos, { apiUrl, token, ...(appId === undefined ? {} : { appId }), ...fetchOption })));
+  }
   return checks;
+}
+
+/** The CI secrets and CI follow-ups lines, or one line saying why GitHub could not be asked (never the token). */
+async function ciChecks(repo: string, ciFixRepos: string | undefined, options: CiReadOptions): Promise<DoctorCheck[]> {
+  try {
+    const { facts, configFile } = await readCiFacts(repo, options);
+    const secrets = judgeCiSecrets(facts);
+    return [secrets.check, ciFixCheck({ repo, defaultBranch: facts.defaultBranch, configFile, ciFixRepos, ci: secrets.verdict })];
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    const said = error instanceof Error ? error.message : String(error);
+    const detail = status === 404 ? "GitHub answered 404: the repository does not exist or the token cannot read it" : `GitHub could not be asked: ${status ? `${status} ` : ""}${said}`;
+    return [line("ci-secrets", `CI secrets (${repo})`, "warn", detail.replaceAll(options.token, "[redacted]"), "set GITHUB_TOKEN to a token that can read the repository (a repository admin's, to see its secrets' names)")];
+  }
 }
 
 async function checkWorker(url: string, io: DoctorIo): Promise<WorkerHealth> {
