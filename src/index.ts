@@ -39,8 +39,11 @@ export { CommandCenterAgent } from "./command-center";
 // outbound HTTP through WorkspaceProxy (ctx.exports).
 export { WorkspaceProxy, WorkspaceServiceProxy } from "@cloudflare/computer";
 // Every HTTP(S) request of an issue's sandbox (both shells) goes through the
-// egress gateway; the WorkspaceAgent reaches it through ctx.exports.
+// egress gateway; the WorkspaceAgent reaches it through ctx.exports. A
+// container's requests reach the WorkspaceAgent through SandboxEgressProxy,
+// which names the container they came from (the Sandbox registers it).
 export { SandboxEgress } from "./egress/sandbox-egress";
+export { SandboxEgressProxy } from "./egress/sandbox-proxy";
 
 export class AgentThink extends WorkerEntrypoint<Env> {
   /** Submit a durable turn for an issue and return at once. See docs/contracts.md. */

@@ -25,8 +25,10 @@ import { DurableObject } from "cloudflare:workers";
 import {
   WorkspaceContainerAPI,
   type ContainerLaunchSpec,
-  type ContainerRuntimeInfo
+  type ContainerRuntimeInfo,
+  type WorkspaceRef
 } from "@cloudflare/computer/backends/container";
+import type { SandboxEgressProxyProps } from "./egress/sandbox-proxy";
 import { createLogger, type Logger } from "./run/log";
 import {
   ContainerUnavailableError,
@@ -75,14 +77,26 @@ type Launch = <T>(launch: () => Promise<T>, freshStart: () => Promise<T>) => Pro
 
 /**
  * WorkspaceContainerAPI whose start() and restart() go through the Sandbox's
- * serialized, reconciling launch. Everything else is the package's own.
+ * serialized, reconciling launch, and whose container's egress reaches the
+ * workspace through SandboxEgressProxy, stamped with this sandbox's id (so
+ * only the turn holding it is answered). Everything else is the package's own.
  */
 class SandboxContainerHost extends WorkspaceContainerAPI {
   #launch: Launch;
+  #ctx: ContainerContext;
+  #sandboxId: string | undefined;
 
-  constructor(ctx: ContainerContext, launch: Launch) {
+  constructor(ctx: ContainerContext, launch: Launch, sandboxId: string | undefined) {
     super(ctx);
+    this.#ctx = ctx;
     this.#launch = launch;
+    this.#sandboxId = sandboxId;
+  }
+
+  override async interceptAllOutboundHttp(ref: WorkspaceRef, token: string): Promise<void> {
+    const exports = this.#ctx.exports as unknown as { SandboxEgressProxy(options: { props: SandboxEgressProxyProps }): Fetcher };
+    const proxy = exports.SandboxEgressProxy({ props: { ...ref, egressToken: token, ...(this.#sandboxId ? { sandboxId: this.#sandboxId } : {}) } });
+    await Promise.all([this.#ctx.container.interceptAllOutboundHttp(proxy), this.#ctx.container.interceptOutboundHttps("*", proxy)]);
   }
 
   override start(spec: ContainerLaunchSpec): Promise<ContainerRuntimeInfo> {
@@ -132,7 +146,7 @@ export class Sandbox extends DurableObject<Env> {
 
   /** The host surface `ContainerBackend` dials (the same as `withWorkspaceContainer` adds). */
   getWorkspaceContainer(): WorkspaceContainerAPI {
-    return new SandboxContainerHost(this.#context(), (launch, fresh) => this.#launch(launch, fresh));
+    return new SandboxContainerHost(this.#context(), (launch, fresh) => this.#launch(launch, fresh), this.#name());
   }
 
   /**

@@ -30,6 +30,7 @@ import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { containerRun, readOnlyToken, recordingInternet, runBy, sendFromContainer, workspaceOf } from "./support/container-egress";
 import { TEST_GITHUB_API_URL } from "./worker";
+import { OTHER_TURN_GRANT_REFUSAL } from "../src/egress/egress-desk";
 
 const github = new FakeGitHub();
 /** An issue body with an instruction GitHub's page does not show. */
@@ -144,19 +145,19 @@ describe("the container's network", () => {
     expect(upstream.some((call) => call.auth?.includes("c211Z2dsZWQ6eA=="))).toBe(false);
   });
 
-  it("between turns gets no credential at all, and no push", async () => {
+  it("between turns gets nothing at all: not a credential, not a push, not even a public read", async () => {
     const repo = uniqueRepo();
     const { session, container, workspace, sandboxId } = await containerRun(repo);
+    // The workspace's turn is one the issue's agent is not running: its container is answered as that turn, and refused.
     await (await workspaceOf(session)).beginTurn({ session, submissionId: "no-such-turn" });
     const answers = await sendFromContainer(workspace, sandboxId, container, [
       () => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`),
-      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`)
+      () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`),
+      () => new Request("https://registry.npmjs.org/left-pad")
     ]);
-    expect(answers.map((answer) => answer.status)).toEqual([200, 403]);
-    expect(answers[1]!.text).toBe("push refused: no run is going on\n");
-    expect(upstream.filter((call) => call.url.includes(repo))).toEqual([
-      { method: "GET", url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, auth: null }
-    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403]);
+    for (const answer of answers) expect(answer.text).toBe(`${OTHER_TURN_GRANT_REFUSAL}\n`);
+    expect(upstream.filter((call) => call.url.includes(repo) || call.url.includes("registry.npmjs.org"))).toEqual([]);
     const agent = (await agentFor(session)) as TestAgent;
     for (const request of [{ url: `https://github.com/${repo}.git/info/refs?service=git-upload-pack`, method: "GET" }, { url: `https://github.com/${repo}.git/git-receive-pack`, method: "POST" }]) {
       expect(await agent.egressGrant(request)).toMatchObject({ grant: { readToken: "", writeToken: "", pushBranch: null } });

@@ -5,7 +5,9 @@
  *
  * - `grant`: the running turn's grant for one request, from the run's
  *   credentials and the network policy its preparation kept, holding only
- *   the credential that request may use; nothing credentialed between turns.
+ *   the credential that request may use; nothing credentialed between turns;
+ *   a request from another turn than the running one, or past the run's
+ *   GitHub API requests (`githubRequestLimit`), refused outright.
  * - `refused`: the refusal is logged and counted for its run (host and
  *   method; the closing comment's footer and the thread page show the
  *   tally), and the command center hears the tally when a new host or
@@ -20,7 +22,10 @@ import type { EgressRefusal } from "./gateway";
 import type { EgressPolicy, RunCredentials } from "./run-credentials";
 import type { EgressAnswer, EgressRequest } from "./sandbox-egress";
 import { parseGitHubApiUrl } from "../shared/github-urls";
-import { credentialNeed, endpointsFor, githubRoute, type CredentialNeed } from "./github-routes";
+import { credentialNeed, endpointsFor, githubRoute, type CredentialNeed, type GitHubRoute } from "./github-routes";
+import { grantFor } from "./grant";
+
+export const OTHER_TURN_GRANT_REFUSAL = "egress refused: this request came from a turn that is not the one running (a process a finished turn left behind)";
 
 export type EgressDeskDeps = {
   credentials: Pick<RunCredentials, "grant" | "runSettled">;
@@ -33,6 +38,10 @@ export type EgressDeskDeps = {
   reportBlocked: (submissionId: string, blocked: BlockedRequest[]) => void;
   /** Whether another turn of the issue is queued or running. */
   othersWaiting: () => Promise<boolean>;
+  /** Count one more GitHub API request of the run's sandbox; how many it has sent now. */
+  countGitHubRequest: (submissionId: string) => Promise<number>;
+  /** The most GitHub API requests one run's sandbox may send. */
+  githubRequestLimit: () => number;
   log: Logger;
 };
 
@@ -46,16 +55,42 @@ export class EgressDesk {
   /** The grant for one request of the sandbox's (its URL and method say which credential it may need). */
   async grant(request: EgressRequest): Promise<EgressAnswer> {
     const turn = await this.#deps.turn();
-    const policy = turn ? this.#deps.policy(turn.submissionId) : null;
     const githubApiUrl = this.#deps.githubApiUrl();
     const github = parseGitHubApiUrl(githubApiUrl);
-    let need: CredentialNeed = "none";
+    const method = request.method.toUpperCase();
+    let route: GitHubRoute | null = null;
     try {
-      need = github.ok ? credentialNeed(githubRoute(new URL(request.url), endpointsFor(github.github, githubApiUrl)), request.method.toUpperCase()) : "none";
+      route = github.ok ? githubRoute(new URL(request.url), endpointsFor(github.github, githubApiUrl)) : null;
     } catch {
       // Not a URL: the gateway refuses it, and it needs nothing.
     }
+    if (request.submissionId !== undefined && request.submissionId !== turn?.submissionId) {
+      return await this.#refusedOutright(turn?.submissionId, request, githubApiUrl, OTHER_TURN_GRANT_REFUSAL, { from: request.submissionId });
+    }
+    if (turn && (route?.kind === "rest" || route?.kind === "graphql")) {
+      const sent = await this.#deps.countGitHubRequest(turn.submissionId);
+      const limit = this.#deps.githubRequestLimit();
+      if (sent > limit) {
+        const why = `egress refused: this run's sandbox has sent ${limit} GitHub API requests, the most one run may (so no run spends the installation's rate limit); the Worker's own tools still work`;
+        return await this.#refusedOutright(turn.submissionId, request, githubApiUrl, why, { sent });
+      }
+    }
+    const need: CredentialNeed = route === null ? "none" : credentialNeed(route, method);
+    const policy = turn ? this.#deps.policy(turn.submissionId) : null;
     return { grant: await this.#deps.credentials.grant(turn?.submissionId, policy, need), githubApiUrl };
+  }
+
+  /** A request that gets nothing at all: counted for the running run (when there is one), with the reason. */
+  async #refusedOutright(running: string | undefined, request: EgressRequest, githubApiUrl: string, reason: string, fields: Record<string, unknown>): Promise<EgressAnswer> {
+    let host = "unknown";
+    try {
+      host = new URL(request.url).hostname;
+    } catch {
+      // Not a URL: counted under "unknown".
+    }
+    this.#deps.log(reason === OTHER_TURN_GRANT_REFUSAL ? "egress:other-turn" : "egress:github-limit", { submissionId: running, host, ...fields });
+    await this.refused({ ...(running ? { submissionId: running } : {}), host, method: request.method.toUpperCase(), reason });
+    return { grant: grantFor({ readToken: "", writeToken: "" }), githubApiUrl, refusal: reason };
   }
 
   async refused(refusal: EgressRefusal): Promise<void> {

@@ -3,29 +3,35 @@
  * sandbox goes through: the container's (the ContainerBackend's
  * "http-gateway" egress hands each intercepted request here with its
  * original URL) and the worker shell's (its Dynamic Worker's
- * `globalOutbound`). The WorkspaceAgent makes one per issue from
- * `ctx.exports`, with the session as its props.
+ * `globalOutbound`). The WorkspaceAgent makes it from `ctx.exports` with the
+ * session as its props, and for a container's request the turn holding the
+ * container (workspace-egress.ts).
  *
  * Per request it asks the issue's ThinkAgent for the grant (what the run may
- * do now: src/egress/run-credentials.ts) and lets the gateway decide
+ * do now: src/egress/run-credentials.ts), which refuses a request of a turn
+ * that is not the running one, and lets the gateway decide
  * (src/egress/gateway.ts); refusals go back to the ThinkAgent, which
- * records them for the thread page and the closing comment. Nothing here is
- * kept between requests.
+ * records them for the thread page and the closing comment.
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { parseGitHubApiUrl } from "../shared/github-urls";
-import { EgressGateway, type EgressRefusal } from "./gateway";
+import { EgressGateway, MAX_DRAINED_BYTES, type EgressRefusal } from "./gateway";
+import { drainReader } from "./body-reader";
 import { endpointsFor } from "./github-routes";
 import type { EgressGrant } from "./grant";
 
-/** The issue's session, and the binding of the ThinkAgent namespace that runs it (ThinkAgent unless a test names its own). */
-export type SandboxEgressProps = { session: string; binding?: string };
+/**
+ * The issue's session, the binding of the ThinkAgent namespace that runs it
+ * (ThinkAgent unless a test names its own), and the turn the request is
+ * from when the sender is known to belong to one (a container).
+ */
+export type SandboxEgressProps = { session: string; binding?: string; submissionId?: string };
 
-/** What the issue's ThinkAgent answers for its sandbox's requests. */
-export type EgressAnswer = { grant: EgressGrant; githubApiUrl: string };
-/** What the ThinkAgent is told of a request: enough to know which credential it may need. */
-export type EgressRequest = { url: string; method: string };
+/** What the issue's ThinkAgent answers for its sandbox's requests; `refusal`: the request gets nothing, and this says why. */
+export type EgressAnswer = { grant: EgressGrant; githubApiUrl: string; refusal?: string };
+/** What the ThinkAgent is told of a request: enough to know which credential it may need, and the turn it is from when known. */
+export type EgressRequest = { url: string; method: string; submissionId?: string };
 
 /** The ThinkAgent methods the gateway calls (the generated stub type is too deep to expand). */
 export type EgressAgent = {
@@ -35,11 +41,16 @@ export type EgressAgent = {
 
 export class SandboxEgress extends WorkerEntrypoint<Env, SandboxEgressProps> {
   override async fetch(request: Request): Promise<Response> {
-    const { session, binding = "ThinkAgent" } = this.ctx.props;
+    const { session, binding = "ThinkAgent", submissionId } = this.ctx.props;
     const namespace = (this.env as unknown as Record<string, unknown>)[binding] as Env["ThinkAgent"] | undefined;
     if (!namespace) return new Response(`egress unavailable: no ${binding} binding\n`, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
     const agent = (await getAgentByName(namespace, session)) as unknown as EgressAgent;
-    const answer = await agent.egressGrant({ url: request.url, method: request.method });
+    const answer = await agent.egressGrant({ url: request.url, method: request.method, ...(submissionId ? { submissionId } : {}) });
+    if (answer.refusal !== undefined) {
+      // The agent counted it for its running run; what the sender still sends is read before the answer, as the gateway does.
+      if (request.body) await drainReader(request.body.getReader(), MAX_DRAINED_BYTES);
+      return new Response(`${answer.refusal}\n`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8", "x-agent-think-egress": "refused" } });
+    }
     const github = parseGitHubApiUrl(answer.githubApiUrl);
     if (!github.ok) return new Response(`egress unavailable: ${github.error}\n`, { status: 502, headers: { "content-type": "text/plain; charset=utf-8" } });
     const gateway = new EgressGateway({

@@ -4,7 +4,7 @@
  * model reported, the result `report_result` recorded, whether the token
  * budget stopped the loop, why it was cancelled, the reproduction page it
  * published, the models that served its steps, why the repository could not be prepared, the requests the
- * egress gateway refused its sandbox, the proof of the pull request it opened, and when it last did something (for the watchdog). Each fact is its own key, so writers that
+ * egress gateway refused its sandbox, how many GitHub API requests its sandbox sent, the proof of the pull request it opened, and when it last did something (for the watchdog). Each fact is its own key, so writers that
  * run side by side (a tool call and its afterToolCall) never overwrite each
  * other; `forget` drops them all once the closing message is queued.
  *
@@ -66,6 +66,7 @@ const setupKey = (id: string) => `agent-think:setup-failure:${id}`;
 const toolsKey = (id: string) => `agent-think:tool-calls:${id}`;
 const blockedKey = (id: string) => `agent-think:egress-blocked:${id}`;
 const proofKey = (id: string) => `agent-think:proof:${id}`;
+const githubRequestsKey = (id: string) => `agent-think:github-requests:${id}`;
 
 /** What a submission's steps counted against the token budget; every token in full for usage kept before that was recorded. */
 export function countedTokens(usage: RunUsage | undefined): number {
@@ -157,6 +158,13 @@ export class RunLedger {
     return { blocked, first: !found };
   }
 
+  /** One more GitHub API request of the run's sandbox through the egress gateway: how many it has sent now. */
+  async countGitHubRequest(id: string): Promise<number> {
+    const count = ((await this.#storage.get<number>(githubRequestsKey(id))) ?? 0) + 1;
+    await this.#storage.put(githubRequestsKey(id), count);
+    return count;
+  }
+
   /** The turn did something (started, or finished a tool call). */
   touch(id: string, at: number): Promise<void> {
     return this.#storage.put(activityKey(id), at);
@@ -183,6 +191,18 @@ export class RunLedger {
   }
 
   async forget(id: string): Promise<void> {
-    await this.#storage.delete([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), activityKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id), proofKey(id)]);
+    await this.#storage.delete([
+      usageKey(id),
+      resultKey(id),
+      budgetKey(id),
+      cancelKey(id),
+      activityKey(id),
+      reproductionKey(id),
+      setupKey(id),
+      toolsKey(id),
+      blockedKey(id),
+      proofKey(id),
+      githubRequestsKey(id)
+    ]);
   }
 }
