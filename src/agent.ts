@@ -23,8 +23,12 @@ import { runMessage } from "./run/run-message";
 import { githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { skillSource } from "./run/skills";
 import { ReproPublisher } from "./repro/publisher";
+import { reproIssue } from "./repro/publication-issue";
 import { ThreadReproductions } from "./run/thread-reproduction";
 import { createLogger, type Logger } from "./run/log";
+import { SessionTrust } from "./run/session-trust";
+import { reporterRunCapUsd } from "./command-center/reporter-budget";
+import type { ReporterFinding } from "./run/trust-facts";
 import { RunContextStore, runContextForTurn, runContextFrom, type RunContext } from "./run/run-context";
 import { RunCredentials } from "./egress/run-credentials";
 import { EgressDesk } from "./egress/egress-desk";
@@ -40,7 +44,7 @@ import { assertBotFor, requireBot, resolveBot } from "./run/bot-identity";
 import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
 import { isViewerMessage, refusalFrame } from "./run/viewer-protocol";
-import { idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
+import { continuationMetadata, dispatchMetadata, idempotencyKeyFor, TERMINAL_STATUSES, toSubmissionStatus, type SubmissionRecord } from "./run/submission";
 import { CommandReplay } from "./run/command-replay";
 import type { TurnRef, WorkspaceAgent } from "./workspace-agent";
 import { commandCenter, type CommandCenter } from "./command-center";
@@ -59,6 +63,7 @@ import { parseStaleRunMs } from "./command-center/registry";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";
+import { createAttachmentReader } from "./github/attachment-fetch";
 import { TurnWorkspace } from "./run/turn-workspace";
 import { withWorkspaceBlock } from "./run/workspace-block";
 import { RunAttachments } from "./run/run-attachments";
@@ -89,6 +94,8 @@ export class ThinkAgent extends Think<Env> {
   tokenBudget = parseTokenBudget(this.env.RUN_TOKEN_BUDGET);
   /** US dollars one run may spend (RUN_COST_BUDGET); 0 for no budget. An instance property: tests lower it. */
   costBudget = parseCostBudget(this.env.RUN_COST_BUDGET);
+  /** US dollars one reporter-tier run may spend (REPORTER_RUN_COST_BUDGET), below costBudget. An instance property: tests lower it. */
+  reporterCostBudget = reporterRunCapUsd(this.env.REPORTER_RUN_COST_BUDGET);
   /** MODEL_PRICES (src/shared/pricing.ts). An instance property: tests price the scripted model. */
   modelPrices: string | undefined = this.env.MODEL_PRICES;
   /** A running turn with no tool activity for this long gets one stale notice on its issue. */
@@ -119,6 +126,7 @@ export class ThinkAgent extends Think<Env> {
   readonly #credentials = new RunCredentials({
     runs: this.#runs,
     mint: (repo, access) => mintInstallationToken(this.env, repo, access),
+    reporter: () => this.#trust.reporter,
     revoke: (token) => revokeInstallationToken(this.githubApiUrl(), token),
     secrets: isolateSecrets,
     settings: () => ({ egress: this.env.EGRESS, egressAllow: this.env.EGRESS_ALLOW }),
@@ -131,12 +139,20 @@ export class ThinkAgent extends Think<Env> {
     return this.#credentials.token;
   }
   readonly #ledger = new RunLedger(this.ctx.storage);
+  /** The session's tier and what it decides: reporter sessions' limits, and what crosses between tiers (run/session-trust.ts). */
+  readonly #trust = new SessionTrust({
+    session: () => this.#sessionName(),
+    storage: this.ctx.storage,
+    threadKnown: async (session) => (await (await this.commandCenter()).threadDetail(session)) !== null,
+    finding: async (session) => ((await getAgentByName(this.issueAgents(), session)) as unknown as Pick<ThinkAgent, "reporterFinding">).reporterFinding()
+  });
   /** The thread's last reproduction, for a later fix's proof (run/thread-reproduction.ts). */
   readonly #reproductions = new ThreadReproductions(this.ctx.storage);
   /** What steps cost and when a budget stops the loop (run/run-budgets.ts). */
   readonly #budgets = new RunBudgets({
     ledger: this.#ledger,
-    limits: () => ({ tokens: this.tokenBudget, cost: this.costBudget, prices: this.modelPrices }),
+    // A reporter session's runs are held to their own cap too (REPORTER_RUN_COST_BUDGET), reserved at dispatch.
+    limits: () => ({ tokens: this.tokenBudget, cost: this.#trust.costBudget(this.costBudget, this.reporterCostBudget), prices: this.modelPrices }),
     scriptedProvider: SCRIPTED_PROVIDER,
     log: (event, fields) => this.#log(event, fields)
   });
@@ -163,9 +179,10 @@ export class ThinkAgent extends Think<Env> {
     commandCenter: () => this.commandCenter(),
     github: {
       apiUrl: () => this.githubApiUrl(),
-      // Renewed before it expires (a closing comment can come after minute 60), and after a 401.
-      token: () => this.#token.fresh(),
-      refreshToken: (repo) => this.#token.refresh(repo),
+      // Renewed before it expires (a closing comment can come after minute 60), and after a 401;
+      // a reporter session posts with an issues-only token of its own, never a write token.
+      token: () => this.#credentials.posting(),
+      refreshToken: (repo) => this.#credentials.refreshPosting(repo),
       // Only our App's comments count when looking for a marker: the run's bot's.
       botLogin: async () => requireBot((await this.#runs.get())?.bot, this.env).login
     },
@@ -207,9 +224,14 @@ export class ThinkAgent extends Think<Env> {
     }),
     reader: async () => {
       const apiUrl = this.githubApiUrl();
-      return apiUrl ? createRepoReader({ baseUrl: apiUrl, token: await this.#token.fresh() }) : null;
+      if (!apiUrl) return null;
+      // The issue's attachments are fetched with the read-only token, never the run's (github/attachment-fetch.ts).
+      const run = await this.#runs.get();
+      const attachments = run ? { repo: run.repo, readToken: () => this.#credentials.readOnly() } : undefined;
+      return createRepoReader({ baseUrl: apiUrl, token: await this.#token.fresh(), ...(attachments ? { attachments } : {}) });
     },
     botLogin: (run) => this.#botLogin(run),
+    github: () => githubHost(this.githubApiUrl()),
     onStep: async (submissionId, step) => {
       await this.#ledger.touch(submissionId, Date.now());
       this.#reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());
@@ -220,6 +242,8 @@ export class ThinkAgent extends Think<Env> {
       await this.#progress.started(submissionId, settings);
     },
     recordSetupFailure: (submissionId, failure) => this.#ledger.recordSetupFailure(submissionId, failure),
+    // A reporter's own words, or what the issue's reporter session found: untrusted data across tiers (run/trust-facts.ts).
+    trustFacts: (run) => this.#trust.trustFacts(run),
     log: (event, fields) => this.#log(event, fields)
   });
   /** How an ended run is told: its ending worked out, reported and forgotten (run/run-closing.ts). */
@@ -246,19 +270,26 @@ export class ThinkAgent extends Think<Env> {
     recordBlocked: (submissionId, host, method) => this.#ledger.recordBlocked(submissionId, host, method),
     reportBlocked: (submissionId, blocked) => this.#reports.blocked(submissionId, blocked, Date.now()),
     othersWaiting: async () => (await this.listSubmissions({ status: ["pending", "running"] })).length > 0,
+    countGitHubRequest: (submissionId) => this.#ledger.countGitHubRequest(submissionId),
+    githubRequestLimit: () => this.#trust.githubRequestLimit(),
     log: (event, fields) => this.#log(event, fields)
   });
   /** `fetch_attachment`: an attachment the run's block lists, fetched by the Worker into the workspace (run/run-attachments.ts). */
   readonly #attachments = new RunAttachments({
     turn: () => this.#turn(),
     prepared: (submissionId) => keptPreparation(this.ctx.storage.kv, submissionId),
-    reader: async () => (this.githubApiUrl() ? createRepoReader({ baseUrl: this.githubApiUrl(), token: await this.#token.fresh() }) : null),
+    reader: async () => {
+      const [apiUrl, run] = [this.githubApiUrl(), await this.#runs.get()];
+      return apiUrl && run ? createAttachmentReader({ apiUrl, repo: run.repo, readToken: () => this.#credentials.readOnly() }) : null;
+    },
     fs: () => this.workspace.fs
   });
   /** `open_pull_request`, held to the run's policy (run/run-pull-requests.ts). */
   readonly #pullRequests = new RunPullRequests({
     turn: () => this.#turn(),
-    run: () => this.#runs.get(),
+    // The turn's own context: its tier is its submission's (and a reporter session's is always the reporter's).
+    run: () => this.#turnRun(),
+    tier: async () => (await this.#turnRun())?.tier,
     target: (submissionId, run) => this.#workspaceTurn.pullRequestTarget(submissionId, run),
     apiUrl: () => this.githubApiUrl(),
     token: () => this.#token.fresh(),
@@ -348,6 +379,11 @@ export class ThinkAgent extends Think<Env> {
     return this.env.GITHUB_API_URL ?? "";
   }
 
+  /** The namespace this issue's agents live in (a reporter session's beside the issue's); test classes override it. */
+  protected issueAgents(): Env["ThinkAgent"] {
+    return this.env.ThinkAgent;
+  }
+
   /** The configuration the model is built from; the tests' gateway agent overrides it. */
   protected modelEnv(): ModelEnv {
     return this.env;
@@ -373,7 +409,13 @@ export class ThinkAgent extends Think<Env> {
       bash: (input) => this.#workspaceTurn.bash(input),
       publish: async (input) => {
         const run = await this.#runs.get();
-        const result = await this.#repros.publish(input, { repoVisibility: run?.repoVisibility, secrets: this.#token.secrets() });
+        const github = parseGitHubApiUrl(this.githubApiUrl());
+        const result = await this.#repros.publish(input, {
+          ...(run ? { issue: reproIssue(run, github.ok ? github.github.web : undefined) } : {}),
+          repoVisibility: run?.repoVisibility,
+          secrets: this.#token.secrets(),
+          ...(this.#trust.reporter ? { tier: "reporter" as const } : {})
+        });
         if (result.published) await this.#published(result.url);
         return result;
       },
@@ -399,24 +441,17 @@ export class ThinkAgent extends Think<Env> {
       // Before anything is stored: a GITHUB_API_URL that names no GitHub, or a token with no bot to act as, is an error saying so.
       const github = githubHost(this.githubApiUrl());
       assertBotFor(input.installationToken, input.bot, this.env);
+      // A reporter-tier run only in its issue's reporter session, and only there (run/session-trust.ts).
+      this.#trust.assertFits(input.tier);
       this.#token.adopt(input.installationToken);
       const run = runContextFrom(input, now);
       await this.#runs.put(run);
       // The envelope says whether a pull request is this App's: with the bot the run acts as.
-      const message = runMessage(run, input.session, now, undefined, github, this.#botLogin(run));
+      const message = runMessage(this.#trust.envelope(run), input.session, now, undefined, github, this.#botLogin(run));
       const submission = await this.submitMessages([message], {
         idempotencyKey: idempotencyKeyFor(input.commentId),
         // Who asked is kept with the submission: a later dispatch replaces the run context before this run's closing comment.
-        metadata: {
-          ...(input.commentId === undefined ? {} : { commentId: input.commentId }),
-          // A review comment's run has no issue comment: its 🚀 goes on the review comment.
-          ...(input.pullRequest?.reviewComment ? { reviewCommentId: input.pullRequest.reviewComment.id } : {}),
-          ...(input.requestedBy ? { requestedBy: input.requestedBy.login } : {}),
-          // The closing comment says a reporter-tier run was one (#runRef).
-          ...(input.tier ? { tier: input.tier } : {}),
-          // A CI follow-up's failures are its own, whatever a later dispatch replaces the context with (#turnRun).
-          ...(input.ci ? { ci: input.ci } : {})
-        }
+        metadata: dispatchMetadata(input)
       });
       this.#log("submitted", {
         repo: input.repo,
@@ -444,18 +479,9 @@ export class ThinkAgent extends Think<Env> {
     const run = await this.#token.replace(input.installationToken, input.installationTokenExpiresAt, input.bot);
     if (!run) throw new Error("this session has no run to continue");
     const last = (await this.listSubmissions()).sort((a, b) => b.createdAt - a.createdAt)[0];
-    const message = runMessage(run, this.name, now, last?.submissionId ?? "unknown", github, this.#botLogin(run));
+    const message = runMessage(this.#trust.envelope(run), this.name, now, last?.submissionId ?? "unknown", github, this.#botLogin(run));
     const operator = typeof input.operator === "string" && input.operator.trim() ? input.operator.trim().slice(0, 320) : undefined;
-    const submission = await this.submitMessages([message], {
-      metadata: {
-        continuation: true,
-        ...(run.requestedBy ? { requestedBy: run.requestedBy.login } : {}),
-        ...(run.tier ? { tier: run.tier } : {}),
-        ...(operator ? { operator } : {}),
-        // Where it came from, for the closing comment's first line (#runRef).
-        ...(input.fromGitHub ? { fromGitHub: input.fromGitHub } : {})
-      }
-    });
+    const submission = await this.submitMessages([message], { metadata: continuationMetadata(run, { operator, fromGitHub: input.fromGitHub }) });
     this.#log("continued", { submissionId: submission.submissionId, continuationOf: last?.submissionId });
     this.#reports.dispatched(run, submission.submissionId, now, operator);
     return { submissionId: submission.submissionId };
@@ -601,6 +627,8 @@ export class ThinkAgent extends Think<Env> {
     const turn: TurnRef = { session: this.name, submissionId: submission.submissionId };
     await this.#endTurn(turn, submission.status);
     const ending = await this.#closing.close(submission);
+    // What a maintainer's run on the issue may learn of it (as untrusted data): only a reporter session keeps it.
+    await this.#trust.ended(submission.submissionId, ending, Date.now());
     const event = submission.status === "completed" ? "turn:done" : `turn:${submission.status}`;
     this.#log(event, {
       submissionId: submission.submissionId,
@@ -671,7 +699,13 @@ export class ThinkAgent extends Think<Env> {
     const run = await this.#runs.get();
     const turn = await this.#turn();
     const record = run && turn ? await this.inspectSubmission(turn.submissionId) : null;
-    return run && record ? runContextForTurn(run, record.metadata) : run;
+    // Every run of a reporter session is a reporter's, whatever a record says.
+    return this.#trust.turn(run && record ? runContextForTurn(run, record.metadata) : run);
+  }
+
+  /** A reporter session's last finding, for a maintainer's run on the issue (as untrusted data); null elsewhere. */
+  async reporterFinding(): Promise<ReporterFinding | null> {
+    return await this.#trust.finding();
   }
 
   /** Where a run's messages go; with the submission's metadata, also who asked and whether it was continued (report/run-ref.ts). */

@@ -9,7 +9,10 @@
  * Two instructions start no new run: `stop` cancels the issue's turns, and
  * `continue` continues its last failed or stale run in place, as the
  * dashboard's Continue does (refused, claiming nothing, when there is none).
- * A CI follow-up (`ci`) is refused while its thread has a run going on.
+ * A CI follow-up (`ci`) is refused while its thread has a run going on, and
+ * on a repository CI_FIX_REPOS does not accept. A reporter-tier run goes to
+ * the issue's reporter session (session-name.ts), never the issue's own,
+ * after its cap is reserved against the repository's reporter budget.
  */
 import { getAgentByName } from "agents";
 import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";
@@ -17,23 +20,24 @@ import { commandCenter } from "./command-center";
 import { continueThread, type ContinuationOutcome } from "./command-center/continuation";
 import type { GitHubContinuation } from "./shared/command-center";
 import { NothingToContinueError, type ContinueRefusalReason } from "./shared/continue-refusal";
-import { CiRunInProgressError } from "./shared/ci-refusal";
+import { CiFixNotAcceptedError, CiRunInProgressError } from "./shared/ci-refusal";
+import { ciFixAccepted } from "./shared/ci-fix-repos";
 import { isActiveStatus } from "./shared/thread-status";
 import type { ContinueOutcome } from "./http/api-routes";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { commentUrl, GitHubConfigError, githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
 import { assertRepoAllowed } from "./run/repo-allowlist";
-import { parseSessionName, sessionName } from "./run/session-name";
+import { parseSessionName, reporterSessionOf, sessionName } from "./run/session-name";
 import { mintInstallationToken } from "./github/token-broker";
 import { assertBotFor } from "./run/bot-identity";
 import { threadUrl } from "./shared/thread-url";
 import { budgetReached, isMonthlyBudgetRefusal, MonthlyBudgetConfigError, MonthlyBudgetReachedError, parseMonthlyBudget } from "./shared/monthly-budget";
-import { isReporterBudgetRefusal, ReporterBudgetError } from "./shared/reporter-budget";
-import { parseReporterDailyBudget, reporterBudgetDetail, reporterBudgetReached } from "./command-center/reporter-budget";
+import { isReporterBudgetRefusal, isReporterBusyRefusal, ReporterBudgetError, ReporterBusyError } from "./shared/reporter-budget";
 import {
   cancelInputSchema,
   dispatchInputSchema,
+  InvalidInputError,
   isContinueInstruction,
   isStopInstruction,
   type DispatchInput,
@@ -116,13 +120,32 @@ async function assertNoRunGoingOn(env: Env, session: string): Promise<void> {
   if (detail && isActiveStatus(detail.thread.status)) throw new CiRunInProgressError(session);
 }
 
-/** A reporter-tier run, once its repository's reporter runs spent REPORTER_DAILY_BUDGET today: refused, writing nothing. A maintainer's run is never asked. */
-async function assertUnderReporterBudget(env: Env, repo: string): Promise<void> {
-  const budget = parseReporterDailyBudget(env.REPORTER_DAILY_BUDGET);
-  if (budget.kind === "invalid") throw new ReporterBudgetError(`${budget.error}: every reporter run is refused until it is fixed`);
-  if (budget.kind !== "cap") return;
-  const spend = await (await commandCenter(env)).reporterSpendToday(repo);
-  if (reporterBudgetReached(budget, spend)) throw new ReporterBudgetError(reporterBudgetDetail(budget.usd, spend, repo));
+/**
+ * A reporter-tier run's cap, reserved against its repository's reporter
+ * budget before anything is written (the command center decides, atomically:
+ * REPORTER_DAILY_BUDGET counting running runs at their cap, and at most
+ * REPORTER_MAX_RUNNING at once). Refused: a ReporterBudgetError or a
+ * ReporterBusyError, which the webhook app tells the reporter. A
+ * maintainer's run is never asked.
+ */
+async function reserveReporterRun(env: Env, repo: string, session: string): Promise<void> {
+  const answer = await (await commandCenter(env)).reserveReporterRun({ repo, session, now: Date.now() });
+  if (answer.ok) return;
+  throw answer.reason === "busy" ? new ReporterBusyError(answer.detail) : new ReporterBudgetError(answer.detail);
+}
+
+/** Drop a reservation whose run was never submitted (the dispatch failed after it was made); a failure here is only logged. */
+async function releaseReporterRun(env: Env, session: string, log: ReturnType<typeof createLogger>): Promise<void> {
+  await (await commandCenter(env))
+    .releaseReporterRun(session)
+    .catch((error: unknown) => log("reporter-budget:release-failed", { session, error: error instanceof Error ? error.message : String(error) }));
+}
+
+/** The issue's reporter session, when the command center has a thread for it (a stop cancels its runs too); else null, creating nothing. */
+async function knownReporterSession(env: Env, session: string): Promise<string | null> {
+  const reporter = reporterSessionOf(session);
+  if (!reporter || reporter === session) return null;
+  return (await (await commandCenter(env)).threadDetail(reporter)) ? reporter : null;
 }
 
 export function createService(env: Env) {
@@ -167,6 +190,15 @@ export function createService(env: Env) {
     return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: outcome.result.submissionId };
   }
 
+  /** Reserve a reporter run's cap, logging a refusal (or a command center that could not be asked: that refuses too). */
+  async function reserveReporterRunLogged(session: string, repo: string): Promise<void> {
+    await reserveReporterRun(env, repo, session).catch((error: unknown) => {
+      const event = isReporterBudgetRefusal(error) ? "reporter-budget:refused" : isReporterBusyRefusal(error) ? "reporter-busy:refused" : "reporter-budget:unreadable";
+      log(event, { session, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    });
+  }
+
   return {
     async dispatch(input: unknown): Promise<DispatchResult> {
       const startedAt = Date.now();
@@ -175,16 +207,20 @@ export function createService(env: Env) {
       // webhook app never sends one for a repository outside its own list
       // (`cancel`, by session, still stops a run on a repository removed from it).
       assertRepoAllowed(parsed.repo, env);
-      const session = sessionName(parsed.repo, parsed.issueNumber);
+      // A reporter-tier run has a session of its own: it shares nothing with the maintainers' runs on the issue.
+      const session = sessionName(parsed.repo, parsed.issueNumber, parsed.tier);
       if (isStopInstruction(parsed.instruction)) {
-        // "stop" cancels the issue's running and queued turns and starts
-        // nothing, so it needs no model; submissionId is the run it stopped
-        // ("" when nothing was running).
+        // "stop" cancels the issue's running and queued turns (its reporter
+        // session's too) and starts nothing, so it needs no model;
+        // submissionId is the run it stopped ("" when nothing was running).
         const agent = await agentFor(session);
         const by = parsed.requestedBy ? `@${parsed.requestedBy.login}` : "a maintainer";
         const { submissionIds } = await agent.cancelRun(`stopped by ${by}`, parsed.installationToken, parsed.installationTokenExpiresAt, parsed.bot);
-        log("stopped", { session, cancelled: submissionIds.length });
-        return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? "" };
+        // The reporter session keeps its own tokens: a maintainer's write token never reaches it.
+        const reporter = parsed.tier ? null : await knownReporterSession(env, session);
+        const alsoStopped = reporter ? (await (await agentFor(reporter)).cancelRun(`stopped by ${by}`)).submissionIds : [];
+        log("stopped", { session, cancelled: submissionIds.length + alsoStopped.length });
+        return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId: submissionIds[0] ?? alsoStopped[0] ?? "" };
       }
       assertRunnable(env);
       // A token is GitHub access: refuse it when nothing says which App's bot the run acts as.
@@ -195,22 +231,30 @@ export function createService(env: Env) {
         log(event, { session, error: error instanceof Error ? error.message : String(error) });
         throw error;
       });
-      if (parsed.tier === "reporter") {
-        await assertUnderReporterBudget(env, parsed.repo).catch((error: unknown) => {
-          log(isReporterBudgetRefusal(error) ? "reporter-budget:refused" : "reporter-budget:unreadable", { session, error: error instanceof Error ? error.message : String(error) });
-          throw error;
-        });
+      if (isContinueInstruction(parsed.instruction)) {
+        // A reporter asks for a reproduction, nothing else: a continuation is a maintainer's (or the dashboard's).
+        if (parsed.tier === "reporter") throw new InvalidInputError("instruction", "a reporter-tier dispatch only asks for a reproduction, never a continuation");
+        return continueFromGitHub(parsed, session);
       }
-      if (isContinueInstruction(parsed.instruction)) return continueFromGitHub(parsed, session);
+      if (parsed.ci && !ciFixAccepted(parsed.repo, env.CI_FIX_REPOS)) {
+        log("ci:refused", { session, reason: "ci_fix_not_accepted" });
+        throw new CiFixNotAcceptedError(parsed.repo);
+      }
       if (parsed.ci) {
         await assertNoRunGoingOn(env, session).catch((error: unknown) => {
           log(error instanceof CiRunInProgressError ? "ci:refused" : "ci:unreadable", { session, error: error instanceof Error ? error.message : String(error) });
           throw error;
         });
       }
+      if (parsed.tier === "reporter") await reserveReporterRunLogged(session, parsed.repo);
       log("start", { session, repo: parsed.repo, issue: parsed.issueNumber, commentId: parsed.commentId });
       const agent = await agentFor(session);
-      const { submissionId } = await agent.startRun({ ...parsed, session });
+      const { submissionId, accepted } = await agent.startRun({ ...parsed, session }).catch(async (error: unknown) => {
+        if (parsed.tier === "reporter") await releaseReporterRun(env, session, log);
+        throw error;
+      });
+      // The same comment again: its run started before, so the place just reserved holds no run.
+      if (parsed.tier === "reporter" && !accepted) await releaseReporterRun(env, session, log);
       log("dispatched", { session, submissionId, ms: Date.now() - startedAt });
       return { session, threadUrl: threadUrl(env.PUBLIC_BASE_URL, session), submissionId };
     },
@@ -247,20 +291,34 @@ export function createService(env: Env) {
       assertRepoAllowed(`${issue.owner}/${issue.name}`, env);
       assertRunnable(env);
       await assertUnderMonthlyBudget(env);
+      const reporter = issue.tier === "reporter";
       const center = await commandCenter(env);
       const outcome = await continueThread(session, {
         claim: (name) => center.claimForContinuation(name, Date.now()),
         release: (name, error) => center.releaseClaim(name, error),
-        mintToken: (repo) => mintInstallationToken(env, repo),
+        // A reporter session's runs never hold the bot's write token, continued or not; their cap is reserved as at dispatch.
+        mintToken: async (repo) => {
+          if (!reporter) return await mintInstallationToken(env, repo);
+          await reserveReporterRunLogged(session, repo);
+          return await mintInstallationToken(env, repo, "read").catch(async (error: unknown) => {
+            await releaseReporterRun(env, session, log);
+            throw error;
+          });
+        },
         submit: async (thread, minted) => {
           const agent = await agentFor(thread.session);
           // The broker's bot, when it names one; the ThinkAgent refuses a token with no bot at all.
-          const { submissionId } = await agent.continueRun({
-            installationToken: minted.token,
-            installationTokenExpiresAt: minted.expiresAt,
-            ...(minted.bot ? { bot: minted.bot } : {}),
-            ...(operator ? { operator } : {})
-          });
+          const { submissionId } = await agent
+            .continueRun({
+              installationToken: minted.token,
+              installationTokenExpiresAt: minted.expiresAt,
+              ...(minted.bot ? { bot: minted.bot } : {}),
+              ...(operator ? { operator } : {})
+            })
+            .catch(async (error: unknown) => {
+              if (reporter) await releaseReporterRun(env, session, log);
+              throw error;
+            });
           return { session: thread.session, submissionId };
         }
       });

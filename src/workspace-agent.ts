@@ -1,30 +1,13 @@
 /**
- * WorkspaceAgent: the issue's files and the shells that run commands on them.
- *
- * Addressed by the same name as the issue's ThinkAgent, it exclusively owns a
- * Workspace (`@cloudflare/computer`) on its own SQLite with two backends: the
- * worker shell (`shell`, the default) and, where Cloudflare Containers run,
- * the container backend (`container`). ThinkAgent reaches it over RPC: Think's
- * file tools through `__getWorkspaceStub`, the bash tool through `exec`.
- * computerd reaches it too: the container dials `ws://computer.internal/api`,
- * the package's WorkspaceProxy forwards that upgrade here, and `fetch` hands
- * it to the container backend (everything else goes to the agents SDK).
- *
- * Container ownership follows the turn (pool/turn-container.ts): `beginTurn`
- * names the turn, its first container command claims a warm container from
- * the WarmPool, and `endTurn` gives it back, durably. Local dev whose
- * Sandbox wrangler dev started without a container runs as `npm start`
- * does: no container backend, every container command answered that there
- * is no engine (pool/engine.ts).
- *
- * Neither shell holds a credential. Both send every HTTP(S) request through
- * the egress gateway (src/egress/sandbox-egress.ts): the container through
- * the backend's "http-gateway" egress, the worker shell's Dynamic Worker
- * through its `globalOutbound`. Git in the container commits as the run's
- * bot (src/run/bot-identity.ts), which arrives with each command: every
- * container command starts with a guard that sets the identity up on a
- * container that has none yet (src/run/git-identity.ts). It holds no
- * transcript.
+ * WorkspaceAgent: the issue's files (a Workspace on its own SQLite, named as
+ * the issue's ThinkAgent) and the shells that run commands on them: the
+ * worker shell and, where containers run, the container backend, whose
+ * container is claimed per turn (pool/turn-container.ts). Think's file tools
+ * reach it through `__getWorkspaceStub`, the bash tool through `exec`,
+ * computerd's callback through `fetch`. Neither shell holds a credential:
+ * every request goes through the egress gateway, a container's only while
+ * the turn holding it runs (egress/workspace-egress.ts). docs/containers.md
+ * and docs/security.md say why; it holds no transcript.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { Workspace, type WorkspaceRegisteredBackend, type WorkspaceStub } from "@cloudflare/computer";
@@ -47,6 +30,8 @@ import { CONTAINER_UNAVAILABLE, type BackendId, type BashInput, type BashResult,
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
 import { TERMINAL_STATUSES } from "./run/submission";
 import type { ThinkAgent } from "./agent";
+import { isContainerEgress, WorkspaceEgress } from "./egress/workspace-egress";
+import type { EgressAgent } from "./egress/sandbox-egress";
 
 const DEFAULT_MAX_TOOL_OUTPUT_BYTES = 16 * 1024;
 /** How long a release waits for container commands still running (and their last sync) before it gives the container back. */
@@ -122,6 +107,15 @@ export class WorkspaceAgent extends Agent<Env> {
     log: (event, fields) => this.#log(event, fields)
   });
   #log: Logger = (event, fields) => createLogger({ session: this.#name(), component: "workspace" }, () => [])(event, fields);
+  /** Both shells' way out: the egress gateway, as the running turn (egress/workspace-egress.ts). */
+  readonly #egress = new WorkspaceEgress({
+    session: () => this.name,
+    binding: () => this.issueAgentBinding,
+    gateway: (props) => this.ctx.exports.SandboxEgress({ props }) as unknown as Fetcher,
+    issueAgent: async () => (await getAgentByName(this.#issueAgents(), this.name)) as unknown as EgressAgent,
+    holding: () => this.#turns.holding(),
+    log: (event, fields) => this.#log(event, fields)
+  });
   /** The run's bot as GitHub named it, from the latest command; undefined: configuration decides (bot-identity.ts). */
   #bot: BotIdentity | undefined;
   #ready: Promise<void> | undefined;
@@ -179,10 +173,12 @@ export class WorkspaceAgent extends Agent<Env> {
   override async fetch(request: Request): Promise<Response> {
     if (new URL(request.url).pathname === COMPUTERD_CALLBACK_PATH) {
       const backend = this.containerBackend();
-      return backend ? await backend.handleFetch(request) : new Response("no container backend in this workspace", { status: 404 });
+      if (!backend) return new Response("no container backend in this workspace", { status: 404 });
+      return isContainerEgress(request) ? await this.#egress.fromContainer(request, backend) : await backend.handleFetch(request);
     }
     return await super.fetch(request);
   }
+
 
   __getWorkspaceStub(): Promise<WorkspaceStub> {
     return this.#ensureReady().then(() => this.#workspace.stub());
@@ -256,6 +252,11 @@ export class WorkspaceAgent extends Agent<Env> {
     return held;
   }
 
+  /** The namespace of the ThinkAgents that run this issue (the seam's binding). */
+  #issueAgents(): Env["ThinkAgent"] {
+    return (this.env as unknown as Record<string, Env["ThinkAgent"] | undefined>)[this.issueAgentBinding] ?? this.env.ThinkAgent;
+  }
+
   /** Whether the ThinkAgent reports `submissionId` in a terminal status; unknown or unreachable counts as not ended. */
   async #submissionEnded(submissionId: string): Promise<boolean> {
     try {
@@ -296,15 +297,11 @@ export class WorkspaceAgent extends Agent<Env> {
     return sandboxStub(this.env, await this.#turns.sandbox()) as unknown as ContainerHostHolder;
   }
 
-  /** Where both shells' HTTP(S) requests go: the egress gateway, for this issue's session. */
-  #egressGateway(): Fetcher {
-    return this.ctx.exports.SandboxEgress({ props: { session: this.name, binding: this.issueAgentBinding } }) as unknown as Fetcher;
-  }
 
   #backends(): WorkspaceRegisteredBackend[] {
     // The name lets the WorkspaceProxy wake this object by name (so it keeps `this.name`).
     const workspace = { binding: "WorkspaceAgent", id: this.ctx.id.toString(), ...(this.ctx.id.name ? { name: this.ctx.id.name } : {}) };
-    const gateway = this.#egressGateway();
+    const gateway = this.#egress.shellGateway();
     const backends: WorkspaceRegisteredBackend[] = [
       new WorkerShellBackend({
         id: "shell",
@@ -320,7 +317,7 @@ export class WorkspaceAgent extends Agent<Env> {
     if (this.containersEnabled() && !this.#engineAbsent) {
       let options: ReturnType<typeof containerBackendOptions>;
       try {
-        options = containerBackendOptions(this.env, gateway);
+        options = containerBackendOptions(this.env, this.#egress.containerGateway());
       } catch (error) {
         // A bad container setting (CONTAINER_INSTANCE_TYPE, GITHUB_API_URL) costs the container, never the shell.
         this.#containerConfigError = error instanceof Error ? error.message : String(error);
@@ -346,11 +343,24 @@ export class WorkspaceAgent extends Agent<Env> {
     // A fresh workspace has no /workspace directory to write into.
     this.#ready ??= this.#askEngine()
       .then(() => this.#workspace.fs.mkdir("/workspace", { recursive: true }))
+      .then(() => this.#trustedSince())
       .catch((error: unknown) => {
         this.#ready = undefined;
         throw error;
       });
     return this.#ready;
+  }
+
+  /** Files from before each trust tier had a workspace of its own (a reporter's run may have written them) are dropped, once. */
+  async #trustedSince(): Promise<void> {
+    if (this.ctx.storage.kv.get(TRUST_MARKER_KEY)) return;
+    const entries = await this.#workspace.fs.readdir("/workspace");
+    if (entries.length > 0) {
+      await this.#workspace.fs.rm("/workspace", { recursive: true, force: true });
+      await this.#workspace.fs.mkdir("/workspace", { recursive: true });
+      this.#log("workspace:emptied-once", { entries: entries.length, why: "written before each trust tier had its own workspace" });
+    }
+    this.ctx.storage.kv.put(TRUST_MARKER_KEY, 1);
   }
 
   /** Once per instance, in local dev with containers on: is there a container to start? Said once in the log when not. */
@@ -379,7 +389,11 @@ export class WorkspaceAgent extends Agent<Env> {
 /** The worker shell's loader cache key for the gateway egress: the gateway is the same entrypoint for every turn. */
 const EGRESS_REVISION = "sandbox-egress-1";
 
+/** Set once a workspace holds only what runs of its own trust tier wrote (docs/storage.md). */
+const TRUST_MARKER_KEY = "agent-think:workspace-trust-v1";
+
 /** Where computerd's callback arrives (the ContainerBackend's `/api`), and every request the container sends out through the gateway. */
 const COMPUTERD_CALLBACK_PATH = "/api";
+
 
 

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { commandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
-import { CI_REFUSAL, CiRunInProgressError, isCiRefusal } from "../src/shared/ci-refusal";
+import { CI_REFUSAL, CiFixNotAcceptedError, CiRunInProgressError, isCiRefusal } from "../src/shared/ci-refusal";
 import { CI_FIX_INSTRUCTION } from "../src/shared/dispatch";
 import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 
@@ -53,6 +53,20 @@ describe("a CI follow-up at dispatch", () => {
     expect(started.session).toBe(first.session);
     expect(started.submissionId).not.toBe(first.submissionId);
     expect((await waitForStatus(agent, started.submissionId)).status).toBe("completed");
+  });
+
+  it("is refused on a repository CI_FIX_REPOS does not accept, whatever its thread, writing nothing", async () => {
+    const repo = uniqueRepo();
+    for (const accepted of ["", "someone/else", "*,x"]) {
+      const refused = await refusal(createService({ ...env, CI_FIX_REPOS: accepted }).dispatch(ciDispatch(repo)));
+      expect(isCiRefusal(refused)).toBe(true);
+      expect(refused).toBeInstanceOf(CiFixNotAcceptedError);
+      expect(refused.message).toBe(`${CI_REFUSAL} ${repo} is not in CI_FIX_REPOS: the operator has not accepted CI follow-ups there, whose pushes run the repository's CI with its secrets`);
+    }
+    expect(await (await agentFor(sessionName(repo, PULL))).listSubmissions()).toEqual([]);
+    // Named, it is accepted like every repository under "*".
+    const started = await createService({ ...env, CI_FIX_REPOS: `other/one, ${repo.toUpperCase()}` }).dispatch(ciDispatch(repo));
+    expect((await waitForStatus(await agentFor(started.session), started.submissionId)).status).toBe("completed");
   });
 
   it("starts a run on a pull request agent-think has no thread for yet", async () => {

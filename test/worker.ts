@@ -14,7 +14,19 @@ import { WorkspaceAgent } from "../src/workspace-agent";
 import type { AppStatus } from "../src/shared/app-status";
 import type { BotIdentity } from "../src/shared/dispatch";
 
-export { default, AgentThink, ThinkAgent, WorkspaceAgent, Sandbox, WarmPool, CommandCenterAgent, WorkspaceProxy, WorkspaceServiceProxy, SandboxEgress } from "../src/index";
+export {
+  default,
+  AgentThink,
+  ThinkAgent,
+  WorkspaceAgent,
+  Sandbox,
+  WarmPool,
+  CommandCenterAgent,
+  WorkspaceProxy,
+  WorkspaceServiceProxy,
+  SandboxEgress,
+  SandboxEgressProxy
+} from "../src/index";
 
 export const TEST_GATEWAY_ENV = {
   MODEL_PROVIDER: "gateway",
@@ -44,11 +56,14 @@ export const TEST_BROKER_BOT: BotIdentity = { login: "agent-think[bot]", id: 900
 /** Stands in for the webhook app's AgentThinkTokenBroker (GITHUB_AUTH). */
 export class TestTokenBroker extends WorkerEntrypoint<Env> {
   static minted: string[] = [];
-  /** A read-only token (`{ access: "read" }`) is `ghs_testReadOnly_<repo>`, and is recorded as `read:<repo>`. */
-  async mintInstallationToken(repo: string, options?: { access?: "read" | "write" }): Promise<{ token: string; expiresAt: string; bot: BotIdentity }> {
-    const read = options?.access === "read";
-    TestTokenBroker.minted.push(read ? `read:${repo}` : repo);
-    const token = `ghs_test${read ? "ReadOnly" : "Minted"}_${repo.replace(/\W/g, "_")}`;
+  /**
+   * A read-only token (`{ access: "read" }`) is `ghs_testReadOnly_<repo>`, recorded as `read:<repo>`; an issues-only
+   * one for the Worker's posts (`{ access: "report" }`) is `ghs_testReport_<repo>`, recorded as `report:<repo>`.
+   */
+  async mintInstallationToken(repo: string, options?: { access?: "read" | "write" | "report" }): Promise<{ token: string; expiresAt: string; bot: BotIdentity }> {
+    const access = options?.access === "read" || options?.access === "report" ? options.access : undefined;
+    TestTokenBroker.minted.push(access ? `${access}:${repo}` : repo);
+    const token = `ghs_test${access === "read" ? "ReadOnly" : access === "report" ? "Report" : "Minted"}_${repo.replace(/\W/g, "_")}`;
     return { token, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), bot: TEST_BROKER_BOT };
   }
 
@@ -65,6 +80,11 @@ export const TEST_GITHUB_API_URL = "https://github.test/api/v3";
 export class ReportingThinkAgent extends ThinkAgent {
   protected override githubApiUrl() {
     return TEST_GITHUB_API_URL;
+  }
+
+  /** An issue's reporter session runs under this class too. */
+  protected override issueAgents(): Env["ThinkAgent"] {
+    return (this.env as unknown as { ReportingThinkAgent: Env["ThinkAgent"] }).ReportingThinkAgent;
   }
 }
 

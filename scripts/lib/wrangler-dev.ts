@@ -53,7 +53,8 @@ export function wranglerDevArgs(options: WranglerDevOptions): string[] {
     "--var",
     `PUBLIC_BASE_URL:${localUrl(options.port)}`
   ];
-  if (options.localDev) args.push("--var", "LOCAL_DEV:1");
+  // Local dev's GitHub is the stand-in, whose CI holds no secret: CI follow-ups are accepted there (as `npm run dev:ingress` does).
+  if (options.localDev) args.push("--var", "LOCAL_DEV:1", "--var", "CI_FIX_REPOS:*");
   if (options.githubApiUrl !== undefined || options.localDev) {
     args.push("--var", `GITHUB_API_URL:${options.githubApiUrl ?? ""}`);
   }

@@ -11,11 +11,16 @@
  * push branch. ThinkAgent owns one and answers the gateway with it; the
  * sandbox never sees any of this.
  *
+ * A reporter session's runs (`reporter`: the issue's author asked, without
+ * write access) never hold the bot's write token: their own token is
+ * renewed read-only, and the Worker posts their comments with an issues-only
+ * token (`posting`), minted for that alone.
+ *
  * Revocation (`DELETE /installation/token`): a replaced token at once (a
  * newer dispatch, a continuation, a renewal); the read-only token when its
- * turn ends; the run's token when its closing message has settled and no
- * other turn of the issue is waiting for it (`runSettled`). Pure apart from
- * its dependencies.
+ * turn ends; the run's (and the posting token) when its closing message has
+ * settled and no other turn of the issue is waiting for it (`runSettled`).
+ * Pure apart from its dependencies.
  */
 import type { Logger } from "../run/log";
 import { ReadOnlyToken } from "../run/read-token";
@@ -23,15 +28,20 @@ import type { RunContextStore } from "../run/run-context";
 import { RunToken, type MintedToken } from "../run/run-token";
 import type { Revocation } from "../github/token-revocation";
 import { grantFor, type EgressGrant } from "./grant";
+import type { AllowRule } from "./allowlist";
 import type { CredentialNeed } from "./github-routes";
 
-/** What the run's preparation decided for the sandbox's network (prepare.ts); null before it is known. */
-export type EgressPolicy = { pushBranch: string | null; allow: readonly string[] };
+type TokenKind = "run" | "read" | "report";
+
+/** What the run's preparation decided for the sandbox's network (prepare.ts); null before it is known. A host string allows every method. */
+export type EgressPolicy = { pushBranch: string | null; allow: readonly AllowRule[] };
 
 export type RunCredentialsDeps = {
   runs: Pick<RunContextStore, "get" | "setToken">;
-  /** A fresh installation token for `repo` from the token broker: the run's (write) or a read-only one. */
-  mint: (repo: string, access: "write" | "read") => Promise<MintedToken>;
+  /** A fresh installation token for `repo` from the token broker: the run's (write), a read-only one, or an issues-only one for the Worker's posts. */
+  mint: (repo: string, access: "write" | "read" | "report") => Promise<MintedToken>;
+  /** Whether the session is a reporter session, whose runs hold no write token at all. */
+  reporter: () => boolean;
   /** Revoke `token` on GitHub. */
   revoke: (token: string) => Promise<Revocation>;
   /** Where every token is registered for the console guard. */
@@ -48,27 +58,56 @@ export class RunCredentials {
   /** The run's write token: the Worker's posts use it; the gateway attaches it only to an allowed push. */
   readonly token: RunToken;
   readonly #read: ReadOnlyToken;
+  /** A reporter session's issues-only token for the Worker's posts (never the sandbox's). */
+  readonly #posting: ReadOnlyToken;
   readonly #deps: RunCredentialsDeps;
 
   constructor(deps: RunCredentialsDeps) {
     this.#deps = deps;
-    const retired = (kind: "run" | "read") => (token: string) => this.#revokeLater(token, kind);
-    this.#read = new ReadOnlyToken({
-      mint: (repo) => deps.mint(repo, "read"),
-      secrets: deps.secrets,
-      now: deps.now,
-      log: deps.log,
-      retired: retired("read")
-    });
+    const retired = (kind: TokenKind) => (token: string) => this.#revokeLater(token, kind);
+    const onDemand = (access: "read" | "report") =>
+      new ReadOnlyToken({
+        mint: (repo) => deps.mint(repo, access),
+        secrets: deps.secrets,
+        now: deps.now,
+        log: deps.log,
+        retired: retired(access),
+        ...(access === "report" ? { kind: "report" } : {})
+      });
+    this.#read = onDemand("read");
+    this.#posting = onDemand("report");
     this.token = new RunToken({
       runs: deps.runs,
-      mint: (repo) => deps.mint(repo, "write"),
+      // A reporter session's token is renewed as what it was dispatched with: read-only.
+      mint: (repo) => deps.mint(repo, deps.reporter() ? "read" : "write"),
       secrets: deps.secrets,
       now: deps.now,
       log: deps.log,
-      alsoSecret: () => this.#read.secrets(),
+      alsoSecret: () => [...this.#read.secrets(), ...this.#posting.secrets()],
       retired: retired("run")
     });
+  }
+
+  /** The token the Worker posts the run's reactions and comments with: the run's, or a reporter session's issues-only one. */
+  async posting(): Promise<string> {
+    if (!this.#deps.reporter()) return await this.token.fresh();
+    const run = await this.#deps.runs.get();
+    // Local dev without a GitHub token posts with none, as the run's own would.
+    return run?.installationToken ? await this.#posting.fresh(run.repo) : "";
+  }
+
+  /** After a 401 on a post: a fresh posting token; null when none can be had. */
+  async refreshPosting(repo: string): Promise<string | null> {
+    if (!this.#deps.reporter()) return await this.token.refresh(repo);
+    const stale = this.#posting.take();
+    if (stale) this.#revokeLater(stale, "report");
+    return (await this.#posting.fresh(repo)) || null;
+  }
+
+  /** A read-only token for the run's repository (the Worker's own reads on the run's behalf: attachments); "" without a run or a GitHub token. */
+  async readOnly(): Promise<string> {
+    const run = await this.#deps.runs.get();
+    return run?.installationToken ? await this.#read.fresh(run.repo) : "";
   }
 
   /**
@@ -112,6 +151,8 @@ export class RunCredentials {
    */
   async runSettled(stillNeeded: boolean): Promise<void> {
     if (stillNeeded) return;
+    const posting = this.#posting.take();
+    if (posting) this.#revokeLater(posting, "report");
     const run = await this.#deps.runs.get();
     const token = run?.installationToken ?? "";
     if (!token) return;
@@ -122,6 +163,8 @@ export class RunCredentials {
   clear(): void {
     const run = this.token.clear();
     if (run) this.#revokeLater(run, "run");
+    const posting = this.#posting.take();
+    if (posting) this.#revokeLater(posting, "report");
     this.turnEnded();
   }
 
@@ -138,11 +181,11 @@ export class RunCredentials {
     return this.token.redactDeep(value);
   }
 
-  #revokeLater(token: string, kind: "run" | "read"): void {
+  #revokeLater(token: string, kind: TokenKind): void {
     this.#deps.waitUntil(this.#revoke(token, kind));
   }
 
-  async #revoke(token: string, kind: "run" | "read"): Promise<void> {
+  async #revoke(token: string, kind: TokenKind): Promise<void> {
     const outcome = await this.#deps.revoke(token).catch((error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }));
     if (typeof outcome === "string") this.#deps.log(`token:${outcome}`, { token: kind });
     else this.#deps.log("token:revoke-failed", { token: kind, error: outcome.failed });

@@ -6,6 +6,10 @@
  * last user message, read from the prompt. So it is deterministic, and a turn
  * recovered after an eviction carries on from where the transcript stands.
  * Tests use it, and so does local development without model credentials.
+ * A reporter-tier run's envelope holds only the canned request; when its
+ * instruction has no `TEST:` line, the model plays the reporter's own words
+ * from the workspace block (`reporterRequest`), as a model those words
+ * steered would: the reporter-tier tests play attacks that way.
  */
 import type {
   LanguageModelV4,
@@ -17,6 +21,7 @@ import type {
   LanguageModelV4Usage
 } from "@ai-sdk/provider";
 import { parseEnvelope } from "../run/envelope";
+import { WORKSPACE_TAG } from "../run/workspace-block";
 import { planScript, SCRIPTED_CALL_ID_PREFIX, type ScriptStep } from "./script";
 
 export class ScriptedModelError extends Error {
@@ -46,7 +51,7 @@ export function readProgress(prompt: LanguageModelV4Prompt): {
       const envelope = parseEnvelope(text.trimStart());
       if (envelope) {
         return {
-          instruction: envelope.instruction,
+          instruction: DIRECTIVE_LINE.test(envelope.instruction) ? envelope.instruction : (reporterWords(text) ?? envelope.instruction),
           toolResults,
           turnKey: fnv1a(text),
           continuation: envelope.continuationOf !== undefined
@@ -56,6 +61,21 @@ export function readProgress(prompt: LanguageModelV4Prompt): {
   }
   // No envelope anywhere: a bare prompt, played from its latest user text.
   return { instruction: latestUserText ?? "", toolResults: 0, turnKey: fnv1a(latestUserText ?? "") };
+}
+
+const DIRECTIVE_LINE = /^\s*TEST:/m;
+const BLOCK = new RegExp(`<${WORKSPACE_TAG}>\\n([\\s\\S]*?)\\n</${WORKSPACE_TAG}>`);
+
+/** The reporter's own words from the block that follows the envelope, when they hold a directive. */
+function reporterWords(text: string): string | undefined {
+  const json = BLOCK.exec(text)?.[1];
+  if (json === undefined) return undefined;
+  try {
+    const words = (JSON.parse(json) as { reporterRequest?: { text?: unknown } }).reporterRequest?.text;
+    return typeof words === "string" && DIRECTIVE_LINE.test(words) ? words : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A short stable hash, so tool call ids differ between turns of one session. */

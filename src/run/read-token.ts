@@ -23,6 +23,8 @@ export type ReadTokenDeps = {
   log(event: string, fields: Record<string, unknown>): void;
   /** A token this no longer holds: revoke it. */
   retired?: (token: string) => void;
+  /** What the log calls it (`token:<kind>`, `github:<kind>-token-failed`): "read-only" unless told. */
+  kind?: string;
 };
 
 export class ReadOnlyToken {
@@ -71,12 +73,12 @@ export class ReadOnlyToken {
       const previous = this.#held?.token;
       const expiresAt = minted.expiresAt === undefined ? Number.NaN : Date.parse(minted.expiresAt);
       this.#held = { repo, token: minted.token, expiresAt: Number.isNaN(expiresAt) ? this.#deps.now() + INSTALLATION_TOKEN_LIFETIME_MS : expiresAt };
-      this.#deps.log("token:read-only", { expiresAt: minted.expiresAt });
+      this.#deps.log(`token:${this.#deps.kind ?? "read-only"}`, { expiresAt: minted.expiresAt });
       if (previous && previous !== minted.token) this.#deps.retired?.(previous);
       return minted.token;
     } catch (error) {
       this.#retryAt = this.#deps.now() + TOKEN_REFRESH_RETRY_MS;
-      this.#deps.log("github:read-token-failed", { error: error instanceof Error ? error.message : String(error) });
+      this.#deps.log(this.#deps.kind ? `github:${this.#deps.kind}-token-failed` : "github:read-token-failed", { error: error instanceof Error ? error.message : String(error) });
       return "";
     }
   }

@@ -20,8 +20,15 @@
  * in something other than a hyphen. Every other owner's session is spelled
  * as it always was, so existing sessions keep their names.
  *
+ * A reporter-tier run (the issue's author without write access) runs in a
+ * session of its own beside the issue's, `<session>.reporter`: its own
+ * ThinkAgent and WorkspaceAgent, so it shares no files, git state,
+ * conversation, recorded check or egress identity with a maintainer's runs
+ * (docs/security.md, "Every run its own trust domain"). A plain session
+ * always ends in the issue number, so no plain session is spelled that way.
+ *
  * The longest name (a 39-character owner, a 100-character name, a 16-digit
- * issue) stays under MAX_SESSION_NAME_CHARS. GitHub names are
+ * issue, the reporter suffix) stays under MAX_SESSION_NAME_CHARS. GitHub names are
  * case-insensitive, so `Foo/Bar#1` and `foo/bar#1` are one session.
  * `parseSessionName` inverts the mapping, which the tests check. Pure: used
  * by the entrypoint, the routes and the CLI.
@@ -29,6 +36,12 @@
 import { parseRepo, type RepoRef } from "../shared/repo";
 
 export type IssueRef = RepoRef & { issueNumber: number };
+/** A session's trust tier: `reporter` for the issue's reporter session, absent for the issue's own (a maintainer's runs). */
+export type SessionTier = "reporter";
+export type SessionRef = IssueRef & { tier?: SessionTier };
+
+/** What follows an issue's session in the name of its reporter session. */
+export const REPORTER_SESSION_SUFFIX = ".reporter";
 
 export const MAX_SESSION_NAME_CHARS = 300;
 
@@ -51,17 +64,43 @@ function unescapeHyphens(part: string): string | null {
   return [...part.matchAll(/-+/g)].every((run) => run[0].length % 2 === 0) ? part.replaceAll("--", "-") : null;
 }
 
-export function sessionName(repo: string, issueNumber: number): string {
+export function sessionName(repo: string, issueNumber: number, tier?: SessionTier): string {
   const ref = parseRepo(repo);
   if (!ref.ok) throw new TypeError(`repo: ${ref.reason}`);
   if (!Number.isSafeInteger(issueNumber) || issueNumber < 1) {
     throw new TypeError("issueNumber: must be a positive integer");
   }
-  return `${escapeOwner(ref.owner)}-${escapeHyphens(ref.name)}-${issueNumber}`;
+  const issue = `${escapeOwner(ref.owner)}-${escapeHyphens(ref.name)}-${issueNumber}`;
+  return tier === "reporter" ? `${issue}${REPORTER_SESSION_SUFFIX}` : issue;
 }
 
-/** Inverse of `sessionName` (owner and name come back lowercased), or null. */
-export function parseSessionName(session: string): IssueRef | null {
+/** Inverse of `sessionName` (owner and name come back lowercased; `tier` for a reporter session), or null. */
+export function parseSessionName(session: string): SessionRef | null {
+  if (session.endsWith(REPORTER_SESSION_SUFFIX)) {
+    const issue = parseIssueSession(session.slice(0, -REPORTER_SESSION_SUFFIX.length));
+    return issue && { ...issue, tier: "reporter" };
+  }
+  return parseIssueSession(session);
+}
+
+/** The tier a session's runs have: `reporter` for a reporter session, undefined for an issue's own (or a name that is no session). */
+export function sessionTier(session: string): SessionTier | undefined {
+  return parseSessionName(session)?.tier;
+}
+
+/** The issue's own session for any of its sessions (a reporter session's issue), or null. */
+export function issueSessionOf(session: string): string | null {
+  const ref = parseSessionName(session);
+  return ref && sessionName(`${ref.owner}/${ref.name}`, ref.issueNumber);
+}
+
+/** The issue's reporter session for any of its sessions, or null. */
+export function reporterSessionOf(session: string): string | null {
+  const ref = parseSessionName(session);
+  return ref && sessionName(`${ref.owner}/${ref.name}`, ref.issueNumber, "reporter");
+}
+
+function parseIssueSession(session: string): IssueRef | null {
   const issueMatch = /-([1-9][0-9]*)$/.exec(session);
   if (!issueMatch) return null;
   const prefix = session.slice(0, issueMatch.index);

@@ -10,7 +10,10 @@
  * git's identity, and nothing else.
  *
  * The repository's settings, once read, are told through `onSettings`
- * (ThinkAgent creates the live progress comment then).
+ * (ThinkAgent creates the live progress comment then). What another trust
+ * tier's run may pass to this one (`trustFacts`: a reporter's own words, or
+ * what the issue's reporter-tier run found; trust-facts.ts) joins the block,
+ * kept per submission so a recovered turn shows the same.
  *
  * ThinkAgent wires it with its storage and its WorkspaceAgent; nothing here
  * reaches a binding itself. A failed preparation is kept for the closing
@@ -25,6 +28,8 @@ import type { EgressPolicy } from "../egress/run-credentials";
 import { RunPreparation, SetupFailedError, type PrepareDeps, type Prepared, type RunSettings } from "./prepare";
 import type { PullRequestTarget } from "./open-pull-request";
 import { refusal } from "./write-policy";
+import type { TrustFacts } from "./trust-facts";
+import type { WorkerGitHub } from "./worker-git";
 
 type TurnRef = { session: string; submissionId: string };
 
@@ -47,8 +52,16 @@ export type TurnWorkspaceDeps = {
   /** The repository's run settings were read, before the clone (the progress comment is created then). */
   onSettings?: PrepareDeps["onSettings"];
   recordSetupFailure: (submissionId: string, failure: SetupFailure) => Promise<void>;
+  /** The deployment's GitHub, which the preparation clones from. */
+  github?: () => WorkerGitHub;
+  /** What another tier's run may pass to this one, as untrusted data for the block (asked once per submission). */
+  trustFacts?: (run: RunContext) => Promise<TrustFacts>;
   log: (event: string, fields: Record<string, unknown>) => void;
 };
+
+const trustKey = (submissionId: string) => `agent-think:trust-facts:${submissionId}`;
+/** How long the preparation waits for what another tier's run left (the command center, then that agent). */
+export const TRUST_FACTS_TIMEOUT_MS = 3_000;
 
 export class TurnWorkspace {
   readonly #deps: TurnWorkspaceDeps;
@@ -63,6 +76,7 @@ export class TurnWorkspace {
       redact: deps.redact,
       onStep: deps.onStep,
       ...(deps.onSettings ? { onSettings: deps.onSettings } : {}),
+      ...(deps.github ? { github: deps.github } : {}),
       log: deps.log,
       now: () => Date.now()
     });
@@ -82,7 +96,9 @@ export class TurnWorkspace {
       ...(run.ci ? { ci: run.ci } : {})
     };
     try {
-      return await this.#preparation.prepare(submissionId, facts, signal);
+      const prepared = await this.#preparation.prepare(submissionId, facts, signal);
+      const trust = await this.#trustFacts(submissionId, run);
+      return Object.keys(trust).length ? { ...prepared, facts: { ...prepared.facts, ...trust } } : prepared;
     } catch (error) {
       if (!(error instanceof SetupFailedError)) throw error;
       await this.#deps.recordSetupFailure(submissionId, error.failure);
@@ -137,8 +153,27 @@ export class TurnWorkspace {
     return this.#preparation.egressPolicy(submissionId);
   }
 
+  /** What crosses from another tier's run into this one's block: asked once, then kept for a recovered turn. */
+  async #trustFacts(submissionId: string, run: RunContext): Promise<TrustFacts> {
+    const kept = this.#deps.storage.get<TrustFacts>(trustKey(submissionId));
+    if (kept) return kept;
+    // Asked of the command center and another agent: one that hangs or fails costs this run those facts, never its start.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${TRUST_FACTS_TIMEOUT_MS} ms`)), TRUST_FACTS_TIMEOUT_MS);
+    });
+    const asked = this.#deps.trustFacts ? Promise.race([this.#deps.trustFacts(run), timeout]) : Promise.resolve({});
+    const facts = (await asked.catch((error: unknown) => {
+      this.#deps.log("prepare:trust-facts-failed", { submissionId, error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    }).finally(() => clearTimeout(timer))) ?? {};
+    this.#deps.storage.put(trustKey(submissionId), facts);
+    return facts;
+  }
+
   /** The submission ended: what was prepared and its last command are forgotten. */
   forget(submissionId: string): void {
+    this.#deps.storage.delete(trustKey(submissionId));
     this.#preparation.forget(submissionId);
     this.#deps.commands.forget(submissionId);
   }

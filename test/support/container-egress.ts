@@ -32,9 +32,12 @@ export async function workspaceOf(session: string) {
   return (await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub<WorkspaceAgent>;
 }
 
-/** A run on `repo` whose container path is the real backend over a fake computerd, and the recording runner for its commands. */
-export async function containerRun(repo: string) {
-  const session = sessionName(repo, 5);
+/**
+ * A run on `repo`'s issue 5 (its reporter session with `tier`) whose container path is the real backend over a fake
+ * computerd, and the recording runner for its commands.
+ */
+export async function containerRun(repo: string, options: { tier?: "reporter" } = {}) {
+  const session = sessionName(repo, 5, options.tier);
   const fleet = new RecordingFleet();
   const pool = await poolWithFleet(fleet);
   await pool.prime();

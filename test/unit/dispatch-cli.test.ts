@@ -618,6 +618,8 @@ describe("npm start helpers", () => {
       "PUBLIC_BASE_URL:http://127.0.0.1:8787",
       "--var",
       "LOCAL_DEV:1",
+      "--var",
+      "CI_FIX_REPOS:*",
       // Local dev posts to GitHub only when given a stand-in.
       "--var",
       "GITHUB_API_URL:",

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isSessionName, MAX_SESSION_NAME_CHARS, parseSessionName, sessionName } from "../../src/run/session-name";
+import {
+  isSessionName,
+  issueSessionOf,
+  MAX_SESSION_NAME_CHARS,
+  parseSessionName,
+  reporterSessionOf,
+  sessionName,
+  sessionTier
+} from "../../src/run/session-name";
 
 describe("sessionName", () => {
   it("is readable for the common case", () => {
@@ -71,7 +79,7 @@ describe("sessionName", () => {
       sessionName(`${"-a".repeat(19)}-/${"-".repeat(100)}`, Number.MAX_SAFE_INTEGER),
       sessionName(`${"a".repeat(30)}_${"b".repeat(8)}/${"-".repeat(100)}`, Number.MAX_SAFE_INTEGER)
     ];
-    for (const session of longest) {
+    for (const session of longest.flatMap((name) => [name, reporterSessionOf(name)!])) {
       expect(session.length).toBeLessThanOrEqual(MAX_SESSION_NAME_CHARS);
       expect(isSessionName(session), session).toBe(true);
     }
@@ -137,5 +145,34 @@ describe("sessionName", () => {
     expect(isSessionName("a-b-c-1")).toBe(false); // two odd separators before the issue: ambiguous spelling
     expect(isSessionName("../etc-1")).toBe(false);
     expect(isSessionName("")).toBe(false);
+  });
+
+  it("gives an issue's reporter-tier runs a session of their own, which no issue's session can be", () => {
+    expect(sessionName("acme/widgets", 7, "reporter")).toBe("acme-widgets-7.reporter");
+    expect(parseSessionName("acme-widgets-7.reporter")).toEqual({ owner: "acme", name: "widgets", issueNumber: 7, tier: "reporter" });
+    expect(sessionTier("acme-widgets-7.reporter")).toBe("reporter");
+    expect(sessionTier("acme-widgets-7")).toBeUndefined();
+    expect(issueSessionOf("acme-widgets-7.reporter")).toBe("acme-widgets-7");
+    expect(reporterSessionOf("acme-widgets-7")).toBe("acme-widgets-7.reporter");
+    expect(reporterSessionOf("acme-widgets-7.reporter")).toBe("acme-widgets-7.reporter");
+    // A repository may be named `x.reporter`, but its issues' sessions end in the issue's number.
+    expect(sessionName("acme/x.reporter", 7)).toBe("acme-x.reporter-7");
+    expect(sessionTier("acme-x.reporter-7")).toBeUndefined();
+    for (const bad of ["acme-widgets-7.reporter.reporter", "acme-widgets.reporter", ".reporter", "acme-widgets-07.reporter", "acme-widgets-7.Reporter", "acme-widgets-7-reporter"]) {
+      expect(isSessionName(bad), bad).toBe(false);
+    }
+  });
+
+  it("keeps reporter sessions injective and apart from every issue's session", () => {
+    const names = new Set<string>();
+    for (const [repo, issue] of [["a/b", 1], ["a/b", 11], ["a-b/c", 1], ["a/b-c", 1], ["a/b.reporter", 1], ["artur-/x", 8]] as const) {
+      for (const tier of [undefined, "reporter"] as const) {
+        const session = sessionName(repo, issue, tier);
+        expect(names.has(session), session).toBe(false);
+        names.add(session);
+        const [owner, name] = repo.toLowerCase().split("/");
+        expect(parseSessionName(session)).toEqual({ owner, name, issueNumber: issue, ...(tier ? { tier } : {}) });
+      }
+    }
   });
 });
