@@ -1,4 +1,4 @@
-/** Byte helpers the egress tests share: joining Uint8Arrays, and a body that arrives in chunks of a given size. */
+/** Byte helpers the egress tests share: joining Uint8Arrays, a body that arrives in chunks of a given size, and reading one whole. */
 export function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
@@ -19,4 +19,15 @@ export function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Ar
       at += size;
     }
   });
+}
+
+/** Everything `stream` sends, as one array. */
+export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return concat(...chunks);
+    chunks.push(value);
+  }
 }

@@ -15,7 +15,7 @@ import { PACK_COMMIT_LIMITS } from "../../src/egress/pack-commits";
 import { compareAsker, fastForwardRefusal, isAncestor, MAX_COMPARE_ANSWER_BYTES, MAX_COMPARE_CALLS, type Ancestry } from "../../src/egress/push-ancestry";
 import { readCommands, type RefUpdate } from "../../src/egress/receive-pack";
 import { GitRepoFixture } from "../support/git-packs";
-import { concat, chunked } from "./bytes";
+import { concat, chunked, readAll } from "./bytes";
 
 const encoder = new TextEncoder();
 const BRANCH = "agent/issue-7";
@@ -35,17 +35,6 @@ function body(commands: RefUpdate[], pack: Uint8Array, options: { capabilities?:
   const lines = commands.map((command, index) => pkt(`${command.old} ${command.new} ${command.ref}${index === 0 ? `\0${options.capabilities ?? CAPS}` : ""}\n`));
   const pushOptions = options.pushOptions ? [...options.pushOptions.map((option) => pkt(`${option}\n`)), FLUSH] : [];
   return concat(...lines, FLUSH, ...pushOptions, pack);
-}
-
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return concat(...chunks);
-    chunks.push(value);
-  }
 }
 
 let repo: GitRepoFixture;

@@ -6,7 +6,7 @@
  * pkt-line is longer than 65520 bytes. Bodies arrive split at every
  * awkward place a network can split them.
  */
-import { concat, chunked } from "./bytes";
+import { concat, chunked, readAll } from "./bytes";
 import { describe, expect, it } from "vitest";
 import {
   MAX_COMMAND_SECTION_BYTES,
@@ -44,18 +44,6 @@ function packTail(): Uint8Array {
   const bytes = new Uint8Array(2048);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) % 256;
   return concat(encoder.encode("PACK\0\0\0\x02\0\0\0\x01"), bytes);
-}
-
-/** `bytes` as a stream of `size`-byte chunks. */
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return concat(...chunks);
-    chunks.push(value);
-  }
 }
 
 /** A push of one branch as git sends it: the command with capabilities, a flush, the pack. */
