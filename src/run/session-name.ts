@@ -34,14 +34,14 @@
  * by the entrypoint, the routes and the CLI.
  */
 import { parseRepo, type RepoRef } from "../shared/repo";
+import { REPORTER_SESSION_SUFFIX } from "../shared/reporter-session";
 
 export type IssueRef = RepoRef & { issueNumber: number };
 /** A session's trust tier: `reporter` for the issue's reporter session, absent for the issue's own (a maintainer's runs). */
 export type SessionTier = "reporter";
 export type SessionRef = IssueRef & { tier?: SessionTier };
 
-/** What follows an issue's session in the name of its reporter session. */
-export const REPORTER_SESSION_SUFFIX = ".reporter";
+export { REPORTER_SESSION_SUFFIX };
 
 export const MAX_SESSION_NAME_CHARS = 300;
 

@@ -8,6 +8,7 @@ import type { IssueMessage, ThreadSummary } from "../../shared/command-center";
 import { costView, formatCount, formatDuration, formatRelativeTime, formatTimestamp, truncate, type CostView } from "./format";
 import { canContinue, failedAgainNote } from "./continue";
 import { isActiveStatus } from "../../shared/thread-status";
+import { isReporterSession } from "../../shared/reporter-session";
 
 /**
  * What the dashboard shows: the thread's status, except that an active one
@@ -135,7 +136,8 @@ export function threadRowView(thread: ThreadSummary, now: number): ThreadRowView
     session: thread.session,
     href: threadHref(thread.session),
     repo: thread.repo,
-    title: thread.issueTitle ? `#${thread.issueNumber} ${truncate(thread.issueTitle, 90)}` : `#${thread.issueNumber}`,
+    // An issue's reporter session (its author's reproductions) is a thread of its own beside the issue's: said in its title.
+    title: `#${thread.issueNumber}${isReporterSession(thread.session) ? " (reporter)" : ""}${thread.issueTitle ? ` ${truncate(thread.issueTitle, 90)}` : ""}`,
     status,
     statusLabel: STATUS_LABEL[status],
     tone: STATUS_TONE[status],

@@ -46,6 +46,11 @@ describe("recoveryNote", () => {
 });
 
 describe("threadRowView", () => {
+  it("says in the title when a thread is an issue's reporter session", () => {
+    expect(threadRowView(thread({ session: "cloudflare-agents-1859.reporter" }), NOW).title).toBe("#1859 (reporter) Streams stall after deploy");
+    expect(threadRowView(thread({ issueTitle: undefined }), NOW).title).toBe("#1859");
+  });
+
   it("reads a row: title, status, relative time, counters, continue", () => {
     const row = threadRowView(thread({ status: "error", toolErrors: 1, runCount: 2, lastError: "model timed out" }), NOW);
     expect(row).toMatchObject({
