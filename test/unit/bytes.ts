@@ -1,4 +1,4 @@
-/** Byte helpers the egress tests share: joining Uint8Arrays, a body that arrives in chunks of a given size, and reading one whole. */
+/** What the egress tests share: joining Uint8Arrays, a body that arrives in chunks of a given size, reading one whole, public-suffix wildcards. */
 export function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let at = 0;
@@ -9,12 +9,15 @@ export function concat(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-/** `bytes` as a stream of `size`-byte chunks, as a body that arrives piece by piece. */
-export function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+/** `bytes` as a stream of `size`-byte chunks, as a body that arrives piece by piece; `onEnd` when it was read to its end. */
+export function chunked(bytes: Uint8Array, size: number, onEnd?: () => void): ReadableStream<Uint8Array> {
   let at = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (at >= bytes.length) return controller.close();
+      if (at >= bytes.length) {
+        onEnd?.();
+        return controller.close();
+      }
       controller.enqueue(bytes.slice(at, at + size));
       at += size;
     }
@@ -31,3 +34,13 @@ export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8
     chunks.push(value);
   }
 }
+
+/** Wildcards over a public suffix (the list's ICANN and private sections), each with the suffix a refusal names. */
+export const PUBLIC_SUFFIX_WILDCARDS: Array<[string, string]> = [
+  ["*.com", "com"],
+  ["*.co.uk", "co.uk"],
+  ["*.github.io", "github.io"],
+  ["*.s3.amazonaws.com", "s3.amazonaws.com"],
+  ["*.workers.dev", "workers.dev"],
+  ["*.herokuapp.com", "herokuapp.com"]
+];

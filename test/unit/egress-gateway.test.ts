@@ -550,16 +550,8 @@ describe("EgressGateway: git push", () => {
   it("reads a refused push to its end before answering", async () => {
     const body = pushBody([{ ref: "refs/heads/main" }]);
     let finished = false;
-    let at = 0;
-    const source = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (at >= body.length) {
-          finished = true;
-          return controller.close();
-        }
-        controller.enqueue(body.slice(at, at + 64));
-        at += 64;
-      }
+    const source = chunked(body, 64, () => {
+      finished = true;
     });
     const { gateway } = harness(PUSHING);
     expect((await gateway.fetch(receivePack(source))).status).toBe(200);
@@ -703,16 +695,8 @@ describe("EgressGateway: the run's branch moves only forward", () => {
   it("reads a refused force push to its end before answering, and answers without a report with a 403", async () => {
     const body = movingPush(history.second, history.amended, "agent=git/2.39.5");
     let finished = false;
-    let at = 0;
-    const source = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (at >= body.length) {
-          finished = true;
-          return controller.close();
-        }
-        controller.enqueue(body.slice(at, at + 16));
-        at += 16;
-      }
+    const source = chunked(body, 16, () => {
+      finished = true;
     });
     const { gateway } = harness(PUSHING, { reply: compareReply() });
     await expectRefused(await gateway.fetch(receivePack(source)), NOT_FAST_FORWARD);

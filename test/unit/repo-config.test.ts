@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETUP_TIMEOUT_S, DEFAULT_TRIGGERS, MAX_REPO_CONFIG_BYTES, parseRepoConfig } from "../../src/run/repo-config";
+import { PUBLIC_SUFFIX_WILDCARDS } from "./bytes";
 
 const errorsOf = (text: string) => {
   const parsed = parseRepoConfig(text);
@@ -122,14 +123,7 @@ describe("an invalid .github/agent-think.yml", () => {
     expect(errors[0]).toMatch(expected);
   });
 
-  it.each([
-    ["*.com", "com"],
-    ["*.co.uk", "co.uk"],
-    ["*.github.io", "github.io"],
-    ["*.s3.amazonaws.com", "s3.amazonaws.com"],
-    ["*.workers.dev", "workers.dev"],
-    ["*.herokuapp.com", "herokuapp.com"]
-  ])("refuses %s, saying why and what to write instead", (entry, suffix) => {
+  it.each(PUBLIC_SUFFIX_WILDCARDS)("refuses %s, saying why and what to write instead", (entry, suffix) => {
     expect(errorsOf(`version: 1\nnetwork:\n  allow: ['${entry}']\n`)).toEqual([
       `network.allow[0]: "${entry}" is too wide: ${suffix} is a public suffix (Public Suffix List): the hosts under it belong to different owners; name the exact host instead (to only read from it: { host: <the host>, methods: [GET, HEAD] })`
     ]);
