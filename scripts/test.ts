@@ -3,14 +3,17 @@
  * test:quick` (`--quick`: unit and Workers only, two), run by
  * scripts/lib/test-plan.ts (TEST_JOBS to change how many). Each job's output goes to
  * test-results/logs/<job>.log and is printed whole when the job ends, so
- * two suites never interleave; the last line is the totals of every
- * suite's JSON report (scripts/test-summary.mjs).
+ * two suites never interleave; the last lines are the totals of every
+ * suite's JSON report, the failed tests and the skipped ones by missing
+ * tool (scripts/lib/test-summary.ts).
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FULL_PLAN, QUICK_PLAN, runPlan, type TestJob } from "./lib/test-plan";
+import { EXTERNAL_TOOLS, type ExternalTool, present } from "./lib/external-tools";
+import { type SuiteReport, summarize } from "./lib/test-summary";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LOGS = join(ROOT, "test-results", "logs");
@@ -43,8 +46,14 @@ console.log(`\ntest: finished in ${seconds(Date.now() - started)}`);
 for (const result of results) {
   console.log(`  ${result.ok ? "ok  " : "FAIL"} ${result.name.padEnd(10)} ${result.skipped ? `not run: ${result.skipped}` : seconds(result.ms)}`);
 }
-const summary = await runCommand(["node", join(ROOT, "scripts", "test-summary.mjs")], "inherit");
-process.exitCode = results.every((result) => result.ok) && summary ? 0 : 1;
+const reportDir = join(ROOT, "test-results");
+const reports = readdirSync(reportDir)
+  .filter((name) => name.endsWith(".json"))
+  .map((name) => JSON.parse(readFileSync(join(reportDir, name), "utf8")) as SuiteReport);
+const missing = new Set((Object.keys(EXTERNAL_TOOLS) as ExternalTool[]).filter((tool) => !present(tool)));
+const summary = summarize(reports, ROOT, missing);
+for (const line of summary.lines) console.log(line);
+process.exitCode = results.every((result) => result.ok) && summary.ok ? 0 : 1;
 
 /** Runs the job's commands in order into its log; false at the first that fails. */
 async function runJob(job: TestJob): Promise<boolean> {
@@ -60,22 +69,20 @@ async function runJob(job: TestJob): Promise<boolean> {
   }
 }
 
-function runCommand(command: string[], output: NodeJS.WritableStream | "inherit"): Promise<boolean> {
+function runCommand(command: string[], output: NodeJS.WritableStream): Promise<boolean> {
   const [bin, ...args] = command as [string, ...string[]];
   const path = bin === "node" ? process.execPath : join(ROOT, "node_modules", ".bin", bin);
   return new Promise((resolve) => {
     const child = spawn(path, args, {
       cwd: ROOT,
-      stdio: output === "inherit" ? "inherit" : ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe"],
       // Node 22 first on PATH, for the bins' `#!/usr/bin/env node`; no colours in a log.
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCache, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, ...(output === "inherit" ? {} : { FORCE_COLOR: "0" }) }
+      env: { ...process.env, NODE_COMPILE_CACHE: compileCache, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, FORCE_COLOR: "0" }
     });
-    if (output !== "inherit") {
-      child.stdout?.pipe(output, { end: false });
-      child.stderr?.pipe(output, { end: false });
-    }
+    child.stdout.pipe(output, { end: false });
+    child.stderr.pipe(output, { end: false });
     child.once("error", (error) => {
-      if (output !== "inherit") output.write(`${error.message}\n`);
+      output.write(`${error.message}\n`);
       resolve(false);
     });
     child.once("close", (code) => resolve(code === 0));

@@ -5,9 +5,9 @@
  * container backend answers at once that it is unavailable. The real
  * container path runs only where a Docker engine is present.
  */
-import { spawnSync } from "node:child_process";
 import { describe, expect } from "vitest";
 import type { TranscriptMessage } from "../scripts/lib/dev-api";
+import { lacks, needs } from "../test/support/external-tools";
 import { startDevServer, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 
@@ -72,10 +72,7 @@ describe("the workspace", () => {
   });
 });
 
-const docker = spawnSync("docker", ["info"], { encoding: "utf8", timeout: 10_000 });
-const dockerReady = docker.status === 0;
-
-describe.skipIf(!dockerReady)("a real container (needs a Docker engine)", () => {
+describe(`a real container${needs("docker")}`, { skip: lacks("docker") }, () => {
   // wrangler dev builds the image from ./Dockerfile first: slow the first time.
   test("runs a command in the container backend", { timeout: 15 * 60_000 }, async () => {
     const server = await startDevServer({ localDev: true, containers: true });
@@ -96,11 +93,3 @@ describe.skipIf(!dockerReady)("a real container (needs a Docker engine)", () => 
     }
   });
 });
-
-if (!dockerReady) {
-  console.info(
-    `e2e: skipped the real-container test: no Docker engine here (docker info: ${
-      (docker.stderr || docker.error?.message || "no answer").trim().split("\n")[0]
-    })`
-  );
-}

@@ -22,17 +22,18 @@
  * the container's shell). The gateway's pure pieces have their own tests;
  * this file is about what real clients do with its answers.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, type ExpectStatic, expect, it } from "vitest";
 import { ContainerCommands } from "../../src/pool/container-commands";
 import { refusal, writePolicyFor } from "../../src/run/write-policy";
 import { grantFor } from "../../src/egress/grant";
 import { EgressProxy, SANDBOX_GITHUB } from "../support/egress-proxy";
 import { GitHttpServer } from "../support/git-http-server";
+import { lacks, needs } from "../support/external-tools";
 import { GitHubApiStub } from "../support/github-api-stub";
 
 const REPO = "acme/widgets";
@@ -77,15 +78,6 @@ function run(file: string, args: string[], options: { cwd: string; env: Environm
       resolve({ code, output: `${stdout}${stderr}` });
     });
   });
-}
-
-/** A missing tool fails the file with what to install: these tests are never skipped. */
-function requireTool(file: string, install: string): void {
-  try {
-    execFileSync(file, ["--version"], { stdio: "ignore" });
-  } catch {
-    throw new Error(`${file} is not installed: test/unit/egress-git.test.ts runs the real one (${install})`);
-  }
 }
 
 async function startWorld(pushBranch: string | null = PUSH_BRANCH): Promise<World> {
@@ -166,13 +158,10 @@ async function stopWorld(world: World): Promise<void> {
   rmSync(world.dir, { recursive: true, force: true });
 }
 
-beforeAll(() => {
-  requireTool("git", "apt-get install git");
-  const backend = join(execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim(), "git-http-backend");
-  if (!existsSync(backend)) throw new Error(`${backend} is missing: the git server runs git's own http-backend`);
-  requireTool("gh", "apt-get install gh; CI installs it");
-  requireTool("curl", "apt-get install curl");
-});
+/** git's http-backend serves every test; gh only the spellings and checks that run it. */
+const noServer = lacks("git-http-backend");
+const noGh = lacks("gh");
+const usesGh = (line: string) => /(^|[\s;&|$(])gh\s/.test(line);
 
 /** Each test gets its own servers, repository, clone and HOME, so they run side by side. */
 const test = it.extend<{ world: World }>({
@@ -205,7 +194,7 @@ const reporterTest = it.extend<{ world: World }>({
 /** Each test runs a dozen git and gh processes; side by side they wait on each other. */
 const TEST_TIMEOUT_MS = 30_000;
 
-describe.concurrent("the run's branch", { timeout: TEST_TIMEOUT_MS }, () => {
+describe(`the run's branch${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
   test("a push creating agent-think/issue-7, then one moving it, lands with the write token the gateway attaches", async ({ world, expect }) => {
     const first = await world.head();
     const created = await world.gitIn("push", "origin", `HEAD:${PUSH_BRANCH}`);
@@ -245,7 +234,7 @@ describe.concurrent("the run's branch", { timeout: TEST_TIMEOUT_MS }, () => {
 
 const NOT_FAST_FORWARD = `push refused: not a fast-forward of ${PUSH_BRANCH} (the gateway refuses force pushes; fetch, merge or rebase onto what GitHub has, and push again)`;
 
-describe.concurrent("the run's branch moves only forward: a force push is refused, whatever git is told", { timeout: TEST_TIMEOUT_MS }, () => {
+describe(`the run's branch moves only forward: a force push is refused, whatever git is told${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
   /** Push HEAD to the run's branch (creating it), and return what the server then holds. */
   const pushed = async (world: World): Promise<string> => {
     const created = await world.gitIn("push", "-q", "origin", `HEAD:${PUSH_BRANCH}`);
@@ -397,7 +386,7 @@ const REFUSED_PUSHES: RefusedPush[] = [
   }
 ];
 
-describe.concurrent("refused pushes: git prints the reason, and every ref stays as it was", { timeout: TEST_TIMEOUT_MS }, () => {
+describe(`refused pushes: git prints the reason, and every ref stays as it was${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
   test.for(REFUSED_PUSHES)("$name", async ({ setup, push, reason }, { world, expect }) => {
     if (setup) {
       const prepared = await world.bash(setup);
@@ -461,24 +450,31 @@ const SPELLINGS: Spelling[] = [
   { line: "gh issue comment 7 --repo acme/widgets --body hi", refusedAt: "api.github.localhost", says: API_REFUSED }
 ];
 
-describe.concurrent("every spelling from the issue, run by bash, writes nothing", { timeout: TEST_TIMEOUT_MS }, () => {
-  test.for(SPELLINGS)("$line", async ({ line, env, refusedAt, says }, { world, expect }) => {
-    const before = world.git.refs(REPO);
-    const ran = await world.bash(line, env);
-
-    expect(ran.output).toMatch(says);
-    expect(world.git.refs(REPO)).toEqual(before);
-    expect(world.api.writes()).toEqual([]);
-    if (refusedAt === null) {
-      expect(ran.code).not.toBe(0);
-      expect(world.proxy.refusals).toEqual([]);
-    } else {
-      expect(world.proxy.refusals.map((refusal) => refusal.host)).toContain(refusedAt);
-    }
-    // What did get through to the API carried the gateway's read token, never the sandbox's placeholder.
-    expect(world.api.calls.every((call) => call.auth === `token ${world.readToken}`)).toBe(true);
+describe(`every spelling from the issue, run by bash, writes nothing${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
+  test.for(SPELLINGS.filter((spelling) => !usesGh(spelling.line)))("$line", async (spelling, { world, expect }) => {
+    await refusesEverySpelling(spelling, world, expect);
+  });
+  test.for(SPELLINGS.filter((spelling) => usesGh(spelling.line)))(`$line${needs("gh")}`, { skip: noGh }, async (spelling, { world, expect }) => {
+    await refusesEverySpelling(spelling, world, expect);
   });
 });
+
+async function refusesEverySpelling({ line, env, refusedAt, says }: Spelling, world: World, expect: ExpectStatic): Promise<void> {
+  const before = world.git.refs(REPO);
+  const ran = await world.bash(line, env);
+
+  expect(ran.output).toMatch(says);
+  expect(world.git.refs(REPO)).toEqual(before);
+  expect(world.api.writes()).toEqual([]);
+  if (refusedAt === null) {
+    expect(ran.code).not.toBe(0);
+    expect(world.proxy.refusals).toEqual([]);
+  } else {
+    expect(world.proxy.refusals.map((refusal) => refusal.host)).toContain(refusedAt);
+  }
+  // What did get through to the API carried the gateway's read token, never the sandbox's placeholder.
+  expect(world.api.calls.every((call) => call.auth === `token ${world.readToken}`)).toBe(true);
+}
 
 /**
  * The same spellings down the model's own bash path, as far as it runs
@@ -493,45 +489,53 @@ describe.concurrent("every spelling from the issue, run by bash, writes nothing"
 /** The spellings the command guard does read: plain gh verbs that write. Every other one gets past it. */
 const GUARD_READS = new Set(["gh release create v9 --repo acme/widgets", "gh pr create --head main --base dev --repo acme/widgets --title t --body b", "gh issue comment 7 --repo acme/widgets --body hi"]);
 
-describe.concurrent("the same spellings as the model's bash runs them: past the command guard, wrapped as for the container", { timeout: TEST_TIMEOUT_MS }, () => {
-  test.for(SPELLINGS.filter((spelling) => spelling.refusedAt !== null))("$line", async ({ line, env, refusedAt }, { world, expect }) => {
-    const guard = refusal(line, writePolicyFor({ repo: REPO, issueNumber: 7, botLogin: "agent-think[bot]" }));
-    if (GUARD_READS.has(line)) expect(guard).toMatch(/^refused: `gh /);
-    else expect(guard).toBeNull();
-    const temp = join(world.dir, "temp");
-    const commands = new ContainerCommands({
-      runner: () => ({
-        run: async (script: string, options: { stdin?: string; timeoutMs: number }) => {
-          const local = script.replaceAll("/temp/agent-think", join(temp, "agent-think"));
-          const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-            const child = execFile("bash", ["-c", local], { cwd: world.clone, env: { ...world.env, ...env } as NodeJS.ProcessEnv, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-              resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
-            );
-            if (options.stdin !== undefined) child.stdin?.end(options.stdin);
-            else child.stdin?.end();
-          });
-          return { exitCode: ran.code, stdout: ran.stdout.replaceAll(join(temp, "agent-think"), "/temp/agent-think"), stderr: ran.stderr };
-        }
-      }),
-      turns: { sandbox: async () => "local", replaceRetired: async () => {} },
-      bot: () => ({ login: "agent-think[bot]", id: 1 }),
-      github: () => ({ kind: "github.com", host: "github.localhost", web: SANDBOX_GITHUB.web, noreplyDomain: "users.noreply.github.com" }),
-      maxOutputBytes: () => 16_384,
-      reconnect: async () => {},
-      log: () => {}
-    });
-    const before = world.git.refs(REPO);
-    const result = await commands.run(line, COMMAND_TIMEOUT_MS);
-    expect(result).toMatchObject({ backend: "container" });
-    // What the model reads back: the refusal, in git's, gh's or curl's words.
-    expect(JSON.stringify(result)).toMatch(/push refused|GitHub write refused|HTTP 403/);
-    expect(world.git.refs(REPO)).toEqual(before);
-    expect(world.api.writes()).toEqual([]);
-    expect(world.proxy.refusals.map((refusal) => refusal.host)).toContain(refusedAt);
+describe(`the same spellings as the model's bash runs them: past the command guard, wrapped as for the container${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
+  const guarded = SPELLINGS.filter((spelling) => spelling.refusedAt !== null);
+  test.for(guarded.filter((spelling) => !usesGh(spelling.line)))("$line", async (spelling, { world, expect }) => {
+    await refusedPastTheGuard(spelling, world, expect);
+  });
+  test.for(guarded.filter((spelling) => usesGh(spelling.line)))(`$line${needs("gh")}`, { skip: noGh }, async (spelling, { world, expect }) => {
+    await refusedPastTheGuard(spelling, world, expect);
   });
 });
 
-describe.concurrent("a credential the sandbox brings, or another repository", { timeout: TEST_TIMEOUT_MS }, () => {
+async function refusedPastTheGuard({ line, env, refusedAt }: Spelling, world: World, expect: ExpectStatic): Promise<void> {
+  const guard = refusal(line, writePolicyFor({ repo: REPO, issueNumber: 7, botLogin: "agent-think[bot]" }));
+  if (GUARD_READS.has(line)) expect(guard).toMatch(/^refused: `gh /);
+  else expect(guard).toBeNull();
+  const temp = join(world.dir, "temp");
+  const commands = new ContainerCommands({
+    runner: () => ({
+      run: async (script: string, options: { stdin?: string; timeoutMs: number }) => {
+        const local = script.replaceAll("/temp/agent-think", join(temp, "agent-think"));
+        const ran = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+          const child = execFile("bash", ["-c", local], { cwd: world.clone, env: { ...world.env, ...env } as NodeJS.ProcessEnv, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+            resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr })
+          );
+          if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+          else child.stdin?.end();
+        });
+        return { exitCode: ran.code, stdout: ran.stdout.replaceAll(join(temp, "agent-think"), "/temp/agent-think"), stderr: ran.stderr };
+      }
+    }),
+    turns: { sandbox: async () => "local", replaceRetired: async () => {} },
+    bot: () => ({ login: "agent-think[bot]", id: 1 }),
+    github: () => ({ kind: "github.com", host: "github.localhost", web: SANDBOX_GITHUB.web, noreplyDomain: "users.noreply.github.com" }),
+    maxOutputBytes: () => 16_384,
+    reconnect: async () => {},
+    log: () => {}
+  });
+  const before = world.git.refs(REPO);
+  const result = await commands.run(line, COMMAND_TIMEOUT_MS);
+  expect(result).toMatchObject({ backend: "container" });
+  // What the model reads back: the refusal, in git's, gh's or curl's words.
+  expect(JSON.stringify(result)).toMatch(/push refused|GitHub write refused|HTTP 403/);
+  expect(world.git.refs(REPO)).toEqual(before);
+  expect(world.api.writes()).toEqual([]);
+  expect(world.proxy.refusals.map((refusal) => refusal.host)).toContain(refusedAt);
+}
+
+describe(`a credential the sandbox brings, or another repository${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
   test("a push with the write token in its URL is still refused: the gateway decides, not the credential", async ({ world, expect }) => {
     const before = world.git.refs(REPO);
     const url = `http://x-access-token:${world.writeToken}@github.localhost/${REPO}.git`;
@@ -564,7 +568,7 @@ describe.concurrent("a credential the sandbox brings, or another repository", { 
   });
 });
 
-describe.concurrent("reads", { timeout: TEST_TIMEOUT_MS }, () => {
+describe(`reads${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
   test("a clone works only because the gateway attaches the read token", async ({ world, expect }) => {
     const viaGateway = world.git.requests.filter((request) => request.path.includes("upload-pack"));
     expect(viaGateway.length).toBeGreaterThan(0);
@@ -586,19 +590,22 @@ describe.concurrent("reads", { timeout: TEST_TIMEOUT_MS }, () => {
   });
 });
 
-describe.concurrent("a reporter-tier run: reads, and writes nothing", { timeout: TEST_TIMEOUT_MS }, () => {
-  reporterTest("cloned with the read-only token; a push of its issue's branch refused with no write token, and gh api -X POST refused", async ({ world, expect }) => {
+describe(`a reporter-tier run: reads, and writes nothing${needs("git-http-backend")}`, { concurrent: true, skip: noServer, timeout: TEST_TIMEOUT_MS }, () => {
+  reporterTest("cloned with the read-only token; a push of its issue's branch refused with no write token", async ({ world, expect }) => {
     // The clone went with the read-only token.
     expect(world.git.requests.filter((request) => request.token !== "read")).toEqual([]);
     const pushed = await world.gitIn("push", "origin", `HEAD:${PUSH_BRANCH}`);
     expect(pushed.code, pushed.output).not.toBe(0);
     expect(pushed.output).toMatch(/push refused: this run may not push at all/);
     expect(world.refOf(`refs/heads/${PUSH_BRANCH}`)).toBeUndefined();
+    // The git server never saw the write token, nor a push.
+    expect(world.git.requests.filter((request) => request.token === "write" || request.path.includes("receive-pack"))).toEqual([]);
+  });
+
+  reporterTest(`gh api -X POST refused, and nothing reaches the API${needs("gh")}`, { skip: noGh }, async ({ world, expect }) => {
     const posted = await world.bash("gh api -X POST repos/acme/widgets/issues/7/comments -f body=hi");
     expect(posted.code, posted.output).not.toBe(0);
     expect(posted.output).toMatch(API_REFUSED);
     expect(world.api.calls).toEqual([]);
-    // The git server never saw the write token, nor a push.
-    expect(world.git.requests.filter((request) => request.token === "write" || request.path.includes("receive-pack"))).toEqual([]);
   });
 });

@@ -8,8 +8,8 @@
  * nothing to prove), and that the clone is left on its branch.
  * test/unit/worker-git.test.ts has the planted clones.
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ import { grantFor } from "../../src/egress/grant";
 import { NO_CONTAINER, proveFix, verdict, type ProofDirs, type ProofExec } from "../../src/run/fix-proof";
 import { CONTAINER_UNAVAILABLE, type BashResult } from "../../src/tools/bash-tool";
 import { EgressProxy, SANDBOX_GITHUB } from "../support/egress-proxy";
+import { lacks, needs } from "../support/external-tools";
 import type { GitHttpServer } from "../support/git-http-server";
 
 const REPO = "acme/widgets";
@@ -28,16 +29,7 @@ const TEST_TIMEOUT_MS = 30_000;
 
 type Env = Record<string, string | undefined>;
 
-const missing = (() => {
-  try {
-    return !existsSync(join(execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim(), "git-http-backend"));
-  } catch {
-    return true;
-  }
-})();
-if (missing && process.env.CI === "true") throw new Error("git and git-http-backend are needed (apt-get install git): test/unit/fix-proof.test.ts never skips under CI");
-if (missing) console.warn("test/unit/fix-proof.test.ts's real-git tests skipped: git's http-backend is missing (apt-get install git)");
-const withGit = missing ? describe.skip : describe;
+const noServer = lacks("git-http-backend");
 
 let root: string;
 let dirs: ProofDirs;
@@ -70,7 +62,7 @@ const exec: ProofExec = async (command) => {
 const target = { base: "main", branch: BRANCH, repo: REPO, github: { web: SANDBOX_GITHUB.web } };
 const prove = (check = CHECK) => proveFix(check, target, exec, dirs);
 
-withGit("a fix's proof, with real git", () => {
+describe(`a fix's proof, with real git${needs("git-http-backend")}`, { skip: noServer }, () => {
   beforeEach(async () => {
     commands.length = 0;
     const { GitHttpServer } = await import("../support/git-http-server");

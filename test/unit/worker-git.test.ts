@@ -29,6 +29,7 @@ import { proveFix, type ProofDirs, type ProofExec } from "../../src/run/fix-proo
 import { canonicalRemote, freshCloneScript, workerGitConfig, workerGitEnv, workerGitPrelude } from "../../src/run/worker-git";
 import type { BashResult } from "../../src/tools/bash-tool";
 import { EgressProxy, SANDBOX_GITHUB } from "../support/egress-proxy";
+import { lacks, needs } from "../support/external-tools";
 import type { GitHttpServer, RefList } from "../support/git-http-server";
 
 const REPO = "acme/widgets";
@@ -44,20 +45,7 @@ const TEST_TIMEOUT_MS = 60_000;
 type Env = Record<string, string | undefined>;
 type Result = { code: number; output: string };
 
-/** git-http-backend, which Debian's git ships; null when this machine's git has none. */
-function httpBackend(): string | null {
-  try {
-    const path = join(execFileSync("git", ["--exec-path"], { encoding: "utf8" }).trim(), "git-http-backend");
-    return existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
-}
-
-const missing = httpBackend() === null;
-if (missing && process.env.CI === "true") throw new Error("git and git-http-backend are needed (apt-get install git): test/unit/worker-git.test.ts never skips under CI");
-if (missing) console.warn("test/unit/worker-git.test.ts skipped: git's http-backend is missing (apt-get install git)");
-const suite = missing ? describe.skip : describe;
+const noServer = lacks("git-http-backend");
 
 /** Async, never spawnSync: the server answering these commands runs on this process's event loop. */
 function run(file: string, args: string[], options: { cwd: string; env: Env; input?: string }): Promise<Result> {
@@ -275,7 +263,7 @@ async function unhardenedCommands(world: World, env: Env, prefix = ""): Promise<
   await shell("git diff HEAD~1 HEAD > /dev/null");
 }
 
-suite("the Worker's own git", () => {
+describe(`the Worker's own git${needs("git-http-backend")}`, { skip: noServer }, () => {
   let world: World;
   beforeEach(async () => {
     world = await startWorld();
