@@ -8,9 +8,10 @@
  * and changes nothing: no GitHub call, no claim, no marker, no dispatch.
  * On GitHub's published examples, dated as each case needs.
  */
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CLAIM_RETENTION_MS, type ClaimRecord } from "../src/comment-claim";
 import { claimName } from "../src/trigger";
 import { DELIVERY_WINDOW_MS, MAX_CLOCK_SKEW_MS } from "../src/freshness";
 import { pickReviewCommentExample, pickReviewExample, type Delivery } from "../../scripts/lib/github-delivery";
@@ -34,9 +35,9 @@ const { reviewCommentDelivery, reviewDelivery } = testPayloads(ISSUE_COMMENT_EXA
 
 const SECOND_MS = 1_000;
 /**
- * The real clock at load, in whole seconds (GitHub's times have no more): the
- * claim object's alarm is scheduled by the real clock, so a fixed date that
- * falls more than CLAIM_RETENTION_MS behind it would have it fire at once.
+ * The real clock at load, in whole seconds (GitHub's times have no more): what
+ * the Worker stores (a claim's alarm, a marker's expiry) is kept by the real
+ * clock, so the app's clock stays near it; a fixed date would fall behind it.
  */
 const NOW = Math.floor(Date.now() / SECOND_MS) * SECOND_MS;
 
@@ -109,16 +110,25 @@ describe("a delivery outside the window", () => {
   });
 
   it("starts nothing when a delivery that ran is sent again after the window, even once its claim and marker are gone", async () => {
-    clockAt(NOW);
+    // Sent by the real clock: the claim object's alarm is set by the app's clock and fired by workerd's real one, so a
+    // claim taken under a clock set back could be cleared before the test looks (a date 30 days behind: at once).
     const payload = commentPayload();
     const delivery = await sign(payload);
     expect(outcome(await send(delivery))).toBe("accepted");
     expect(dispatchesFor(payload.comment.id)).toHaveLength(1);
 
-    // The claim object's alarm has run and the marker expired (both are kept far longer than the window: dedup.test.ts).
-    expect(await runDurableObjectAlarm(env.COMMENT_CLAIMS.getByName(claimName({ kind: "comment", id: payload.comment.id })))).toBe(true);
+    // The claim object's alarm, still pending CLAIM_RETENTION_MS after the claim, has run and the marker expired (both
+    // are kept far longer than the window: dedup.test.ts).
+    const claim = env.COMMENT_CLAIMS.getByName(claimName({ kind: "comment", id: payload.comment.id }));
+    const { claimedAt, alarm } = await runInDurableObject(claim, async (_instance, state) => ({
+      claimedAt: state.storage.kv.get<ClaimRecord>("claim")?.claimedAt,
+      alarm: await state.storage.getAlarm()
+    }));
+    expect(alarm).toBe(claimedAt! + CLAIM_RETENTION_MS);
+    expect(await runDurableObjectAlarm(claim)).toBe(true);
+    expect(await runInDurableObject(claim, (_instance, state) => state.storage.kv.get("claim"))).toBeUndefined();
     await env.EVENT_STATE.delete(`handled:comments:${payload.comment.id}`);
-    clockAt(NOW + DELIVERY_WINDOW_MS + SECOND_MS);
+    clockAt(Date.parse(payload.comment.created_at) + DELIVERY_WINDOW_MS + SECOND_MS);
     calls.length = 0;
     const { response, events } = await expectNothingDone(delivery);
     expect(outcome(response)).toBe("ignored:stale_delivery");

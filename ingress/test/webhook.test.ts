@@ -220,7 +220,7 @@ describe("gates", () => {
       const after = await storedState();
       expect(response.status).toBe(204);
       expect(outcome(response)).toBe("ignored:not_trusted");
-      expect(logEvents(lines)).toContainEqual(expect.objectContaining({ reason: "not_trusted", check: "not_collaborator", login, association }));
+      expect(logEvents(lines)).toContainEqual(expect.objectContaining({ reason: "not_trusted", check: "not_collaborator", login, association, permission: null }));
       expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
         `POST /app/installations/${EXAMPLE_INSTALLATION_ID}/access_tokens`,
         `GET /repos/acme/widgets/collaborators/${login}/permission`

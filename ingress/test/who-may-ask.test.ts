@@ -11,7 +11,8 @@
  *   (CONTRIBUTOR or NONE on the payload) GitHub says may write;
  * - an Enterprise Managed User (`mona_acme`) on their own repository
  *   (`octocat_acme/widgets`) is dispatched like anyone else;
- * - a 404 or a failed check (fail closed, 502, nothing claimed) refuses;
+ * - a 404 refuses, whatever the association (webhook.test.ts, "gates"),
+ *   and so does a failed check (fail closed, 502, nothing claimed);
  * - the answer is kept for five minutes by the app's clock (a test's
  *   `vi.setSystemTime` moves it), so the next comments do not ask again
  *   and a comment after five minutes does; a failure is not kept;
@@ -183,15 +184,6 @@ describe("a commenter the association does not vouch for", () => {
     );
     expect(dispatchesFor(body.comment.id)).toEqual([]);
     expect(await marker(body.comment.id)).toBeNull();
-  });
-
-  it("is refused when GitHub answers 404 (not a collaborator)", async () => {
-    const login = newLogin("passerby");
-    const body = payload({ login, association: "NONE" });
-    const { response, events } = await deliver(body);
-    expect(outcome(response)).toBe("ignored:not_trusted");
-    expect(events).toContainEqual(expect.objectContaining({ reason: "not_trusted", check: "not_collaborator", login, association: "NONE", permission: null }));
-    expect(dispatchesFor(body.comment.id)).toEqual([]);
   });
 
   it("is refused, fail closed, when GitHub cannot say: 502, logged with the reason, nothing claimed, and the answer not kept", async () => {

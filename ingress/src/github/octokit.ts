@@ -14,15 +14,18 @@
  *   limit is waited out once, and only when GitHub asks for at most
  *   MAX_IN_PROCESS_WAIT_SECONDS; otherwise the call fails and the caller
  *   reports it (`github:rate-limited` says which).
- * - Pacing: the plugin spaces one client's writes a second apart. Each
- *   client gets its own id, so one delivery's 👀 never waits behind
- *   another's.
+ * - Pacing: the plugin spaces one client's writes a second apart (and
+ *   writes that notify, such as comments, three). Each client gets its own
+ *   id, so one delivery's 👀 never waits behind another's.
  *
- * `retryBaseMs` scales every wait (1000: seconds); the tests shrink it.
+ * `retryBaseMs` scales every wait (1000: seconds), the pacing too; the tests
+ * shrink it. At 1000 the plugin keeps its own pacing groups.
  */
+/// <reference path="./bottleneck-light.d.ts" />
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
+import Bottleneck from "bottleneck/light.js";
 import { DEFAULT_RETRY_BASE_MS } from "../config";
 import type { Logger } from "../log";
 
@@ -36,6 +39,29 @@ export const MAX_IN_PROCESS_WAIT_SECONDS = 5;
 export type Patience = { retries?: number; retryBaseMs?: number };
 
 type LimitedRequest = { method?: string; url?: string };
+
+/** The plugin's spacing of one client's writes, and of its writes that notify (comments), in its seconds. */
+const WRITE_SPACING = { write: 1, notifications: 3 } as const;
+/** How long the plugin keeps an idle client's limiter in a group (its own groups' `timeout`). */
+const GROUP_IDLE_MS = 2 * 60 * 1000;
+const scaledGroups = new Map<number, { write: Bottleneck.Group; notifications: Bottleneck.Group }>();
+
+/**
+ * The plugin's write and notification groups, their spacing in units of
+ * `retryBaseMs` rather than seconds: none at the default, so the plugin's own
+ * apply; one pair per unit, shared by every client as the plugin's are (each
+ * client is its own key in them).
+ */
+function pacingGroups(retryBaseMs: number) {
+  if (retryBaseMs === DEFAULT_RETRY_BASE_MS) return {};
+  let groups = scaledGroups.get(retryBaseMs);
+  if (groups === undefined) {
+    const group = (spacing: number) => new Bottleneck.Group({ maxConcurrent: 1, minTime: spacing * retryBaseMs, timeout: GROUP_IDLE_MS });
+    groups = { write: group(WRITE_SPACING.write), notifications: group(WRITE_SPACING.notifications) };
+    scaledGroups.set(retryBaseMs, groups);
+  }
+  return groups;
+}
 
 /** Octokit options for both plugins. */
 export function patienceOptions(log: Logger, patience: Patience = {}) {
@@ -52,6 +78,7 @@ export function patienceOptions(log: Logger, patience: Patience = {}) {
     throttle: {
       id: crypto.randomUUID(),
       retryAfterBaseValue: retryBaseMs,
+      ...pacingGroups(retryBaseMs),
       onRateLimit: onLimit("primary"),
       onSecondaryRateLimit: onLimit("secondary")
     }

@@ -26,18 +26,15 @@ export const EXAMPLE_INSTALLATION_ID = (ISSUE_COMMENT_EXAMPLE as { installation?
 export const sign = (payload: unknown, options?: { event?: string; deliveryId?: string; secret?: string }) =>
   signedDelivery(options?.secret ?? env.GITHUB_WEBHOOK_SECRET, payload, options);
 
-export type SendOptions = { headers?: Record<string, string | null>; method?: string; url?: string; env?: Env; body?: BodyInit };
+/**
+ * `onAnswer`: called once the Worker has answered, before its background
+ * work is awaited; a test that holds a GitHub answer until then shows the
+ * answer did not wait for it.
+ */
+export type SendOptions = { headers?: Record<string, string | null>; method?: string; url?: string; env?: Env; body?: BodyInit; onAnswer?: (response: Response) => void };
 
 /** POST a delivery to the Worker and wait until its background work (token, 👀, dispatch, reports) is done. */
 export async function send(delivery: Delivery, options: SendOptions = {}): Promise<Response> {
-  return (await sendTimed(delivery, options)).response;
-}
-
-/**
- * `send`, timed: `answeredMs` until the Worker answered (what GitHub waits
- * for), `settledMs` until its background work was done as well.
- */
-export async function sendTimed(delivery: Delivery, options: SendOptions = {}): Promise<{ response: Response; answeredMs: number; settledMs: number }> {
   const headers = new Headers(delivery.headers);
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (value === null) headers.delete(name);
@@ -50,11 +47,10 @@ export async function sendTimed(delivery: Delivery, options: SendOptions = {}): 
     body: method === "GET" ? undefined : (options.body ?? delivery.body)
   });
   const ctx = createExecutionContext();
-  const started = performance.now();
   const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, options.env ?? env, ctx);
-  const answeredMs = performance.now() - started;
+  options.onAnswer?.(response);
   await waitOnExecutionContext(ctx);
-  return { response, answeredMs, settledMs: performance.now() - started };
+  return response;
 }
 
 /** `base` with an in-isolate agent whose `dispatch` refuses, naming the token (and is recorded): workerd prints every rejected RPC call, and what crosses is name, message and `remote`. */

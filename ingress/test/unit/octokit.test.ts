@@ -3,27 +3,29 @@
  * @octokit/plugin-retry and @octokit/plugin-throttling do with GitHub's
  * answers, as configured here, over a scripted fetch. Waits run in
  * milliseconds (retryBaseMs 1), so a figure of seconds is read as
- * milliseconds here.
+ * milliseconds here; so does the pacing of one client's writes.
  */
 import { describe, expect, it } from "vitest";
 import { clientOptions } from "../../src/github/app-client";
-import { GitHubOctokit, MAX_IN_PROCESS_WAIT_SECONDS } from "../../src/github/octokit";
+import { GitHubOctokit, MAX_IN_PROCESS_WAIT_SECONDS, patienceOptions } from "../../src/github/octokit";
 import { createLogger } from "../../src/log";
 
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
-function github(answers: Answer[]) {
+function github(answers: Answer[], retryBaseMs = 1) {
   const lines: Array<Record<string, unknown>> = [];
   const log = createLogger({}, [], (line) => lines.push(JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>));
   let asked = 0;
+  const askedAt: number[] = [];
   const fetch = async () => {
+    askedAt.push(Date.now());
     const answer = answers[Math.min(asked++, answers.length - 1)]!;
     return new Response(JSON.stringify(answer.body ?? {}), { status: answer.status, headers: { "content-type": "application/json", ...answer.headers } });
   };
-  const options = clientOptions("https://api.github.test", log, { retryBaseMs: 1 });
+  const options = clientOptions("https://api.github.test", log, { retryBaseMs });
   const octokit = new GitHubOctokit({ ...options, request: { fetch }, auth: "ghs_test" });
   const react = () => octokit.rest.reactions.createForIssueComment({ owner: "acme", repo: "widgets", comment_id: 1, content: "eyes" });
-  return { react, asked: () => asked, lines };
+  return { react, asked: () => asked, askedAt, lines };
 }
 
 const created: Answer = { status: 201, body: { id: 1, content: "eyes" } };
@@ -84,5 +86,23 @@ describe("GitHub's transient failures and rate limits, handled by Octokit's plug
     await expect(later.react()).rejects.toMatchObject({ status: 403 });
     expect(later.asked()).toBe(1);
     expect(later.lines).toContainEqual(expect.objectContaining({ kind: "primary", retrying: false }));
+  });
+});
+
+describe("the pacing of one client's writes", () => {
+  it("is the plugin's own at the default unit, and a unit apart at a shorter one", async () => {
+    const log = createLogger({}, [], () => {});
+    for (const throttle of [patienceOptions(log).throttle, patienceOptions(log, { retryBaseMs: 1_000 }).throttle]) {
+      expect(throttle).not.toHaveProperty("write");
+      expect(throttle).not.toHaveProperty("notifications");
+    }
+    // Two writes asked at once: the second reaches GitHub a unit after the first was asked, at the earliest (a slow
+    // machine only widens the gap; a timer may fire a millisecond early by Date.now).
+    const UNIT_MS = 200;
+    const { react, askedAt } = github([created], UNIT_MS);
+    const started = Date.now();
+    await Promise.all([react(), react()]);
+    expect(askedAt).toHaveLength(2);
+    expect(askedAt[1]! - started).toBeGreaterThanOrEqual(UNIT_MS - 5);
   });
 });
