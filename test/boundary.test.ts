@@ -9,12 +9,12 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { NOT_CONFIGURED } from "../src/http/access";
 import { sessionName } from "../src/run/session-name";
 import { REPRO_PREFIX } from "../src/shared/buckets";
-import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, eventually, uniqueRepo, waitForStatus } from "./helpers";
 
 // The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
 const BASE = "http://127.0.0.1:8787";
@@ -24,7 +24,7 @@ async function finishedRun(instruction = "TEST: reply seen") {
   const { session, submissionId } = await exports.AgentThink.dispatch({ repo: uniqueRepo(), issueNumber: 2, instruction, installationToken: "" });
   await waitForStatus(await agentFor(session), submissionId);
   // The command center hears of the thread fire-and-forget.
-  await vi.waitFor(async () => expect((await fetchWorker(`/agents/think-agent/${session}/get-messages`)).status).toBe(200));
+  await eventually(async () => expect((await fetchWorker(`/agents/think-agent/${session}/get-messages`)).status).toBe(200));
   return session;
 }
 
@@ -95,7 +95,7 @@ describe("/agents/* from outside", () => {
     socket.send(JSON.stringify({ type: "cf_agent_state", state: { forged: "x".repeat(1_000) } }));
     socket.send(JSON.stringify({ type: "rpc", id: "r1", method: "approveExecution", args: ["x"] }));
     socket.send(JSON.stringify({ type: "rpc", id: "r2", method: "startRun", args: [{}] }));
-    await vi.waitFor(() => expect(frames.filter((frame) => frame.type === "agent-think:refused")).toHaveLength(3));
+    await eventually(() => expect(frames.filter((frame) => frame.type === "agent-think:refused")).toHaveLength(3));
     expect(frames.some((frame) => frame.type === "rpc")).toBe(false);
     socket.close(1000);
   });

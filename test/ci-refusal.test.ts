@@ -15,7 +15,8 @@ import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
 import { CI_REFUSAL, CiFixNotAcceptedError, CiRunInProgressError, isCiRefusal } from "../src/shared/ci-refusal";
 import { CI_FIX_INSTRUCTION } from "../src/shared/dispatch";
-import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { containerFor } from "./support/containers";
 
 const PULL = 52;
 const HEAD = "c".repeat(40);
@@ -34,7 +35,11 @@ const refusal = (promise: Promise<unknown>) =>
 describe("a CI follow-up at dispatch", () => {
   it("is refused while a run is going on in the thread, writing nothing", async () => {
     const repo = uniqueRepo();
-    const first = await exports.AgentThink.dispatch({ repo, issueNumber: PULL, instruction: "TEST: sleep 2000\nTEST: reply done", installationToken: "", commentId: 7, pullRequest });
+    // The run's command goes on once the follow-up has been refused while it runs.
+    const { container } = await containerFor(sessionName(repo, PULL));
+    const refusedMeanwhile = gate();
+    container.during(/echo going/, () => refusedMeanwhile.promise);
+    const first = await exports.AgentThink.dispatch({ repo, issueNumber: PULL, instruction: "TEST: container echo going\nTEST: reply done", installationToken: "", commentId: 7, pullRequest });
     const agent = await agentFor(first.session);
     const running = await waitForThread(first.session, (thread) => thread.status === "running");
 
@@ -44,6 +49,7 @@ describe("a CI follow-up at dispatch", () => {
     expect(refused.message.startsWith(CI_REFUSAL)).toBe(true);
     expect(refused.message).toContain(first.session);
     expect(await agent.listSubmissions()).toHaveLength(1);
+    refusedMeanwhile.open();
     expect(await waitForThread(first.session)).toMatchObject({ runCount: running.runCount, submissionId: first.submissionId });
 
     // Once the run ended, the same follow-up starts a run in the same session.

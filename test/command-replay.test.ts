@@ -11,7 +11,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { interruptedMessage, lastCommandKey, REPLAYED_NOTE, type LastCommand } from "../src/run/command-replay";
 import type { WorkspaceAgent } from "../src/workspace-agent";
-import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, evict, HANG_MS, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 const FILE = "/workspace/replay/appended.txt";
 const APPEND = `mkdir -p /workspace/replay && echo once >> ${FILE} && sleep 2 && echo appended`;
@@ -28,7 +28,7 @@ type Agent = Awaited<ReturnType<typeof agentFor>>;
 
 /** The submission's last command as the agent recorded it, once it has one that `ready` accepts. */
 async function recorded(agent: Agent, submissionId: string, ready: (known: LastCommand) => boolean): Promise<LastCommand> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_MS;
   for (;;) {
     const known = await runInDurableObject(agent, (_instance, state) => state.storage.kv.get<LastCommand>(lastCommandKey(submissionId)));
     if (known && ready(known)) return known;
@@ -40,7 +40,7 @@ async function recorded(agent: Agent, submissionId: string, ready: (known: LastC
 /** Once the workspace's file holds the appended line, as the worker shell reads it outside the turn. */
 async function appended(session: string): Promise<void> {
   const workspace = (await getAgentByName(env.WorkspaceAgent, session)) as unknown as DurableObjectStub<WorkspaceAgent>;
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_MS;
   for (;;) {
     const read = await workspace.exec({ command: READ, backend: "shell", timeoutMs: 5_000 });
     if ("exitCode" in read && read.stdout.text.includes("once")) return;

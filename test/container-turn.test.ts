@@ -13,18 +13,11 @@ import { describe, expect, it } from "vitest";
 import type { PoolOwner } from "../src/pool/pool-types";
 import type { TurnPool } from "../src/pool/turn-container";
 import type { WorkspaceAgent } from "../src/workspace-agent";
+import { until } from "./helpers";
 import { deferred } from "./pool/fakes";
 import { containerFor } from "./support/containers";
 
 type Seams = { pool: () => TurnPool; releaseRetry: { initialMs: number; maxMs: number }; releaseSyncWaitMs: number };
-
-const until = async (check: () => Promise<boolean>, ms = 5_000) => {
-  for (const started = Date.now(); Date.now() - started < ms; ) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-};
 
 async function setup() {
   const session = `turn-${crypto.randomUUID().slice(0, 8)}`;
@@ -56,14 +49,14 @@ describe("a workspace's container", () => {
     }));
     await workspace.beginTurn(turn);
     const running = exec("echo never");
-    expect(await until(async () => (await pool.stats()).assigned === 1)).toBe(true);
+    await until(async () => (await pool.stats()).assigned === 1, "the claim");
     await workspace.endTurn(turn, "aborted");
     claimed.resolve();
 
     expect(await running).toMatchObject({ error: expect.stringMatching(/turn ended while its container was being claimed/) });
     expect(await workspace.holding()).toEqual({ submissionId: undefined, sandboxId: undefined });
-    expect(await until(async () => (await pool.stats()).assigned === 0)).toBe(true);
-    expect(await until(async () => fleet.stopped().length === 1)).toBe(true);
+    await until(async () => (await pool.stats()).assigned === 0, "the pool to have it back");
+    await until(async () => fleet.stopped().length === 1, "the container to stop");
   });
 
   it("keeps a release the pool could not take and retries it from its own schedule until the pool has it", async () => {
@@ -87,8 +80,8 @@ describe("a workspace's container", () => {
     expect((await pool.stats()).assigned).toBe(1);
     failing = false;
     // The agent's scheduled retry (an alarm, at least a second out) hands it to the pool.
-    expect(await until(async () => (await pool.stats()).assigned === 0, 8_000)).toBe(true);
-    expect(await until(async () => fleet.stopped().includes(held!))).toBe(true);
+    await until(async () => (await pool.stats()).assigned === 0, "the pool to have it back");
+    await until(async () => fleet.stopped().includes(held!), "the container to stop");
     expect(await workspace.retryReleases()).toEqual({ pending: 0 });
   });
 
@@ -98,7 +91,7 @@ describe("a workspace's container", () => {
     expect(await exec("echo first")).toMatchObject({ exitCode: 0 });
     container.hold();
     const running = exec("echo slow");
-    expect(await until(async () => container.runs.some((run) => run.script.includes("echo slow")))).toBe(true);
+    await until(async () => container.runs.some((run) => run.script.includes("echo slow")), "the slow command to start");
     const ending = workspace.endTurn(turn, "aborted");
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fleet.stopped()).toEqual([]);
@@ -106,7 +99,7 @@ describe("a workspace's container", () => {
     container.releaseHeld();
     expect(await running).toMatchObject({ exitCode: 0, stdout: { text: "slow\n" } });
     expect(await ending).toMatchObject({ released: true });
-    expect(await until(async () => fleet.stopped().length === 1)).toBe(true);
+    await until(async () => fleet.stopped().length === 1, "the container to stop");
   });
 
   it("gives up waiting for a command that never finishes, bounded, and still gives the container back", async () => {
@@ -117,9 +110,9 @@ describe("a workspace's container", () => {
     await workspace.beginTurn(turn);
     container.hold();
     void exec("echo stuck");
-    expect(await until(async () => container.runs.length === 1)).toBe(true);
+    await until(async () => container.runs.length === 1, "the command to start");
     expect(await workspace.endTurn(turn, "aborted")).toMatchObject({ released: true });
-    expect(await until(async () => fleet.stopped().length === 1)).toBe(true);
+    await until(async () => fleet.stopped().length === 1, "the container to stop");
     container.releaseHeld();
   });
 
@@ -145,7 +138,7 @@ describe("a workspace's container", () => {
     expect(await exec("echo again")).toMatchObject({ exitCode: 0, stdout: { text: "again\n" } });
     const second = (await workspace.holding()).sandboxId!;
     expect(second).not.toBe(first);
-    expect(await until(async () => fleet.stopped().includes(first))).toBe(true);
+    await until(async () => fleet.stopped().includes(first), "the stopped container to go back");
     expect((await pool.stats()).assigned).toBe(1);
   });
 });

@@ -17,7 +17,8 @@ import { parseEnvelope } from "../src/run/envelope";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
 import { isContinueRefusal } from "../src/shared/continue-refusal";
-import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { containerFor } from "./support/containers";
 
 const ISSUE = 41;
 const FIRST_TOKEN = "ghs_first_run_token_00000000000";
@@ -55,12 +56,19 @@ async function storedRun(agent: DurableObjectStub): Promise<RunContext | undefin
   return runInDurableObject(agent, (_instance, state) => state.storage.get<RunContext>("agent-think:run-context"));
 }
 
-async function failedRun(repo: string) {
-  // The continued run sleeps before it answers, so the test reads the token it holds while it runs.
-  const first = await dispatch(repo, "TEST: fail-once the model fell over\nTEST: sleep 1500\nTEST: reply recovered", {
-    commentId: 100,
-    requestedBy: { login: "octocat" }
-  });
+/**
+ * The issue's run, failed at its first step; continued, it answers. With
+ * `tokenRead`, the continued run's one command waits until that opens, so
+ * the test reads the token it holds while it runs.
+ */
+async function failedRun(repo: string, tokenRead?: { promise: Promise<void> }) {
+  let instruction = "TEST: fail-once the model fell over\nTEST: reply recovered";
+  if (tokenRead) {
+    const { container } = await containerFor(sessionName(repo, ISSUE));
+    container.during(/echo continuing/, () => tokenRead.promise);
+    instruction = "TEST: fail-once the model fell over\nTEST: container echo continuing\nTEST: reply recovered";
+  }
+  const first = await dispatch(repo, instruction, { commentId: 100, requestedBy: { login: "octocat" } });
   const agent = await agentFor(first.session);
   expect((await waitForStatus(agent, first.submissionId)).status).toBe("error");
   await waitForThread(first.session, (thread) => thread.status === "error");
@@ -70,13 +78,15 @@ async function failedRun(repo: string) {
 describe("continue on GitHub", () => {
   it("continues the failed run in place with the mention's token, recorded as continued from GitHub by that login", async () => {
     const repo = uniqueRepo();
-    const { session, submissionId, agent } = await failedRun(repo);
+    const tokenRead = gate();
+    const { session, submissionId, agent } = await failedRun(repo, tokenRead);
 
     const continued = await continueMention(repo, "Continue.");
     expect(continued.session).toBe(session);
     expect(continued.submissionId).not.toBe(submissionId);
     // The mention's token, not a minted one, with its expiry.
     expect(await storedRun(agent)).toMatchObject({ installationToken: CONTINUE_TOKEN, tokenExpiresAt: Date.parse("2031-01-01T00:00:00Z") });
+    tokenRead.open();
     expect((await waitForStatus(agent, continued.submissionId)).status).toBe("completed");
 
     // The same session: the continuation's envelope says which run it continues, and repeats that run's instruction and requester.
@@ -137,13 +147,18 @@ describe("continue on GitHub", () => {
 
   it("refuses while the run is still going, and once it finished, changing nothing", async () => {
     const repo = uniqueRepo();
-    const first = await dispatch(repo, "TEST: sleep 2000\nTEST: reply done", { commentId: 200 });
+    // The run's command goes on once the test has been refused while it runs.
+    const { container } = await containerFor(sessionName(repo, ISSUE));
+    const refused = gate();
+    container.during(/echo going/, () => refused.promise);
+    const first = await dispatch(repo, "TEST: container echo going\nTEST: reply done", { commentId: 200 });
     const agent = await agentFor(first.session);
     await waitForThread(first.session, (thread) => thread.status === "running");
 
     const going = await refusedMention(repo, "continue", 201);
     expect(going.message).toMatch(/^nothing to continue: the run on this issue is still going\./);
     expect(await agent.listSubmissions()).toHaveLength(1);
+    refused.open();
 
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
     const done = await waitForThread(first.session, (thread) => thread.status === "done");

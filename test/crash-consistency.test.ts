@@ -10,12 +10,13 @@
 import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import { commandCenter, type CommandCenter, type CommandCenterAgent } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
 import type { CommandCenterEvent } from "../src/shared/command-center";
-import { agentFor, evict, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, commandRunning, eventually, evict, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { containerFor } from "./support/containers";
 
 type Seam = { commandCenter: () => Promise<CommandCenter>; pendingCenterEvents(): Promise<number> };
 
@@ -104,7 +105,7 @@ describe("crash consistency: the command center converges to what the agent know
 
     await withStaleWindow(300, async () => {
       // The command center wakes when the thread goes quiet, asks, and broadcasts what it heard.
-      const thread = await waitForThread(session, (candidate) => candidate.status !== "running", { timeoutMs: 10_000 });
+      const thread = await waitForThread(session, (candidate) => candidate.status !== "running");
       expect(thread).toMatchObject({ status: "done", stale: false, submissionId });
       expect(thread.durationMs).toBeGreaterThan(0);
       expect(await (await commandCenter(env)).claimForContinuation(session)).toMatchObject({ ok: false, reason: "not_claimable" });
@@ -114,12 +115,17 @@ describe("crash consistency: the command center converges to what the agent know
   it("a run still going is called stale only after its agent said so", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, 14);
-    const { submissionId } = await dispatch(repo, "TEST: sleep 1500\nTEST: reply done");
+    // The run's command goes on once the test has seen it called stale while it runs.
+    const { container } = await containerFor(session);
+    const seen = gate();
+    container.during(/echo going/, () => seen.promise);
+    const { submissionId } = await dispatch(repo, "TEST: container echo going\nTEST: reply done");
     await withStaleWindow(300, async () => {
-      const stale = await waitForThread(session, (thread) => thread.stale, { timeoutMs: 5_000 });
+      const stale = await waitForThread(session, (thread) => thread.stale);
       expect(stale.status).toBe("running");
       expect((await (await agentFor(session)).submissionStatus(submissionId))?.status).toBe("running");
     });
+    seen.open();
     expect((await waitForStatus(await agentFor(session), submissionId)).status).toBe("completed");
     expect(await waitForThread(session)).toMatchObject({ status: "done", stale: false });
   });
@@ -127,10 +133,9 @@ describe("crash consistency: the command center converges to what the agent know
   it("counts a turn Think recovered after an eviction: recovering, then running again, on the thread and in the metrics", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, 14);
-    const { submissionId } = await dispatch(repo, "TEST: run sleep 1 && echo slept\nTEST: reply recovered");
+    const { submissionId } = await dispatch(repo, "TEST: run sleep 3 && echo slept\nTEST: reply recovered");
     const agent = await agentFor(session);
-    await waitForStatus(agent, submissionId, ["running"]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await commandRunning(agent, submissionId, "sleep 3 && echo slept");
     await evict(agent, "evicted mid-tool");
 
     expect((await waitForStatus(await agentFor(session), submissionId)).status).toBe("completed");
@@ -141,6 +146,6 @@ describe("crash consistency: the command center converges to what the agent know
       state.storage.sql.exec<{ data: string }>("SELECT data FROM cc_runs WHERE session = ?", session).toArray()
     );
     expect(JSON.parse(run[0]!.data)).toMatchObject({ recovery: { count: 1, state: "resumed" } });
-    await vi.waitFor(async () => expect((await (await commandCenter(env)).snapshot()).metrics.recoveries24h).toBeGreaterThanOrEqual(1));
+    await eventually(async () => expect((await (await commandCenter(env)).snapshot()).metrics.recoveries24h).toBeGreaterThanOrEqual(1));
   });
 });

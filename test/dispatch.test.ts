@@ -13,7 +13,8 @@ import { describe, expect, it } from "vitest";
 import { parseEnvelope } from "../src/run/envelope";
 import { sessionName } from "../src/run/session-name";
 import { createService } from "../src/service";
-import { agentFor, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { containerFor } from "./support/containers";
 
 const entry = () => exports.AgentThink;
 
@@ -51,8 +52,12 @@ describe("dispatch", () => {
 
   it("queues a new comment behind the running turn in the same session", async () => {
     const repo = uniqueRepo();
+    // The first turn's command goes on once the test has seen the second one wait behind it.
+    const { container } = await containerFor(sessionName(repo, 1859));
+    const looked = gate();
+    container.during(/echo going/, () => looked.promise);
     const first = await entry().dispatch(
-      dispatchInput({ repo, commentId: 1, instruction: "TEST: sleep 400\nTEST: reply first" })
+      dispatchInput({ repo, commentId: 1, instruction: "TEST: container echo going\nTEST: reply first" })
     );
     const second = await entry().dispatch(dispatchInput({ repo, commentId: 2, instruction: "TEST: reply second" }));
     expect(second.session).toBe(first.session);
@@ -62,13 +67,15 @@ describe("dispatch", () => {
     await waitForStatus(agent, first.submissionId, ["running"]);
     expect((await agent.submissionStatus(second.submissionId))?.status).toBe("pending");
     expect(await agent.listSubmissions({ status: "running" })).toHaveLength(1);
+    looked.open();
 
     const done = await waitForStatus(agent, second.submissionId);
     const firstDone = await waitForStatus(agent, first.submissionId);
     expect([firstDone.status, done.status]).toEqual(["completed", "completed"]);
     expect(done.startedAt!).toBeGreaterThanOrEqual(firstDone.completedAt!);
+    // Each turn's last words (the first turn also said what it ran).
     const replies = (await agent.transcript()).filter((message) => message.role === "assistant");
-    expect(replies.map((message) => message.parts.find((part) => part.type === "text"))).toMatchObject([
+    expect(replies.map((message) => message.parts.filter((part) => part.type === "text").at(-1))).toMatchObject([
       { text: "first" },
       { text: "second" }
     ]);
@@ -130,7 +137,7 @@ describe("dispatch", () => {
 
   it("resets a session: cancels queued turns and clears the transcript", async () => {
     const repo = uniqueRepo();
-    const running = await entry().dispatch(dispatchInput({ repo, commentId: 5, instruction: "TEST: sleep 2000\nTEST: reply late" }));
+    const running = await entry().dispatch(dispatchInput({ repo, commentId: 5, instruction: "TEST: sleep 20000\nTEST: reply late" }));
     const queued = await entry().dispatch(dispatchInput({ repo, commentId: 6 }));
     const agent = await agentFor(running.session);
     await waitForStatus(agent, running.submissionId, ["running"]);

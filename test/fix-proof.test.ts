@@ -30,7 +30,7 @@ import { commandCenter } from "../src/command-center";
 import { sessionName } from "../src/run/session-name";
 import { THREAD_REPRODUCTION_KEY } from "../src/run/thread-reproduction";
 import { TEST_GITHUB_API_URL } from "./worker";
-import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, toolParts, uniqueRepo, until, waitForStatus } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 
@@ -101,13 +101,11 @@ function label(script: string): string {
 
 /** The command center's record of the run, once its end is in. */
 async function recordedRun(session: string, submissionId: string) {
-  for (let i = 0; i < 250; i++) {
+  return await until(async () => {
     const detail = await (await commandCenter(env)).threadDetail(session);
     const found = detail?.runs.find((entry) => entry.submissionId === submissionId);
-    if (found?.outcome) return found;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no ended run ${submissionId} on ${session}`);
+    return found?.outcome ? found : undefined;
+  }, `the ended run ${submissionId} on ${session}`);
 }
 
 describe("a fix's proof", () => {

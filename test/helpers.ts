@@ -3,14 +3,58 @@ import type { EgressAgent } from "../src/egress/sandbox-egress";
 import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { runInDurableObject } from "cloudflare:test";
-import { vi } from "vitest";
+import { onTestFinished, vi } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { IssueAgent } from "../src/service";
 import type { SubmissionStatus, SubmissionStatusValue, TranscriptMessage } from "../src/shared/dispatch";
 import { commandCenter } from "../src/command-center";
+import { lastCommandKey, type LastCommand } from "../src/run/command-replay";
+import { RunRecoveries } from "../src/run/recoveries";
 import { guardConsole, type GuardableConsole } from "../src/run/console-guard";
 import { isActiveStatus, type Snapshot, type ThreadSummary } from "../src/shared/command-center";
 import { evictionReason } from "./support/test-eviction";
+
+/**
+ * How long a test waits for something the code does on its own (a turn's
+ * command, a release, a retry) before calling it a hang: far past what a
+ * loaded machine takes, and below the 30 s test timeout, so a failure says
+ * what never happened rather than that the test timed out.
+ */
+export const HANG_MS = 20_000;
+
+/**
+ * Run `check` every `intervalMs` until it returns without throwing, and give
+ * what it returned; after `timeoutMs` throw its last error. For an event the
+ * code exposes no promise for: never a fixed sleep or a count of tries,
+ * which a slow machine runs out of.
+ */
+export async function eventually<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
+  return await vi.waitFor(check, { timeout: options.timeoutMs ?? HANG_MS, interval: options.intervalMs ?? 20 });
+}
+
+/** `eventually` for a condition: the first truthy value `read` gives; throws naming `what` when none comes. */
+export async function until<T>(read: () => T | Promise<T>, what: string, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<NonNullable<T>> {
+  return await eventually(async () => {
+    const value = await read();
+    if (!value) throw new Error(`still waiting for ${what}`);
+    return value as NonNullable<T>;
+  }, options);
+}
+
+/**
+ * What a held step (a recording container's command, through `during`)
+ * waits on until the test has done what it does meanwhile: `open()` lets
+ * it go on. Opened anyway when the test ends, so a failed test leaves no
+ * turn held in the runtime the files share.
+ */
+export function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  onTestFinished(() => open());
+  return { promise, open };
+}
 
 /** A repository no other test uses, so each test gets its own Durable Object. */
 export function uniqueRepo(owner = "acme"): string {
@@ -129,6 +173,49 @@ export async function evict(stub: DurableObjectStub<never> | object, why = "evic
 }
 
 /**
+ * Until the turn's bash command `command` has started and not finished, as
+ * the agent records it before running it (src/run/command-replay.ts): the
+ * moment to evict a turn "in the middle of a tool call".
+ */
+export async function commandRunning(agent: object, submissionId: string, command: string): Promise<void> {
+  await until(
+    () =>
+      runInDurableObject(agent as DurableObjectStub<ThinkAgent>, (_instance, state) => {
+        const last = state.storage.kv.get<LastCommand>(lastCommandKey(submissionId));
+        return last?.command === command && !last.finished;
+      }),
+    `\`${command}\` to be running`
+  );
+}
+
+/**
+ * Evict a FragileThinkAgent's running turn, and each turn its recovery
+ * starts once that one runs, until Think gives the run up (its budget of
+ * interrupted attempts spent) and it is no longer running. A turn cut off
+ * before any tool ran makes no progress; the run's script opens with a
+ * `TEST: sleep` long enough that none does. Each recovered turn is known by
+ * the agent's count of recoveries (src/run/recoveries.ts): one more per
+ * eviction, marked resumed when its turn begins.
+ */
+export async function evictUntilGivenUp(fresh: () => Promise<StatusReader & object>, submissionId: string): Promise<void> {
+  const recovery = async () =>
+    runInDurableObject((await fresh()) as unknown as DurableObjectStub<ThinkAgent>, (_instance, state) => new RunRecoveries(state.storage.kv).get(submissionId));
+  const deadline = Date.now() + HANG_MS;
+  for (let evicted = 0; ; evicted++) {
+    if (Date.now() > deadline) throw new Error(`submission ${submissionId} still runs after ${evicted} evictions`);
+    const next = await until(async () => {
+      const status = (await (await fresh()).submissionStatus(submissionId))?.status;
+      if (status && TERMINAL.includes(status)) return "given up";
+      if (status !== "running") return undefined;
+      const known = await recovery();
+      return evicted === 0 || (known?.count === evicted && known.state === "resumed") ? "running" : undefined;
+    }, evicted === 0 ? "the turn to run" : `the turn of recovery ${evicted} to run`);
+    if (next === "given up") return;
+    await evict(await fresh());
+  }
+}
+
+/**
  * Await an RPC call inside a plain async function. Handing an RpcPromise
  * straight to `expect(...).rejects` leaves its rejection reported as unhandled.
  */
@@ -148,7 +235,7 @@ export async function waitForThread(
   options: { readPage?: (cursor: string | undefined) => Promise<Snapshot>; timeoutMs?: number } = {}
 ): Promise<ThreadSummary> {
   const readPage = options.readPage ?? (async (cursor) => (await commandCenter(env)).snapshot({ limit: 200, ...(cursor ? { cursor } : {}) }));
-  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  const deadline = Date.now() + (options.timeoutMs ?? HANG_MS);
   for (;;) {
     let found: ThreadSummary | undefined;
     let cursor: string | undefined;

@@ -19,7 +19,7 @@ import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import { DEFAULT_BOT_LOGIN } from "../src/run/bot-identity";
-import { agentFor, captureConsole, evict, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
+import { agentFor, captureConsole, commandRunning, eventually, evict, toolParts, uniqueRepo, until, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
 import type { poolWithFleet } from "./pool/seams";
 import type { WorkspaceAgent } from "../src/workspace-agent";
@@ -35,14 +35,17 @@ async function dispatch(repo: string, instruction: string, token: string, commen
   return exports.AgentThink.dispatch({ repo, issueNumber: 77, instruction, installationToken: token, commentId });
 }
 
-const settledPool = async (pool: Awaited<ReturnType<typeof poolWithFleet>>) => {
-  for (let i = 0; i < 100; i++) {
+/** The pool's stats once it is back at one warm and none assigned (the release and the rewarm run after the turn's end). */
+const settledPool = (pool: Awaited<ReturnType<typeof poolWithFleet>>) =>
+  eventually(async () => {
     const stats = await pool.stats();
-    if (stats.warm === 1 && stats.assigned === 0) return stats;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return pool.stats();
-};
+    expect(stats).toMatchObject({ warm: 1, assigned: 0 });
+    return stats;
+  });
+
+/** Until the turn's first container command has claimed a container. */
+const holdingContainer = (workspace: { holding(): Promise<{ sandboxId?: string }> }) =>
+  until(async () => (await workspace.holding()).sandboxId, "the turn to hold a container");
 
 describe("container ownership follows the turn", () => {
   it("claims once on the first container command, keeps it across steps, releases it when done", async () => {
@@ -83,7 +86,7 @@ describe("container ownership follows the turn", () => {
   it("releases after a cancelled turn", async () => {
     const { fleet, pool, repo, session, agent, workspace } = await setup();
     const { submissionId } = await dispatch(repo, "TEST: container echo started\nTEST: sleep 5000\nTEST: reply late", "ghs_tokenCAN_0000000000");
-    for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
+    await holdingContainer(workspace);
     expect((await pool.stats()).assigned).toBe(1);
     await exports.AgentThink.resetSession({ session });
     expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
@@ -98,9 +101,9 @@ describe("container ownership follows the turn", () => {
       "TEST: container echo first\nTEST: run sleep 1 && echo slept\nTEST: container echo after-eviction",
       "ghs_tokenEVI_0000000000"
     );
-    for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
-    const held = (await workspace.holding()).sandboxId;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const held = await holdingContainer(workspace);
+    // Past the first container command, in the shell's second: the eviction lands mid-turn, holding the container.
+    await commandRunning(agent, submissionId, "sleep 1 && echo slept");
     await evict(agent);
 
     const fresh = await agentFor(session);
@@ -112,10 +115,9 @@ describe("container ownership follows the turn", () => {
 
   it("tells the container nothing when a new dispatch brings a new token mid-turn: it holds none", async () => {
     const { repo, container, agent } = await setup();
-    const first = await dispatch(repo, "TEST: container echo a\nTEST: sleep 600\nTEST: container echo b", "ghs_tokenOLD_0000000000", 1);
-    await waitForStatus(agent, first.submissionId, ["running"]);
-    for (let i = 0; i < 100 && !container.commands().includes("a"); i++) await new Promise((r) => setTimeout(r, 20));
-    await dispatch(repo, "TEST: reply queued", "ghs_tokenNEW_0000000000", 2);
+    // The new dispatch comes while `a` runs: mid-turn, before `b`.
+    container.during(/\becho a\b/, async () => void (await dispatch(repo, "TEST: reply queued", "ghs_tokenNEW_0000000000", 2)));
+    const first = await dispatch(repo, "TEST: container echo a\nTEST: container echo b", "ghs_tokenOLD_0000000000", 1);
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
     expect(container.identities()).toHaveLength(1);
     expect(container.guardStops).toEqual(["prepare: clone"]);
@@ -126,10 +128,9 @@ describe("container ownership follows the turn", () => {
 
   it("sets the identity up on a container that replaced the turn's one before its next command", async () => {
     const { repo, container, agent } = await setup();
-    const { submissionId } = await dispatch(repo, "TEST: container echo before\nTEST: sleep 300\nTEST: container echo after", "ghs_tokenREP_0000000000");
-    for (let i = 0; i < 200 && !container.commands().includes("before"); i++) await new Promise((r) => setTimeout(r, 20));
-    // A crash relaunch, a restart or a reconcile: same Sandbox, a new container with no identity.
-    container.replace();
+    // A crash relaunch, a restart or a reconcile once `before` has run: same Sandbox, a new container with no identity.
+    container.during(/echo before/, async () => container.replace());
+    const { submissionId } = await dispatch(repo, "TEST: container echo before\nTEST: container echo after", "ghs_tokenREP_0000000000");
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     expect(container.commands()).toEqual(["prepare: clone", "before", "after"]);
     expect(container.guardStops).toEqual(["prepare: clone", "after"]);
@@ -205,7 +206,7 @@ describe("stopping", () => {
   it("cancel({ session }) stops the running turn, releases its container and starts nothing", async () => {
     const { fleet, pool, repo, session, agent, workspace } = await setup();
     const { submissionId } = await dispatch(repo, "TEST: container echo working\nTEST: sleep 5000\nTEST: reply late", "ghs_tokenSTOP_000000000");
-    for (let i = 0; i < 100 && !(await workspace.holding()).sandboxId; i++) await new Promise((r) => setTimeout(r, 20));
+    await holdingContainer(workspace);
     expect(await exports.AgentThink.cancel({ session })).toEqual({ session, cancelled: 1 });
     expect((await waitForStatus(agent, submissionId)).status).toBe("aborted");
     expect(await waitForThread(session)).toMatchObject({ status: "cancelled", submissionId });

@@ -14,7 +14,8 @@ import { describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
-import { agentFor, evict, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { agentFor, evict, HANG_MS, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
+import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, serveGitHub, type GitHubCall } from "./support/github";
 
 const github = new FakeGitHub();
@@ -28,10 +29,15 @@ const INTERVAL_MS = 1_500;
 
 type ReportingAgent = TestAgent & DurableObjectStub & { notices(): Promise<OutboxEntry[]> };
 
-async function start(instruction: string, options: { config?: string; intervalMs?: number; pullRequest?: Record<string, unknown> } = {}) {
+/** A run on a new issue; with `container`, its container commands go to a recording container the test may hold. */
+async function start(
+  instruction: string,
+  options: { config?: string; intervalMs?: number; pullRequest?: Record<string, unknown>; container?: (container: RecordingContainer, repo: string) => void } = {}
+) {
   const repo = uniqueRepo();
   if (options.config !== undefined) github.addFile(repo, ".github/agent-think.yml", options.config);
   const session = sessionName(repo, 7);
+  if (options.container) options.container((await containerFor(session)).container, repo);
   const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
   await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (instance) => {
     instance.progressEditIntervalMs = options.intervalMs ?? INTERVAL_MS;
@@ -49,7 +55,7 @@ async function start(instruction: string, options: { config?: string; intervalMs
 }
 
 /** Wait until the outbox holds a settled closing comment and, when the run has one, the progress comment's settled end. */
-async function ended(agent: ReportingAgent, progress = true, timeoutMs = 20_000): Promise<OutboxEntry[]> {
+async function ended(agent: ReportingAgent, progress = true, timeoutMs = HANG_MS): Promise<OutboxEntry[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const entries = await agent.notices();
@@ -74,16 +80,22 @@ describe("the progress comment", () => {
     const { agent, repo, session, submissionId } = await start(
       [
         plan(["Reproduce the bug", "in_progress"], ["Write the fix", "pending"]),
-        "TEST: run echo one",
+        "TEST: container echo one",
         plan(["Reproduce the bug", "done"], ["Write the fix", "in_progress"]),
         "TEST: run echo two",
         plan(["Reproduce the bug", "done"], ["Write the fix", "done"]),
-        "TEST: sleep 2500",
-        "TEST: run echo three",
-        "TEST: sleep 2500",
+        "TEST: container echo three",
         "TEST: result reproduced It breaks.",
         "TEST: reply done"
-      ].join("\n")
+      ].join("\n"),
+      {
+        // The run waits on the comment where it must: `one` until the first edit is out, so the changes after it make
+        // at least one more; `three` until an edit shows the finished plan, so the run's end cannot drop that one.
+        container: (container, repo) => {
+          container.during(/echo one/, async () => void (await until(() => edits(repo).length > 0, "the first edit")));
+          container.during(/echo three/, async () => void (await until(() => edits(repo).some((call) => editBody(call).includes("- [x] Write the fix")), "an edit with the finished plan")));
+        }
+      }
     );
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     await ended(agent);
@@ -100,7 +112,8 @@ describe("the progress comment", () => {
     expect(posts.map((call) => isProgress(editBody(call)))).toEqual([true, false]);
     expect(editBody(posts[0]!)).toContain(`https://agent-think.test/thread/${session}`);
 
-    // Five changes (three plans, three commands; update_plan itself is no step) in about 5 s: fewer edits, a window apart.
+    // Seven changes (three plans, three commands, the result; update_plan itself is no step), most of them moments
+    // apart: fewer edits, a window apart.
     const all = edits(repo);
     expect(all.every((call) => call.path === `/repos/${repo}/issues/comments/${progress!.id}`)).toBe(true);
     const running = all.slice(0, -1);
@@ -114,7 +127,7 @@ describe("the progress comment", () => {
     expect(bodies.some((body) => body.includes("- [ ] **Write the fix** _(in progress)_") || body.includes("- [ ] Write the fix"))).toBe(true);
     expect(bodies.at(-1)).toContain("- [x] Reproduce the bug");
     expect(bodies.at(-1)).toContain("- [x] Write the fix");
-    expect(bodies.some((body) => /\*\*Now:\*\* Running `echo (two|three)` in the shell\./.test(body))).toBe(true);
+    expect(bodies.some((body) => /\*\*Now:\*\* Running `echo (two|three)` in the (shell|container)\./.test(body))).toBe(true);
     expect(bodies.at(-1)).toMatch(/cost so far \$0\.00 \(scripted demonstration: no model ran\)/);
 
     // The last edit is the pointer to the closing comment, and it came after the closing comment was posted.
@@ -128,15 +141,14 @@ describe("the progress comment", () => {
 
     // Every write with the run's own token, and the token revoked only after the pointer went out.
     expect(all.every((call) => call.auth === `token ${TOKEN}`)).toBe(true);
-    const deadline = Date.now() + 5_000;
-    while (!github.revoked.includes(TOKEN) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => github.revoked.includes(TOKEN), "the run's token to be revoked");
     const revocation = github.calls.find((call) => call.method === "DELETE" && call.auth === `token ${TOKEN}`)!;
     expect(revocation).toBeDefined();
     expect(github.arrivedAt.get(revocation)!).toBeGreaterThanOrEqual(github.arrivedAt.get(last)!);
 
-    // Never edited after the end.
+    // Never edited after the end: an edit still waiting for the throttle would have gone within the window.
     const count = edits(repo).length;
-    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS * 2));
+    await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
     expect(edits(repo)).toHaveLength(count);
   });
 
@@ -170,7 +182,9 @@ describe("the progress comment", () => {
 
   it("neutralizes a hostile plan step: no mention, no link to another site", async () => {
     const { agent, repo, submissionId } = await start(
-      [plan(["Ask @alice about https://evil.example/steal and [this](https://evil.example/x)", "in_progress"]), "TEST: sleep 300", "TEST: result reproduced Done.", "TEST: reply done"].join("\n")
+      [plan(["Ask @alice about https://evil.example/steal and [this](https://evil.example/x)", "in_progress"]), "TEST: container echo waiting", "TEST: result reproduced Done.", "TEST: reply done"].join("\n"),
+      // The run goes on once the plan's edit is out, so its end cannot drop it.
+      { container: (container, repo) => container.during(/echo waiting/, async () => void (await until(() => edits(repo).some((call) => editBody(call).includes("Ask ")), "the plan's edit"))) }
     );
     await waitForStatus(agent, submissionId);
     await ended(agent);
@@ -188,8 +202,7 @@ describe("the progress comment", () => {
     );
     await waitForStatus(agent, submissionId, ["running"]);
     // Until the progress comment is posted: the eviction cuts the run after it.
-    const deadline = Date.now() + 10_000;
-    while (progressComments(repo).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => progressComments(repo).length > 0, "the progress comment");
     await evict(agent);
     const revived = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
     expect((await waitForStatus(revived, submissionId)).status).toBe("completed");

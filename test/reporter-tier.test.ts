@@ -17,7 +17,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessionName } from "../src/run/session-name";
 import { runInDurableObject } from "cloudflare:test";
-import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { agentFor, gate, toolParts, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
 import type { ThinkAgent } from "../src/agent";
 import { parseEnvelope } from "../src/run/envelope";
 import { REPORTER_INSTRUCTION } from "../src/run/session-trust";
@@ -55,6 +55,9 @@ describe("a reporter-tier run", () => {
         body: `${line}0000PACK-bytes`
       });
     };
+    // The turn's command waits until the container's programs have sent their requests.
+    const sent = gate();
+    runner.during(/echo from-the-container/, () => sent.promise);
     const agent = await agentFor(session);
     const { submissionId } = await agent.startRun({
       session,
@@ -63,9 +66,9 @@ describe("a reporter-tier run", () => {
       installationToken: TOKEN,
       commentId: 5,
       tier: "reporter",
-      instruction: "TEST: container echo from-the-container\nTEST: sleep 3000\nTEST: reply done"
+      instruction: "TEST: container echo from-the-container\nTEST: reply done"
     });
-    for (let i = 0; i < 250 && !runner.commands().includes("from-the-container"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => runner.commands().includes("from-the-container"), "the turn's command");
     const answers = await sendFromContainer(workspace, sandboxId, container, [
       () => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`),
       () => new Request(`https://github.com/${repo}.git/info/refs?service=git-receive-pack`),
@@ -73,6 +76,7 @@ describe("a reporter-tier run", () => {
       // What `gh api -X POST repos/<repo>/issues/5/comments -f body=x` sends.
       () => new Request(`https://api.github.com/repos/${repo}/issues/5/comments`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"body":"x"}' })
     ]);
+    sent.open();
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
     // git's own refusal on the push (the gateway answers receive-pack with an `ng`), a 403 for the rest.
     expect(answers.map((answer) => answer.status)).toEqual([200, 403, 200, 403]);

@@ -6,7 +6,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, uniqueRepo, until, waitForStatus } from "./helpers";
 
 // The test Worker runs with LOCAL_DEV=1, which answers only loopback hosts.
 const BASE = "http://127.0.0.1:8787";
@@ -108,12 +108,7 @@ describe("routes", () => {
     const frames: Array<{ type: string; [key: string]: unknown }> = [];
     socket.addEventListener("message", (event) => frames.push(JSON.parse(String(event.data))));
     socket.accept();
-    const next = async (type: string) => {
-      for (let i = 0; i < 200 && !frames.some((frame) => frame.type === type); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      return frames.find((frame) => frame.type === type);
-    };
+    const next = (type: string) => until(() => frames.find((frame) => frame.type === type), `a ${type} frame`);
 
     const chatRequest = {
       type: "cf_agent_use_chat_request",

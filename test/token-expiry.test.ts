@@ -5,7 +5,10 @@
  * step, or when the egress gateway next asks for the run's grant, so the
  * sandbox's next push goes with the fresh token (the grant is read while a
  * recording container's command runs, as the container's own requests
- * would be answered then). The container itself never holds one. The token
+ * would be answered then). The hour runs down where the test says: the
+ * stored expiry is moved inside the margin while a command runs, as the
+ * clock would move it, so no test waits for it or races it. The container
+ * itself never holds one. The token
  * it replaced is revoked. A token handed over later (a `stop` comment's, a
  * continuation's) is kept with its expiry too. The rule alone, on a fake
  * clock: test/unit/run-token.test.ts.
@@ -22,26 +25,32 @@ import { containerFor, type RecordingContainer } from "./support/containers";
 import { TestTokenBroker } from "./worker";
 
 const ISSUE = 11;
-/** How long after the dispatch a token "about to expire" still has more than the margin left: the run's first container command falls inside it. */
-const WINDOW_MS = 4_000;
-/** A model step that waits until the token is within the margin. */
-const WAIT_PAST_WINDOW = `TEST: sleep ${WINDOW_MS + 1_000}`;
+/** Half an hour: well outside the renewal margin, however long the run takes to get going. */
+const TIME_LEFT_MS = 30 * 60_000;
 
 /**
  * A run on a new issue with a recording container, dispatched with a token
  * expiring at `expiresAt`, followed to its end with the console captured.
+ * While the command `runsDown.mark` runs, the stored token's expiry moves
+ * inside the margin, `before` or `after` the gateway is asked for that
+ * command's grant.
  */
-async function run(instruction: string, expiresAt: number) {
+async function run(instruction: string, expiresAt: number, runsDown?: { mark: string; when: "before" | "after" }) {
   const repo = uniqueRepo();
   const session = sessionName(repo, ISSUE);
   const { container } = await containerFor(session);
   // What the gateway would attach to a push while each marked command runs.
   const pushedWith = new Map<string, string>();
-  for (const mark of ["before", "gh auth token", "one"]) {
-    container.during(new RegExp(mark), async () => {
+  // Each mark's own command only (a bare "one" would match other scripts' words, "done" and "none").
+  const marks: Record<string, RegExp> = { before: /\becho before\b/, "gh auth token": /\bgh auth token\b/, one: /\becho one\b/ };
+  for (const [mark, pattern] of Object.entries(marks)) {
+    container.during(pattern, async () => {
       const agent = (await agentFor(session)) as TestAgent;
+      const runDown = runsDown?.mark === mark ? () => expiresSoon(agent) : async () => {};
+      if (runsDown?.when === "before") await runDown();
       const push = await agent.egressGrant({ url: `https://github.com/${repo}.git/git-receive-pack`, method: "POST" });
       pushedWith.set(mark, push.grant.writeToken);
+      if (runsDown?.when === "after") await runDown();
     });
   }
   const installationToken = `ghs_dispatched_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -72,9 +81,19 @@ async function run(instruction: string, expiresAt: number) {
   };
 }
 
+const RUN_CONTEXT_KEY = "agent-think:run-context";
+
 /** The run context as stored: the token and when it expires. */
 async function storedRun(agent: DurableObjectStub): Promise<RunContext | undefined> {
-  return runInDurableObject(agent, (_instance, state) => state.storage.get<RunContext>("agent-think:run-context"));
+  return runInDurableObject(agent, (_instance, state) => state.storage.get<RunContext>(RUN_CONTEXT_KEY));
+}
+
+/** The stored token's hour runs down: a minute less than the margin left, as the clock would leave it. */
+async function expiresSoon(agent: object): Promise<void> {
+  await runInDurableObject(agent as DurableObjectStub, async (_instance, state) => {
+    const run = await state.storage.get<RunContext>(RUN_CONTEXT_KEY);
+    if (run) await state.storage.put<RunContext>(RUN_CONTEXT_KEY, { ...run, tokenExpiresAt: Date.now() + TOKEN_REFRESH_MARGIN_MS - 60_000 });
+  });
 }
 
 /** Nothing the container was given holds a token of the run's. */
@@ -99,20 +118,16 @@ describe("a run whose token expires", () => {
 
   it("renews it before the next model step once it is within the margin, and the gateway pushes with the fresh one", async () => {
     const { agent, status, container, pushedWith, installationToken, minted, events } = await run(
-      [
-        "TEST: container echo before",
-        WAIT_PAST_WINDOW,
-        "TEST: tools 2",
-        "TEST: container gh auth token",
-        "TEST: reply done"
-      ].join("\n"),
-      Date.now() + TOKEN_REFRESH_MARGIN_MS + WINDOW_MS
+      ["TEST: container echo before", "TEST: tools 2", "TEST: container gh auth token", "TEST: reply done"].join("\n"),
+      Date.now() + TIME_LEFT_MS,
+      { mark: "before", when: "after" }
     );
     expect(status.status).toBe("completed");
 
-    // The step after the wait renewed it before its model call: between the two listings, with no bash in between.
+    // The step after the command renewed it before its model call: before the first listing, with no grant asked
+    // since the hour ran down (the gateway's last was before it, during `before`) and no bash until the second.
     const order = events.filter((event) => event.event === "token:refreshed" || event.event === "tool").map((event) => event.tool ?? event.event);
-    expect(order).toEqual(["bash", "ls", "token:refreshed", "ls", "bash"]);
+    expect(order).toEqual(["bash", "token:refreshed", "ls", "ls", "bash"]);
     expect(events.find((event) => event.event === "token:refreshed")).toMatchObject({ reason: "expiring" });
     expect(pushedWith.get("before")).toBe(installationToken);
     expect(pushedWith.get("gh auth token")).toBe(minted);
@@ -121,19 +136,22 @@ describe("a run whose token expires", () => {
   });
 
   it("renews it when the gateway next needs it, so the sandbox's next request already goes with the fresh token", async () => {
-    const { status, pushedWith, installationToken, minted } = await run(
-      ["TEST: container echo before", WAIT_PAST_WINDOW, "TEST: container gh auth token", "TEST: reply done"].join("\n"),
-      Date.now() + TOKEN_REFRESH_MARGIN_MS + WINDOW_MS
+    const { status, pushedWith, installationToken, minted, events } = await run(
+      ["TEST: container echo before", "TEST: container gh auth token", "TEST: reply done"].join("\n"),
+      Date.now() + TIME_LEFT_MS,
+      { mark: "gh auth token", when: "before" }
     );
     expect(status.status).toBe("completed");
 
-    // The step began with time left on the token; its model call waited past the margin, then the gateway's grant renewed it.
+    // The step began with time left on the token; it ran down during the step's command, and the gateway's grant renewed it.
     expect(pushedWith.get("before")).toBe(installationToken);
     expect(pushedWith.get("gh auth token")).toBe(minted);
+    const order = events.filter((event) => event.event === "token:refreshed" || event.event === "tool").map((event) => event.tool ?? event.event);
+    expect(order).toEqual(["bash", "token:refreshed", "bash"]);
   });
 
   it("keeps a token with time left", async () => {
-    const { status, repo, pushedWith, installationToken } = await run("TEST: container echo one\nTEST: reply done", Date.now() + 30 * 60_000);
+    const { status, repo, pushedWith, installationToken } = await run("TEST: container echo one\nTEST: reply done", Date.now() + TIME_LEFT_MS);
     expect(status.status).toBe("completed");
     expect(TestTokenBroker.minted).not.toContain(repo);
     expect(pushedWith.get("one")).toBe(installationToken);

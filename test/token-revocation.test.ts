@@ -15,7 +15,8 @@ import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
 import { sessionName } from "../src/run/session-name";
-import { agentFor, evict, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { agentFor, evictUntilGivenUp, gate, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
+import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 
 const github = new FakeGitHub();
@@ -25,34 +26,37 @@ type ReportingAgent = TestAgent & DurableObjectStub & { notices(): Promise<Outbo
 
 const tokenFor = (name: string) => `ghs_revoke${name}${crypto.randomUUID().replaceAll("-", "")}`;
 
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** A run with its own token, configured before it starts; followed to the end of its turn. */
+/**
+ * A run with its own token, configured before it starts (`container`: its
+ * commands go to a recording container, which the test may hold); followed
+ * to the end of its turn.
+ */
 async function run(
   instruction: string,
-  options: { configure?: (instance: ThinkAgent) => void; namespace?: Env["ReportingThinkAgent"]; during?: (agent: ReportingAgent, submissionId: string, fresh: () => Promise<ReportingAgent>, repo: string) => Promise<void> } = {}
+  options: {
+    configure?: (instance: ThinkAgent) => void;
+    namespace?: Env["ReportingThinkAgent"];
+    /** A hook reaches the agent through `fresh` (a stub is bound to the request that made it). */
+    container?: (container: RecordingContainer, fresh: () => Promise<ReportingAgent>, repo: string) => void;
+    during?: (agent: ReportingAgent, submissionId: string, fresh: () => Promise<ReportingAgent>, repo: string) => Promise<void>;
+  } = {}
 ) {
   const repo = uniqueRepo();
   const session = sessionName(repo, 3);
   const namespace = options.namespace ?? env.ReportingThinkAgent;
   const agent = (await agentFor(session, namespace)) as unknown as ReportingAgent;
   if (options.configure) await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, options.configure);
+  const fresh = async () => (await agentFor(session, namespace)) as unknown as ReportingAgent;
+  if (options.container) options.container((await containerFor(session)).container, fresh, repo);
   const token = tokenFor("Run");
   const { submissionId } = await agent.startRun({ session, repo, issueNumber: 3, instruction, installationToken: token, commentId: 3 });
-  const fresh = async () => (await agentFor(session, namespace)) as unknown as ReportingAgent;
   await options.during?.(agent, submissionId, fresh, repo);
   const status = await waitForStatus((await agentFor(session, namespace)) as unknown as ReportingAgent, submissionId);
   return { agent, repo, session, token, submissionId, status };
 }
 
-const revoked = (token: string) => until(() => github.revoked.includes(token), Boolean);
+/** Until GitHub saw `token` revoked. */
+const revoked = (token: string) => until(() => github.revoked.includes(token), `${token.slice(0, 16)}… to be revoked`);
 
 describe("a run's token", () => {
   it("is revoked once its closing comment is out: done", async () => {
@@ -95,10 +99,13 @@ describe("a run's token", () => {
   });
 
   it("is revoked when a run the watchdog found quiet ends", async () => {
-    const { token, status, repo } = await run("TEST: run sleep 2 && echo late\nTEST: reply finished late", {
+    const { token, status, repo } = await run("TEST: container echo late\nTEST: reply finished late", {
       configure: (instance) => {
         instance.staleRunMs = 300;
-      }
+      },
+      // The command goes quiet until the watchdog has noticed it.
+      container: (container, fresh) =>
+        container.during(/echo late/, async () => void (await until(async () => (await fresh()).notices().then((entries) => entries.some((entry) => entry.kind === "stale")), "the stale notice")))
     });
     expect(status.status).toBe("completed");
     expect(await revoked(token)).toBe(true);
@@ -106,18 +113,10 @@ describe("a run's token", () => {
   });
 
   it("is revoked when the run was interrupted and could not recover", async () => {
-    const { token, status } = await run("TEST: sleep 2000\nTEST: reply late", {
+    const { token, status } = await run("TEST: sleep 5000\nTEST: reply late", {
       namespace: env.FragileThinkAgent,
-      // Evicted while the model is thinking, until it gives up (one recovery is allowed), as test/reporting.test.ts does.
-      during: async (_agent, submissionId, fresh) => {
-        await waitForStatus(await fresh(), submissionId, ["running"]);
-        for (let i = 0; i < 6; i++) {
-          const agent = await fresh();
-          if ((await agent.submissionStatus(submissionId))?.status !== "running") break;
-          await new Promise((resolve) => setTimeout(resolve, 400));
-          await evict(agent);
-        }
-      }
+      // Evicted while the model is thinking, and each turn its recovery starts, until it gives up, as test/reporting.test.ts does.
+      during: async (_agent, submissionId, fresh) => evictUntilGivenUp(fresh, submissionId)
     });
     expect(status.status).toBe("error");
     expect(await revoked(token)).toBe(true);
@@ -126,14 +125,21 @@ describe("a run's token", () => {
   it("is kept while another turn of the issue waits for it, and revoked when that one ends", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, 4);
+    const { container } = await containerFor(session);
+    // Each turn's command waits for the test: the first's until the second turn is queued, the second's until the test has looked.
+    const [queued, looked] = [gate(), gate()];
+    container.during(/echo first/, () => queued.promise);
+    container.during(/echo second/, () => looked.promise);
     const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
     const token = tokenFor("Shared");
-    const first = await agent.startRun({ session, repo, issueNumber: 4, instruction: "TEST: sleep 300\nTEST: reply first", installationToken: token, commentId: 41 });
-    const second = await agent.startRun({ session, repo, issueNumber: 4, instruction: "TEST: sleep 300\nTEST: reply second", installationToken: token, commentId: 42 });
+    const first = await agent.startRun({ session, repo, issueNumber: 4, instruction: "TEST: container echo first\nTEST: reply first", installationToken: token, commentId: 41 });
+    const second = await agent.startRun({ session, repo, issueNumber: 4, instruction: "TEST: container echo second\nTEST: reply second", installationToken: token, commentId: 42 });
+    queued.open();
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
     // The first closing comment is out, and the second turn still runs with the token.
-    await until(() => github.comments(repo, 4).length, (count) => count >= 1);
+    await until(() => github.comments(repo, 4).length >= 1, "the first closing comment");
     expect(github.revoked).not.toContain(token);
+    looked.open();
     expect((await waitForStatus(agent, second.submissionId)).status).toBe("completed");
     expect(await revoked(token)).toBe(true);
   });
@@ -141,13 +147,18 @@ describe("a run's token", () => {
   it("is revoked at once when a newer dispatch replaced it", async () => {
     const repo = uniqueRepo();
     const session = sessionName(repo, 5);
+    const { container } = await containerFor(session);
+    // The first turn's command runs until the test has seen the older token go: it goes while that turn still runs.
+    const seen = gate();
+    container.during(/echo first/, () => seen.promise);
     const agent = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
     const [older, newer] = [tokenFor("Older"), tokenFor("Newer")];
-    const first = await agent.startRun({ session, repo, issueNumber: 5, instruction: "TEST: sleep 1500\nTEST: reply first", installationToken: older, commentId: 51 });
-    await waitForStatus(agent, first.submissionId, ["running"]);
+    const first = await agent.startRun({ session, repo, issueNumber: 5, instruction: "TEST: container echo first\nTEST: reply first", installationToken: older, commentId: 51 });
+    await until(() => container.commands().includes("first"), "the first turn's command");
     const second = await agent.startRun({ session, repo, issueNumber: 5, instruction: "TEST: reply second", installationToken: newer, commentId: 52 });
     expect(await revoked(older)).toBe(true);
     expect(github.revoked).not.toContain(newer);
+    seen.open();
     // Both runs end here, their comments posted, while this file's GitHub still answers.
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
     expect((await waitForStatus(agent, second.submissionId)).status).toBe("completed");
@@ -158,15 +169,19 @@ describe("a run's token", () => {
 describe("the read-only token the gateway read with", () => {
   it("is revoked when its turn ends, and the next turn mints its own", async () => {
     const readOnly = (repo: string) => `ghs_testReadOnly_${repo.replace(/\W/g, "_")}`;
-    const { repo, status } = await run("TEST: sleep 1500\nTEST: reply done", {
-      during: async (agent, submissionId, _fresh, repo) => {
-        await waitForStatus(agent, submissionId, ["running"]);
-        // As the sandbox's first read of GitHub would: the gateway asks for the grant, which mints the read-only token.
-        const clone = { url: `https://github.test/${repo}.git/info/refs?service=git-upload-pack`, method: "GET" };
-        expect((await agent.egressGrant(clone)).grant.readToken).toMatch(/^ghs_testReadOnly_/);
-      }
+    const granted: string[] = [];
+    const { repo, status, token } = await run("TEST: container echo reading\nTEST: reply done", {
+      // While the turn's command runs, as the sandbox's first read of GitHub would: the gateway asks for the grant, which mints the read-only token.
+      container: (container, fresh, repo) =>
+        container.during(/echo reading/, async () => {
+          const clone = { url: `https://github.test/${repo}.git/info/refs?service=git-upload-pack`, method: "GET" };
+          granted.push((await (await fresh()).egressGrant(clone)).grant.readToken);
+        })
     });
     expect(status.status).toBe("completed");
+    expect(granted).toEqual([readOnly(repo)]);
     expect(await revoked(readOnly(repo))).toBe(true);
+    // The run's own token goes later, once its messages are out: waited for, so the file's GitHub still answers it.
+    expect(await revoked(token)).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ import { sessionName } from "../src/run/session-name";
 import { THREAD_REPRODUCTION_KEY } from "../src/run/thread-reproduction";
 import { REPORTER_FINDING_KEY, type TrustFacts } from "../src/run/trust-facts";
 import type { WorkspaceAgent } from "../src/workspace-agent";
-import { agentFor, toolParts, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
+import { agentFor, gate, toolParts, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 
@@ -65,6 +65,8 @@ async function filesOf(session: string): Promise<string[]> {
 async function start(session: string, repo: string, instruction: string, options: { tier?: "reporter"; token: string; prove?: (box: RecordingContainer) => void }) {
   const { container } = await containerFor(session);
   options.prove?.(container);
+  const factsRead = gate();
+  container.during(/echo waiting/, () => factsRead.promise);
   const agent = (await agentFor(session, env.ReportingThinkAgent)) as TestAgent & DurableObjectStub;
   const { submissionId } = await agent.startRun({
     session,
@@ -76,17 +78,21 @@ async function start(session: string, repo: string, instruction: string, options
     ...(options.tier ? { tier: options.tier } : {}),
     instruction
   });
-  return { agent, container, submissionId };
+  return { agent, container, submissionId, factsRead };
 }
 
-/** The trust facts the turn's block carries, read while the turn runs (they are forgotten when it ends). */
-async function trustFactsOf(agent: DurableObjectStub, submissionId: string): Promise<TrustFacts> {
-  for (let i = 0; i < 250; i++) {
-    const facts = await runInDurableObject(agent as unknown as DurableObjectStub<ThinkAgent>, (_instance, state) => state.storage.kv.get<TrustFacts>(`agent-think:trust-facts:${submissionId}`));
-    if (facts) return facts;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("the turn's trust facts never appeared");
+/**
+ * The trust facts the turn's block carries, read while the turn runs (they
+ * are forgotten when it ends): its first command (`TEST: container echo
+ * waiting`) waits until they are read.
+ */
+async function trustFactsOf(run: { agent: DurableObjectStub; submissionId: string; factsRead: { open(): void } }): Promise<TrustFacts> {
+  const facts = await until(
+    () => runInDurableObject(run.agent as unknown as DurableObjectStub<ThinkAgent>, (_instance, state) => state.storage.kv.get<TrustFacts>(`agent-think:trust-facts:${run.submissionId}`)),
+    "the turn's trust facts"
+  );
+  run.factsRead.open();
+  return facts;
 }
 
 describe("runs of different trust on one issue", () => {
@@ -107,7 +113,7 @@ describe("runs of different trust on one issue", () => {
     // A maintainer asks for a pull request on the same issue. Its model, steered by the reporter's report, passes the reporter's check by hand.
     const fix = [
       "open a PR fixing this",
-      "TEST: sleep 300",
+      "TEST: container echo waiting",
       // A missing file is tested for, not read: the worker shell's read of one prints as uncaught in workerd.
       "TEST: run ls -a /workspace /workspace/repro /workspace/repo/.git 2>&1; [ -e /workspace/repo/.git/config ] && cat /workspace/repo/.git/config; echo listed",
       `TEST: call open_pull_request ${JSON.stringify({ title: "Fix it", body: "Fixes it.", check: CHECK })}`,
@@ -122,7 +128,7 @@ describe("runs of different trust on one issue", () => {
       }
     });
     // What crossed: the reporter's finding, as untrusted data, with its check as text.
-    const facts = await trustFactsOf(maintainer.agent, maintainer.submissionId);
+    const facts = await trustFactsOf(maintainer);
     expect(facts.reporterRequest).toBeUndefined();
     expect(facts.reporterRun).toMatchObject({ outcome: "reproduced", check: CHECK, untrusted: expect.stringMatching(/claims to verify/) });
     expect((await waitForStatus(maintainer.agent, maintainer.submissionId)).status).toBe("completed");
@@ -130,10 +136,10 @@ describe("runs of different trust on one issue", () => {
     // Not its files: the maintainer's workspace has none of what was planted, and its shell saw none of it.
     const maintainerFiles = await filesOf(issue);
     for (const path of PLANTED) expect(maintainerFiles).not.toContain(path);
-    const outputs = toolParts(await maintainer.agent.transcript()).map((part) => JSON.stringify(part.output));
-    expect(outputs[0]).toContain("listed");
-    expect(outputs[0]).not.toContain("hooksPath");
-    expect(outputs[0]).not.toContain("ext::");
+    const [, listed] = toolParts(await maintainer.agent.transcript()).map((part) => JSON.stringify(part.output));
+    expect(listed).toContain("listed");
+    expect(listed).not.toContain("hooksPath");
+    expect(listed).not.toContain("ext::");
     // Not its recorded check: the thread of the issue has none; the pull request opened without a check re-ran nothing.
     const recordedHere = await runInDurableObject(maintainer.agent as unknown as DurableObjectStub<ThinkAgent>, (_instance, state) =>
       state.storage.get(THREAD_REPRODUCTION_KEY)
@@ -162,15 +168,15 @@ describe("runs of different trust on one issue", () => {
     expect((await waitForStatus(maintainer.agent, maintainer.submissionId)).status).toBe("completed");
     expect(await filesOf(issue)).toContain("/workspace/private/fetched.txt");
 
-    const curious = await start(reporter, repo, ["reproduce this issue", "TEST: sleep 300", "TEST: run [ -e /workspace/private/fetched.txt ] && cat /workspace/private/fetched.txt; ls -R /workspace 2>&1; echo looked", "TEST: reply done"].join("\n"), {
+    const curious = await start(reporter, repo, ["reproduce this issue", "TEST: container echo waiting", "TEST: run [ -e /workspace/private/fetched.txt ] && cat /workspace/private/fetched.txt; ls -R /workspace 2>&1; echo looked", "TEST: reply done"].join("\n"), {
       tier: "reporter",
       token: REPORTER_TOKEN
     });
-    const facts = await trustFactsOf(curious.agent, curious.submissionId);
+    const facts = await trustFactsOf(curious);
     expect(facts.reporterRun).toBeUndefined();
     expect(facts.reporterRequest?.text).toContain("cat /workspace/private/fetched.txt");
     expect((await waitForStatus(curious.agent, curious.submissionId)).status).toBe("completed");
-    const [looked] = toolParts(await curious.agent.transcript()).map((part) => JSON.stringify(part.output));
+    const [, looked] = toolParts(await curious.agent.transcript()).map((part) => JSON.stringify(part.output));
     expect(looked).toContain("looked");
     expect(looked).not.toContain("from a maintainer-only host");
     expect(await filesOf(reporter)).not.toContain("/workspace/private/fetched.txt");

@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { OTHER_TURN_GRANT_REFUSAL } from "../src/egress/egress-desk";
 import { OTHER_TURN_REFUSAL } from "../src/egress/workspace-egress";
 import { sandboxStub } from "../src/sandbox";
-import { agentFor, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
+import { agentFor, gate, uniqueRepo, until, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { commandCenter } from "../src/command-center";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { containerRun, recordingInternet, sendFromContainer } from "./support/container-egress";
@@ -30,20 +30,16 @@ afterEach(() => {
 
 const TOKEN = "ghs_turnBoundTOKEN0000000000000000000";
 
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe("a process a finished turn left behind", () => {
   it("gets nothing once the next turn of the issue began: its push and its API request are refused", async () => {
     const repo = uniqueRepo();
     const { session, container, runner, workspace, sandboxId } = await containerRun(repo);
     // The first turn's container is never stopped: the worst case of a release that has not happened.
     container.neverStops = true;
+    // Each turn's command runs until the test has sent what it sends during that turn.
+    const [firstSent, secondSent] = [gate(), gate()];
+    runner.during(/echo first-turn/, () => firstSent.promise);
+    runner.during(/echo second-turn/, () => secondSent.promise);
     const agent = (await agentFor(session)) as TestAgent;
     const first = await agent.startRun({
       session,
@@ -51,11 +47,12 @@ describe("a process a finished turn left behind", () => {
       issueNumber: 5,
       installationToken: TOKEN,
       commentId: 51,
-      instruction: "TEST: container echo first-turn\nTEST: sleep 2000\nTEST: reply done"
+      instruction: "TEST: container echo first-turn\nTEST: reply done"
     });
-    await waitFor(() => runner.commands().includes("first-turn"), "the first turn's command");
+    await until(() => runner.commands().includes("first-turn"), "the first turn's command");
     // While the first turn runs, its own container is answered as it (a read of its repository passes).
     const during = await sendFromContainer(workspace, sandboxId, container, [() => new Request(`https://github.com/${repo}.git/info/refs?service=git-upload-pack`)]);
+    firstSent.open();
     expect(during.map((answer) => answer.status)).toEqual([200]);
     expect((await waitForStatus(agent, first.submissionId)).status).toBe("completed");
 
@@ -65,9 +62,9 @@ describe("a process a finished turn left behind", () => {
       issueNumber: 5,
       installationToken: TOKEN,
       commentId: 52,
-      instruction: "TEST: container echo second-turn\nTEST: sleep 3000\nTEST: reply done"
+      instruction: "TEST: container echo second-turn\nTEST: reply done"
     });
-    await waitFor(() => runner.commands().includes("second-turn"), "the second turn's command");
+    await until(() => runner.commands().includes("second-turn"), "the second turn's command");
     upstream.length = 0;
     const receivePack = () => {
       const command = `${"1".repeat(40)} ${"2".repeat(40)} refs/heads/agent-think/issue-5\0report-status side-band-64k`;
@@ -95,6 +92,7 @@ describe("a process a finished turn left behind", () => {
     // The issue's agent holds the line on its own as well: the first turn's identity gets nothing, whatever reaches it.
     const asFirst = await agent.egressGrant({ url: `https://github.com/${repo}.git/git-receive-pack`, method: "POST", submissionId: first.submissionId });
     expect(asFirst).toMatchObject({ refusal: OTHER_TURN_GRANT_REFUSAL, grant: { writeToken: "", readToken: "", pushBranch: null } });
+    secondSent.open();
     expect((await waitForStatus(agent, second.submissionId)).status).toBe("completed");
     // Counted for the run that was going on (the agent's own refusal of the first turn's push too): its thread shows them.
     await waitForThread(session);

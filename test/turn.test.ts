@@ -9,7 +9,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { parseEnvelope } from "../src/run/envelope";
 import { LOG_PREFIX } from "../src/run/log";
-import { agentFor, assistantText, captureConsole, evict, toolParts, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, assistantText, captureConsole, commandRunning, evict, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 async function dispatch(instruction: string, extra: Record<string, unknown> = {}) {
   const result = await exports.AgentThink.dispatch({
@@ -123,10 +123,9 @@ describe("a scripted turn", () => {
 
   it("survives an eviction in the middle of a tool call", async () => {
     const { agent, submissionId, session } = await dispatch(
-      "TEST: run sleep 1 && echo slept\nTEST: reply recovered after eviction"
+      "TEST: run sleep 3 && echo slept\nTEST: reply recovered after eviction"
     );
-    await waitForStatus(agent, submissionId, ["running"]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await commandRunning(agent, submissionId, "sleep 3 && echo slept");
     await evict(agent);
 
     const fresh = await agentFor(session);

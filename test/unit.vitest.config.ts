@@ -7,5 +7,11 @@ import { defineConfig } from "vitest/config";
 // guard: npm test runs this suite beside another, so a CPU-heavy test may
 // take several times its time alone.
 export default defineConfig({
-  test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false, testTimeout: 20_000 }
+  test: {
+    name: "unit",
+    include: ["test/unit/**/*.test.ts"],
+    isolate: false,
+    testTimeout: 20_000,
+    experimental: { fsModuleCache: true, fsModuleCachePath: "node_modules/.cache/vitest-modules" }
+  }
 });

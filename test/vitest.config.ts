@@ -15,6 +15,8 @@ export default defineConfig({
     // workerd's reports of the evictions the tests cause on purpose are counted, not printed.
     globalSetup: ["test/support/github-spec-setup.ts", "test/support/eviction-reports-setup.ts"],
     testTimeout: 30_000,
-    isolate: false
+    isolate: false,
+    // Transformed modules kept between runs (node_modules/.cache): a second run skips most of the transform.
+    experimental: { fsModuleCache: true, fsModuleCachePath: "node_modules/.cache/vitest-modules" }
   }
 });

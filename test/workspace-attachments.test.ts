@@ -21,11 +21,11 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { http, HttpResponse } from "msw";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { WorkspaceFacts } from "../src/run/prepare";
 import { sessionName } from "../src/run/session-name";
 import type { ThinkAgent } from "../src/agent";
-import { agentFor, captureConsole, evict, uniqueRepo, waitForStatus } from "./helpers";
+import { agentFor, captureConsole, commandRunning, evict, uniqueRepo, until, waitForStatus } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { imageHostHandlers, PNG_BYTES, type ImageHostRequest } from "./support/image-hosts";
 import { anthropicText, ANTHROPIC_MESSAGES_URL, openaiText, openaiToolCall, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
@@ -264,6 +264,8 @@ describe("the issue's images and attachments", () => {
     server.use(...imageHostHandlers(requests, { "https://user-images.githubusercontent.com/7/again.png": () => new HttpResponse(PNG_BYTES) }));
     github.setIssue(repo, NUMBER, { body: "![again](https://user-images.githubusercontent.com/7/again.png)" });
     const session = sessionName(repo, NUMBER);
+    // Its own token, so the test can wait for the run's last act (the token revoked once its messages are out).
+    const token = `${TOKEN.slice(0, -8)}recovers`;
     const { result: started } = await captureConsole(async () => {
       const agent = await agentFor(session, env.ReportingThinkAgent);
       const { submissionId } = await agent.startRun({
@@ -271,15 +273,11 @@ describe("the issue's images and attachments", () => {
         repo,
         issueNumber: NUMBER,
         instruction: "TEST: run sleep 2 && echo slept\nTEST: reply recovered",
-        installationToken: TOKEN,
+        installationToken: token,
         commentId: 5152,
         requestedBy: { login: "octocat" }
       });
-      await vi.waitFor(
-        async () => expect(await runInDurableObject(agent, (_instance, state) => state.storage.kv.get(`agent-think:prepared:${submissionId}`))).toBeDefined(),
-        { timeout: 10_000, interval: 50 }
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await commandRunning(agent, submissionId, "sleep 2 && echo slept");
       await evict(agent, "evicted mid-tool");
       return { submissionId };
     });
@@ -290,5 +288,7 @@ describe("the issue's images and attachments", () => {
       { url: "https://user-images.githubusercontent.com/7/again.png", authorization: null },
       { url: "https://user-images.githubusercontent.com/7/again.png", authorization: null }
     ]);
+    // The run is over only once its token is revoked: waited for, so this file's GitHub still answers that.
+    await until(() => github.revoked.includes(token), "the run's token to be revoked");
   });
 });

@@ -13,13 +13,12 @@
  * - a turn recovered after an eviction does not read the issue again.
  */
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { WorkspaceFacts } from "../src/run/prepare";
 import { CI_FIX_INSTRUCTION, type CiFailures, type PullRequestRef } from "../src/shared/dispatch";
 import { CI_OUTPUT_WARNING } from "../src/run/workspace-block";
 import { sessionName } from "../src/run/session-name";
-import { agentFor, captureConsole, evict, uniqueRepo, waitForStatus, type AgentNamespace } from "./helpers";
+import { agentFor, captureConsole, commandRunning, evict, uniqueRepo, until, waitForStatus, type AgentNamespace } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { openaiText, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
 import { GatewayThinkAgent } from "./worker";
@@ -30,8 +29,8 @@ const server = serveGitHub(github);
 const TOKEN = "ghs_issueFactsRunTOKEN00000000000000";
 const NUMBER = 21;
 
-/** Start a run on `repo#NUMBER` (a pull request's when `pullRequest`, a CI follow-up's with `ci`) with the run's token. */
-async function start(repo: string, instruction: string, namespace: AgentNamespace, pullRequest?: PullRequestRef, ci?: CiFailures, commentId = 4343) {
+/** Start a run on `repo#NUMBER` (a pull request's when `pullRequest`, a CI follow-up's with `ci`) with the run's token (`token`). */
+async function start(repo: string, instruction: string, namespace: AgentNamespace, pullRequest?: PullRequestRef, ci?: CiFailures, commentId = 4343, token = TOKEN) {
   const session = sessionName(repo, NUMBER);
   const agent = await agentFor(session, namespace);
   const { submissionId } = await agent.startRun({
@@ -39,7 +38,7 @@ async function start(repo: string, instruction: string, namespace: AgentNamespac
     repo,
     issueNumber: NUMBER,
     instruction,
-    installationToken: TOKEN,
+    installationToken: token,
     commentId,
     requestedBy: { login: "octocat" },
     ...(pullRequest ? { pullRequest } : {}),
@@ -177,14 +176,12 @@ describe("the issue in the workspace block", () => {
     const repo = uniqueRepo();
     github.setIssue(repo, NUMBER, { body: "a body" });
     github.addComments(repo, NUMBER, ["one"]);
+    // Its own token, so the test can wait for the run's last act (the token revoked once its messages are out).
+    const token = `${TOKEN.slice(0, -8)}recovers`;
     const { result: started } = await captureConsole(async () => {
-      const run = await start(repo, "TEST: run sleep 2 && echo slept\nTEST: reply recovered", env.ReportingThinkAgent);
+      const run = await start(repo, "TEST: run sleep 2 && echo slept\nTEST: reply recovered", env.ReportingThinkAgent, undefined, undefined, undefined, token);
       // Prepared and kept, the command running: then the agent is killed.
-      await vi.waitFor(
-        async () => expect(await runInDurableObject(run.agent, (_instance, state) => state.storage.kv.get(`agent-think:prepared:${run.submissionId}`))).toBeDefined(),
-        { timeout: 10_000, interval: 50 }
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await commandRunning(run.agent, run.submissionId, "sleep 2 && echo slept");
       await evict(run.agent, "evicted mid-tool");
       return run;
     });
@@ -194,5 +191,7 @@ describe("the issue in the workspace block", () => {
     expect(lines.some((line) => line.includes('"event":"recovery"'))).toBe(true);
     expect(issueReads(repo)).toHaveLength(1);
     expect(commentReads(repo)).toHaveLength(1);
+    // The run is over only once its token is revoked: waited for, so this file's GitHub still answers that.
+    await until(() => github.revoked.includes(token), "the run's token to be revoked");
   });
 });

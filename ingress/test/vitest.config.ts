@@ -21,6 +21,8 @@ export default defineConfig({
   test: {
     // The Worker logs every delivery; show those lines only for a failing test.
     silent: "passed-only",
+    // Transformed modules kept between runs (node_modules/.cache), for both projects.
+    experimental: { fsModuleCache: true, fsModuleCachePath: "node_modules/.cache/vitest-modules" },
     projects: [
       {
         plugins: [

@@ -91,7 +91,8 @@ describe("the month's spend", () => {
 });
 
 describe("dispatch under MONTHLY_COST_BUDGET", () => {
-  const input = (repo: string) => ({ repo, issueNumber: 7, instruction: "reproduce this issue", installationToken: "", commentId: 7 });
+  // A run that starts answers at once: the scripted demonstration would only add work beside the next tests.
+  const input = (repo: string) => ({ repo, issueNumber: 7, instruction: "reproduce this issue\nTEST: reply done", installationToken: "", commentId: 7 });
 
   it("starts runs below the cap and refuses new ones once the month's spend reaches it, writing nothing", async () => {
     const name = freshCenterName();

@@ -84,10 +84,11 @@ const ended = (run: DispatchedEvent, at: number, usd: number) => ({
 });
 
 describe("dispatch under the reporter tier's limits", () => {
+  // Each run that starts answers at once: the scripted demonstration would add seconds and prove nothing here.
   const input = (repo: string, commentId: number, tier?: "reporter") => ({
     repo,
     issueNumber: 7,
-    instruction: "reproduce this issue",
+    instruction: "reproduce this issue\nTEST: reply done",
     installationToken: "",
     commentId,
     ...(tier ? { tier } : {})

@@ -7,11 +7,11 @@
  * with runDurableObjectAlarm.
  */
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LIFETIME_STOP_RETRY_MS } from "../../src/pool/lifetime";
 import type { Sandbox } from "../../src/sandbox";
 import { LOG_PREFIX } from "../../src/run/log";
-import { captureConsole } from "../helpers";
+import { captureConsole, eventually } from "../helpers";
 import { FakeContainer } from "./fakes";
 import { installContainer, rejectionIn, sandboxWithContainer } from "./seams";
 
@@ -114,7 +114,7 @@ describe("Sandbox lifetime", () => {
     await setLifetime(stub, 1);
     await runInDurableObject(stub, (_instance: Sandbox, state) => state.storage.deleteAlarm());
     expect((await rejectionIn(stub, (sandbox) => sandbox.warm())).message).toMatch(/reached its maximum lifetime of 1 ms/);
-    await vi.waitFor(() => expect(container.running).toBe(false), { timeout: 5_000 });
+    await eventually(() => expect(container.running).toBe(false));
     expect(await alarmOf(stub)).toBeNull();
   });
 

@@ -6,11 +6,11 @@
  * value that does not parse keeps one warm and each prime logs why.
  */
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { poolOwner } from "../../src/pool/pool-types";
 import { LOG_PREFIX } from "../../src/run/log";
 import type { WarmPool } from "../../src/warm-pool";
-import { captureConsole } from "../helpers";
+import { captureConsole, eventually } from "../helpers";
 import { RecordingFleet } from "./fakes";
 import { poolWithFleet } from "./seams";
 
@@ -36,7 +36,7 @@ describe("WARM_POOL_SIZE", () => {
     // The claimer's own backend starts it: the pool warms nothing, before or after.
     expect(await pool.stats()).toEqual({ warm: 0, assigned: 1, total: 1, retiring: 0, target: 0 });
     expect(await pool.release(me)).toEqual({ released: true, sandboxId: claim.sandboxId });
-    await vi.waitFor(() => expect(fleet.stopped()).toEqual([claim.sandboxId]));
+    await eventually(() => expect(fleet.stopped()).toEqual([claim.sandboxId]));
     expect(fleet.warmed()).toEqual([]);
     expect(await pool.prime()).toMatchObject({ warm: 0, total: 0, target: 0 });
     expect(fleet.warmed()).toEqual([]);

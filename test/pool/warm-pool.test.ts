@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CONTAINERS_UNAVAILABLE_MESSAGE } from "../../src/pool/errors";
 import { sandboxFleet, type SandboxNamespaceLike } from "../../src/pool/fleet";
 import type { PoolOwners } from "../../src/pool/owners";
@@ -17,7 +17,7 @@ import { poolOwner } from "../../src/pool/pool-types";
 import type { Sandbox } from "../../src/sandbox";
 import { primeWarmPool, warmPool, WARM_POOL_NAME, type WarmPool } from "../../src/warm-pool";
 import { LOG_PREFIX } from "../../src/run/log";
-import { captureConsole } from "../helpers";
+import { captureConsole, eventually } from "../helpers";
 import { RecordingFleet } from "./fakes";
 import { poolWithFleet, rejectionIn } from "./seams";
 
@@ -62,13 +62,13 @@ describe("WarmPool", () => {
 
     const me = owner();
     expect(await pool.claim(me)).toEqual({ sandboxId: warm, reused: false });
-    await vi.waitFor(() => expect(fleet.warmed()).toHaveLength(2));
+    await eventually(() => expect(fleet.warmed()).toHaveLength(2));
     const replacement = fleet.warmed()[1];
     expect(replacement).not.toBe(warm);
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 1, total: 2, retiring: 0, target: 1 });
 
     expect(await pool.release(me)).toEqual({ released: true, sandboxId: warm });
-    await vi.waitFor(() => expect(fleet.stopped()).toEqual([warm]));
+    await eventually(() => expect(fleet.stopped()).toEqual([warm]));
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 0, total: 1, retiring: 0, target: 1 });
     // The next claim gets the replacement, never the released one.
     expect(await pool.claim(owner())).toEqual({ sandboxId: replacement, reused: false });
@@ -83,7 +83,7 @@ describe("WarmPool", () => {
     const ids = claims.map((claim) => claim.sandboxId);
     expect(new Set(ids).size).toBe(20);
     expect(claims.every((claim) => !claim.reused)).toBe(true);
-    await vi.waitFor(() => expect(fleet.warmed()).toHaveLength(21));
+    await eventually(() => expect(fleet.warmed()).toHaveLength(21));
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 20, total: 21, retiring: 0, target: 1 });
     // The one warm container is the last replacement, held by nobody.
     const [warm] = fleet.warmed().filter((id) => !ids.includes(id));
@@ -91,7 +91,7 @@ describe("WarmPool", () => {
 
     const releases = await Promise.all(owners.map((o) => pool.release(o)));
     expect(releases.map((release) => release.sandboxId)).toEqual(ids);
-    await vi.waitFor(() => expect(fleet.stopped()).toHaveLength(20));
+    await eventually(() => expect(fleet.stopped()).toHaveLength(20));
     expect(new Set(fleet.stopped())).toEqual(new Set(ids));
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 0, total: 1, retiring: 0, target: 1 });
     expect(await pool.claim(owner())).toEqual({ sandboxId: warm, reused: false });
@@ -103,7 +103,7 @@ describe("WarmPool", () => {
     await pool.prime();
     const me = owner();
     const first = await pool.claim(me);
-    await vi.waitFor(() => expect(fleet.warmed()).toHaveLength(2));
+    await eventually(() => expect(fleet.warmed()).toHaveLength(2));
     expect(await pool.claim(me)).toEqual({ sandboxId: first.sandboxId, reused: true });
     expect(fleet.warmed()).toHaveLength(2);
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 1, total: 2, retiring: 0, target: 1 });
@@ -114,7 +114,7 @@ describe("WarmPool", () => {
     const pool = await poolWithFleet(fleet);
     fleet.hold();
     const priming = pool.prime();
-    await vi.waitFor(() => expect(fleet.warmed()).toHaveLength(1));
+    await eventually(() => expect(fleet.warmed()).toHaveLength(1));
     const [starting] = fleet.warmed();
     expect(await pool.claim(owner())).toEqual({ sandboxId: starting, reused: false });
     expect(fleet.pending).toBe(2); // the claimed one and its replacement, both still warming
@@ -129,7 +129,7 @@ describe("WarmPool", () => {
     const claim = await pool.claim(owner());
     expect(claim.reused).toBe(false);
     // The claimer's backend starts its container; the pool warms only the slot.
-    await vi.waitFor(() => expect(fleet.warmed()).toHaveLength(1));
+    await eventually(() => expect(fleet.warmed()).toHaveLength(1));
     expect(fleet.warmed()).not.toContain(claim.sandboxId);
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 1, total: 2, retiring: 0, target: 1 });
   });
@@ -146,7 +146,7 @@ describe("WarmPool", () => {
     expect(await pool.release(cancelled)).toEqual({ released: true, sandboxId: b.sandboxId });
     expect(await pool.release(failed)).toEqual({ released: false });
     expect(await pool.release(owner())).toEqual({ released: false });
-    await vi.waitFor(() => expect(fleet.stopped()).toHaveLength(2));
+    await eventually(() => expect(fleet.stopped()).toHaveLength(2));
     expect(await pool.stats()).toEqual({ warm: 1, assigned: 0, total: 1, retiring: 0, target: 1 });
   });
 
@@ -162,8 +162,8 @@ describe("WarmPool", () => {
     fleet.failAllWarms = false;
     const claim = await pool.claim(owner());
     expect(claim.sandboxId).not.toBe(failedId);
-    await vi.waitFor(() => expect(fleet.stopped()).toEqual([failedId]));
-    await vi.waitFor(async () => expect(await pool.stats()).toEqual({ warm: 1, assigned: 1, total: 2, retiring: 0, target: 1 }));
+    await eventually(() => expect(fleet.stopped()).toEqual([failedId]));
+    await eventually(async () => expect(await pool.stats()).toEqual({ warm: 1, assigned: 1, total: 2, retiring: 0, target: 1 }));
   });
 
   it("fails claims fast where containers are disabled, and primes nothing", async () => {
@@ -191,7 +191,7 @@ describe("WarmPool", () => {
     await workspace.beginTurn({ session, submissionId });
     const running = poolOwner(session, submissionId);
     await pool.claim(running);
-    await vi.waitFor(() => expect(fleet.warmed()).toHaveLength(3));
+    await eventually(() => expect(fleet.warmed()).toHaveLength(3));
 
     // Within the grace period nobody is asked.
     await pool.prime();
@@ -238,7 +238,7 @@ describe("WarmPool", () => {
     const { sandboxId } = await pool.claim(me);
     fleet.failStop.add(sandboxId);
     await pool.release(me);
-    await vi.waitFor(async () => expect(await pool.stats()).toMatchObject({ assigned: 0, retiring: 1 }));
+    await eventually(async () => expect(await pool.stats()).toMatchObject({ assigned: 0, retiring: 1 }));
     const retiring = (await editState(pool, () => {})).retiring[sandboxId];
     expect(retiring).toMatchObject({ failures: 1, reason: "released", error: `fake: stop ${sandboxId} failed` });
     expect(retiring?.nextAttemptAt).toBeGreaterThan(Date.now());

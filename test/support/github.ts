@@ -127,14 +127,18 @@ export class FakeGitHub {
     return this.#files.get(`${repo.toLowerCase()}@${ref}:${path}`) ?? this.#files.get(`${repo.toLowerCase()}@:${path}`);
   }
 
-  /** The run's closing comment on `repo#issueNumber` (its marker ends `:closing`), once posted; `nth` (from 1) for a later run's. Throws after about 5 s without one. */
+  /**
+   * The run's closing comment on `repo#issueNumber` (its marker ends `:closing`), once posted; `nth` (from 1) for a
+   * later run's. Throws after 20 s without one: a hang, however loaded the machine (test/helpers.ts's HANG_MS).
+   */
   async closingComment(repo: string, issueNumber: number, nth = 1): Promise<string> {
-    for (let i = 0; i < 250; i++) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
       const comment = this.comments(repo, issueNumber).filter((candidate) => candidate.body.includes(":closing"))[nth - 1];
       if (comment) return comment.body;
+      if (Date.now() > deadline) throw new Error(`no closing comment on ${repo}#${issueNumber}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    throw new Error(`no closing comment on ${repo}#${issueNumber}`);
   }
 
   comments(repo: string, issueNumber: number): Comment[] {
