@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FULL_PLAN, QUICK_PLAN, runPlan, type TestJob } from "./lib/test-plan";
+import { E2E_PREBUILT_BUNDLE_DIR, FULL_PLAN, QUICK_PLAN, runPlan, type TestJob, WORKER_BUNDLE_DIR } from "./lib/test-plan";
 import { EXTERNAL_TOOLS, type ExternalTool, present } from "./lib/external-tools";
 import { type SuiteReport, summarize } from "./lib/test-summary";
 
@@ -77,7 +77,7 @@ function runCommand(command: string[], output: NodeJS.WritableStream): Promise<b
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       // Node 22 first on PATH, for the bins' `#!/usr/bin/env node`; no colours in a log.
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCache, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, FORCE_COLOR: "0" }
+      env: { ...process.env, [E2E_PREBUILT_BUNDLE_DIR]: join(ROOT, WORKER_BUNDLE_DIR), NODE_COMPILE_CACHE: compileCache, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, FORCE_COLOR: "0" }
     });
     child.stdout.pipe(output, { end: false });
     child.stderr.pipe(output, { end: false });

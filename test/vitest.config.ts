@@ -16,6 +16,9 @@ export default defineConfig({
     globalSetup: ["test/support/github-spec-setup.ts", "test/support/eviction-reports-setup.ts"],
     testTimeout: 30_000,
     isolate: false,
+    // Two runtimes, each taking files in turn: most of this suite waits on a turn or a timer, so two overlap
+    // (one at a time: 160 s beside the unit suite; two: about 85 s alone, docs/testing.md).
+    maxWorkers: 2,
     // Transformed modules kept between runs (node_modules/.cache): a second run skips most of the transform.
     experimental: { fsModuleCache: true, fsModuleCachePath: "node_modules/.cache/vitest-modules" }
   }

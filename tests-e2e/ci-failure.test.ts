@@ -12,28 +12,27 @@
  * repository with `ci` off, or a pull request whose thread has a run going
  * on (the agent refuses it, and nothing is posted).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Octokit } from "@octokit/rest";
-import { startMaintainerChain, type Chain } from "./support/chain";
+import { SHARED_CHAIN_REPOS, test, type Chain } from "./support/chain";
 import type { StandinRecord } from "../scripts/lib/github-standin";
 import type { Snapshot } from "../src/shared/command-center";
 import { CI_FIX_INSTRUCTION } from "../src/shared/dispatch";
 
-const REPO = "acme/widgets";
+const REPO = SHARED_CHAIN_REPOS.ci;
 /** Allowed too, with no `.github/agent-think.yml`: `ci` is off there. */
-const OFF_REPO = "acme/gadgets";
+const OFF_REPO = SHARED_CHAIN_REPOS.ciOff;
 const BOT = "agent-think[bot]";
 const START_TIMEOUT_MS = 120_000;
 
 let chain: Chain;
 let maintainer: Octokit;
 
-beforeAll(async () => {
-  ({ chain, maintainer } = await startMaintainerChain(`${REPO},${OFF_REPO}`));
+// The job's shared chain (support/chain.ts): the other files on it work in repositories of their own.
+test.beforeAll(({ sharedChain }) => {
+  ({ chain, maintainer } = sharedChain);
   chain.standin.seedFile({ repo: REPO, path: ".github/agent-think.yml", content: "version: 1\nci:\n  fix: 2\n" });
 }, START_TIMEOUT_MS);
-
-afterAll(() => chain?.stop());
 
 let shas = 0;
 const newSha = () => (++shas).toString(16).padStart(4, "0").repeat(10);

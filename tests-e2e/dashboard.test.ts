@@ -1,8 +1,8 @@
 /**
  * The dashboard in a real browser (Chromium, support/browser.ts, driven by
  * playwright-core) against `wrangler dev --local`: a dispatched run appears
- * and finishes live on the command center, its thread shows the tool calls,
- * and a failed run's Continue button finishes it in the same session; a
+ * and finishes live on the command center, and its thread shows the tool
+ * calls (a failed run's Continue button: operator-view.test.ts); a
  * recovering thread shows its badge, its recovery count and the Recovering
  * tile; a run whose runtime restarts mid-turn is recovered for real and
  * counted; and `/` holds its data before any script runs, which the SPA then
@@ -10,11 +10,8 @@
  */
 import type { Page } from "playwright-core";
 import type { CommandCenterState, Metrics, Snapshot, ThreadSummary } from "../src/shared/command-center";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { startDevServer, test } from "./fixture";
+import { test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 import { SHOTS, useChromium } from "./support/browser";
 import { serveInlineSnapshot } from "./support/inline-snapshot";
@@ -88,7 +85,44 @@ function recoveringCenter(now: number): { snapshot: Snapshot; state: CommandCent
 }
 
 describe("the dashboard", () => {
-  test("shows a recovering thread: its badge, its recovery count, and the Recovering tile", { timeout: 60_000 }, async ({ server }) => {
+  // First, so no run of this file is going when the server restarts: the recovery counts are this run's alone.
+  test("counts a real recovery: a run whose runtime restarted mid-turn finishes, recovered once", { timeout: 180_000 }, async ({ dashboardServer: server }) => {
+    // The runtime stopped and started again on the same state: Think's chat
+    // recovery resumes the interrupted turn in the new one.
+    const run = await dispatch(server.url, {
+      repo: "acme/recovery",
+      issueNumber: freshIssueNumber(),
+      instruction: "TEST: run echo before-the-restart\nTEST: sleep 5000\nTEST: reply finished after recovery"
+    });
+    const summary = async (url: string) => {
+      const snapshot = (await (await fetch(`${url}/api/command-center?limit=200`)).json()) as Snapshot;
+      return { metrics: snapshot.metrics, thread: snapshot.threads.find((thread) => thread.session === run.session) };
+    };
+    // Interrupted after its first tool call, while the model "thinks".
+    const before = server.url;
+    await expect.poll(async () => (await summary(before)).thread?.toolCalls ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+    await server.restart();
+
+    const settled = await waitForSubmission(server.url, run, { timeoutMs: 90_000 });
+    expect(settled.submission.status).toBe("completed");
+    const after = server.url;
+    await expect.poll(async () => (await summary(after)).thread?.status, { timeout: 15_000 }).toBe("done");
+    const { metrics, thread } = await summary(after);
+    expect(thread?.recoveries).toBe(1);
+    expect(metrics).toMatchObject({ recovering: 0, recoveries24h: 1 });
+
+    const page = await openPage(server.url);
+    const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.getAttribute("data-status")).toBe("done");
+    expect(await row.getByTestId("thread-recoveries").textContent()).toBe("recovered 1×");
+    expect(await page.getByTestId("metric-recovering-value").textContent()).toBe("0");
+    expect(await page.getByTestId("metric-recovering").textContent()).toContain("1 recovery in 24 h");
+    await page.screenshot({ path: `${SHOTS}/command-center-recovered.png`, fullPage: true });
+    await page.close();
+  });
+
+  test("shows a recovering thread: its badge, its recovery count, and the Recovering tile", { timeout: 60_000 }, async ({ dashboardServer: server }) => {
     const center = recoveringCenter(Date.now());
     const page = await browser().newPage({ viewport: { width: 1280, height: 800 } });
     page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
@@ -141,7 +175,7 @@ describe("the dashboard", () => {
     await page.close();
   });
 
-  test("starts from the snapshot / came with, and asks the API when it is absent or stale", { timeout: 90_000 }, async ({ server }) => {
+  test("starts from the snapshot / came with, and asks the API when it is absent or stale", { timeout: 90_000 }, async ({ dashboardServer: server }) => {
     const center = recoveringCenter(Date.now());
     const shown = (page: Page, session: string) => page.locator(`[data-testid="thread-row"][data-session="${session}"]`).waitFor({ timeout: 15_000 });
     /** A page whose `/` carries `inline`, whose API answers only the recovered thread, and whose socket sends `state` (or nothing). */
@@ -189,7 +223,7 @@ describe("the dashboard", () => {
     await stale.page.close();
   });
 
-  test("draws / before any script runs, and the SPA takes those very nodes over without a mismatch", { timeout: 90_000 }, async ({ server }) => {
+  test("draws / before any script runs, and the SPA takes those very nodes over without a mismatch", { timeout: 90_000 }, async ({ dashboardServer: server }) => {
     const run = await dispatch(server.url, {
       repo: "acme/first-view",
       issueNumber: freshIssueNumber(),
@@ -238,51 +272,7 @@ describe("the dashboard", () => {
     await page.close();
   });
 
-  test("counts a real recovery: a run whose runtime restarted mid-turn finishes, recovered once", { timeout: 180_000 }, async () => {
-    // Its own runtime, stopped and started again on the same state: Think's
-    // chat recovery resumes the interrupted turn in the new one.
-    const persistTo = await mkdtemp(join(tmpdir(), "agent-think-recovery-"));
-    let server = await startDevServer({ localDev: true, persistTo });
-    try {
-      const run = await dispatch(server.url, {
-        repo: "acme/recovery",
-        issueNumber: freshIssueNumber(),
-        instruction: "TEST: run echo before-the-restart\nTEST: sleep 5000\nTEST: reply finished after recovery"
-      });
-      const summary = async (url: string) => {
-        const snapshot = (await (await fetch(`${url}/api/command-center?limit=200`)).json()) as Snapshot;
-        return { metrics: snapshot.metrics, thread: snapshot.threads.find((thread) => thread.session === run.session) };
-      };
-      // Interrupted after its first tool call, while the model "thinks".
-      const before = server.url;
-      await expect.poll(async () => (await summary(before)).thread?.toolCalls ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
-      await server.stop();
-      server = await startDevServer({ localDev: true, persistTo });
-
-      const settled = await waitForSubmission(server.url, run, { timeoutMs: 90_000 });
-      expect(settled.submission.status).toBe("completed");
-      const after = server.url;
-      await expect.poll(async () => (await summary(after)).thread?.status, { timeout: 15_000 }).toBe("done");
-      const { metrics, thread } = await summary(after);
-      expect(thread?.recoveries).toBe(1);
-      expect(metrics).toMatchObject({ recovering: 0, recoveries24h: 1 });
-
-      const page = await openPage(server.url);
-      const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
-      await row.waitFor({ timeout: 10_000 });
-      expect(await row.getAttribute("data-status")).toBe("done");
-      expect(await row.getByTestId("thread-recoveries").textContent()).toBe("recovered 1×");
-      expect(await page.getByTestId("metric-recovering-value").textContent()).toBe("0");
-      expect(await page.getByTestId("metric-recovering").textContent()).toContain("1 recovery in 24 h");
-      await page.screenshot({ path: `${SHOTS}/command-center-recovered.png`, fullPage: true });
-      await page.close();
-    } finally {
-      await server.stop();
-      await rm(persistTo, { recursive: true, force: true });
-    }
-  });
-
-  test("shows a dispatched run live, then its thread with the tool calls", { timeout: 90_000 }, async ({ server }) => {
+  test("shows a dispatched run live, then its thread with the tool calls", { timeout: 90_000 }, async ({ dashboardServer: server }) => {
     const page = await openPage(server.url);
     await page.getByTestId("command-center").waitFor();
     await page.getByTestId("connection-status").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
@@ -318,40 +308,7 @@ describe("the dashboard", () => {
     await page.close();
   });
 
-  test("continues a failed run from its Continue button", { timeout: 90_000 }, async ({ server }) => {
-    const run = await dispatch(server.url, {
-      repo: "acme/dashboard",
-      issueNumber: freshIssueNumber(),
-      instruction: "TEST: run echo before-the-failure\nTEST: fail-once the model fell over\nTEST: reply finished after continue"
-    });
-    const failed = await waitForSubmission(server.url, run);
-    expect(failed.submission.status).toBe("error");
-
-    const page = await openPage(server.url);
-    const button = page.locator(`[data-testid="continue-button"][data-session="${run.session}"]`);
-    await button.waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: `${SHOTS}/command-center-failed.png`, fullPage: true });
-    await button.click();
-    const outcome = page.locator(`[data-testid="continue-result"][data-session="${run.session}"]`);
-    await outcome.waitFor({ timeout: 10_000 });
-    expect(await outcome.getAttribute("data-outcome")).toBe("ok");
-
-    const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
-    await expect.poll(() => row.getAttribute("data-status"), { timeout: 20_000 }).toBe("done");
-    await page.screenshot({ path: `${SHOTS}/command-center-continued.png`, fullPage: true });
-
-    // The same session now holds both runs, the second finished.
-    await page.goto(`${server.url}/thread/${run.session}`);
-    await page.getByTestId("thread-page").waitFor();
-    await expect.poll(() => page.getByTestId("run-marker").count(), { timeout: 10_000 }).toBe(2);
-    await expect
-      .poll(async () => (await page.getByTestId("assistant-text").allTextContents()).join("\n"), { timeout: 10_000 })
-      .toContain("finished after continue");
-    await page.screenshot({ path: `${SHOTS}/thread-continued.png`, fullPage: true });
-    await page.close();
-  });
-
-  test("a published reproduction page works in its sandbox, and cannot reach the dashboard's API", { timeout: 60_000 }, async ({ server }) => {
+  test("a published reproduction page works in its sandbox, and cannot reach the dashboard's API", { timeout: 60_000 }, async ({ dashboardServer: server }) => {
     const page = [
       "<!doctype html><title>repro</title><button id=trigger>Trigger bug</button><p id=out></p>",
       "<script type=module crossorigin src=./assets/app.js></script>"

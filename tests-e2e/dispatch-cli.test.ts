@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect } from "vitest";
 import { freePort, ROOT, test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
@@ -21,7 +21,8 @@ const CLI_TIMEOUT_MS = 45_000;
 function runCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const startedAt = performance.now();
-    const child = spawn("npx", ["tsx", "scripts/dispatch.ts", ...args], {
+    // What `npm run dispatch` runs, without npx's own start (about 0.4 CPU seconds a run).
+    const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/dispatch.ts", ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, AGENT_THINK_URL: "" },

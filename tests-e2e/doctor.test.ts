@@ -9,7 +9,7 @@
  * PUBLIC_BASE_URL for the operator to set, so those lines block either way
  * and the exit code is 1 both times.
  */
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect } from "vitest";
 import { spawnRunner, type RunResult } from "../scripts/lib/deploy/runner";
 import { seedSkills } from "../scripts/lib/seed-skills";
@@ -18,11 +18,15 @@ import { ROOT, test } from "./fixture";
 
 const DOCTOR_TIMEOUT_MS = 60_000;
 
-/** Through the deploy's runner (scripts/lib/deploy/runner.ts), without an Access token from this environment. */
+/**
+ * Through the deploy's runner (scripts/lib/deploy/runner.ts), without an
+ * Access token from this environment: what `npm run doctor` runs, without
+ * npx's own start.
+ */
 function doctor(args: string[]): Promise<RunResult> {
   const { CF_ACCESS_CLIENT_ID: _id, CF_ACCESS_CLIENT_SECRET: _secret, ...env } = process.env;
   const run = spawnRunner(ROOT, { ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` });
-  return run("npx", ["tsx", "scripts/doctor.ts", ...args], { timeoutMs: DOCTOR_TIMEOUT_MS });
+  return run(join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/doctor.ts", ...args], { timeoutMs: DOCTOR_TIMEOUT_MS });
 }
 
 /** The lines of the Worker's section of the text report. */

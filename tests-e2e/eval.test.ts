@@ -76,7 +76,8 @@ type CliResult = { code: number | null; stdout: string; stderr: string };
 
 function evalCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
-    const child = spawn("npx", ["tsx", "scripts/eval.ts", ...args], {
+    // What `npm run eval` runs, without npx's own start (about 0.4 CPU seconds a run).
+    const child = spawn(join(ROOT, "node_modules", ".bin", "tsx"), ["scripts/eval.ts", ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`, AGENT_THINK_URL: "", GITHUB_TOKEN: "", ...env },

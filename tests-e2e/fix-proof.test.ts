@@ -12,26 +12,26 @@
  * hold. The red-then-green path needs a container; it is played on the
  * recording container in test/fix-proof.test.ts (docs/skills.md).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Octokit } from "@octokit/rest";
-import { startMaintainerChain, type Chain } from "./support/chain";
+import { SHARED_CHAIN_REPOS, test, type Chain } from "./support/chain";
 import type { StandinRecord } from "../scripts/lib/github-standin";
 import type { ThreadDetail } from "../src/shared/command-center";
 import { NO_CONTAINER } from "../src/run/fix-proof";
 
-const REPO = "acme/widgets";
-const repo = { owner: "acme", repo: "widgets" };
+const REPO = SHARED_CHAIN_REPOS.fixProof;
+const [owner, name] = REPO.split("/") as [string, string];
+const repo = { owner, repo: name };
 const START_TIMEOUT_MS = 120_000;
 const CHECK = "cd /workspace/repro && npm install ../repo > /dev/null && npm run repro";
 
 let chain: Chain;
 let maintainer: Octokit;
 
-beforeAll(async () => {
-  ({ chain, maintainer } = await startMaintainerChain(REPO));
+// The job's shared chain (support/chain.ts): the other files on it work in repositories of their own.
+test.beforeAll(({ sharedChain }) => {
+  ({ chain, maintainer } = sharedChain);
 }, START_TIMEOUT_MS);
-
-afterAll(() => chain?.stop());
 
 const bodyOf = (record: StandinRecord) => String((record.body as { body?: unknown } | undefined)?.body ?? "");
 /** The closing comments on the issue, oldest first. */
@@ -82,7 +82,7 @@ describe("a fix's proof, through the stand-in and both Workers", () => {
     expect(closing).toContain("### ⚠️ Pull request not proven");
     expect(closing).toContain(NO_CONTAINER);
 
-    const session = `acme-widgets-${issue.number}`;
+    const session = `${owner}-${name}-${issue.number}`;
     const detail = (await (await fetch(`${chain.agent.url}/api/command-center/threads/${session}`)).json()) as ThreadDetail;
     expect(detail.runs.map((run) => [run.outcome, run.proven])).toEqual(expect.arrayContaining([["pr-unproven", false], ["reproduced", undefined]]));
   });

@@ -6,13 +6,15 @@
  * serving the Worker the suite's globalSetup bundled once
  * (support/worker-bundle.ts).
  *
- * `test` exposes it three times, each started only when a test asks for
+ * `test` exposes it four times, each started only when a test asks for
  * it: `server` with `LOCAL_DEV=1` (/dev/* open, scripted model), one per
- * file; `sharedServer`, the same, one for each e2e job; and
- * `accessServer`, one per file, `LOCAL_DEV=1` behind Cloudflare Access whose team is a
- * local HTTPS stand-in (support/access-issuer.ts). Wrangler runs in its
- * own process group because it leaves workerd children; teardown kills the
- * group whether the tests passed or not, and so does this process's exit.
+ * file; `sharedServer`, the same, one for each e2e job; `dashboardServer`,
+ * the same, one for each job, for the dashboard's files, which can restart
+ * it; and `accessServer`, one per file, `LOCAL_DEV=1` behind Cloudflare
+ * Access whose team is a local HTTPS stand-in (support/access-issuer.ts).
+ * Wrangler runs in its own process group because it leaves workerd
+ * children; teardown kills the group whether the tests passed or not, and
+ * so does this process's exit.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -39,6 +41,9 @@ export type DevServer = {
 };
 
 type RunningServer = DevServer & { stop(): Promise<void> };
+
+/** A server that can be stopped and started again on its state directory (a new port, so a new `url`). */
+export type RestartableServer = DevServer & { restart(): Promise<void> };
 
 export async function startDevServer(options: {
   localDev: boolean;
@@ -241,6 +246,34 @@ export const test = base
     const server = await startDevServer({ localDev: true });
     onCleanup(() => server.stop());
     return server;
+  })
+  /**
+   * The same configuration again, once for each job, for the browser files
+   * that read the command center (dashboard, operator-view): the dashboard's
+   * recovery test stops it mid-turn and starts it again on the same state,
+   * which nothing in the `sharedServer` files could bear (a run of theirs
+   * still going would be recovered too, and counted). Their runs end before
+   * their tests do, so the recovery counts stay that test's own. `url` is
+   * the running server's: it changes with a restart.
+   */
+  .extend("dashboardServer", { scope: "worker" }, async ({}, { onCleanup }): Promise<RestartableServer> => {
+    const persistTo = await mkdtemp(join(tmpdir(), "agent-think-dashboard-"));
+    let running = await startDevServer({ localDev: true, persistTo });
+    onCleanup(async () => {
+      await running.stop();
+      await rm(persistTo, { recursive: true, force: true });
+    });
+    return {
+      get url() {
+        return running.url;
+      },
+      persistTo,
+      output: () => running.output(),
+      restart: async () => {
+        await running.stop();
+        running = await startDevServer({ localDev: true, persistTo });
+      }
+    };
   })
   .extend("accessServer", { scope: "file" }, async ({}, { onCleanup }): Promise<AccessDevServer> => {
     const server = await startAccessDevServer({ localDev: true });

@@ -8,14 +8,15 @@
  * removing the assignment while a run is going (`triggers.assign` holding it
  * with `TEST: sleep`) delivers `issues.unassigned`, and the run is stopped.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Octokit } from "@octokit/rest";
-import { startMaintainerChain, type Chain } from "./support/chain";
+import { SHARED_CHAIN_REPOS, test, type Chain } from "./support/chain";
 import type { StandinRecord } from "../scripts/lib/github-standin";
 import type { Snapshot, ThreadDetail } from "../src/shared/command-center";
 
-const REPO = "acme/widgets";
-const repo = { owner: "acme", repo: "widgets" };
+const REPO = SHARED_CHAIN_REPOS.assignment;
+const [owner, name] = REPO.split("/") as [string, string];
+const repo = { owner, repo: name };
 const BOT = "agent-think[bot]";
 const START_TIMEOUT_MS = 120_000;
 
@@ -23,11 +24,10 @@ let chain: Chain;
 /** The maintainer: a user's token makes the stand-in act as `maria`, who may maintain the repository. */
 let maintainer: Octokit;
 
-beforeAll(async () => {
-  ({ chain, maintainer } = await startMaintainerChain(REPO));
+// The job's shared chain (support/chain.ts): the other files on it work in repositories of their own.
+test.beforeAll(({ sharedChain }) => {
+  ({ chain, maintainer } = sharedChain);
 }, START_TIMEOUT_MS);
-
-afterAll(() => chain?.stop());
 
 const isProgress = (record: StandinRecord) => String((record.body as { body?: unknown } | undefined)?.body ?? "").includes(":progress -->");
 
@@ -57,13 +57,15 @@ describe("asking by assigning the App's bot, through the stand-in", () => {
     expect(String((closing!.body as { body: string }).body), chain.logs()).toContain("### ✅ Reproduced");
 
     await chain.standin.deliveriesSettled();
-    expect(chain.standin.deliveries().map((delivery) => [delivery.event, delivery.action, delivery.assignee, delivery.login, delivery.status])).toEqual([
+    // This file's: the chain's stand-in also delivers for the other files that share it.
+    const deliveries = chain.standin.deliveries().filter((delivery) => delivery.repo === REPO);
+    expect(deliveries.map((delivery) => [delivery.event, delivery.action, delivery.assignee, delivery.login, delivery.status])).toEqual([
       ["issues", "assigned", BOT, "maria", 202]
     ]);
     const reactions = chain.standin.records().filter((record) => record.path === `/repos/${REPO}/issues/${issue.number}/reactions`);
     expect(reactions.map((record) => (record.body as { content: string }).content)).toContain("eyes");
     expect(reactions.map((record) => (record.body as { content: string }).content)).not.toContain("confused");
-    const session = `acme-widgets-${issue.number}`;
+    const session = `${owner}-${name}-${issue.number}`;
     expect(await thread(session)).toMatchObject({ repo: REPO, issueNumber: issue.number, status: "done", instructionSummary: "reproduce this issue", requestedBy: { login: "maria" } });
     expect(chain.standin.refusals()).toEqual([]);
   });
@@ -76,7 +78,7 @@ describe("asking by assigning the App's bot, through the stand-in", () => {
       content: 'version: 1\ntriggers:\n  assign: "reproduce this issue\\nTEST: sleep 30000\\nTEST: reply done"\n'
     });
     const issue = (await maintainer.rest.issues.create({ ...repo, title: "It hangs", body: "Run it: it hangs." })).data;
-    const session = `acme-widgets-${issue.number}`;
+    const session = `${owner}-${name}-${issue.number}`;
     await maintainer.rest.issues.addAssignees({ ...repo, issue_number: issue.number, assignees: [BOT] });
     await expect.poll(async () => (await thread(session))?.status, { timeout: 30_000, interval: 250 }).toBe("running").catch((error: Error) => {
       throw new Error(`${error.message}\n${JSON.stringify(chain.standin.records().slice(-15).map((record) => `${record.method} ${record.path} ${String(JSON.stringify(record.body)).slice(0, 200)}`), null, 1)}\n${chain.logs()}`);
@@ -91,7 +93,7 @@ describe("asking by assigning the App's bot, through the stand-in", () => {
     expect((await thread(session))?.instructionSummary).toBe("reproduce this issue");
 
     await chain.standin.deliveriesSettled();
-    const deliveries = chain.standin.deliveries().filter((delivery) => delivery.issueNumber === issue.number);
+    const deliveries = chain.standin.deliveries().filter((delivery) => delivery.repo === REPO && delivery.issueNumber === issue.number);
     expect(deliveries.map((delivery) => [delivery.action, delivery.status])).toEqual([
       ["assigned", 202],
       ["unassigned", 202]

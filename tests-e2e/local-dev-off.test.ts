@@ -12,11 +12,11 @@
  * never exposes an unauthenticated dispatch.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { NOT_CONFIGURED } from "../src/http/access";
 import { ROOT, startDevServer, test as base, type DevServer } from "./fixture";
 import { probe } from "./support/raw-http";
@@ -29,23 +29,38 @@ const FRAME = { "sec-fetch-dest": "iframe" };
 
 type Deployed = DevServer & { publicPage: string; privatePage: string };
 
-/** A state directory whose reproductions bucket holds a public and a private page (wrangler's own local R2). */
+/**
+ * A state directory whose reproductions bucket holds a public and a private
+ * page (wrangler's own local R2). Written once, by two `wrangler r2 object
+ * put` (about 1.7 CPU seconds each), and copied for each server: the
+ * copy is taken after wrangler has exited, so its SQLite files are whole.
+ */
+let pages: Promise<string> | undefined;
 async function publishedPages(): Promise<string> {
+  const template = await (pages ??= (async () => {
+    const directory = await mkdtemp(join(tmpdir(), "agent-think-deployed-pages-"));
+    const page = join(directory, "page.html");
+    for (const [key, text] of [
+      [`repros/${PUBLIC_ID}/index.html`, "<p>public page</p>"],
+      [`repros/private/${PRIVATE_ID}/index.html`, "<p>private page</p>"]
+    ] as const) {
+      await writeFile(page, text);
+      await promisify(execFile)(
+        join(ROOT, "node_modules", ".bin", "wrangler"),
+        ["r2", "object", "put", `${BUCKET}/${key}`, "--file", page, "--content-type", "text/html; charset=utf-8", "--local", "--persist-to", directory],
+        { cwd: ROOT, env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` } }
+      );
+    }
+    return directory;
+  })());
   const persistTo = await mkdtemp(join(tmpdir(), "agent-think-deployed-"));
-  const page = join(persistTo, "page.html");
-  for (const [key, text] of [
-    [`repros/${PUBLIC_ID}/index.html`, "<p>public page</p>"],
-    [`repros/private/${PRIVATE_ID}/index.html`, "<p>private page</p>"]
-  ] as const) {
-    await writeFile(page, text);
-    await promisify(execFile)(
-      join(ROOT, "node_modules", ".bin", "wrangler"),
-      ["r2", "object", "put", `${BUCKET}/${key}`, "--file", page, "--content-type", "text/html; charset=utf-8", "--local", "--persist-to", persistTo],
-      { cwd: ROOT, env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}` } }
-    );
-  }
+  await cp(join(template, "v3"), join(persistTo, "v3"), { recursive: true });
   return persistTo;
 }
+
+afterAll(async () => {
+  if (pages) await rm(await pages, { recursive: true, force: true });
+});
 
 async function deployed(vars: Record<string, string>, onCleanup: (cleanup: () => Promise<void>) => void): Promise<Deployed> {
   const persistTo = await publishedPages();

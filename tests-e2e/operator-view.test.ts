@@ -185,7 +185,7 @@ const scrollWidth = (page: Page) => page.evaluate("document.documentElement.scro
 const scrollToTop = (page: Page) => page.evaluate("window.scrollTo(0, 0)");
 
 describe("the operator's view", () => {
-  test("shows what runs cost: spend tiles, per repository, the costliest runs, and each thread's cost", { timeout: 60_000 }, async ({ server }) => {
+  test("shows what runs cost: spend tiles, per repository, the costliest runs, and each thread's cost", { timeout: 60_000 }, async ({ dashboardServer: server }) => {
     const data = fixture(Date.now());
     const page = await newPage();
     await serveFixture(page, data);
@@ -222,7 +222,7 @@ describe("the operator's view", () => {
     await page.close();
   });
 
-  test("opens a thread at its latest run, the older ones one line each, expandable", { timeout: 60_000 }, async ({ server }) => {
+  test("opens a thread at its latest run, the older ones one line each, expandable", { timeout: 60_000 }, async ({ dashboardServer: server }) => {
     const data = fixture(Date.now());
     const page = await newPage();
     await serveFixture(page, data);
@@ -269,7 +269,7 @@ describe("the operator's view", () => {
     await page.close();
   });
 
-  test("a phone at 390×844: the thread list a tap away, the session whole", { timeout: 60_000 }, async ({ server }) => {
+  test("a phone at 390×844: the thread list a tap away, the session whole", { timeout: 60_000 }, async ({ dashboardServer: server }) => {
     const data = fixture(Date.now());
     const page = await newPage(PHONE);
     await serveFixture(page, data);
@@ -314,7 +314,7 @@ describe("the operator's view", () => {
     await page.close();
   });
 
-  test("an unknown thread is the not-found page, with a way back", { timeout: 60_000 }, async ({ server }) => {
+  test("an unknown thread is the not-found page, with a way back", { timeout: 60_000 }, async ({ dashboardServer: server }) => {
     const page = await newPage();
     const response = await fetch(`${server.url}/api/command-center/threads/acme-widgets-${freshIssueNumber()}`);
     expect(response.status).toBe(404);
@@ -330,7 +330,7 @@ describe("the operator's view", () => {
     await page.close();
   });
 
-  test("the Continue banner follows the continued run to its outcome, and the thread opens at it", { timeout: 120_000 }, async ({ server }) => {
+  test("the Continue banner follows the continued run to its outcome, and the thread opens at it", { timeout: 120_000 }, async ({ dashboardServer: server }) => {
     const run = await dispatch(server.url, {
       repo: "acme/operator",
       issueNumber: freshIssueNumber(),
@@ -351,6 +351,9 @@ describe("the operator's view", () => {
     await page.screenshot({ path: `${SHOTS}/operator-continue-running.png`, fullPage: true });
     await expect.poll(() => banner.getAttribute("data-phase"), { timeout: 30_000 }).toBe("done");
     expect(await banner.getByTestId("continue-message").textContent()).toBe("The continued run finished.");
+    // The thread's row on the command center finished too, without a reload.
+    const row = page.locator(`[data-testid="thread-row"][data-session="${run.session}"]`);
+    await expect.poll(() => row.getAttribute("data-status"), { timeout: 20_000 }).toBe("done");
     // It went queued (or straight to running) → running → done, and never back.
     const seen = await phases();
     expect(seen.at(-1)).toBe("done");
@@ -380,7 +383,7 @@ describe("the operator's view", () => {
     await page.close();
   });
 
-  test("a run that fails again after Continue says so, with its failures and latest error", { timeout: 120_000 }, async ({ server }) => {
+  test("a run that fails again after Continue says so, with its failures and latest error", { timeout: 120_000 }, async ({ dashboardServer: server }) => {
     const run = await dispatch(server.url, {
       repo: "acme/operator",
       issueNumber: freshIssueNumber(),

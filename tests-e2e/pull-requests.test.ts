@@ -11,11 +11,11 @@
  * message says it is about a pull request, with the commented file and line.
  * The pull request and the repository's instruction files are seeded in the
  * stand-in, for whatever GitHub lookups the Workers make on its behalf; the
- * stand-in refuses nothing.
+ * stand-in refuses nothing. The chain is the job's shared one
+ * (support/chain.ts), in a repository of this file's own.
  */
-import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startChain, type Chain } from "./support/chain";
+import { describe, expect, it } from "vitest";
+import { SHARED_CHAIN_REPOS, test, type Chain } from "./support/chain";
 import { reviewCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
 import type { GitHubStandin, StandinRecord } from "../scripts/lib/github-standin";
 import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
@@ -23,11 +23,10 @@ import { parseEnvelope } from "../src/run/envelope";
 import type { Snapshot } from "../src/shared/command-center";
 import { readMessages } from "./dev-api";
 
-const REPO = "acme/widgets";
+const REPO = SHARED_CHAIN_REPOS.pullRequests;
 const PULL = 31;
 const COMMENT_ID = 81_031;
-const SESSION = `acme-widgets-${PULL}`;
-const SECRET = randomBytes(24).toString("hex");
+const SESSION = `${REPO.replace("/", "-")}-${PULL}`;
 const START_TIMEOUT_MS = 120_000;
 const RUN_TIMEOUT_MS = 45_000;
 
@@ -36,8 +35,8 @@ let standin: GitHubStandin;
 let agent: Chain["agent"];
 let ingress: Chain["ingress"];
 
-beforeAll(async () => {
-  chain = await startChain({ allowedRepos: REPO, secret: SECRET });
+test.beforeAll(({ sharedChain }) => {
+  ({ chain } = sharedChain);
   ({ standin, agent, ingress } = chain);
   standin.seedPull({
     repo: REPO,
@@ -49,8 +48,6 @@ beforeAll(async () => {
   });
   standin.seedFile({ repo: REPO, path: "AGENTS.md", content: "# Agents\n\nRun `npm test` before you push.\n" });
 }, START_TIMEOUT_MS);
-
-afterAll(() => chain?.stop());
 
 const logs = () => `--- agent ---\n${agent.output().slice(-3_000)}\n--- ingress ---\n${ingress.output().slice(-3_000)}`;
 
@@ -69,6 +66,9 @@ async function thread(session: string) {
   const snapshot = (await (await fetch(`${agent.url}/api/command-center`)).json()) as Snapshot;
   return snapshot.threads.find((entry) => entry.session === session);
 }
+
+/** What the stand-in was asked about this file's repository (the chain's other files work in theirs). */
+const ofRepo = () => standin.records().filter((record) => record.path.startsWith(`/repos/${REPO}/`));
 
 const describeCall = (record: StandinRecord) =>
   `${record.method} ${record.path}${record.body && typeof record.body === "object" && "content" in record.body ? ` ${(record.body as { content: string }).content}` : ""}`;
@@ -91,14 +91,14 @@ describe("a review comment that mentions the bot, webhook to finished run", () =
       baseRef: "main",
       title: "Fix the parser"
     });
-    const delivery = await signedDelivery(SECRET, payload, { event: "pull_request_review_comment" });
+    const delivery = await signedDelivery(chain.secret, payload, { event: "pull_request_review_comment" });
     const response = await fetch(`${ingress.url}${WEBHOOK_PATH}`, { method: "POST", headers: delivery.headers, body: delivery.body });
     expect(response.status, logs()).toBe(202);
     expect(response.headers.get("agent-think-outcome")).toBe("accepted");
 
     // 👀 on the review comment, through the pulls comments reactions route.
     const eyes = await eventually("👀 on the review comment", () =>
-      standin.records().find((record) => record.operation === "reactions/create-for-pull-request-review-comment")
+      ofRepo().find((record) => record.operation === "reactions/create-for-pull-request-review-comment")
     );
     expect(describeCall(eyes)).toBe(`POST /repos/${REPO}/pulls/comments/${COMMENT_ID}/reactions eyes`);
     // Nothing reacted on an issue comment with the review comment's id.
@@ -124,8 +124,7 @@ describe("a review comment that mentions the bot, webhook to finished run", () =
     expect(closings).toHaveLength(1);
     // 🚀 when the run started, on the review comment too (GitHub's pulls/comments reactions), and none on an issue comment.
     expect(
-      standin
-        .records()
+      ofRepo()
         .filter((record) => record.operation === "reactions/create-for-pull-request-review-comment")
         .map((record) => (record.body as { content: string }).content)
     ).toEqual(["eyes", "rocket"]);

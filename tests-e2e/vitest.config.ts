@@ -15,6 +15,8 @@ export default defineConfig({
     // scripts they drive): re-importing it per file was a fifth of the
     // suite's CPU (docs/testing.md). Servers stay per file.
     isolate: false,
+    // Transformed modules kept between runs (node_modules/.cache); both e2e jobs share them.
+    experimental: { fsModuleCache: true, fsModuleCachePath: "node_modules/.cache/vitest-modules" },
     // Chromium is found (and the npm build unpacked) once, before any file,
     // and the agent Worker bundled once for every server the fixture starts.
     globalSetup: ["tests-e2e/support/chromium-setup.ts", "tests-e2e/support/worker-bundle.ts"],

@@ -26,8 +26,21 @@ const vitest = (config: string, report: string) => [
 export const UNIT: TestJob = { name: "unit", commands: [vitest("test/unit.vitest.config.ts", "unit")] };
 export const WORKERS: TestJob = { name: "workers", commands: [vitest("test/vitest.config.ts", "workers")] };
 export const INGRESS: TestJob = { name: "ingress", commands: [vitest("ingress/test/vitest.config.ts", "ingress")] };
-/** The dashboard for the e2e servers, and Chromium found (the npm build unpacked) before two e2e jobs could race to unpack it. */
-export const BUILD: TestJob = { name: "build", commands: [["vite", "build", "--logLevel", "warn"], ["tsx", "scripts/find-chromium.ts"]] };
+/** Where the build job bundles the agent Worker for both e2e jobs (tests-e2e/support/worker-bundle.ts reads the variable). */
+export const E2E_PREBUILT_BUNDLE_DIR = "AGENT_THINK_E2E_PREBUILT_BUNDLE_DIR";
+export const WORKER_BUNDLE_DIR = "test-results/worker-bundle";
+/** The agent Worker as a deploy builds it, without the container image. */
+export const workerBundleCommand = (outdir: string) => ["wrangler", "deploy", "--dry-run", "--containers-rollout=none", "--outdir", outdir];
+
+/**
+ * The dashboard for the e2e servers; Chromium found (the npm build unpacked)
+ * before two e2e jobs could race to unpack it; the agent Worker bundled once
+ * for both (about 7.5 CPU seconds each).
+ */
+export const BUILD: TestJob = {
+  name: "build",
+  commands: [["vite", "build", "--logLevel", "warn"], ["tsx", "scripts/find-chromium.ts"], workerBundleCommand(WORKER_BUNDLE_DIR)]
+};
 
 /**
  * The e2e files that drive Chromium, and the two heaviest others, as a job

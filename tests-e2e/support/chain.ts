@@ -3,6 +3,15 @@
  * the agent Worker and the webhook app, both under real `wrangler dev`,
  * sharing a private dev registry, the webhook app signed for with a fresh
  * secret and a fresh App key. `stop()` stops them and removes their files.
+ *
+ * `test` adds `sharedChain`: the maintainer's chain (`startMaintainerChain`)
+ * once for each e2e job, shared by the files that need nothing fresh of it
+ * (ci-failure, fix-proof, issue-assignment, pull-requests). A chain is two
+ * `wrangler dev` starts, about 8 CPU seconds. Each of those files works in
+ * a repository of its own (`SHARED_CHAIN_REPOS`), so their issues, pull
+ * requests, sessions, seeded files and deliveries never meet; a file that
+ * reads what a fresh webhook app does first (ingress.test.ts: the App's
+ * identity learned on the first delivery) keeps its own chain.
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -11,7 +20,7 @@ import { join } from "node:path";
 import { startGitHubStandin, type GitHubStandin, type StandinOptions } from "../../scripts/lib/github-standin";
 import { Octokit } from "@octokit/rest";
 import { devVarsText, ingressDevArgs, WEBHOOK_PATH } from "../../scripts/lib/ingress-dev";
-import { startDevServer, startWrangler } from "../fixture";
+import { startDevServer, startWrangler, test as base } from "../fixture";
 
 export type Chain = {
   standin: GitHubStandin;
@@ -86,3 +95,20 @@ export async function startMaintainerChain(allowedRepos: string): Promise<{ chai
   const maintainer = new Octokit({ baseUrl: chain.standin.url, auth: "ghp_maria", log: { debug() {}, info() {}, warn() {}, error() {} } });
   return { chain, maintainer };
 }
+
+/** Each sharing file's repository; all of them allowed on the shared chain. */
+export const SHARED_CHAIN_REPOS = {
+  /** ci-failure: its `.github/agent-think.yml` turns `ci.fix` on. */
+  ci: "acme/widgets",
+  /** ci-failure: allowed, with no `.github/agent-think.yml`, so `ci` is off there. */
+  ciOff: "acme/gadgets",
+  fixProof: "acme/proofs",
+  assignment: "acme/assignments",
+  pullRequests: "acme/pulls"
+} as const;
+
+export const test = base.extend("sharedChain", { scope: "worker" }, async ({}, { onCleanup }): Promise<{ chain: Chain; maintainer: Octokit }> => {
+  const started = await startMaintainerChain(Object.values(SHARED_CHAIN_REPOS).join(","));
+  onCleanup(() => started.chain.stop());
+  return started;
+});

@@ -3,9 +3,12 @@
  * run said to GitHub: `wrangler dev` behind Cloudflare Access (fixture.ts's
  * startAccessDevServer: the team's JWKS over HTTPS, LOCAL_DEV=1, the
  * scripted model) with GITHUB_API_URL pointed at the recording GitHub
- * stand-in (scripts/lib/github-standin.ts). `reportingServer` is a
- * file-scoped fixture; the stand-in is closed after wrangler's group is
- * stopped, so nothing posts to a closed port.
+ * stand-in (scripts/lib/github-standin.ts). `reportingServer` is one
+ * for each e2e job (worker-scoped, as fixture.ts's `sharedServer`): its
+ * files (progress-comment, repro-pages, token-confinement) each dispatch
+ * runs on fresh issues and read back only those, so one start (about 5 CPU
+ * seconds) serves them all. The stand-in is closed after wrangler's group
+ * is stopped, so nothing posts to a closed port.
  *
  * Also what such a test reads back: the stand-in's records over its own
  * HTTP (`GET /_standin/records`) and what it refused (`GET
@@ -30,7 +33,7 @@ export type ReportingServer = AccessDevServer & {
 const CLOSING_TIMEOUT_MS = 15_000;
 const POLL_MS = 150;
 
-export const test = base.extend("reportingServer", { scope: "file" }, async ({}, { onCleanup }): Promise<ReportingServer> => {
+export const test = base.extend("reportingServer", { scope: "worker" }, async ({}, { onCleanup }): Promise<ReportingServer> => {
   const github = await startGitHubStandin();
   let server: Awaited<ReturnType<typeof startAccessDevServer>>;
   try {
