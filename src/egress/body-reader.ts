@@ -114,3 +114,37 @@ export function joinChunks(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * The body whole when it is at most `limit` bytes; past that, `rest`: the
+ * bytes read so far followed by the unread remainder, as one stream.
+ */
+export async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<{ bytes: Uint8Array; rest?: undefined } | { rest: ReadableStream<Uint8Array> }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > limit) {
+      return {
+        rest: new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+          },
+          async pull(controller) {
+            const next = await reader.read();
+            if (next.done) controller.close();
+            else controller.enqueue(next.value);
+          },
+          cancel(reason) {
+            return reader.cancel(reason);
+          }
+        })
+      };
+    }
+  }
+  return { bytes: joinChunks(chunks) };
+}

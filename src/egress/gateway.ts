@@ -13,7 +13,7 @@ import { allowed, listedMethods, wildcardMiss } from "./allowlist";
 import type { EgressGrant } from "./grant";
 import { graphqlRequestKind } from "./graphql";
 import { credentialNeed, githubRoute, type CredentialNeed, type GitHubEndpoints, type GitHubRoute } from "./github-routes";
-import { drainReader, joinChunks } from "./body-reader";
+import { drainReader, joinChunks, readUpTo } from "./body-reader";
 import { compareAsker, fastForwardRefusal } from "./push-ancestry";
 import { pushRefusal, readCommands, refusalReport, type RefUpdate } from "./receive-pack";
 import { revealJson } from "../run/reveal";
@@ -290,38 +290,4 @@ async function revealAnswer(response: Response): Promise<Response> {
   const { value, revealed, kinds } = revealJson(parsed);
   if (revealed) headers.set("x-agent-think-revealed", `hidden text made visible: ${kinds.join(", ")}`);
   return new Response(revealed ? JSON.stringify(value) : text, init);
-}
-
-/**
- * The body whole when it is at most `limit` bytes; past that, `rest`: the
- * bytes read so far followed by the unread remainder, as one stream.
- */
-async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<{ bytes: Uint8Array; rest?: undefined } | { rest: ReadableStream<Uint8Array> }> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > limit) {
-      return {
-        rest: new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (const chunk of chunks) controller.enqueue(chunk);
-          },
-          async pull(controller) {
-            const next = await reader.read();
-            if (next.done) controller.close();
-            else controller.enqueue(next.value);
-          },
-          cancel(reason) {
-            return reader.cancel(reason);
-          }
-        })
-      };
-    }
-  }
-  return { bytes: joinChunks(chunks) };
 }

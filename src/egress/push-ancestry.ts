@@ -8,7 +8,7 @@
  * It does not check that the pack is whole or that GitHub will take it.
  * Pure apart from the `ask` it is given.
  */
-import { joinChunks, type BodyReader } from "./body-reader";
+import { readUpTo, type BodyReader } from "./body-reader";
 import { PACK_COMMIT_LIMITS, readPackCommits, type PackLimits } from "./pack-commits";
 import { isZeroId, packStart, type RefUpdate } from "./receive-pack";
 
@@ -135,18 +135,10 @@ export function compareAsker(deps: CompareDeps): AskGitHub {
 
 /** The body as text when it is at most `limit` bytes; past it, cancelled and null. */
 async function boundedText(body: ReadableStream<Uint8Array>, limit: number): Promise<string | null> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
+  const read = await readUpTo(body, limit);
+  if (read.rest) {
+    await read.rest.cancel().catch(() => {});
+    return null;
   }
-  return new TextDecoder().decode(joinChunks(chunks));
+  return new TextDecoder().decode(read.bytes);
 }
