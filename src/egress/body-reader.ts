@@ -3,7 +3,8 @@
  * gateway's readers of a push (receive-pack.ts reads the commands,
  * pack-commits.ts the commits at the start of the pack) without buffering
  * the rest: `replay()` is the whole body again, what was read and then what
- * was not, to send on unchanged. It does not parse anything. Pure: Web
+ * was not, to send on unchanged; and `readUpTo`, a body whole or, past a
+ * bound, read so far and the rest. It does not parse anything. Pure: Web
  * Streams and bytes only.
  */
 
