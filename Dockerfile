@@ -44,7 +44,7 @@ ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
 #   fuse3 libfuse2t64    computerd links the FUSE libraries to mount the
 #                        workspace (as cloudflare/computer's example image)
 #   coreutils            always in Debian; named because the output wrapper
-#                        (src/tools/command-report.ts) needs GNU `timeout
+#                        (src/run/command-report.ts) needs GNU `timeout
 #                        --verbose -k` and `ls --time-style`
 #   ca-certificates      update-ca-certificates: the identity script
 #   diffutils            (src/run/git-identity.ts) trusts the egress

@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LOG_DIR, logPath, parseReport, wrapCommand } from "../src/tools/command-report";
+import { LOG_DIR, logPath, parseReport, wrapCommand } from "../src/run/command-report";
 import type { Side } from "./report";
 import { summarize, type Summary } from "./stats";
 

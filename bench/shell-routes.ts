@@ -19,7 +19,7 @@
  */
 import { z } from "zod";
 import { json, readJsonPost } from "../src/http/responses";
-import type { BashResult } from "../src/tools/bash-tool";
+import type { BashResult } from "../src/run/bash-command";
 import type { TranscriptMessage } from "../src/shared/dispatch";
 import { pool, type BenchSide } from "./routes";
 

@@ -42,7 +42,7 @@ import { openAgentSocket, type AgentSocket } from "./lib/agent-socket";
 import { formatEvent, formatFinal, formatRecoveries, formatRecovery, SCRIPTED_NOTE } from "./lib/format-run";
 import { LiveRun } from "./lib/live-run";
 import { isScriptedEvent, runEvents, runMessages, takeUnseen, type RunAnchor, type RunEvent } from "./lib/run-events";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 
 const POLL_INTERVAL_MS = 300;
 const REQUEST_TIMEOUT_MS = 10_000;

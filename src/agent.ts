@@ -32,14 +32,14 @@ import type { ReporterFinding } from "./run/trust-facts";
 import { RunContextStore, runContextForTurn, runContextFrom, type RunContext } from "./run/run-context";
 import { RunCredentials } from "./egress/run-credentials";
 import { EgressDesk } from "./egress/egress-desk";
-import { RunPullRequests } from "./run/run-pull-requests";
-import { RunClosing } from "./run/run-closing";
+import { RunPullRequests } from "./steps/run-pull-requests";
+import { RunClosing } from "./steps/run-closing";
 import { createRunTools } from "./tools/run-tools";
 import type { EgressRefusal } from "./egress/gateway";
 import type { EgressAnswer, EgressRequest } from "./egress/sandbox-egress";
 import { revokeInstallationToken } from "./github/token-revocation";
 import { DispatchOnce } from "./run/dispatch-once";
-import { ActiveTurn } from "./run/active-turn";
+import { ActiveTurn } from "./steps/active-turn";
 import { assertBotFor, requireBot, resolveBot } from "./run/bot-identity";
 import { isolateSecrets } from "./run/console-guard";
 import { confineTools } from "./tools/confine";
@@ -64,10 +64,10 @@ import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";
 import { createAttachmentReader } from "./github/attachment-fetch";
-import { TurnWorkspace } from "./run/turn-workspace";
-import { withWorkspaceBlock } from "./run/workspace-block";
-import { RunAttachments } from "./run/run-attachments";
-import { keptPreparation } from "./run/prepare";
+import { TurnWorkspace } from "./steps/turn-workspace";
+import { withWorkspaceBlock } from "./steps/workspace-block";
+import { RunAttachments } from "./steps/run-attachments";
+import { keptPreparation } from "./steps/prepare";
 import { runRefFor } from "./report/run-ref";
 import type { BotIdentity, DispatchInput, ResetSessionResult, SubmissionStatus, TranscriptMessage } from "./shared/dispatch";
 import type { GitHubContinuation } from "./shared/command-center";
@@ -207,7 +207,7 @@ export class ThinkAgent extends Think<Env> {
     log: (event, fields) => this.#log(event, fields)
   });
   /**
-   * The turn's hands on its workspace (run/turn-workspace.ts): the repository
+   * The turn's hands on its workspace (steps/turn-workspace.ts): the repository
    * prepared before the model's first step, bash commands run at most once,
    * and the sandbox's network policy.
    */
@@ -246,7 +246,7 @@ export class ThinkAgent extends Think<Env> {
     trustFacts: (run) => this.#trust.trustFacts(run),
     log: (event, fields) => this.#log(event, fields)
   });
-  /** How an ended run is told: its ending worked out, reported and forgotten (run/run-closing.ts). */
+  /** How an ended run is told: its ending worked out, reported and forgotten (steps/run-closing.ts). */
   readonly #closing = new RunClosing({
     ledger: this.#ledger,
     reports: this.#reports,
@@ -274,7 +274,7 @@ export class ThinkAgent extends Think<Env> {
     githubRequestLimit: () => this.#trust.githubRequestLimit(),
     log: (event, fields) => this.#log(event, fields)
   });
-  /** `fetch_attachment`: an attachment the run's block lists, fetched by the Worker into the workspace (run/run-attachments.ts). */
+  /** `fetch_attachment`: an attachment the run's block lists, fetched by the Worker into the workspace (steps/run-attachments.ts). */
   readonly #attachments = new RunAttachments({
     turn: () => this.#turn(),
     prepared: (submissionId) => keptPreparation(this.ctx.storage.kv, submissionId),
@@ -284,7 +284,7 @@ export class ThinkAgent extends Think<Env> {
     },
     fs: () => this.workspace.fs
   });
-  /** `open_pull_request`, held to the run's policy (run/run-pull-requests.ts). */
+  /** `open_pull_request`, held to the run's policy (steps/run-pull-requests.ts). */
   readonly #pullRequests = new RunPullRequests({
     turn: () => this.#turn(),
     // The turn's own context: its tier is its submission's (and a reporter session's is always the reporter's).
@@ -544,7 +544,7 @@ export class ThinkAgent extends Think<Env> {
     if (turn) this.#watchdog.arm(turn.submissionId);
     // A recovered turn is running again.
     if (turn) this.#reports.resumedIfRecovering(turn.submissionId, Date.now());
-    // Before the model's first step; a failed setup ends the turn here (run/prepare.ts).
+    // Before the model's first step; a failed setup ends the turn here (steps/prepare.ts).
     const prepared = turn ? await this.#workspaceTurn.prepare(turn.submissionId, ctx.abortSignal) : null;
     const stops = turn ? await this.#budgets.stops(turn.submissionId) : [];
     return {
@@ -726,7 +726,7 @@ export class ThinkAgent extends Think<Env> {
     return (await getAgentByName(this.env.WorkspaceAgent, this.name)) as unknown as WorkspaceAgentStub;
   }
 
-  /** The submission whose turn is running (run/active-turn.ts). */
+  /** The submission whose turn is running (steps/active-turn.ts). */
   #turn(): Promise<TurnRef | null> {
     return this.#activeTurn.current();
   }

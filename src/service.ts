@@ -23,12 +23,12 @@ import { NothingToContinueError, type ContinueRefusalReason } from "./shared/con
 import { CiFixNotAcceptedError, CiRunInProgressError } from "./shared/ci-refusal";
 import { ciFixAccepted } from "./shared/ci-fix-repos";
 import { isActiveStatus } from "./shared/thread-status";
-import type { ContinueOutcome } from "./http/api-routes";
+import type { ContinueOutcome } from "./shared/command-center";
 import { ModelConfigError, resolveModelConfig } from "./model";
 import { commentUrl, GitHubConfigError, githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
 import { assertRepoAllowed } from "./run/repo-allowlist";
-import { parseSessionName, reporterSessionOf, sessionName } from "./run/session-name";
+import { parseSessionName, reporterSessionOf, sessionName } from "./shared/session-name";
 import { mintInstallationToken } from "./github/token-broker";
 import { assertBotFor } from "./run/bot-identity";
 import { threadUrl } from "./shared/thread-url";

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import type { RunContext } from "../src/run/run-context";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { createService } from "../src/service";
 import { agentFor, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";

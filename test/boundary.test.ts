@@ -12,7 +12,7 @@ import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { NOT_CONFIGURED } from "../src/http/access";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { REPRO_PREFIX } from "../src/shared/buckets";
 import { agentFor, eventually, uniqueRepo, waitForStatus } from "./helpers";
 

@@ -11,7 +11,7 @@ import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { commandCenter } from "../src/command-center";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { createService } from "../src/service";
 import { CI_REFUSAL, CiFixNotAcceptedError, CiRunInProgressError, isCiRefusal } from "../src/shared/ci-refusal";
 import { CI_FIX_INSTRUCTION } from "../src/shared/dispatch";

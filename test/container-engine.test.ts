@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { workerHealth } from "../src/health/worker-health";
 import { ENGINE_PROBE_SANDBOX, NO_CONTAINER_ENGINE } from "../src/pool/engine";
 import { LOG_PREFIX } from "../src/run/log";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { sandboxStub, type Sandbox } from "../src/sandbox";
 import type { HealthReport } from "../src/shared/health";
 import type { WorkspaceAgent } from "../src/workspace-agent";

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { commandCenter } from "../src/command-center";
 import type { RunContext } from "../src/run/run-context";
 import { parseEnvelope } from "../src/run/envelope";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { createService } from "../src/service";
 import { isContinueRefusal } from "../src/shared/continue-refusal";
 import { agentFor, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";

@@ -11,7 +11,7 @@ import { env, exports } from "cloudflare:workers";
 import { listDurableObjectIds } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { parseEnvelope } from "../src/run/envelope";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { createService } from "../src/service";
 import { agentFor, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";

@@ -25,7 +25,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, gate, toolParts, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { containerRun, readOnlyToken, recordingInternet, runBy, sendFromContainer, workspaceOf } from "./support/container-egress";

@@ -24,7 +24,7 @@ import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/comp
 import { SANDBOX_GH_TOKEN, warmLaunchSpec } from "../src/pool/launch-spec";
 import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import { parseEnvelope } from "../src/run/envelope";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { githubHost } from "../src/shared/github-urls";
 import { sandboxStub } from "../src/sandbox";
 import type { CommandRunner, WorkspaceAgent } from "../src/workspace-agent";
@@ -97,7 +97,7 @@ const handlers = () => [
     await record(request);
     return HttpResponse.json([]);
   }),
-  // What a run reads before its model starts (src/run/prepare.ts): the repository has no agent-think files, and no open pull request.
+  // What a run reads before its model starts (src/steps/prepare.ts): the repository has no agent-think files, and no open pull request.
   http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/contents/*`, async ({ request }) => {
     const refused = await spec.judge(request);
     if (refused) return refused;

@@ -27,7 +27,7 @@ import { runFigures } from "../scripts/lib/eval/thread-figures";
 import { NO_FIGURES } from "../scripts/lib/eval/target";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import { commandCenter } from "../src/command-center";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { THREAD_REPRODUCTION_KEY } from "../src/run/thread-reproduction";
 import { TEST_GITHUB_API_URL } from "./worker";
 import { agentFor, captureConsole, toolParts, uniqueRepo, until, waitForStatus } from "./helpers";

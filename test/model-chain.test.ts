@@ -14,7 +14,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import { RUN_CONTRACT } from "../src/run/run-contract";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, assistantText, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 import {
   ANTHROPIC_MESSAGES_URL,

@@ -12,7 +12,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { commandCenter } from "../src/command-center";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, assistantText, captureConsole, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { ANTHROPIC_MESSAGES_URL, anthropicText, OPENAI_RESPONSES_URL, openaiText, providerError, providerHandlers, type RecordedRequest } from "./support/providers";
@@ -101,7 +101,7 @@ describe("a model per repository", () => {
     );
   });
 
-  // Waits on the turn-ended event and the footer carrying the served models: src/report/run-reports.ts, notices.ts and src/run/run-closing.ts.
+  // Waits on the turn-ended event and the footer carrying the served models: src/report/run-reports.ts, notices.ts and src/steps/run-closing.ts.
   it("records the model that served the steps in the command center's run record", async () => {
     const { status, session, submissionId, repo } = await run("version: 1\nmodel: claude-opus-test\n", { openai: unused, anthropic: () => anthropicText("opus answered") });
     expect(status.status).toBe("completed");

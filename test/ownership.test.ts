@@ -16,7 +16,7 @@ import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { gitIdentityScript, identityMarker } from "../src/run/git-identity";
 import { DEFAULT_BOT_LOGIN } from "../src/run/bot-identity";
 import { agentFor, captureConsole, commandRunning, eventually, evict, toolParts, uniqueRepo, until, waitForStatus, waitForThread } from "./helpers";

@@ -18,8 +18,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sessionName } from "../src/run/session-name";
-import { EDITED_BODY_WARNING } from "../src/run/workspace-block";
+import { sessionName } from "../src/shared/session-name";
+import { EDITED_BODY_WARNING } from "../src/steps/workspace-block";
 import { bodySha256 } from "../src/shared/body-digest";
 import type { PullRequestRef } from "../src/shared/dispatch";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type AgentNamespace, type TestAgent } from "./helpers";

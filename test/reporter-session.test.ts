@@ -13,7 +13,7 @@ import { env, exports } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { createService } from "../src/service";
 import { InvalidInputError } from "../src/shared/dispatch";
 import type { WorkspaceAgent } from "../src/workspace-agent";

@@ -15,7 +15,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { runInDurableObject } from "cloudflare:test";
 import { agentFor, gate, toolParts, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
 import type { ThinkAgent } from "../src/agent";

@@ -10,7 +10,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, commandRunning, evict, evictUntilGivenUp, gate, HANG_MS, uniqueRepo, until, waitForStatus, waitForThread, type TestAgent } from "./helpers";

@@ -12,7 +12,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { REPORTER_PRIVATE_REFUSAL } from "../src/repro/publisher";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import type { RepoVisibility } from "../src/shared/dispatch";
 import { agentFor, toolParts, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 

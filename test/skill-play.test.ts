@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import addressReview from "../skills/address-review/SKILL.md?raw";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import reproduce from "../skills/reproduce/SKILL.md?raw";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";

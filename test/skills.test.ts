@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import reproduce from "../skills/reproduce/SKILL.md?raw";
 import addressReview from "../skills/address-review/SKILL.md?raw";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, toolParts, uniqueRepo, waitForStatus } from "./helpers";
 
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { env } from "cloudflare:workers";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { commandCenter } from "../src/command-center";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import type { OutboxEntry } from "../src/report/outbox";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus, waitForThread, type TestAgent } from "./helpers";
 import { containerFor } from "./support/containers";

@@ -19,7 +19,7 @@ import { describe, expect, it } from "vitest";
 import { LOG_PREFIX } from "../src/run/log";
 import type { RunContext } from "../src/run/run-context";
 import { TOKEN_REFRESH_MARGIN_MS } from "../src/run/run-token";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, captureConsole, uniqueRepo, waitForStatus, type TestAgent } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { TestTokenBroker } from "./worker";

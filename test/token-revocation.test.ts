@@ -14,7 +14,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import type { OutboxEntry } from "../src/report/outbox";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, evictUntilGivenUp, gate, uniqueRepo, until, waitForStatus, type TestAgent } from "./helpers";
 import { containerFor, type RecordingContainer } from "./support/containers";
 import { FakeGitHub, serveGitHub } from "./support/github";

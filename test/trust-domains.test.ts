@@ -24,7 +24,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import { THREAD_REPRODUCTION_KEY } from "../src/run/thread-reproduction";
 import { REPORTER_FINDING_KEY, type TrustFacts } from "../src/run/trust-facts";
 import type { WorkspaceAgent } from "../src/workspace-agent";

@@ -1,8 +1,8 @@
 /**
  * The issue's images and attachments, with real Think turns, GitHub as MSW
  * plays it and the image hosts only through MSW handlers
- * (src/run/issue-attachments.ts, src/github/attachment-fetch.ts,
- * src/run/run-attachments.ts):
+ * (src/steps/issue-attachments.ts, src/github/attachment-fetch.ts,
+ * src/steps/run-attachments.ts):
  * - an image in the body reaches the model (the gateway's OpenAI request,
  *   as the provider got it) as an image part of the right media type;
  * - a 404, an oversize file and a fake PNG each become a note in the
@@ -22,8 +22,8 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { http, HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceFacts } from "../src/run/prepare";
-import { sessionName } from "../src/run/session-name";
+import type { WorkspaceFacts } from "../src/steps/prepare";
+import { sessionName } from "../src/shared/session-name";
 import type { ThinkAgent } from "../src/agent";
 import { agentFor, captureConsole, commandRunning, evict, uniqueRepo, until, waitForStatus } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";

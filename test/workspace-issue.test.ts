@@ -1,6 +1,6 @@
 /**
  * The issue in the `<agent-think-workspace>` block, read by the Worker
- * before the model starts (src/run/prepare.ts, src/run/issue-facts.ts),
+ * before the model starts (src/steps/prepare.ts, src/steps/issue-facts.ts),
  * with real Think turns and GitHub as MSW plays it (judged by GitHub's REST
  * description):
  * - the model's first request carries the issue's title, labels, body and
@@ -14,10 +14,10 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { WorkspaceFacts } from "../src/run/prepare";
+import type { WorkspaceFacts } from "../src/steps/prepare";
 import { CI_FIX_INSTRUCTION, type CiFailures, type PullRequestRef } from "../src/shared/dispatch";
-import { CI_OUTPUT_WARNING } from "../src/run/workspace-block";
-import { sessionName } from "../src/run/session-name";
+import { CI_OUTPUT_WARNING } from "../src/steps/workspace-block";
+import { sessionName } from "../src/shared/session-name";
 import { agentFor, captureConsole, commandRunning, evict, uniqueRepo, until, waitForStatus, type AgentNamespace } from "./helpers";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { openaiText, providerError, providerHandlers, type RecordedRequest } from "./support/providers";

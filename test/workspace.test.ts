@@ -8,8 +8,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
-import { sessionName } from "../src/run/session-name";
-import type { BashResult } from "../src/tools/bash-tool";
+import { sessionName } from "../src/shared/session-name";
+import type { BashResult } from "../src/run/bash-command";
 import type { ExecRequest } from "../src/workspace-agent";
 import { agentFor, uniqueRepo, waitForStatus } from "./helpers";
 

@@ -22,7 +22,7 @@ import type { StandinRecord } from "../scripts/lib/github-standin";
 import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { REPORTER_TIER_LINE } from "../src/report/notices";
 import type { Snapshot, ThreadDetail } from "../src/shared/command-center";
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 
 const REPO = "acme/gadgets";
 const repo = { owner: "acme", repo: "gadgets" };
@@ -103,7 +103,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the reporter tier, through both Workers and the stand-in", () => {
   let issue: Issue;
-  // A reporter run has a session of its own beside the issue's (src/run/session-name.ts).
+  // A reporter run has a session of its own beside the issue's (src/shared/session-name.ts).
   const session = () => sessionName(REPO, issue.number, "reporter");
 
   it("gives the issue's author with read permission a read-only reproduction: 👀, 🚀, a closing comment saying so, nothing pushed or opened", async () => {

@@ -9,7 +9,7 @@
  * dependency; src/service.ts wires the command center, the token broker and
  * the issue's ThinkAgent.
  */
-import type { ContinueOutcome } from "../http/api-routes";
+import type { ContinueOutcome } from "../shared/command-center";
 import type { ClaimResult, ContinueResult, ThreadSummary } from "../shared/command-center";
 
 /** `Token` is whatever the broker answers (src/service.ts: the token and its expiry); it only passes through. */

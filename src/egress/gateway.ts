@@ -9,7 +9,7 @@
  * redirect is followed. Each refusal is a 403 (or git's report), told to
  * `refused`. Pure apart from the grant, the upstream fetch and the sink.
  */
-import { allowed, listedMethods, wildcardMiss } from "./allowlist";
+import { allowed, listedMethods, wildcardMiss } from "../run/host-allowlist";
 import type { EgressGrant } from "./grant";
 import { graphqlRequestKind } from "./graphql";
 import { credentialNeed, githubRoute, type CredentialNeed, type GitHubEndpoints, type GitHubRoute } from "./github-routes";

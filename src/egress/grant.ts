@@ -6,7 +6,7 @@
  * next request. Where a fact is missing the grant is smaller: no turn, no
  * credential; no policy yet, no push. Pure.
  */
-import { allowList, parseAllowSetting, type AllowEntry, type AllowRule } from "./allowlist";
+import { allowList, parseAllowSetting, type AllowEntry, type AllowRule } from "../run/host-allowlist";
 
 export type EgressGrant = {
   /** The turn the sandbox's requests belong to (refusals are recorded against it); absent: no run is going on. */

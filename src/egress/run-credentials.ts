@@ -28,7 +28,7 @@ import type { RunContextStore } from "../run/run-context";
 import { RunToken, type MintedToken } from "../run/run-token";
 import type { Revocation } from "../github/token-revocation";
 import { grantFor, type EgressGrant } from "./grant";
-import type { AllowRule } from "./allowlist";
+import type { AllowRule } from "../run/host-allowlist";
 import type { CredentialNeed } from "./github-routes";
 
 type TokenKind = "run" | "read" | "report";

@@ -1,6 +1,6 @@
 /**
  * Fetching one image or upload of an issue, in the Worker, for
- * src/run/prepare.ts and `fetch_attachment` (src/run/run-attachments.ts):
+ * src/steps/prepare.ts and `fetch_attachment` (src/steps/run-attachments.ts):
  * only from GitHub's hosts (attachment-links.ts `fetchSource`), https, a
  * timeout, a byte cap. A credential goes only with an upload's own path on
  * the deployment's web host (`credentialedUpload`), after a 404 without one,
@@ -88,7 +88,7 @@ async function readTokenOf(options: AttachmentFetchOptions): Promise<string> {
   }
 }
 
-/** What src/run/issue-attachments.ts and src/run/run-attachments.ts fetch through. */
+/** What src/steps/issue-attachments.ts and src/steps/run-attachments.ts fetch through. */
 export type AttachmentReader = {
   /** The deployment's web host; null when it has none (then nothing is fetched). */
   webHost: string | null;

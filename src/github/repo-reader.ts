@@ -1,6 +1,6 @@
 /**
  * What a run reads from its repository on GitHub before the model starts
- * (src/run/prepare.ts), as the App with the run's token: a file at a ref
+ * (src/steps/prepare.ts), as the App with the run's token: a file at a ref
  * (the agent guidance files, `.github/agent-think.yml`), the App's own
  * open pull request for a branch, and an issue (or a pull request's
  * conversation: the same endpoints answer for its number) as it is now,
@@ -9,7 +9,7 @@
  * issue's comment count: one request, however long the thread. A file
  * GitHub does not have is null; any other failure is a GitHubCallError, as
  * in client.ts. It does not reveal or bound what people wrote
- * (src/run/issue-facts.ts does).
+ * (src/steps/issue-facts.ts does).
  *
  * The issue and its comments are read in GitHub's `full` media type: the
  * Markdown as written and the rendered `body_html`, whose images of a

@@ -15,7 +15,8 @@
  * command center's `monthlySpend()` and, to show the day's figures, its
  * metrics' `reporterSpendToday`.
  */
-import { containerInstance, type InstanceType } from "../pool/launch-spec";
+import { containerInstance } from "../pool/launch-spec";
+import { type InstanceType } from "../shared/container-pricing";
 import { DEFAULT_WARM_POOL_SIZE, parseWarmPoolSize } from "../pool/warm-pool-size";
 import { CONTAINER_PRICES, formatUsd, warmPoolMonthlyCost } from "../shared/container-pricing";
 import type { HealthCheck } from "../shared/health";

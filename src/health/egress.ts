@@ -1,6 +1,6 @@
 /**
  * The sandbox network's line: how the egress gateway lets the sandbox out
- * beyond GitHub (src/egress/allowlist.ts). The allowlist is ok, with how
+ * beyond GitHub (src/run/host-allowlist.ts). The allowlist is ok, with how
  * many hosts the operator added; an EGRESS_ALLOW entry that is no host or
  * names many owners' hosts (a public suffix, such as `*.github.io`), or an
  * EGRESS that is no mode, warns (the allowlist still holds); EGRESS=open
@@ -8,7 +8,7 @@
  * opted out of the allowlist, and every run's sandbox may send what it
  * holds anywhere (GitHub's rules still hold). Pure.
  */
-import { DEFAULT_ALLOW, parseAllowSetting } from "../egress/allowlist";
+import { DEFAULT_ALLOW, parseAllowSetting } from "../run/host-allowlist";
 import { egressOpen } from "../egress/grant";
 import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";

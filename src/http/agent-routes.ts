@@ -13,7 +13,7 @@
  * request's segments (route-policy.ts). Pure: the command center and the
  * router are `deps`.
  */
-import { isSessionName } from "../run/session-name";
+import { isSessionName } from "../shared/session-name";
 import { COMMAND_CENTER_NAME } from "../shared/command-center";
 import { json, notFound } from "./responses";
 

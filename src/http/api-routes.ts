@@ -22,21 +22,17 @@ import { z } from "zod";
 import { decodeCursor } from "../command-center/cursor";
 import { isRepoNotAllowed } from "../run/repo-allowlist";
 import { isMonthlyBudgetRefusal } from "../shared/monthly-budget";
-import { isSessionName } from "../run/session-name";
+import { isSessionName } from "../shared/session-name";
 import {
   DEFAULT_SNAPSHOT_LIMIT,
   MAX_SNAPSHOT_LIMIT,
-  type ContinueResult,
+  type ContinueOutcome,
   type Snapshot,
   type SnapshotOptions,
   type ThreadDetail
 } from "../shared/command-center";
 import type { HealthReport } from "../shared/health";
 import { json } from "./responses";
-
-export type ContinueOutcome =
-  | { ok: true; result: ContinueResult }
-  | { ok: false; reason: "not_found" | "not_claimable" };
 
 export type ApiRouteDeps = {
   snapshot(options: SnapshotOptions): Promise<Snapshot>;

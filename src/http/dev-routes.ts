@@ -19,7 +19,7 @@ import {
   type TranscriptMessage
 } from "../shared/dispatch";
 import { isRepoNotAllowed } from "../run/repo-allowlist";
-import { isSessionName } from "../run/session-name";
+import { isSessionName } from "../shared/session-name";
 import { json, notFound } from "./responses";
 
 export const DEFAULT_DEV_INSTRUCTION = "reproduce this issue";

@@ -11,7 +11,7 @@
  * Pure: the assets binding, the snapshot and the renderer are parameters.
  */
 import { withTimeout } from "../health/run-checks";
-import { isSessionName } from "../run/session-name";
+import { isSessionName } from "../shared/session-name";
 import { inlineSnapshotElement, inlineSnapshotJson, snapshotRequestFor, withoutConditionals } from "./inline-snapshot";
 import { notFound } from "./responses";
 

@@ -8,13 +8,13 @@
  * a config failure of the file (the setup-failed comment lists it) and
  * thrown as SetupFailedError, as an invalid file is.
  *
- * The repository's choice is the preparation's (src/run/prepare.ts keeps
+ * The repository's choice is the preparation's (src/steps/prepare.ts keeps
  * it before the clone); this reads it, never the file. `checkSettings`
  * is the same check for the preparation's `onSettings`, before the clone.
  */
 import type { LanguageModel } from "ai";
 import type { SetupFailure } from "../run/ending";
-import { SetupFailedError } from "../run/prepare";
+import { SetupFailedError } from "../run/ending";
 import { REPO_CONFIG_PATH } from "../run/repo-config";
 import { checkRequestedModel, resolveAllowedModels } from "./allowed-models";
 import type { ModelEnv } from "./config";

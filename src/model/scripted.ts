@@ -21,7 +21,7 @@ import type {
   LanguageModelV4Usage
 } from "@ai-sdk/provider";
 import { parseEnvelope } from "../run/envelope";
-import { WORKSPACE_TAG } from "../run/workspace-block";
+import { WORKSPACE_TAG } from "../run/envelope";
 import { planScript, SCRIPTED_CALL_ID_PREFIX, type ScriptStep } from "./script";
 
 export class ScriptedModelError extends Error {

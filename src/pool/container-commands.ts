@@ -1,7 +1,7 @@
 /**
  * One container command for the model, as the WorkspaceAgent runs it.
  *
- * - **Bounded where it runs.** The command is wrapped (tools/command-report.ts):
+ * - **Bounded where it runs.** The command is wrapped (run/command-report.ts):
  *   its output stays in the container's /temp and only a head and tail come
  *   back, with whether our timeout fired and had to SIGKILL.
  * - **With the App's identity.** The identity guard (run/git-identity.ts)
@@ -22,8 +22,8 @@
 import { gitIdentityScript, identityGuard, identityMarker, stoppedForIdentity, type GitBot } from "../run/git-identity";
 import type { GitHubHost } from "../shared/github-urls";
 import type { Logger } from "../run/log";
-import { commandId, parseReport, wrapCommand } from "../tools/command-report";
-import type { BashResult } from "../tools/bash-tool";
+import { commandId, parseReport, wrapCommand } from "../run/command-report";
+import type { BashResult } from "../run/bash-command";
 import { isSandboxRetired } from "./errors";
 import type { TurnContainers } from "./turn-container";
 

@@ -8,7 +8,7 @@
  * (docs/containers.md, "Local dev without a container engine"), and local
  * dev then runs as `npm start` does: the worker shell, no clone. Pure.
  */
-import { CONTAINER_UNAVAILABLE } from "../tools/bash-tool";
+import { CONTAINER_UNAVAILABLE } from "../run/bash-command";
 import { containersEnabled } from "./errors";
 
 /** `on`: containers run. `off`: CONTAINERS_ENABLED is not "1". `absent`: local dev whose Sandbox has no container. */

@@ -20,6 +20,7 @@
  * (the instance type, the GitHub host from GITHUB_API_URL) is static per
  * deploy, and both sides read it from the same env. Pure.
  */
+import { INSTANCE_TYPES, type InstanceType } from "../shared/container-pricing";
 import type { ContainerInstanceSize } from "@cloudflare/computer/backends/container";
 import { githubHost } from "../shared/github-urls";
 
@@ -50,8 +51,6 @@ export const WORKSPACE_SYNC_IGNORE: readonly string[] = [
 ];
 
 /** The instance types Cloudflare Containers offer (ContainerStartupOptions["instance"]). */
-export const INSTANCE_TYPES = ["lite", "basic", "standard-1", "standard-2", "standard-3", "standard-4"] as const;
-export type InstanceType = (typeof INSTANCE_TYPES)[number];
 /** Builds and installs of users' repositories want 1 vCPU and 6 GiB or more: standard-2. */
 export const DEFAULT_INSTANCE_TYPE: InstanceType = "standard-2";
 

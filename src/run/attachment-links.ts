@@ -1,7 +1,7 @@
 /**
  * The images and attachments people put in an issue (its body, its latest
  * comments; on a pull request its body), found in what they wrote, and
- * which of them the Worker may fetch: the one list src/run/prepare.ts
+ * which of them the Worker may fetch: the one list src/steps/prepare.ts
  * fetches images from, the block's `attachments` field lists, and
  * `fetch_attachment` accepts a URL from.
  *
@@ -219,3 +219,8 @@ export function attachmentFileName(url: string, name?: string): string {
   const safe = pick.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(0, 100);
   return safe === "" ? "attachment" : safe;
 }
+
+/** What `fetch_attachment` answers the model: where the file was written, or why not. */
+export type FetchAttachmentResult =
+  | { ok: true; path: string; bytes: number; mediaType?: string }
+  | { ok: false; error: string };

@@ -23,7 +23,7 @@
  * interrupt the call in flight. Never throws into the turn: a storage error
  * just runs the command. Pure: storage is the Durable Object's synchronous KV.
  */
-import type { BackendId, BashInput, BashResult } from "../tools/bash-tool";
+import type { BackendId, BashInput, BashResult } from "./bash-command";
 import type { Logger } from "./log";
 
 export interface CommandReplayStorage {

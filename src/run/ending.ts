@@ -105,7 +105,7 @@ export type RunEnding =
 
 /**
  * Why the repository could not be prepared before the model's first step
- * (src/run/prepare.ts): its `.github/agent-think.yml` is invalid, the clone
+ * (src/steps/prepare.ts): its `.github/agent-think.yml` is invalid, the clone
  * or checkout failed, or a setup command failed. Output is bounded and
  * redacted before it gets here.
  */
@@ -248,4 +248,12 @@ export function finalAssistantText(messages: readonly TranscriptMessage[], messa
     .map((part) => part.text)
     .join("\n")
     .trim();
+}
+
+/** Thrown when the repository could not be prepared; the run ends `setup-failed` with this failure. */
+export class SetupFailedError extends Error {
+  override readonly name = "SetupFailedError";
+  constructor(readonly failure: SetupFailure) {
+    super(`the repository could not be prepared (${failure.kind === "config" ? `${failure.file} is invalid` : failure.command})`);
+  }
 }

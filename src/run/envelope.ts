@@ -11,6 +11,8 @@ import { z } from "zod";
 import { REMOVED_KINDS, TAG_BRACKET_REPLACEMENT, type Removed } from "./sanitize";
 
 export const RUN_ENVELOPE_TAG = "agent-think-run";
+/** The block of what the Worker prepared (src/steps/workspace-block.ts), after the envelope. */
+export const WORKSPACE_TAG = "agent-think-workspace";
 
 export const runEnvelopeSchema = z.object({
   repository: z.string(),

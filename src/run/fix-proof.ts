@@ -7,8 +7,8 @@
  * order and the verdict are the Worker's, and each of its git scripts first
  * makes the clone inert (worker-git.ts). Pure apart from `exec`.
  */
-import { CONTAINER_UNAVAILABLE, type BashResult } from "../tools/bash-tool";
-import { shellQuote } from "../tools/command-report";
+import { CONTAINER_UNAVAILABLE, type BashResult } from "./bash-command";
+import { shellQuote } from "./command-report";
 import type { RecordingTier } from "./thread-reproduction";
 import { INERT_EXIT, inertGitScript, workerGitPrelude, type WorkerGitHub } from "./worker-git";
 

@@ -1,6 +1,6 @@
 /**
  * `.github/agent-think.yml`: a repository's own setup for agent-think runs,
- * read from its default branch (src/run/prepare.ts), never a pull request's
+ * read from its default branch (src/steps/prepare.ts), never a pull request's
  * head or base.
  *
  *   version: 1                # required; the only version this code reads
@@ -13,7 +13,7 @@
  *         timeout: 900        # this command's own limit
  *   network:
  *     allow:                  # hosts the sandbox may reach beyond the defaults
- *       - api.example.com     # (src/egress/allowlist.ts), any method
+ *       - api.example.com     # (src/run/host-allowlist.ts), any method
  *       - "*.example.org"     # its subdomains (not example.org; never *.github.io-like suffixes)
  *       - { host: files.example.net, methods: [GET, HEAD] }  # these methods only
  *   progress: true            # the live progress comment on the issue (default true)
@@ -29,11 +29,11 @@
  *
  * Unknown fields are errors, so a misspelt `timout` is not silently
  * ignored. Every error names the field it is about. Pure; used by
- * src/run/prepare.ts, documented in docs/skills.md.
+ * src/steps/prepare.ts, documented in docs/skills.md.
  */
 import { parse, YAMLParseError } from "yaml";
 import { z } from "zod";
-import { ALLOW_METHODS, hostPatternProblem, MAX_ALLOW_ENTRIES, type AllowMethod, type AllowRule } from "../egress/allowlist";
+import { ALLOW_METHODS, hostPatternProblem, MAX_ALLOW_ENTRIES, type AllowMethod, type AllowRule } from "./host-allowlist";
 
 export const REPO_CONFIG_PATH = ".github/agent-think.yml";
 export const REPO_CONFIG_VERSION = 1;
@@ -172,7 +172,7 @@ export type TriggerConfig = { assign: string | null; label: { name: string; inst
 export type RepoConfig = {
   version: 1;
   setup: { backend: "container" | "shell"; commands: SetupCommand[] };
-  /** Hosts beyond the defaults (src/egress/allowlist.ts): a host allows every method, `{ host, methods }` only those. */
+  /** Hosts beyond the defaults (src/run/host-allowlist.ts): a host allows every method, `{ host, methods }` only those. */
   network: { allow: AllowRule[] };
   /** The live progress comment (docs/reporting.md); on unless the file says `progress: false`. */
   progress: boolean;

@@ -129,7 +129,7 @@ export class RunLedger {
     return this.#storage.put(budgetKey(id), hit);
   }
 
-  /** The repository's preparation failed (src/run/prepare.ts): the run ends before the model starts. */
+  /** The repository's preparation failed (src/steps/prepare.ts): the run ends before the model starts. */
   recordSetupFailure(id: string, failure: SetupFailure): Promise<void> {
     return this.#storage.put(setupKey(id), failure);
   }

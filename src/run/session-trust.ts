@@ -11,7 +11,7 @@
 import type { RunTier } from "../shared/dispatch";
 import type { RunEnding } from "./ending";
 import type { RunContext } from "./run-context";
-import { reporterSessionOf, sessionTier } from "./session-name";
+import { reporterSessionOf, sessionTier } from "../shared/session-name";
 import { gatherTrustFacts, ReporterFindings, type FindingStorage, type ReporterFinding, type TrustFacts } from "./trust-facts";
 
 /** The one instruction a reporter-tier run follows, whatever its author wrote around the request. */

@@ -9,7 +9,7 @@
  * /workspace. docs/security.md says why each setting is there. Pure.
  */
 import { parseRepo } from "../shared/repo";
-import { shellQuote } from "../tools/command-report";
+import { shellQuote } from "./command-report";
 
 /** What the scripts need of the deployment's GitHub: its web origin, the host git clones from. */
 export type WorkerGitHub = { web: string };

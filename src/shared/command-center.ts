@@ -222,6 +222,11 @@ export type CommandCenterState = z.infer<typeof commandCenterStateSchema>;
 export const continueResultSchema = z.object({ session: z.string(), submissionId: z.string() });
 export type ContinueResult = z.infer<typeof continueResultSchema>;
 
+/** What Continue answers: the continued run, or why there was nothing to continue. */
+export type ContinueOutcome =
+  | { ok: true; result: ContinueResult }
+  | { ok: false; reason: "not_found" | "not_claimable" };
+
 /** The most bytes the synced state may take, however many threads exist. */
 export const MAX_BROADCAST_BYTES = 64 * 1024;
 /** The most threads the synced state lists. */

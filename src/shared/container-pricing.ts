@@ -6,7 +6,9 @@
  * a figure names the date of the rates it used. Model spend is
  * src/shared/pricing.ts.
  */
-import type { InstanceType } from "../pool/launch-spec";
+/** Cloudflare's container instance types, smallest first. */
+export const INSTANCE_TYPES = ["lite", "basic", "standard-1", "standard-2", "standard-3", "standard-4"] as const;
+export type InstanceType = (typeof INSTANCE_TYPES)[number];
 
 export type ContainerPrices = {
   /** When the rates were read, and where. */

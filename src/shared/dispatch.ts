@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { checkActorLogin, checkBotLogin, parseRepo } from "./repo";
-import { isSessionName } from "../run/session-name";
+import { isSessionName } from "./session-name";
 
 export const MAX_INSTRUCTION_CHARS = 8_000;
 export const MAX_TOKEN_CHARS = 4_096;
@@ -106,7 +106,7 @@ export const MAX_CI_URL_CHARS = 2_048;
  * GitHub (check runs, or a workflow run's jobs, and their logs' last
  * lines). Every string is written by the repository's CI, and so by whoever
  * can change its workflows or its tests' output: the run shows it as
- * untrusted data (src/run/workspace-block.ts), bounded here.
+ * untrusted data (src/steps/workspace-block.ts), bounded here.
  */
 export const ciFailuresSchema = z.strictObject({
   headSha: commitSha,

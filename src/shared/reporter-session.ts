@@ -1,6 +1,6 @@
 /**
  * What follows an issue's session in the name of its reporter session
- * (src/run/session-name.ts): on its own, so the dashboard can tell one
+ * (src/shared/session-name.ts): on its own, so the dashboard can tell one
  * apart without taking the session-name parser into its first paint. Pure.
  */
 export const REPORTER_SESSION_SUFFIX = ".reporter";

@@ -1,14 +1,14 @@
 /**
  * `fetch_attachment`: one of the issue's attachments (a log, a zip, an
  * image) the run's `<agent-think-workspace>` block lists, fetched by the
- * Worker into /workspace/attachments (src/run/run-attachments.ts). The
+ * Worker into /workspace/attachments (src/steps/run-attachments.ts). The
  * sandbox's own network is not widened for it: the Worker fetches, from
  * GitHub's hosts only. The tool only describes and forwards; a refusal or
  * a failed fetch comes back as data.
  */
 import { tool } from "ai";
 import { z } from "zod";
-import type { FetchAttachmentResult } from "../run/run-attachments";
+import type { FetchAttachmentResult } from "../run/attachment-links";
 
 export const fetchAttachmentInputSchema = z.object({
   url: z.string().min(1).max(2_000).describe("The attachment's `url`, exactly as the block's `attachments` lists it.")

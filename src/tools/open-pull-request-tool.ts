@@ -2,14 +2,14 @@
  * `open_pull_request`: how a run opens its pull request, or updates the one
  * the App has open for its branch. The sandbox cannot write to GitHub (the
  * egress gateway refuses it), so the Worker does it, as the App, held to
- * the run's write policy (src/run/open-pull-request.ts): the head is the
+ * the run's write policy (src/steps/open-pull-request.ts): the head is the
  * run's push branch, the base the default branch. The tool only describes
  * and forwards; failures come back as data.
  */
 import { tool } from "ai";
 import { z } from "zod";
 import { checkCommandSchema } from "../run/ending";
-import { MAX_PULL_REQUEST_TITLE_CHARS, type OpenPullRequestInput, type OpenPullRequestResult } from "../run/open-pull-request";
+import { MAX_PULL_REQUEST_TITLE_CHARS, type OpenPullRequestInput, type OpenPullRequestResult } from "../run/pull-request-input";
 
 export const openPullRequestInputSchema = z.object({
   title: z.string().min(1).max(MAX_PULL_REQUEST_TITLE_CHARS).describe("The pull request's title."),

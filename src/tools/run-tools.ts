@@ -7,8 +7,9 @@
  */
 import type { ToolSet } from "ai";
 import type { RunResult } from "../run/ending";
-import type { OpenPullRequestInput, OpenPullRequestResult } from "../run/open-pull-request";
-import { createBashTool, type BashInput, type BashResult } from "./bash-tool";
+import type { OpenPullRequestInput, OpenPullRequestResult } from "../run/pull-request-input";
+import { createBashTool } from "./bash-tool";
+import { type BashInput, type BashResult } from "../run/bash-command";
 import { createFetchAttachmentTool } from "./fetch-attachment-tool";
 import { createOpenPullRequestTool } from "./open-pull-request-tool";
 import { createPlanTool } from "./plan-tool";

@@ -17,7 +17,7 @@ import { describe, expect, it } from "vitest";
 import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
 import { parseReporterDailyBudget, type ReporterEnv } from "../../src/command-center/reporter-budget";
 import { costsHealth } from "../../src/health/costs";
-import { sessionName } from "../../src/run/session-name";
+import { sessionName } from "../../src/shared/session-name";
 import { createService } from "../../src/service";
 import type { DispatchedEvent } from "../../src/shared/command-center";
 import {

@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { getAgentByName } from "agents";
 import type { ContainerBackend, ContainerBackendOptions } from "@cloudflare/computer/backends/container";
-import { sessionName } from "../../src/run/session-name";
+import { sessionName } from "../../src/shared/session-name";
 import { sandboxStub } from "../../src/sandbox";
 import type { CommandRunner, WorkspaceAgent } from "../../src/workspace-agent";
 import { FakeContainer, RecordingFleet } from "../pool/fakes";

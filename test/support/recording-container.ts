@@ -1,7 +1,7 @@
 /**
  * A recording container shell behind the `CommandRunner` interface, in plain
  * TypeScript (the unit and the Workers suites share it). It answers each
- * wrapped command as the real wrapper (src/tools/command-report.ts) would,
+ * wrapped command as the real wrapper (src/run/command-report.ts) would,
  * and like a real container it remembers the identity markers under /temp
  * the identity script left (src/run/git-identity.ts), which the guard in
  * front of every command checks; `replace()` swaps in a fresh container
@@ -10,7 +10,7 @@
  * kept (`stdins()`), so a test can show no token went in that way either. `hold()` and
  * `failNextWith()` make commands slow or failing; `answer()` gives the
  * commands that match a pattern an exit code and output of their own. A
- * command the run prepares the repository with (src/run/prepare.ts opens
+ * command the run prepares the repository with (src/steps/prepare.ts opens
  * each with a `# agent-think prepare: <step>` line) is recorded by that name.
  */
 import { IDENTITY_MARKER_DIR } from "../../src/run/git-identity";

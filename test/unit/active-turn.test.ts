@@ -1,11 +1,11 @@
 /**
- * The ThinkAgent's running turn (src/run/active-turn.ts) over in-memory
+ * The ThinkAgent's running turn (src/steps/active-turn.ts) over in-memory
  * storage and a scripted workspace: it survives a new isolate through
  * storage, tells the workspace when a turn begins and ends, forgets only the
  * turn that ended, and never throws when the workspace cannot be told.
  */
 import { describe, expect, it } from "vitest";
-import { ACTIVE_TURN_KEY, ActiveTurn, type TurnWorkspace } from "../../src/run/active-turn";
+import { ACTIVE_TURN_KEY, ActiveTurn, type TurnWorkspace } from "../../src/steps/active-turn";
 
 function memoryStorage() {
   const map = new Map<string, unknown>();

@@ -120,7 +120,7 @@ describe("chainFor", () => {
 describe("RunModels.checkSettings", () => {
   it("throws the config failure for a model not allowed, and nothing for an allowed one or none", async () => {
     const { RunModels } = await import("../../src/model/run-models");
-    const { SetupFailedError } = await import("../../src/run/prepare");
+    const { SetupFailedError } = await import("../../src/run/ending");
     const models = new RunModels({
       env: () => ({ ...CONFIGURED, MODEL_PROVIDER: "scripted" }),
       hooks: {},

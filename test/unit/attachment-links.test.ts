@@ -2,7 +2,7 @@
  * The issue's images and attachments, found and judged before anything is
  * fetched (src/run/attachment-links.ts), fetched under the Worker's rules
  * (src/github/attachment-fetch.ts) and listed for the block
- * (src/run/issue-attachments.ts):
+ * (src/steps/issue-attachments.ts):
  * - Markdown images, `<img src>`, uploaded files and bare upload URLs are
  *   found; fenced code, inline code and HTML comments are not GitHub's
  *   rendered links, so nothing in them is;
@@ -17,7 +17,7 @@
 import { describe, expect, it } from "vitest";
 import { attachmentFileName, credentialedUpload, fetchSource, findLinks, mayRedirectTo, signedImageUrls, sniffImage, uploadUuid } from "../../src/run/attachment-links";
 import { createAttachmentReader, fetchAttachment, type AttachmentFetchOptions } from "../../src/github/attachment-fetch";
-import { gatherAttachments, MAX_IMAGES_SHOWN, refetchImages, type AttachmentReader } from "../../src/run/issue-attachments";
+import { gatherAttachments, MAX_IMAGES_SHOWN, refetchImages, type AttachmentReader } from "../../src/steps/issue-attachments";
 
 const UUID = "0f3a7c1e-2b4d-4e6f-8a9b-1c2d3e4f5a6b";
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);

@@ -5,7 +5,8 @@
  * The description says which backend is the default and which /temp is whose.
  */
 import { describe, expect, it } from "vitest";
-import { bashInputSchema, createBashTool, DEFAULT_TIMEOUT_MS, type BashInput } from "../../src/tools/bash-tool";
+import { bashInputSchema, createBashTool } from "../../src/tools/bash-tool";
+import { DEFAULT_TIMEOUT_MS, type BashInput } from "../../src/run/bash-command";
 
 describe("the bash tool's input", () => {
   it("defaults to the container where the deployment has one, and to the shell where it has none", () => {

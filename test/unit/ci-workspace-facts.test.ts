@@ -1,14 +1,14 @@
 /**
  * A CI follow-up's failures in the `<agent-think-workspace>` block
- * (src/run/issue-facts.ts `ciFacts`, src/run/workspace-block.ts): revealed,
+ * (src/steps/issue-facts.ts `ciFacts`, src/steps/workspace-block.ts): revealed,
  * bounded, marked as untrusted CI output, unable to close the block or spell
  * the envelope's tag, and followed by the warning; a block without them says
  * nothing of CI.
  */
 import { describe, expect, it } from "vitest";
-import type { Prepared } from "../../src/run/prepare";
-import { CI_UNTRUSTED, ciFacts, MAX_CI_FACT_EXCERPT_CHARS } from "../../src/run/issue-facts";
-import { CI_OUTPUT_WARNING, formatWorkspaceBlock } from "../../src/run/workspace-block";
+import type { Prepared } from "../../src/steps/prepare";
+import { CI_UNTRUSTED, ciFacts, MAX_CI_FACT_EXCERPT_CHARS } from "../../src/steps/issue-facts";
+import { CI_OUTPUT_WARNING, formatWorkspaceBlock } from "../../src/steps/workspace-block";
 
 const SHA = "e".repeat(40);
 const PREPARED: Prepared = {

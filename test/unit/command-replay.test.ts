@@ -8,7 +8,7 @@ import {
   type CommandReplayStorage,
   type LastCommand
 } from "../../src/run/command-replay";
-import type { BashInput, BashResult } from "../../src/tools/bash-tool";
+import type { BashInput, BashResult } from "../../src/run/bash-command";
 
 /** The Durable Object's synchronous KV, in memory, copying values in and out as storage does. */
 class MemoryKv implements CommandReplayStorage {

@@ -19,7 +19,7 @@ import {
   shellQuote,
   wrapCommand,
   type WrapOptions
-} from "../../src/tools/command-report";
+} from "../../src/run/command-report";
 
 const root = mkdtempSync(join(tmpdir(), "agent-think-report-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

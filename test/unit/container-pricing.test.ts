@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INSTANCE_TYPES } from "../../src/pool/launch-spec";
+import { INSTANCE_TYPES } from "../../src/shared/container-pricing";
 import {
   CONTAINER_PRICES,
   containerCost,

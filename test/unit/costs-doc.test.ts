@@ -1,7 +1,8 @@
 /** docs/costs.md states the figures src/shared/container-pricing.ts computes, at the rates' date. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_INSTANCE_TYPE, INSTANCE_TYPES } from "../../src/pool/launch-spec";
+import { DEFAULT_INSTANCE_TYPE } from "../../src/pool/launch-spec";
+import { INSTANCE_TYPES } from "../../src/shared/container-pricing";
 import { DEFAULT_CONTAINER_MAX_LIFETIME_MS } from "../../src/pool/lifetime";
 import { DEFAULT_WARM_POOL_SIZE } from "../../src/pool/warm-pool-size";
 import { CONTAINER_PRICES, formatUsd, runContainerCeiling, warmPoolMonthlyCost } from "../../src/shared/container-pricing";

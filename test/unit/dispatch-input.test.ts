@@ -8,7 +8,7 @@ import {
   parseInput,
   submissionStatusInputSchema
 } from "../../src/shared/dispatch";
-import { sessionName } from "../../src/run/session-name";
+import { sessionName } from "../../src/shared/session-name";
 import { parseRepo } from "../../src/shared/repo";
 import { AllowedReposConfigError, assertRepoAllowed, RepoNotAllowedError, resolveAllowlist } from "../../src/run/repo-allowlist";
 

@@ -22,7 +22,7 @@ import {
   parseAllowSetting,
   wildcardMiss,
   type AllowRule
-} from "../../src/egress/allowlist";
+} from "../../src/run/host-allowlist";
 
 describe("checkHostPattern", () => {
   it.each([

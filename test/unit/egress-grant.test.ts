@@ -7,7 +7,7 @@
  * broader wildcard refused, a policy of plain strings read as before.
  */
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ALLOW, type AllowRule } from "../../src/egress/allowlist";
+import { DEFAULT_ALLOW, type AllowRule } from "../../src/run/host-allowlist";
 import { EgressGateway, type EgressRefusal } from "../../src/egress/gateway";
 import { endpointsFor } from "../../src/egress/github-routes";
 import { egressOpen, grantFor, type EgressGrant } from "../../src/egress/grant";

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { grantFor } from "../../src/egress/grant";
 import { NO_CONTAINER, proveFix, verdict, type ProofDirs, type ProofExec } from "../../src/run/fix-proof";
-import { CONTAINER_UNAVAILABLE, type BashResult } from "../../src/tools/bash-tool";
+import { CONTAINER_UNAVAILABLE, type BashResult } from "../../src/run/bash-command";
 import { EgressProxy, SANDBOX_GITHUB } from "../support/egress-proxy";
 import { lacks, needs } from "../support/external-tools";
 import type { GitHttpServer } from "../support/git-http-server";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { egressHealth } from "../../src/health/egress";
-import { DEFAULT_ALLOW } from "../../src/egress/allowlist";
+import { DEFAULT_ALLOW } from "../../src/run/host-allowlist";
 
 describe("egressHealth", () => {
   it("is ok with the allowlist, naming the operator's hosts", () => {

@@ -1,5 +1,5 @@
 /**
- * The issue as the workspace block carries it (src/run/issue-facts.ts) and
+ * The issue as the workspace block carries it (src/steps/issue-facts.ts) and
  * as it is read (src/github/repo-reader.ts): every text revealed, never raw,
  * with the kinds listed; a long body or comment cut with a marker and
  * flagged; the last 10 comments in order from the one page of GitHub's
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRepoReader, latestItemsPage, type IssueRead } from "../../src/github/repo-reader";
-import { ciFacts, issueFacts, MAX_COMMENT_CHARS, MAX_ISSUE_BODY_CHARS, MAX_ISSUE_FACTS_CHARS } from "../../src/run/issue-facts";
+import { ciFacts, issueFacts, MAX_COMMENT_CHARS, MAX_ISSUE_BODY_CHARS, MAX_ISSUE_FACTS_CHARS } from "../../src/steps/issue-facts";
 
 const ISSUE: IssueRead = { number: 7, title: "Sorting is wrong", author: "octocat", state: "open", labels: ["bug"], body: "sortNumbers([10, 2])", comments: 0 };
 const comment = (n: number, body = `comment ${n}`) => ({ author: n % 2 ? "octocat" : "agent-think[bot]", createdAt: `2026-01-01T00:00:${String(n).padStart(2, "0")}Z`, body });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asksForEngine, containerEngine, isContainerAbsent, NO_CONTAINER_ENGINE } from "../../src/pool/engine";
 import { CONTAINERS_UNAVAILABLE_MESSAGE } from "../../src/pool/errors";
-import { CONTAINER_UNAVAILABLE } from "../../src/tools/bash-tool";
+import { CONTAINER_UNAVAILABLE } from "../../src/run/bash-command";
 
 /** A Sandbox's answer, recording whether it was asked. */
 const sandbox = (answer: boolean | Error) => {

@@ -19,7 +19,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitIdentityScript } from "../../src/run/git-identity";
-import { wrapCommand } from "../../src/tools/command-report";
+import { wrapCommand } from "../../src/run/command-report";
 
 const dockerfile = readFileSync("Dockerfile", "utf8");
 /** The reproduce skill's page template, and where the image holds it installed. */
@@ -253,7 +253,7 @@ const agentScripts: Array<{ where: string; script: string; provided: Set<string>
       return Object.entries(pkg.scripts ?? {}).map(([name, script]) => ({ where: `${file} script ${name}`, script, provided }));
     }),
   {
-    where: "src/tools/command-report.ts wrapCommand",
+    where: "src/run/command-report.ts wrapCommand",
     script: wrapCommand("true", { id: "x", nonce: "n", maxBytes: 100, timeoutSeconds: 1 }),
     provided: new Set<string>()
   },

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { PullRequestClient } from "../../src/github/pull-requests";
 import type { ProofExec, ProofRecord } from "../../src/run/fix-proof";
-import { RunPullRequests } from "../../src/run/run-pull-requests";
+import { RunPullRequests } from "../../src/steps/run-pull-requests";
 import type { RunContext } from "../../src/run/run-context";
 import type { RunTier } from "../../src/shared/dispatch";
 import type { RecordingTier } from "../../src/run/thread-reproduction";

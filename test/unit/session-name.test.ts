@@ -7,7 +7,7 @@ import {
   reporterSessionOf,
   sessionName,
   sessionTier
-} from "../../src/run/session-name";
+} from "../../src/shared/session-name";
 
 describe("sessionName", () => {
   it("is readable for the common case", () => {

@@ -6,7 +6,7 @@
  * revealed, redacted and bounded, warned about after the block.
  */
 import { describe, expect, it } from "vitest";
-import { sessionName } from "../../src/run/session-name";
+import { sessionName } from "../../src/shared/session-name";
 import { assertTierFits, envelopeRun, REPORTER_INSTRUCTION, reporterCostBudget, TierMismatchError } from "../../src/run/session-trust";
 import {
   findingOf,
@@ -18,7 +18,7 @@ import {
   reporterRunFacts,
   type ReporterFinding
 } from "../../src/run/trust-facts";
-import { formatWorkspaceBlock } from "../../src/run/workspace-block";
+import { formatWorkspaceBlock } from "../../src/steps/workspace-block";
 import type { RunContext } from "../../src/run/run-context";
 
 const issue = sessionName("acme/widgets", 7);

@@ -1,12 +1,12 @@
 /**
  * The thread's reproduction carries the tier of the run that recorded it:
- * RunClosing (src/run/run-closing.ts) records it from the ended
+ * RunClosing (src/steps/run-closing.ts) records it from the ended
  * submission's metadata through the real ThreadReproductions and RunLedger
  * on in-memory storage, and `mayRerun` decides which run re-runs it
  * (same or higher tier; a record without one is no one's to trust).
  */
 import { describe, expect, it } from "vitest";
-import { RunClosing } from "../../src/run/run-closing";
+import { RunClosing } from "../../src/steps/run-closing";
 import { RunLedger } from "../../src/run/run-ledger";
 import { mayRerun, recordingTier, ThreadReproductions, THREAD_REPRODUCTION_KEY } from "../../src/run/thread-reproduction";
 import { memoryClonedStorage, memoryLedgerStorage } from "./memory-storage";

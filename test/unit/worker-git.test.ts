@@ -27,7 +27,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { grantFor } from "../../src/egress/grant";
 import { proveFix, type ProofDirs, type ProofExec } from "../../src/run/fix-proof";
 import { canonicalRemote, freshCloneScript, workerGitConfig, workerGitEnv, workerGitPrelude } from "../../src/run/worker-git";
-import type { BashResult } from "../../src/tools/bash-tool";
+import type { BashResult } from "../../src/run/bash-command";
 import { EgressProxy, SANDBOX_GITHUB } from "../support/egress-proxy";
 import { lacks, needs } from "../support/external-tools";
 import type { GitHttpServer, RefList } from "../support/git-http-server";

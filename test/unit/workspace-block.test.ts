@@ -1,5 +1,5 @@
 /**
- * The `<agent-think-workspace>` block (src/run/workspace-block.ts): it goes
+ * The `<agent-think-workspace>` block (src/steps/workspace-block.ts): it goes
  * into the run's own user message after the envelope, the guidance after it
  * cleaned and unable to close its tag or spell the envelope's, and nothing
  * changes when no message carries an envelope; the issue's text inside the
@@ -8,9 +8,9 @@
  */
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import type { Prepared } from "../../src/run/prepare";
-import { issueFacts } from "../../src/run/issue-facts";
-import { EDITED_BODY_WARNING, formatWorkspaceBlock, withWorkspaceBlock } from "../../src/run/workspace-block";
+import type { Prepared } from "../../src/steps/prepare";
+import { issueFacts } from "../../src/steps/issue-facts";
+import { EDITED_BODY_WARNING, formatWorkspaceBlock, withWorkspaceBlock } from "../../src/steps/workspace-block";
 
 const PREPARED: Prepared = {
   facts: { clone: "/workspace/repo", pushBranch: "agent-think/issue-7", mayOpenPullRequest: true, guidance: { path: "AGENTS.md", bytes: 10, truncated: false } },

@@ -20,7 +20,7 @@ import { Octokit } from "@octokit/rest";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { OUTCOME_HEADINGS } from "../../../src/report/notices";
-import { sessionName } from "../../../src/run/session-name";
+import { sessionName } from "../../../src/shared/session-name";
 import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/shared/outcomes";
 import { threadUrl } from "../../../src/shared/thread-url";
 import type { CaseNeed, EvalCase } from "./case";

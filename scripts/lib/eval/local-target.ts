@@ -12,7 +12,7 @@
  */
 import { randomInt } from "node:crypto";
 import { MAX_INSTRUCTION_CHARS } from "../../../src/shared/dispatch";
-import { sessionName } from "../../../src/run/session-name";
+import { sessionName } from "../../../src/shared/session-name";
 import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
 import type { CaseNeed, EvalCase } from "./case";
 import { pickModelOnStandin } from "./pick-model";

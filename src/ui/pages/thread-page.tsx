@@ -12,7 +12,7 @@
  */
 import { useMemo } from "react";
 import { useParams } from "react-router";
-import { isSessionName } from "../../run/session-name";
+import { isSessionName } from "../../shared/session-name";
 import { mergeThreads } from "../view-models/threads";
 import { AppHeader } from "../components/app-header";
 import { ContinueButton, ContinueResult } from "../components/continue-button";

@@ -170,7 +170,7 @@ export type RepoGroup = {
 
 /**
  * Ties broken by session name in code-unit order: session names are
- * lowercase ASCII (src/run/session-name.ts), and localeCompare's collator
+ * lowercase ASCII (src/shared/session-name.ts), and localeCompare's collator
  * costs the first paint some 10 ms on its first use.
  */
 const bySession = (a: ThreadSummary, b: ThreadSummary) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0);

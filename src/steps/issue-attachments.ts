@@ -1,7 +1,7 @@
 /**
  * The issue's images and attachments, as the `<agent-think-workspace>`
  * block's `attachments` field lists them and the model is shown them:
- * src/run/prepare.ts calls `gatherAttachments` once per submission, after
+ * src/steps/prepare.ts calls `gatherAttachments` once per submission, after
  * reading the issue, and `refetchImages` when a recovered turn (a new
  * isolate) needs the image bytes again.
  *
@@ -29,8 +29,8 @@
  * Pure apart from the reader it is given.
  */
 import type { AttachmentReader } from "../github/attachment-fetch";
-import { fetchSource, findLinks, MAX_LINK_URL_CHARS, signedImageUrls, sniffImage, uploadUuid, type AttachmentKind, type ImageMediaType } from "./attachment-links";
-import { revealHidden } from "./reveal";
+import { fetchSource, findLinks, MAX_LINK_URL_CHARS, signedImageUrls, sniffImage, uploadUuid, type AttachmentKind, type ImageMediaType } from "../run/attachment-links";
+import { revealHidden } from "../run/reveal";
 
 /** Anthropic's limit for one image (OpenAI's is larger). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;

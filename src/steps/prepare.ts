@@ -14,13 +14,13 @@
  * 2. on an issue, find the App's open pull request for the issue's branch;
  *    work out where the run may write (src/run/write-policy.ts); read the
  *    issue (a pull request's conversation on one) and its latest comments,
- *    revealed and bounded (src/run/issue-facts.ts), and, when the dispatch
+ *    revealed and bounded (src/steps/issue-facts.ts), and, when the dispatch
  *    sent the body's digest, say from that same read whether the body was
  *    edited after the mention (`issueBodyEditedSinceMention`);
  *    the repository's run settings (`progress`, `model`) are kept and told
  *    (`onSettings`) before the clone; the images and uploads in the body
  *    and the comments shown are listed, and the images fetched by the
- *    Worker from GitHub's hosts (src/run/issue-attachments.ts): their bytes
+ *    Worker from GitHub's hosts (src/steps/issue-attachments.ts): their bytes
  *    are kept in memory only, and a recovered turn in a new isolate
  *    fetches them again;
  * 3. in the container, clone the repository afresh to /workspace/repo
@@ -38,19 +38,19 @@
  * after the envelope (workspace-block.ts). Output is redacted before it is
  * kept or shown. docs/skills.md documents the block and the file.
  */
-import type { BashInput, BashResult } from "../tools/bash-tool";
+import type { BashInput, BashResult } from "../run/bash-command";
 import { isContainerAbsent } from "../pool/engine";
 import type { OpenPullRequest, RepoReader } from "../github/repo-reader";
 import type { CiFailures, PullRequestRef, RunTier } from "../shared/dispatch";
 import { bodySha256 } from "../shared/body-digest";
-import type { SetupFailure } from "./ending";
+import { SetupFailedError, type SetupFailure } from "../run/ending";
 import { ciFacts, issueFacts, MAX_COMMENTS_SHOWN, type CiFacts, type IssueFacts } from "./issue-facts";
 import { gatherAttachments, refetchImages, type AttachmentFact, type Gathered, type KeptAttachment, type ShownImage } from "./issue-attachments";
-import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "./repo-config";
-import { issueBranch, writePolicyFor, type WritePolicy } from "./write-policy";
+import { parseRepoConfig, REPO_CONFIG_PATH, MAX_REPO_CONFIG_BYTES, type RepoConfig } from "../run/repo-config";
+import { issueBranch, writePolicyFor, type WritePolicy } from "../run/write-policy";
 import type { EgressPolicy } from "../egress/run-credentials";
 import { GITHUB_COM } from "../shared/github-urls";
-import { canonicalRemote, freshCloneScript, pullRequestCheckoutScript, type WorkerGitHub } from "./worker-git";
+import { canonicalRemote, freshCloneScript, pullRequestCheckoutScript, type WorkerGitHub } from "../run/worker-git";
 
 export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"] as const;
 /** The guidance the model gets at most; a longer file is cut and says so. */
@@ -65,13 +65,6 @@ const CLONE_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_BRANCH = undefined;
 /** The output of a failed step kept for its comment. */
 const MAX_FAILURE_OUTPUT_CHARS = 8_000;
-
-export class SetupFailedError extends Error {
-  override readonly name = "SetupFailedError";
-  constructor(readonly failure: SetupFailure) {
-    super(`the repository could not be prepared (${failure.kind === "config" ? `${failure.file} is invalid` : failure.command})`);
-  }
-}
 
 /** What the model is told about its workspace: the `<agent-think-workspace>` block's JSON. */
 export type WorkspaceFacts = {

@@ -20,16 +20,17 @@
  * comment (`recordSetupFailure`) before it is thrown into the turn.
  */
 import type { BotIdentity } from "../shared/dispatch";
-import type { BashInput, BashResult } from "../tools/bash-tool";
-import type { SetupFailure } from "./ending";
-import type { RunContext } from "./run-context";
-import type { CommandReplay } from "./command-replay";
+import type { BashInput, BashResult } from "../run/bash-command";
+import type { SetupFailure } from "../run/ending";
+import type { RunContext } from "../run/run-context";
+import type { CommandReplay } from "../run/command-replay";
 import type { EgressPolicy } from "../egress/run-credentials";
-import { RunPreparation, SetupFailedError, type PrepareDeps, type Prepared, type RunSettings } from "./prepare";
-import type { PullRequestTarget } from "./open-pull-request";
-import { refusal } from "./write-policy";
-import type { TrustFacts } from "./trust-facts";
-import type { WorkerGitHub } from "./worker-git";
+import { RunPreparation, type PrepareDeps, type Prepared, type RunSettings } from "./prepare";
+import { SetupFailedError } from "../run/ending";
+import type { PullRequestTarget } from "../run/pull-request-input";
+import { refusal } from "../run/write-policy";
+import type { TrustFacts } from "../run/trust-facts";
+import type { WorkerGitHub } from "../run/worker-git";
 
 type TurnRef = { session: string; submissionId: string };
 

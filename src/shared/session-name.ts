@@ -33,8 +33,8 @@
  * `parseSessionName` inverts the mapping, which the tests check. Pure: used
  * by the entrypoint, the routes and the CLI.
  */
-import { parseRepo, type RepoRef } from "../shared/repo";
-import { REPORTER_SESSION_SUFFIX } from "../shared/reporter-session";
+import { parseRepo, type RepoRef } from "./repo";
+import { REPORTER_SESSION_SUFFIX } from "./reporter-session";
 
 export type IssueRef = RepoRef & { issueNumber: number };
 /** A session's trust tier: `reporter` for the issue's reporter session, absent for the issue's own (a maintainer's runs). */

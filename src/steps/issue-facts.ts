@@ -1,7 +1,7 @@
 /**
  * The issue as the `<agent-think-workspace>` block's `issue` field carries
  * it: its title, author, state, labels, body and latest comments, read by
- * src/run/prepare.ts before the model starts, so the model never has to
+ * src/steps/prepare.ts before the model starts, so the model never has to
  * read them itself with an unsanitized tool call.
  *
  * Every text is what people wrote: each is revealed (src/run/reveal.ts:
@@ -20,9 +20,9 @@
  */
 import type { CommentRead, IssueRead } from "../github/repo-reader";
 import type { CiFailures } from "../shared/dispatch";
-import { parseBudget } from "./hidden-markdown";
-import { revealHidden } from "./reveal";
-import { REMOVED_KINDS, type Removed } from "./sanitize";
+import { parseBudget } from "../run/hidden-markdown";
+import { revealHidden } from "../run/reveal";
+import { REMOVED_KINDS, type Removed } from "../run/sanitize";
 
 /** The issue's body the model gets at most, the cut's marker included. */
 export const MAX_ISSUE_BODY_CHARS = 12_000;

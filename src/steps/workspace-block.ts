@@ -1,5 +1,5 @@
 /**
- * The `<agent-think-workspace>` block: what src/run/prepare.ts prepared
+ * The `<agent-think-workspace>` block: what src/steps/prepare.ts prepared
  * (the issue and its latest comments included, revealed by issue-facts.ts),
  * told to the model right after the run's envelope, a warning when the
  * issue's body was edited after the mention, and the repository's guidance
@@ -26,12 +26,11 @@
  * one it could not fetch again is a sentence instead. Pure.
  */
 import type { ImagePart, ModelMessage, TextPart } from "ai";
-import { RUN_ENVELOPE_TAG } from "./envelope";
+import { RUN_ENVELOPE_TAG, WORKSPACE_TAG } from "../run/envelope";
 import type { Prepared } from "./prepare";
-import { sanitizeUserText } from "./sanitize";
-import { REPORTER_REQUEST_WARNING, REPORTER_RUN_WARNING, type TrustFacts } from "./trust-facts";
+import { sanitizeUserText } from "../run/sanitize";
+import { REPORTER_REQUEST_WARNING, REPORTER_RUN_WARNING, type TrustFacts } from "../run/trust-facts";
 
-export const WORKSPACE_TAG = "agent-think-workspace";
 export const GUIDANCE_TAG = "repository-guidance";
 
 /** Said after the block when `issueBodyEditedSinceMention`. */

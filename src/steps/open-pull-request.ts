@@ -20,27 +20,8 @@ import { capBody, cutText, MAX_COMMENT_BODY_CHARS } from "../report/body-cap";
 import type { LinkPolicy } from "../report/link-policy";
 import { neutralize } from "../report/neutralize";
 import { PROOF_HEADING, proofSection } from "../report/proof-text";
-import type { ProofRecord } from "./fix-proof";
-import type { WritePolicy } from "./write-policy";
-
-export const MAX_PULL_REQUEST_TITLE_CHARS = 256;
-
-export type OpenPullRequestInput = { title: string; body: string; draft?: boolean; check?: string };
-
-export type OpenPullRequestResult =
-  | { ok: true; action: "opened" | "updated"; number: number; url: string; head: string; base: string; proof?: ProofRecord }
-  | { ok: false; error: string };
-
-export type PullRequestTarget = {
-  repo: string;
-  policy: WritePolicy;
-  /** The App's open pull request for the push branch, as the run's preparation found it. */
-  openPullRequest?: { number: number };
-  /** The run is on this pull request, which is the App's own (its policy pushes to its head). */
-  ownPullRequest?: { number: number };
-  /** The App's bot login, whose pull requests count as the App's. */
-  botLogin?: string;
-};
+import type { ProofRecord } from "../run/fix-proof";
+import { MAX_PULL_REQUEST_TITLE_CHARS, type OpenPullRequestInput, type OpenPullRequestResult, type PullRequestTarget } from "../run/pull-request-input";
 
 export async function openPullRequest(
   input: OpenPullRequestInput,

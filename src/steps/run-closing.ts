@@ -12,9 +12,9 @@ import type { RunRef, RunStats } from "../report/notices";
 import type { RunReports } from "../report/run-reports";
 import { NO_COST } from "../shared/pricing";
 import type { TranscriptMessage } from "../shared/dispatch";
-import { describeEnding, finalAssistantText, type RunEnding } from "./ending";
-import type { RunLedger } from "./run-ledger";
-import { recordingTier, type ThreadReproductions } from "./thread-reproduction";
+import { describeEnding, finalAssistantText, type RunEnding } from "../run/ending";
+import type { RunLedger } from "../run/run-ledger";
+import { recordingTier, type ThreadReproductions } from "../run/thread-reproduction";
 
 /** What Think says of a submission that ended. */
 export type EndedSubmission = {

@@ -14,15 +14,11 @@
  * exceptions. ThinkAgent wires it.
  */
 import { formatBytes, type AttachmentReader } from "../github/attachment-fetch";
-import { attachmentFileName, sniffImage } from "./attachment-links";
+import { attachmentFileName, sniffImage, type FetchAttachmentResult } from "../run/attachment-links";
 import { MAX_ATTACHMENT_BYTES, shownUrl } from "./issue-attachments";
 import type { Prepared } from "./prepare";
 
 export const ATTACHMENTS_DIR = "/workspace/attachments";
-
-export type FetchAttachmentResult =
-  | { ok: true; path: string; bytes: number; mediaType?: string }
-  | { ok: false; error: string };
 
 export type RunAttachmentsDeps = {
   turn: () => Promise<{ submissionId: string } | null>;
