@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml, formatPoints, formatUsdDelta, renderReportHtml, REPORT_CSP, safeHref } from "../../scripts/lib/eval/html";
+import { renderReportHtml, REPORT_CSP } from "../../scripts/lib/eval/html";
+import { formatPoints, formatUsdDelta } from "../../scripts/lib/eval/html-comparison";
+import { escapeHtml, safeHref } from "../../scripts/lib/eval/html-text";
 import { compare, totals, type CaseResult, type Report } from "../../scripts/lib/eval/report";
 import { currentComparison, currentReport } from "../../tests-e2e/fixtures/eval-report";
 
