@@ -1,17 +1,11 @@
 /**
  * What failed, for a CI follow-up's dispatch (`ci.failures`), read from
  * GitHub with the run's installation token after the webhook answered: a
- * check suite's check runs, or a workflow run's jobs, whose conclusion is a
- * failure, each with its name, conclusion, page, a short summary (a check
- * run's output title and summary, a job's failed steps) and the last lines
- * of its log (GitHub Actions' jobs only: a check run of Actions is its job).
- *
- * Everything here is written by the repository's CI, so by whoever can
- * change its workflows or what its tests print: it is bounded here, to the
- * dispatch's limits, and the agent shows it to the model as untrusted data.
- * A log that cannot be read is a note in the failure, never a reason not
- * to start; a list GitHub would not give leaves the one failure the
- * payload itself names. Never throws.
+ * check suite's failing check runs, or a workflow run's failing jobs, each
+ * with its name, conclusion, page, a short summary and its log's last lines.
+ * All of it is the repository's CI's text, so it is bounded here and shown
+ * to the model as untrusted data. An unreadable log is a note, never a
+ * reason not to start; never throws. docs/ingress.md, "CI follow-ups".
  */
 import { z } from "zod";
 import {

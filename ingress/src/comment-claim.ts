@@ -1,26 +1,12 @@
 /**
- * CommentClaim: the atomic "first delivery of this comment wins". One tiny
- * Durable Object per comment, review comment or review (`comment:<id>`,
- * `review-comment:<id>`, `review:<id>`), so claims for different ones never
- * queue behind each other. A KV marker alone cannot do this:
- * two concurrent redeliveries would both read "not handled" before either
- * wrote. Here the read and the write happen in one synchronous step of a
- * single-threaded object, so of any number of concurrent claims exactly one
- * sees `true`.
- *
- * The claim is forgotten after CLAIM_RETENTION_MS (an alarm clears the
- * object). It must outlive every delivery that could still be accepted:
- * the webhook takes a delivery only within DELIVERY_WINDOW_MS (plus
- * MAX_CLOCK_SKEW_MS) of its comment's time (freshness.ts), and the claim is
- * taken after the comment was made, so while a delivery is in the window
- * its claim exists, and once the claim is gone no delivery of the comment
- * is accepted (dedup.test.ts holds the two constants to this). The agent's
- * dispatch is idempotent per comment as well. A claim that must last longer
- * (a month's budget notice: docs/ingress.md) names its own retention.
- * A pull request's CI follow-ups (`claimCiFix`) share one object per pull
- * request, which counts them across its heads. A claim that names no
- * comment (an issue's reporter run of the day) can be given back by its
- * holder (`release`), so the next asker gets it.
+ * CommentClaim: the atomic "first delivery of this comment wins", one tiny
+ * Durable Object per comment, review comment or review, whose read and
+ * write happen in one synchronous step (a KV marker cannot: two concurrent
+ * redeliveries would both read "not handled"). A claim is forgotten after
+ * CLAIM_RETENTION_MS, which outlives every delivery the webhook could still
+ * accept (dedup.test.ts holds it to that); a claim may name its own
+ * retention, a pull request's CI follow-ups share one, and a claim naming
+ * no comment can be released. docs/ingress.md, "Exactly one run per comment".
  */
 import { DurableObject } from "cloudflare:workers";
 

@@ -1,23 +1,11 @@
 /**
  * Who may start a run: a person GitHub says may push to the repository,
- * never a bot.
- *
- * The App's own comments are refused first, so the bot's reports, which
- * may quote the instruction, can never trigger another run; any other
- * `[bot]` login or Bot account is refused too, because a bot cannot be held
- * to account for what it asks the agent to do. So the App's own login
- * (GitHub's, once learned, else BOT_LOGIN; either may be unknown) only
- * names the refusal: no bot gets through without it.
- *
- * Every person is then asked about: the webhook asks GitHub for their
- * permission on the repository (permission.ts), and `gatePermission`
- * decides on the answer. The payload's author_association decides nothing,
- * so `gateCommenter` does not take it: MEMBER is any member of the
- * organization (a read-only base role included), COLLABORATOR includes an
- * outside collaborator with read or triage, and a member whose membership
- * is private shows as CONTRIBUTOR or NONE. It is only logged, as a hint.
- *
- * Pure. The repository allowlist is in config.ts; this looks at the commenter.
+ * never a bot. The App's own comments are refused first, so its reports
+ * can never trigger a run; any other bot is refused too. Every person's
+ * permission is asked of GitHub (permission.ts) and `gatePermission`
+ * decides on it; the payload's author_association decides nothing, so
+ * `gateCommenter` does not take it. Pure. The repository allowlist is in
+ * config.ts. Why: docs/ingress.md, "Who can start a run".
  */
 import type { CollaboratorPermission } from "./permission";
 import type { Commenter } from "./payload";

@@ -1,13 +1,9 @@
 /**
  * The webhook app's structured logs: one line per event,
- * `agent-think-ingress {json}`, with an `event` field (delivery:accepted,
- * delivery:ignored, token:minted, dispatch:failed, ...).
- *
- * The logger is told every secret it might meet (the webhook secret, the
- * App's private key, each installation token it minted) and replaces any of
- * them found anywhere in a line, so a secret that slips into an error
- * message still never reaches a log. A PEM key is also redacted line by
- * line, in case something re-wraps it. Pure: the sink is a parameter.
+ * `agent-think-ingress {json}`, with an `event` field. The logger is told
+ * every secret it might meet (the webhook secret, the App's private key and
+ * each of its lines, each token it minted) and replaces them anywhere in a
+ * line. Pure: the sink is a parameter. docs/ingress.md, "Logs".
  */
 export const LOG_PREFIX = "agent-think-ingress ";
 export const REDACTED = "[redacted]";

@@ -1,25 +1,11 @@
 /**
- * Finds the instruction in a comment: `@agent-think <instruction>`.
- *
- * A mention counts only where a reader sees it addressed to the bot: at the
- * start of a line (up to three spaces of indentation), outside fenced code,
- * inline code, block quotes and hidden HTML comments. The instruction is the
- * rest of that line plus every line after it, so a maintainer can add detail
- * below the first line, except quoted lines: a line starting with `>` (after
- * any indentation; `> >` and `>>` too) and the lines that continue it
- * without a blank line, which GitHub renders inside the quote. A reply that
- * quotes someone (the issue, another comment, a log) is the maintainer's
- * instruction without the quoted words, which are someone else's: they
- * never reach the agent as the maintainer's. Quote markers inside a fenced
- * code block are code and stay. When a comment mentions the handle on
- * several lines, the first one wins; later ones are simply part of its
- * instruction.
- *
- * The handle is matched case-insensitively and as a whole login:
- * `@agent-thinker` or `@agent-think-bot` is someone else. Linear in the
- * comment's length, because anyone can comment on a public repository.
- *
- * Pure. Used by the webhook route; never decides who may trigger a run.
+ * Finds the instruction in a comment: `@agent-think <instruction>`, where a
+ * reader sees it addressed to the bot (at the start of a line, outside code,
+ * quotes and HTML comments; the handle as a whole login). The instruction is
+ * the rest of the line and every line after it, without quoted lines, which
+ * are someone else's words. Linear in the comment's length: anyone can
+ * comment on a public repository. Pure; never decides who may trigger a
+ * run. The rules: docs/ingress.md, "The mention".
  */
 export type MentionParse =
   /** No line addresses the handle. */

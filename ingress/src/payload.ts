@@ -1,29 +1,12 @@
 /**
  * The parts of the deliveries the webhook app reads, parsed with zod after
- * the signature is verified: `issue_comment` (on an issue or a pull
- * request's conversation, which carries `issue.pull_request`),
- * `pull_request_review_comment`, `pull_request_review`, and `issues` when
- * the bot is assigned or unassigned or a label added or removed. GitHub sends much
- * more; unknown fields are ignored (GitHub adds fields without notice). A
- * pull request is an issue with the same number, so every one of them names
- * an issue number the session and the reports use.
- *
- * The repository is named three times (`full_name`, `owner.login`, `name`);
- * the parse keeps one name, `full_name` split into owner and name, and
- * refuses a payload whose three disagree, so the allowlist, the token, the
- * reactions and the dispatch can never be about different repositories.
- *
- * Each trigger's own time is read too (a comment's `created_at`, a review's
- * `submitted_at`: freshness.ts decides whether the delivery is recent
- * enough), and the issue's or pull request's body (issue-body.ts digests it
- * for the dispatch).
- *
- * Names are checked by GitHub's rules (src/shared/repo.ts), the same ones the
- * agent Worker's dispatch checks: an Enterprise Managed User's `mona_acme`
- * and `octocat_acme/widgets` pass, and a commenter's login the agent would
- * refuse is refused here, before the claim, instead of failing the dispatch.
- *
- * Pure.
+ * the signature is verified (`issue_comment`, `pull_request_review_comment`,
+ * `pull_request_review`, `issues`; unknown fields ignored). The repository's
+ * three names must agree, so the allowlist, token, reactions and dispatch
+ * are about one repository. Also each trigger's time (freshness.ts) and the
+ * body (issue-body.ts). Names are checked by the agent's own rules
+ * (src/shared/repo.ts), so a login it would refuse is refused before the
+ * claim. Pure. docs/ingress.md, "Who can start a run".
  */
 import { z } from "zod";
 import { REPO_VISIBILITIES, type RepoVisibility } from "../../src/shared/dispatch";

@@ -1,13 +1,10 @@
 /**
  * What GitHub says a commenter may do on a repository, asked for every
- * person who mentions the bot (gates.ts decides on `permission`; the
- * payload's author_association decides nothing), through the collaborator
- * permission API. Answers, refusals too, are kept in KV for at most
- * PERMISSION_CACHE_TTL_SECONDS by the app's clock; a failure is never kept
- * and refuses the delivery, and a failing KV only costs a call. What the
- * API's roles mean and why the cache is shaped so: docs/ingress.md ("Who
- * can start a run"). Pure: KV, GitHub, the clock and the logger are
- * parameters.
+ * person who mentions the bot through the collaborator permission API
+ * (gates.ts decides on it). Answers, refusals too, are kept in KV for at
+ * most PERMISSION_CACHE_TTL_SECONDS; a failure is never kept and refuses the
+ * delivery. Why so: docs/ingress.md, "Who can start a run". Pure: KV,
+ * GitHub, the clock and the logger are parameters.
  */
 import { z } from "zod";
 import type { Logger } from "./log";

@@ -1,16 +1,11 @@
 /**
- * The ways of asking a repository turns on besides a mention, and what each
- * asks: `triggers` in `.github/agent-think.yml` on its default branch, parsed
- * by the agent's own reader (src/run/repo-config.ts), so the file means the
- * same to both Workers. The webhook route (http/webhook.ts) reads the file
- * through the installation token it minted and decides with `issueEventAsk`
- * whether an assignment or a label starts a run, stops one, or is nothing
- * to do with the bot.
- *
- * No file means the defaults (DEFAULT_TRIGGERS: both on, "reproduce this
- * issue", the label `agent-think`); so does a file GitHub would not give
- * (the route logs why). A file that does not parse starts nothing: its
- * errors, each naming its field, are what the maintainer is shown. Pure.
+ * The ways of asking a repository turns on besides a mention: `triggers` in
+ * `.github/agent-think.yml` on its default branch, parsed by the agent's own
+ * reader (src/run/repo-config.ts), and `issueEventAsk`, which decides whether
+ * an assignment or a label starts a run, stops one, or is nothing to the
+ * bot. No file, or one GitHub would not give: DEFAULT_TRIGGERS; a file that
+ * does not parse starts nothing. Pure. docs/ingress.md, "Assigning the bot,
+ * or a label".
  */
 import { DEFAULT_TRIGGERS, MAX_REPO_CONFIG_BYTES, parseRepoConfig, type TriggerConfig } from "../../src/run/repo-config";
 import { STOP_INSTRUCTION } from "../../src/shared/dispatch";

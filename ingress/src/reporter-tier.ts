@@ -1,15 +1,11 @@
 /**
- * The reporter tier's gate (issue 31; docs/ingress.md, "The reporter
- * tier"): with `reporters: reproduce` in the repository's
+ * The reporter tier's gate: with `reporters: reproduce` in the repository's
  * `.github/agent-think.yml`, the issue's own author may ask for a
- * reproduction without write access, once per issue per UTC day. This
- * module decides, from what the webhook route already has (the trigger,
- * the commenter, the instruction and the repository's file), whether a
- * commenter GitHub refused write access is a reporter, and what they get:
- * a reporter run, or a polite refusal. The route (http/webhook.ts) asks it
- * only after the permission gate refused; start-run.ts takes the daily
- * claims, and gives the run's back when the agent says too many reporter
- * runs are going on the repository. Pure: no KV, no GitHub.
+ * reproduction without write access, once per issue per UTC day. Decides,
+ * from what the webhook route already has, whether a commenter the
+ * permission gate refused is a reporter, and what they get: a reporter run
+ * or a polite refusal. start-run.ts takes the day's claims. Pure: no KV, no
+ * GitHub. docs/ingress.md, "The reporter tier".
  */
 import { parseRepoConfig } from "../../src/run/repo-config";
 import { dayOf } from "../../src/shared/reporter-budget";

@@ -1,18 +1,11 @@
 /**
  * The token broker's rule: an installation token only for a well-formed
  * repository on the allowlist that the App is installed on, scoped to that
- * repository alone. The agent Worker calls it (through
- * AgentThinkTokenBroker in index.ts) to continue a failed run with a fresh
- * token, so the agent never holds App credentials. With the token comes
- * the App's bot as GitHub names it (github/app-identity.ts), which the
- * agent commits and comments as. `access` picks the permissions: the bot's
- * write set, a read-only one (a run that may write nothing), or one that
- * may only comment and react (a reporter run's posts: "report").
- *
- * Errors are TokenBrokerError with a code and a message that names the
- * repository and what to fix, never a token; a malformed `repo` is not
- * echoed back. An identity GitHub would not give is code "identity": the
- * token is not handed out without it.
+ * repository alone, with the App's bot as GitHub names it; the agent Worker
+ * calls it (AgentThinkTokenBroker, index.ts) so it never holds App
+ * credentials. `access` picks write, read-only or "report" (comment and
+ * react). Errors are TokenBrokerError naming the repository and the fix,
+ * never a token or a malformed `repo`. docs/ingress.md, "Tokens".
  */
 import type { BotIdentity } from "../../src/shared/dispatch";
 import { parseRepo } from "../../src/shared/repo";

@@ -1,19 +1,12 @@
 /**
- * What started a delivery's run, whichever event carried it: a comment on an
- * issue or a pull request's conversation (`issue_comment.created`), a line
- * comment in a pull request's diff (`pull_request_review_comment.created`),
- * a review's body (`pull_request_review.submitted`), or a change to an issue
- * (`issues`: the App's bot assigned or unassigned, a label added or
- * removed). The webhook route reads one `Trigger` and gates, claims and
- * starts every kind the same way; the kind decides the claim's and the
- * marker's key, where 👀 goes and what the dispatch's `pullRequest` says.
- *
- * GitHub keeps issue comments, review comments and reviews in separate
- * tables, so their ids are not promised to be distinct: every key here names
- * the kind. An issue event has no id of its own: its key is the issue and
- * GitHub's delivery id (`X-GitHub-Delivery`), which a redelivery keeps, so a
- * redelivered assignment is the same claim. Pure; any other event or action
- * is not a trigger.
+ * What started a delivery's run, whichever event carried it: an issue or
+ * pull request conversation comment, a line comment in a diff, a review's
+ * body, or an `issues` change (the bot assigned or unassigned, a label).
+ * The route gates, claims and starts every kind the same way; the kind
+ * decides the claim's and marker's key (every key names the kind; an issue
+ * event's names GitHub's delivery id), where 👀 goes and the dispatch's
+ * `pullRequest`. Pure. docs/ingress.md, "Pull requests" and "Assigning the
+ * bot, or a label".
  */
 import { MAX_DIFF_HUNK_CHARS, MAX_GIT_REF_CHARS, MAX_PATH_CHARS, PULL_REQUEST_SIDES, type PullRequestRef } from "../../src/shared/dispatch";
 import { checkActorLogin, parseRepo } from "../../src/shared/repo";

@@ -1,25 +1,12 @@
 /**
  * Cloudflare Access, verified by the Worker itself rather than trusted from
- * the edge. Which requests need it is decided by the route policy
- * (route-policy.ts: everything but public reproductions); this module only
- * checks one request, by the Worker's Access mode (`accessMode`):
- *
- *   CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD set  verify: a valid Access JWT,
- *       from the `Cf-Access-Jwt-Assertion` header or else the
- *       `CF_Authorization` cookie: RS256, signed by a key of the team's JWKS
- *       (`https://<team domain>/cdn-cgi/access/certs`), issuer
- *       `https://<team domain>`, audience the application's AUD tag, not
- *       expired; anything else is a 403
- *   neither, LOCAL_DEV=1                         open (local dev answers only loopback hosts: gate.ts)
- *   neither, ACCESS=off                          open: the operator's explicit opt-out (the health page shows it in red)
- *   neither, and no opt-out                      closed: 503 naming both variables and the opt-out
- *   only one of them, or an ACCESS that is
- *   neither "" nor "off"                         the Worker refuses to guess: 500 naming the fix
- *
- * So a deploy that forgot Access serves nothing behind it rather than
- * everything. `accessGuard` returns null to let the request through. The
- * JWKS is fetched by jose and cached per isolate, one per team domain. Pure
- * apart from that fetch; tests inject nothing but an MSW-served JWKS.
+ * the edge: one request checked by the Worker's Access mode (`accessMode`).
+ * With CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD, a valid Access JWT or a 403;
+ * with neither, open under LOCAL_DEV=1 or ACCESS=off, else closed with a
+ * 503; half a configuration is a 500. Which requests need it is
+ * route-policy.ts's call. `accessGuard` returns null to let a request
+ * through. Pure apart from the JWKS fetch (jose, cached per isolate). The
+ * token's checks: docs/command-center.md; the boundary: docs/security.md.
  */
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTVerifyGetKey } from "jose";
 

@@ -1,17 +1,11 @@
 /**
- * `/agents/*`: only what the dashboard reads, and only for threads that exist.
- *
- *   WebSocket /agents/command-center-agent/main          the synced state (read-only)
- *   WebSocket /agents/think-agent/<session>              a thread's live transcript (read-only)
- *   GET       /agents/think-agent/<session>/get-messages the transcript, for first paint
- *
- * A ThinkAgent is reachable only for a session the command center has a
- * thread for. Every other class (WorkspaceAgent, Sandbox, WarmPool, test
- * agents), every other instance name, every sub-agent path and every other
- * sub-path is a 404 before `routeAgentRequest` runs, so a request from
- * outside never creates a Durable Object. Reached with the canonical
+ * `/agents/*`: only what the dashboard reads, and only for threads that
+ * exist: the command center's socket at `main`, and a ThinkAgent's socket
+ * and `get-messages` for a session the command center has a thread for.
+ * Everything else is a 404 before `routeAgentRequest` runs, so a request
+ * from outside never creates a Durable Object. Reached with the canonical
  * request's segments (route-policy.ts). Pure: the command center and the
- * router are `deps`.
+ * router are `deps`. docs/security.md, "The HTTP boundary: one gate".
  */
 import { isSessionName } from "../shared/session-name";
 import { COMMAND_CENTER_NAME } from "../shared/command-center";

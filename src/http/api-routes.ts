@@ -1,22 +1,11 @@
 /**
- * The dashboard's HTTP API:
- *   GET  /api/command-center[?cursor=&limit=]  a snapshot page (threads newest
- *                                              activity first, metrics): first
- *                                              paint and the polling fallback
- *   POST /api/command-center/continue/:session continue a failed or stale run
- *                                              → 202 { session, submissionId }
- *   GET  /api/health                           the configuration health report
- *                                              (src/shared/health.ts), 200 even
- *                                              when it blocks: the body says
- * The continuation is a write: the gate (gate.ts) lets it through only from
- * the dashboard's own origin with a JSON body, so a page on another site
- * cannot start runs with an operator's Access cookie. Unknown thread 404,
- * not failed or stale 409, a repository outside ALLOWED_REPOS or a month
- * whose spend reached MONTHLY_COST_BUDGET 403 saying so. The health report is behind Access like every
- * other path here (route-policy.ts denies by default). Pure: the command
- * center, the continuation (claim, fresh token, submit: src/service.ts) and
- * the health checks (src/health/) are reached through `deps`. Other paths
- * → null, for the next handler.
+ * The dashboard's HTTP API: the command center's snapshot pages and thread
+ * details, Continue on a failed or stale run, and the health report (200
+ * even when it blocks: the body says). Continue is a write the gate
+ * (gate.ts) lets through only from the dashboard's own origin with a JSON
+ * body. Every route is behind Access. Pure: the command center, the
+ * continuation (src/service.ts) and the health checks (src/health/) are
+ * `deps`; other paths → null. Routes and answers: docs/contracts.md, "HTTP".
  */
 import { z } from "zod";
 import { decodeCursor } from "../command-center/cursor";

@@ -1,14 +1,8 @@
 /**
  * The local-only HTTP surface, open only when `LOCAL_DEV=1`:
- *   POST /dev/dispatch            same body as dispatch(); instruction defaults
- *                                 to "reproduce this issue", token optional
- *                                 → 202 with the dispatch result
- *   GET  /dev/messages/:session   the transcript (and, with ?submissionId=,
- *                                 that submission's status)
- *   GET  /dev/skills              the skills the agent reads from R2, by name
- *                                 and description (what `seed:r2 -- --local` put there)
- * Without LOCAL_DEV these are plain 404s. Pure: the agent is reached through
- * `deps`, so the routes are tested with fakes.
+ * `POST /dev/dispatch`, `GET /dev/messages/:session` and `GET /dev/skills`
+ * (docs/contracts.md, "HTTP"). Without LOCAL_DEV these are plain 404s. Pure:
+ * the agent is reached through `deps`, so the routes are tested with fakes.
  */
 import { z } from "zod";
 import {

@@ -1,23 +1,12 @@
 /**
  * The front door of the agent Worker's fetch: every request passes here
  * before any route sees it, and a route only ever sees the canonical request
- * this returns (route-policy.ts decides the rule on that same path).
- *
- *   no canonical path                        → 400
- *   LOCAL_DEV=1 and a Host that is not loopback → 403 (DNS rebinding)
- *   a WebSocket upgrade from another Origin    → 403 (a page elsewhere
- *                                                riding the operator's cookie)
- *   not public                                 → Access (access.ts): 403
- *                                                without a valid JWT; 503 with
- *                                                no Access and no ACCESS=off
- *                                                outside local dev; 500 when
- *                                                it is set up wrongly
- *   /dev/* without LOCAL_DEV=1                 → 404
- *   /dev/* from another site, or a non-JSON POST → 403
- *   a write (Continue) not same-origin JSON    → 403
- *
- * Refusals carry a one-line reason; Access's own refusal says only
- * "forbidden" and logs why. Pure apart from Access's JWKS fetch.
+ * this returns (route-policy.ts decides the rule on that same path). It
+ * refuses an undecodable path, a non-loopback Host under LOCAL_DEV=1, a
+ * cross-origin WebSocket upgrade, what Access refuses (access.ts), `/dev/*`
+ * outside local dev, and a write that is not same-origin JSON; each refusal
+ * with a one-line reason. Pure apart from Access's JWKS fetch. The rules:
+ * docs/security.md, "The HTTP boundary: one gate".
  */
 import { accessGuard, type AccessConfig, type AccessDeps } from "./access";
 import { json, notFound } from "./responses";

@@ -1,14 +1,12 @@
 /**
  * The command center's first snapshot page carried in the dashboard's
- * index.html: the Worker draws `/`'s first view from it (first-view.tsx)
- * and the SPA hydrates that view from the same data, so `/` shows its data
- * before its JS and asks the API nothing after it. The element is data,
- * never markup: the exact body `GET /api/command-center?limit=100`
- * answered, in a `<script type="application/json">` with every `<`, `>`,
- * `&`, U+2028 and U+2029 written as a JSON `\uXXXX` escape, so no text in
- * it can close the element, open a comment or end a line of script. The
- * Worker's side is spa.ts; the SPA reads it in src/ui/inline-snapshot.ts.
- * Why and how it falls back: docs/dashboard.md. Pure.
+ * index.html, so `/` shows its data before its JS and hydrates from it. The
+ * element is data, never markup: the exact body `GET
+ * /api/command-center?limit=100` answered, in a `<script
+ * type="application/json">` with `<`, `>`, `&`, U+2028 and U+2029 escaped so
+ * nothing in it can close the element. The Worker's side is spa.ts; the SPA
+ * reads it in src/ui/inline-snapshot.ts. Why and how it falls back:
+ * docs/dashboard.md, "First paint". Pure.
  */
 
 /** The element's id, shared with the SPA. */

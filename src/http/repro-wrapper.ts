@@ -1,13 +1,11 @@
 /**
- * The page a reproduction's address answers (repro-routes.ts): a small
- * document the Worker writes, with a fixed header that says the page below
- * was written by an agent-think run for the issue the publication recorded
- * (repro/publication-issue.ts), not by the repository's maintainers, and
- * the model's page in an `<iframe sandbox="allow-scripts">` under it. The
- * wrapper runs no script, can be framed by nobody, and lets its frame load
- * only from under the page's own address, so the frame cannot navigate
- * itself elsewhere. Also decides which requests may have a model's file
- * that a browser would run as a document. Pure apart from WebCrypto.
+ * The page a reproduction's address answers (repro-routes.ts): a document
+ * the Worker writes, with a fixed header saying the page below was written
+ * by an agent-think run for the issue (repro/publication-issue.ts), not by
+ * the maintainers, over the model's page in an `<iframe
+ * sandbox="allow-scripts">`. Also decides which requests may have a model's
+ * file a browser would run as a document. Pure apart from WebCrypto. Its
+ * policy: docs/security.md, "Reproduction pages".
  */
 import type { ReproIssue } from "../repro/publication-issue";
 

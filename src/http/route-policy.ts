@@ -1,25 +1,12 @@
 /**
- * The one decision every request of the agent Worker goes through: what the
- * request's path is, in the form the routes act on, and who may reach it.
- *
- * The canonical path is the request's path with dot segments resolved (the
- * URL parser does that, `%2e` included), repeated slashes collapsed and each
- * segment percent-decoded once; a path that cannot be decoded, or whose
- * segment decodes to a slash, a backslash, a control character or a dot
- * segment, has no canonical form and is refused (400). The request handed on
- * carries the canonical path re-encoded, so the rule is decided on exactly
- * the path every handler and `routeAgentRequest` then serve: `//agents/...`,
- * `/%61gents/...` and `/agents/...` are one path, with one rule.
- *
- * Deny by default: only published reproductions of public repositories
- * (`/repro/<id>/…`) are public, and a private one's page while its grant
- * holds (`/repro/private/<id>.<grant>/…`, checked by the route; see
- * repro/grant.ts). `/dev/*` exists only with `LOCAL_DEV=1`.
- * Everything else, known route or not, needs Access (access.ts: a valid JWT;
- * closed with a 503 on a deploy without Access unless ACCESS=off). A
- * WebSocket upgrade is also judged by its Origin (`socketOriginRefusal`).
- * Static assets never reach the Worker (the asset layer serves them first).
- * Pure.
+ * The one decision every request of the agent Worker goes through: its
+ * canonical path (dot segments resolved, slashes collapsed, each segment
+ * decoded once; a path with no canonical form is a 400), and who may reach
+ * it. Deny by default: only published reproductions are public (a private
+ * one while its grant holds, repro/grant.ts), `/dev/*` exists only with
+ * LOCAL_DEV=1, everything else needs Access (access.ts); a WebSocket upgrade
+ * is also judged by its Origin (`socketOriginRefusal`). Pure.
+ * docs/security.md, "The HTTP boundary: one gate".
  */
 import { GRANTED_SEGMENT } from "../repro/grant";
 import { PRIVATE_SEGMENT } from "../repro/publish";

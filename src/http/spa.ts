@@ -2,13 +2,10 @@
  * The dashboard's pages: `/` and `/thread/:session` are the SPA's
  * index.html, served from the static assets after the Worker has checked
  * Access. `/` also carries the command center's first snapshot page
- * (inline-snapshot.ts) and, in #root, the first view drawn from it
- * (first-view.tsx), streamed: the snapshot is asked for at once, beside
- * the page's own file; the headers (with a `Link` preload of the page's
- * own assets) and the head go out without waiting for it, then
- * the view in place of what index.html marks as #root's placeholder, and
- * the data before `</body>`. Anything else is left to the next handler.
- * Pure: the assets binding, the snapshot and the renderer are parameters.
+ * (inline-snapshot.ts) and the first view drawn from it (first-view.tsx),
+ * streamed so the head goes out before the snapshot is read. Anything else
+ * is left to the next handler. Pure: the assets binding, the snapshot and
+ * the renderer are parameters. docs/dashboard.md, "First paint".
  */
 import { withTimeout } from "../health/run-checks";
 import { isSessionName } from "../shared/session-name";

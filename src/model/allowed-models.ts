@@ -1,21 +1,11 @@
 /**
  * Which models a repository may ask for (`model:` in its
- * `.github/agent-think.yml`), which provider serves each, and the chain a
- * run's steps go through. Used by config.ts (a bad MODELS_ALLOWED refuses
- * every dispatch), run-models.ts (the model of a run's steps) and the health
- * report. Pure; it builds no model.
- *
- * - The allowed models: the deployment's own (OPENAI_MODEL, ANTHROPIC_MODEL:
- *   they serve every run already, as primary or fallback) and the ids in
- *   MODELS_ALLOWED, a comma-separated list. Unset, only the deployment's own.
- * - The provider is read from the id, through the same AI Gateway:
- *   `claude-…` goes to Anthropic's Messages API; `gpt-…`, `chatgpt-…`,
- *   `codex-…` and `o<digit>…` (o3, o4-mini) to OpenAI's Responses API. An
- *   entry of MODELS_ALLOWED that names neither is refused, naming it.
- * - The chain: the chosen model first, then the deployment's model of the
- *   other provider, so a provider's outage still falls back across
- *   providers, and a repository that asked for Claude is never served a
- *   different Claude. No choice: OPENAI_MODEL, then ANTHROPIC_MODEL.
+ * `.github/agent-think.yml`), which provider serves each (read from the id),
+ * and the chain a run's steps go through: the chosen model, then the
+ * deployment's model of the other provider. Used by config.ts (a bad
+ * MODELS_ALLOWED refuses every dispatch), run-models.ts and the health
+ * report. Pure; it builds no model. The rules: docs/model-setup.md,
+ * "A model per repository".
  */
 
 export type ModelProvider = "openai" | "anthropic";

@@ -1,32 +1,12 @@
 /**
- * Which model a run uses, and how its requests authenticate, decided from
- * configuration alone. Dispatch and Continue refuse on its errors
- * (src/service.ts), the model is built from its answer (index.ts), and the
- * health report describes it (health.ts).
- *
- * - `MODEL_PROVIDER=gateway`, or unset with a gateway configured: the
- *   OpenAI Responses API through Cloudflare AI Gateway, falling back to
- *   Anthropic through the same gateway.
- * - `MODEL_PROVIDER=scripted`, or unset with `LOCAL_DEV=1` and no gateway:
- *   the offline scripted model.
- *
- * Every gateway request carries CLOUDFLARE_AIG_TOKEN as
- * `cf-aig-authorization`: new AI Gateways always require authentication.
- * Only `AI_GATEWAY_AUTH=off`, said on purpose, lets requests go without it
- * (an older gateway whose authentication is off). The provider keys come in
- * one of two modes (`AI_GATEWAY_KEYS`):
- * - `stored`: the gateway stores them (BYOK); requests carry no provider key.
- * - `request`: each request carries its provider's key (OPENAI_API_KEY and
- *   ANTHROPIC_API_KEY, both: the chain uses both providers).
- * - empty: `request` when a provider key is set, else `stored`.
- *
- * Every configuration that cannot work is an error naming the variable and
- * its fix, so a production Worker never quietly runs the scripted model or
- * accepts runs that fail at their first model call (docs/model-setup.md).
- * REASONING_EFFORT (reasoning-effort.ts) and MODELS_ALLOWED (the models a
- * repository may ask for, allowed-models.ts) are checked here too, in every mode.
- * An empty secret is unset; one of only whitespace is an error. Pure;
- * errors never hold a secret's value.
+ * Which model a run uses (the gateway chain or the scripted model), and how
+ * its requests authenticate (the gateway's token; stored or request keys),
+ * decided from configuration alone. Dispatch and Continue refuse on its
+ * errors (src/service.ts), index.ts builds the model from its answer, and
+ * health.ts describes it. REASONING_EFFORT and MODELS_ALLOWED are checked
+ * here too. Every configuration that cannot work is an error naming the
+ * variable and its fix, never a secret's value. Pure. The rules:
+ * docs/model-setup.md.
  */
 import { resolveAllowedModels } from "./allowed-models";
 import { parseReasoningEffort } from "./reasoning-effort";

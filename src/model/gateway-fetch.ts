@@ -1,20 +1,11 @@
 /**
  * The fetch both AI SDK providers send through: the one place that decides
- * which headers a gateway request carries.
- *
- * The providers insist on an API key and always add the header carrying it
- * (`authorization: Bearer` for OpenAI, `x-api-key` for Anthropic). In the
- * stored-keys mode (BYOK) Cloudflare documents removing those headers and
- * sending only `cf-aig-authorization`
- * (https://developers.cloudflare.com/ai-gateway/configuration/bring-your-own-keys/),
- * so this removes them there, whatever the SDK put in. In the request-keys
- * mode the provider's header stays. `cf-aig-authorization: Bearer <token>`
- * goes on whenever a token is configured
- * (https://developers.cloudflare.com/ai-gateway/configuration/authentication/),
- * and `cf-aig-metadata` whenever the metadata source names a request.
- *
- * Which mode applies is config.ts's decision. Pure apart from the fetch it
- * wraps, which is looked up at call time so a test's interception applies.
+ * which headers a gateway request carries. With stored keys (BYOK) it removes
+ * the provider's key header the SDK always adds; with request keys it stays.
+ * `cf-aig-authorization` goes on whenever a token is configured, and
+ * `cf-aig-metadata` whenever a request is named (docs/model-setup.md). The
+ * mode is config.ts's decision. Pure apart from the fetch it wraps, looked up
+ * at call time so a test's interception applies.
  */
 import type { GatewayAuth } from "./config";
 import { metadataHeader, type GatewayMetadata, type MetadataSource } from "./metadata";

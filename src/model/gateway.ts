@@ -1,15 +1,10 @@
 /**
  * The production model chain: OpenAI's Responses API through Cloudflare AI
- * Gateway, falling back to Anthropic through the same gateway when the
- * primary request fails; for a repository that picked a model (`model:`,
- * allowed-models.ts), that model first on its provider and the deployment's
- * model of the other provider after it. What each step asks of them (`store: false`, the
- * reasoning effort, Anthropic's prompt caching) is reasoning-effort.ts's,
- * sent from `ThinkAgent.beforeStep`.
- *
- * Both providers send through `gatewayFetch`, which puts on the gateway's
- * headers for the configured mode (stored or request keys, config.ts) and
- * each request's `cf-aig-metadata`.
+ * Gateway, falling back to Anthropic through the same gateway; for a
+ * repository that picked a model (allowed-models.ts), that model first and
+ * the deployment's model of the other provider after it. Both providers send
+ * through `gatewayFetch`. What each step asks of them is reasoning-effort.ts's.
+ * docs/model-setup.md.
  */
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";

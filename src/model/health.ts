@@ -1,14 +1,9 @@
 /**
  * The model's line in the health report (src/shared/health.ts).
  * `modelHealth` judges the configuration alone (the doctor asks it from a
- * checkout): the mode runs would use and which credentials are present,
- * never their values; every configuration dispatch refuses (config.ts)
- * blocks with its one-line fix; an unpriced model warns (its runs' cost
- * shows as unknown, a model MODELS_ALLOWED lets a repository pick
- * included); AI_GATEWAY_AUTH=off warns, marked unsafe. The line names the
- * models a repository may pick with `model:` (allowed-models.ts).
- * `liveModelHealth` adds the gateway's answer to one real request
- * (probe.ts), which the Worker's report shows. Pure.
+ * checkout), naming which credentials are present, never their values;
+ * `liveModelHealth` adds the gateway's answer to one real request (probe.ts).
+ * What blocks and what warns: docs/health.md, "The checks". Pure.
  */
 import { priceOf, priceTable, type PriceTable } from "../shared/pricing";
 import type { HealthCheck } from "../shared/health";

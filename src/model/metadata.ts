@@ -1,14 +1,9 @@
 /**
  * The `cf-aig-metadata` of a model request: the session, repository, issue
- * and submission it serves, so AI Gateway's logs and analytics attribute
- * each request, and its cost, to a run.
- *
- * AI Gateway keeps at most five entries per request (the rest are dropped)
- * and takes only string, number and boolean values, never objects
- * (https://developers.cloudflare.com/ai-gateway/observability/custom-metadata/).
- * The entries here are four flat values, and `metadataHeader` refuses
- * anything beyond those limits rather than let the gateway drop it quietly.
- * Nothing here is a secret. Pure.
+ * and submission it serves, so AI Gateway's logs attribute each request, and
+ * its cost, to a run. `metadataHeader` refuses what the gateway would drop
+ * quietly (more than five entries, values that are not flat); the limits:
+ * docs/model-setup.md. Nothing here is a secret. Pure.
  */
 export type MetadataValue = string | number | boolean;
 

@@ -1,20 +1,11 @@
 /**
  * How hard the model reasons on each step, and the provider options every
- * step sends. The OpenAI reasoning effort is cheaper while the run only
- * reads and reproduces, and higher while it diagnoses: once the run's
- * latest `activate_skill` call named a skill with an effort of its own
- * (by default `open-pr` and `address-review`). Every step also asks
- * Anthropic, the fallback, to cache the prompt's prefix (the request's
- * top-level `cache_control`): a run resends its whole transcript each step.
- *
- * REASONING_EFFORT, one wrangler var: `<effort>[,<skill>=<effort>...]`, e.g.
- * `medium,open-pr=high,address-review=high` (the default, when empty). A
- * value that is set is the whole policy: `high` reasons hard on every step,
- * `low,open-pr=high` leaves address-review at low. A bad value is refused
- * with the rest of the model's configuration (config.ts).
- *
- * ThinkAgent.beforeStep returns `stepProviderOptions`; the AI SDK merges a
- * step's provider options over the turn's, and these are all of them. Pure.
+ * step sends: OpenAI's reasoning effort by the run's latest activated skill
+ * (REASONING_EFFORT, `<effort>[,<skill>=<effort>...]`), and Anthropic's
+ * prompt caching. ThinkAgent.beforeStep returns `stepProviderOptions`; the
+ * AI SDK merges a step's options over the turn's, and these are all of them.
+ * A bad value is refused with the rest of the model's configuration
+ * (config.ts). Pure. docs/model-setup.md, "Reasoning effort and prompt caching".
  */
 
 /** The efforts @ai-sdk/openai names (its `reasoningEffort`); which a model takes varies by model. */

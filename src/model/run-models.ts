@@ -1,16 +1,10 @@
 /**
- * The model of each run's steps, for ThinkAgent: the deployment's model
- * (getModel), or the one the run's repository picked with `model:` in its
- * `.github/agent-think.yml` (beforeStep returns it for every step), built
- * once per model id and kept for the Durable Object's life, like the
- * deployment's. A model MODELS_ALLOWED does not allow ends the run before
- * the model starts: the refusal, naming every allowed model, is recorded as
- * a config failure of the file (the setup-failed comment lists it) and
- * thrown as SetupFailedError, as an invalid file is.
- *
- * The repository's choice is the preparation's (src/steps/prepare.ts keeps
- * it before the clone); this reads it, never the file. `checkSettings`
- * is the same check for the preparation's `onSettings`, before the clone.
+ * The model of each run's steps, for ThinkAgent: the deployment's, or the
+ * one the repository picked with `model:` (kept by src/steps/prepare.ts
+ * before the clone; this never reads the file), built once per model id for
+ * the Durable Object's life. A model MODELS_ALLOWED does not allow ends the
+ * run as a config failure of the file (SetupFailedError); `checkSettings` is
+ * the same check for the preparation's `onSettings`. docs/model-setup.md.
  */
 import type { LanguageModel } from "ai";
 import type { SetupFailure } from "../run/ending";

@@ -1,39 +1,12 @@
 /**
  * What the scripted model does for an instruction: a fixed list of steps.
- *
- * `TEST:` lines in the instruction are directives, followed in order:
- *   TEST: run <command>        call bash with <command> on the shell backend
- *   TEST: container <command>  call bash with <command> on the container backend
- *   TEST: write <path> <text>  call the write tool (`\n` in <text> is a newline)
- *   TEST: edit <path> <old> => <new>   call the edit tool for one replacement
- *   TEST: read <path>          call the read tool
- *   TEST: tools <n>            call the ls tool n times (step-cap tests)
- *   TEST: sleep <ms>           wait before the next step (queueing tests)
- *   TEST: fail <message>       the model request fails with <message>
- *   TEST: fail-once <message>  the same, except in a continued run (the
- *                              envelope's continuationOf is set)
- *   TEST: result <outcome> <summary>  call report_result (outcome: reproduced,
- *                              not-reproduced, needs-info, no-pr…), with the
- *                              fields the outcome requires filled in, each
- *                              saying it is scripted (SCRIPTED_FIELDS)
- *   TEST: result-json <json>   call report_result with this whole input
- *   TEST: call <tool> <json>   call any tool with this whole input (open_pull_request…)
- *   TEST: plan <json>          call update_plan with this input ({ "steps": [{ "text", "status" }] }),
- *                              or with a plain JSON array as its steps
- *   TEST: skill <name>         call activate_skill for <name>
- *   TEST: publish <directory>  call publish_reproduction for <directory>
- *   TEST: reply <text>         answer with <text> and end the turn
- * In the texts of write, edit, result, reply and fail, `\n` is a newline and
- * `\xNN` the character with that hex code, so a test can have the model
- * say what its instruction does not spell (a token, for the redaction tests).
- * Without directives it plans a scripted demonstration (`demoPlan`), labelled
- * as one wherever it reports: for an instruction that asks for a pull
- * request (or a fix, or review changes) a short plan that ends `no-pr`, for
- * anything else a whole reproduction on a stand-in bug that needs no
- * container and no network (the reproduce skill, a plan it ticks with
- * update_plan as it goes, a repro under /workspace/repro, a check run in the
- * worker shell, a request the egress gateway refuses, a published page,
- * `reproduced`). Pure and deterministic.
+ * `TEST:` lines in the instruction are directives, played in order (run,
+ * container, write, edit, read, tools, sleep, fail, fail-once, result,
+ * result-json, call, plan, skill, publish, reply; each is described in
+ * docs/testing.md, "The scripted model"). Without directives it plans a
+ * scripted demonstration (`demoPlan`), labelled as one wherever it reports:
+ * a short `no-pr` plan for a pull-request ask, else a whole reproduction on
+ * a stand-in bug. Pure and deterministic.
  */
 export type ScriptAction =
   | { kind: "tool"; toolName: string; input: Record<string, unknown>; say: string }

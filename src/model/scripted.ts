@@ -1,15 +1,11 @@
 /**
- * The scripted model: a LanguageModelV4 with no network that plays the script
- * `planScript` derives from the run's instruction.
- *
- * It is stateless: the step to play is the number of tool results since the
- * last user message, read from the prompt. So it is deterministic, and a turn
- * recovered after an eviction carries on from where the transcript stands.
- * Tests use it, and so does local development without model credentials.
- * A reporter-tier run's envelope holds only the canned request; when its
- * instruction has no `TEST:` line, the model plays the reporter's own words
- * from the workspace block (`reporterRequest`), as a model those words
- * steered would: the reporter-tier tests play attacks that way.
+ * The scripted model: a LanguageModelV4 with no network that plays the
+ * script `planScript` (script.ts) derives from the run's instruction.
+ * Stateless: the step to play is the number of tool results since the last
+ * user message, so a turn recovered after an eviction carries on where the
+ * transcript stands. Used by tests and by local development without model
+ * credentials; a reporter-tier run with no `TEST:` line in its instruction
+ * plays the block's `reporterRequest` (docs/testing.md, "The scripted model").
  */
 import type {
   LanguageModelV4,

@@ -1,17 +1,11 @@
 /**
- * The container host as the WorkspaceAgent's `ContainerBackend` sees it.
- *
- * The host (`WorkspaceContainerAPI`) lives in the Sandbox Durable Object, so
- * every call the backend makes on it crosses Workers RPC. The backend's
- * health probes pass an `AbortSignal` to `fetchPort`, and an AbortSignal can
- * cross RPC only under the experimental `enable_abortsignal_rpc`
- * compatibility flag, which Cloudflare refuses on deploy (without it every
- * probe is rejected with "AbortSignal serialization is not enabled" and a
- * healthy container never connects). So the signal is kept on the calling
- * side: the request goes over RPC without it, and the call rejects with the
- * signal's reason when the signal aborts first (a response that arrives
- * after that has its body cancelled). Every other call is forwarded as is.
- * Pure: no runtime imports.
+ * The container host as the WorkspaceAgent's `ContainerBackend` sees it. The
+ * host lives in the Sandbox Durable Object, across Workers RPC, and the
+ * backend's health probes pass an `AbortSignal` to `fetchPort`, which cannot
+ * cross RPC without a flag Cloudflare refuses on deploy. So the signal stays
+ * on the calling side: the request goes without it, and the call rejects
+ * when the signal aborts first. Every other call is forwarded as is. Pure.
+ * docs/containers.md, "Compatibility flags".
  */
 import type { ContainerHostHolder, IWorkspaceContainerAPI } from "@cloudflare/computer/backends/container";
 

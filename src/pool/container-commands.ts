@@ -1,23 +1,11 @@
 /**
- * One container command for the model, as the WorkspaceAgent runs it.
- *
- * - **Bounded where it runs.** The command is wrapped (run/command-report.ts):
- *   its output stays in the container's /temp and only a head and tail come
- *   back, with whether our timeout fired and had to SIGKILL.
- * - **With the App's identity.** The identity guard (run/git-identity.ts)
- *   goes in front: a container that has not set up this bot's identity (a
- *   new container, another bot) stops before the command, trusts the egress
- *   CA and sets git's identity, and runs it again. No credential is involved:
- *   the container holds none (src/egress/gateway.ts). A run with no bot to
- *   commit as is an error result, and the command does not run.
- * - **On the turn's container.** The turn's container is claimed before the
- *   first command (turn-container.ts); one stopped under the turn (its
- *   lifetime ran out) is given back and the command runs on a fresh one.
- * - **Tracked.** A release waits (bounded) for the commands still running,
- *   whose results include the sync of /workspace back from the container.
- *
- * Pure apart from its dependencies: the runner, the turn's containers, the
- * bot and GitHub host, and reconnecting the workspace.
+ * One container command for the model, as the WorkspaceAgent runs it:
+ * wrapped so only a bounded head and tail come back (run/command-report.ts),
+ * behind the identity guard (run/git-identity.ts; the container holds no
+ * credential), on the turn's container (turn-container.ts; a retired one is
+ * replaced), and tracked so a release waits for it. A run with no bot to
+ * commit as is an error result. Pure apart from its dependencies (runner,
+ * the turn's containers, bot, GitHub host, reconnect). docs/containers.md.
  */
 import { gitIdentityScript, identityGuard, identityMarker, stoppedForIdentity, type GitBot } from "../run/git-identity";
 import type { GitHubHost } from "../shared/github-urls";

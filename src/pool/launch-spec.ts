@@ -1,24 +1,11 @@
 /**
- * The one launch spec every container of this Worker starts with.
- *
- * The WarmPool pre-starts a container through `Sandbox.warm()`, and later the
- * WorkspaceAgent's `ContainerBackend` (@cloudflare/computer) calls
- * `host.start()` on the same Sandbox. The host ADOPTS the running container
- * only when the spec it is given has the same enableInternet, env digest,
- * instance and image name as the one it was launched with; any difference
- * makes it destroy the warm container and boot a new one, which silently
- * turns every claim into a cold start. So both sides build their spec here:
- * the WorkspaceAgent spreads `containerBackendOptions()` into its
- * `ContainerBackend`, the Sandbox warms with `warmLaunchSpec()`, and
- * test/pool/launch-spec.test.ts runs the real backend to check that the spec
- * it passes to `start()` equals `warmLaunchSpec()`.
- *
- * Only static values belong here: a per-run value (an issue number) would
- * change the env digest per turn and defeat adoption. No credential belongs
- * here or anywhere in the container: its network goes through the egress
- * gateway (src/egress/gateway.ts), which attaches one per request. Configuration
- * (the instance type, the GitHub host from GITHUB_API_URL) is static per
- * deploy, and both sides read it from the same env. Pure.
+ * The one launch spec every container of this Worker starts with: the
+ * WorkspaceAgent's `ContainerBackend` spreads `containerBackendOptions()`,
+ * the Sandbox warms with `warmLaunchSpec()`, and the host adopts a warm
+ * container only when the two match (else every claim is a cold start;
+ * test/pool/launch-spec.test.ts checks it). Only static values belong here,
+ * never a per-run value or a credential. Pure. docs/containers.md,
+ * "The launch spec couples the pool and the backend".
  */
 import { INSTANCE_TYPES, type InstanceType } from "../shared/container-pricing";
 import type { ContainerInstanceSize } from "@cloudflare/computer/backends/container";

@@ -1,15 +1,10 @@
 /**
  * A container's hard lifetime: how long any one Sandbox may run, whoever
- * holds it. The Sandbox enforces it with its own Durable Object alarm, so it
- * holds even when every owner and the WarmPool forgot the container; the pool
- * uses the same number to retire a warm container before a claimer would get
- * one with little life left.
- *
- * Configuration is `CONTAINER_MAX_LIFETIME_MS` (milliseconds, a decimal
- * integer). Blank or malformed falls back to the default; a value below the
- * floor is raised to the floor, so a typo cannot stop every container the
- * minute it boots. Used by src/sandbox.ts and src/warm-pool.ts. Pure: the
- * clock is a parameter; setting the alarm and stopping are the Sandbox's.
+ * holds it (CONTAINER_MAX_LIFETIME_MS; blank or malformed is the default, a
+ * value below the floor is raised to it). The Sandbox enforces it with its
+ * own alarm; the pool uses it to retire an aging warm container. Used by
+ * src/sandbox.ts and src/warm-pool.ts. Pure: the clock is a parameter;
+ * setting the alarm and stopping are the Sandbox's. docs/containers.md.
  */
 
 /** 4 hours: the default when the variable is blank or malformed. */

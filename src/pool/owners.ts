@@ -1,15 +1,10 @@
 /**
- * Asking an owner whether it still holds its container. The WarmPool frees an
- * assignment only on `release`; when that release never arrives (it failed,
- * or the owner's object died), the pool asks the owner on its next prime and
- * reclaims what the owner no longer holds (warm-pool-manager.ts).
- *
- * An owner is `<session>:<submissionId>` (pool-types.ts): the issue's
- * WorkspaceAgent, named by the session, during one turn. The WorkspaceAgent's
- * `holding()` names the turn it is in and the container it recorded; it holds
- * the container when it is in that turn and has recorded that container or
- * none yet (between its claim and recording the claim). The WarmPool wires
- * `workspaceOwners` over `getAgentByName`; tests pass a fake lookup. Pure.
+ * Asking an owner whether it still holds its container, so the WarmPool can
+ * reclaim what a release that never arrived left assigned
+ * (warm-pool-manager.ts). An owner is `<session>:<submissionId>`: the
+ * issue's WorkspaceAgent during one turn, asked through its `holding()`.
+ * The WarmPool wires `workspaceOwners` over `getAgentByName`; tests pass a
+ * fake lookup. Pure. docs/containers.md, "No container without an owner".
  */
 import type { PoolOwner } from "./pool-types";
 

@@ -1,31 +1,12 @@
 /**
  * The warm pool's bookkeeping: which Sandbox is the warm one, which turn
- * holds which Sandbox, which are being stopped.
- *
- * Every transition is synchronous over a synchronous store (the Durable
- * Object's `ctx.storage.kv`), so the WarmPool finishes a claim's bookkeeping
- * before its first await: two owners can never be handed the same Sandbox.
- * Transitions return the effects to run (Sandboxes to warm, to stop); running
- * them, asking owners and reporting back is the caller's job
- * (warm-pool-manager.ts). Pure.
- *
- * Every container the pool ever named is, at any time, the warm slot,
- * assigned to an owner, or retiring until its stop succeeds:
- * - Failed warms: the slot is marked `failed`. It does not count as warm, a
- *   claim never hands it out (the claimer gets a fresh Sandbox that its own
- *   backend starts), and the next prime retries it, up to MAX_WARM_ATTEMPTS,
- *   after which it is stopped and replaced by a fresh Sandbox.
- * - Aging warms: a warm slot older than half the container lifetime is
- *   stopped and replaced, so a claimer gets at least half a lifetime.
- * - Owners that never release: an assignment older than RECLAIM_GRACE_MS is
- *   checked with its owner on prime (`ownerAnswered`). An owner that no longer
- *   holds it loses it; one that cannot be reached MAX_OWNER_UNREACHABLE times
- *   in a row, or whose assignment outlived the container lifetime, loses it
- *   too: a container the pool cannot account for is stopped.
- * - Failed stops: the Sandbox stays in `retiring` and is retried forever,
- *   each retry later than the last (stopRetryDelayMs), never forgotten.
- * - A target of 0 (WARM_POOL_SIZE=0): no slot is filled, and a warm one left
- *   from before is stopped on the next prime; claims get fresh Sandboxes.
+ * holds which Sandbox, which are being stopped. Every transition is
+ * synchronous over the Durable Object's `ctx.storage.kv`, so a claim is done
+ * before the first await and no two owners get the same Sandbox; each
+ * returns the effects to run, which warm-pool-manager.ts runs. Every
+ * container is the warm slot, assigned, or retiring until its stop succeeds
+ * (the failure rules: docs/containers.md, "No container without an owner").
+ * Pure.
  */
 import type { ClaimResult, PoolOwner, PoolStats, ReleaseResult } from "./pool-types";
 

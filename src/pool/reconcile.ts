@@ -1,17 +1,11 @@
 /**
- * Starting a container that may have been inherited across a deploy.
- *
- * The platform can keep a container running while a new isolate takes over
- * its Durable Object; that isolate has no lifecycle monitor for it. The first
- * start in an isolate therefore reconciles: if a container is running, it is
- * destroyed, then we WAIT until the platform reports it not running, then
- * start. Never `restart()`: on an inherited container `destroy()` resolves
- * before the container has stopped, the restart's inner start throws
- * "already running", and the wedged container stays in place.
- *
- * Attempts are bounded and each is one `sandbox:reconcile` log line. Used by
- * the Sandbox (src/sandbox.ts), which wires `ctx.container`; it also uses
- * `waitUntilStopped` for `stop()`. Pure: time is the injected `sleep`.
+ * Starting a container that may have been inherited across a deploy: the
+ * first start in an isolate destroys a running container, waits until the
+ * platform reports it not running, then starts; never `restart()`, which
+ * leaves an inherited container wedged. Attempts are bounded, each one
+ * `sandbox:reconcile` line. Used by src/sandbox.ts (also `waitUntilStopped`
+ * for `stop()`). Pure: time is the injected `sleep`. docs/containers.md,
+ * "The stale-container reconcile, and why it is not `restart()`".
  */
 import type { Logger } from "../run/log";
 import { describeError, SandboxReconcileError } from "./errors";

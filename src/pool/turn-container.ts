@@ -1,29 +1,12 @@
 /**
  * Which container a workspace's turn holds, and giving it back: the
- * WorkspaceAgent's side of the warm pool.
- *
- * A turn (one submission of the issue's ThinkAgent) is named by `begin`; the
- * first container command of the turn claims a container from the WarmPool
- * (`sandbox()`), and `end` gives it back. Three rules keep every container
- * owned:
- *
- * - **A claim never outlives its turn.** The claim is an RPC; the turn can
- *   end (or be superseded) while it is in flight. After the claim the turn
- *   record is read again, and when it is no longer this turn the container
- *   is released at once and the turn record is never written back.
- * - **A release is durable.** It is recorded before it is attempted, and a
- *   failed attempt (the pool unreachable, the isolate evicted mid-call) is
- *   retried with backoff from a scheduled callback until the pool has it.
- *   The WarmPool also asks an owner whether it still holds a container it
- *   thinks assigned (pool/warm-pool-manager.ts), so a release that never
- *   started is reclaimed too.
- * - **A retired container is replaced, not retried.** A Sandbox stopped
- *   under its owner (its hard lifetime ran out) never starts again; the turn
- *   gives it back and claims a fresh one.
- *
- * Before a container is given back, `beforeRelease` lets the last sync from
- * it finish and drops the connection. Pure: storage, pool, clock and the
- * scheduler are parameters.
+ * WorkspaceAgent's side of the warm pool. The first container command of a
+ * turn claims one (`sandbox()`), `end` gives it back. A claim never outlives
+ * its turn, a release is recorded before it is tried and retried until the
+ * pool has it, and a retired container is replaced, not retried;
+ * `beforeRelease` lets the last sync finish first. Pure: storage, pool,
+ * clock and scheduler are parameters. docs/containers.md, "A turn's
+ * container always goes back".
  */
 import type { Logger } from "../run/log";
 import { describeError } from "./errors";

@@ -1,25 +1,12 @@
 /**
  * The WarmPool's logic: bookkeeping (pool-book.ts) plus running its effects
- * on a ContainerFleet, logging each outcome as an `agent-think` line.
- *
- * claim() and release() finish their bookkeeping synchronously and return at
- * once; warming the replacement and stopping a released container run in the
- * background (`background`, the Durable Object's waitUntil). A claimer never
- * waits for a container to boot here: the backend's own connect waits for
- * health. prime() waits for what it issued, so the cron sees the outcome.
- *
- * prime() also checks old assignments with their owners (`owners`, see
- * owners.ts) and reclaims what no live turn holds, so a release that never
- * arrived does not keep a container running: `pool:reclaim` names the owner,
- * the Sandbox and the reason (turn-over, unreachable, lifetime).
- *
- * How many to keep warm is `size` (WARM_POOL_SIZE, warm-pool-size.ts), asked
- * at each call; a value that does not parse keeps the default and is logged
- * by each prime (`pool:config`), and the health report names it.
- *
- * Calls for one Sandbox are chained, so a stop issued while that Sandbox's
- * warm is still in flight runs after it. Pure: storage, fleet, owners, clock,
- * ids and the background hook are parameters.
+ * on a ContainerFleet, logging each outcome as an `agent-think` line. claim()
+ * and release() return once their bookkeeping is done, warming and stopping
+ * run in the background; prime() waits for what it issued, reclaims what no
+ * live turn holds (owners.ts) and reads WARM_POOL_SIZE at each call. Calls
+ * for one Sandbox are chained, so a stop runs after a warm still in flight.
+ * Pure: storage, fleet, owners, clock, ids and the background hook are
+ * parameters. docs/containers.md, "WarmPool".
  */
 import type { Logger } from "../run/log";
 import { ContainerUnavailableError, describeError } from "./errors";

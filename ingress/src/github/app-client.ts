@@ -1,24 +1,12 @@
 /**
- * GitHub as the App sees it, through Octokit. Two kinds of client:
- *
- * - the App itself (a JWT signed with the App's private key by
- *   @octokit/auth-app): mints an installation token scoped to that one
- *   repository, for the installation the webhook payload names, or else the
- *   one GitHub finds for the repository (the token broker has no payload);
- *   app-identity.ts asks it for the App's slug (`GET /app`);
- * - one installation token: reacts on a comment, a pull request review
- *   comment or an issue and posts a comment, as the App's bot, reads a pull
- *   request's head and base and the repository's `.github/agent-think.yml`,
- *   and asks a commenter's permission on the repository (permission.ts).
- *
- * Errors that leave here are TokenMintError with a public message naming
- * the repository and what to check, never a token, a key or GitHub's own
- * response body. Every request has a deadline. The permission check and
- * the token minted for it, which come before the webhook answers (GitHub
- * waits at most ten seconds for that answer) whenever the commenter's
- * permission is not cached, are tried once each, with a shorter one
- * (BEFORE_ANSWER), and so is the read of the repository's config for an
- * issue event.
+ * GitHub as the App sees it, through Octokit: the App itself (its JWT), to
+ * mint an installation token scoped to one repository and to ask `GET /app`;
+ * and one installation token, to react, comment, read a pull request and
+ * `.github/agent-think.yml`, and ask a commenter's permission. Errors are
+ * TokenMintError with a public message, never a token, a key or GitHub's
+ * body. Every request has a deadline, and the calls before the webhook's
+ * answer are tried once with a shorter one (BEFORE_ANSWER). docs/ingress.md,
+ * "Tokens".
  */
 import { createAppAuth } from "@octokit/auth-app";
 import type { Octokit } from "@octokit/rest";

@@ -1,21 +1,11 @@
 /**
- * The App's own identity, learned from GitHub: `GET /app` (as the App, with
- * its JWT; app-info.ts, which may already hold the answer) names the App's
- * slug, and `GET /users/<slug>[bot]` (with an installation token: a JWT
- * cannot read users) the bot user's id. Every
- * dispatch and every brokered token carries it, so the agent's commits and
- * comments are by the App GitHub knows, not by a configured name.
- *
- * Kept for IDENTITY_TTL_SECONDS in the isolate (keyed by App id and API URL)
- * and in KV (`app-identity:<appId>`), so a warm path makes no GitHub call.
- * The own-bot gate reads the isolate's copy only (`knownAppIdentity`,
- * synchronous): nothing is read or asked before the webhook answers.
- * BOT_LOGIN, when set, is only compared with what GitHub says
- * (`identity:mismatch`); GitHub's answer is the one used.
- *
- * Failure is an AppIdentityError (code "identity") with a public message:
- * which call failed and what to check, never a token or GitHub's body.
- * There is no default to fall back on.
+ * The App's own identity, learned from GitHub (`GET /app` for the slug,
+ * `GET /users/<slug>[bot]` for the bot's id), so the agent's commits and
+ * comments are by the App GitHub knows, not by a configured name. Kept in
+ * the isolate and KV for IDENTITY_TTL_SECONDS; the own-bot gate reads only
+ * the isolate's copy, so nothing is asked before the webhook answers.
+ * BOT_LOGIN is only compared. A failure is an AppIdentityError with a
+ * public message; there is no default. docs/ingress.md, "The App's identity".
  */
 import { z } from "zod";
 import { botIdentitySchema, type BotIdentity } from "../../../src/shared/dispatch";

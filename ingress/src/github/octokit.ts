@@ -1,25 +1,11 @@
 /**
  * The webhook app's Octokit: @octokit/rest with @octokit/plugin-retry and
  * @octokit/plugin-throttling, so GitHub's transient failures and rate
- * limits are handled the way Octokit's maintainers handle them, not by hand.
- *
- * - Retry: a 5xx, a timeout or an unreachable GitHub (Octokit reports the
- *   last two as 500) is tried again, `retries` times, after 1 s, then 4 s
- *   (the plugin's quadratic backoff). A 4xx is final.
- * - Rate limits: the throttling plugin recognises a spent primary limit
- *   (x-ratelimit-remaining 0, waiting until x-ratelimit-reset) and a
- *   secondary one (Retry-After, 60 s when GitHub names none). Everything
- *   here runs inside one request or its `waitUntil` (GitHub waits ten
- *   seconds for the webhook's answer; the background work has thirty), so a
- *   limit is waited out once, and only when GitHub asks for at most
- *   MAX_IN_PROCESS_WAIT_SECONDS; otherwise the call fails and the caller
- *   reports it (`github:rate-limited` says which).
- * - Pacing: the plugin spaces one client's writes a second apart (and
- *   writes that notify, such as comments, three). Each client gets its own
- *   id, so one delivery's 👀 never waits behind another's.
- *
- * `retryBaseMs` scales every wait (1000: seconds), the pacing too; the tests
- * shrink it. At 1000 the plugin keeps its own pacing groups.
+ * limits are handled the way Octokit's maintainers handle them. A limit is
+ * waited out once, and only up to MAX_IN_PROCESS_WAIT_SECONDS: everything
+ * here runs inside one request or its `waitUntil`. Each client gets its own
+ * pacing id. `retryBaseMs` scales every wait (1000: seconds); the tests
+ * shrink it. docs/ingress.md, "Retries and rate limits".
  */
 /// <reference path="./bottleneck-light.d.ts" />
 import { retry } from "@octokit/plugin-retry";

@@ -1,17 +1,11 @@
 /**
  * A read-only follower of one ThinkAgent's chat protocol: the transcript
- * and the turn streaming right now, from the frames its WebSocket sends.
- *
- * The thread view never chats: the server refuses chat requests, clears and
- * cancels from a socket, so this feed only ever sends the stream-resume
- * handshake (`cf_agent_stream_resume_request` to ask whether a turn is in
- * flight, `cf_agent_stream_resume_ack` to receive its replay). Chunks are
- * folded into messages by the `agents` broadcast-stream state machine
- * (`broadcastTransition`, the one `useAgentChat` uses for streams it did not
- * start), so this needs neither `@ai-sdk/react` nor the chat transport.
- *
- * No React and no DOM here: the `useThreadTranscript` hook wires it to a
- * socket; tests drive it with frames.
+ * and the turn streaming right now, from the frames its WebSocket sends. It
+ * only ever sends the stream-resume handshake, and folds chunks into
+ * messages with the `agents` broadcast-stream state machine, so it needs
+ * neither `@ai-sdk/react` nor the chat transport (docs/dashboard.md,
+ * "Reading the wire"). No React and no DOM here: `useThreadTranscript`
+ * wires it to a socket; tests drive it with frames.
  */
 import { broadcastTransition } from "agents/chat";
 import type { UIMessage } from "ai";

@@ -1,14 +1,10 @@
 /**
- * `/thread/:session`: one thread live: the configuration health banner when
- * something is wrong, the status (the latest run's, with "failed again (N
- * failures)" after a failed continuation), timing and cost (the thread's
- * and its latest run's), the issue's reproduction page and what the run
- * posted on the issue, the latest run's envelope, then its runs: the latest
- * open, each older one a line that opens, each with the requests the egress
- * gateway refused it (components/run-list.tsx). Runs
- * come from the transcript joined with the command center's thread detail
- * (`GET /api/command-center/threads/:session`); a session it does not know
- * is the not-found page.
+ * `/thread/:session`: one thread live: the health banner when something is
+ * wrong, the status, timing and cost, the issue's reproduction page and
+ * what the run posted on the issue, the latest run's envelope, then its
+ * runs (components/run-list.tsx), from the transcript joined with the
+ * command center's thread detail; a session it does not know is the
+ * not-found page. What each part shows: docs/dashboard.md, "The thread page".
  */
 import { useMemo } from "react";
 import { useParams } from "react-router";

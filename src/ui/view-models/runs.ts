@@ -1,14 +1,11 @@
 /**
  * A thread page's runs, newest first: each run's part of the transcript
- * (from its envelope message to the next) joined with what the command
- * center knows of it (`GET /api/command-center/threads/:session`, runs
- * newest first). Both list the same runs in the same order, one envelope
- * message per run, so they are joined by position from the first run; the
- * newest may be in one list before the other while it is dispatched.
- * The latest run shows expanded with the header's status, so the two agree;
- * each older one collapses to one line: its outcome, cost, tool calls, when.
- * Either says what the egress gateway refused the run (blocked.ts).
- * Pure: `now` is a parameter.
+ * (from its envelope message to the next) joined by position with what the
+ * command center knows of it (`GET /api/command-center/threads/:session`);
+ * the newest may be in one list before the other while it is dispatched.
+ * The latest run shows expanded with the header's status, each older one a
+ * line; either says what the egress gateway refused it (blocked.ts). Pure:
+ * `now` is a parameter. docs/dashboard.md, "The thread page".
  */
 import type { GitHubContinuation, RunSummary, ThreadSummary } from "../../shared/command-center";
 import { OUTCOME_LABELS } from "../../shared/outcomes";

@@ -1,23 +1,12 @@
 /**
- * Reading the command center's wire shapes (snapshot and live state) in the
- * browser without zod: the shared schemas would put zod's whole runtime on
- * the dashboard's first paint. Lenient where it helps an operator: a thread
- * row that does not read is dropped and counted, not fatal for the list; a
- * body without metrics or a thread list is rejected. A thread's issue
- * messages are extra: a message that does not read (a kind or state this
- * build does not know) is left out, the thread kept; so is a reproduction
- * URL that is not a string, and a recovery count that is not a count.
- * The two recovery metrics (`recovering`, `recoveries24h`) read as 0 when
- * absent: the server and this SPA ship together, but a tab opened on the old
- * build and a server deployed under it (or the reverse) should still paint;
- * present, they must be counts like every other figure. Spend is extra too:
- * a total that does not read is unknown (never $0.00), a row that does not
- * read is left out; so are a thread's cost, operator, GitHub continuation
- * (who continued it from GitHub: a comment link that is not http(s) is left
- * out) and failure count.
- * A thread's detail (its runs) reads the same way: a run that does not read
- * is dropped and counted; of its blocked requests, an entry that does not
- * read is left out. Pure.
+ * Reading the command center's wire shapes (snapshot, live state, a
+ * thread's detail) in the browser without zod, which would put its whole
+ * runtime on the dashboard's first paint. Lenient where it helps an
+ * operator: a row or run that does not read is dropped and counted, an
+ * extra that does not read is left out, spend that does not read is
+ * unknown (never $0.00), and metrics a build across a deploy lacks read as
+ * 0; a body without metrics or a thread list is refused. Pure. Each rule:
+ * docs/dashboard.md, "Reading the wire".
  */
 import type {
   BlockedRequest,
