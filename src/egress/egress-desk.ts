@@ -1,20 +1,11 @@
 /**
- * The issue agent's side of the egress gateway: what it answers when the
- * gateway (src/egress/sandbox-egress.ts) asks for the sandbox's grant, what
- * it does with a refusal, and when the run's token goes.
- *
- * - `grant`: the running turn's grant for one request, from the run's
- *   credentials and the network policy its preparation kept, holding only
- *   the credential that request may use; nothing credentialed between turns;
- *   a request from another turn than the running one, or past the run's
- *   GitHub API requests (`githubRequestLimit`), refused outright.
- * - `refused`: the refusal is logged and counted for its run (host and
- *   method; the closing comment's footer and the thread page show the
- *   tally), and the command center hears the tally when a new host or
- *   method appears.
- * - `runSettled`: the run's closing message settled, so its token is
- *   revoked, unless another turn of the issue is queued or running.
- * Pure apart from its dependencies.
+ * The issue agent's side of the egress gateway (src/egress/sandbox-egress.ts). `grant`: the
+ * running turn's grant for one request, holding only the credential that request may use;
+ * nothing credentialed between turns; a request from another turn, or past the run's GitHub API
+ * requests (`githubRequestLimit`), refused outright. `refused`: logged and counted for its run
+ * (host and method, for the closing comment and the thread page; the command center hears of a
+ * new host or method). `runSettled`: the run's token revoked once its closing message settled,
+ * unless another turn of the issue waits. docs/security.md. Pure apart from its dependencies.
  */
 import type { BlockedRequest } from "../shared/command-center";
 import type { Logger } from "../run/log";

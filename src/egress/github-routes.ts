@@ -1,14 +1,9 @@
 /**
- * What a sandbox request to the deploy's GitHub is: a git smart-HTTP read or
- * push of one repository, a Git LFS batch, a REST or GraphQL API call, an
- * upload, or any other page; and where the gateway sends it on.
- *
- * The sandbox names GitHub as everyone does (`https://github.com/o/r.git`,
- * `https://api.github.com/…`, an Enterprise host's `/api/v3` and
- * `/api/graphql`); `upstream` is where those go: the same URLs in
- * production, the local stand-in or a test's git server elsewhere. A path
- * the patterns below do not read exactly is `web`: only GET and HEAD, with
- * no credential. Pure.
+ * What a sandbox request to the deploy's GitHub is: a git smart-HTTP read or push of one
+ * repository, a Git LFS batch, a REST or GraphQL API call, an upload, or any other page; and
+ * where the gateway sends it (`upstream`: the same URLs in production, the local stand-in or a
+ * test's git server elsewhere). A path the patterns do not read exactly is `web`: GET and HEAD
+ * only, with no credential. Pure.
  */
 import type { GitHubHost } from "../shared/github-urls";
 

@@ -1,16 +1,10 @@
 /**
- * Whether a GraphQL request only reads: the gateway lets the sandbox's
- * GraphQL queries through with a read-only token and refuses mutations and
- * subscriptions, so it must know which a document holds.
- *
- * A document is a list of definitions; an operation's type is its first
- * word at the top level (`query`, `mutation`, `subscription`), or `{` for
- * the query shorthand; a fragment defines no operation (GraphQL spec,
- * "Document" and "Operations"). This reads the top level with the spec's
- * lexical rules (names, punctuators, strings and block strings, comments,
- * commas as whitespace) and answers `read` only when every operation is a
- * query: anything it cannot read is `unknown`, which the gateway refuses.
- * Pure.
+ * Whether a GraphQL request only reads: the gateway lets queries through with the read-only
+ * token and refuses mutations and subscriptions. It reads a document's top level with the
+ * spec's lexical rules (names, punctuators, strings and block strings, comments, commas as
+ * whitespace): an operation's type is its first word, or `{` for the query shorthand, and a
+ * fragment defines none (GraphQL spec, "Document", "Operations"). `read` only when every
+ * operation is a query; anything it cannot read is `unknown`, which the gateway refuses. Pure.
  */
 
 export type GraphQLKind = "read" | "write" | "unknown";

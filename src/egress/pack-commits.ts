@@ -1,13 +1,11 @@
 /**
- * The commits at the start of a pack (gitformat-pack(5)), read from a push's
- * body without buffering the rest, for push-ancestry.ts to walk: each
- * commit's id (the SHA-1 or SHA-256 of `commit <len>\0<content>`) and its
- * parents. git writes commits and tags before trees and blobs, so reading
- * stops at the first tree or blob, or at a delta whose base it has not read;
- * OFS_DELTA and REF_DELTA objects whose base it read are resolved. Bounded in
- * bytes, objects and inflated size. Inflates with pako's zlib, which says
- * where each stream ended. It checks nothing else of the pack (trees, blobs,
- * its checksum): GitHub does. Pure.
+ * The commits at the start of a pack (gitformat-pack(5)), read from a push's body without
+ * buffering the rest, for push-ancestry.ts: each commit's id (SHA-1 or SHA-256 of
+ * `commit <len>\0<content>`) and its parents. git writes commits before trees and blobs, so
+ * reading stops at the first tree or blob, or at a delta whose base it has not read (OFS_DELTA
+ * and REF_DELTA against a commit it read are resolved). Bounded in bytes, objects and inflated
+ * size; inflates with pako (docs/security.md). It checks nothing else of the pack: GitHub does.
+ * Pure.
  */
 import { ZStream, Z_BUF_ERROR, Z_NO_FLUSH, Z_OK, Z_STREAM_END, zlibInflate, zlibInflateEnd, zlibInflateInit } from "pako";
 

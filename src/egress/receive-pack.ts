@@ -1,13 +1,10 @@
 /**
- * A push as git sends it over smart HTTP (gitprotocol-pack(5)): pkt-lines of
- * `shallow` lines and commands `<old> <new> <ref>` (capabilities after a NUL
- * on the first), a flush, push options, then the pack. `readCommands` reads
- * the commands without buffering the pack and replays the whole body to send
- * on; `packStart` finds the pack; an empty list is git's probe (a lone
- * flush before a body over `http.postBuffer`). A push certificate is
- * refused. `refusalReport` answers as receive-pack would (`unpack ok`, one
- * `ng <ref> <reason>` each, side-band when asked), so git prints
- * `! [remote rejected] … (reason)`. Pure: Web Streams and bytes only.
+ * A push as git sends it over smart HTTP (gitprotocol-pack(5)): pkt-lines of `shallow` lines and
+ * commands `<old> <new> <ref>` (capabilities after a NUL on the first), a flush, push options,
+ * then the pack. `readCommands` reads the commands without buffering the pack and replays the
+ * body to send on; `packStart` finds the pack; an empty list is git's probe (a lone flush before
+ * a body over `http.postBuffer`). A push certificate is refused. `refusalReport` answers as
+ * receive-pack would, so git prints `! [remote rejected] … (reason)`. Pure: streams and bytes.
  */
 import { BodyReader } from "./body-reader";
 

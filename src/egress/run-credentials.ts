@@ -1,26 +1,12 @@
 /**
- * A run's GitHub credentials, on the Worker's side of the sandbox: the run's
- * write token (RunToken: the run context's, renewed through the token
- * broker, used by the Worker's own posts and by the gateway for an allowed
- * push), the read-only token the gateway attaches to reads (ReadOnlyToken),
- * and the end of each: a token the run no longer holds is revoked.
- *
- * `grant` is what the egress gateway may do for the sandbox right now
- * (src/egress/grant.ts): nothing credentialed without a running turn, no
- * push before the turn's write policy is known, a write token only with a
- * push branch. ThinkAgent owns one and answers the gateway with it; the
- * sandbox never sees any of this.
- *
- * A reporter session's runs (`reporter`: the issue's author asked, without
- * write access) never hold the bot's write token: their own token is
- * renewed read-only, and the Worker posts their comments with an issues-only
- * token (`posting`), minted for that alone.
- *
- * Revocation (`DELETE /installation/token`): a replaced token at once (a
- * newer dispatch, a continuation, a renewal); the read-only token when its
- * turn ends; the run's (and the posting token) when its closing message has
- * settled and no other turn of the issue is waiting for it (`runSettled`).
- * Pure apart from its dependencies.
+ * A run's GitHub credentials, on the Worker's side of the sandbox: the run's write token
+ * (RunToken: the Worker's own posts, and an allowed push), the read-only token the gateway
+ * attaches to reads (ReadOnlyToken), a reporter run's issues-only posting token, and the end of
+ * each: a token the run no longer holds is revoked. `grant` is what the egress gateway may do
+ * for the sandbox now (grant.ts): nothing credentialed without a running turn, no push before
+ * the write policy is known, a write token only with a push branch. A reporter session's runs
+ * never hold the write token. When each token is revoked: docs/security.md. Pure apart from
+ * its dependencies.
  */
 import type { Logger } from "../run/log";
 import { ReadOnlyToken } from "../run/read-token";

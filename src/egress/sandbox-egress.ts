@@ -1,17 +1,11 @@
 /**
- * SandboxEgress: the WorkerEntrypoint every HTTP(S) request of an issue's
- * sandbox goes through: the container's (the ContainerBackend's
- * "http-gateway" egress hands each intercepted request here with its
- * original URL) and the worker shell's (its Dynamic Worker's
- * `globalOutbound`). The WorkspaceAgent makes it from `ctx.exports` with the
- * session as its props, and for a container's request the turn holding the
- * container (workspace-egress.ts).
- *
- * Per request it asks the issue's ThinkAgent for the grant (what the run may
- * do now: src/egress/run-credentials.ts), which refuses a request of a turn
- * that is not the running one, and lets the gateway decide
- * (src/egress/gateway.ts); refusals go back to the ThinkAgent, which
- * records them for the thread page and the closing comment.
+ * SandboxEgress: the WorkerEntrypoint every HTTP(S) request of an issue's sandbox goes through,
+ * the container's (the ContainerBackend's "http-gateway" egress) and the worker shell's (its
+ * Dynamic Worker's `globalOutbound`). The WorkspaceAgent makes it from `ctx.exports` with the
+ * session, and for a container the turn holding it (workspace-egress.ts), as props. Per request
+ * it asks the issue's ThinkAgent for the grant (egress-desk.ts), which refuses a turn that is not
+ * the running one, lets the gateway decide (gateway.ts), and hands refusals back to be recorded.
+ * docs/security.md, "The sandbox holds no key".
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { getAgentByName } from "agents";

@@ -1,22 +1,12 @@
 /**
- * The few GitHub calls the agent Worker makes itself, as the App, with a
- * run's installation token: a reaction on the triggering comment, a comment
- * on the issue, and a search of the issue's recent comments for one of our
- * own markers (so a comment whose response was lost is not posted twice).
- * The search pages through every comment since the notice was queued
- * (Octokit's paginate, following GitHub's Link header; at most
- * MARKER_SEARCH_MAX_PAGES pages) and trusts only comments our App wrote, so
- * a marker someone pasted cannot stop a post.
- *
- * Built on @octokit/rest against a configurable base URL (GitHub, a GitHub
- * Enterprise Server's /api/v3, or the local stand-in). Errors come back as a
- * `GitHubCallError` that says whether trying again can help, and when GitHub
- * said to (Retry-After, x-ratelimit-*); its message never carries the token.
- * It does not retry by itself: @octokit/plugin-retry and plugin-throttling
- * (which the webhook app uses, ingress/src/github/octokit.ts) wait inside
- * the request, which would hold the agent's alarm and be lost on an
- * eviction; the outbox's durable retry (src/report/outbox.ts) waits as long
- * as GitHub asked instead.
+ * The few GitHub calls the agent Worker makes itself, as the App with a run's installation
+ * token: a reaction on the triggering comment, a comment on the issue, and a search of the
+ * issue's comments since the notice was queued for one of our markers (at most
+ * MARKER_SEARCH_MAX_PAGES pages, trusting only our App's comments), so a post whose answer was
+ * lost is not made twice. On @octokit/rest against GITHUB_API_URL. A failure is a
+ * GitHubCallError saying whether a retry can help and when GitHub said to; its message never
+ * carries the token. It does not retry itself: the outbox does, durably, since a wait inside the
+ * request would hold the agent's alarm (docs/reporting.md, "Exactly once").
  */
 import { Octokit } from "@octokit/rest";
 import { DEFAULT_BOT_LOGIN } from "../run/bot-identity";

@@ -1,22 +1,12 @@
 /**
- * What a run reads from its repository on GitHub before the model starts
- * (src/steps/prepare.ts), as the App with the run's token: a file at a ref
- * (the agent guidance files, `.github/agent-think.yml`), the App's own
- * open pull request for a branch, and an issue (or a pull request's
- * conversation: the same endpoints answer for its number) as it is now,
- * with its latest comments. The comments are read from the one page of
- * GitHub's oldest-first listing that holds the latest ones, found from the
- * issue's comment count: one request, however long the thread. A file
- * GitHub does not have is null; any other failure is a GitHubCallError, as
- * in client.ts. It does not reveal or bound what people wrote
- * (src/steps/issue-facts.ts does).
- *
- * The issue and its comments are read in GitHub's `full` media type: the
- * Markdown as written and the rendered `body_html`, whose images of a
- * private repository carry the signed addresses a program can fetch
- * (src/run/attachment-links.ts). `fetchAttachment` fetches one image or
- * upload with the run's read-only token as src/github/attachment-fetch.ts
- * allows it (never the token the reader reads with).
+ * What a run reads from its repository on GitHub before the model starts (src/steps/prepare.ts),
+ * as the App with the run's token: a file at a ref (guidance files, `.github/agent-think.yml`),
+ * the App's open pull request for a branch, and an issue (or a pull request's conversation) with
+ * its latest comments, in one request for the page of the oldest-first listing that holds them.
+ * Read in GitHub's `full` media type, whose `body_html` carries a private image's signed address.
+ * A missing file is null, any other failure a GitHubCallError. It does not reveal or bound what
+ * people wrote (src/steps/issue-facts.ts); `fetchAttachment` fetches with the read-only token as
+ * src/github/attachment-fetch.ts allows. docs/skills.md, The workspace block.
  */
 import { createAttachmentReader, type FetchedAttachment } from "./attachment-fetch";
 import { callGitHub, GitHubCallError, octokitFor, ownerAndName, type GitHubClientOptions } from "./client";

@@ -1,14 +1,9 @@
 /**
- * The Access line: what the Worker makes of Cloudflare Access
- * (src/http/access.ts `accessMode`), from the settings alone. Both set: on,
- * naming the team (the AUD tag is not shown). Neither: open in local dev
- * (ok); in a deploy closed, every path but public reproductions a 503, so
- * it blocks; unless ACCESS=off, the operator's explicit opt-out, which
- * warns and is marked unsafe (the banner shows it in red). Exactly one
- * set, or an ACCESS that is neither "" nor "off": the Worker refuses to
- * guess and answers 500. Whenever this line blocks, the gate answers that
- * 503 or 500 to this report too, so `npm run doctor` (and `workerHealth`'s
- * own callers) is where an operator sees it. Pure.
+ * The Access line: what the Worker makes of Cloudflare Access (src/http/access.ts `accessMode`),
+ * from the settings alone. Both set: on (the team named, never the AUD tag). Neither: open in
+ * local dev; closed in a deploy (it blocks) unless ACCESS=off, which warns as unsafe. Exactly
+ * one, or another ACCESS: blocks. Whenever it blocks, the gate answers this report with that 503
+ * or 500 too, so `npm run doctor` is where an operator sees it (docs/health.md). Pure.
  */
 import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";

@@ -1,15 +1,10 @@
 /**
- * The containers line: whether this deploy has a container engine
- * (CONTAINERS_ENABLED) and, when it does, what the warm pool holds. Both
- * skills clone, build and push with `backend: "container"`, so containers
- * off blocks a deploy; local dev has no Docker engine and only warns. A
- * pool with no warm container works (the first command starts one, more
- * slowly) and warns, as does a container whose stop is being retried; a
- * pool that does not answer blocks, since every claim goes through it.
- * Local dev with CONTAINERS_ENABLED=1 whose Sandbox has no container (a
- * plain wrangler dev, src/pool/engine.ts) warns with the cause: its runs
- * use the worker shell. The caller passes the pool's `stats()`
- * (src/warm-pool.ts) and the engine's answer.
+ * The containers line: whether this deploy has a container engine (CONTAINERS_ENABLED) and,
+ * when it does, what the warm pool holds. Off blocks a deploy (both skills clone, build and
+ * push in the container) and warns in local dev; an empty pool or a stop being retried warns;
+ * a pool that does not answer blocks. Local dev with CONTAINERS_ENABLED=1 but no container
+ * (src/pool/engine.ts) warns with the cause. docs/health.md. The caller passes the pool's
+ * `stats()` (src/warm-pool.ts) and the engine's answer.
  */
 import type { HealthCheck } from "../shared/health";
 import { HEALTH_LABELS } from "./labels";

@@ -1,19 +1,10 @@
 /**
- * The costs line: what the warm pool costs a month (WARM_POOL_SIZE at the
- * instance type, src/shared/container-pricing.ts), this month's spend
- * against MONTHLY_COST_BUDGET, and the reporter tier's day apart: today's
- * reporter-tier runs and their spend per repository against
- * REPORTER_DAILY_BUDGET. A reached monthly budget blocks, since every new
- * run is refused; so does a monthly budget that does not parse (every
- * dispatch is refused) or a month's spend the command center does not give
- * (dispatch fails closed). A pool size that does not parse warns: the pool
- * keeps its default and runs work. Spend at 80% of the cap warns. The
- * reporter tier only ever warns, since maintainers' runs go on: a
- * repository whose reporter runs reached the daily cap, a daily cap that
- * does not parse, or a day's reporter spend that cannot be read while the
- * cap is set (reporter dispatches fail closed). The caller passes the
- * command center's `monthlySpend()` and, to show the day's figures, its
- * metrics' `reporterSpendToday`.
+ * The costs line: what the warm pool costs a month (WARM_POOL_SIZE at the instance type,
+ * src/shared/container-pricing.ts), this month's spend against MONTHLY_COST_BUDGET, and apart,
+ * today's reporter-tier runs and spend per repository against REPORTER_DAILY_BUDGET. What warns,
+ * what blocks, and why: docs/health.md, `costs`; the reporter tier only ever warns, since
+ * maintainers' runs go on. The caller passes the command center's `monthlySpend()` and, to show
+ * the day's figures, its metrics' `reporterSpendToday`.
  */
 import { containerInstance } from "../pool/launch-spec";
 import { type InstanceType } from "../shared/container-pricing";

@@ -6,7 +6,7 @@
  * blocks, so it renders literally and notifies no one. Pure.
  */
 import { short, type ProofRecord, type ProofSide, type ProofSource } from "../run/fix-proof";
-import type { RecordingTier } from "../run/thread-reproduction";
+import type { RecordingTier } from "../shared/dispatch";
 import { codeBlock, codeSpan } from "./neutralize";
 
 /** The heading the pull request's proof section opens with; a body is given at most one. */

@@ -1,15 +1,10 @@
 /**
- * Grants for reproductions of private repositories.
- *
- * A reproduction page is sandboxed (an opaque origin, so code the model
- * wrote cannot reach the dashboard), and a sandboxed page's own scripts and
- * styles load without the operator's Access cookie. So Access is checked
- * once, on the page's address (`/repro/private/<id>/…`), and the Worker then
- * redirects to a granted address (`/repro/private/<id>.<expires>.<mac>/…`):
- * an HMAC-SHA256 over the publication id and an expiry, valid for an hour,
- * under which the page and everything it loads by relative URL are served.
- * An expired grant sends the browser back through Access. Pure apart from
- * WebCrypto; the key is a parameter.
+ * Grants for reproductions of private repositories: Access is checked once, on the page's
+ * address (`/repro/private/<id>/…`); the Worker then redirects to a granted one
+ * (`/repro/private/<id>.<expires>.<mac>/…`: an HMAC-SHA256 over the id and an expiry an hour
+ * ahead), under which the page and what it loads by relative URL are served; an expired grant
+ * goes back through Access. Why (a sandboxed page loads without the Access cookie):
+ * docs/security.md, Reproduction pages. Pure apart from WebCrypto; the key is a parameter.
  */
 import { PUBLICATION_ID } from "./publish";
 

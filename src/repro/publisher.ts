@@ -1,13 +1,10 @@
 /**
- * One issue's reproduction page over time: publishes a new one
- * (publish.ts) in place of the page it published before, which it keeps
- * in the ThinkAgent's storage, so the previous page's files are deleted and
- * its address stops working. A repository is treated as public only when
- * the webhook said so; otherwise its page is served behind Access, and a
- * reporter-tier run publishes none at all (the page would put its author's
- * code on the operator's domain, in front of the people with access to the
- * private code). Pure over narrow interfaces; the ThinkAgent wires storage,
- * the bucket and the workspace.
+ * One issue's reproduction page over time: publishes a new one (publish.ts) in place of the
+ * page it published before, kept in the ThinkAgent's storage, whose files are then deleted and
+ * whose address stops working. A repository is public only when the webhook said so; otherwise
+ * its page is served behind Access, and a reporter-tier run publishes none (why:
+ * docs/security.md, Reproduction pages). Pure over narrow interfaces; the ThinkAgent wires
+ * storage, the bucket and the workspace.
  */
 import type { RepoVisibility, RunTier } from "../shared/dispatch";
 import type { ReproIssue } from "./publication-issue";

@@ -1,26 +1,11 @@
 /**
- * The images and attachments people put in an issue (its body, its latest
- * comments; on a pull request its body), found in what they wrote, and
- * which of them the Worker may fetch: the one list src/steps/prepare.ts
- * fetches images from, the block's `attachments` field lists, and
- * `fetch_attachment` accepts a URL from.
- *
- * What counts is what GitHub renders: Markdown images `![alt](url)`, HTML
- * `<img src>`, links to uploaded files (`[name](…/user-attachments/files/…)`)
- * and bare upload URLs. Text GitHub does not render as a link is left out:
- * fenced code blocks (``` or ~~~), inline code spans and HTML comments (a
- * hidden `<img>` in a comment is shown to the model as revealed text, never
- * fetched). Indented code blocks are not recognised (an indented `<img>` in
- * a list is an image on GitHub's page), so an image there counts.
- *
- * Only GitHub's own hosts are ever fetched (`fetchSource`): the
- * deployment's web host (github.com, or the Enterprise host), github.com's
- * `/user-attachments/`, camo and the user-images hosts. Every other link is
- * listed, never fetched: the Worker never fetches a URL an attacker picked
- * on a host they run. A credential goes only with an upload's own path on
- * the deployment's web host (`credentialedUpload`; when: the fetcher's rule,
- * src/github/attachment-fetch.ts). The magic numbers of the four image
- * formats both providers take decide what an image is (`sniffImage`). Pure.
+ * The images and attachments people put in an issue (its body, its latest comments; on a pull
+ * request its body), found as GitHub renders them, and which of them the Worker may fetch: the
+ * one list src/steps/prepare.ts fetches images from, the block's `attachments` lists, and
+ * `fetch_attachment` accepts. Nothing in fenced code, inline code or an HTML comment counts;
+ * only GitHub's own hosts are fetched (`fetchSource`), and a credential goes only with an upload's
+ * own path on the deploy's web host (`credentialedUpload`; src/github/attachment-fetch.ts).
+ * `sniffImage` tells an image by its magic numbers. docs/security.md, docs/skills.md. Pure.
  */
 
 export type AttachmentKind = "image" | "file";

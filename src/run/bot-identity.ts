@@ -1,26 +1,11 @@
 /**
- * Who the bot is: the GitHub App account a run's commits and comments are
- * by, and the only author whose comments a marker search trusts.
- *
- * The webhook app learns the App's identity from GitHub (`GET /app` for the
- * slug, `GET /users/<slug>[bot]` for the bot user's id) and sends it with
- * every dispatch; the token broker sends it with every token. The run
- * context keeps the latest (run-context.ts). A run's identity is, in order:
- *
- * 1. the run's own, login and id, as GitHub gave them;
- * 2. else BOT_LOGIN, when it is set: the login only, so the container's
- *    identity script looks the id up (git-identity.ts);
- * 3. else, in local dev only (LOCAL_DEV=1), `agent-think[bot]`, the local
- *    GitHub stand-in's bot;
- * 4. else a BotIdentityError that says what is missing. Never a quiet
- *    default: commits by a made-up account, or a marker search that trusts
- *    the wrong author, would go unnoticed.
- *
- * A BOT_LOGIN that is set but is not a bot login is an error naming it, not
- * skipped. Used by src/service.ts (a dispatch is refused before anything is
- * written), ThinkAgent (a continuation, the reporter's marker search) and
- * WorkspaceAgent (the container's git identity). Pure: it reads only the two
- * variables it is given and asks GitHub nothing.
+ * Who the bot is: the GitHub App account a run's commits and comments are by, and the only
+ * author whose comments a marker search trusts. In order: the run's own login and id (as the
+ * webhook app or the token broker got them from GitHub); else BOT_LOGIN, a login only (the
+ * container's identity script looks the id up); else, under LOCAL_DEV=1, `agent-think[bot]`;
+ * else a BotIdentityError naming what is missing, never a quiet default (docs/containers.md).
+ * A BOT_LOGIN that is not a bot login is an error naming it. Used by src/service.ts, ThinkAgent
+ * and WorkspaceAgent. Pure: it reads the two variables it is given and asks GitHub nothing.
  */
 import type { BotIdentity } from "../shared/dispatch";
 import { checkBotLogin } from "../shared/repo";

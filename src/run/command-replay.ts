@@ -1,27 +1,12 @@
 /**
- * At most once for the bash command a recovery interrupted.
- *
- * When the runtime dies after a command's effect reached the workspace but
- * before Think saved the tool result, Think's chat recovery resumes the turn
- * and the model, finding no result for its last call, issues the same
- * command again: a line appended twice, a commit made twice. So each
- * submission's last bash command is kept (`agent-think:last-command:<id>`,
- * on the Durable Object's synchronous KV): written as started before the
- * command runs, and as finished, with its result, before the result goes
- * back to the model. A call whose command and backend equal the last one,
- * which was started before the run's latest recovery, is that re-issue: it
- * is answered from the record instead of running again (its saved result,
- * marked `replayed`, or, when it never finished, a result saying it was
- * interrupted and may have run). The answer moves the record into the
- * current recovery, so a deliberate second identical call runs.
- *
- * Used by the ThinkAgent's bash tool; the run's recovery count comes from
- * `RunRecoveries` (src/run/recoveries.ts). It does not know whether the
- * model saw the earlier result (a repeat right after a recovery whose kill
- * came after Think saved the result is answered from the record too, with
- * the same output), and it guards only the last command: a kill can only
- * interrupt the call in flight. Never throws into the turn: a storage error
- * just runs the command. Pure: storage is the Durable Object's synchronous KV.
+ * At most once for the bash command a recovery interrupted. When the runtime dies after a
+ * command's effect reached the workspace but before Think saved its result, the recovered model
+ * issues the same command again. So each submission's last bash command is kept
+ * (`agent-think:last-command:<id>`, synchronous KV) as started, then as finished; a call equal
+ * to it that started before the run's latest recovery is answered from the record (`replayed`,
+ * or "interrupted, may have run") instead of running again. Used by the ThinkAgent's bash tool;
+ * never throws into the turn (a storage error just runs the command). What it cannot tell, and
+ * its tests: docs/chaos.md, "The bash re-run". Pure.
  */
 import type { BackendId, BashInput, BashResult } from "./bash-command";
 import type { Logger } from "./log";

@@ -1,52 +1,12 @@
 /**
- * Bounded command output, decided where the command runs.
- *
- * `wrapCommand` turns the model's command into a small POSIX shell script
- * that sends the command's stdout and stderr to log files under
- * `/temp/agent-think/logs/` (`logDir`) and then prints only a report: for
- * each stream its size, line count and content, or its head and tail when it
- * is larger than the bound. So a command that prints 100 MB moves a few
- * kilobytes out of the container or the shell, and the log stays behind,
- * named in the report. `/temp` is outside the synced `/workspace`, so a log
- * never reaches the Durable Object's files from the container. Logs of
- * output that fit are removed at once.
- *
- * The logs cannot fill the container's disk. A kept log larger than
- * `MAX_LOG_FILE_BYTES` (64 MiB) keeps only its first and last half, with a
- * line in the file saying how many bytes were cut (the report says so too).
- * After every command the directory is pruned, newest first, to
- * `MAX_LOG_DIR_BYTES` (256 MiB) of logs: older `<id>.stdout|stderr` files are
- * removed, never this command's, never a file some process still holds open
- * (a command running beside this one, or a daemon it left writing: removing
- * those frees no space anyway; found through /proc), never anything else.
- * With the defaults one command's logs are at most 2 x 64 MiB, so the
- * directory ends every command within its bound. A cut log keeps at least
- * the report's head and tail, so those are always the stream's own.
- *
- * With `timeoutSeconds`, the command runs under coreutils'
- * `timeout --verbose -k <grace> <s> bash -c '<command>'`: TERM at the
- * timeout, KILL after `KILL_GRACE_SECONDS` (5 s) more if it is still there.
- * Whether OUR timeout fired is not read from the exit code (a command may
- * `exit 124` itself, or be killed with 137 by something else) but from
- * timeout's own diagnostics: `--verbose` makes it write "sending signal TERM"
- * (and "sending signal KILL" on escalation; English: the slim image carries
- * no translations) to its stderr, which is a file of
- * its own, because the command's stderr reaches the log on another
- * descriptor (`bash -c` first does `exec 2>&3 3>&-`). Whatever else lands
- * there (bash's startup warnings, timeout's own errors) is appended to the
- * command's stderr. A diagnostic counts only with the exit status it implies
- * (124 after TERM, 137 after KILL), so a signal merely forwarded to timeout
- * is not mistaken for one. The report then carries a marker line,
- * `timeout term` or `timeout kill`, which `parseReport` turns into
- * `timedOut` and `killed`. Without `timeoutSeconds` both are false.
- *
- * The worker shell's output is already bounded by just-bash (1 MiB) and
- * arrives in the Durable Object anyway, so it is cut there by `boundText`
- * instead, with no wrapper round trips.
- *
- * `parseReport` reads the report back. Marker lines carry a per-run nonce and
- * the last ones must end the output, so output that imitates them cannot
- * confuse the parser. Pure.
+ * Bounded command output, decided where the command runs. `wrapCommand` turns the model's
+ * command into a POSIX script that sends stdout and stderr to logs under `/temp/agent-think/logs/`
+ * (outside the synced /workspace) and prints only a report: each stream's size, lines and
+ * content, or its head and tail past the bound. Kept logs are capped (MAX_LOG_FILE_BYTES), the
+ * directory pruned (MAX_LOG_DIR_BYTES); with `timeoutSeconds` the command runs under coreutils'
+ * `timeout`, and only timeout's own diagnostics set `timedOut`/`killed`. `parseReport` reads the
+ * report back; `boundText` cuts the worker shell's output in the Durable Object instead.
+ * The rules, and why: docs/containers.md, "Bounded output". Pure.
  */
 export const LOG_DIR = "/temp/agent-think/logs";
 /** Seconds between the timeout's TERM and the KILL that follows if the command is still running. */

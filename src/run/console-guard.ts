@@ -1,15 +1,10 @@
 /**
- * The console, redacted. Our own log lines are redacted by the logger
- * (log.ts); this catches what libraries print inside our objects, such as
- * Think's "Submission failed" with an error that quotes a token, or the AI
- * SDK's provider error. Installed once per isolate by the Worker's main
- * module, so every Durable Object of the Worker prints through it.
- *
- * The secrets are the isolate's: each object that holds a run's token
- * registers it in `isolateSecrets` (a short list: the newest win), and
- * anything shaped like a GitHub token is redacted whoever held it. An
- * argument that holds no secret is passed on untouched, so the console
- * formats it as it would have; one that does is printed as redacted text.
+ * The console, redacted: our own log lines are redacted by the logger (log.ts); this catches
+ * what libraries print inside our objects (Think's "Submission failed" quoting a token, an AI
+ * SDK provider error). Installed once per isolate by the Worker's main module. The secrets are
+ * the isolate's: each object holding a run's token registers it in `isolateSecrets` (a short
+ * list, the newest win), and anything shaped like a GitHub token is redacted whoever held it.
+ * An argument holding no secret passes untouched, so the console formats it as before.
  * Pure apart from the console it is given.
  */
 import { holdsSecret, MIN_SECRET_CHARS, redactSecrets } from "./redact";

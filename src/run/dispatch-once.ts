@@ -1,15 +1,11 @@
 /**
- * Answers a duplicate dispatch of a triggering comment before any work it
- * does not need. The ThinkAgent holds one DispatchOnce over its storage and
- * wraps `startRun` in its `run`: the first dispatch of a comment runs
- * (stores the run context, submits the turn) and its submission id is kept
- * under `agent-think:dispatch:<commentId>`; a duplicate gets that id back
- * with `accepted: false` and stores nothing, so a late redelivery cannot
- * replace a newer run's context with an old one. Duplicates that arrive while
- * the first is still running share its promise. Think's own idempotency key
- * stays the guarantee of one submission; this is the cheap path in front of
- * it. Dispatches with no comment id pass through. Storage is a narrow
- * interface the Durable Object fills with `ctx.storage`.
+ * Answers a duplicate dispatch of a triggering comment before any work it does not need. The
+ * first dispatch of a comment runs and its submission id is kept under
+ * `agent-think:dispatch:<commentId>`; a duplicate gets that id back with `accepted: false` and
+ * stores nothing, so a late redelivery cannot replace a newer run's context, and one arriving
+ * while the first runs shares its promise. Think's idempotency key stays the guarantee; this is
+ * the cheap path in front of it. Dispatches with no comment id pass through. Storage is a
+ * narrow interface the Durable Object fills with `ctx.storage`.
  */
 
 export type DispatchOnceStorage = {

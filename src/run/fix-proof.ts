@@ -9,7 +9,7 @@
  */
 import { CONTAINER_UNAVAILABLE, type BashResult } from "./bash-command";
 import { shellQuote } from "./command-report";
-import type { RecordingTier } from "./thread-reproduction";
+import type { RecordingTier } from "../shared/dispatch";
 import { INERT_EXIT, inertGitScript, workerGitPrelude, type WorkerGitHub } from "./worker-git";
 
 /** Where the run's clone is, and where the check runs from. */

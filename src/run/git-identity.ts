@@ -1,25 +1,11 @@
 /**
- * The container's git identity: commits are the App's bot's, and the
- * container trusts the egress gateway's interception CA. No credential is
- * involved: the container holds none, and the egress gateway attaches one
- * per request outside it (src/egress/gateway.ts).
- *
- * The script (fixed text, no stdin) trusts the platform's interception CA
- * when the container has one (Cloudflare writes it to CA_PATH when HTTPS
- * interception is on; the container must add it to its trust store itself),
- * then sets git's identity: `<login>` and `<id>+<login>@<noreply domain>`
- * (on github.com `users.noreply.github.com`), the address GitHub attributes
- * to the bot account. With the id GitHub gave, it is used as is; with the
- * login alone (a configured BOT_LOGIN) it is looked up (`gh api`, through
- * the gateway, which reads with a read-only token), and without an answer
- * the plain noreply address is used.
- *
- * Identity belongs to a container, not to a turn: a container that replaces
- * another mid-turn starts without it. So the script leaves a marker under
- * /temp (container-local, never synced) named by a digest of the bot and
- * the host, and every container command starts with a guard that stops
- * before the command when the marker is missing; the WorkspaceAgent then
- * runs the script and the command again. Pure.
+ * The container's git identity: commits are the App's bot's (`<login>`,
+ * `<id>+<login>@<noreply domain>`; the id looked up through the gateway when only a login is
+ * known), and the container trusts the platform's interception CA. No credential is involved:
+ * the container holds none (src/egress/gateway.ts). Identity belongs to a container, not a turn,
+ * so the script leaves a marker under /temp and a guard in front of every container command
+ * stops when it is missing; the WorkspaceAgent then runs the script and the command again.
+ * docs/containers.md, "Git and gh in the container". Pure.
  */
 import { GITHUB_COM, type GitHubHost } from "../shared/github-urls";
 import { checkBotLogin } from "../shared/repo";

@@ -1,15 +1,11 @@
 /**
- * Where markdown a person writes on GitHub holds text the rendered page
- * never shows: link reference definitions, footnote definitions nothing
- * refers to, HTML declarations and instructions, the contents of `<video>`
- * and `<rp>`, and attribute values (html-tags.ts). reveal.ts flags these
- * spans and sanitize.ts removes them; docs/security.md gives the sources.
- *
- * The real GFM parser (micromark via mdast-util-from-markdown) decides what
- * is raw HTML and what is code, when a cheap scan finds a candidate and the
- * parse fits the budget (the parser is slow on some inputs); otherwise that
- * scan's candidates are flagged as found, code included: past the budget it
- * may flag a line a reader does see, never stay silent. Pure.
+ * Where markdown a person writes on GitHub holds text the rendered page never shows: link
+ * reference definitions, unreferenced footnotes, HTML declarations and instructions, `<video>`
+ * and `<rp>` contents, attribute values (html-tags.ts). reveal.ts flags these spans and
+ * sanitize.ts removes them. The GFM parser (micromark) decides what is HTML and what is code
+ * when a cheap scan finds a candidate and the text fits the parse budget; otherwise the scan's
+ * candidates are flagged, code included: it may flag too much, never stay silent.
+ * Sources and the budget: docs/security.md. Pure.
  */
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";

@@ -1,13 +1,10 @@
 /**
- * Which hosts outside GitHub a run's sandbox may reach, and with which
- * methods: the defaults (DEFAULT_ALLOW, GET and HEAD only), the repository's
- * `network.allow` (src/run/repo-config.ts: a host, every method, or
- * `{ host, methods }`) and the operator's EGRESS_ALLOW (every method). A
- * pattern is a host or `*.` and a domain (its subdomains, not the domain).
- * The Public Suffix List (tldts, ICANN and private sections) bounds them: a
- * public suffix is no entry, a wildcard needs a registrable domain, and it
- * never reaches a host of another registrable domain (a cloud customer's
- * host under a suffix below it). Why: docs/security.md. Pure.
+ * Which hosts outside GitHub a run's sandbox may reach, and with which methods: the defaults
+ * (DEFAULT_ALLOW, GET and HEAD only), the repository's `network.allow` (repo-config.ts: a host,
+ * every method, or `{ host, methods }`) and the operator's EGRESS_ALLOW (every method). A pattern
+ * is a host or `*.` and a domain (its subdomains, not the domain). The Public Suffix List (tldts)
+ * bounds them: a public suffix is no entry, and a wildcard needs a registrable domain and never
+ * reaches a host of another one. Why: docs/security.md. Pure.
  */
 import { parse } from "tldts";
 

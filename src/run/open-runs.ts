@@ -1,14 +1,10 @@
 /**
- * Runs whose turn began and whose ending has not been handled to the end:
- * one key per submission (`agent-think:open-run:<submission id>`), written
- * when the submission starts running and deleted as the last step of its
- * ending (the closing comment queued, the command center told, the
- * container released). Think writes a submission's terminal status before
- * it calls `onSubmissionStatus`, and does not call it again after a
- * restart; a process killed between the two would leave a finished run
- * with no closing comment and a thread still running. On start the
- * ThinkAgent finishes every open run whose submission is terminal. Pure:
- * storage is the Durable Object's synchronous KV.
+ * Runs whose turn began and whose ending is not handled to the end: one key per submission
+ * (`agent-think:open-run:<submission id>`), written when it starts running and deleted as the
+ * last step of its ending (closing comment queued, command center told, container released).
+ * Think writes the terminal status before `onSubmissionStatus` and does not call it again after
+ * a restart, so on start the ThinkAgent finishes every open run whose submission is terminal
+ * (docs/reporting.md, "Exactly once"). Pure: storage is the Durable Object's synchronous KV.
  */
 export interface OpenRunStorage {
   put<T>(key: string, value: T): void;

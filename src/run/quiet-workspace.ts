@@ -1,17 +1,10 @@
 /**
- * The issue's workspace client as the agent's file tools use it, with
- * "no such path" answered here instead of thrown across RPC.
- *
- * Think's file tools walk a path with `fs.lstat` before writing a new file
- * (the workspace confinement checks for symbolic links), and a missing path
- * is the normal answer there. Thrown by the WorkspaceAgent's RPC method,
- * that answer is logged by workerd as an uncaught error on every new file,
- * although the tool catches it. Here `stat` and `lstat` ask the workspace's
- * `statOrNull` and `lstatOrNull`, which answer null, and throw the same
- * error (`code` ENOENT, "no such path: <path>") locally, where only the tool
- * sees it. `readFile` and `find` of a missing path (the read and find tools)
- * ask `statOrNull` first, for one more call, and fail the same way. Everything
- * else is the client's own. Pure.
+ * The issue's workspace client as the agent's file tools use it, with "no such path" answered
+ * here instead of thrown across RPC: Think's file tools `lstat` a path before writing a new file,
+ * and a missing path thrown by the WorkspaceAgent's RPC method is logged by workerd as an
+ * uncaught error on every new file. `stat`, `lstat`, `readFile` and `find` ask the workspace's
+ * `statOrNull`/`lstatOrNull` and throw the same ENOENT error locally, where only the tool sees
+ * it. Everything else is the client's own. Pure.
  */
 
 type Filesystem = Record<string, unknown> & {

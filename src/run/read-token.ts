@@ -1,16 +1,10 @@
 /**
- * The read-only token the egress gateway attaches to the sandbox's reads
- * of GitHub (git fetches, REST GETs, GraphQL queries; src/egress/gateway.ts).
- * A read never carries the run's write token, so no mistake in telling a
- * read from a write can turn into one.
- *
- * Minted from the token broker with read permissions (contents, issues,
- * pull requests, metadata), kept in memory only (a restart mints another),
- * renewed TOKEN_REFRESH_MARGIN_MS before it expires; the one it replaces,
- * and the one a finished turn leaves (`take`), are handed back for
- * revocation. When none can be had, reads go without one, never with the
- * run's: it fails closed. Each token is handed to `secrets` so everything
- * the run sends redacts it. Pure apart from its dependencies.
+ * The read-only token the egress gateway attaches to the sandbox's reads of GitHub (git
+ * fetches, REST GETs, GraphQL queries; src/egress/gateway.ts). Minted from the token broker
+ * with read permissions, kept in memory only, renewed TOKEN_REFRESH_MARGIN_MS before it expires;
+ * the one it replaces, and the one a finished turn leaves (`take`), go back for revocation. When
+ * none can be had, reads go without one, never with the run's (why: docs/security.md). Each
+ * token is handed to `secrets` for redaction. Pure apart from its dependencies.
  */
 import { TOKEN_REFRESH_MARGIN_MS, TOKEN_REFRESH_RETRY_MS, type MintedToken } from "./run-token";
 import { INSTALLATION_TOKEN_LIFETIME_MS } from "./run-context";

@@ -1,13 +1,10 @@
 /**
- * A run's recoveries: how many times Think's chat recovery took its
- * interrupted turn over, and whether the latest one has resumed. The
- * ThinkAgent counts one in `onChatRecovery` and marks it resumed when the
- * continuation turn begins (`beforeTurn`); each change is a `recovery`
- * event, which the command center shows as the thread's `recovering` status
- * and its recovery count. Kept durably, one key per submission
- * (`agent-think:recovery:<submission id>`), because a recovery spans
- * isolates; forgotten when the run ends. Pure: storage is the Durable
- * Object's synchronous KV.
+ * A run's recoveries: how many times Think's chat recovery took its interrupted turn over, and
+ * whether the latest has resumed. The ThinkAgent counts one in `onChatRecovery` and marks it
+ * resumed when the continuation turn begins; each change is a `recovery` event (the command
+ * center's `recovering` status and count). Kept durably, one key per submission
+ * (`agent-think:recovery:<submission id>`), since a recovery spans isolates; forgotten when the
+ * run ends. Pure: storage is the Durable Object's synchronous KV.
  */
 import type { RecoveryEvent } from "../shared/command-center";
 

@@ -1,15 +1,9 @@
 /**
- * What a token looks like, and taking it out of text and data before they
- * leave a run: tool results, the closing comment, command-center events,
- * log lines, published pages (docs/security.md).
- *
- * Two kinds of secret are removed: the exact values a caller knows (the
- * run's installation token, whatever its shape), and anything shaped like a
- * GitHub token (`ghs_`, `ghp_`, `gho_`, `ghu_`, `ghr_`, `github_pat_`), which
- * catches a token the run never held, such as one the model found in a
- * file. A token that was encoded (base64, split, reversed) is not found:
- * that is out of scope, and the token is scoped to one repository and
- * expires within an hour. Pure.
+ * What a token looks like, and taking it out of text and data before they leave a run (tool
+ * results, the closing comment, command-center events, log lines, published pages): the exact
+ * values a caller knows (the run's token, whatever its shape) and anything shaped like a GitHub
+ * token (`ghs_`, `ghp_`, `gho_`, `ghu_`, `ghr_`, `github_pat_`), which catches one the run never
+ * held. An encoded token is not found (docs/security.md, "Deliberately out of scope"). Pure.
  */
 export const REDACTED = "[redacted]";
 

@@ -1,18 +1,10 @@
 /**
- * Whether a run may be on a repository: the agent Worker's own ALLOWED_REPOS
- * (parsed by src/shared/allowed-repos.ts, as the webhook app parses its
- * copy). The webhook app already drops a delivery from any other
- * repository; this is the second wall, for every other way in: a caller of
- * the AgentThink entrypoint that is not the webhook app, and the
- * dashboard's Continue on a thread whose repository has since left the
- * list.
- *
- * The rule: a non-empty list is enforced everywhere, local dev included;
- * an empty one refuses every repository, except under LOCAL_DEV=1, where it
- * allows any (`npm start`, the e2e and eval suites dispatch many
- * repositories). A list that does not parse refuses everything, naming the
- * variable. Used by src/service.ts (dispatch, stop included, and Continue,
- * before anything is written) and src/health/allowed-repos.ts. Pure.
+ * Whether a run may be on a repository: the agent Worker's own ALLOWED_REPOS (parsed by
+ * src/shared/allowed-repos.ts), the second wall behind the webhook app's, for every other way in
+ * (another caller of the AgentThink entrypoint, Continue on a repository since dropped). A
+ * non-empty list holds everywhere; an empty one refuses every repository except under
+ * LOCAL_DEV=1, where it allows any; one that does not parse refuses all, naming the variable.
+ * Used by src/service.ts and src/health/allowed-repos.ts; docs/security.md. Pure.
  */
 import { ALLOWED_REPOS_SHAPE, readAllowedRepos } from "../shared/allowed-repos";
 

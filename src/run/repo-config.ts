@@ -1,35 +1,10 @@
 /**
- * `.github/agent-think.yml`: a repository's own setup for agent-think runs,
- * read from its default branch (src/steps/prepare.ts), never a pull request's
- * head or base.
- *
- *   version: 1                # required; the only version this code reads
- *   setup:
- *     backend: container      # container (default) or shell
- *     timeout: 600            # seconds per command (default 600, at most 1800)
- *     commands:
- *       - npm ci
- *       - run: npm run build
- *         timeout: 900        # this command's own limit
- *   network:
- *     allow:                  # hosts the sandbox may reach beyond the defaults
- *       - api.example.com     # (src/run/host-allowlist.ts), any method
- *       - "*.example.org"     # its subdomains (not example.org; never *.github.io-like suffixes)
- *       - { host: files.example.net, methods: [GET, HEAD] }  # these methods only
- *   progress: true            # the live progress comment on the issue (default true)
- *   model: gpt-5.5            # one of the operator's MODELS_ALLOWED (default: theirs)
- *   reporters: reproduce      # the issue's author may ask for a reproduction without write access (default: off)
- *   ci:
- *     fix: 2                  # follow-up runs per App pull request when its CI fails (0..3, default 0: off)
- *   triggers:
- *     assign: reproduce this issue   # assigning the App's bot starts this; false: off
- *     label:                         # adding this label starts this; false: off
- *       name: agent-think
- *       instruction: reproduce this issue
- *
- * Unknown fields are errors, so a misspelt `timout` is not silently
- * ignored. Every error names the field it is about. Pure; used by
- * src/steps/prepare.ts, documented in docs/skills.md.
+ * `.github/agent-think.yml`: a repository's own setup for agent-think runs, read from its
+ * default branch (src/steps/prepare.ts; the webhook app for `triggers`, `reporters`, `ci`),
+ * never a pull request's head or base: `version: 1`, `setup` (backend, timeout, commands),
+ * `network.allow`, `progress`, `model`, `reporters`, `ci.fix`, `triggers`. The schema, with an
+ * example: docs/skills.md, "The repository's setup". Unknown fields are errors, so a misspelt
+ * `timout` is not silently ignored, and every error names the field it is about. Pure.
  */
 import { parse, YAMLParseError } from "yaml";
 import { z } from "zod";

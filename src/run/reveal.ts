@@ -1,35 +1,12 @@
 /**
- * Hidden content in the text a run reads from GitHub (an issue's body, its
- * comments, a pull request's body and reviews), made visible and flagged
- * rather than removed: the model reads exactly what was hidden, marked as
- * such, so it can tell a maintainer what the issue was hiding and never
- * takes it for something a person saw.
- *
- * - in markdown (`markdown: true`, hidden-markdown.ts): a link reference
- *   definition becomes `[hidden link definition: …]`, a footnote nothing
- *   calls `[hidden footnote: …]`, the contents of `<video>` or `<rp>`
- *   `[hidden video element: …]`, an HTML declaration or instruction
- *   `[hidden HTML declaration: …]` and an attribute no one sees
- *   `[hidden attribute data-x: …]`; this pass reads the text as GitHub
- *   does, so it runs first;
- * - an HTML comment (`<!-- … -->`, which GitHub does not render) becomes
- *   `[hidden HTML comment: …]`;
- * - Unicode tag characters (U+E0000–U+E007F, which mirror ASCII and render as
- *   nothing) become `[hidden tag text: …]`, decoded;
- * - an invisible formatting character becomes `[U+200B]` (its code point);
- * - a spelling of the run envelope's own tag is neutralized, as in the
- *   envelope (sanitize.ts).
- *
- * Revealing adds markers and never takes out a character a reader sees.
- * Revealing its output again adds a marker only where the first pass showed
- * markdown that itself hides something (a tag in a definition's
- * destination), and a third pass changes nothing in what the tests generate.
- *
- * `revealJson` applies it to the text fields of a GitHub API answer (REST or
- * GraphQL): every string under a key that holds what someone wrote (`body`,
- * `title`, `bodyText`, `message`, …), however deep, with `body` read as
- * markdown and one parse budget for the whole answer. The egress gateway
- * runs every API answer the sandbox reads through it. Pure.
+ * Hidden content in the text a run reads from GitHub (an issue's body, its comments, a pull
+ * request's body and reviews), made visible and flagged rather than removed, so the model reads
+ * exactly what was hidden, marked as such, and never takes it for something a person saw:
+ * markdown the page never shows (`markdown: true`, hidden-markdown.ts; read as GitHub does, so
+ * first), HTML comments, Unicode tag characters (decoded), invisible characters (`[U+200B]`),
+ * and spellings of the envelope's tag (neutralized as in sanitize.ts). It never takes out a
+ * character a reader sees. `revealJson` does it to the written fields of a REST or GraphQL
+ * answer, for the egress gateway. Markers and rules: docs/security.md, Prompt injection. Pure.
  */
 import { findHiddenMarkdown, isReplaced, parseBudget, type HiddenSpan, type ParseBudget } from "./hidden-markdown";
 import { HTML_COMMENT, INVISIBLE, neutralizeEnvelopeTags, REMOVED_KINDS, type Removed } from "./sanitize";

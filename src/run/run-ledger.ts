@@ -1,15 +1,11 @@
 /**
- * The run ledger: what a ThinkAgent keeps about one submission while it
- * runs, for the message its issue gets when it ends. Tokens and steps the
- * model reported, the result `report_result` recorded, whether the token
- * budget stopped the loop, why it was cancelled, the reproduction page it
- * published, the models that served its steps, why the repository could not be prepared, the requests the
- * egress gateway refused its sandbox, how many GitHub API requests its sandbox sent, the proof of the pull request it opened, and when it last did something (for the watchdog). Each fact is its own key, so writers that
- * run side by side (a tool call and its afterToolCall) never overwrite each
- * other; `forget` drops them all once the closing message is queued.
- *
- * Pure: storage is a narrow interface the Durable Object fills with
- * `ctx.storage`. docs/storage.md lists the keys.
+ * The run ledger: what a ThinkAgent keeps about one submission while it runs, for the message
+ * its issue gets when it ends: tokens and steps, the recorded result, a budget stop, why it was
+ * cancelled, its reproduction page, the models that served it, why setup failed, its sandbox's
+ * egress refusals and GitHub API requests, its pull request's proof, and its last activity (for
+ * the watchdog). Each fact is its own key, so writers side by side (a tool call and its
+ * afterToolCall) never overwrite each other; `forget` drops them all once the closing message
+ * is queued. Pure: storage is a narrow interface; docs/storage.md lists the keys.
  */
 import { MAX_BLOCKED_ENTRIES, MAX_SERVED_MODELS, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
 import { addCost } from "../shared/pricing";

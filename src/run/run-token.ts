@@ -1,23 +1,12 @@
 /**
- * The run's installation token as a ThinkAgent holds it: the one stored
- * copy is the run context's (run-context.ts); this keeps the copy in memory
- * the agent redacts with, replaces it (a new dispatch, a continuation, a
- * `stop` comment), renews it through the token broker (before it expires,
- * and after a 401), hands a token it no longer holds to `retired` (which
- * revokes it), and redacts it (and anything shaped like a GitHub token) out of
- * everything the run sends anywhere.
- *
- * Installation tokens live an hour, and a run may take longer: `fresh()`
- * renews a token with less than TOKEN_REFRESH_MARGIN_MS left. A renewal that
- * fails is logged and the run keeps its current token; it never throws into
- * the turn. An empty token (local dev, no GitHub access) is never renewed.
- * The App's bot that comes with a token (a continuation's or a renewal's
- * broker answer) is stored with it; who the bot is otherwise is
- * bot-identity.ts's concern.
- *
- * Every token it holds is also registered with the isolate's console guard,
- * so a library that prints it prints `[redacted]`. Pure apart from its
- * narrow dependencies.
+ * The run's installation token as a ThinkAgent holds it: the stored copy is the run context's
+ * (run-context.ts); this keeps the in-memory copy, replaces it (a new dispatch, a continuation, a
+ * `stop`), renews it through the token broker (TOKEN_REFRESH_MARGIN_MS before it expires, and
+ * after a 401), hands a token it no longer holds to `retired` (revoked), and redacts it, and
+ * anything shaped like a GitHub token, from what the run sends. A failed renewal is logged and
+ * the run keeps its token; an empty token (local dev) is never renewed. Each token is also
+ * registered with the console guard; the bot that comes with one is kept with it (who the bot
+ * is: bot-identity.ts). Pure apart from its narrow dependencies.
  */
 import type { BotIdentity } from "../shared/dispatch";
 import { redactDeep, redactSecrets } from "./redact";

@@ -1,23 +1,11 @@
 /**
- * Prompt-injection hygiene for text a commenter controls (the instruction,
- * the issue title, later the issue body and comments), applied as it enters
- * the run envelope (`run-message.ts`). Removed: hidden HTML comments, the
- * Unicode tag block (which can spell whole sentences no one sees) and
- * invisible formatting characters; in markdown GitHub renders (`markdown:
- * true`: the mention's instruction, a guidance file), also what the page
- * never shows (hidden-markdown.ts: link reference definitions, footnotes
- * nothing calls, HTML declarations, `<video>` and `<rp>` contents, hidden
- * attributes), found first, in the text as GitHub reads it. Neutralized: any
- * spelling of the envelope's own `<agent-think-run>` tag, ASCII or
- * look-alike, so nothing in the data reads as our markup. Each kind applied
- * is listed in `removed`, so the model (and a reader of the transcript) is
- * told.
- *
- * It does not normalize the text: fullwidth or other compatibility
- * characters are kept as written unless they spell the tag. A title, a
- * branch name or a diff hunk is not markdown GitHub renders: it is cleaned
- * without the markdown pass. The text still reaches the model only as data
- * inside the envelope. Pure.
+ * Prompt-injection hygiene for text a commenter controls (the instruction, the issue title, a
+ * branch name, a diff hunk), applied as it enters the run envelope (run-message.ts). Removed:
+ * HTML comments, the Unicode tag block, invisible formatting characters and, in markdown GitHub
+ * renders (`markdown: true`), what its page never shows (hidden-markdown.ts, found first).
+ * Neutralized: any spelling of the envelope's `<agent-think-run>` tag, ASCII or look-alike. Each
+ * kind applied is listed in `removed`. It does not normalize other text (fullwidth characters
+ * stay as written); the text reaches the model only as data. docs/security.md. Pure.
  */
 import { findHiddenMarkdown } from "./hidden-markdown";
 

@@ -7,13 +7,12 @@
  * is replaced by the next reproduction. docs/storage.md lists the key.
  * Pure: storage is a narrow interface.
  */
-import type { RunTier } from "../shared/dispatch";
+import type { RecordingTier, RunTier } from "../shared/dispatch";
 import type { RunResult } from "./ending";
 
 export const THREAD_REPRODUCTION_KEY = "agent-think:thread-reproduction";
 
 /** Who a run answered to: a maintainer (a run with no tier), or the author under the reporter tier. */
-export type RecordingTier = "maintainer" | "reporter";
 
 export type ThreadReproduction = {
   submissionId: string;

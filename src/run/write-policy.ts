@@ -1,26 +1,12 @@
 /**
- * Where a run may write on GitHub, and the guard that holds the model's
- * commands to it.
- *
- * The policy comes from facts the Worker knows, never from the model:
- * - a run on an issue pushes only to `agent-think/issue-<n>`, and opens a
- *   pull request only when the App has no open one for that branch yet
- *   (then it updates that one);
- * - a run on the App's own pull request, whose head is a branch of the
- *   same repository, pushes only to that head branch and opens nothing;
- * - a run on anyone else's pull request, or on a fork's, pushes nothing and
- *   opens nothing: it answers with a patch;
- * - a reporter-tier run (the issue's author asked, without write access)
- *   pushes nothing and opens nothing, wherever it is.
- *
- * The control is the egress gateway (src/egress/gateway.ts): it reads git's
- * own ref-update commands and attaches the write token only to a push of
- * `pushBranch`, and refuses every GitHub API write from the sandbox.
- * `refusal` only answers earlier and more clearly: it reads a command line
- * the way a shell would split it closely enough to find `git push` and
- * the `gh` verbs that write (`gh pr create`, `gh issue comment`, …), also
- * inside `bash -c "…"`, and says why it may not run and what to use instead. An alias, a variable or a script gets past it, and that is fine:
- * the gateway is what holds (docs/security.md). Pure.
+ * Where a run may write on GitHub, and the guard that holds the model's commands to it. The
+ * policy comes from facts the Worker knows, never from the model: an issue's run pushes only
+ * to `agent-think/issue-<n>` (opening a pull request, or updating the App's open one); a run on
+ * the App's own same-repository pull request pushes only to its head; anyone else's pull
+ * request, a fork's, and every reporter-tier run push and open nothing. The control is the
+ * egress gateway (src/egress/gateway.ts); `refusal` only answers `git push` and the writing `gh`
+ * verbs (also inside `bash -c`) earlier and more clearly. An alias or a script gets past it,
+ * and that is fine (docs/security.md). Pure.
  */
 import type { RunTier } from "../shared/dispatch";
 

@@ -1,13 +1,9 @@
 /**
- * The refusal a `continue` mention gets when its issue has no failed or
- * stale run to continue: the thread is new to agent-think, its run is still
- * going, or its last run ended done or cancelled. Thrown by the agent
- * Worker's dispatch (src/service.ts) before anything is written, and
- * recognised by the webhook app after it crossed RPC, by its message (RPC
- * keeps an error's message, not its own properties), so the mention gets an
- * answer on GitHub. The words after the prefix are ours and name no secret:
- * they may be shown on the issue as they are. Pure; docs/contracts.md,
- * "Continue".
+ * The refusal a `continue` mention gets when its issue has no failed or stale run to continue
+ * (a new thread, a run still going, a last run done or cancelled). Thrown by the agent Worker's
+ * dispatch (src/service.ts) before anything is written, and recognised by the webhook app by its
+ * message, since RPC keeps an error's message and not its properties. The words after the prefix
+ * name no secret and may be shown on the issue. Pure; docs/contracts.md, "Continue".
  */
 
 import { crossedMessage } from "./crossed-message";

@@ -131,6 +131,8 @@ export type CiFailure = CiFailures["failures"][number];
 /** Who a run answers to: absent, a maintainer (write access); `reporter`, the issue's author under the reporter tier. */
 export const RUN_TIERS = ["reporter"] as const;
 export type RunTier = (typeof RUN_TIERS)[number];
+/** Who recorded a reproduction's check: a run of the maintainers' tier or the reporter's. */
+export type RecordingTier = "maintainer" | "reporter";
 
 export const dispatchInputSchema = z.strictObject({
   repo: repoSchema,

@@ -1,57 +1,12 @@
 /**
- * The one GitHub this deploy works on, and links to its pages.
- *
- * Everything host-specific derives from GITHUB_API_URL, the API the Worker
- * posts to: the web origin of the links a human follows (the run envelope,
- * the dashboard), the host `gh` and git work on in the container (through
- * the egress gateway), and the noreply domain the App's bot commits with. GitHub serves three kinds:
- *
- * | GITHUB_API_URL                  | web                         | gh host               | noreply domain                       |
- * |---------------------------------|-----------------------------|-----------------------|--------------------------------------|
- * | `https://api.github.com`        | `https://github.com`        | `github.com`          | `users.noreply.github.com`           |
- * | `https://api.<sub>.ghe.com`     | `https://<sub>.ghe.com`     | `<sub>.ghe.com`       | `users.noreply.<sub>.ghe.com`        |
- * | `https://<host>/api/v3` (GHES)  | `https://<host>`            | `<host>`              | `users.noreply.<host>`               |
- *
- * Sources (docs.github.com, cli.github.com):
- * - GitHub Enterprise Server's REST endpoints "are prefixed with the
- *   following URL: http(s)://HOSTNAME/api/v3" (enterprise-server docs, "REST
- *   API endpoints for GitHub Enterprise administration", Endpoint URLs).
- * - GHE.com (Enterprise Cloud with data residency): people use the
- *   enterprise's dedicated subdomain `SUBDOMAIN.ghe.com`, and "if your
- *   enterprise's subdomain is `octocorp`, users should send requests to
- *   `https://api.octocorp.ghe.com`" ("About GitHub Enterprise Cloud with data
- *   residency", API access); gh names that host `octocorp.ghe.com`
- *   (`gh api /meta --hostname octocorp.ghe.com`, "Network details for GHE.com").
- * - gh: GH_HOST picks the host "for commands where a hostname has not been
- *   provided"; GH_TOKEN (GH_ENTERPRISE_TOKEN for an Enterprise host) is its
- *   token ("gh help environment"): in the sandbox a placeholder, which the
- *   egress gateway drops before attaching the run's own.
- * - noreply: `ID+USERNAME@users.noreply.github.com` ("Email addresses
- *   reference", Your noreply email address). That page documents it for
- *   github.com and Enterprise Cloud only; GHE.com's docs say to "substitute
- *   references to github.com with your enterprise's dedicated URL on GHE.com"
- *   (and its notification mail uses `@noreply.SUBDOMAIN.ghe.com` where
- *   github.com uses `@noreply.github.com`), hence `users.noreply.<sub>.ghe.com`.
- *   GHES documents no noreply commit address; `users.noreply.<host>` follows
- *   the same substitution. An address GitHub does not recognise only leaves a
- *   commit's author unlinked to the bot; the push and the PR still work.
- *
- * Only https: gh reaches every GitHub host over https, so an `http://` API
- * could never be the host the container works on. The one exception is the
- * local stand-in (`npm start`, scripts/lib/github-standin.ts): a loopback
- * URL plays api.github.com, so its runs link to github.com as before, and a
- * loopback URL ending in /api/v3 plays an Enterprise Server whose web
- * origin is the stand-in itself (`host` then carries the port).
- * An empty GITHUB_API_URL (local dev and the tests post nothing) is
- * github.com too. Anything else is a GitHubConfigError naming the variable:
- * falling back to github.com would make the model and the container act on a
- * host other than the one the Worker posts to.
- *
- * Pure: used by the run envelope (src/run/run-message.ts), the container's
- * identity script and launch env (src/run/git-identity.ts,
- * src/pool/launch-spec.ts), the egress gateway's GitHub origins
- * (src/egress/github-routes.ts) and the dashboard. It calls no GitHub, and does not decide where comments are
- * posted: src/report/ takes GITHUB_API_URL as it is.
+ * The one GitHub this deploy works on, and links to its pages. Everything host-specific derives
+ * from GITHUB_API_URL, the API the Worker posts to: the web origin of the links a human follows
+ * (the run envelope, the dashboard), the host `gh` and git work on in the container, and the
+ * noreply domain the App's bot commits with. github.com, a GHE.com tenant and an Enterprise
+ * Server are told apart; empty is github.com; a loopback URL is the local stand-in; anything
+ * else is a GitHubConfigError naming the variable, never a fallback to github.com.
+ * The table, its sources and why only https: docs/containers.md, "Which GitHub".
+ * Pure; it calls no GitHub and does not decide where comments are posted (src/report/).
  */
 
 export type GitHubKind = "github.com" | "ghe.com" | "ghes";

@@ -1,19 +1,10 @@
 /**
- * What a model's tokens cost: a price table per model, in US dollars per
- * million tokens, and the cost of one step's usage under it.
- *
- * The defaults are the providers' list prices for the models this project
- * configures, as their pricing pages gave them on 2026-11-30
- * (https://openai.com/api/pricing, https://platform.claude.com/docs/en/about-claude/pricing);
- * they change, so `MODEL_PRICES` (a JSON object of the same shape) replaces
- * or adds entries: `{"gpt-5.5": {"input": 5, "cachedInput": 0.5, "output": 30}}`.
- * A model is found by its exact id, then by the longest entry that prefixes
- * it (`claude-opus-4-5-20251101` is `claude-opus-4-5`).
- *
- * Usage a provider did not report, or a model with no price, makes the cost
- * incomplete: what is known is summed, and the total says it is a floor.
- * Nothing unknown is ever counted as zero. The scripted model costs nothing,
- * and says so with a price of its own. Pure; docs/reporting.md, Cost.
+ * What a model's tokens cost: a price table per model, in US dollars per million tokens, and
+ * the cost of one step's usage under it. The defaults are the providers' list prices (dated,
+ * with their sources, in docs/reporting.md, Cost); `MODEL_PRICES` replaces or adds entries. A
+ * model is found by its exact id, then by the longest entry that prefixes it. Unreported usage
+ * or an unpriced model makes the cost incomplete (a floor), never zero; the scripted model costs
+ * nothing and says so with a price of its own. Pure.
  */
 import type { Cost } from "./command-center";
 

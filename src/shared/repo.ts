@@ -1,49 +1,11 @@
 /**
- * GitHub's names, by GitHub's own rules: account logins (users and
- * organizations, Enterprise Managed Users included), GitHub App bot logins,
- * and repository references `owner/name`. Every check answers why a name is
- * refused, so callers can say so. Pure; shared by the agent Worker
- * (dispatch input, session names), the webhook app (payload, BOT_LOGIN,
- * token broker), the CLI and the tests. It checks spelling only: whether an
- * account or repository exists is GitHub's to say.
- *
- * Where the rules come from:
- *
- * - Logins today: letters, digits and single hyphens, not first or last
- *   (github.com/join's form: "Username may only contain alphanumeric
- *   characters or single hyphens, and cannot begin or end with a hyphen"),
- *   at most 39 characters (docs.github.com, "Username considerations for
- *   external authentication": "Usernames ... must not exceed 39
- *   characters"). Organizations follow the same rule.
- * - Logins from before that rule (about 2013) were kept: live accounts
- *   begin or end with hyphens or hold runs of them (`foo-`, `artur-`,
- *   `-ACE-`, `0----0`; reported in github.com/shinnn/github-username-regex
- *   issues 1, 4 and 7). GitHub still serves them, so they are accepted too:
- *   any 1-39 letters, digits and hyphens with at least one letter or digit.
- *   (No account made only of hyphens is known; such a name is refused.)
- * - Enterprise Managed Users (docs.github.com/enterprise-cloud@latest,
- *   "Username considerations for external authentication"): GitHub makes
- *   the login `IDP-USERNAME_SHORT-CODE`, the identity provider's name
- *   normalized to letters, digits and single inner hyphens, an underscore,
- *   and the enterprise's short code, "an alphanumeric string between three
- *   and eight characters" (`mona-cat_octo`); the setup user is
- *   `SHORT-CODE_admin`, the same shape. The 39-character limit counts the
- *   underscore and the short code. On GHE.com (data residency) the short
- *   code is hidden in the interface but is still part of the login. A
- *   managed user's own repositories are owned by that login
- *   (`octocat_acme/widgets`).
- * - Bots: a GitHub App acts as `<slug>[bot]`, the slug being the App's name
- *   (at most 34 characters) lowercased with spaces and special characters
- *   replaced by hyphens (docs.github.com, "Registering a GitHub App"). The
- *   slug is held to a login's letters, digits and hyphens and 39 characters,
- *   no tighter: a bot GitHub names is never refused for its spelling.
- * - Repository names: "The repository name can only contain ASCII letters,
- *   digits, and the characters ., -, and _" (GitHub's new-repository form),
- *   at most 100 characters; `.` and `..` are refused while other names
- *   made of dots (`...`) or starting with one (`.github`) are fine; a name
- *   ending in `.git` has the suffix removed on creation and one ending in
- *   `.wiki` is refused, since `<name>.git` and `<name>.wiki.git` are a
- *   repository's and its wiki's clone paths (github/docs issue 44518).
+ * GitHub's names, by GitHub's own rules: account logins (users and organizations, Enterprise
+ * Managed Users included), GitHub App bot logins, and repository references `owner/name`.
+ * Every check answers why a name is refused, so callers can say so. The rules and the GitHub
+ * pages they come from: docs/contracts.md, "Session names".
+ * Pure; shared by the agent Worker (dispatch input, session names), the webhook app (payload,
+ * BOT_LOGIN, token broker), the CLI and the tests. It checks spelling only: whether an account
+ * or a repository exists is GitHub's to say.
  */
 export type RepoRef = { owner: string; name: string };
 

@@ -1,37 +1,11 @@
 /**
- * Session names: one stable, readable Durable Object name per (repo, issue).
- *
- * Format: `<owner>-<name>-<issue>`, lowercased, with every hyphen inside the
- * owner or the repository name doubled. `cloudflare/agents#1859` is
- * `cloudflare-agents-1859`; `a-b/c#1` is `a--b-c-1` and `a/b-c#1` is
- * `a-b--c-1`, so two different issues never share a session. An Enterprise
- * Managed User's owner keeps its underscore (`octocat_acme/widgets#7` is
- * `octocat_acme-widgets-7`).
- *
- * Why that is injective: inside the owner every run of hyphens has even
- * length, and the owner does not end in a hyphen, so the first odd-length
- * run starts with the owner/name separator; the issue number has no
- * hyphens, so the last hyphen is the name/issue separator.
- *
- * A few accounts from before GitHub's current naming rule do end in hyphens
- * (`artur-`, src/shared/repo.ts). Their trailing hyphens are written as
- * dots instead (`artur-/x#1` is `artur.-x-1`): an owner never contains a
- * dot, so no other owner is spelled that way, and the owner part again ends
- * in something other than a hyphen. Every other owner's session is spelled
- * as it always was, so existing sessions keep their names.
- *
- * A reporter-tier run (the issue's author without write access) runs in a
- * session of its own beside the issue's, `<session>.reporter`: its own
- * ThinkAgent and WorkspaceAgent, so it shares no files, git state,
- * conversation, recorded check or egress identity with a maintainer's runs
- * (docs/security.md, "Every run its own trust domain"). A plain session
- * always ends in the issue number, so no plain session is spelled that way.
- *
- * The longest name (a 39-character owner, a 100-character name, a 16-digit
- * issue, the reporter suffix) stays under MAX_SESSION_NAME_CHARS. GitHub names are
- * case-insensitive, so `Foo/Bar#1` and `foo/bar#1` are one session.
- * `parseSessionName` inverts the mapping, which the tests check. Pure: used
- * by the entrypoint, the routes and the CLI.
+ * Session names: one stable, readable Durable Object name per (repo, issue, tier):
+ * `<owner>-<name>-<issue>`, lowercased, every hyphen inside the owner or the name doubled, an
+ * owner's trailing hyphens written as dots (`a-b/c#1` is `a--b-c-1`, `artur-/x#1` is
+ * `artur.-x-1`); a reporter-tier run's session is `<session>.reporter`, with its own ThinkAgent
+ * and WorkspaceAgent. Injective (why, and more examples: docs/contracts.md, "Session names"),
+ * within MAX_SESSION_NAME_CHARS, case-insensitive as GitHub is; `parseSessionName` inverts it.
+ * Pure: used by the entrypoint, the routes and the CLI.
  */
 import { parseRepo, type RepoRef } from "./repo";
 import { REPORTER_SESSION_SUFFIX } from "./reporter-session";

@@ -10,10 +10,10 @@
  */
 import { createPullRequestClient, type PullRequestClient } from "../github/pull-requests";
 import { tierRun } from "../report/proof-text";
-import type { RunTier } from "../shared/dispatch";
+import type { RecordingTier, RunTier } from "../shared/dispatch";
 import { proveFix, type ProofExec, type ProofRecord, type ProofSource, type ProofTarget } from "../run/fix-proof";
 import type { RunLedger } from "../run/run-ledger";
-import { mayRerun, recordingTier, type RecordingTier, type ThreadReproduction, type ThreadReproductions } from "../run/thread-reproduction";
+import { mayRerun, recordingTier, type ThreadReproduction, type ThreadReproductions } from "../run/thread-reproduction";
 import type { Logger } from "../run/log";
 import { openPullRequest } from "./open-pull-request";
 import { type OpenPullRequestInput, type OpenPullRequestResult, type PullRequestTarget } from "../run/pull-request-input";

@@ -12,7 +12,7 @@ import type { ProofExec, ProofRecord } from "../../src/run/fix-proof";
 import { RunPullRequests } from "../../src/steps/run-pull-requests";
 import type { RunContext } from "../../src/run/run-context";
 import type { RunTier } from "../../src/shared/dispatch";
-import type { RecordingTier } from "../../src/run/thread-reproduction";
+import type { RecordingTier } from "../../src/shared/dispatch";
 
 const HEAD = "c".repeat(40);
 const BASE = "b".repeat(40);
