@@ -7,7 +7,7 @@
  * the day's figures, its metrics' `reporterSpendToday`.
  */
 import { containerInstance } from "../pool/launch-spec";
-import { type InstanceType } from "../shared/container-pricing";
+import type { InstanceType } from "../shared/container-pricing";
 import { DEFAULT_WARM_POOL_SIZE, parseWarmPoolSize } from "../pool/warm-pool-size";
 import { CONTAINER_PRICES, formatUsd, warmPoolMonthlyCost } from "../shared/container-pricing";
 import type { HealthCheck } from "../shared/health";

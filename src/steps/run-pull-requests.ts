@@ -16,7 +16,7 @@ import type { RunLedger } from "../run/run-ledger";
 import { mayRerun, recordingTier, type ThreadReproduction, type ThreadReproductions } from "../run/thread-reproduction";
 import type { Logger } from "../run/log";
 import { openPullRequest } from "./open-pull-request";
-import { type OpenPullRequestInput, type OpenPullRequestResult, type PullRequestTarget } from "../run/pull-request-input";
+import type { OpenPullRequestInput, OpenPullRequestResult, PullRequestTarget } from "../run/pull-request-input";
 import type { RunContext } from "../run/run-context";
 
 export type RunPullRequestsDeps = {

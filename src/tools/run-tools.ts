@@ -9,7 +9,7 @@ import type { ToolSet } from "ai";
 import type { RunResult } from "../run/ending";
 import type { OpenPullRequestInput, OpenPullRequestResult } from "../run/pull-request-input";
 import { createBashTool } from "./bash-tool";
-import { type BashInput, type BashResult } from "../run/bash-command";
+import type { BashInput, BashResult } from "../run/bash-command";
 import { createFetchAttachmentTool } from "./fetch-attachment-tool";
 import { createOpenPullRequestTool } from "./open-pull-request-tool";
 import { createPlanTool } from "./plan-tool";

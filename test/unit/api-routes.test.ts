@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeCursor } from "../../src/command-center/cursor";
 import { EMPTY_METRICS } from "../../src/command-center/metrics";
 import { handleApiRoute, type ApiRouteDeps } from "../../src/http/api-routes";
-import { type ContinueOutcome } from "../../src/shared/command-center";
+import type { ContinueOutcome } from "../../src/shared/command-center";
 import { RepoNotAllowedError } from "../../src/run/repo-allowlist";
 import { MonthlyBudgetConfigError, MonthlyBudgetReachedError } from "../../src/shared/monthly-budget";
 import type { Snapshot, SnapshotOptions } from "../../src/shared/command-center";
