@@ -19,7 +19,7 @@
  * Also the burst bench's endless stream of single events (`burstEvents`):
  * 1,000 runs in flight at once, each reporting as a ThinkAgent does.
  */
-import { sessionName } from "../src/run/session-name";
+import { sessionName } from "../src/shared/session-name";
 import type { CommandCenterEvent } from "../src/shared/command-center";
 
 /** Every seeded repo's owner: session names start with `ccbench-`. */

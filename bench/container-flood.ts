@@ -15,8 +15,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LOG_DIR, logPath, parseReport, wrapCommand } from "../src/run/command-report";
-import type { Side } from "./report";
-import { summarize, type Summary } from "./stats";
+import { summarize, type Side, type Summary } from "./stats";
 
 export const FLOOD_BYTES = 100_000_000;
 export const CONTAINER_FLOOD_COMMAND = `yes 0123456789 | head -c ${FLOOD_BYTES}`;

@@ -26,8 +26,8 @@ import { grantFor } from "../src/egress/grant";
 import { EgressProxy, SANDBOX_GITHUB } from "../test/support/egress-proxy";
 import { GitHttpServer } from "../test/support/git-http-server";
 import { GitHubApiStub } from "../test/support/github-api-stub";
-import type { Side, Target } from "./report";
-import { ratio, summarize, type Summary } from "./stats";
+import type { Target } from "./report";
+import { ratio, summarize, type Side, type Summary } from "./stats";
 
 /** Several files, as a repository holds them, each under git's 512 MiB core.bigFileThreshold. */
 const FILE_COUNT = 5;

@@ -17,9 +17,7 @@ import { burstTargets, formatBurst } from "./command-center-burst-report";
 import { commandCenterTargets, dashboardTargets, formatBundle, formatCommandCenter, formatDashboard, type DashboardResult } from "./command-center-report";
 import type { ContainerFloodFigures } from "./container-flood";
 import { floodTextBytes, formatFloods, formatShellExec, NOTE_ALLOWANCE_BYTES, type ShellFigures } from "./shell-report";
-import { ratio, type Summary } from "./stats";
-
-export type Side = "ours" | "bare";
+import { ratio, type Side, type Summary } from "./stats";
 
 export type DispatchFigures = {
   /** Each awaited call as the bench Worker's clock saw it, in ms. */

@@ -19,7 +19,7 @@
  * Every call is checked: a latency call must print exactly what the command
  * prints, or the bench fails rather than time the wrong thing.
  */
-import { LOG_DIR, parseReport, wrapCommand } from "../src/tools/command-report";
+import { LOG_DIR, parseReport, wrapCommand } from "../src/run/command-report";
 import type { ExecCall, ExecFigures, TurnFigures } from "./shell-routes";
 import type { ShellExecFigures, ShellFigures, ShellFloodCase, ShellSide } from "./shell-report";
 import { summarize } from "./stats";

@@ -1,7 +1,11 @@
 /**
  * Latency summaries for the bench: nearest-rank percentiles, mean, and a
- * ratio that reads the same in the table and the JSON. Pure.
+ * ratio that reads the same in the table and the JSON; and the two sides
+ * every comparison has. Pure.
  */
+/** Our path, or the baseline measured beside it in the same run. */
+export type Side = "ours" | "bare";
+
 export type Summary = { n: number; p50: number; p99: number; mean: number; min: number; max: number };
 
 /** Nearest-rank percentile of an ascending list (p in 0..100). */

@@ -1,21 +1,11 @@
 /**
  * Binds the Worker's environment into the plain dependencies the webhook
  * route and the token broker take: configuration, the signature check, the
- * claim object, the KV marker and the cached permission answers, GitHub
- * through Octokit, the App's identity (cached in the isolate and KV), and
- * the repository's `.github/agent-think.yml` for an issue event, and the
- * agent Worker's `dispatch` over the AGENT_THINK service binding. The only module besides index.ts and comment-claim.ts
- * that touches bindings.
- *
- * One delivery mints at most one run's token per repository: when the commenter's
- * permission has to be asked (it is not cached), the token minted for that,
- * before the answer and so tried once (BEFORE_ANSWER), is the one the run
- * gets, so the check adds one GitHub call, not two; an issue event's config
- * is read with that token too. A reporter's config is read with the token
- * the permission check minted, else with the reporter run's read-only one,
- * which the run then gets: a reporter's delivery never mints a write token
- * of its own. A delivery's mint uses
- * the payload's installation id; the broker's looks the installation up.
+ * claim object, the KV marker, cached permissions, GitHub through Octokit,
+ * the App's identity, a repository's `.github/agent-think.yml`, and the
+ * agent Worker's `dispatch`. The only module besides index.ts and
+ * comment-claim.ts that touches bindings. Which token a delivery mints and
+ * when: docs/ingress.md, "Tokens" and "The reporter tier".
  */
 import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
@@ -36,8 +26,8 @@ import {
 import { appIdentity, keptAppIdentity, knownAppIdentity } from "./github/app-identity";
 import { appInfo } from "./github/app-info";
 import type { AppCheckDeps } from "./app-check";
-import { markerKey, MARKER_TTL_SECONDS, type HandledMarker } from "./http/start-run";
-import type { TriggerRef } from "./trigger";
+import { MARKER_TTL_SECONDS, type HandledMarker } from "./http/accepted";
+import { markerKey, type TriggerRef } from "./trigger";
 import type { WebhookDeps } from "./http/webhook";
 import { ciClaimName, ciMarkerKey } from "./http/ci-event";
 import type { BrokerDeps } from "./token-broker";

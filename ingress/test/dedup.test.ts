@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { CLAIM_RETENTION_MS, claimName, type ClaimRecord } from "../src/comment-claim";
 import { DELIVERY_WINDOW_MS, MAX_CLOCK_SKEW_MS } from "../src/freshness";
-import { MARKER_TTL_SECONDS } from "../src/http/start-run";
+import { MARKER_TTL_SECONDS } from "../src/http/accepted";
 import { githubServer } from "./support/github";
 import { commentPayload, dispatchesFor, marker, outcome, send, sign } from "./support/ingress";
 

@@ -1,33 +1,11 @@
 /**
  * A completed check suite or workflow run that failed on one of the App's
- * own pull requests: a CI follow-up (docs/ingress.md, "CI follow-ups").
- *
- * Before the answer, each gate a 204 with its reason and nothing written:
- * `completed` only (ci-trigger.ts) → a failing conclusion → an allowed
- * repository → within the delivery window (freshness.ts, by the suite's or
- * run's `updated_at`) → its head in the repository itself (a fork's CI
- * never starts a run) → exactly one pull request on the suite's head, on
- * an App branch (`agent-think/issue-<n>`) → a repository the operator
- * accepts CI follow-ups on (CI_FIX_REPOS: its push runs the repository's
- * CI with its secrets; asked before any GitHub call) → GitHub says that pull request
- * is open, opened by the App's own bot (its login from GitHub), its head
- * in this repository and still at this commit (`GET /repos/{o}/{r}/pulls/{n}`,
- * once within 3 s: a failure is a 502, so a redelivery can retry) →
- * `ci.fix` above 0 in `.github/agent-think.yml` on the default branch → the
- * pull request's atomic claim (CommentClaim `ci-fix:<o>/<r>#<n>`): once per
- * head commit, at most `ci.fix` per pull request. Then the marker
- * `handled:ci:<o>/<r>#<n>:<sha>` and 202.
- *
- * After the answer (waitUntil): the run's token, the App's identity, the
- * failures read from GitHub (ci-failures.ts) with a token that may read
- * only checks and actions (CI_READ_TOKEN_PERMISSIONS), and the dispatch, with the
- * fixed instruction CI_FIX_INSTRUCTION, the pull request as GitHub
- * described it, and `ci`. Nobody asked, so nobody is mentioned and nothing
- * is posted here: no 👀 (there is no comment), no not-started comment;
- * every outcome is the marker and a log line. A dispatch the agent refuses
- * because a run is going on in the thread is marked `refused`, reason
- * `run_in_progress` (`ci_fix_not_accepted` when the agent Worker's
- * CI_FIX_REPOS does not accept the repository).
+ * own pull requests: a CI follow-up. Before the answer its gates, each a
+ * 204 with its reason and nothing written, then the pull request's claim,
+ * the marker `handled:ci:<o>/<r>#<n>:<sha>` and 202; after it the run's
+ * token, the App's identity, the failures (ci-failures.ts) and the dispatch.
+ * Nobody asked, so nothing is posted: every outcome is a marker and a log
+ * line. The gates in order, and why: docs/ingress.md, "CI follow-ups".
  */
 import { z } from "zod";
 import { CI_FIX_INSTRUCTION, type BotIdentity, type CiFailure, type DispatchInput, type DispatchResult } from "../../../src/shared/dispatch";
@@ -45,7 +23,7 @@ import { pullRequestSchema, type PullRequestPayload } from "../payload";
 import { repoCiFixes, type RepoFile } from "../repo-triggers";
 import { pullRequestRef } from "../trigger";
 import { respond } from "./responses";
-import { MARKER_TTL_SECONDS } from "./start-run";
+import { MARKER_TTL_SECONDS } from "./accepted";
 import { errorMessage, expiryField, settle } from "./run-fields";
 
 /** GitHub's pull request, with what the gates read besides head and base: its state and its author's type. */

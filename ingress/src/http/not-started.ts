@@ -1,13 +1,10 @@
 /**
  * What a claimed trigger that starts no run says on GitHub: 😕 (GitHub has
  * no ❌ reaction) and, where one is due, one short comment, then its marker
- * says why. A failed mint is reported with a narrower issues-only token, at
- * most once an hour per repository; a MONTHLY_COST_BUDGET refusal once per
- * issue per calendar month; the reporter tier's refusals once per issue per
- * UTC day (reporter-run.ts: the busy refusal); a stop that found nothing
- * running says so once. Each "once" is
- * an atomic claim (`claimedFirst`); one that cannot be asked counts as not
- * first, so an unsure report is the reaction alone. Nothing here throws.
+ * says why. Each comment is posted once per period (a failed mint: per
+ * repository and hour, with an issues-only token; the monthly budget: per
+ * issue and month; the reporter tier: per issue and UTC day; a stop that
+ * found nothing) by an atomic claim (`claimedFirst`). Nothing here throws;
  * docs/ingress.md has the words and when each is posted.
  */
 import { monthOf, nextMonthStart } from "../../../src/shared/monthly-budget";
@@ -16,7 +13,7 @@ import type { Logger } from "../log";
 import { reporterRefusalBody, type ReporterRefusalReason } from "../reporter-tier";
 import { idField, isIssueEvent } from "../trigger";
 import { errorMessage, fullName, gitHubFailure, htmlMarkerId, settle, whereOf } from "./run-fields";
-import type { AcceptedComment, HandledMarker, MarkerState, StartRunDeps } from "./start-run";
+import type { AcceptedComment, Mark, StartRunDeps } from "./accepted";
 
 /** A stop found nothing running: one short comment saying so (the 👀 is already on the comment). Never throws. */
 export async function tellNothingToStop(comment: AcceptedComment, github: InstallationClient, log: Logger): Promise<void> {
@@ -41,7 +38,7 @@ export async function reportBudgetRefusal(
   comment: AcceptedComment,
   github: InstallationClient,
   deps: StartRunDeps,
-  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+  mark: Mark
 ): Promise<void> {
   const at = deps.now();
   const first = await claimedFirst(() => deps.claimBudgetNotice(comment.repo, comment.issueNumber, at), comment, deps.log);
@@ -61,7 +58,7 @@ export async function refuseReporter(
   reason: ReporterRefusalReason,
   github: InstallationClient,
   deps: StartRunDeps,
-  mark: (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>
+  mark: Mark
 ): Promise<void> {
   deps.log("delivery:refused", { ...whereOf(comment), reason });
   const first = await claimedFirst(() => deps.claimReporterNotice(comment.repo, comment.issueNumber, deps.now()), comment, deps.log);

@@ -13,9 +13,7 @@ import { reporterBusyBody } from "../reporter-tier";
 import { claimName } from "../trigger";
 import { claimedFirst, notStarted, refuseReporter, reportMintFailure } from "./not-started";
 import { errorMessage, settle, whereOf } from "./run-fields";
-import type { AcceptedComment, HandledMarker, MarkerState, StartRunDeps } from "./start-run";
-
-type Mark = (state: MarkerState, extra?: Partial<HandledMarker>) => Promise<void>;
+import type { AcceptedComment, Mark, StartRunDeps } from "./accepted";
 
 /** What holds the day: the trigger's own claim name, which only this delivery got (webhook.ts). */
 const holderOf = (comment: AcceptedComment) => claimName(comment.trigger);

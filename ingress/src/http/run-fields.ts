@@ -8,7 +8,7 @@ import type { DispatchInput } from "../../../src/shared/dispatch";
 import { describeGitHubError, type RepoRef } from "../github/app-client";
 import type { Logger } from "../log";
 import { claimName, idField, type TriggerRef } from "../trigger";
-import type { AcceptedComment } from "./start-run";
+import type { AcceptedComment } from "./accepted";
 
 /** Awaits a marker's write; a failed one is logged (`marker:failed`), never thrown. */
 export async function settle(marking: Promise<void>, log: Logger, where: Record<string, unknown>): Promise<void> {

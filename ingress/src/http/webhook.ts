@@ -1,37 +1,11 @@
 /**
- * `POST /webhooks/github`: from a GitHub delivery to a started run.
- *
- * verified delivery (delivery.ts) → a completed check suite or workflow
- * run goes its own way (ci-event.ts: a CI follow-up) → `issue_comment.created`,
- * `pull_request_review_comment.created`, `pull_request_review.submitted`
- * or `issues` `assigned`/`unassigned`/`labeled`/`unlabeled` only
- * (trigger.ts) → a payload whose repository names agree (payload.ts) →
- * allowed repository → a mention (mention.ts) of MENTION_HANDLE, else of
- * the App's own `@<slug>` (learned from GitHub; 502 `app_unknown` when it
- * cannot be); for an issue event, the App's bot as the assignee, or a label
- * (issue-event.ts) → a comment made (an issue changed) within the delivery
- * window (freshness.ts: the signature has no timestamp) → a human
- * commenter or sender, not a bot (gates.ts) → an instruction → write access: GitHub's
- * permission API says write, maintain or admin (permission.ts, cached; the
- * payload's author_association is only logged), or, without it, the
- * issue's own author under the reporter tier (reporter-tier.ts: a
- * reproduction, or one polite refusal a day) → for an issue event, what
- * the repository's `.github/agent-think.yml` says it asks (issue-event.ts:
- * an instruction, a stop, or nothing) → the atomic claim of the
- * comment, review comment, review or issue event (each kind keyed apart) → then
- * start-run.ts writes the marker and answers 202; the token, 👀 and the
- * dispatch follow in the background, so GitHub's ten seconds are spent only
- * on the decision and the permission check.
- *
- * Everything before the claim is a decision without side effects: each
- * refusal answers with a clear status, logs why, and leaves nothing behind
- * but the cached permission answer. A permission check that fails refuses
- * the comment (fail closed) with a 502, so GitHub's delivery log shows it
- * failed and the delivery can be redelivered (within the window): it was
- * never claimed.
- * The outcome is also in the `agent-think-outcome` response header, which
- * GitHub's delivery log shows. A function of (request, deps); index.ts
- * wires the deps.
+ * `POST /webhooks/github`: from a GitHub delivery to a started run. A
+ * verified delivery (delivery.ts) passes the gates in order (event and
+ * action, payload, allowlist, mention, freshness, a human with write access
+ * or the reporter tier, an issue event's triggers), then the atomic claim;
+ * start-run.ts writes the marker and answers 202. A CI follow-up goes its
+ * own way (ci-event.ts). Nothing is written before the claim. Each gate,
+ * its answer and why: docs/ingress.md. Its deps are wired by index.ts.
  */
 import { ConfigError, isAllowedRepo, type IngressConfig } from "../config";
 import { checkFreshness } from "../freshness";
@@ -48,7 +22,8 @@ import { readTrigger, type TriggerRef } from "../trigger";
 import { readDelivery } from "./delivery";
 import { respond } from "./responses";
 import { triggerFields } from "./run-fields";
-import { startRun, type AcceptedComment, type StartRunDeps } from "./start-run";
+import type { AcceptedComment, StartRunDeps } from "./accepted";
+import { startRun } from "./start-run";
 import { isCiEvent } from "../ci-trigger";
 import { handleCiEvent, type CiEventDeps } from "./ci-event";
 

@@ -1,0 +1,28 @@
+/**
+ * The GitHub stand-in's HTTP plumbing on Node's server: a request's body,
+ * bounded, and a JSON (or empty) answer.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+export function readBody(request: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on("end", () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+export function send(response: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  if (body === undefined) {
+    response.writeHead(status, headers).end();
+    return;
+  }
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers }).end(JSON.stringify(body));
+}
