@@ -1,25 +1,11 @@
 /**
- * Sandbox: one container host. It runs the workspace daemon (computerd) in
- * its container and serves the host surface the WorkspaceAgent's
- * `ContainerBackend` dials (`getWorkspaceContainer()`); the WarmPool
- * pre-starts it (`warm()`) and retires it (`stop()`). It never decides who
- * uses it: that is the WarmPool's bookkeeping.
- *
- * Three rules live here:
- * - The first start in an isolate reconciles a container inherited across a
- *   deploy: destroy → wait until not running → start, never `restart()`
- *   (src/pool/reconcile.ts says why).
- * - Starts, restarts and stops are serialized, and a stopped Sandbox never
- *   starts again, so a warm() still in flight cannot revive a released
- *   container, and a backend's start() right after a warm() adopts it.
- * - A container has a hard lifetime (`CONTAINER_MAX_LIFETIME_MS`,
- *   src/pool/lifetime.ts) from this Sandbox's first launch: the launch arms a
- *   Durable Object alarm, and the alarm stops the container then, whoever
- *   still holds it, retrying a minute later while the stop fails. Nothing
- *   else has to remember the container for it to end.
- *
- * Where containers are disabled (`CONTAINERS_ENABLED` not "1": local dev,
- * tests) every method fails at once instead of waiting for a container.
+ * Sandbox: one container host. It runs computerd in its container and serves
+ * the host surface the WorkspaceAgent's `ContainerBackend` dials; the
+ * WarmPool pre-starts it (`warm()`) and retires it (`stop()`), and decides
+ * who uses it. Here: the first start reconciles a container inherited across
+ * a deploy, starts and stops are serialized (a stopped Sandbox never starts
+ * again), and an alarm ends the container at its hard lifetime. Without
+ * containers every method fails at once. docs/containers.md says why.
  */
 import { DurableObject } from "cloudflare:workers";
 import {

@@ -1,18 +1,10 @@
 /**
  * The operations behind both the RPC entrypoint and the HTTP routes: parse
- * the input, check the repository against ALLOWED_REPOS and the model
- * configuration, then reach the issue's ThinkAgent. Everything that can
- * reject an input happens before the first Durable Object call, so a bad
- * input, or a repository outside the allowlist, writes nothing anywhere.
- * With MONTHLY_COST_BUDGET set, a new run first reads the month's spend from
- * the command center, and is refused once it reached the cap.
- * Two instructions start no new run: `stop` cancels the issue's turns, and
- * `continue` continues its last failed or stale run in place, as the
- * dashboard's Continue does (refused, claiming nothing, when there is none).
- * A CI follow-up (`ci`) is refused while its thread has a run going on, and
- * on a repository CI_FIX_REPOS does not accept. A reporter-tier run goes to
- * the issue's reporter session (session-name.ts), never the issue's own,
- * after its cap is reserved against the repository's reporter budget.
+ * the input and check it (ALLOWED_REPOS, the model, MONTHLY_COST_BUDGET,
+ * CI_FIX_REPOS, the reporter budget) before the first Durable Object call,
+ * then reach the issue's ThinkAgent, or its reporter session for a
+ * reporter-tier run. `stop` and `continue` start no new run. The rules are
+ * docs/contracts.md's.
  */
 import { getAgentByName } from "agents";
 import type { ContinueRunInput, StartRunInput, StartRunResult } from "./agent";

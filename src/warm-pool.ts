@@ -1,16 +1,10 @@
 /**
  * WarmPool (singleton `main`): keeps WARM_POOL_SIZE unassigned containers
- * warm (one by default, none at 0) and hands one out per claim. A thin shell: the logic is
- * src/pool/warm-pool-manager.ts over `ctx.storage.kv` (synchronous, so a
- * claim's bookkeeping is done before anything awaits) and a fleet of Sandbox
- * Durable Objects. It never runs commands and never reuses a container: each
- * Sandbox id is a fresh UUID, stopped for good on release.
- *
- * Callers: the WorkspaceAgent claims on a turn's first container use and
- * releases at the turn's end; the Worker's cron calls `primeWarmPool(env)`,
- * whose prime also asks each old assignment's WorkspaceAgent (`holding()`)
- * whether its turn still holds it, and stops what no one holds.
- * See docs/containers.md.
+ * warm and hands one out per claim; a thin shell over
+ * src/pool/warm-pool-manager.ts and a fleet of Sandbox Durable Objects, each
+ * a fresh UUID stopped for good on release. WorkspaceAgents claim and
+ * release; the cron's `primeWarmPool(env)` refills and stops what no one
+ * holds. See docs/containers.md.
  */
 import { DurableObject } from "cloudflare:workers";
 import { getAgentByName } from "agents";

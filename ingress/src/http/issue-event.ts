@@ -1,21 +1,10 @@
 /**
- * The two decisions an issue event needs that a mention does not, for the
- * webhook route (webhook.ts), which gates it otherwise exactly as it gates a
- * mention (the allowlist, the delivery window, no bots, the sender's
- * permission, one claim):
- *
- * - before anyone is asked about the sender: is the assignee the App's own
- *   bot (GitHub's login for it: this isolate's, else `<slug>[bot]` from the
- *   kept identity or `GET /app`)? Any other assignee is not about us, and a
- *   human assignee is told apart without asking GitHub anything;
- * - once the sender may ask: what does the repository's
- *   `.github/agent-think.yml` say this event asks (repo-triggers.ts)? It is
- *   read on the default branch with the installation token the permission
- *   check minted, before the answer, once and within 3 seconds.
- *
- * Neither writes anything; a file that does not parse is the caller's to
- * report (an assignment, or the default label, was meant for the bot: it
- * is claimed and told; any other label is only logged).
+ * What an issue event needs decided that a mention does not: whether the
+ * assignee is the App's own bot (before anyone is asked about the sender),
+ * and what the repository's `.github/agent-think.yml` says the event asks
+ * (once the sender may ask, on the default branch, within 3 seconds).
+ * Neither writes anything; webhook.ts gates the event as it gates a mention.
+ * docs/ingress.md has the rules.
  */
 import type { TriggerConfig } from "../../../src/run/repo-config";
 import { DEFAULT_TRIGGER_LABEL } from "../../../src/run/repo-config";
