@@ -59,7 +59,7 @@ import { parseCostBudget, parseMaxSteps, parseTokenBudget } from "./run/budget";
 import { SCRIPTED_PROVIDER } from "./model/scripted";
 import { RunBudgets } from "./run/run-budgets";
 import { TurnWatchdog } from "./run/watchdog";
-import { parseStaleRunMs } from "./command-center/registry";
+import { parseStaleRunMs } from "./command-center/staleness";
 import { quietTruthOf, type QuietTruth } from "./command-center/reconcile";
 import { mintInstallationToken } from "./github/token-broker";
 import { createRepoReader } from "./github/repo-reader";

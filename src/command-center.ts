@@ -12,7 +12,9 @@
 import { Agent, getAgentByName, type Connection } from "agents";
 import { boundedState, nextStaleAt } from "./command-center/broadcast";
 import { EMPTY_METRICS, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./command-center/metrics";
-import { claimThread, parseStaleRunMs, recordEvent, releaseClaim, toSummary } from "./command-center/registry";
+import { recordEvent } from "./command-center/registry";
+import { parseStaleRunMs, toSummary } from "./command-center/staleness";
+import { claimThread, releaseClaim } from "./command-center/thread-claims";
 import { askWithin, needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
 import { GroupCommit } from "./command-center/group-commit";
 import { activityOf, snapshotPage, spendOf, threadDetail, type SpendMetrics } from "./command-center/snapshot";

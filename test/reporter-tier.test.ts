@@ -1,17 +1,12 @@
 /**
- * A reporter-tier run (the issue's author asked for a reproduction without
- * write access) runs in its issue's reporter session and holds no write
- * access anywhere, by construction outside the sandbox: with real Think
- * turns on the scripted model, the gateway's own refusals are asserted.
- * From the container (the real backend over the recording computerd, as in
- * egress.test.ts): a push to `agent-think/issue-<n>` refused with no write
- * token attached, a `gh api -X POST` refused; from the worker shell a host of
- * the repository's `network.allow` refused for the reporter's run and let
- * through for a maintainer's on the same repository, a GitHub API write
- * refused; `open_pull_request` refuses; the closing comment says it was a
- * reporter-tier run and is posted with an issues-only token, never a write
- * token; the envelope carries the canned request, the reporter's words only
- * the block; and neither tier's dispatch lands in the other's session.
+ * A reporter-tier run holds no write access anywhere, by construction
+ * outside the sandbox: real Think turns on the scripted model, the
+ * gateway's own refusals asserted. From the container a push and a
+ * `gh api -X POST` are refused; from the worker shell `network.allow` and a
+ * GitHub API write are; `open_pull_request` refuses; the closing comment
+ * says it was a reporter-tier run and goes out with an issues-only token;
+ * the reporter's words reach only the block; neither tier's dispatch lands
+ * in the other's session.
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,7 +19,7 @@ import { REPORTER_INSTRUCTION } from "../src/run/session-trust";
 import { FakeGitHub, serveGitHub } from "./support/github";
 import { containerRun, readOnlyToken, recordingInternet, runBy, sendFromContainer } from "./support/container-egress";
 import { TEST_GITHUB_API_URL, TestTokenBroker } from "./worker";
-import { REPORTER_TIER_LINE } from "../src/report/notices";
+import { REPORTER_TIER_LINE } from "../src/report/closing-text";
 
 const github = new FakeGitHub();
 const { upstream, handlers: internet } = recordingInternet("sortNumbers([10, 2]) gives [10, 2].");

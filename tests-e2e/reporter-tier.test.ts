@@ -1,18 +1,11 @@
 /**
- * The reporter tier end to end (issue 31, docs/security.md "Reporter
- * tier"): both Workers under real `wrangler dev` and the GitHub stand-in.
- * A repository whose default-branch `.github/agent-think.yml` says
- * `reporters: reproduce`; its issue's author, with only read permission,
- * asks for a reproduction and gets a read-only run (👀, 🚀, a closing
- * comment that says it was a reporter-tier run, nothing pushed, no pull
- * request, an `open_pull_request` refused; the webhook app minted it a
- * read-only token and posted with one that may only comment), shown apart on the command
- * center and the dashboard's first view; asking for anything else gets one polite comment and no run, a
- * second reproduction that day only 😕; anyone else without write access is
- * ignored. The author's issues and comments are made through the stand-in
- * with their token; the test sends each comment's `issue_comment.created`
- * itself, signed, because the stand-in's own delivery names GitHub's
- * example author as the issue's opener, not the issue's real one.
+ * The reporter tier end to end (docs/security.md "Reporter tier"): both
+ * Workers under `wrangler dev` and the GitHub stand-in. An issue's author
+ * with read permission asks for a reproduction and gets a read-only run,
+ * shown apart on the command center and the dashboard; anything else gets
+ * one polite comment, a second that day only 😕, anyone else nothing. The
+ * test sends each `issue_comment.created` itself, signed: the stand-in's own
+ * delivery names GitHub's example author as the issue's opener.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Octokit } from "@octokit/rest";
@@ -20,7 +13,7 @@ import { startChain, type Chain } from "./support/chain";
 import { issueCommentPayload, signedDelivery } from "../scripts/lib/github-delivery";
 import type { StandinRecord } from "../scripts/lib/github-standin";
 import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
-import { REPORTER_TIER_LINE } from "../src/report/notices";
+import { REPORTER_TIER_LINE } from "../src/report/closing-text";
 import type { Snapshot, ThreadDetail } from "../src/shared/command-center";
 import { sessionName } from "../src/shared/session-name";
 

@@ -4,11 +4,12 @@
  * run's agent (`ThinkAgent.reconcileRun`), and `settleQuiet` applies the
  * answer: an ended run ends here as it ended there; only a run still
  * active, or an agent that cannot be reached, makes the thread stale
- * (`quietCheckedAt`, read by registry.ts `isStale`). Pure, over
+ * (`quietCheckedAt`, read by staleness.ts `isStale`). Pure, over
  * `RegistryStore`; the CommandCenterAgent runs it in one transaction.
  */
 import type { EndedStatus } from "../shared/command-center";
-import { isQuiet, isStale, recordEvent } from "./registry";
+import { recordEvent } from "./registry";
+import { isQuiet, isStale } from "./staleness";
 import type { RegistryStore, ThreadRecord } from "./store";
 
 /** Quiet and not yet asked about: the threads reconciliation asks the agent about. */

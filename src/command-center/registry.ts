@@ -1,48 +1,22 @@
 /**
- * The thread registry's rules: how each lifecycle event changes a thread and
- * its run, how a continuation claims a thread and gives the claim back, and
- * how a stored thread becomes the summary the dashboard lists. Pure: works
- * over `RegistryStore`, takes `now` and the stale window as parameters. The
- * CommandCenterAgent runs each call inside one storage transaction.
- *
- * Events arrive fire-and-forget, so late, out of order or twice:
- * - every event first lands on its run's record (keyed by session and
- *   submission id), which makes it idempotent: a run is dispatched, starts
- *   and ends once, and a tool call counts once (by its tool-call id);
- * - the thread follows only its current run, the latest dispatched one.
- *   Events of other runs stay on their run (metrics still count them); events
- *   that arrive before their run's `dispatched` wait there and are taken over
- *   when it arrives.
- * An issue message settling (`notice`) is not activity: it does not move the
- * thread's last activity, so a stale notice cannot hide that a run is stale.
- * A published reproduction (it follows a tool call) is. Unlike the run's own
- * fields, the thread keeps its reproduction URL across runs: the page stays
- * published until a later publication replaces it.
- * Think's chat recovery (`recovery` events) turns an active thread
- * `recovering` and back to `running` when the resumed turn starts; the
- * events carry the run's recovery count, which orders them.
- * What the egress gateway refused a run (`egress` events) is its whole
- * tally so far: the run keeps the one with the larger total, ended or not,
- * and the thread the current run's total. Not activity: the refused request
- * may come from a process the turn left behind, and the last tally is sent
- * with the run's end.
- *
- * A quiet active thread is stale only once its agent was asked
- * (`quietCheckedAt`; the asking is reconcile.ts).
- * It does not broadcast or compute metrics (metrics.ts, broadcast.ts).
+ * How each lifecycle event changes a thread and its run (`recordEvent`).
+ * Events arrive fire-and-forget, so late, out of order or twice: each lands
+ * first on its run's record, which makes it idempotent, and the thread
+ * follows only its current run; the rules per event are in
+ * docs/command-center.md, "Events". Pure: works over `RegistryStore`; the
+ * CommandCenterAgent runs each call inside one storage transaction. Claims
+ * are thread-claims.ts, staleness and the summary staleness.ts; it does not
+ * broadcast or compute metrics (metrics.ts, broadcast.ts).
  */
 import {
-  type ClaimResult,
   type CommandCenterEvent,
   type DispatchedEvent,
   type EndedStatus,
-  type GitHubContinuation,
   isActiveStatus,
   type IssueMessage,
   type NoticeEvent,
   type RecordResult,
   REPRODUCTION_URL_MAX_CHARS,
-  type ThreadSummary,
   type TokenUsage
 } from "../shared/command-center";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
@@ -56,53 +30,11 @@ import {
   summarizeInstruction
 } from "./text";
 
-export const DEFAULT_STALE_RUN_MS = 600_000;
-export const CONTINUATION_FAILED_ERROR = "continuation failed";
 const MAX_AVATAR_URL_CHARS = 2_048;
 /** A comment's page on GitHub is far shorter; a longer URL is dropped, never cut. */
 export const ISSUE_MESSAGE_URL_MAX_CHARS = 300;
 /** An operator is an e-mail address (at most 320 characters) or "local operator". */
 const OPERATOR_MAX_CHARS = 320;
-
-/** `STALE_RUN_MS` from configuration; the default for a missing or bad value. */
-export function parseStaleRunMs(value: string | undefined): number {
-  const parsed = Number(value);
-  return value !== undefined && value.trim() !== "" && Number.isSafeInteger(parsed) && parsed > 0
-    ? parsed
-    : DEFAULT_STALE_RUN_MS;
-}
-
-/** Active with no activity for longer than the stale window: time to ask its agent, unless that was done. */
-export function isQuiet(thread: Pick<ThreadRecord, "status" | "lastActivityAt">, now: number, staleRunMs: number): boolean {
-  return isActiveStatus(thread.status) && now - thread.lastActivityAt > staleRunMs;
-}
-
-/**
- * Quiet, and known to be: its agent was asked after the thread went quiet
- * and did not say the run had ended. A claimed thread waits on our own
- * claim, not on an agent: it is stale on the clock.
- */
-export function isStale(
-  thread: Pick<ThreadRecord, "status" | "lastActivityAt" | "quietCheckedAt" | "claim">,
-  now: number,
-  staleRunMs: number
-): boolean {
-  if (!isQuiet(thread, now, staleRunMs)) return false;
-  return thread.claim !== undefined || (thread.quietCheckedAt ?? 0) > thread.lastActivityAt + staleRunMs;
-}
-
-/**
- * Failed, or stale: what a continuation may claim. Done and cancelled runs
- * ended as someone meant them to; a new mention starts the next run.
- */
-export function isClaimable(thread: ThreadRecord, now: number, staleRunMs: number): boolean {
-  return thread.status === "error" || isStale(thread, now, staleRunMs);
-}
-
-export function toSummary(thread: ThreadRecord, now: number, staleRunMs: number): ThreadSummary {
-  const { claim: _claim, createdAt: _createdAt, quietCheckedAt: _quietCheckedAt, ...summary } = thread;
-  return { ...summary, stale: isStale(thread, now, staleRunMs) };
-}
 
 export function recordEvent(store: RegistryStore, event: CommandCenterEvent): RecordResult {
   switch (event.type) {
@@ -190,69 +122,6 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
       });
     }
   }
-}
-
-/**
- * Claim a failed or stale thread for a continuation: it goes back to running
- * with one more run, and stays unclaimable until the continuation's
- * `dispatched` event arrives (or the claim is released, or itself goes stale).
- * `fromGitHub`: a maintainer's `continue` on GitHub asked; the continuation's
- * run and the thread record it when its `dispatched` arrives.
- */
-export function claimThread(
-  store: RegistryStore,
-  session: string,
-  now: number,
-  staleRunMs: number,
-  fromGitHub?: GitHubContinuation
-): ClaimResult {
-  const thread = store.getThread(session);
-  if (!thread) return { ok: false, reason: "not_found" };
-  if (!isClaimable(thread, now, staleRunMs)) return { ok: false, reason: "not_claimable", status: thread.status };
-
-  if (isActiveStatus(thread.status) && !thread.claim) {
-    // The stale run is given up: it ends as an error for the metrics, so an
-    // abandoned run is not silently left out of the success rate.
-    const run = store.getRun(session, thread.submissionId);
-    if (run && run.endedAt === undefined) {
-      run.endedAt = now;
-      run.status = "error";
-      run.error = `abandoned: no activity for ${Math.round((now - thread.lastActivityAt) / 1000)} s`;
-      run.touchedAt = Math.max(run.touchedAt, now);
-      store.putRun(run);
-    }
-  }
-
-  // The continuation is a new run: the old run's recoveries and quiet check go with it.
-  const { recoveries: _recoveries, quietCheckedAt: _quietCheckedAt, ...rest } = thread;
-  const claimed: ThreadRecord = {
-    ...rest,
-    status: "running",
-    runCount: thread.runCount + (thread.claim ? 0 : 1),
-    lastActivityAt: Math.max(thread.lastActivityAt, now),
-    claim: { at: now, ...(fromGitHub ? { fromGitHub } : {}) }
-  };
-  store.putThread(claimed);
-  return { ok: true, thread: toSummary(claimed, now, staleRunMs) };
-}
-
-/**
- * Give a claim back when the continuation could not be submitted (no token,
- * submit failed): the thread shows the error and is claimable again. False
- * when there is no pending claim (unknown thread, or its `dispatched` came).
- */
-export function releaseClaim(store: RegistryStore, session: string, now: number, error?: string): boolean {
-  const thread = store.getThread(session);
-  if (!thread?.claim) return false;
-  const { claim: _claim, ...rest } = thread;
-  store.putThread({
-    ...rest,
-    status: "error",
-    runCount: Math.max(thread.runCount - 1, 0),
-    lastError: storedText(error?.trim() || thread.lastError || CONTINUATION_FAILED_ERROR, STORED_ERROR_MAX_CHARS),
-    lastActivityAt: Math.max(thread.lastActivityAt, now)
-  });
-  return true;
 }
 
 function recordDispatched(store: RegistryStore, event: DispatchedEvent): RecordResult {

@@ -14,7 +14,7 @@ import {
 } from "../shared/command-center";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { computeMetrics, METRICS_WINDOW_MS, SPEND_WINDOW_MS, type ActivityMetrics } from "./metrics";
-import { toSummary } from "./registry";
+import { toSummary } from "./staleness";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
 
 /** A cursor this module did not write, or a limit outside 1–200. */

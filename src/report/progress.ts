@@ -1,22 +1,11 @@
 /**
- * The live progress comment's text, and the three notices that carry it.
- * Pure.
- *
- * One comment per run, created when the repository's settings are known
- * (unless `.github/agent-think.yml` says `progress: false`), edited as the
- * run goes and, when the run ends, turned into a pointer to the closing
- * comment, after which nothing edits it. It shows the model's plan
- * (`update_plan`) as a GitHub task list, what the run is doing now in
- * words, how long it has run and what it has cost, the live thread and the
- * reproduction once one is published.
- *
- * Every body carries the creation's marker (`<submissionId>:progress`),
- * edits and the pointer too, so a creation whose answer was lost is found
- * again by it. Model text (plan steps) is neutralized like every comment's:
- * no mention, no cross-reference, no link outside our pages and the run's
- * repository. The notifying comment stays the closing one: nothing here
- * mentions anyone. Used by run-progress.ts and the outbox (the pointer is
- * written when it is delivered, once the closing comment's address is known).
+ * The live progress comment's text, and the three notices that carry it:
+ * its creation, its latest throttled edit and its last edit, the pointer to
+ * the closing comment. Every body carries the creation's marker, and model
+ * text (plan steps) is neutralized; nothing here mentions anyone
+ * (docs/reporting.md, "The progress comment"). Pure. Used by
+ * run-progress.ts and the outbox, which writes the pointer when it is
+ * delivered, once the closing comment's address is known.
  */
 import { z } from "zod";
 import type { Cost } from "../shared/command-center";
@@ -24,7 +13,9 @@ import { formatCost } from "../shared/pricing";
 import { capBody, cutText, MAX_NOTICE_TEXT_CHARS } from "./body-cap";
 import { reproductionLink } from "./link-policy";
 import { codeSpan, neutralize } from "./neutralize";
-import { formatDuration, linkPolicy, noticeId, noticeMarker, type Notice, type RunRef } from "./notices";
+import { formatDuration } from "./message-parts";
+import { noticeId, noticeMarker, type Notice, type RunRef } from "./notices";
+import { linkPolicy } from "./run-ref";
 
 /** Steps a plan holds at most, and characters a step. */
 export const MAX_PLAN_STEPS = 20;

@@ -8,6 +8,7 @@ import type { RunContext } from "../run/run-context";
 import { ciFailuresSchema } from "../shared/dispatch";
 import { parseGitHubApiUrl } from "../shared/github-urls";
 import { threadUrl } from "../shared/thread-url";
+import type { LinkPolicy } from "./link-policy";
 import type { RunRef } from "./notices";
 
 export type RunRefSource = {
@@ -46,5 +47,14 @@ export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApi
     ...(metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}),
     ...ciOf(metadata?.ci),
     ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
+  };
+}
+
+/** The hosts a message about `run` may link to: our pages (by default where the thread lives) and the run's repository. */
+export function linkPolicy(run: RunRef): LinkPolicy {
+  return {
+    publicBaseUrl: run.publicBaseUrl ?? run.threadUrl.replace(/\/thread\/[^/]*$/, ""),
+    githubWebUrl: run.githubWebUrl ?? "",
+    repo: run.repo
   };
 }

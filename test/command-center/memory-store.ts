@@ -3,7 +3,7 @@
  * dedupe, pruning), for the registry's plain tests. Records are copied in
  * and out, as a real store serializes them.
  */
-import { isStale } from "../../src/command-center/registry";
+import { isStale } from "../../src/command-center/staleness";
 import type { RegistryStore, RunRecord, Spend, ThreadCursor, ThreadRecord } from "../../src/command-center/store";
 
 const copy = <T>(value: T): T => structuredClone(value);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { continueThread, SUBMIT_FAILED_ERROR, TOKEN_FAILED_ERROR, type ContinuationDeps } from "../../src/command-center/continuation";
-import { claimThread, recordEvent, releaseClaim, toSummary } from "../../src/command-center/registry";
+import { recordEvent } from "../../src/command-center/registry";
+import { toSummary } from "../../src/command-center/staleness";
+import { claimThread, releaseClaim } from "../../src/command-center/thread-claims";
 import { MemoryRegistryStore } from "../command-center/memory-store";
 
 const NOW = 1_700_000_000_000;

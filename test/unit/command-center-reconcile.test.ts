@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  claimThread,
-  isStale,
-  recordEvent,
-  toSummary
-} from "../../src/command-center/registry";
+import { recordEvent } from "../../src/command-center/registry";
+import { isStale, toSummary } from "../../src/command-center/staleness";
+import { claimThread } from "../../src/command-center/thread-claims";
 import { MISSING_RUN_ERROR, needsQuietCheck, quietTruthOf, settleQuiet } from "../../src/command-center/reconcile";
 import { computeMetrics } from "../../src/command-center/metrics";
 import { threadSummarySchema, type CommandCenterEvent, type RecoveryEvent } from "../../src/shared/command-center";

@@ -1,25 +1,16 @@
 /**
  * `--target github --repo you/sandbox`: the real path, through a deployed
- * bot. For each case the harness opens the case's issue on the sandbox
- * repository, comments the mention as the maintainer whose token it holds,
- * and follows the run by the bot's own signals: 👀 (the webhook app took
- * the mention), 😕 (it could not start the run), 🚀 (the run started), the
- * closing comment (its hidden marker names the submission, its heading the
- * outcome), then the run's figures from the dashboard API with an Access
- * service token. Times are GitHub's own timestamps: the mention's, the
- * reaction's and the closing comment's.
- *
- * It writes to no repository but the one it was given: every request goes
- * through `guardRepository`, which refuses any other. After the case it
- * closes the issue and labels it; a case whose time ran out is told to stop
- * first, so it spends nothing more. With `--model`, one commit to the
- * sandbox's default branch makes its .github/agent-think.yml pick the
- * model, and one after the last case puts the file back (pick-model.ts).
+ * bot. Per case it opens the issue on the sandbox, comments the mention as
+ * the maintainer whose token it holds, and follows the run by the bot's own
+ * signals (👀, 😕, 🚀, the closing comment's marker and heading), then the
+ * run's figures from the dashboard API. It writes to no repository but the
+ * one it was given (`guardRepository`); cleanup, timeouts and `--model` are
+ * in docs/eval.md.
  */
 import { Octokit } from "@octokit/rest";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
-import { OUTCOME_HEADINGS } from "../../../src/report/notices";
+import { OUTCOME_HEADINGS } from "../../../src/report/closing-text";
 import { sessionName } from "../../../src/shared/session-name";
 import { RESULT_OUTCOMES, type ResultOutcome } from "../../../src/shared/outcomes";
 import { threadUrl } from "../../../src/shared/thread-url";
