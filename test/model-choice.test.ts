@@ -101,7 +101,7 @@ describe("a model per repository", () => {
     );
   });
 
-  // Waits on the turn-ended event and the footer carrying the served models: src/report/run-reports.ts, notices.ts and src/steps/run-closing.ts.
+  // Waits on the turn-ended event and the footer carrying the served models: src/report/run-reports.ts, closing-text.ts and src/steps/run-closing.ts.
   it("records the model that served the steps in the command center's run record", async () => {
     const { status, session, submissionId, repo } = await run("version: 1\nmodel: claude-opus-test\n", { openai: unused, anthropic: () => anthropicText("opus answered") });
     expect(status.status).toBe("completed");

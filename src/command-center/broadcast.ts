@@ -1,14 +1,10 @@
 /**
  * The state synced live to dashboards, bounded however many threads exist:
- * metrics, the total, and the most recent threads, at most
- * MAX_RECENT_THREADS of them and at most MAX_BROADCAST_BYTES of JSON in all.
- * Free text is cut for the broadcast (the snapshot keeps it whole); URLs are
- * kept whole or dropped; threads are dropped from the tail until the state
- * fits. Pure.
- *
- * Also: when the next active thread goes quiet for the stale window, so the
- * command center asks its agent then and tells the dashboard, without any
- * event arriving.
+ * metrics, the total and the most recent threads, within MAX_RECENT_THREADS
+ * and MAX_BROADCAST_BYTES (free text cut, threads dropped from the tail
+ * until it fits). Also when the next active thread goes quiet, so the
+ * command center asks its agent then without any event arriving. Pure.
+ * docs/command-center.md, "Bounded broadcast".
  */
 import {
   isActiveStatus,

@@ -1,13 +1,11 @@
 /**
- * Continuing a failed or stale run, as the dashboard's Continue button asks:
- * claim the thread, mint a fresh installation token for its repository,
- * submit the continuation into the same session. A maintainer's `continue`
- * on GitHub takes the same steps, its "mint" handing on the token its
- * mention came with (src/service.ts). A failure after the claim
- * gives the claim back (the thread shows the error and can be continued
- * again) and is rethrown for the route to answer 502. Pure: each step is a
- * dependency; src/service.ts wires the command center, the token broker and
- * the issue's ThinkAgent.
+ * Continuing a failed or stale run, as the dashboard's Continue button (and
+ * a maintainer's `continue` on GitHub, src/service.ts) asks: claim the
+ * thread, mint a fresh installation token for its repository, submit the
+ * continuation into the same session. A failure after the claim gives the
+ * claim back and is rethrown for the route to answer 502. Pure: each step is
+ * a dependency that src/service.ts wires. docs/command-center.md,
+ * "Continuation claims".
  */
 import type { ContinueOutcome } from "../shared/command-center";
 import type { ClaimResult, ContinueResult, ThreadSummary } from "../shared/command-center";

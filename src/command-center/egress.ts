@@ -1,13 +1,10 @@
 /**
  * A run's egress tally as the command center keeps it: the requests the
- * egress gateway refused the run's sandbox, per host and method (`egress`
- * events). Each event carries the run's whole tally so far, so a later one
- * never counts fewer: the registry (registry.ts) keeps the tally with the
- * larger total, and the reporter's outbox (report.ts) names an event by its
- * total, so a resend is the same event. Pure.
- *
- * A refused host is text the sandbox chose (a token could ride in a
- * subdomain), so it is redacted here too, behind the reporter's redaction.
+ * egress gateway refused the run's sandbox, per host and method. Each event
+ * carries the run's whole tally so far, so the registry keeps the one with
+ * the larger total, and report.ts names an event by its total. A refused
+ * host is text the sandbox chose (a token could ride in a subdomain), so it
+ * is redacted here too, behind the reporter's redaction. Pure.
  */
 import { MAX_BLOCKED_ENTRIES, type BlockedRequest } from "../shared/command-center";
 import { redactTokens } from "./text";

@@ -1,23 +1,9 @@
 /**
- * Metrics across threads over the last 24 hours, from the runs' records and
- * the tool-call counts. Pure: `now` is a parameter. Definitions (kept in
- * step with docs/command-center.md):
- *
- * - runs24h: runs dispatched in the window (continuations included).
- * - successRate: of the runs that ended in the window done or error, the
- *   share that ended done; null when none did. A cancelled run was stopped
- *   on purpose, so it is neither a success nor a failure and is left out.
- * - durationP50Ms / P95: dispatch to end, over runs that ended in the window
- *   (cancelled ones included) and whose dispatch is known.
- * - firstToolP50Ms / P95: dispatch to the first tool call, over runs
- *   dispatched in the window that made one.
- * - toolErrorRate: tool calls made in the window that failed (the tool
- *   threw), over all tool calls made in the window; null with none.
- * - recovering: runs whose turn Think's chat recovery took over and that
- *   have neither resumed nor ended (any the window still holds).
- * - recoveries24h: the recoveries of the runs dispatched in the window.
- * Percentiles are nearest-rank: the smallest value with at least p% of the
- * values at or below it. Null with no values.
+ * Metrics across threads over the last 24 hours (runs, success rate,
+ * duration and first-tool percentiles, tool error rate, recoveries), from
+ * the runs' records and the tool-call counts. Percentiles are nearest-rank.
+ * Pure: `now` is a parameter. The definitions, kept in step with this
+ * module: docs/command-center.md, "Metrics".
  */
 import type { Metrics } from "../shared/command-center";
 import type { RunRecord } from "./store";

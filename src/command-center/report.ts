@@ -1,24 +1,12 @@
 /**
  * Lifecycle events to the command center, for the ThinkAgent: delivered at
  * least once, applied at most once, and never in a run's way.
- *
- * `CenterReports.send(event)` redacts the event, writes it to this agent's
- * outbox (synchronous KV, `agent-think:center-outbox:<event id>`) and only
- * then sends it, inside the object's `waitUntil`; the command center's
- * answer (whatever it is: applied, duplicate, not current, invalid) is the
- * acknowledgement, and the entry is deleted. An event that was not
- * acknowledged (the command center threw or hung, the process was killed
- * mid-call) is sent again by `flush()`: when the object starts, from a
- * sweep scheduled durably before the first send (so a killed process is
- * woken again even when nothing else would wake it), and when the command
- * center asks for the truth about a quiet run.
- *
- * The event id is the event's identity in the registry: one per submission
- * and kind (and tool call, notice kind and state, publication, recovery,
- * the egress tally's total), so a resent event is the same event and the
- * registry applies it once (registry.ts). `send` never throws and never awaits the command center:
- * a turn cannot be failed or delayed by it. Pure: storage, the command
- * center, the schedule and the clock are parameters.
+ * `CenterReports.send` redacts the event and writes it to this agent's
+ * outbox before sending it; any answer acknowledges it, and `flush()`
+ * resends what was not. The event id is the event's identity in the
+ * registry, so a resend is applied once. `send` never throws and never
+ * awaits the command center. Pure: storage, the command center, the
+ * schedule and the clock are parameters. docs/command-center.md, "Delivery".
  */
 import type { CommandCenterEvent } from "../shared/command-center";
 import type { RunContext } from "../run/run-context";

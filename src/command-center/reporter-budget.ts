@@ -1,13 +1,11 @@
 /**
- * The reporter tier's three limits per repository and the rule they make:
- * REPORTER_DAILY_BUDGET (US dollars a UTC day, default 5; "0"/"none": no
- * cap), REPORTER_RUN_COST_BUDGET (what one reporter run may spend, default 1,
- * always a cap) and REPORTER_MAX_RUNNING (runs going at once, default 2).
- * A reporter dispatch reserves its run's cap: refused busy when the issue or
+ * The reporter tier's three limits per repository (REPORTER_DAILY_BUDGET,
+ * REPORTER_RUN_COST_BUDGET, REPORTER_MAX_RUNNING) and the rule they make: a
+ * reporter dispatch reserves its run's cap, refused busy when the issue or
  * the repository has no place left, refused budget when what ended today
  * plus what is held plus this cap would pass the day's. Also the day's
- * figures the health report's Costs line judges. Pure; the command center's
- * reporter-reservations.ts applies it; docs/costs.md.
+ * figures the health report's Costs line judges. Pure; reporter-reservations.ts
+ * applies it. Defaults and rules: docs/costs.md.
  */
 import type { Cost } from "../shared/command-center";
 

@@ -83,7 +83,7 @@ export class SqlRegistryStore implements RegistryStore {
   }
 
   quietestUnsettled(now: number, staleRunMs: number): ThreadRecord | undefined {
-    // registry.ts isStale, in SQL: quiet, and claimed or asked after it went quiet.
+    // staleness.ts isStale, in SQL: quiet, and claimed or asked after it went quiet.
     const [row] = this.#sql
       .exec<{ data: string }>(
         `SELECT data FROM cc_threads

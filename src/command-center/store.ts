@@ -40,7 +40,7 @@ export type ThreadRecord = {
   /**
    * When the command center last asked the current run's agent whether it
    * had ended and heard that it had not (or could not hear): a quiet active
-   * thread is called stale only once asked (registry.ts `isStale`).
+   * thread is called stale only once asked (staleness.ts `isStale`).
    */
   quietCheckedAt?: number;
   /** The latest run's error; cleared when a run ends done or cancelled (a cancel never sets it). */
@@ -132,7 +132,7 @@ export interface RegistryStore {
   putThread(thread: ThreadRecord): void;
   /** Active threads whose last activity is before `before`, the quietest first, at most `limit`. */
   quietActiveThreads(before: number, limit: number): ThreadRecord[];
-  /** The quietest active thread that is not stale at `now` (registry.ts `isStale`): the next one to go quiet, or to ask about. */
+  /** The quietest active thread that is not stale at `now` (staleness.ts `isStale`): the next one to go quiet, or to ask about. */
   quietestUnsettled(now: number, staleRunMs: number): ThreadRecord | undefined;
   /** Threads by lastActivityAt descending, then session descending, strictly after `after`. */
   pageThreads(after: ThreadCursor | undefined, limit: number): ThreadRecord[];

@@ -1,14 +1,9 @@
 /**
- * Comment bodies that fit GitHub's limit. GitHub refuses a comment over
- * 65,536 characters with a 422, which is final: the issue would never get
- * its answer. A notice is therefore rendered to fit (`fitMessage`): when the
- * whole does not, its longest free-text parts (summary, steps, changes,
- * the finished text) are cut first, each cut part ends with "…", and the
- * message says it was cut and where the full text is. `capBody` is the last
- * guard before a body is queued, for anything that still comes out too long.
- *
- * Pure. Used by notices.ts (fitMessage) and reporter.ts (capBody); what the
- * parts say and how they are made safe is theirs.
+ * Comment bodies that fit GitHub's limit (a longer one is a final 422):
+ * `fitMessage` renders a notice to fit, cutting its longest free-text parts
+ * first and saying so; `capBody` is the last guard before a body is queued.
+ * Pure. Used by closing-text.ts, notices.ts, progress.ts and reporter.ts; what the parts say is theirs.
+ * docs/reporting.md, "Posting like a good citizen".
  */
 
 /** GitHub's limit on a comment body. */

@@ -6,7 +6,7 @@
  * repository, a reproduction must be one of our pages.
  *
  * Pure: the hosts are parameters (GitHub's web host is configuration, not a
- * constant here). Used by notices.ts; it does not render anything.
+ * constant here). Used by closing-text.ts and message-parts.ts; it renders nothing.
  */
 
 export type LinkPolicy = {

@@ -1,38 +1,12 @@
 /**
- * Model text made safe to post on an issue: it may echo the issue, so it may
- * name anyone, point at any repository and link anywhere. What comes out
- * renders as the model wrote it, except that nothing in it notifies or
- * links outside our own pages and the run's repository:
- *
- * - `@someone` and `@org/team` become code spans (`` `@someone` ``). GitHub
- *   does not document an escape for mentions (a backslash does not stop one);
- *   what reliably does not notify is code: GitHub renders no mention,
- *   reference or autolink inside a code span or block, and its own Dependabot
- *   wraps the mentions it copies from release notes in `<code>` for that
- *   reason. A zero-width character after `@` works too, but it is invisible
- *   and travels with every copy and paste.
- * - Cross-references to other repositories (`owner/repo#12`, `owner/repo@sha`,
- *   `GH-12`, and URLs of other repositories' issues) become code spans, so
- *   they add nothing to another issue's timeline.
- * - Links (markdown, images, bare and `<…>` URLs, `www.`, e-mail addresses)
- *   to anywhere but our own pages and the run's repository are shown as
- *   text, the address in code. Raw HTML, entities and reference-style links
- *   are shown as text.
- * - Code the model wrote (code spans; fenced blocks in block text) is kept as
- *   it is: nothing in code notifies or links.
- *
- * How it stays sound without a full markdown parser: the only live markdown
- * the output can hold besides plain text and emphasis is what this module
- * emitted itself. Every backslash, `[`, `]`, `<`, `&` and stray backtick in
- * prose is escaped, so no link, HTML, entity or code span can form except
- * the code spans and links written here, and each code span opens and closes
- * on one line. The one bracket left alone is the redaction's `[redacted]`
- * (src/run/redact.ts) where nothing after it could make it a link or a
- * definition. A fence is recognized only at column 0, where it cannot sit in
- * a list item or a quote, and one the text leaves open is closed.
- *
- * Pure. Used by notices.ts; HTML comments are removed before (so no marker
- * can be forged), the size cap comes after (body-cap.ts).
+ * Model text made safe to post on an issue: it renders as the model wrote
+ * it, except that nothing in it notifies or links outside our own pages and
+ * the run's repository (mentions and other repositories' references become
+ * code spans, other links text; code is kept). Sound without a markdown
+ * parser because every `\`, `[`, `]`, `<`, `&` and stray backtick in prose
+ * is escaped, so the only live markup is what this module wrote. Pure. Used
+ * by closing-text.ts and message-parts.ts, after HTML comments are removed and before body-cap.ts.
+ * Why code spans, and each rule: docs/reporting.md, "Posting like a good citizen".
  */
 import { allowedLink, isRunRepo, type LinkPolicy } from "./link-policy";
 

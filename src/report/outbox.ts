@@ -1,20 +1,11 @@
 /**
  * The outbox: every message a run owes its issue, kept durably until it is
- * delivered, and the delivery of one entry. Pure: storage is a narrow
- * interface the Durable Object fills with `ctx.storage`, GitHub is a
- * `GitHubClient`.
- *
- * Exactly once: an entry is added once per id (a second add of the same id
- * is a no-op), its attempt is counted durably before each call, and a
- * comment entry that was attempted before first looks for its own marker on
- * the issue, so a comment GitHub took but whose answer was lost (a timeout,
- * an eviction mid-call) is found rather than posted again; only comments our
- * App wrote count. Reactions are idempotent on GitHub's side.
- *
- * Retries wait as GitHub asks (`nextAttemptDelayMs`): Retry-After, or the
- * rate limit's reset when it is spent, and at least a minute for a 403/429
- * rate limit; otherwise the backoff. An entry held back by GitHub keeps the
- * time before which it is not tried (`notBefore`), whatever pass comes first.
+ * delivered, and the delivery of one entry, exactly once: an entry is added
+ * once per id, its attempt counted before each call, and a retried comment
+ * first looks for its own marker on the issue. Retries wait as GitHub asks
+ * (`nextAttemptDelayMs`, kept on the entry as `notBefore`). Pure: storage is
+ * a narrow interface the Durable Object fills, GitHub a `GitHubClient`.
+ * docs/reporting.md, "Exactly once".
  */
 import { GitHubCallError, type GitHubClient } from "../github/client";
 import { noticeId, noticeMarker, type Notice } from "./notices";

@@ -1,13 +1,10 @@
 /**
  * The issue reporter of one ThinkAgent: takes notices into the durable
- * outbox and delivers them to GitHub as the App, retrying with backoff on a
- * schedule that survives eviction, later when GitHub asks for it (a rate
- * limit ends the pass: the other notices wait for the same scheduled pass
- * rather than meet the same limit). One delivery pass runs at a time in an
- * isolate; across isolates the outbox's attempt count and comment markers
- * keep every message to one. Every body is redacted and capped to GitHub's
- * size limit as it is queued. Each entry that settles (sent or failed) is
- * handed to `onSettled`, which the ThinkAgent reports to the command center.
+ * outbox, redacted and capped as they are queued, and delivers them to
+ * GitHub as the App, retrying on a schedule that survives eviction (a rate
+ * limit ends the pass). One delivery pass at a time in an isolate; each
+ * entry that settles goes to `onSettled`, which the ThinkAgent reports to
+ * the command center. docs/reporting.md, "Exactly once".
  */
 import { createReportClient, type ReportClient } from "./report-client";
 import type { Logger } from "../run/log";

@@ -1,16 +1,11 @@
 /**
  * A run's live progress comment, as the run goes: what it shows is kept per
- * submission (the plan `update_plan` recorded, the latest tool activity,
- * the reproduction), and each change is written as the comment's next edit
- * through the issue's outbox (RunReports → Reporter), which throttles and
- * coalesces it. Created when the repository's settings are known
- * (`started`, from the preparation's `onSettings`), not at all with
- * `progress: false`. The end (the pointer to the closing comment) is
- * RunReports' `turnEnded`, so nothing here can edit it afterwards.
- *
- * State lives in the Durable Object's synchronous KV
- * (`agent-think:progress:<submissionId>`), so a recovered turn goes on from
- * it. Pure apart from its dependencies; ThinkAgent wires them.
+ * submission (in synchronous KV, so a recovered turn goes on from it), and
+ * each change is written as the comment's next edit through the issue's
+ * outbox, which throttles and coalesces it. Created from the preparation's
+ * `onSettings`, not at all with `progress: false`; the end is RunReports'
+ * `turnEnded`, so nothing here can edit it afterwards. Pure apart from its
+ * dependencies; ThinkAgent wires them. docs/reporting.md, "The progress comment".
  */
 import type { RunUsage } from "../run/run-ledger";
 import type { RunRef } from "./notices";

@@ -3,7 +3,7 @@
  * structured result the skills record with `report_result`, and the
  * classification of a terminal submission into a result, a plain finish, a
  * failure, an interruption, a cancel or a spent budget. Pure; the agent
- * gathers the facts, src/report/notices.ts writes the words.
+ * gathers the facts, src/report/closing-text.ts writes the words.
  */
 import { z } from "zod";
 import type { TranscriptMessage } from "../shared/dispatch";

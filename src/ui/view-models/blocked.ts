@@ -3,7 +3,7 @@
  * short line for the run's header and its line under "Earlier runs" ("2
  * requests blocked: evil.example"), and each host and method for the list
  * under it ("POST api.github.com × 3"). The same line as the closing
- * comment's footer (src/report/notices.ts `blockedText`), without its code
+ * comment's footer (src/report/closing-text.ts `blockedText`), without its code
  * spans. Pure.
  */
 import type { BlockedRequest } from "../../shared/command-center";
