@@ -188,9 +188,7 @@ export class ThinkAgent extends Think<Env> {
     },
     redact: (text) => this.#token.redact(text),
     redactDeep: (value) => this.#token.redactDeep(value),
-    schedule: async (inMs, callback) => {
-      await this.schedule(inMs / 1000, callback);
-    },
+    schedules: this,
     waitUntil: (promise) => this.ctx.waitUntil(promise),
     log: (event, fields) => this.#log(event, fields),
     // The run's token goes once its last message is out, unless a queued turn is to use it.

@@ -22,6 +22,7 @@ import { MonthlySpendLedger } from "./command-center/monthly-budget";
 import { SqlRegistryStore } from "./command-center/sql-store";
 import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
+import { OneShotSchedules } from "./run/one-shot-schedule";
 import { COMMAND_CENTER_NAME, commandCenterEventSchema, gitHubContinuationSchema, MAX_RECENT_THREADS } from "./shared/command-center";
 import type { ClaimResult, CommandCenterState, GitHubContinuation, Metrics, RecordResult, Snapshot, SnapshotOptions, ThreadDetail } from "./shared/command-center";
 import type { MonthlySpend } from "./shared/monthly-budget";
@@ -102,6 +103,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   #metricsDirty = true;
   #lastPruneAt = 0;
   #staleRefreshAt: number | undefined;
+  readonly #oneShots = new OneShotSchedules<"refreshState">(this);
   #log = createLogger({ component: "command-center" });
 
   override shouldConnectionBeReadonly(): boolean {
@@ -199,20 +201,21 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   }
 
   /**
-   * The state as of now, with fresh metrics, broadcast now. Also the scheduled callback for a thread that went
-   * quiet: its agent is asked first (reconciliation), then dashboards are
-   * told what it said.
+   * The state as of now, with fresh metrics, broadcast now. Also the scheduled callback for a thread that went quiet:
+   * its agent is asked first (reconciliation), then dashboards are told what it said.
    */
   async refreshState(): Promise<CommandCenterState> {
-    this.#staleRefreshAt = undefined;
-    const now = this.clock();
-    const quiet = this.#registry()
-      .quietActiveThreads(now - this.staleRunMs, QUIET_SCAN_LIMIT)
-      .filter((thread) => needsQuietCheck(thread, now, this.staleRunMs));
-    await this.#reconcile(quiet.slice(0, RECONCILE_BATCH), now);
-    // More than one pass's worth: the rest a second later.
-    if (quiet.length > RECONCILE_BATCH) this.#scheduleStaleRefresh(this.clock() + 1_000);
-    return this.#flush({ metricsMaxAgeMs: 0, now: true });
+    return this.#oneShots.run("refreshState", async () => {
+      this.#staleRefreshAt = undefined;
+      const now = this.clock();
+      const quiet = this.#registry()
+        .quietActiveThreads(now - this.staleRunMs, QUIET_SCAN_LIMIT)
+        .filter((thread) => needsQuietCheck(thread, now, this.staleRunMs));
+      await this.#reconcile(quiet.slice(0, RECONCILE_BATCH), now);
+      // More than one pass's worth: the rest a second later.
+      if (quiet.length > RECONCILE_BATCH) this.#scheduleStaleRefresh(this.clock() + 1_000);
+      return this.#flush({ metricsMaxAgeMs: 0, now: true });
+    });
   }
 
   /** What the runs that ended this calendar month (UTC) cost: what MONTHLY_COST_BUDGET is held to. */
@@ -383,15 +386,13 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   }
 
   /**
-   * An active thread goes quiet with no event to say so: wake up then, ask
-   * its agent and broadcast. One pending refresh at a time (per isolate); an earlier one
-   * reschedules when it fires.
+   * An active thread goes quiet with no event to say so: wake up then, ask its agent and broadcast. One
+   * pending refresh, the earliest asked for (across isolates too: `OneShotSchedules`); it plans the next.
    */
   #scheduleStaleRefresh(at: number | undefined): void {
     if (at === undefined || (this.#staleRefreshAt !== undefined && this.#staleRefreshAt <= at)) return;
     this.#staleRefreshAt = at;
-    const delayMs = Math.max(at - this.clock(), 0);
-    this.schedule(new Date(Date.now() + delayMs), "refreshState").catch((error: unknown) => {
+    this.#oneShots.request("refreshState", Date.now() + Math.max(at - this.clock(), 0)).catch((error: unknown) => {
       this.#staleRefreshAt = undefined;
       this.#log("stale-refresh:failed", { error: error instanceof Error ? error.message : String(error) });
     });

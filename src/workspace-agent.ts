@@ -25,6 +25,7 @@ import { requireBot } from "./run/bot-identity";
 import type { BotIdentity } from "./shared/dispatch";
 import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
+import { OneShotSchedules } from "./run/one-shot-schedule";
 import { boundText, commandId, LOG_DIR, logPath, type StreamName } from "./run/command-report";
 import { CONTAINER_UNAVAILABLE, type BackendId, type BashInput, type BashResult, type BashStream } from "./run/bash-command";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
@@ -84,14 +85,13 @@ export class WorkspaceAgent extends Agent<Env> {
   #containerConfigError: string | undefined;
   /** Local dev whose Sandbox has no container (containerProbe): container commands answer NO_CONTAINER_ENGINE. */
   #engineAbsent = false;
+  readonly #oneShots = new OneShotSchedules<"retryReleases">(this);
   readonly #turns = new TurnContainers({
     store: this.ctx.storage,
     pool: () => this.pool(),
     log: (event, fields) => this.#log(event, fields),
     now: () => Date.now(),
-    scheduleRetry: async (ms) => {
-      await this.schedule(Math.max(1, Math.ceil(ms / 1000)), "retryReleases");
-    },
+    scheduleRetry: (ms) => this.#oneShots.request("retryReleases", Date.now() + Math.max(ms, 1_000)),
     beforeRelease: () => this.#settleContainer(),
     retryPolicy: () => this.releaseRetry
   });
@@ -271,7 +271,7 @@ export class WorkspaceAgent extends Agent<Env> {
 
   /** Scheduled callback: retry the container releases that failed. */
   async retryReleases(): Promise<{ pending: number }> {
-    return await this.#turns.retryReleases();
+    return await this.#oneShots.run("retryReleases", () => this.#turns.retryReleases());
   }
 
   /** Empty /workspace. The transcript lives in ThinkAgent and is not touched. */

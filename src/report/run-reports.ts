@@ -21,6 +21,7 @@ import { closingNotice, rocketNotice, staleNotice, type RunRef } from "./notices
 import { progressEditNotice, progressFinalNotice, progressNotice } from "./progress";
 import type { OutboxEntry, OutboxStorage } from "./outbox";
 import { Reporter, type ReporterDeps } from "./reporter";
+import { OneShotSchedules, type ScheduleHost } from "../run/one-shot-schedule";
 
 /** The Durable Object's storage: the async API for the issue's outbox, its synchronous KV for the rest. */
 export type RunReportsStorage = OutboxStorage & { kv: CenterOutboxStorage & RecoveryStorage };
@@ -34,8 +35,8 @@ export type RunReportsDeps = {
   /** The run's token out of text, and out of every string of a value. */
   redact: (text: string) => string;
   redactDeep: <T>(value: T) => T;
-  /** Call the agent's scheduled callback of that name in `inMs`, durably. */
-  schedule: (inMs: number, callback: "deliverNotices" | "deliverCenterEvents") => Promise<void>;
+  /** The agent's schedule (the agent itself): its callbacks of these names are called durably, one job pending for each. */
+  schedules: ScheduleHost<"deliverNotices" | "deliverCenterEvents">;
   waitUntil: (promise: Promise<unknown>) => void;
   log: Logger;
   /** A run's last messages settled (the closing comment and the progress comment's pointer; posted, or given up): what the run held can go (its token is revoked). */
@@ -48,9 +49,11 @@ export class RunReports {
   readonly #center: CenterReports;
   readonly #issue: Reporter;
   readonly #recoveries: RunRecoveries;
+  readonly #oneShots: OneShotSchedules<"deliverNotices" | "deliverCenterEvents">;
 
   constructor(deps: RunReportsDeps) {
     this.#deps = deps;
+    this.#oneShots = new OneShotSchedules(deps.schedules);
     const now = deps.now ?? (() => Date.now());
     this.#recoveries = new RunRecoveries(deps.storage.kv);
     this.#center = new CenterReports({
@@ -58,7 +61,7 @@ export class RunReports {
       center: deps.commandCenter,
       redact: (value) => deps.redactDeep(value),
       waitUntil: deps.waitUntil,
-      scheduleSweep: (inMs) => deps.schedule(inMs, "deliverCenterEvents"),
+      scheduleSweep: (inMs) => this.#oneShots.request("deliverCenterEvents", Date.now() + inMs),
       now,
       log: deps.log
     });
@@ -71,7 +74,7 @@ export class RunReports {
         // The timer is prompt while the isolate lives (a running turn holds the
         // object's scheduled work until it ends); the schedule outlives it.
         setTimeout(() => void this.deliverNotices().catch(() => {}), inMs);
-        await deps.schedule(inMs, "deliverNotices");
+        await this.#oneShots.request("deliverNotices", Date.now() + inMs);
       },
       waitUntil: deps.waitUntil,
       log: deps.log,
@@ -191,7 +194,7 @@ export class RunReports {
 
   /** Deliver what the issue is still owed (the scheduled callback, and before a reset forgets the token). */
   deliverNotices(): Promise<void> {
-    return this.#issue.deliverPending();
+    return this.#oneShots.run("deliverNotices", () => this.#issue.deliverPending());
   }
 
   /** Every message queued for the issue, delivered or not. */
@@ -206,7 +209,7 @@ export class RunReports {
 
   /** The scheduled resend sweep. */
   sweepEvents(): Promise<FlushResult> {
-    return this.#center.sweep();
+    return this.#oneShots.run("deliverCenterEvents", () => this.#center.sweep());
   }
 
   /** How many lifecycle events the command center has not acknowledged. */

@@ -38,7 +38,7 @@ function reports() {
     github: { apiUrl: () => "", token: async () => "ghs_secret", botLogin: async () => "agent-think[bot]" },
     redact: (text) => text.replaceAll("ghs_secret", "[redacted]"),
     redactDeep: (value) => JSON.parse(JSON.stringify(value).replaceAll("ghs_secret", "[redacted]")),
-    schedule: async () => {},
+    schedules: { listSchedules: async () => [], schedule: async () => ({}) as never, cancelSchedule: async () => false },
     waitUntil: (promise) => void background.push(promise),
     log: (event) => void logs.push(event),
     now: () => 1_000

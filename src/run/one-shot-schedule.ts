@@ -5,7 +5,7 @@
  * an earlier request would be lost); `request` cancels and replaces instead.
  * A callback run through `run` settles every row due before it started, so
  * the row that is firing never counts as pending. Pure: the agent's schedule
- * methods are the parameter (docs/storage.md, "Scheduled callbacks").
+ * methods are the parameter. The rule: AGENTS.md, "Rules we hold ourselves to".
  */
 import type { Schedule } from "agents";
 
