@@ -1,15 +1,11 @@
 /**
- * The turn a ThinkAgent is running, and what it holds in the issue's
- * workspace. Kept durably (`agent-think:active-turn`), so a turn Think
- * recovers after an eviction keeps its submission id and its container.
- *
- * `begin` names the turn and tells the WorkspaceAgent, which claims a
- * container on the turn's first container command; `end` gives the turn's
+ * The turn a ThinkAgent is running, kept durably (`agent-think:active-turn`)
+ * so a turn Think recovers after an eviction keeps its submission and its
+ * container. `begin` tells the WorkspaceAgent; `end` gives the turn's
  * container back, then forgets the turn if it is still the current one (a
- * later turn may have begun meanwhile). Neither throws: a workspace that
- * cannot be told is logged, and it catches up on its own (it names the turn
- * again on its first command; the warm pool asks before reclaiming). Pure
- * apart from its narrow dependencies.
+ * later turn may have begun). Neither throws: a workspace that cannot be
+ * told is logged and catches up on its own (docs/containers.md, "A turn's
+ * container always goes back"). Pure apart from its narrow dependencies.
  */
 import { describeError } from "../pool/errors";
 import type { TurnRef } from "../pool/turn-container";

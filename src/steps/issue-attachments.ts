@@ -1,32 +1,12 @@
 /**
- * The issue's images and attachments, as the `<agent-think-workspace>`
- * block's `attachments` field lists them and the model is shown them:
- * src/steps/prepare.ts calls `gatherAttachments` once per submission, after
- * reading the issue, and `refetchImages` when a recovered turn (a new
- * isolate) needs the image bytes again.
- *
- * Every image and upload found (attachment-links.ts) in the body and the
- * comments shown is listed, at most MAX_ATTACHMENTS_LISTED, with where it
- * was, its alt text or name (revealed and bounded like the issue's text)
- * and what became of it:
- * - `shown`: an image on GitHub's hosts, fetched by the Worker, whose bytes
- *   are one of the four formats both providers take (by magic number), at
- *   most MAX_IMAGE_BYTES; at most MAX_IMAGES_SHOWN of them, in order. The
- *   model gets it as image part `image` next to the block;
- * - `listed`: an upload (a log, a zip, a video), or an image past the
- *   count: `fetch_attachment` fetches it into /workspace/attachments;
- * - `failed`: an image whose fetch failed (a 404, too large, a timeout, not
- *   an image whatever its name says): `note` says why, and the run goes on;
- * - `not fetched`: a link to any other host, or not https: listed only.
- *
- * The bytes are never stored (Durable Object values are capped well below
- * a few 5 MB images): the run keeps each shown image's fetch address and
- * SHA-256 (`KeptAttachment`), and a recovered turn fetches it again and
- * shows it only when the bytes are the same. A private repository's
- * uploaded images are fetched from the signed address GitHub's rendered
- * HTML gives them (`fetchFrom`), which expires after minutes: after that,
- * a recovered turn says the image could not be fetched again.
- * Pure apart from the reader it is given.
+ * The issue's images and uploads as the workspace block's `attachments`
+ * lists them (`gatherAttachments`, once per submission, from prepare.ts):
+ * each found in the body and the comments shown is `shown` (an image the
+ * Worker fetched from GitHub's hosts, given to the model as an image part),
+ * `listed` (for `fetch_attachment`), `failed` or `not fetched`. The bytes
+ * are never stored: a recovered turn fetches each shown image again
+ * (`refetchImages`) and shows it only when its SHA-256 is the same.
+ * docs/skills.md, "Images and attachments". Pure apart from its reader.
  */
 import type { AttachmentReader } from "../github/attachment-fetch";
 import { fetchSource, findLinks, MAX_LINK_URL_CHARS, signedImageUrls, sniffImage, uploadUuid, type AttachmentKind, type ImageMediaType } from "../run/attachment-links";

@@ -1,22 +1,12 @@
 /**
- * The issue as the `<agent-think-workspace>` block's `issue` field carries
- * it: its title, author, state, labels, body and latest comments, read by
- * src/steps/prepare.ts before the model starts, so the model never has to
- * read them itself with an unsanitized tool call.
- *
- * Every text is what people wrote: each is revealed (src/run/reveal.ts:
- * hidden HTML comments, Unicode tag text and invisible characters made
- * visible, the envelope's tag neutralized; in a body, a comment or a check's
- * summary, which GitHub renders as markdown, also what the page never shows,
- * such as link reference definitions) and the kinds found are listed in
- * `revealed`. Each is bounded, cut with a visible marker and flagged, so
- * the whole field stays under MAX_ISSUE_FACTS_CHARS of text.
- * It does not escape for the block: workspace-block.ts puts it inside the
- * JSON, where `<` is escaped and no text can close the block.
- *
- * A CI follow-up's failures (the dispatch's `ci`) become the block's `ci`
- * field the same way (`ciFacts`): what the repository's CI printed is
- * revealed, bounded and flagged as untrusted output. Pure.
+ * The issue (and a CI follow-up's failures, `ciFacts`) as the workspace
+ * block's `issue` and `ci` fields carry them, read by prepare.ts before the
+ * model starts, so the model need not read them with a tool call. Every text
+ * people (or CI) wrote is revealed (src/run/reveal.ts), the kinds found in
+ * `revealed`, and bounded with a visible marker, the whole field under
+ * MAX_ISSUE_FACTS_CHARS. It does not escape for the block: workspace-block.ts
+ * puts it inside JSON, where no text can close the block. Pure; the fields
+ * are in docs/skills.md and docs/contracts.md, "The workspace block".
  */
 import type { CommentRead, IssueRead } from "../github/repo-reader";
 import type { CiFailures } from "../shared/dispatch";

@@ -1,19 +1,12 @@
 /**
  * What `open_pull_request` does for a run: open the pull request of the
- * run's push branch against the repository's default branch, or update the
- * one the App already has open for it (or the App's own pull request the
- * run is on). Where the run may do neither, it says why and writes nothing.
- *
- * The head is always the run's push branch and the base always the default
- * branch: the model chooses the title and the body, never where the pull
- * request goes. The body is neutralized like every comment the bot writes
- * (no mention, no link but to our pages and the run's repository), redacted
- * and capped to GitHub's size. The commits get there by git, through the
- * egress gateway, which lets a push update only that branch. Before it
- * opens or updates, `prove` re-runs the reproduction's check on the base and
- * the head (fix-proof.ts) when the run has one; the proof is the body's last
- * section, written by the Worker, and the answer's `proof`. A failure is
- * data for the model. Pure apart from the client and the prover it is given.
+ * run's push branch against the default branch, or update the App's open
+ * one for it (or the App's own pull request the run is on); where it may do
+ * neither, it says why and writes nothing. The model picks the title and
+ * body, never head or base; the body is neutralized, redacted and capped,
+ * and ends with the Worker's proof when the run has a check (`prove`,
+ * fix-proof.ts). A failure is data for the model. docs/security.md ("The
+ * Worker writes"); pure apart from the client and the prover it is given.
  */
 import type { PullRequestClient } from "../github/pull-requests";
 import { capBody, cutText, MAX_COMMENT_BODY_CHARS } from "../report/body-cap";

@@ -1,42 +1,12 @@
 /**
- * Preparing the repository before the model's first step: what a run knows
- * about its repository that the model should not have to find out, and the
- * steps the repository asks for.
- *
- * Once per submission (a recovered turn reuses what was found):
- * 1. read, from the default branch, the repository's
- *    `.github/agent-think.yml` (src/run/repo-config.ts) and its first agent
- *    guidance file (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md),
- *    bounded. On a pull request too: never its head, and never its base,
- *    which the pull request's author chooses (any branch, one an earlier
- *    run pushed included), so neither picks the setup commands, the
- *    network allowlist or the guidance;
- * 2. on an issue, find the App's open pull request for the issue's branch;
- *    work out where the run may write (src/run/write-policy.ts); read the
- *    issue (a pull request's conversation on one) and its latest comments,
- *    revealed and bounded (src/steps/issue-facts.ts), and, when the dispatch
- *    sent the body's digest, say from that same read whether the body was
- *    edited after the mention (`issueBodyEditedSinceMention`);
- *    the repository's run settings (`progress`, `model`) are kept and told
- *    (`onSettings`) before the clone; the images and uploads in the body
- *    and the comments shown are listed, and the images fetched by the
- *    Worker from GitHub's hosts (src/steps/issue-attachments.ts): their bytes
- *    are kept in memory only, and a recovered turn in a new isolate
- *    fetches them again;
- * 3. in the container, clone the repository afresh to /workspace/repo
- *    (an earlier run's clone is removed first, never read), and on a pull
- *    request `gh pr checkout` its head, both under the Worker's git
- *    environment (worker-git.ts);
- * 4. run the setup commands, each bounded by its timeout, stopping at the
- *    first that fails.
- * An invalid config, a failed clone or checkout, or a failed setup command
- * throws SetupFailedError: the run ends before the model starts, and its
- * issue says which step failed with the end of its output. Reads GitHub
- * could not answer are logged and noted, and the run goes on without them.
- *
- * What was prepared reaches the model as the `<agent-think-workspace>` block
- * after the envelope (workspace-block.ts). Output is redacted before it is
- * kept or shown. docs/skills.md documents the block and the file.
+ * Preparing the repository once per submission, before the model's first
+ * step (a recovered turn reuses what was found): its config and guidance
+ * read from the default branch, the write policy, the issue's facts and
+ * attachments, a fresh clone (and a pull request's checkout) under the
+ * Worker's git environment, then the setup commands. A failed step throws
+ * SetupFailedError; a read GitHub did not answer is noted in `unread`. What
+ * it found becomes the workspace block (workspace-block.ts); docs/skills.md
+ * ("The workspace block") and docs/security.md say what each step holds to.
  */
 import type { BashInput, BashResult } from "../run/bash-command";
 import { isContainerAbsent } from "../pool/engine";

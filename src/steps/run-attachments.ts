@@ -1,17 +1,11 @@
 /**
  * `fetch_attachment`'s call: one of the issue's attachments, fetched by the
- * Worker and written into the workspace at /workspace/attachments, for a
- * log, a zip or an image the model wants to read with its tools.
- *
- * Only a URL this run's `<agent-think-workspace>` block listed as one the
- * Worker may fetch (what prepare.ts kept: an image or upload on GitHub's
- * hosts) is accepted; any other URL, a link to another host the block
- * listed included, is refused without a request. The fetch is
- * src/github/attachment-fetch.ts's (a read-only token, only on an upload's
- * path on the deployment's web host; redirects checked; at most
- * MAX_ATTACHMENT_BYTES; a timeout), so the sandbox's own network stays as
- * the egress gateway keeps it. Failures are results for the model, never
- * exceptions. ThinkAgent wires it.
+ * Worker into /workspace/attachments for the model's tools. Only a URL this
+ * run's workspace block listed as fetchable (what prepare.ts kept) is
+ * accepted; any other is refused without a request. The fetch is
+ * github/attachment-fetch.ts's, so the sandbox's own network is not widened.
+ * Failures are results for the model, never exceptions (docs/skills.md,
+ * "Images and attachments"). run-parts.ts wires it.
  */
 import { formatBytes, type AttachmentReader } from "../github/attachment-fetch";
 import { attachmentFileName, sniffImage, type FetchAttachmentResult } from "../run/attachment-links";

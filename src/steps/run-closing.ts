@@ -6,7 +6,7 @@
  * later fixes with the tier of the run that recorded it (its metadata's
  * `tier`; thread-reproduction.ts), and the ledger's and preparation's entries
  * forgotten. Every step is idempotent, so a restart can close the run again.
- * ThinkAgent hands it the ended submission. Pure apart from its dependencies.
+ * run-lifecycle.ts hands it the ended submission. Pure apart from its dependencies.
  */
 import type { RunRef, RunStats } from "../report/notices";
 import type { RunReports } from "../report/run-reports";

@@ -1,23 +1,12 @@
 /**
- * A turn's hands on its workspace, in one place: the repository prepared
- * before the model's first step (prepare.ts), every bash command after it
- * (a command a restart interrupted answered instead of run twice,
- * command-replay.ts; a `git push` or `gh pr create` the write policy
- * refuses answered before it runs, write-policy.ts: a clearer refusal than
- * the gateway's, never the control), and what the sandbox's network may do
- * for the turn (`egressPolicy`, which the egress gateway's grant is built
- * from). The container holds no credential: it gets the run's bot, for
- * git's identity, and nothing else.
- *
- * The repository's settings, once read, are told through `onSettings`
- * (ThinkAgent creates the live progress comment then). What another trust
- * tier's run may pass to this one (`trustFacts`: a reporter's own words, or
- * what the issue's reporter-tier run found; trust-facts.ts) joins the block,
- * kept per submission so a recovered turn shows the same.
- *
- * ThinkAgent wires it with its storage and its WorkspaceAgent; nothing here
- * reaches a binding itself. A failed preparation is kept for the closing
- * comment (`recordSetupFailure`) before it is thrown into the turn.
+ * A turn's hands on its workspace: the repository prepared before the
+ * model's first step (prepare.ts, with what another tier's run passes,
+ * `trustFacts`, kept per submission), every bash command after it (replayed,
+ * not run again, after a restart: command-replay.ts; a write the policy
+ * refuses answered before it runs: write-policy.ts), and the sandbox's
+ * network policy for the turn (`egressPolicy`). The container gets the run's
+ * bot for git's identity, never a credential. A failed preparation is
+ * recorded (`recordSetupFailure`) before it is thrown. run-parts.ts wires it.
  */
 import type { BotIdentity } from "../shared/dispatch";
 import type { BashInput, BashResult } from "../run/bash-command";

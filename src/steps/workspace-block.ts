@@ -1,29 +1,12 @@
 /**
- * The `<agent-think-workspace>` block: what src/steps/prepare.ts prepared
- * (the issue and its latest comments included, revealed by issue-facts.ts),
- * told to the model right after the run's envelope, a warning when the
- * issue's body was edited after the mention, and the repository's guidance
- * file after it as data. The facts are JSON with every `<` escaped, so no
- * text in them can close the block.
- *
- * It is added to the turn's model messages (Think's beforeTurn `messages`),
- * not to the stored transcript: the envelope stays the run's one durable
- * input, and a recovered turn gets the same block again from what
- * prepare.ts kept. The guidance is the repository's text: it is cleaned
- * like a commenter's (hidden content removed, look-alike tags neutralized),
- * and it cannot close its own tag.
- *
- * The issue's images the Worker fetched (issue-attachments.ts) follow the
- * block in the same message, each as an AI SDK image part with its media
- * type (by its bytes), after a line naming its number in the block's
- * `attachments`, where its alt text is, as data. A CI follow-up's `ci`
- * (issue-facts.ts) is followed by a warning that its texts are CI output,
- * and another tier's `reporterRequest` or `reporterRun` (trust-facts.ts)
- * by one that they are claims from a run anyone could start. Both models of the gateway
- * chain (OpenAI, Anthropic) take image parts; the scripted model reads only
- * the text, so it sees the block's listing and nothing of the bytes. A
- * recovered turn's images come from prepare.ts again (fetched anew), and
- * one it could not fetch again is a sentence instead. Pure.
+ * The `<agent-think-workspace>` block: what prepare.ts found, as JSON with
+ * every `<` escaped (no text in it can close the block), added after the
+ * run's envelope in the turn's model messages (never the stored transcript),
+ * then the warnings (a body edited after the mention, CI output, another
+ * tier's claims), the issue's shown images as image parts, and the
+ * repository's guidance, cleaned, as data. A recovered turn gets the same
+ * block from what prepare.ts kept. Pure; docs/skills.md and
+ * docs/contracts.md, "The workspace block", say what each part means.
  */
 import type { ImagePart, ModelMessage, TextPart } from "ai";
 import { RUN_ENVELOPE_TAG, WORKSPACE_TAG } from "../run/envelope";
