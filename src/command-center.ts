@@ -1,30 +1,31 @@
 /**
- * CommandCenterAgent (singleton `main`): the registry of every thread, the
- * metrics across them, continuation claims, the reporter tier's
- * reservations, and the bounded state synced live to dashboards (read-only
- * sockets). A thin shell: the rules are in src/command-center/ over stores
- * in this object's SQLite, each RPC call inside one synchronous transaction
- * (what makes a claim or a reservation atomic). Callers: the ThinkAgent
- * (record, recordBatch), the service (snapshot, claims, monthlySpend,
- * reserveReporterRun, releaseReporterRun), dashboards. It never blocks or
- * fails a run. See docs/command-center.md.
+ * CommandCenterAgent (singleton `main`): the registry of every thread, its
+ * metrics, continuation claims, the reporter tier's reservations and the
+ * live state of read-only dashboards. A thin shell: its stores live in this
+ * object's SQLite, each RPC call runs in one synchronous transaction (what
+ * makes a claim atomic), and every concern is a collaborator in
+ * src/command-center/. Callers: the ThinkAgent (record), the service
+ * (snapshot, claims, budgets), dashboards. docs/command-center.md.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
-import { boundedState, nextStaleAt } from "./command-center/broadcast";
-import { EMPTY_METRICS, METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./command-center/metrics";
-import { recordEvent } from "./command-center/registry";
-import { parseStaleRunMs, toSummary } from "./command-center/staleness";
+import { takeEvent } from "./command-center/event-intake";
+import { LiveState } from "./command-center/live-state";
+import { EMPTY_METRICS } from "./command-center/metrics";
+import { METRICS_MAX_AGE_MS, MetricsCache } from "./command-center/metrics-cache";
+import { QuietRuns } from "./command-center/quiet-runs";
+import type { QuietTruth } from "./command-center/reconcile";
+import { RetentionSweep } from "./command-center/retention";
+import { StaleRefresh } from "./command-center/stale-refresh";
+import { parseStaleRunMs } from "./command-center/staleness";
 import { claimThread, releaseClaim } from "./command-center/thread-claims";
-import { askWithin, needsQuietCheck, settleQuiet, type QuietTruth } from "./command-center/reconcile";
 import { GroupCommit } from "./command-center/group-commit";
-import { activityOf, snapshotPage, spendOf, threadDetail, type SpendMetrics } from "./command-center/snapshot";
+import { activityOf, snapshotPage, spendOf, threadDetail } from "./command-center/snapshot";
 import { MonthlySpendLedger } from "./command-center/monthly-budget";
 import { SqlRegistryStore } from "./command-center/sql-store";
-import type { ThreadRecord } from "./command-center/store";
 import { createLogger } from "./run/log";
 import { OneShotSchedules } from "./run/one-shot-schedule";
-import { COMMAND_CENTER_NAME, commandCenterEventSchema, gitHubContinuationSchema, MAX_RECENT_THREADS } from "./shared/command-center";
-import type { ClaimResult, CommandCenterState, GitHubContinuation, Metrics, RecordResult, Snapshot, SnapshotOptions, ThreadDetail } from "./shared/command-center";
+import { COMMAND_CENTER_NAME, gitHubContinuationSchema } from "./shared/command-center";
+import type { ClaimResult, CommandCenterState, GitHubContinuation, RecordResult, Snapshot, SnapshotOptions, ThreadDetail } from "./shared/command-center";
 import type { MonthlySpend } from "./shared/monthly-budget";
 import type { ReporterEnv, ReporterSpend, ReserveInput, ReserveResult } from "./command-center/reporter-budget";
 import { ReporterReservations } from "./command-center/reporter-reservations";
@@ -32,36 +33,13 @@ import type { CommandCenter } from "./command-center/rpc";
 
 export { COMMAND_CENTER_NAME };
 export type { CommandCenter };
+export { BROADCAST_INTERVAL_MS } from "./command-center/live-state";
 
-/**
- * At most one broadcast per this many milliseconds, whatever asks for one; a
- * change waits at most this long to be seen. 300 rather than 250 keeps any
- * one second of a dashboard's frames at 4 or fewer despite the network's jitter.
- */
-export const BROADCAST_INTERVAL_MS = 300;
-/**
- * The metrics read every run of the last 24 hours (about 20 ms with a few
- * thousand runs): a broadcast or a snapshot reuses them for this long.
- */
-export const METRICS_MAX_AGE_MS = 1_000;
-/** Spend scans a week of runs: kept this long between broadcasts (a `refreshState` recomputes it). */
-export const SPEND_MAX_AGE_MS = 10_000;
-/** Runs and tool calls are kept an hour past the metrics window, then pruned (hourly). */
-const RETENTION_MS = METRICS_WINDOW_MS + 60 * 60 * 1000;
-/** Runs are kept for the week of spend and the thread pages' run lists, and a day more. */
-const RUN_RETENTION_MS = SPEND_WINDOW_MS + METRICS_WINDOW_MS;
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 const REPRO_GRANT_KEY = "agent-think:repro-grant-key";
 /** The most events one recordBatch call takes. */
 export const MAX_RECORD_BATCH = 5_000;
 /** The most record() calls answered by one commit. */
 export const GROUP_COMMIT_MAX = 100;
-/** How long an agent has to answer about a quiet run before it counts as unreachable. */
-export const RECONCILE_TIMEOUT_MS = 10_000;
-/** Quiet threads asked about per pass; more wait for the next pass, a second later. */
-export const RECONCILE_BATCH = 25;
-/** Quiet threads read per reconciliation pass. */
-const QUIET_SCAN_LIMIT = 500;
 
 /** The command center's stub. Tests pass their own name; everything else uses the singleton. */
 export async function commandCenter(
@@ -94,17 +72,31 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   #spendLedger: MonthlySpendLedger | undefined;
   #reservations: ReporterReservations | undefined;
   #group = new GroupCommit<RecordResult>((events) => this.#apply(events), GROUP_COMMIT_MAX);
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #lastBroadcastAt = 0;
-  /** The latest metrics and when they were computed (the clock's time). */
-  #metrics: { at: number; metrics: Metrics } | undefined;
-  #spend: { at: number; spend: SpendMetrics } | undefined;
-  /** Something changed since the kept metrics were computed: a broadcast that reused them is followed by one with fresh ones. */
-  #metricsDirty = true;
-  #lastPruneAt = 0;
-  #staleRefreshAt: number | undefined;
   readonly #oneShots = new OneShotSchedules<"refreshState">(this);
+  readonly #books = { registry: () => this.#registry(), ledger: () => this.#ledger(), reservations: () => this.#reporter() };
   #log = createLogger({ component: "command-center" });
+  readonly #metrics = new MetricsCache({ activity: (now) => activityOf(this.#registry(), now), spend: (now) => spendOf(this.#registry(), now) });
+  readonly #staleRefresh = new StaleRefresh({ request: (at) => this.#oneShots.request("refreshState", at), clock: () => this.clock(), log: this.#log });
+  readonly #retention = new RetentionSweep({ registry: () => this.#registry(), ledger: () => this.#ledger() });
+  readonly #live = new LiveState({
+    store: () => this.#registry(),
+    metrics: this.#metrics,
+    staleRunMs: () => this.staleRunMs,
+    clock: () => this.clock(),
+    upkeep: (now) => this.#retention.sweep(now),
+    send: (state) => this.setState(state),
+    wakeAt: (at) => this.#staleRefresh.schedule(at),
+    log: this.#log
+  });
+  readonly #quiet = new QuietRuns({
+    store: () => this.#registry(),
+    ask: (session, submissionId) => this.askAgent(session, submissionId),
+    transaction: (apply) => this.ctx.storage.transactionSync(apply),
+    release: (session) => this.#reporter().release(session),
+    staleRunMs: () => this.staleRunMs,
+    changed: () => this.#live.changed(),
+    log: this.#log
+  });
 
   override shouldConnectionBeReadonly(): boolean {
     return true;
@@ -134,7 +126,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   /** A page of threads, newest activity first, with the metrics. Throws SnapshotOptionsError on a bad cursor or limit. */
   async snapshot(options: SnapshotOptions = {}): Promise<Snapshot> {
     const now = this.clock();
-    return snapshotPage(this.#registry(), options, now, this.staleRunMs, this.#metricsAt(now, METRICS_MAX_AGE_MS));
+    return snapshotPage(this.#registry(), options, now, this.staleRunMs, this.#metrics.at(now, METRICS_MAX_AGE_MS));
   }
 
   /** One thread and its runs, newest first (its page); null for an unknown session. */
@@ -172,8 +164,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     if (typeof session !== "string" || !Number.isFinite(now)) return { ok: false, reason: "not_found" };
     const origin = fromGitHub === undefined ? undefined : gitHubContinuationSchema.safeParse(fromGitHub);
     if (origin && !origin.success) throw new TypeError(`fromGitHub: ${origin.error.issues[0]?.message ?? "malformed"}`);
-    const thread = this.#registry().getThread(session);
-    if (thread && needsQuietCheck(thread, now, this.staleRunMs)) await this.#reconcile([thread], now);
+    await this.#quiet.beforeClaim(session, now);
     const result = this.ctx.storage.transactionSync(() => {
       const claim = claimThread(this.#registry(), session, now, this.staleRunMs, origin?.data);
       // The claimed run is over (a stale one is given up): its reservation goes, and the continuation reserves its own.
@@ -182,7 +173,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     });
     if (result.ok) {
       this.#log("claimed", { session, runCount: result.thread.runCount });
-      this.#stateChanged();
+      this.#live.changed();
     }
     return result;
   }
@@ -195,7 +186,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     );
     if (released) {
       this.#log("claim:released", { session });
-      this.#stateChanged();
+      this.#live.changed();
     }
     return { released };
   }
@@ -206,15 +197,10 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
    */
   async refreshState(): Promise<CommandCenterState> {
     return this.#oneShots.run("refreshState", async () => {
-      this.#staleRefreshAt = undefined;
-      const now = this.clock();
-      const quiet = this.#registry()
-        .quietActiveThreads(now - this.staleRunMs, QUIET_SCAN_LIMIT)
-        .filter((thread) => needsQuietCheck(thread, now, this.staleRunMs));
-      await this.#reconcile(quiet.slice(0, RECONCILE_BATCH), now);
+      this.#staleRefresh.woke();
       // More than one pass's worth: the rest a second later.
-      if (quiet.length > RECONCILE_BATCH) this.#scheduleStaleRefresh(this.clock() + 1_000);
-      return this.#flush({ metricsMaxAgeMs: 0, now: true });
+      if (await this.#quiet.pass(this.clock())) this.#staleRefresh.schedule(this.clock() + 1_000);
+      return this.#live.refresh();
     });
   }
 
@@ -240,46 +226,9 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     return { released: this.ctx.storage.transactionSync(() => this.#reporter().release(String(session))) };
   }
 
-  /** Ask each thread's agent how its run stands and apply the answers; an agent that does not answer in time is unreachable. */
-  async #reconcile(threads: readonly ThreadRecord[], now: number): Promise<void> {
-    if (threads.length === 0) return;
-    const answers = await Promise.all(
-      threads.map(async (thread) => ({ thread, truth: await askWithin(() => this.askAgent(thread.session, thread.submissionId), RECONCILE_TIMEOUT_MS) }))
-    );
-    const changed = this.ctx.storage.transactionSync(() =>
-      answers.filter(({ thread, truth }) => {
-        const settled = settleQuiet(this.#registry(), thread.session, thread.submissionId, truth, now, this.staleRunMs);
-        // An end learnt by asking is an end: the run's reservation goes with it.
-        if (settled && (truth.kind === "ended" || truth.kind === "missing")) this.#reporter().release(thread.session);
-        return settled;
-      })
-    );
-    for (const { thread, truth } of changed) {
-      this.#log("reconciled", { session: thread.session, submissionId: thread.submissionId, truth: truth.kind, ...(truth.kind === "unreachable" ? { error: truth.error } : {}) });
-    }
-    if (changed.length > 0) this.#stateChanged();
-  }
-
   #apply(events: readonly unknown[]): RecordResult[] {
-    const store = this.#registry();
-    const results = this.ctx.storage.transactionSync(() =>
-      events.map((event): RecordResult => {
-        const parsed = commandCenterEventSchema.safeParse(event);
-        if (parsed.success) {
-          const { data } = parsed;
-          // Every run's end counts for its month, its thread's current run or not (the ledger keeps the first).
-          if (data.type === "turn-ended") this.#ledger().recordEnd(data);
-          const result = recordEvent(store, data);
-          // A run's first end gives back its session's reservation (a reporter session has only reporter runs).
-          if (data.type === "turn-ended" && (result.applied || result.reason !== "duplicate")) this.#reporter().release(data.session);
-          return result;
-        }
-        const issue = parsed.error.issues[0];
-        this.#log("event:invalid", { field: issue?.path.join(".") ?? "", error: issue?.message });
-        return { applied: false, reason: "invalid" };
-      })
-    );
-    if (results.some((result) => result.applied)) this.#stateChanged();
+    const results = this.ctx.storage.transactionSync(() => events.map((event) => takeEvent(event, this.#books, this.#log)));
+    if (results.some((result) => result.applied)) this.#live.changed();
     return results;
   }
 
@@ -298,103 +247,5 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   #reporter(): ReporterReservations {
     this.#reservations ??= new ReporterReservations(this.ctx.storage.sql, this.#registry());
     return this.#reservations;
-  }
-
-  /** Something changed: broadcast at once if the last broadcast is old enough, else once the interval has passed. */
-  #stateChanged(): void {
-    this.#metricsDirty = true;
-    this.#scheduleBroadcast();
-  }
-
-  #scheduleBroadcast(): void {
-    const wait = this.#lastBroadcastAt + BROADCAST_INTERVAL_MS - Date.now();
-    // Due now: at once, even with a timer pending (a thread flooded with calls runs its timers late).
-    if (wait <= 0) {
-      this.#flushSafely();
-      return;
-    }
-    if (this.#flushTimer !== undefined) return;
-    this.#flushTimer = setTimeout(() => {
-      this.#flushTimer = undefined;
-      this.#flushSafely();
-    }, wait);
-  }
-
-  #flushSafely(): void {
-    try {
-      this.#flush({ metricsMaxAgeMs: METRICS_MAX_AGE_MS, now: false });
-    } catch (error) {
-      this.#log("broadcast:failed", { error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  /**
-   * The state as of now (metrics at most `metricsMaxAgeMs` old), broadcast
-   * now if asked to (`refreshState`) or if the last broadcast is at least
-   * the interval old, else by the pending timer; and the wake-up for the next
-   * thread to go quiet.
-   */
-  #flush({ metricsMaxAgeMs, now: broadcastNow }: { metricsMaxAgeMs: number; now: boolean }): CommandCenterState {
-    const now = this.clock();
-    const store = this.#registry();
-    if (now - this.#lastPruneAt > PRUNE_INTERVAL_MS) {
-      this.#lastPruneAt = now;
-      store.prune(now - RUN_RETENTION_MS, now - RETENTION_MS);
-      this.#ledger().prune(now);
-    }
-    const threads = store.pageThreads(undefined, MAX_RECENT_THREADS).map((thread) => toSummary(thread, now, this.staleRunMs));
-    const metrics = this.#metricsAt(now, metricsMaxAgeMs);
-    const state = boundedState({ metrics, threads, total: store.countThreads(), updatedAt: now });
-    if (broadcastNow || Date.now() - this.#lastBroadcastAt >= BROADCAST_INTERVAL_MS) {
-      if (this.#flushTimer !== undefined) clearTimeout(this.#flushTimer);
-      this.#flushTimer = undefined;
-      this.#lastBroadcastAt = Date.now();
-      this.setState(state);
-    } else {
-      this.#scheduleBroadcast();
-    }
-    // Reused metrics that miss a change: a broadcast with fresh ones follows when they expire.
-    if (this.#metricsDirty && this.#flushTimer === undefined && this.#metrics) {
-      const expiresInMs = Math.max(this.#metrics.at + metricsMaxAgeMs - now, BROADCAST_INTERVAL_MS);
-      this.#flushTimer = setTimeout(() => {
-        this.#flushTimer = undefined;
-        this.#flushSafely();
-      }, expiresInMs);
-    }
-    const quietest = store.quietestUnsettled(now, this.staleRunMs);
-    this.#scheduleStaleRefresh(quietest && nextStaleAt([toSummary(quietest, now, this.staleRunMs)], this.staleRunMs));
-    return state;
-  }
-
-  /** The week's spend, recomputed when older than `maxAgeMs` (0: always). */
-  #spendAt(now: number, maxAgeMs: number): SpendMetrics {
-    const kept = this.#spend;
-    if (kept && now >= kept.at && now - kept.at < maxAgeMs) return kept.spend;
-    const spend = spendOf(this.#registry(), now);
-    this.#spend = { at: now, spend };
-    return spend;
-  }
-
-  /** The metrics, recomputed when the ones kept are older than `maxAgeMs` (0: always). */
-  #metricsAt(now: number, maxAgeMs: number): Metrics {
-    const kept = this.#metrics;
-    if (kept && now >= kept.at && now - kept.at < maxAgeMs) return kept.metrics;
-    const metrics = { ...activityOf(this.#registry(), now), ...this.#spendAt(now, maxAgeMs === 0 ? 0 : SPEND_MAX_AGE_MS) };
-    this.#metrics = { at: now, metrics };
-    this.#metricsDirty = false;
-    return metrics;
-  }
-
-  /**
-   * An active thread goes quiet with no event to say so: wake up then, ask its agent and broadcast. One
-   * pending refresh, the earliest asked for (across isolates too: `OneShotSchedules`); it plans the next.
-   */
-  #scheduleStaleRefresh(at: number | undefined): void {
-    if (at === undefined || (this.#staleRefreshAt !== undefined && this.#staleRefreshAt <= at)) return;
-    this.#staleRefreshAt = at;
-    this.#oneShots.request("refreshState", Date.now() + Math.max(at - this.clock(), 0)).catch((error: unknown) => {
-      this.#staleRefreshAt = undefined;
-      this.#log("stale-refresh:failed", { error: error instanceof Error ? error.message : String(error) });
-    });
   }
 }

@@ -3,11 +3,10 @@
  * run's lifecycle to the command center (`CenterReports`: an outbox resent
  * until acknowledged), its messages on the issue (`Reporter`: 🚀, the live
  * progress comment and its edits, one stale notice, exactly one closing
- * comment) and its recoveries (`RunRecoveries`).
- * The agent says what happened (`turnStarted`, `toolCalled`, `turnEnded`,
- * ...); this decides who is told and how, redacted with the run's token.
- * Nothing here throws into a turn or waits on the command center. Pure
- * apart from its dependencies: storage, the clients, the schedule.
+ * comment) and its recoveries (`RunRecoveries`). The agent says what
+ * happened; this decides who is told and how, redacted with the run's
+ * token. Nothing here throws into a turn or waits on the command center.
+ * Pure apart from its dependencies: storage, the clients, the schedule.
  */
 import { CenterReports, type CenterOutboxStorage, type EventSink, type FlushResult } from "../command-center/report";
 import type { RunContext } from "../run/run-context";
