@@ -26,7 +26,7 @@
  */
 import { z } from "zod";
 import { json, readJsonPost } from "../src/http/responses";
-import type { RecordResult } from "../src/shared/command-center";
+import type { RecordResult } from "../src/shared/command-center-events";
 import type { BenchCommandCenter } from "./command-center-routes";
 import { burstEvents } from "./command-center-seed";
 import { summarize, type Summary } from "./stats";

@@ -20,7 +20,7 @@
  * 1,000 runs in flight at once, each reporting as a ThinkAgent does.
  */
 import { sessionName } from "../src/shared/session-name";
-import type { CommandCenterEvent } from "../src/shared/command-center";
+import type { CommandCenterEvent } from "../src/shared/command-center-events";
 
 /** Every seeded repo's owner: session names start with `ccbench-`. */
 const SEED_OWNER = "ccbench";

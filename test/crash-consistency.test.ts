@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { ThinkAgent } from "../src/agent";
 import { commandCenter, type CommandCenter, type CommandCenterAgent } from "../src/command-center";
 import { sessionName } from "../src/shared/session-name";
-import type { CommandCenterEvent } from "../src/shared/command-center";
+import type { CommandCenterEvent } from "../src/shared/command-center-events";
 import { agentFor, commandRunning, eventually, evict, gate, uniqueRepo, waitForStatus, waitForThread } from "./helpers";
 import { containerFor } from "./support/containers";
 

@@ -6,16 +6,8 @@
  * command center asks its agent then without any event arriving. Pure.
  * docs/command-center.md, "Bounded broadcast".
  */
-import {
-  isActiveStatus,
-  MAX_BROADCAST_BYTES,
-  MAX_RECENT_THREADS,
-  REPRODUCTION_URL_MAX_CHARS,
-  type CommandCenterState,
-  type IssueMessages,
-  type Metrics,
-  type ThreadSummary
-} from "../shared/command-center";
+import { isActiveStatus, MAX_BROADCAST_BYTES, MAX_RECENT_THREADS, type CommandCenterState, type IssueMessages, type Metrics, type ThreadSummary } from "../shared/command-center";
+import { REPRODUCTION_URL_MAX_CHARS } from "../shared/command-center-events";
 import { cutText, ISSUE_MESSAGE_ERROR_MAX_CHARS } from "./text";
 
 /**

@@ -7,7 +7,7 @@
  * docs/command-center.md, "Events".
  */
 import type { Logger } from "../run/log";
-import { commandCenterEventSchema, type RecordResult, type TurnEndedEvent } from "../shared/command-center";
+import { commandCenterEventSchema, type RecordResult, type TurnEndedEvent } from "../shared/command-center-events";
 import { recordEvent } from "./registry";
 import type { RegistryStore } from "./store";
 

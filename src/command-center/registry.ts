@@ -8,17 +8,8 @@
  * are thread-claims.ts, staleness and the summary staleness.ts; it does not
  * broadcast or compute metrics (metrics.ts, broadcast.ts).
  */
-import {
-  type CommandCenterEvent,
-  type DispatchedEvent,
-  type EndedStatus,
-  isActiveStatus,
-  type IssueMessage,
-  type NoticeEvent,
-  type RecordResult,
-  REPRODUCTION_URL_MAX_CHARS,
-  type TokenUsage
-} from "../shared/command-center";
+import { type EndedStatus, isActiveStatus, type IssueMessage, type TokenUsage } from "../shared/command-center";
+import { type CommandCenterEvent, type DispatchedEvent, type NoticeEvent, type RecordResult, REPRODUCTION_URL_MAX_CHARS } from "../shared/command-center-events";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
 import { blockedTotal, replacesTally, storedBlocked } from "./egress";
 import { addCost, NO_COST } from "../shared/pricing";

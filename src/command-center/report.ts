@@ -8,7 +8,7 @@
  * awaits the command center. Pure: storage, the command center, the
  * schedule and the clock are parameters. docs/command-center.md, "Delivery".
  */
-import type { CommandCenterEvent } from "../shared/command-center";
+import type { CommandCenterEvent } from "../shared/command-center-events";
 import type { RunContext } from "../run/run-context";
 import { blockedTotal } from "./egress";
 

@@ -4,15 +4,8 @@
  * src/command-center.ts types its stub by this, as the other agents' stubs
  * are typed by narrow interfaces. Types only.
  */
-import type {
-  ClaimResult,
-  CommandCenterState,
-  GitHubContinuation,
-  RecordResult,
-  Snapshot,
-  SnapshotOptions,
-  ThreadDetail
-} from "../shared/command-center";
+import type { ClaimResult, CommandCenterState, GitHubContinuation, Snapshot, SnapshotOptions, ThreadDetail } from "../shared/command-center";
+import type { RecordResult } from "../shared/command-center-events";
 import type { MonthlySpend } from "../shared/monthly-budget";
 import type { ReporterSpend, ReserveInput, ReserveResult } from "./reporter-budget";
 

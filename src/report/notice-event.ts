@@ -6,7 +6,8 @@
  * entry has nothing to report, nor has the progress comment: the dashboard
  * shows the run live itself, and its issue's answer is the closing comment.
  */
-import { ISSUE_MESSAGE_KINDS, type IssueMessageKind, type NoticeEvent } from "../shared/command-center";
+import { ISSUE_MESSAGE_KINDS, type IssueMessageKind } from "../shared/command-center";
+import { type NoticeEvent } from "../shared/command-center-events";
 import type { OutboxEntry } from "./outbox";
 
 export function noticeEvent(

@@ -6,7 +6,7 @@
  * (`agent-think:recovery:<submission id>`), since a recovery spans isolates; forgotten when the
  * run ends. Pure: storage is the Durable Object's synchronous KV.
  */
-import type { RecoveryEvent } from "../shared/command-center";
+import type { RecoveryEvent } from "../shared/command-center-events";
 
 export interface RecoveryStorage {
   get<T>(key: string): T | undefined;

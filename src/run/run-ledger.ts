@@ -7,7 +7,8 @@
  * afterToolCall) never overwrite each other; `forget` drops them all once the closing message
  * is queued. Pure: storage is a narrow interface; docs/storage.md lists the keys.
  */
-import { MAX_BLOCKED_ENTRIES, MAX_SERVED_MODELS, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
+import { MAX_BLOCKED_ENTRIES, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
+import { MAX_SERVED_MODELS } from "../shared/command-center-events";
 import { addCost } from "../shared/pricing";
 import type { RunResult, SetupFailure } from "./ending";
 import type { ProofRecord } from "./fix-proof";

@@ -11,16 +11,8 @@ import { describe, expect, it } from "vitest";
 import { BROADCAST_INTERVAL_MS, commandCenter, type CommandCenterAgent } from "../../src/command-center";
 import { jsonBytes } from "../../src/command-center/broadcast";
 import type { QuietTruth } from "../../src/command-center/reconcile";
-import {
-  commandCenterStateSchema,
-  MAX_BROADCAST_BYTES,
-  MAX_RECENT_THREADS,
-  snapshotSchema,
-  type CommandCenterEvent,
-  type CommandCenterState,
-  type DispatchedEvent,
-  type ThreadSummary
-} from "../../src/shared/command-center";
+import { commandCenterStateSchema, MAX_BROADCAST_BYTES, MAX_RECENT_THREADS, snapshotSchema, type CommandCenterState, type ThreadSummary } from "../../src/shared/command-center";
+import { type CommandCenterEvent, type DispatchedEvent } from "../../src/shared/command-center-events";
 import { eventually, freshCenterName, HANG_MS } from "../helpers";
 
 async function fresh() {

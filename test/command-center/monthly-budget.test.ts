@@ -14,7 +14,8 @@ import { describe, expect, it } from "vitest";
 import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
 import { costsHealth } from "../../src/health/costs";
 import { createService } from "../../src/service";
-import type { Cost, DispatchedEvent } from "../../src/shared/command-center";
+import type { Cost } from "../../src/shared/command-center";
+import type { DispatchedEvent } from "../../src/shared/command-center-events";
 import { isMonthlyBudgetRefusal, MONTHLY_BUDGET_REFUSAL } from "../../src/shared/monthly-budget";
 import { agentFor, evict, uniqueRepo, freshCenterName, renamedCommandCenter } from "../helpers";
 

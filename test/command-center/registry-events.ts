@@ -7,7 +7,7 @@
 import { expect } from "vitest";
 import { settleQuiet } from "../../src/command-center/reconcile";
 import { toSummary } from "../../src/command-center/staleness";
-import type { CommandCenterEvent, DispatchedEvent } from "../../src/shared/command-center";
+import type { CommandCenterEvent, DispatchedEvent } from "../../src/shared/command-center-events";
 import type { MemoryRegistryStore } from "./memory-store";
 
 export const STALE = 600_000;

@@ -19,7 +19,7 @@ import { parseReporterDailyBudget, type ReporterEnv } from "../../src/command-ce
 import { costsHealth } from "../../src/health/costs";
 import { sessionName } from "../../src/shared/session-name";
 import { createService } from "../../src/service";
-import type { DispatchedEvent } from "../../src/shared/command-center";
+import type { DispatchedEvent } from "../../src/shared/command-center-events";
 import {
   isReporterBudgetRefusal,
   isReporterBusyRefusal,

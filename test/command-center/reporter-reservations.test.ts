@@ -14,7 +14,7 @@ import { getAgentByName } from "agents";
 import { describe, expect, it } from "vitest";
 import { commandCenter, type CommandCenterAgent } from "../../src/command-center";
 import { RESERVATION_MAX_AGE_MS, type ReporterEnv, type ReserveResult } from "../../src/command-center/reporter-budget";
-import type { DispatchedEvent } from "../../src/shared/command-center";
+import type { DispatchedEvent } from "../../src/shared/command-center-events";
 import { freshCenterName, uniqueRepo } from "../helpers";
 
 type Stub = DurableObjectStub<CommandCenterAgent>;

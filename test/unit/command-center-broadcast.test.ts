@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { boundedState, jsonBytes, nextStaleAt, trimForBroadcast } from "../../src/command-center/broadcast";
 import { EMPTY_METRICS } from "../../src/command-center/metrics";
-import {
-  commandCenterStateSchema,
-  MAX_BROADCAST_BYTES,
-  MAX_RECENT_THREADS,
-  REPRODUCTION_URL_MAX_CHARS,
-  type ThreadSummary
-} from "../../src/shared/command-center";
+import { commandCenterStateSchema, MAX_BROADCAST_BYTES, MAX_RECENT_THREADS, type ThreadSummary } from "../../src/shared/command-center";
+import { REPRODUCTION_URL_MAX_CHARS } from "../../src/shared/command-center-events";
 
 const summary = (i: number, fields: Partial<ThreadSummary> = {}): ThreadSummary => ({
   session: `acme-repo-${i}`,

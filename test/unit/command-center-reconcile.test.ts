@@ -4,7 +4,8 @@ import { isStale, toSummary } from "../../src/command-center/staleness";
 import { claimThread } from "../../src/command-center/thread-claims";
 import { MISSING_RUN_ERROR, needsQuietCheck, quietTruthOf, settleQuiet } from "../../src/command-center/reconcile";
 import { computeMetrics } from "../../src/command-center/metrics";
-import { threadSummarySchema, type CommandCenterEvent, type RecoveryEvent } from "../../src/shared/command-center";
+import { threadSummarySchema } from "../../src/shared/command-center";
+import { type CommandCenterEvent, type RecoveryEvent } from "../../src/shared/command-center-events";
 import { MemoryRegistryStore } from "../command-center/memory-store";
 
 const STALE = 600_000;

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/command-center/registry";
 import { claimThread, releaseClaim } from "../../src/command-center/thread-claims";
-import type { CommandCenterEvent } from "../../src/shared/command-center";
+import type { CommandCenterEvent } from "../../src/shared/command-center-events";
 import { threadDetailSchema, threadSummarySchema } from "../../src/shared/command-center";
 import { threadDetail } from "../../src/command-center/snapshot";
 import { MemoryRegistryStore } from "../command-center/memory-store";

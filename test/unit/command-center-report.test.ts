@@ -11,7 +11,7 @@ import {
   type CenterOutboxStorage,
   type EventSink
 } from "../../src/command-center/report";
-import type { CommandCenterEvent } from "../../src/shared/command-center";
+import type { CommandCenterEvent } from "../../src/shared/command-center-events";
 import { RunRecoveries } from "../../src/run/recoveries";
 
 describe("reportSafely", () => {

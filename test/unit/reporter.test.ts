@@ -14,7 +14,7 @@ import { closingNotice, rocketNotice, type Notice } from "../../src/report/notic
 import { noticeEvent } from "../../src/report/notice-event";
 import type { OutboxEntry } from "../../src/report/outbox";
 import { Reporter } from "../../src/report/reporter";
-import { commandCenterEventSchema } from "../../src/shared/command-center";
+import { commandCenterEventSchema } from "../../src/shared/command-center-events";
 
 const run = { repo: "acme/app", issueNumber: 3, submissionId: "s1", threadUrl: "https://bot.test/thread/acme-app-3" };
 
