@@ -23,13 +23,12 @@ import { maxToolOutputBytes, WorkspaceExec, type ExecRequest } from "./pool/work
 import { WorkspaceReadiness } from "./pool/workspace-readiness";
 import { sandboxStub } from "./sandbox";
 import { requireBot } from "./run/bot-identity";
-import type { BotIdentity } from "./shared/dispatch";
+import type { BotIdentity, SubmissionStatus } from "./shared/dispatch";
 import { githubHost } from "./shared/github-urls";
 import { createLogger, type Logger } from "./run/log";
 import { OneShotSchedules } from "./run/one-shot-schedule";
 import type { BashResult } from "./run/bash-command";
 import { WARM_POOL_NAME, warmPool } from "./warm-pool";
-import type { ThinkAgent } from "./agent";
 import { isContainerEgress, WorkspaceEgress } from "./egress/workspace-egress";
 import type { EgressAgent } from "./egress/sandbox-egress";
 
@@ -139,7 +138,7 @@ export class WorkspaceAgent extends Agent<Env> {
   });
   readonly #holding = new TurnHolding({
     holding: () => this.#turns.holding(),
-    status: async (submissionId) => ((await getAgentByName(this.env.ThinkAgent, this.name)) as unknown as Pick<ThinkAgent, "submissionStatus">).submissionStatus(submissionId),
+    status: async (submissionId) => ((await getAgentByName(this.env.ThinkAgent, this.name)) as unknown as IssueAgentStatus).submissionStatus(submissionId),
     end: (submissionId) => this.endTurn({ session: this.name, submissionId }, "ended-without-release"),
     log: (event, fields) => this.#log(event, fields)
   });
@@ -235,3 +234,6 @@ export class WorkspaceAgent extends Agent<Env> {
 
 /** Where computerd's callback arrives (the ContainerBackend's `/api`), and every request the container sends out through the gateway. */
 const COMPUTERD_CALLBACK_PATH = "/api";
+
+/** What the WorkspaceAgent asks the issue's ThinkAgent: whether a submission has ended. */
+type IssueAgentStatus = { submissionStatus(submissionId: string): Promise<SubmissionStatus | null> };

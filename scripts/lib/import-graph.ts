@@ -65,18 +65,21 @@ export function importGraph(root: string, dirs: readonly string[]): ImportEdge[]
   return dirs.flatMap((dir) => sourceFiles(root, dir).flatMap((file) => importsOf(root, file, readFileSync(join(root, file), "utf8"))));
 }
 
-/** Each circle of value imports, as the files on it (Tarjan's strongly connected components). */
-export function valueCircles(edges: readonly ImportEdge[]): string[][] {
+/** Each circle of value imports, as the files on it. */
+export const valueCircles = (edges: readonly ImportEdge[]): string[][] => circles(edges, ["value"]);
+
+/** Each circle of imports of the given kinds, as the files on it (Tarjan's strongly connected components). */
+export function circles(edges: readonly ImportEdge[], kinds: readonly ImportEdge["kind"][]): string[][] {
   const next = new Map<string, string[]>();
   for (const edge of edges) {
-    if (edge.kind !== "value") continue;
+    if (!kinds.includes(edge.kind)) continue;
     next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
   }
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const circles: string[][] = [];
+  const found: string[][] = [];
   let counter = 0;
   const connect = (node: string) => {
     index.set(node, counter);
@@ -97,10 +100,10 @@ export function valueCircles(edges: readonly ImportEdge[]): string[][] {
       component.push(member);
       if (member === node) break;
     }
-    if (component.length > 1 || (next.get(node) ?? []).includes(node)) circles.push(component.sort());
+    if (component.length > 1 || (next.get(node) ?? []).includes(node)) found.push(component.sort());
   };
   for (const node of next.keys()) if (!index.has(node)) connect(node);
-  return circles;
+  return found;
 }
 
 /**

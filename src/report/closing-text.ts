@@ -23,7 +23,7 @@ import {
   reproductionText
 } from "./message-parts";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
-import type { RunRef } from "./notices";
+import type { RunRef } from "./run-ref";
 import { linkPolicy } from "./run-ref";
 import type { ProofRecord } from "../run/fix-proof";
 import type { BlockedRequest } from "../shared/command-center";

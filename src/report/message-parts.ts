@@ -8,7 +8,7 @@
 import { cutText, type CutPart } from "./body-cap";
 import { pullRequestLink, reproductionLink, type LinkPolicy } from "./link-policy";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
-import type { RunRef } from "./notices";
+import type { RunRef } from "./run-ref";
 import { proofLine, proofSection } from "./proof-text";
 import type { ProofRecord } from "../run/fix-proof";
 

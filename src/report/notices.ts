@@ -7,11 +7,10 @@
  * again instead of posted twice (docs/reporting.md). Pure.
  */
 import type { RunEnding } from "../run/ending";
-import type { RunTier } from "../shared/dispatch";
 import { capBody, MAX_NOTICE_TEXT_CHARS } from "./body-cap";
 import { closingText } from "./closing-text";
 import { capitalized, continueHow, formatDuration } from "./message-parts";
-import type { BlockedRequest, Cost } from "../shared/command-center";
+import type { RunRef } from "./run-ref";
 
 /**
  * `progress` is the live progress comment's creation, `progress-edit` its
@@ -46,33 +45,6 @@ export const noticeId = (submissionId: string, kind: NoticeKind) => `${submissio
 /** The hidden line that identifies our comment for one submission and kind. */
 export const noticeMarker = (id: string) => `<!-- agent-think:${id} -->`;
 
-export type RunRef = {
-  repo: string;
-  issueNumber: number;
-  submissionId: string;
-  threadUrl: string;
-  /** Our own pages (PUBLIC_BASE_URL); a message links nowhere else but the run's repository. Default: where `threadUrl` lives. */
-  publicBaseUrl?: string;
-  /** GitHub's web host (`https://github.com`, an Enterprise Server's); without it no GitHub page counts as the run's repository. */
-  githubWebUrl?: string;
-  /** The login of who asked for the run (the dispatch's commenter); the closing message's first line mentions it when it may (`requesterMention`). */
-  requestedBy?: string;
-  /** The run was continued (`ThinkAgent.continueRun`); its closing message says so. */
-  continued?: boolean;
-  /** Where the continuation came from; absent: the dashboard. */
-  continuedFrom?: "github";
-  /** The mention that continues a run from GitHub (`@<slug>`), when the App's bot is known; shown as code, never a mention. */
-  continueHandle?: string;
-  /** What the run took, for the closing message's footer; absent in messages written without it. */
-  stats?: RunStats;
-  /** `reporter`: the issue's author asked for this run under the reporter tier; its closing message says so. */
-  tier?: RunTier;
-  /** A CI follow-up: the pull request's head whose checks failed, and the checks' names; its closing message says so. */
-  ci?: { headSha: string; checks: string[] };
-};
-
-/** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
-export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; models?: string[]; blocked?: BlockedRequest[] };
 
 /** 🚀 on the triggering comment: an issue comment by id, or `{ reviewCommentId }` for a pull request review comment. */
 export function rocketNotice(run: RunRef, target: number | { reviewCommentId: number }): Notice {

@@ -14,7 +14,8 @@ import { capBody, cutText, MAX_NOTICE_TEXT_CHARS } from "./body-cap";
 import { reproductionLink } from "./link-policy";
 import { codeSpan, neutralize } from "./neutralize";
 import { formatDuration } from "./message-parts";
-import { noticeId, noticeMarker, type Notice, type RunRef } from "./notices";
+import { noticeId, noticeMarker, type Notice } from "./notices";
+import { type RunRef } from "./run-ref";
 import { linkPolicy } from "./run-ref";
 
 /** Steps a plan holds at most, and characters a step. */

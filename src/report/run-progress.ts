@@ -8,7 +8,7 @@
  * dependencies; ThinkAgent wires them. docs/reporting.md, "The progress comment".
  */
 import type { RunUsage } from "../run/run-ledger";
-import type { RunRef } from "./notices";
+import type { RunRef } from "./run-ref";
 import { describeActivity, progressText, type PlanStep, type ProgressState } from "./progress";
 
 export type RunProgressDeps = {

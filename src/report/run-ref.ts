@@ -9,7 +9,37 @@ import { ciFailuresSchema } from "../shared/dispatch";
 import { parseGitHubApiUrl } from "../shared/github-urls";
 import { threadUrl } from "../shared/thread-url";
 import type { LinkPolicy } from "./link-policy";
-import type { RunRef } from "./notices";
+import type { BlockedRequest, Cost } from "../shared/command-center";
+import type { RunTier } from "../shared/dispatch";
+
+/** Where a run's messages go and what they say of it. */
+export type RunRef = {
+  repo: string;
+  issueNumber: number;
+  submissionId: string;
+  threadUrl: string;
+  /** Our own pages (PUBLIC_BASE_URL); a message links nowhere else but the run's repository. Default: where `threadUrl` lives. */
+  publicBaseUrl?: string;
+  /** GitHub's web host (`https://github.com`, an Enterprise Server's); without it no GitHub page counts as the run's repository. */
+  githubWebUrl?: string;
+  /** The login of who asked for the run (the dispatch's commenter); the closing message's first line mentions it when it may (`requesterMention`). */
+  requestedBy?: string;
+  /** The run was continued (`ThinkAgent.continueRun`); its closing message says so. */
+  continued?: boolean;
+  /** Where the continuation came from; absent: the dashboard. */
+  continuedFrom?: "github";
+  /** The mention that continues a run from GitHub (`@<slug>`), when the App's bot is known; shown as code, never a mention. */
+  continueHandle?: string;
+  /** What the run took, for the closing message's footer; absent in messages written without it. */
+  stats?: RunStats;
+  /** `reporter`: the issue's author asked for this run under the reporter tier; its closing message says so. */
+  tier?: RunTier;
+  /** A CI follow-up: the pull request's head whose checks failed, and the checks' names; its closing message says so. */
+  ci?: { headSha: string; checks: string[] };
+};
+
+/** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
+export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; models?: string[]; blocked?: BlockedRequest[] };
 
 export type RunRefSource = {
   run: Pick<RunContext, "repo" | "issueNumber">;

@@ -8,7 +8,7 @@
  * forgotten. Every step is idempotent, so a restart can close the run again.
  * run-lifecycle.ts hands it the ended submission. Pure apart from its dependencies.
  */
-import type { RunRef, RunStats } from "../report/notices";
+import type { RunRef, RunStats } from "../report/run-ref";
 import type { RunReports } from "../report/run-reports";
 import { NO_COST } from "../shared/pricing";
 import type { TranscriptMessage } from "../shared/dispatch";

@@ -9,7 +9,7 @@ import type { TurnRef } from "../pool/turn-container";
 import { resolveBot, type BotConfig } from "../run/bot-identity";
 import { runContextForTurn, type RunContext, type RunContextStore } from "../run/run-context";
 import type { SessionTrust } from "../run/session-trust";
-import type { RunRef } from "../report/notices";
+import type { RunRef } from "../report/run-ref";
 import { runRefFor } from "../report/run-ref";
 import type { ActiveTurn } from "./active-turn";
 

@@ -9,7 +9,8 @@ import { caseInstruction, runEval } from "../../scripts/lib/eval/runner";
 import { summary } from "../../scripts/lib/eval/summary";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunRequest } from "../../scripts/lib/eval/target";
 import { hasContainer } from "../../scripts/lib/eval/thread-figures";
-import { closingNotice, type RunRef } from "../../src/report/notices";
+import { closingNotice } from "../../src/report/notices";
+import { type RunRef } from "../../src/report/run-ref";
 
 function evalCase(id: string, overrides: Partial<EvalCase> = {}): EvalCase {
   return parseCase(

@@ -1,14 +1,14 @@
 /**
  * The import rules AGENTS.md states under "Layers": the agent Worker's and
- * the webhook app's imports point down a layer, and no value imports go
- * round in a circle anywhere in the project's code. First the checker
+ * the webhook app's imports point down a layer, no import of theirs goes
+ * round in a circle, and no value import anywhere in the project's code. First the checker
  * itself, on a made-up tree, so it is known to fail when it should.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { importGraph, layerBreaches, sourceFiles, valueCircles, type Layers } from "../../scripts/lib/import-graph";
+import { circles, importGraph, layerBreaches, sourceFiles, valueCircles, type Layers } from "../../scripts/lib/import-graph";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -75,6 +75,12 @@ describe("the import checker", () => {
   it("finds a circle of value imports, and not one closed only by a type or dynamic import", () => {
     expect(valueCircles(edges)).toEqual([["app/high/b.ts", "app/low/a.ts"]]);
   });
+
+  it("finds a circle closed by a type import when type imports count", () => {
+    const typed = importGraph(root, ["app"]).filter((edge) => edge.from !== "app/high/b.ts");
+    expect(valueCircles(typed)).toEqual([]);
+    expect(circles([...typed, { from: "app/high/c.ts", to: "app/low/a.ts", kind: "type" }], ["value", "type"])).toEqual([["app/high/c.ts", "app/low/a.ts"]]);
+  });
 });
 
 describe("the project's imports", () => {
@@ -89,6 +95,10 @@ describe("the project's imports", () => {
     const files = sourceFiles(ROOT, "ingress/src");
     const breaches = layerBreaches(INGRESS, ingress, files).filter(({ edge }) => files.includes(edge.from));
     expect(describeBreaches(breaches)).toEqual([]);
+  });
+
+  it("go round in no circle at all, type imports included, in the Workers' own code", () => {
+    expect(circles([...worker, ...ingress], ["value", "type"])).toEqual([]);
   });
 
   it("go round in no circle of value imports, in the Workers, the scripts, the bench or the tests", () => {

@@ -3,7 +3,7 @@
  * `https://bot.test`), its link policy, and what is live in a message less
  * our own HTML: the marker and the footer's <sub>.
  */
-import type { RunRef } from "../../src/report/notices";
+import type { RunRef } from "../../src/report/run-ref";
 import { liveMarkup as live } from "./live-markup";
 
 export const run: RunRef = {

@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import type { RunEnding, RunResult } from "../../src/run/ending";
 import { GITHUB_COMMENT_MAX_CHARS, MAX_NOTICE_TEXT_CHARS } from "../../src/report/body-cap";
 import { closingText, requesterMention } from "../../src/report/closing-text";
-import { closingNotice, staleNotice, type RunRef } from "../../src/report/notices";
+import { closingNotice, staleNotice } from "../../src/report/notices";
+import { type RunRef } from "../../src/report/run-ref";
 import { INERT } from "./live-markup";
 import { liveMarkup, policy, run } from "./notice-fixtures";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RunReports } from "../../src/report/run-reports";
-import type { RunRef } from "../../src/report/notices";
+import type { RunRef } from "../../src/report/run-ref";
 import type { CommandCenterEvent } from "../../src/shared/command-center-events";
 
 /** Both halves of a Durable Object's storage, in memory. */
