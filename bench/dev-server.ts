@@ -1,17 +1,11 @@
 /**
- * One `wrangler dev --local` process for the bench: started detached in its
- * own process group on free ports with a fresh state directory (other
- * wrangler processes share this machine, so never 8787 or .wrangler/state),
- * and stopped by killing that group (wrangler leaves workerd children), never
- * by name. Its output goes to a log file, so a chatty Worker cannot stall on
- * a full pipe.
- *
- * The Worker is bundled once up front (`wrangler deploy --dry-run --outdir`)
- * and served with `--no-bundle`: `wrangler dev` otherwise watches the sources
- * and reloads the Worker, dropping every Durable Object, whenever a file
- * under src/ changes mid-run. The bench measures the code as it was when it
- * started. Even then wrangler watches the bundle's directory, so nothing else
- * (state, log) may live in it.
+ * One `wrangler dev --local` process for the bench: in its own process group
+ * (stopped by killing the group, never by name), on free ports, with a fresh
+ * state directory, a private dev registry unless one is shared, and its output
+ * in a log file. The Worker is bundled once up front and served with
+ * `--no-bundle`, so an edit under src/ mid-run cannot reload it; nothing else
+ * may live in the bundle's directory, which wrangler still watches. Why each:
+ * docs/testing.md, "The bench".
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -25,6 +19,13 @@ export type DevServerOptions = {
   config: string;
   cwd: string;
   killGraceMs: number;
+  /** More arguments for the bundling `wrangler deploy --dry-run` and for `wrangler dev` (`--var NAME:value`). */
+  bundleArgs?: string[];
+  devArgs?: string[];
+  /** A dev registry shared with the Workers this one binds to; its own otherwise. */
+  registryPath?: string;
+  /** More environment for wrangler (a config's `secrets.required`), never on a command line. */
+  env?: Record<string, string>;
 };
 
 const POLL_MS = 250;
@@ -52,7 +53,7 @@ export class DevServer {
     const { config } = this.#options;
     const bundleDir = join(this.#dir, "bundle");
     // Short-lived and left in our process group, so a Ctrl-C ends it too.
-    const bundler = (this.#bundler = this.#spawn(["deploy", "--dry-run", "-c", config, "--outdir", bundleDir], false));
+    const bundler = (this.#bundler = this.#spawn(["deploy", "--dry-run", "-c", config, "--outdir", bundleDir, ...(this.#options.bundleArgs ?? [])], false));
     const bundled = await new Promise<number | null>((resolve) => bundler.once("exit", resolve));
     this.#bundler = undefined;
     if (bundled !== 0) throw new Error(`wrangler could not bundle ${config}:\n${this.logTail()}`);
@@ -66,7 +67,8 @@ export class DevServer {
         ...["dev", join(bundleDir, entry), "-c", config, "--no-bundle"],
         ...["--local", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort)],
         ...["--show-interactive-dev-session=false", "--persist-to", join(this.#dir, "state")],
-        ...["--var", `PUBLIC_BASE_URL:${this.baseUrl}`]
+        ...["--var", `PUBLIC_BASE_URL:${this.baseUrl}`],
+        ...(this.#options.devArgs ?? [])
       ],
       true
     );
@@ -75,8 +77,8 @@ export class DevServer {
     if (this.#pid === undefined) throw new Error("wrangler dev did not start");
   }
 
-  /** Resolve once GET `path` answers 2xx; throw if wrangler exits or time runs out. */
-  async ready(path: string, timeoutMs: number): Promise<void> {
+  /** Resolve once GET `path` answers 2xx (or as `served` accepts); throw if wrangler exits or time runs out. */
+  async ready(path: string, timeoutMs: number, served = (response: Response) => response.ok): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (true) {
       if (this.#exited) throw new Error(`wrangler dev exited before it was ready:\n${this.logTail()}`);
@@ -84,7 +86,7 @@ export class DevServer {
       try {
         const response = await fetch(this.baseUrl + path, { signal: AbortSignal.timeout(2_000) });
         await response.arrayBuffer();
-        if (response.ok) return;
+        if (served(response)) return;
       } catch {
         // not listening yet
       }
@@ -123,7 +125,8 @@ export class DevServer {
   }
 
   #spawn(args: string[], detached: boolean): ChildProcess {
-    return spawnWrangler(this.#wrangler, args, { cwd: this.#options.cwd, logPath: this.logPath, detached });
+    const { cwd, registryPath, env } = this.#options;
+    return spawnWrangler(this.#wrangler, args, { cwd, logPath: this.logPath, detached, registryPath: registryPath ?? `${this.logPath}.registry`, env: env ?? {} });
   }
 }
 
@@ -131,7 +134,7 @@ export class DevServer {
 function spawnWrangler(
   wrangler: string,
   args: string[],
-  options: { cwd: string; logPath: string; detached: boolean }
+  options: { cwd: string; logPath: string; detached: boolean; registryPath: string; env: Record<string, string> }
 ): ChildProcess {
   const logFd = openSync(options.logPath, "a");
   try {
@@ -142,12 +145,13 @@ function spawnWrangler(
       stdio: ["ignore", logFd, logFd],
       env: {
         ...process.env,
+        ...options.env,
         WRANGLER_SEND_METRICS: "false",
         NO_COLOR: "1",
         FORCE_COLOR: "0",
         // A private dev registry: another wrangler joining or leaving the
         // machine-wide one reloads this server mid-bench.
-        WRANGLER_REGISTRY_PATH: `${options.logPath}.registry`
+        WRANGLER_REGISTRY_PATH: options.registryPath
       }
     });
   } finally {

@@ -1,54 +1,11 @@
 /**
  * `npm run bench`: our real paths beside baselines measured in the same run,
- * under `wrangler dev --local` (real workerd, real Durable Objects; see
- * worker.ts, routes.ts and shell-routes.ts).
- *
- *  1. 200 distinct issues per side, 20 in flight: ours is the AgentThink.dispatch
- *     RPC over a service binding, bare is getAgentByName + one submitMessages
- *     on a bare Think agent.
- *  2. A duplicate storm: 50 concurrent calls for the same comment; our side
- *     must yield exactly one submission (1 and 2: dispatch-bench.ts).
- *  3. Shell exec latency and the worker shell's output flood, ours beside a
- *     bare Workspace (shell-bench.ts).
- *  4. The container path's 100 MB flood, run before wrangler starts by this
- *     machine's bash with and without our wrapper (container-flood.ts).
- *  5. A command center holding 2,000 threads: its synced state beside its
- *     bound and its unbounded size, and snapshot latency (first and deep
- *     page) beside a `state` read (command-center-bench.ts).
- *  6. The command center under a burst: single record() calls offered at
- *     rising rates (500 to 4,000 events/s) as 1,000 concurrent runs send
- *     them, a dashboard socket connected and snapshot reads going on, beside
- *     idle phases with the same reads (command-center-burst.ts).
- *  7. The dashboard's first paint in headless Chromium, `main` seeded with
- *     2,000 threads, beside a static page of the same markup served by the
- *     same Worker (dashboard-bench.ts).
- *  8. The built dashboard JS, gzipped, read from dist/client before wrangler
- *     starts (bundle-size.ts).
- *  9. The webhook app: 1,000 signed deliveries (10% redeliveries) against the
- *     ingress Worker under its own wrangler dev, beside the bare signature
- *     check, and one dispatch per distinct comment (webhook-bench.ts).
- * 10. The egress gateway, run before wrangler starts: this machine's git
- *     cloning 50 MiB of incompressible content and pushing a new 50 MiB
- *     commit through the gateway (as the sandbox's HTTP proxy, tokens
- *     attached by the gateway) beside the same against the git server
- *     direct, goal 1.2x by median (gateway-bench.ts).
- *
- * The bench Worker drives and times the calls itself (routes.ts says why);
- * this runner plans the workload, alternates the sides (blocks A B B A ...,
- * storms A B B A) after a discarded warm-up, waits between blocks until every
- * turn a block started has finished (so one block's background turns never
- * weigh on the next), and reports ratios, because machines are noisy. Exits
- * non-zero only when the bench cannot run, our storm yields more than one
- * submission, the webhook app dispatches other than once per comment, flood
- * output past MAX_TOOL_OUTPUT_BYTES reaches the model, or the command center's
- * synced state exceeds its bound (64 KiB, 50 threads) with 2,000 threads;
- * latency and size targets are reported, not enforced.
- *
- * BENCH_ONLY=burst runs section 6 alone (wrangler dev, the burst, its report
- * and results JSON): a minute instead of several, while working on the
- * command center. BENCH_ONLY=dashboard runs sections 7 and 8 alone (`main`
- * seeded with the 2,000 threads only, then the first paint and the JS),
- * about a minute, while working on the dashboard. No other value is accepted.
+ * under `wrangler dev --local`. This runner plans the sections, alternates the
+ * sides after a warm-up, reports ratios and PASS/FAIL lines, and writes the
+ * figures to bench/results/. It fails only when the bench cannot run or a
+ * correctness target fails; latency and size targets are reported. What each
+ * section measures, and `BENCH_ONLY` (burst, dashboard, first-sign) to run one
+ * alone: docs/testing.md, "The bench".
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -63,14 +20,15 @@ import { dashboardTargets, formatBundle, formatDashboard, type DashboardResult }
 import { measureDashboard } from "./dashboard-bench";
 import { DevServer } from "./dev-server";
 import { BenchClient, measureDispatch } from "./dispatch-bench";
+import { firstSignTargets, formatFirstSign, measureFirstSign } from "./first-sign-bench";
 import { formatGateway, gatewayTargets, measureGateway } from "./gateway-bench";
 import { evaluateTargets, formatReport, type BenchResult, type Target } from "./report";
 import { measureShell } from "./shell-bench";
 import { formatWebhooks, measureWebhooks, webhookTargets } from "./webhook-bench";
 
 const READY_TIMEOUT_MS = 90_000;
-/** The burst section (about a minute, more when its drains are slow) and the gateway's (one to two minutes) came on top of ~4 minutes. */
-const BENCH_DEADLINE_MS = 540_000;
+/** The burst section (about a minute, more when its drains are slow), the gateway's (one to two minutes) and the first sign's (one to four) came on top of ~4 minutes. */
+const BENCH_DEADLINE_MS = 840_000;
 const KILL_GRACE_MS = 5_000;
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -83,14 +41,14 @@ const DASHBOARD_CENTER = "main";
 
 /** BENCH_ONLY: the sections that can run alone. */
 const ONLY = process.env.BENCH_ONLY;
-if (ONLY !== undefined && ONLY !== "burst" && ONLY !== "dashboard") {
-  throw new Error(`BENCH_ONLY=${ONLY}: only "burst" or "dashboard" can run alone`);
+if (ONLY !== undefined && ONLY !== "burst" && ONLY !== "dashboard" && ONLY !== "first-sign") {
+  throw new Error(`BENCH_ONLY=${ONLY}: only "burst", "dashboard" or "first-sign" can run alone`);
 }
 
-/** A section run alone: `burst` ({ burst }) or `dashboard` ({ dashboard, bundle }) beside these. */
+/** A section run alone: `burst` ({ burst }), `dashboard` ({ dashboard, bundle }) or `first-sign` ({ firstSign }) beside these. */
 type OnlyResult = {
   startedAt: string;
-  only: "burst" | "dashboard";
+  only: "burst" | "dashboard" | "first-sign";
   machine: BenchResult["machine"];
   wallMs: number;
   [figures: string]: unknown;
@@ -137,6 +95,10 @@ async function main(): Promise<number> {
     const { figures, lines, targets } = await measureAlone(new BenchClient(server.baseUrl, deadline), server.baseUrl);
     const reloads = server.reloads();
     if (reloads > 0) throw new Error(`wrangler dev reloaded the Worker ${reloads} time(s) mid-run; the figures are void`);
+    reportAlone(only, figures, lines, targets);
+  };
+  /** A section's report and targets printed, its results JSON written. */
+  const reportAlone = (only: OnlyResult["only"], figures: Record<string, unknown>, lines: string[], targets: Target[]) => {
     const result: OnlyResult = {
       startedAt: startedAt.toISOString(),
       only,
@@ -169,6 +131,15 @@ async function main(): Promise<number> {
       ok = true;
       return 0;
     }
+    if (ONLY === "first-sign") {
+      // Its own two wrangler dev (the webhook app and the agent Worker), not the bench Worker.
+      console.log("bench: BENCH_ONLY=first-sign: mentions through the webhook app and the agent Worker, one at a time (a few minutes) ...\n");
+      const firstSign = await measureFirstSign(ROOT);
+      const targets = firstSignTargets(firstSign);
+      reportAlone("first-sign", { firstSign }, formatFirstSign(firstSign), targets);
+      ok = targets.every((target) => target.pass || !target.fatal);
+      return ok ? 0 : 1;
+    }
     const maxBytes = maxToolOutputBytes();
     const bundle = measureBundle(CLIENT_DIR);
     // Before wrangler starts, so nothing else of ours runs beside bash.
@@ -178,6 +149,8 @@ async function main(): Promise<number> {
     const gateway = await measureGateway();
     console.log("bench: webhook app: 1,000 signed deliveries against the ingress Worker under its own wrangler dev ...");
     const webhook = await measureWebhooks(ROOT);
+    console.log("bench: first sign of life: mentions through the webhook app and the agent Worker, one at a time (one to four minutes) ...");
+    const firstSign = await measureFirstSign(ROOT);
     console.log("bench: bundling bench/worker.ts and starting wrangler dev --local ...");
     server = new DevServer({ config: CONFIG, cwd: ROOT, killGraceMs: KILL_GRACE_MS });
     await server.start();
@@ -207,11 +180,12 @@ async function main(): Promise<number> {
       machine: { cpus: availableParallelism(), loadAverage1m: { start: loadStart, end: loadavg()[0]! } },
       wallMs: Date.now() - startedAt.getTime()
     };
-    const targets = [...evaluateTargets(result), ...webhookTargets(webhook), ...gatewayTargets(gateway)];
+    const targets = [...evaluateTargets(result), ...webhookTargets(webhook), ...firstSignTargets(firstSign), ...gatewayTargets(gateway)];
     console.log(`${formatWebhooks(webhook).join("\n")}\n`);
+    console.log(`${formatFirstSign(firstSign).join("\n")}\n`);
     console.log(`${formatGateway(gateway).join("\n")}\n`);
     console.log(formatReport(result, targets));
-    console.log(`\nresults: ${writeResults(Object.assign(result, { webhook, gateway }))}`);
+    console.log(`\nresults: ${writeResults(Object.assign(result, { webhook, firstSign, gateway }))}`);
     const failed = targets.filter((target) => !target.pass && target.fatal);
     ok = failed.length === 0;
     for (const target of failed) console.error(`\nbench: FAIL: ${target.name} (${target.figure})`);
