@@ -1,11 +1,12 @@
 /**
  * CommandCenterAgent (singleton `main`): the registry of every thread, its
- * metrics, continuation claims, the reporter tier's reservations and the
- * live state of read-only dashboards. A thin shell: its stores live in this
- * object's SQLite, each RPC call runs in one synchronous transaction (what
- * makes a claim atomic), and every concern is a collaborator in
- * src/command-center/. Callers: the ThinkAgent (record), the service
- * (snapshot, claims, budgets), dashboards. docs/command-center.md.
+ * metrics, continuation claims, the reporter tier's reservations, each
+ * repository's record and the live state of read-only dashboards. A thin
+ * shell: its stores live in this object's SQLite, each RPC call runs in one
+ * synchronous transaction (what makes a claim atomic), and every concern is
+ * a collaborator in src/command-center/. Callers: the ThinkAgent (record),
+ * the service (snapshot, claims, budgets, pull requests), dashboards.
+ * docs/command-center.md.
  */
 import { Agent, getAgentByName, type Connection } from "agents";
 import { takeEvent } from "./command-center/event-intake";
@@ -22,11 +23,14 @@ import { GroupCommit } from "./command-center/group-commit";
 import { activityOf, snapshotPage, spendOf, threadDetail } from "./command-center/snapshot";
 import { MonthlySpendLedger } from "./command-center/monthly-budget";
 import { SqlRegistryStore } from "./command-center/sql-store";
+import { RepositoryBook } from "./command-center/repository-book";
+import { REPOSITORY_RECORD_MS, repositoryRecords } from "./command-center/repository-figures";
 import { createLogger } from "./run/log";
 import { OneShotSchedules } from "./run/one-shot-schedule";
 import { COMMAND_CENTER_NAME, gitHubContinuationSchema } from "./shared/command-center";
 import type { ClaimResult, CommandCenterState, GitHubContinuation, Snapshot, SnapshotOptions, ThreadDetail } from "./shared/command-center";
-import type { RecordResult } from "./shared/command-center-events";
+import { pullRequestEventSchema, type RecordResult } from "./shared/command-center-events";
+import type { RepositoryRecords } from "./shared/repository-records";
 import type { MonthlySpend } from "./shared/monthly-budget";
 import type { ReporterEnv, ReporterSpend, ReserveInput, ReserveResult } from "./command-center/reporter-budget";
 import { ReporterReservations } from "./command-center/reporter-reservations";
@@ -72,13 +76,14 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
   #store: SqlRegistryStore | undefined;
   #spendLedger: MonthlySpendLedger | undefined;
   #reservations: ReporterReservations | undefined;
+  #repositoryBook: RepositoryBook | undefined;
   #group = new GroupCommit<RecordResult>((events) => this.#apply(events), GROUP_COMMIT_MAX);
   readonly #oneShots = new OneShotSchedules<"refreshState">(this);
-  readonly #books = { registry: () => this.#registry(), ledger: () => this.#ledger(), reservations: () => this.#reporter() };
+  readonly #books = { registry: () => this.#registry(), ledger: () => this.#ledger(), reservations: () => this.#reporter(), repositories: () => this.#repositories() };
   #log = createLogger({ component: "command-center" });
   readonly #metrics = new MetricsCache({ activity: (now) => activityOf(this.#registry(), now), spend: (now) => spendOf(this.#registry(), now) });
   readonly #staleRefresh = new StaleRefresh({ request: (at) => this.#oneShots.request("refreshState", at), clock: () => this.clock(), log: this.#log });
-  readonly #retention = new RetentionSweep({ registry: () => this.#registry(), ledger: () => this.#ledger() });
+  readonly #retention = new RetentionSweep({ registry: () => this.#registry(), ledger: () => this.#ledger(), repositories: () => this.#repositories() });
   readonly #live = new LiveState({
     store: () => this.#registry(),
     metrics: this.#metrics,
@@ -94,6 +99,7 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     ask: (session, submissionId) => this.askAgent(session, submissionId),
     transaction: (apply) => this.ctx.storage.transactionSync(apply),
     release: (session) => this.#reporter().release(session),
+    noteEnd: (session, submissionId) => this.#repositories().noteRun(this.#registry().getRun(session, submissionId)),
     staleRunMs: () => this.staleRunMs,
     changed: () => this.#live.changed(),
     log: this.#log
@@ -205,6 +211,23 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     });
   }
 
+  /** One of the App's pull requests opened, merged or closed (the webhook app's `pull_request` delivery); idempotent, a malformed one refused. */
+  async recordPullRequest(event: unknown): Promise<RecordResult> {
+    const parsed = pullRequestEventSchema.safeParse(event);
+    if (!parsed.success) {
+      this.#log("pull-request:invalid", { field: parsed.error.issues[0]?.path.join(".") ?? "" });
+      return { applied: false, reason: "invalid" };
+    }
+    return this.ctx.storage.transactionSync(() => this.#repositories().recordPullRequest(parsed.data));
+  }
+
+  /** Each repository's record over the last REPOSITORY_RECORD_DAYS (repository-figures.ts). */
+  async repositories(): Promise<RepositoryRecords> {
+    const now = this.clock();
+    const book = this.#repositories();
+    return repositoryRecords(book.runsSince(now - REPOSITORY_RECORD_MS), book.pullRequestsSince(now - REPOSITORY_RECORD_MS), now);
+  }
+
   /** What the runs that ended this calendar month (UTC) cost: what MONTHLY_COST_BUDGET is held to. */
   async monthlySpend(): Promise<MonthlySpend> {
     return this.#ledger().spendOf(this.clock());
@@ -243,6 +266,13 @@ export class CommandCenterAgent extends Agent<Env, CommandCenterState> {
     this.#registry();
     this.#spendLedger ??= new MonthlySpendLedger(this.ctx.storage.sql);
     return this.#spendLedger;
+  }
+
+  /** After the registry: a new book takes the runs cc_runs keeps. */
+  #repositories(): RepositoryBook {
+    this.#registry();
+    this.#repositoryBook ??= new RepositoryBook(this.ctx.storage.sql);
+    return this.#repositoryBook;
   }
 
   #reporter(): ReporterReservations {

@@ -23,6 +23,7 @@ import { notFound } from "./http/responses";
 import { primeWarmPool } from "./warm-pool";
 import { listSkills, skillSource } from "./run/skills";
 import type { CancelResult, DispatchResult, ResetSessionResult, SubmissionStatus } from "./shared/dispatch";
+import type { PullRequestRecordResult } from "./shared/command-center-events";
 import { guardConsole, type GuardableConsole } from "./run/console-guard";
 
 // Once per isolate: what any library prints inside this Worker's objects is
@@ -62,6 +63,11 @@ export class AgentThink extends WorkerEntrypoint<Env> {
 
   async resetSession(input: unknown): Promise<ResetSessionResult> {
     return await createService(this.env).resetSession(input);
+  }
+
+  /** One of the App's pull requests opened, merged or closed (the webhook app's `pull_request` delivery), for its repository's record. */
+  async recordPullRequest(input: unknown): Promise<PullRequestRecordResult> {
+    return await createService(this.env).recordPullRequest(input);
   }
 }
 
@@ -103,6 +109,7 @@ async function serve(incoming: Request, env: Env): Promise<Response> {
     (await handleApiRoute(request, {
       snapshot: async (options) => (await commandCenter(env)).snapshot(options),
       threadDetail: async (session) => (await commandCenter(env)).threadDetail(session),
+      repositories: async () => (await commandCenter(env)).repositories(),
       continueRun: (session, operator) => service.continueRun(session, operator),
       operator: (admittedRequest) => accessIdentity(admittedRequest, env),
       onError: (error) => log("continue:failed", { error: error instanceof Error ? error.message : String(error) })

@@ -20,6 +20,7 @@ import { ModelConfigError, resolveModelConfig } from "./model";
 import { commentUrl, GitHubConfigError, githubHost, parseGitHubApiUrl } from "./shared/github-urls";
 import { createLogger } from "./run/log";
 import { assertRepoAllowed } from "./run/repo-allowlist";
+import { pullRequestEventSchema, type PullRequestRecordResult } from "./shared/command-center-events";
 import { parseSessionName, reporterSessionOf, sessionName } from "./shared/session-name";
 import { mintInstallationToken } from "./github/token-broker";
 import { assertBotFor } from "./run/bot-identity";
@@ -59,6 +60,16 @@ export interface IssueAgent {
   submissionStatus(submissionId: string): Promise<SubmissionStatus | null>;
   resetRun(): Promise<{ cancelled: number }>;
   transcript(): Promise<TranscriptMessage[]>;
+}
+
+/** Whether ALLOWED_REPOS takes `repo`; a list that does not parse takes none. */
+function repoAllowed(repo: string, env: Env): boolean {
+  try {
+    assertRepoAllowed(repo, env);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A run needs a model and a GitHub it can name: refuse, naming the variable, before any Durable Object is touched. */
@@ -316,6 +327,25 @@ export function createService(env: Env) {
       });
       if (outcome.ok) log("continued", { session, submissionId: outcome.result.submissionId });
       return outcome;
+    },
+
+    /**
+     * One of the App's pull requests opened, merged or closed, as the webhook
+     * app read its `pull_request` delivery: kept in its repository's record.
+     * Answered, never thrown: a malformed one, or one of a repository outside
+     * ALLOWED_REPOS, writes nothing.
+     */
+    async recordPullRequest(input: unknown): Promise<PullRequestRecordResult> {
+      const parsed = pullRequestEventSchema.safeParse(input);
+      if (!parsed.success) {
+        const field = parsed.error.issues[0]?.path.join(".") || "input";
+        log("pull-request:invalid", { field });
+        return { applied: false, reason: "invalid", field };
+      }
+      if (!repoAllowed(parsed.data.repo, env)) return { applied: false, reason: "repo_not_allowed" };
+      const result = await (await commandCenter(env)).recordPullRequest(parsed.data);
+      log("pull-request:recorded", { repo: parsed.data.repo, number: parsed.data.number, state: parsed.data.state, applied: result.applied });
+      return result;
     },
 
     async messages(session: string): Promise<TranscriptMessage[]> {

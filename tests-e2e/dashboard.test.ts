@@ -13,6 +13,7 @@ import type { CommandCenterState, Metrics, Snapshot, ThreadSummary } from "../sr
 import { describe, expect } from "vitest";
 import { test } from "./fixture";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
+import { expectAccessible } from "./support/a11y";
 import { SHOTS, useChromium } from "./support/browser";
 import { serveInlineSnapshot } from "./support/inline-snapshot";
 import { THEME_STORAGE_KEY } from "../src/ui/view-models/theme";
@@ -164,6 +165,7 @@ describe("the dashboard", () => {
     expect(await tile.textContent()).toContain("3 recoveries in 24 h");
     expect(await tile.getAttribute("class")).toContain("tone-warn");
     await page.screenshot({ path: `${SHOTS}/command-center-recovering.png`, fullPage: true });
+    await expectAccessible(page, "the command center with a recovering thread");
 
     await row.click();
     await page.getByTestId("thread-page").waitFor();
@@ -172,6 +174,7 @@ describe("the dashboard", () => {
     expect(await status.textContent()).toBe("recovering");
     expect(await page.locator('[data-testid="thread-timing"] [data-timing="recoveries"]').textContent()).toContain("2×");
     await page.screenshot({ path: `${SHOTS}/thread-recovering.png`, fullPage: true });
+    await expectAccessible(page, "a recovering thread");
     await page.close();
   });
 
@@ -305,6 +308,7 @@ describe("the dashboard", () => {
     await calls.first().locator("summary").click();
     expect(await calls.first().getByTestId("tool-stdout").textContent()).toContain("from-the-dashboard-test");
     await page.screenshot({ path: `${SHOTS}/thread.png`, fullPage: true });
+    await expectAccessible(page, "a thread with a tool call open");
     await page.close();
   });
 

@@ -20,6 +20,7 @@ import type { CommandCenterState, Metrics, RunSummary, Snapshot, ThreadDetail, T
 import type { TranscriptMessage } from "../src/shared/dispatch";
 import { dispatch, freshIssueNumber, waitForSubmission } from "./dev-api";
 import { test } from "./fixture";
+import { expectAccessible } from "./support/a11y";
 import { SHOTS, useChromium } from "./support/browser";
 import { serveInlineSnapshot } from "./support/inline-snapshot";
 
@@ -211,6 +212,7 @@ describe("the operator's view", () => {
     const row = page.locator(`[data-testid="thread-row"][data-session="${data.done.session}"]`);
     expect(await row.getByTestId("thread-cost").textContent()).toBe("≥ $1.23");
     await page.screenshot({ path: `${SHOTS}/operator-command-center-cost.png`, fullPage: true });
+    await expectAccessible(page, "the command center");
 
     // The costliest run links its thread, which shows the thread's cost and each run's.
     await costly.first().getByRole("link").click();
@@ -256,6 +258,7 @@ describe("the operator's view", () => {
     expect(await older.first().getAttribute("open")).toBeNull();
     expect(await older.first().getByTestId("assistant-text").isVisible()).toBe(false);
     await page.screenshot({ path: `${SHOTS}/operator-thread-latest-first.png`, fullPage: true });
+    await expectAccessible(page, "a thread, its latest run open");
 
     // Opened, an older run shows its error and its part of the transcript.
     await page.getByTestId("run-line").last().click();
@@ -266,6 +269,7 @@ describe("the operator's view", () => {
     expect(await first.getByTestId("run-who").textContent()).toContain("@octocat asked");
     await scrollToTop(page);
     await page.screenshot({ path: `${SHOTS}/operator-thread-older-expanded.png`, fullPage: true });
+    await expectAccessible(page, "a thread, an older run open too");
     await page.close();
   });
 
@@ -293,6 +297,7 @@ describe("the operator's view", () => {
     // Nothing wider than the screen.
     expect(await scrollWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await page.screenshot({ path: `${SHOTS}/operator-phone-threads.png` });
+    await expectAccessible(page, "the command center's threads tab on a phone");
 
     await row.click();
     await page.getByTestId("runs").waitFor({ timeout: 10_000 });
@@ -325,6 +330,7 @@ describe("the operator's view", () => {
     expect(await page.getByTestId("not-found").textContent()).toContain("No such thread");
     expect(await page.getByTestId("transcript-empty").count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/operator-thread-not-found.png` });
+    await expectAccessible(page, "the not-found page");
     await page.getByTestId("not-found-back").click();
     await page.getByTestId("command-center").waitFor();
     await page.close();

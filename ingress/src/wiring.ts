@@ -3,12 +3,13 @@
  * route and the token broker take: configuration, the signature check, the
  * claim object, the KV marker, cached permissions, GitHub through Octokit,
  * the App's identity, a repository's `.github/agent-think.yml`, and the
- * agent Worker's `dispatch`. The only module besides index.ts and
- * comment-claim.ts that touches bindings. Which token a delivery mints and
- * when: docs/ingress.md, "Tokens" and "The reporter tier".
+ * agent Worker's `dispatch` and `recordPullRequest`. The only module
+ * besides index.ts and comment-claim.ts that touches bindings. Which token
+ * a delivery mints and when: docs/ingress.md, "Tokens", "The reporter tier".
  */
 import { Webhooks } from "@octokit/webhooks";
 import type { DispatchInput, DispatchResult } from "../../src/shared/dispatch";
+import type { PullRequestEvent, PullRequestRecordResult } from "../../src/shared/command-center-events";
 import { budgetNoticeKey } from "../../src/shared/monthly-budget";
 import { claimName } from "./comment-claim";
 import { readConfig, type IngressConfig } from "./config";
@@ -37,7 +38,10 @@ import { MAX_REPO_CONFIG_BYTES, REPO_CONFIG_PATH } from "./repo-triggers";
 import { REPORTER_CLAIM_RETENTION_MS, reporterBudgetNoticeClaim, reporterBusyNoticeClaim, reporterNoticeClaim, reporterRunClaim } from "./reporter-tier";
 
 /** The agent Worker's RPC surface this Worker uses (the generated Env types it as a bare Service). */
-export type AgentDispatcher = { dispatch(input: DispatchInput): Promise<DispatchResult> };
+export type AgentDispatcher = {
+  dispatch(input: DispatchInput): Promise<DispatchResult>;
+  recordPullRequest(input: PullRequestEvent): Promise<PullRequestRecordResult>;
+};
 
 export function ingressLogger(env: Env): Logger {
   const secrets = [env.GITHUB_WEBHOOK_SECRET, env.GITHUB_APP_PRIVATE_KEY].filter((secret): secret is string => !!secret);
@@ -122,6 +126,7 @@ export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): Webho
     knownBotLogin: () => knownAppIdentity(env.GITHUB_APP_ID ?? "", config().apiUrl, Date.now())?.login,
     appSlug: () => appSlug(env, config(), log),
     dispatch: (input) => (env.AGENT_THINK as unknown as AgentDispatcher).dispatch(input),
+    recordPullRequest: (event) => (env.AGENT_THINK as unknown as AgentDispatcher).recordPullRequest(event),
     waitUntil: (promise) => ctx.waitUntil(promise),
     now: () => Date.now()
   };

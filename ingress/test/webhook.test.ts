@@ -146,14 +146,18 @@ describe("bad input", () => {
   });
 
   it("answers 204 for events it does not handle, ping included", async () => {
-    for (const event of ["ping", "pull_request", "push"]) {
+    for (const event of ["ping", "push"]) {
       const { response } = await expectNothingDone(await sign(commentPayload(), { event }));
       expect(response.status).toBe(204);
       expect(outcome(response)).toBe("ignored:event");
     }
-    // `issues` is handled for an assignment or a label only (issue-events.test.ts).
-    const { response } = await expectNothingDone(await sign(commentPayload(), { event: "issues" }));
-    expect(outcome(response)).toBe("ignored:action");
+    // `issues` is handled for an assignment or a label only (issue-events.test.ts), `pull_request` for
+    // a change to one of the App's pull requests only (pull-request-events.test.ts).
+    for (const event of ["issues", "pull_request"]) {
+      const { response } = await expectNothingDone(await sign(commentPayload(), { event }));
+      expect(response.status).toBe(204);
+      expect(outcome(response)).toBe("ignored:action");
+    }
   });
 
   it("answers 204 for comment actions other than created (an edit adding a mention starts nothing)", async () => {

@@ -3,9 +3,9 @@
  * published example (@octokit/webhooks-examples, github.com, with an
  * `installation`) changed only where a case needs it: here a comment
  * (`issue_comment`) and the signed headers; a pull request's review comment
- * and review, an issue's change and a CI run in github-delivery-*.ts, whose
- * builders this module passes on. Runs in Node and in workerd alike
- * (docs/github-standin.md, "Webhooks").
+ * and review, an issue's change, a CI run and a pull request's change in
+ * github-delivery-*.ts, whose builders this module passes on. Runs in Node
+ * and in workerd alike (docs/github-standin.md, "Webhooks").
  */
 import { Webhooks } from "@octokit/webhooks";
 import { githubTime, OCTOCAT_ID, rehosted, repositoryAs, userUrls, type Definitions, type ExampleRepository, type GitHubUser } from "./github-delivery-shared";
@@ -37,6 +37,14 @@ export {
   type LabelOptions
 } from "./github-delivery-issues";
 export { ciExample, ciPayload, pickCiExample, type CiDeliveryOptions, type CiEventName, type CiPayload } from "./github-delivery-ci";
+export {
+  pickPullRequestExample,
+  pullRequestExample,
+  pullRequestPayload,
+  type PullRequestAction,
+  type PullRequestDeliveryOptions,
+  type PullRequestPayload
+} from "./github-delivery-pull-request";
 
 export type CommentDeliveryOptions = {
   repo: string;

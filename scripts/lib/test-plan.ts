@@ -55,6 +55,7 @@ export const E2E_BROWSER_FILES = [
   "tests-e2e/operator-view.test.ts",
   "tests-e2e/progress-comment.test.ts",
   "tests-e2e/repro-pages.test.ts",
+  "tests-e2e/repositories.test.ts",
   "tests-e2e/chaos.test.ts"
 ];
 export const E2E_BROWSER: TestJob = {

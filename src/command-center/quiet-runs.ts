@@ -2,7 +2,8 @@
  * Reconciliation as the CommandCenterAgent drives it: ask each quiet
  * thread's agent how its run stands (a bounded wait each, a batch a pass),
  * apply the answers in one transaction (reconcile.ts `settleQuiet`), give an
- * ended run's reporter reservation back, and say that something changed.
+ * ended run's reporter reservation back and note its end in its repository's
+ * record, and say that something changed.
  * Pure: the store, the asking, the transaction and the clock are handed in.
  * docs/command-center.md, "Reconciliation".
  */
@@ -25,6 +26,8 @@ export type QuietRunsDeps = {
   transaction: <T>(apply: () => T) => T;
   /** Give back the session's reporter reservation (its run ended). */
   release: (session: string) => void;
+  /** Keep the ended run in its repository's record (repository-book.ts), inside the same transaction. */
+  noteEnd: (session: string, submissionId: string) => void;
   staleRunMs: () => number;
   /** Something dashboards show changed. */
   changed: () => void;
@@ -66,7 +69,10 @@ export class QuietRuns {
       answers.filter(({ thread, truth }) => {
         const settled = settleQuiet(this.#deps.store(), thread.session, thread.submissionId, truth, now, this.#deps.staleRunMs());
         // An end learnt by asking is an end: the run's reservation goes with it.
-        if (settled && (truth.kind === "ended" || truth.kind === "missing")) this.#deps.release(thread.session);
+        if (settled && (truth.kind === "ended" || truth.kind === "missing")) {
+          this.#deps.release(thread.session);
+          this.#deps.noteEnd(thread.session, thread.submissionId);
+        }
         return settled;
       })
     );

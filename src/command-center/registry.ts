@@ -75,6 +75,7 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
         const message = issueMessage(event);
         if (!settles(run.notices?.[event.kind], message)) return false;
         run.notices = { ...run.notices, [event.kind]: message };
+        if (message.state === "sent") run.firstMessageAt = minDefined(run.firstMessageAt, event.at);
         return true;
       }, (thread, run) => {
         if (run.notices) thread.issueMessages = { ...run.notices };

@@ -1,11 +1,13 @@
 /**
  * How long the command center keeps what it records, and the hourly sweep
  * that forgets the rest: runs for the week of spend and the thread pages, tool
- * calls for the metrics window, months for the monthly budget. The
- * CommandCenterAgent's live state sweeps before it reads the registry. Pure:
- * the stores are handed in. docs/command-center.md, "Metrics"; docs/storage.md.
+ * calls for the metrics window, months for the monthly budget, 90 days of
+ * each repository's record. The CommandCenterAgent's live state sweeps
+ * before it reads the registry. Pure: the stores are handed in.
+ * docs/command-center.md, "Metrics"; docs/storage.md.
  */
 import { METRICS_WINDOW_MS, SPEND_WINDOW_MS } from "./metrics";
+import { REPOSITORY_RECORD_MS } from "./repository-figures";
 import type { RegistryStore } from "./store";
 
 /** Tool calls are kept an hour past the metrics window. */
@@ -18,6 +20,8 @@ export type RetentionStores = {
   registry: () => Pick<RegistryStore, "prune">;
   /** The monthly ledger (monthly-budget.ts), which keeps its own months. */
   ledger: () => { prune(now: number): void };
+  /** Each repository's record (repository-book.ts), kept REPOSITORY_RECORD_MS. */
+  repositories: () => { prune(before: number): void };
 };
 
 export class RetentionSweep {
@@ -34,6 +38,7 @@ export class RetentionSweep {
     this.#lastAt = now;
     this.#stores.registry().prune(now - RUN_RETENTION_MS, now - TOOL_CALL_RETENTION_MS);
     this.#stores.ledger().prune(now);
+    this.#stores.repositories().prune(now - REPOSITORY_RECORD_MS);
     return true;
   }
 }

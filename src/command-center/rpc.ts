@@ -7,6 +7,7 @@
 import type { ClaimResult, CommandCenterState, GitHubContinuation, Snapshot, SnapshotOptions, ThreadDetail } from "../shared/command-center";
 import type { RecordResult } from "../shared/command-center-events";
 import type { MonthlySpend } from "../shared/monthly-budget";
+import type { RepositoryRecords } from "../shared/repository-records";
 import type { ReporterSpend, ReserveInput, ReserveResult } from "./reporter-budget";
 
 /** The CommandCenterAgent methods other code calls over RPC. */
@@ -24,4 +25,6 @@ export interface CommandCenter {
   reporterSpendToday(repo: string): Promise<ReporterSpend>;
   reserveReporterRun(input: ReserveInput): Promise<ReserveResult>;
   releaseReporterRun(session: string): Promise<{ released: boolean }>;
+  recordPullRequest(event: unknown): Promise<RecordResult>;
+  repositories(): Promise<RepositoryRecords>;
 }

@@ -107,6 +107,8 @@ export type RunRecord = {
   continuedFromGitHub?: GitHubContinuation;
   /** Its issue messages that settled, by kind. */
   notices?: IssueMessages;
+  /** When the first of them was posted (its `sent` notice's `at`): the run's first response on the issue. */
+  firstMessageAt?: number;
   /** The latest reproduction page this run published, and when (a later publication replaces it). */
   reproduction?: { url: string; at: number };
   /** What the egress gateway refused it, per host and method: its largest tally (egress.ts). */

@@ -1,11 +1,11 @@
 /**
- * The dashboard's HTTP API: the command center's snapshot pages and thread
- * details, Continue on a failed or stale run, and the health report (200
- * even when it blocks: the body says). Continue is a write the gate
- * (gate.ts) lets through only from the dashboard's own origin with a JSON
- * body. Every route is behind Access. Pure: the command center, the
- * continuation (src/service.ts) and the health checks (src/health/) are
- * `deps`; other paths → null. Routes and answers: docs/contracts.md, "HTTP".
+ * The dashboard's HTTP API: the command center's snapshot pages, thread
+ * details and each repository's record, Continue on a failed or stale run,
+ * and the health report (200 even when it blocks: the body says). Continue
+ * is a write the gate (gate.ts) lets through only from the dashboard's own
+ * origin with a JSON body. Every route is behind Access. Pure: the command
+ * center, the continuation (src/service.ts) and the health checks
+ * (src/health/) are `deps`; other paths → null. docs/contracts.md, "HTTP".
  */
 import { z } from "zod";
 import { decodeCursor } from "../command-center/cursor";
@@ -21,6 +21,7 @@ import {
   type ThreadDetail
 } from "../shared/command-center";
 import type { HealthReport } from "../shared/health";
+import type { RepositoryRecords } from "../shared/repository-records";
 import { json } from "./responses";
 
 export type ApiRouteDeps = {
@@ -30,6 +31,8 @@ export type ApiRouteDeps = {
   /** Who is asking, for a request the gate let through (src/http/access.ts `accessIdentity`). */
   operator(request: Request): string;
   threadDetail(session: string): Promise<ThreadDetail | null>;
+  /** Each repository's record (the command center's `repositories`). */
+  repositories(): Promise<RepositoryRecords>;
   /** Told about a continuation that failed past its claim; the client gets a plain 502. */
   onError?(error: unknown): void;
 };
@@ -41,6 +44,7 @@ export type HealthRouteDeps = {
 
 const SNAPSHOT_PATH = "/api/command-center";
 const HEALTH_PATH = "/api/health";
+const REPOSITORIES_PATH = "/api/repositories";
 const CONTINUE_PATH = /^\/api\/command-center\/continue\/([^/]+)$/;
 const THREAD_PATH = /^\/api\/command-center\/threads\/([^/]+)$/;
 
@@ -69,6 +73,11 @@ export async function handleApiRoute(request: Request, deps: ApiRouteDeps): Prom
     }
     const options: SnapshotOptions = { limit: query.data.limit, ...(query.data.cursor ? { cursor: query.data.cursor } : {}) };
     return json(await deps.snapshot(options), 200, NO_STORE);
+  }
+
+  if (url.pathname === REPOSITORIES_PATH) {
+    if (request.method !== "GET") return json({ error: "method not allowed" }, 405, { allow: "GET" });
+    return json(await deps.repositories(), 200, NO_STORE);
   }
 
   const thread = THREAD_PATH.exec(url.pathname);

@@ -1,13 +1,15 @@
 /**
- * The dashboard's pages: `/` and `/thread/:session` are the SPA's
- * index.html, served from the static assets after the Worker has checked
- * Access. `/` also carries the command center's first snapshot page
- * (inline-snapshot.ts) and the first view drawn from it (first-view.tsx),
- * streamed so the head goes out before the snapshot is read. Anything else
- * is left to the next handler. Pure: the assets binding, the snapshot and
- * the renderer are parameters. docs/dashboard.md, "First paint".
+ * The dashboard's pages: `/`, `/thread/:session`, `/repositories` and
+ * `/repositories/:owner/:name` are the SPA's index.html, served from the
+ * static assets after the Worker has checked Access. `/` also carries the
+ * command center's first snapshot page (inline-snapshot.ts) and the first
+ * view drawn from it (first-view.tsx), streamed so the head goes out before
+ * the snapshot is read. Anything else is left to the next handler. Pure:
+ * the assets binding, the snapshot and the renderer are parameters.
+ * docs/dashboard.md, "First paint".
  */
 import { withTimeout } from "../health/run-checks";
+import { parseRepo } from "../shared/repo";
 import { isSessionName } from "../shared/session-name";
 import { inlineSnapshotElement, inlineSnapshotJson, snapshotRequestFor, withoutConditionals } from "./inline-snapshot";
 import { notFound } from "./responses";
@@ -37,11 +39,13 @@ export const FIRST_VIEW_OUTLET = { open: "<!--first-view-->", close: "<!--/first
 export async function handleSpaRoute(request: Request, deps: SpaDeps): Promise<Response | null> {
   const url = new URL(request.url);
   const thread = /^\/thread\/([^/]+)\/?$/.exec(url.pathname);
-  if (url.pathname !== "/" && !thread) return null;
+  const repository = /^\/repositories(?:\/([^/]+)\/([^/]+))?\/?$/.exec(url.pathname);
+  if (url.pathname !== "/" && !thread && !repository) return null;
   if (request.method !== "GET" && request.method !== "HEAD") return null;
   if (thread && !isSessionName(decodeURIComponent(thread[1]!))) return notFound();
+  if (repository?.[1] !== undefined && !parseRepo(`${decodeURIComponent(repository[1])}/${decodeURIComponent(repository[2]!)}`).ok) return notFound();
   if (!deps.assets) return notFound(); // a Worker built without the dashboard (the test runtime)
-  const answer = !thread && request.method === "GET" ? deps.answer : undefined;
+  const answer = url.pathname === "/" && request.method === "GET" ? deps.answer : undefined;
   const snapshot = answer ? withTimeout(answer(snapshotRequestFor(request)).then(inlineSnapshotJson), deps.snapshotWaitMs ?? SNAPSHOT_WAIT_MS, "the command center's snapshot") : null;
   snapshot?.catch(() => undefined); // read below, or dropped with a page that is not a 200
   // The inlined page is built from the whole file, never from a 304 or a range.

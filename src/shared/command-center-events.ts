@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { RESULT_OUTCOMES } from "./outcomes";
+import { parseRepo } from "./repo";
 import { blockedRequestSchema, costSchema, ISSUE_MESSAGE_KINDS, ISSUE_MESSAGE_STATES, MAX_BLOCKED_ENTRIES, RUN_TIER_NAMES, tokenUsageSchema } from "./command-center";
 
 /**
@@ -155,6 +156,33 @@ export const commandCenterEventSchema = z.discriminatedUnion("type", [
 ]);
 export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 
+/** How one of the App's pull requests stands: open (opened or reopened), merged, or closed without merging. */
+export const PULL_REQUEST_STATES = ["open", "merged", "closed"] as const;
+export type PullRequestState = (typeof PULL_REQUEST_STATES)[number];
+
+/**
+ * One of the App's own pull requests changed on GitHub, as the webhook app
+ * read its `pull_request` delivery (opened, reopened, closed). Not a run's
+ * event: `recordPullRequest` keeps it per repository, the latest state by
+ * `at`, a merge for good (docs/command-center.md, "Each repository's record").
+ */
+export const pullRequestEventSchema = z.strictObject({
+  type: z.literal("pull-request"),
+  repo: z.string().superRefine((value, ctx) => {
+    const parsed = parseRepo(value);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.reason });
+  }),
+  number: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  /** The issue its branch is for (`agent-think/issue-<n>`). */
+  issueNumber: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  state: z.enum(PULL_REQUEST_STATES),
+  /** When it was opened (GitHub's `created_at`). */
+  openedAt: atField,
+  /** When it took this state: `merged_at` or `closed_at`, or `updated_at` for an open one. */
+  at: atField
+});
+export type PullRequestEvent = z.infer<typeof pullRequestEventSchema>;
+
 /**
  * What `record` did: `applied` when the thread changed. Otherwise why not:
  * a repeat, an event of a run that is not the thread's current one (kept for
@@ -163,3 +191,13 @@ export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 export type RecordResult =
   | { applied: true }
   | { applied: false; reason: "duplicate" | "not_current" | "invalid" };
+
+/**
+ * What `AgentThink.recordPullRequest` answers: `record`'s answer for the
+ * pull request, or why nothing was written before the command center was
+ * asked (the field that did not parse; a repository outside ALLOWED_REPOS).
+ */
+export type PullRequestRecordResult =
+  | RecordResult
+  | { applied: false; reason: "invalid"; field: string }
+  | { applied: false; reason: "repo_not_allowed" };

@@ -1,7 +1,8 @@
 /**
  * The dashboard's HTTP calls: the command-center snapshot, a thread's
  * detail (its runs), the continue route, a thread's transcript and the
- * configuration health report. Answers are checked (`view-models/wire`),
+ * configuration health report (the repository view's, in its own chunk:
+ * hooks/use-repositories.ts). Answers are checked (`view-models/wire`),
  * so a backend that drifts shows a clear error, not a blank page.
  * Same-origin only: the Worker serves both the SPA and these routes.
  */
@@ -23,7 +24,8 @@ export class ApiError extends Error {
   }
 }
 
-async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
+/** GET `path` as JSON; a failure, a non-2xx answer or a body that is not JSON is an ApiError. */
+export async function getJson(path: string, signal?: AbortSignal): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(path, { headers: { accept: "application/json" }, signal });

@@ -1,10 +1,11 @@
 /**
  * The SPA's routes: `/` the command center, `/thread/:session` a live
- * thread, inside the router the caller gives (the browser's, or the
- * Worker's static one for `/`'s first view: src/http/first-view.tsx). The
- * thread view loads as its own chunk (it brings the transcript code and
- * zod, through the envelope parser), so the command center paints without
- * it.
+ * thread, `/repositories[/:owner/:name]` the repositories' records, inside
+ * the router the caller gives (the browser's, or the Worker's static one for
+ * `/`'s first view: src/http/first-view.tsx). The thread view loads as its
+ * own chunk (it brings the transcript code and zod, through the envelope
+ * parser), as does the repository view, so the command center paints
+ * without them.
  */
 import { lazy, Suspense, type ComponentType, type ReactNode } from "react";
 import { Route, Routes } from "react-router";
@@ -16,6 +17,7 @@ import { CommandCenterPage } from "./pages/command-center-page";
 import { NotFoundPage } from "./pages/not-found-page";
 
 const ThreadPage = lazy(() => import("./pages/thread-page").then((module) => ({ default: module.ThreadPage })));
+const RepositoriesPage = lazy(() => import("./pages/repositories-page").then((module) => ({ default: module.RepositoriesPage })));
 
 export function App(props: { firstView: FirstView; router: ComponentType<{ children?: ReactNode }> }) {
   const Router = props.router;
@@ -24,10 +26,12 @@ export function App(props: { firstView: FirstView; router: ComponentType<{ child
       <ThemeProvider>
         <Router>
           <ErrorBoundary>
-            <Suspense fallback={<Loading what="the thread" />}>
+            <Suspense fallback={<Loading what="the page" />}>
               <Routes>
                 <Route path="/" element={<CommandCenterPage />} />
                 <Route path="/thread/:session" element={<ThreadPage />} />
+                <Route path="/repositories" element={<RepositoriesPage />} />
+                <Route path="/repositories/:owner/:name" element={<RepositoriesPage />} />
                 <Route path="*" element={<NotFoundPage />} />
               </Routes>
             </Suspense>

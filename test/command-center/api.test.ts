@@ -21,6 +21,7 @@ async function api() {
   const deps: ApiRouteDeps = {
     snapshot: (options) => center.snapshot(options),
     threadDetail: (session) => center.threadDetail(session),
+    repositories: () => center.repositories(),
     operator: () => "operator@example.com",
     continueRun: (session) =>
       continueThread(session, {

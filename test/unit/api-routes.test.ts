@@ -6,8 +6,31 @@ import type { ContinueOutcome } from "../../src/shared/command-center";
 import { RepoNotAllowedError } from "../../src/run/repo-allowlist";
 import { MonthlyBudgetConfigError, MonthlyBudgetReachedError } from "../../src/shared/monthly-budget";
 import type { Snapshot, SnapshotOptions } from "../../src/shared/command-center";
+import { repositoryRecordsSchema, type RepositoryRecords } from "../../src/shared/repository-records";
+import { ruleFor } from "../../src/http/route-policy";
 
 const ORIGIN = "https://agent-think.test";
+
+const RECORDS: RepositoryRecords = {
+  windowDays: 90,
+  generatedAt: 1,
+  repositories: [
+    {
+      repo: "acme/widgets",
+      runs: 2,
+      statuses: { running: 0, done: 2, error: 0, cancelled: 0 },
+      outcomes: [{ outcome: "reproduced", runs: 2 }],
+      triaged: 2,
+      reproductionRate: 1,
+      pullRequests: { opened: 1, merged: 1, closedUnmerged: 0 },
+      firstResponseMedianMs: 1_500,
+      cost: { usd: 0.5, complete: true },
+      costPerRun: { usd: 0.25, complete: true },
+      costPerMergedPullRequest: { usd: 0.5, complete: true },
+      lastRunAt: 1
+    }
+  ]
+};
 
 function fakeDeps(outcomes: Record<string, ContinueOutcome | Error> = {}) {
   const snapshots: SnapshotOptions[] = [];
@@ -17,6 +40,9 @@ function fakeDeps(outcomes: Record<string, ContinueOutcome | Error> = {}) {
     operator: () => "local operator",
     async threadDetail() {
       return null;
+    },
+    async repositories() {
+      return RECORDS;
     },
     async snapshot(options) {
       snapshots.push(options);
@@ -139,10 +165,29 @@ describe("POST /api/command-center/continue/:session", () => {
   });
 });
 
+describe("GET /api/repositories", () => {
+  it("returns each repository's record, uncached", async () => {
+    const response = await handleApiRoute(get("/api/repositories"), fakeDeps().deps);
+    expect(response?.status).toBe(200);
+    expect(response?.headers.get("cache-control")).toBe("no-store");
+    expect(repositoryRecordsSchema.parse(await response?.json())).toEqual(RECORDS);
+  });
+
+  it("refuses other methods", async () => {
+    const response = await handleApiRoute(post("/api/repositories"), fakeDeps().deps);
+    expect(response?.status).toBe(405);
+    expect(response?.headers.get("allow")).toBe("GET");
+  });
+
+  it("is behind Access like the rest of the API", () => {
+    expect(ruleFor(["api", "repositories"], "GET")).toEqual({ access: "protected" });
+  });
+});
+
 describe("other paths", () => {
   it("are left to the next handler", async () => {
     const { deps } = fakeDeps();
-    for (const path of ["/", "/api", "/api/other", "/api/command-center/", "/api/command-center/continue", "/agents/x", "/thread/a-b-1"]) {
+    for (const path of ["/", "/api", "/api/other", "/api/command-center/", "/api/command-center/continue", "/agents/x", "/thread/a-b-1", "/api/repositories/acme/widgets", "/repositories"]) {
       expect(await handleApiRoute(get(path), deps), path).toBeNull();
     }
   });

@@ -24,6 +24,7 @@ function storeWith(sessions: string[]): MemoryRegistryStore {
 function quietRuns(store: MemoryRegistryStore, answer: (session: string) => Promise<QuietTruth>, extra: Partial<QuietRunsDeps> = {}) {
   const asked: string[] = [];
   const released: string[] = [];
+  const noted: string[] = [];
   const logged: Array<Record<string, unknown> | undefined> = [];
   let changed = 0;
   let transactions = 0;
@@ -38,12 +39,13 @@ function quietRuns(store: MemoryRegistryStore, answer: (session: string) => Prom
       return apply();
     },
     release: (session) => void released.push(session),
+    noteEnd: (session, submissionId) => void noted.push(`${session}/${submissionId}`),
     staleRunMs: () => STALE,
     changed: () => void changed++,
     log: (_event, fields) => void logged.push(fields),
     ...extra
   });
-  return { quiet, asked, released, logged, counts: () => ({ changed, transactions }) };
+  return { quiet, asked, released, noted, logged, counts: () => ({ changed, transactions }) };
 }
 
 const QUIET_AT = T0 + STALE + 1;
@@ -56,13 +58,15 @@ describe("QuietRuns", () => {
       b: { kind: "unreachable", error: "no answer" },
       c: { kind: "missing" }
     };
-    const { quiet, asked, released, logged, counts } = quietRuns(store, async (session) => answers[session]!);
+    const { quiet, asked, released, noted, logged, counts } = quietRuns(store, async (session) => answers[session]!);
     expect(await quiet.pass(QUIET_AT)).toBe(false);
     expect(asked.sort()).toEqual(["a/s1", "b/s1", "c/s1"]);
     expect(store.getThread("a")?.status).toBe("error");
     expect(store.getThread("b")?.quietCheckedAt).toBe(QUIET_AT);
     expect(store.getThread("c")?.lastError).toMatch(/no record/);
     expect(released.sort()).toEqual(["a", "c"]);
+    // The ended runs follow in their repositories' records.
+    expect(noted.sort()).toEqual(["a/s1", "c/s1"]);
     expect(counts()).toEqual({ changed: 1, transactions: 1 });
     expect(logged.map((fields) => [fields?.session, fields?.truth, fields?.error]).sort()).toEqual([
       ["a", "ended", undefined],

@@ -102,6 +102,20 @@ describe("thread registry: what the run posted on its issue", () => {
     expect(thread(store)?.issueMessages).toEqual({ rocket: { state: "sent" } });
   });
 
+  it("keeps when the run's first message was posted: the earliest sent one, whatever order they arrive in, never a failed one", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, notice(T0 + 5, "rocket", "failed", { error: "GitHub reaction: 502" }));
+    expect(store.getRun("acme-widgets-7", "s1")?.firstMessageAt).toBeUndefined();
+    recordEvent(store, notice(T0 + 900, "closing", "sent", { url: COMMENT_URL }));
+    expect(store.getRun("acme-widgets-7", "s1")?.firstMessageAt).toBe(T0 + 900);
+    // The 🚀's retry was posted before the closing comment, and reported after it.
+    recordEvent(store, notice(T0 + 40, "rocket", "sent"));
+    expect(store.getRun("acme-widgets-7", "s1")?.firstMessageAt).toBe(T0 + 40);
+    recordEvent(store, notice(T0 + 2_000, "stale", "sent", { url: COMMENT_URL }));
+    expect(store.getRun("acme-widgets-7", "s1")?.firstMessageAt).toBe(T0 + 40);
+  });
+
   it("keeps a message known after retention pruned the current run", () => {
     const store = new MemoryRegistryStore();
     recordEvent(store, dispatched());

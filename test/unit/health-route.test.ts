@@ -32,6 +32,7 @@ describe("GET /api/health", () => {
     const unused = {
       snapshot: () => Promise.reject(new Error("unused")),
       threadDetail: () => Promise.reject(new Error("unused")),
+      repositories: () => Promise.reject(new Error("unused")),
       operator: () => "unused",
       continueRun: () => Promise.reject(new Error("unused"))
     };

@@ -1,10 +1,10 @@
 /**
- * `/` and `/thread/:session` (src/http/spa.ts): `/` carries the API's
- * answer as inert JSON before `</body>`, streamed after the page's head,
- * and nothing when that answer is not a 200 JSON page, fails or is too
- * large; where index.html marks #root's placeholder, the first view drawn
- * from that answer takes its place, and a view that cannot be drawn leaves
- * the placeholder; a thread page and a HEAD carry nothing. The escaping
+ * `/`, `/thread/:session` and the repositories pages (src/http/spa.ts): `/`
+ * carries the API's answer as inert JSON before `</body>`, streamed after
+ * the page's head, and nothing when that answer is not a 200 JSON page,
+ * fails or is too large; where index.html marks #root's placeholder, the
+ * first view drawn from that answer takes its place, and a view that cannot
+ * be drawn leaves the placeholder; the other pages and a HEAD carry nothing. The escaping
  * holds against hostile thread titles (src/http/inline-snapshot.ts).
  */
 import { describe, expect, it } from "vitest";
@@ -169,8 +169,8 @@ describe("handleSpaRoute", () => {
     }
   });
 
-  it("asks nothing for a thread page, a HEAD, or without an answer to ask", async () => {
-    for (const request of [get("/thread/acme-widgets-1"), get("/", { method: "HEAD" })]) {
+  it("asks nothing for a thread page, a repositories page, a HEAD, or without an answer to ask", async () => {
+    for (const request of [get("/thread/acme-widgets-1"), get("/repositories"), get("/repositories/acme/widgets"), get("/", { method: "HEAD" })]) {
       const { deps: spa, recorded } = deps(async () => json(snapshotBody()));
       const response = await handleSpaRoute(request, spa);
       expect(response?.status).toBe(200);
@@ -287,11 +287,15 @@ describe("handleSpaRoute", () => {
     expect(preloadLinks("<p>no assets</p>")).toBe("");
   });
 
-  it("leaves other paths to the next handler and refuses a thread page that is no session", async () => {
+  it("leaves other paths to the next handler and refuses a thread page that is no session, or a repository page that is no repository", async () => {
     const { deps: spa } = deps(async () => json(snapshotBody()));
     expect(await handleSpaRoute(get("/api/command-center"), spa)).toBeNull();
     expect(await handleSpaRoute(get("/", { method: "POST" }), spa)).toBeNull();
+    expect(await handleSpaRoute(get("/repositories/acme"), spa)).toBeNull();
+    expect(await handleSpaRoute(get("/repositories/acme/widgets/pulls"), spa)).toBeNull();
     expect((await handleSpaRoute(get("/thread/Not%20A%20Session"), spa))?.status).toBe(404);
+    expect((await handleSpaRoute(get("/repositories/ac%20me/widgets"), spa))?.status).toBe(404);
+    expect((await handleSpaRoute(get("/repositories/acme/widgets.git"), spa))?.status).toBe(404);
     expect((await handleSpaRoute(get("/"), { assets: undefined }))?.status).toBe(404);
   });
 });

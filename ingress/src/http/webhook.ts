@@ -4,7 +4,8 @@
  * action, payload, allowlist, mention, freshness, a human with write access
  * or the reporter tier, an issue event's triggers), then the atomic claim;
  * start-run.ts writes the marker and answers 202. A CI follow-up goes its
- * own way (ci-event.ts). Nothing is written before the claim. Each gate,
+ * own way (ci-event.ts), as does a change to one of the App's pull requests
+ * (pull-request-event.ts). Nothing is written before the claim. Each gate,
  * its answer and why: docs/ingress.md. Its deps are wired by index.ts.
  */
 import { ConfigError, isAllowedRepo, type IngressConfig } from "../config";
@@ -26,10 +27,12 @@ import type { AcceptedComment, StartRunDeps } from "./accepted";
 import { startRun } from "./start-run";
 import { isCiEvent } from "../ci-trigger";
 import { handleCiEvent, type CiEventDeps } from "./ci-event";
+import { PULL_REQUEST_EVENT } from "../pull-request-change";
+import { handlePullRequestEvent, type PullRequestEventDeps } from "./pull-request-event";
 
 export const WEBHOOK_PATH = "/webhooks/github";
 
-export type WebhookDeps = StartRunDeps & IssueEventDeps & CiEventDeps & {
+export type WebhookDeps = StartRunDeps & IssueEventDeps & CiEventDeps & PullRequestEventDeps & {
   /** Throws ConfigError when a var is unusable. */
   config(): IngressConfig;
   /** The webhook secret, or "" when it is not set. */
@@ -88,6 +91,8 @@ export async function handleWebhook(request: Request, deps: WebhookDeps): Promis
 
   // A completed check suite or workflow run: a CI follow-up's own gates (ci-event.ts).
   if (isCiEvent(event)) return handleCiEvent(event, payload, deliveryId, config, deps);
+  // One of the App's pull requests opened, merged or closed: its repository's record (pull-request-event.ts).
+  if (event === PULL_REQUEST_EVENT) return handlePullRequestEvent(payload, deliveryId, config, deps);
   const read = readTrigger(event, payload, deliveryId);
   if (!read.ok) {
     if (read.ignore) return ignore(read.ignore, read.action === undefined ? {} : { action: read.action });

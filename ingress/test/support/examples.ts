@@ -7,7 +7,7 @@
  * scripts/lib/github-delivery.ts.
  */
 import dotcom from "@octokit/webhooks-examples/api.github.com/index.json?raw";
-import { pickCiExample, pickIssueCommentExample, type CiEventName } from "../../../scripts/lib/github-delivery";
+import { pickCiExample, pickIssueCommentExample, pickPullRequestExample, type CiEventName, type PullRequestAction } from "../../../scripts/lib/github-delivery";
 
 /** The github.com examples' index, as text (github-examples.test.ts adds GHES's). */
 export const DOTCOM_EXAMPLES = dotcom;
@@ -35,3 +35,6 @@ export function issuesExample<Example>(action: "assigned" | "unassigned" | "labe
 
 /** GitHub's github.com `<event>.completed` example naming a pull request, which `ciPayload` (scripts/lib/github-delivery.ts) builds on. */
 export const ciExample = (event: CiEventName) => pickCiExample(JSON.parse(DOTCOM_EXAMPLES), event);
+
+/** GitHub's github.com `pull_request.<action>` example with an installation, which `pullRequestPayload` (scripts/lib/github-delivery.ts) builds on. */
+export const pullRequestExample = (action: PullRequestAction) => pickPullRequestExample(JSON.parse(DOTCOM_EXAMPLES), action);

@@ -1,4 +1,7 @@
-/** Loading, empty and error states, the same everywhere. */
+/**
+ * Loading, empty and error states, the same everywhere. `heading`: on a page
+ * that is only this state, its title is the page's level-one heading.
+ */
 import type { ReactNode } from "react";
 
 export function Loading(props: { what: string }) {
@@ -10,19 +13,19 @@ export function Loading(props: { what: string }) {
   );
 }
 
-export function Empty(props: { title: string; children?: ReactNode; testId?: string }) {
+export function Empty(props: { title: string; heading?: boolean; children?: ReactNode; testId?: string }) {
   return (
     <div className="state state-empty" data-testid={props.testId ?? "state-empty"}>
-      <strong>{props.title}</strong>
+      <StateTitle title={props.title} heading={props.heading} />
       {props.children ? <div className="state-detail">{props.children}</div> : null}
     </div>
   );
 }
 
-export function ErrorState(props: { title: string; detail: string; onRetry?: () => void }) {
+export function ErrorState(props: { title: string; heading?: boolean; detail: string; onRetry?: () => void }) {
   return (
     <div className="state state-error" role="alert" data-testid="state-error">
-      <strong>{props.title}</strong>
+      <StateTitle title={props.title} heading={props.heading} />
       <div className="state-detail">{props.detail}</div>
       {props.onRetry ? (
         <button type="button" className="button" onClick={props.onRetry}>
@@ -31,4 +34,9 @@ export function ErrorState(props: { title: string; detail: string; onRetry?: () 
       ) : null}
     </div>
   );
+}
+
+function StateTitle(props: { title: string; heading?: boolean }) {
+  const title = <strong>{props.title}</strong>;
+  return props.heading ? <h1>{title}</h1> : title;
 }

@@ -1,9 +1,10 @@
-/** The thread list, grouped by repository, each row linking to the live thread view. */
+/** The thread list, grouped by repository (each group's name linking its record), each row linking to the live thread view. */
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import type { ThreadSummary } from "../../shared/command-center";
 import { fieldValue } from "../browser";
 import { formatCount } from "../view-models/format";
+import { REPOSITORIES_HREF, repositoryHref } from "../view-models/repository-href";
 import { filterThreads, groupByRepo, threadRowView } from "../view-models/threads";
 import { Empty } from "./state-views";
 import { StatusBadge } from "./status-badge";
@@ -24,6 +25,9 @@ export function ThreadSidebar(props: {
         <h2>
           Threads <span className="muted">{formatCount(props.total)}</span>
         </h2>
+        <Link to={REPOSITORIES_HREF} className="small" data-testid="repositories-link">
+          Each repository's record
+        </Link>
         <input
           type="search"
           className="filter"
@@ -45,7 +49,9 @@ export function ThreadSidebar(props: {
         groups.map((group) => (
           <section key={group.repo} className="repo-group" data-testid="repo-group" data-repo={group.repo}>
             <h3 className="repo-name" title={group.summary}>
-              <span>{group.repo}</span>
+              <Link to={repositoryHref(group.repo)} data-testid="repo-record-link" title={`${group.repo}'s record`}>
+                {group.repo}
+              </Link>
               <span className="muted small">{group.summary}</span>
             </h3>
             <ul className="thread-list">

@@ -82,7 +82,7 @@ export function CommandCenterPage() {
   return (
     <div className="page" data-testid="command-center">
       <AppHeader connection={connection}>
-        <span>Command center</span>
+        <h1>Command center</h1>
         {data.asOf !== null ? (
           <span className="muted small" title={formatTimestamp(data.asOf)}>
             updated {formatRelativeTime(data.asOf, now)}

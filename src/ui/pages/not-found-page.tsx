@@ -12,7 +12,7 @@ export function NotFoundPage(props: { title?: string; children?: ReactNode; sess
       <AppHeader back />
       <main className="thread">
         {props.session ? <HealthBanner /> : null}
-        <Empty title={props.title ?? "Nothing here"} testId="not-found">
+        <Empty title={props.title ?? "Nothing here"} heading testId="not-found">
           {props.children ? <p className="not-found-detail">{props.children}</p> : null}
           <Link to="/" data-testid="not-found-back">
             Back to the command center

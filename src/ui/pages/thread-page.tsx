@@ -39,7 +39,7 @@ export function ThreadPage() {
       <div className="page" data-testid="thread-page">
         <AppHeader back />
         <main className="thread">
-          <ErrorState title="No such thread" detail={`“${session}” is not a thread name (they look like owner-repo-123).`} />
+          <ErrorState title="No such thread" heading detail={`“${session}” is not a thread name (they look like owner-repo-123).`} />
         </main>
       </div>
     );
@@ -112,9 +112,9 @@ function ThreadView(props: { session: string }) {
   return (
     <div className="page" data-testid="thread-page" data-session={session}>
       <AppHeader back connection={connection}>
-        <span className="mono topbar-session" data-testid="thread-session">
+        <h1 className="mono topbar-session" data-testid="thread-session">
           {session}
-        </span>
+        </h1>
       </AppHeader>
       <main className="thread">
         <HealthBanner />
