@@ -127,11 +127,14 @@ describe("reporting back on the issue", () => {
       "TEST: run echo working\nTEST: result reproduced Clicking Save throws a TypeError.\nTEST: reply done"
     );
     expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
-    const entries = await settled(agent, 2);
+    const entries = await settled(agent, 3);
+    // The outcome's label follows the closing comment (test/outcomes.test.ts has each outcome's).
     expect(entries.map((entry) => [entry.kind, entry.state])).toEqual([
       ["rocket", "sent"],
-      ["closing", "sent"]
+      ["closing", "sent"],
+      ["label", "sent"]
     ]);
+    expect(github.labels(repo, 7)).toEqual(["agent-think:reproduced"]);
     expect(reactions(repo)).toEqual([
       { method: "POST", path: `/repos/${repo}/issues/comments/${COMMENT_ID}/reactions`, auth: `token ${TOKEN}`, body: { content: "rocket" } }
     ]);
@@ -193,8 +196,8 @@ describe("reporting back on the issue", () => {
 
     // Any wake-up (here a read) starts the object, which finishes the open run.
     const revived = (await agentFor(session, env.ReportingThinkAgent)) as unknown as ReportingAgent;
-    const entries = await settled(revived, 2);
-    expect(entries.map((entry) => [entry.kind, entry.state])).toEqual([["rocket", "sent"], ["closing", "sent"]]);
+    const entries = await settled(revived, 3);
+    expect(entries.map((entry) => [entry.kind, entry.state])).toEqual([["rocket", "sent"], ["closing", "sent"], ["label", "sent"]]);
     expect(onlyComment(repo)).toContain("It breaks.");
     expect(await waitForThread(session)).toMatchObject({ submissionId, status: "done" });
   });

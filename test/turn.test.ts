@@ -83,9 +83,9 @@ describe("a scripted turn", () => {
       "tool-publish_reproduction",
       "tool-report_result"
     ]);
-    // The check runs in the worker shell: expected against actual.
+    // The check runs in the worker shell: expected against actual, and it exits 1 as every check does while they differ.
     expect(tools[5]!.output).toMatchObject({
-      exitCode: 0,
+      exitCode: 1,
       stdout: { text: "pageCount(101, 10): expected 11, actual 10\nreproduced: the last, partial page is missing\n" }
     });
     // Its request to a host on no allowlist goes through the egress gateway, which refuses it, with no network at all.

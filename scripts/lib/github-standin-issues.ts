@@ -2,15 +2,15 @@
  * Issues created over the API (`issues/create`, numbered with the
  * repository's pull requests, by the caller) and the labels they are given,
  * created on the repository on first use, and who is assigned: get, update
- * (retitle, close, reopen, relabel), add-labels, remove-label, add-assignees
- * and remove-assignees. `issues/get` answers a pull request's number too, as
+ * (retitle, close, reopen, relabel), list-labels-on-issue, add-labels,
+ * remove-label, add-assignees and remove-assignees. `issues/get` answers a pull request's number too, as
  * GitHub does (its conversation, with `pull_request`); any other number is
  * GitHub's 404. A user's change of labels or assignees comes back with its
  * `issues` events, one per label or assignee, for the webhook deliveries.
  */
 
 import type { Author, StandinAccounts } from "./github-standin-accounts";
-import { bodyTooLong, errorAnswer, isTooLong, notFound, notModelled, numberKey, validationFailed, type IssueEvent, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
+import { bodyTooLong, errorAnswer, forgetRepository, isTooLong, notFound, notModelled, numberKey, pageOf, validationFailed, type IssueEvent, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
 
 const ISSUES_DOCS_URL = "https://docs.github.com/rest/issues/issues";
 const LABELS_DOCS_URL = "https://docs.github.com/rest/issues/labels";
@@ -76,6 +76,13 @@ export class StandinIssues {
   clear(): void {
     this.#issues.clear();
     this.#labels.clear();
+  }
+
+  /** Forgets `repo`'s issues and labels (it was deleted and created again). */
+  forget(repo: string): void {
+    forgetRepository(this.#issues, repo);
+    const labels = `${repo} `.toLowerCase();
+    for (const key of [...this.#labels.keys()]) if (key.startsWith(labels)) this.#labels.delete(key);
   }
 
   create(call: StandinCall): StandinAnswer {
@@ -157,6 +164,13 @@ export class StandinIssues {
       ...labelsBefore.filter((name) => !includes(issue.labels, name)).map((name) => this.#event(call, issue, "unlabeled", { label: name }))
     ];
     return { status: 200, body: this.#issue(issue), ...this.#delivered(call, events) };
+  }
+
+  /** The issue's labels, a page at a time (GitHub's `label`); GitHub's 404 for an issue it does not have. */
+  listLabels(call: StandinCall): StandinAnswer {
+    const issue = this.#issueOf(call);
+    if (!issue) return notFound(`${LABELS_DOCS_URL}#list-labels-for-an-issue`);
+    return pageOf(call, issue.labels, this.#basics.baseUrl(), (name) => this.#label(issue.repo, name));
   }
 
   /** Adds labels (creating any the repository does not have yet); answers all the issue's labels. */

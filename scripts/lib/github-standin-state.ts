@@ -2,11 +2,11 @@
  * What the local GitHub stand-in remembers and answers, per operation of
  * GitHub's description, for the calls agent-think makes. This module wires
  * the parts, each modelling one thing (docs/github-standin.md lists them):
- * accounts and roles, the App and its tokens, repositories, their files,
- * issues with their labels and assignees, comments, reactions (on comments
- * and on issues), pull requests, and CI runs (check suites, workflow runs,
- * their jobs and logs); `answer()`
- * routes each operation to its part, and the seeding and fault methods
+ * accounts and roles, the App and its tokens, repositories (seeded, created,
+ * deleted), their files, issues with their labels and assignees, comments,
+ * reactions (on comments and on issues), pull requests, and CI runs (check
+ * suites, workflow runs, their jobs and logs); `answer()` routes each
+ * operation to its part, and the seeding and fault methods
  * github-standin.ts offers reach the parts here.
  *
  * Used by github-standin.ts, which has already matched and validated the
@@ -14,7 +14,7 @@
  */
 
 import { StandinAccounts, type RoleName } from "./github-standin-accounts";
-import { standinBasics, type StandinAnswer, type StandinCall } from "./github-standin-answers";
+import { notFound, standinBasics, type StandinAnswer, type StandinCall } from "./github-standin-answers";
 import { StandinApp } from "./github-standin-app";
 import { StandinChecks, type CiRunSeed, type SeededCiRun } from "./github-standin-checks";
 import type { CiDeliveryOptions, CiEventName } from "./github-delivery";
@@ -54,6 +54,8 @@ export class GitHubStandinState {
   readonly #reactions: StandinReactions;
   readonly #pulls: StandinPulls;
   readonly #checks: StandinChecks;
+  /** The number a repository's next issue or pull request takes at least (`numberFrom`), by lowercased `owner/name`. */
+  readonly #numbersFrom = new Map<string, number>();
 
   constructor(options: StandinStateOptions) {
     const basics = standinBasics(options.baseUrl, options.now);
@@ -78,6 +80,9 @@ export class GitHubStandinState {
 
   /** The answer to a valid request; null when the stand-in does not implement the operation. */
   answer(call: StandinCall): StandinAnswer | null {
+    // A deleted repository is gone: whatever is asked about it, GitHub answers 404.
+    const { owner, repo } = call.params;
+    if (owner !== undefined && repo !== undefined && this.#repos.isDeleted(`${owner}/${repo}`)) return notFound("https://docs.github.com/rest/repos/repos#get-a-repository");
     switch (call.operationId) {
       case "reactions/create-for-issue-comment":
         return this.#reactions.react(call, "issue-comment");
@@ -97,6 +102,14 @@ export class GitHubStandinState {
         return this.#pulls.update(call);
       case "repos/get":
         return { status: 200, body: this.#repos.fullRepository(`${call.params.owner}/${call.params.repo}`) };
+      case "repos/create-for-authenticated-user":
+        return this.#createRepository(call, call.caller?.kind === "user" ? call.caller.login : null);
+      case "repos/create-in-org":
+        return this.#createRepository(call, call.params.org!);
+      case "repos/delete":
+        return this.#repos.delete(call);
+      case "actions/set-github-actions-permissions-repository":
+        return this.#repos.setActions(call);
       case "repos/get-content":
         return this.#contents.get(call);
       case "issues/create":
@@ -105,6 +118,8 @@ export class GitHubStandinState {
         return this.#issues.get(call);
       case "issues/update":
         return this.#issues.update(call);
+      case "issues/list-labels-on-issue":
+        return this.#issues.listLabels(call);
       case "issues/add-labels":
         return this.#issues.addLabels(call);
       case "issues/remove-label":
@@ -206,9 +221,31 @@ export class GitHubStandinState {
     this.#contents.seed(seed);
   }
 
-  /** The next number of `repo`'s issues and pull requests, which share them: past every one created or seeded. */
+  /** Whether GitHub Actions runs on `repo`: on unless turned off over the API. */
+  actionsEnabled(repo: string): boolean {
+    return this.#repos.actionsEnabled(repo);
+  }
+
+  /** `repo`'s next issue or pull request is numbered `from` at least (a harness keeps its issues apart from earlier runs'). */
+  numberFrom(repo: string, from: number): void {
+    this.#numbersFrom.set(repo.toLowerCase(), from);
+  }
+
+  /** A new repository is empty: what an earlier one of the same name had (issues, comments, labels, pull requests) is forgotten. */
+  #createRepository(call: StandinCall, owner: string | null): StandinAnswer {
+    const answer = this.#repos.create(call, owner);
+    if (answer.status === 201) {
+      const fullName = String((answer.body as { full_name: string }).full_name);
+      this.#issues.forget(fullName);
+      this.#comments.forget(fullName);
+      this.#pulls.forget(fullName);
+    }
+    return answer;
+  }
+
+  /** The next number of `repo`'s issues and pull requests, which share them: past every one created or seeded, and `numberFrom`'s at least. */
   #nextNumber(repo: string): number {
-    let number = 1;
+    let number = this.#numbersFrom.get(repo.toLowerCase()) ?? 1;
     while (this.#issues.find(repo, number) !== undefined || this.#pulls.find(repo, number) !== undefined) number++;
     return number;
   }

@@ -155,6 +155,9 @@ export function planScript(instruction: string, options: { continuation?: boolea
 export const SCRIPTED_FIELDS: Partial<Record<string, Record<string, unknown>>> = {
   reproduced: { steps: ["scripted: no command ran"], evidence: "scripted: no evidence was gathered" },
   "not-reproduced": { steps: ["scripted: no command ran"], evidence: "scripted: no evidence was gathered" },
+  "not-a-bug": { evidence: "scripted: no documentation was read", sources: [{ where: "scripted", says: "scripted: no source was read" }] },
+  answered: { answer: "scripted: nothing was answered", sources: [{ where: "scripted", says: "scripted: no source was read" }] },
+  "fixed-upstream": { steps: ["scripted: no command ran"], upstream: { failsOn: "scripted: no release was tried", passesOn: "scripted: no branch was tried" } },
   "needs-info": { missing: ["scripted: nothing was asked"] }
 };
 
@@ -195,9 +198,11 @@ const BUG_SOURCE = [
 ].join("\n");
 
 /**
- * The check: pageCount on the example, expected against actual. The worker
- * shell has no node, so awk evaluates the function's return expression as
- * bug.js spells it (Math.floor is awk's int).
+ * The check: pageCount on the example, expected against actual, exiting as
+ * every check does (0 when actual matches expected, 1 when it differs: the
+ * convention the reproduce skill teaches). The worker shell has no node, so
+ * awk evaluates the function's return expression as bug.js spells it
+ * (Math.floor is awk's int).
  */
 const CHECK_SOURCE = [
   "# pageCount(101, 10): 101 items at 10 a page need 11 pages.",
@@ -206,7 +211,9 @@ const CHECK_SOURCE = [
   'actual=$(awk -v total=101 -v perPage=10 "BEGIN { print $body }")',
   "expected=11",
   'echo "pageCount(101, 10): expected $expected, actual $actual"',
-  'if [ "$actual" = "$expected" ]; then echo "not reproduced"; else echo "reproduced: the last, partial page is missing"; fi',
+  'if [ "$actual" = "$expected" ]; then echo "not reproduced"; exit 0; fi',
+  'echo "reproduced: the last, partial page is missing"',
+  "exit 1",
   ""
 ].join("\n");
 
@@ -273,7 +280,7 @@ function reproductionDemo(asked: string): ScriptStep[] {
         summary,
         steps: [
           `${BUG}: pageCount(total, perPage) returns Math.floor(total / perPage)`,
-          `sh ${CHECK}: pageCount(101, 10) is expected to be 11 and is 10`,
+          `sh ${CHECK} exits 1: pageCount(101, 10) is expected to be 11 and is 10`,
           "The published page runs the same function in the browser"
         ],
         evidence: `${BUG}'s own comment says pageCount is how many pages total items need at perPage a page: 101 items at 10 a page need 11, and it returns 10.`

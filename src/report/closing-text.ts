@@ -5,47 +5,18 @@
  * GitHub's limit (docs/reporting.md, "The closing comment"). Pure. Used by
  * notices.ts (closingNotice); the eval harness reads `OUTCOME_HEADINGS`.
  */
-import { setupCouldNotRun, setupFailureLine, type BudgetLimit, type RunEnding, type RunResult, type SetupFailure } from "../run/ending";
+import { setupCouldNotRun, setupFailureLine, type BudgetLimit, type RunEnding, type SetupFailure } from "../run/ending";
 import { MAX_LOGIN_CHARS } from "../shared/repo";
 import { cutText, fitMessage, MAX_NOTICE_TEXT_CHARS } from "./body-cap";
-import type { LinkPolicy } from "./link-policy";
-import {
-  blockPart,
-  continueHow,
-  formatDuration,
-  inlinePart,
-  listPart,
-  oneLine,
-  patchPart,
-  proofPart,
-  pullRequestText,
-  quoteModelText,
-  reproductionText
-} from "./message-parts";
+import { blockPart, continueHow, formatDuration, oneLine, quoteModelText, reproductionText } from "./message-parts";
 import { codeBlock, codeSpan, neutralize } from "./neutralize";
 import type { RunRef } from "./run-ref";
 import { linkPolicy } from "./run-ref";
-import type { ProofRecord } from "../run/fix-proof";
+import { resultText } from "./result-text";
 import type { BlockedRequest } from "../shared/command-center";
-import { OUTCOME_LABELS, RESULT_OUTCOMES } from "../shared/outcomes";
 import { formatCost } from "../shared/pricing";
 
-const OUTCOME_EMOJI: Record<RunResult["outcome"], string> = {
-  reproduced: "✅",
-  "not-reproduced": "❔",
-  "needs-info": "💬",
-  "pr-opened": "🛠️",
-  "pr-updated": "🛠️",
-  "pr-unproven": "⚠️",
-  "no-pr": "❔",
-  "review-addressed": "🛠️",
-  "patch-suggested": "🩹"
-};
-
-/** The closing comment's heading for each outcome ("✅ Reproduced"); the eval harness reads the outcome back from it. */
-export const OUTCOME_HEADINGS = Object.fromEntries(
-  RESULT_OUTCOMES.map((outcome) => [outcome, `${OUTCOME_EMOJI[outcome]} ${OUTCOME_LABELS[outcome]}`])
-) as Record<RunResult["outcome"], string>;
+export { OUTCOME_HEADINGS } from "./outcome-headings";
 
 const MAX_ERROR_CHARS = 500;
 const MAX_CANCEL_REASON_CHARS = 300;
@@ -145,7 +116,7 @@ function closingBody(ending: RunEnding, run: RunRef): string {
   const opening = openingLines(run);
   switch (ending.kind) {
     case "result":
-      return resultText(ending.result, run, policy, opening, ending.proof);
+      return resultText(ending.result, policy, ending.proof, { opening, cutNotice: cutNotice(run), footer: footer(run) });
     case "finished":
       return fitMessage(
         ([text], cut) =>
@@ -230,51 +201,6 @@ function tail(text: string, max: number): string {
   const cut = text.slice(text.length - max);
   const newline = cut.indexOf("\n");
   return `…\n${newline >= 0 && newline < 200 ? cut.slice(newline + 1) : cut}`;
-}
-
-function resultText(result: RunResult, run: RunRef, policy: LinkPolicy, opening: string[], proof: ProofRecord | undefined): string {
-  const steps = result.steps ?? [];
-  const changes = result.changes ?? [];
-  const addressed = result.addressed ?? [];
-  const missing = result.missing ?? [];
-  const parts = [
-    blockPart(quoteModelText(result.summary), policy),
-    // Steps are commands and clicks to repeat: code, verbatim.
-    listPart(steps.map(oneLine), (step, i) => `${i + 1}. ${codeSpan(step)}`, "steps"),
-    listPart(changes.map(oneLine), (change) => `- ${neutralize(change, policy, { mode: "inline" })}`, "changes"),
-    inlinePart(result.verification ? oneLine(result.verification) : "", policy),
-    listPart(addressed.map(addressedLine), (line) => `- ${neutralize(line, policy, { mode: "inline" })}`, "review points"),
-    patchPart(result.patch ?? ""),
-    inlinePart(result.evidence ? oneLine(result.evidence) : "", policy),
-    listPart(missing.map(oneLine), (question) => `- ${neutralize(question, policy, { mode: "inline" })}`, "questions"),
-    proofPart(proof, policy)
-  ];
-  return fitMessage(
-    ([summary, stepLines, changeLines, verification, addressedLines, patch, evidence, missingLines, proofText], cut) => {
-      const lines = [...opening, `### ${OUTCOME_HEADINGS[result.outcome]}`, "", summary!];
-      if (result.reproductionUrl) lines.push("", `**Reproduction:** ${reproductionText(result.reproductionUrl, policy)}`);
-      if (result.pullRequestUrl) lines.push("", `**Pull request:** ${pullRequestText(result.pullRequestUrl, policy)}`);
-      if (result.evidence) lines.push("", `**Evidence:** ${evidence!}`);
-      if (missing.length) lines.push("", "**To go on, this needs**", missingLines!);
-      if (steps.length) lines.push("", "**Steps**", stepLines!);
-      if (changes.length) lines.push("", "**Changes**", changeLines!);
-      if (addressed.length) lines.push("", "**Review**", addressedLines!);
-      if (result.verification) lines.push("", `**Verified:** ${verification!}`);
-      if (proof) lines.push("", proofText!);
-      if (result.patch) lines.push("", "<details><summary>Patch</summary>", "", patch!, "", "</details>");
-      if (cut) lines.push("", cutNotice(run));
-      lines.push("", footer(run));
-      return lines.join("\n");
-    },
-    parts,
-    MAX_NOTICE_TEXT_CHARS
-  );
-}
-
-/** One review point as a line: where it is (the comment's link is checked by neutralize like any other), then what was done. */
-function addressedLine(point: NonNullable<RunResult["addressed"]>[number]): string {
-  const where = [point.path ? `\`${point.path.replace(/`/g, "")}\`` : "", point.comment ?? ""].filter(Boolean).join(" ");
-  return oneLine(where ? `${where}: ${point.change}` : point.change);
 }
 
 function cutNotice(run: RunRef): string {

@@ -1,12 +1,14 @@
 /**
  * The messages a run puts on its issue, as durable `Notice` records: 🚀 on
  * the triggering comment, one stale notice, one closing comment (its words
- * are closing-text.ts), and the progress comment's entries (progress.ts).
+ * are closing-text.ts), the outcome's label, and the progress comment's
+ * entries (progress.ts).
  * Each is keyed by its submission and kind, and each comment carries a
  * hidden marker with that key, so one whose response was lost is found
  * again instead of posted twice (docs/reporting.md). Pure.
  */
 import type { RunEnding } from "../run/ending";
+import { outcomeLabel } from "../shared/outcomes";
 import { capBody, MAX_NOTICE_TEXT_CHARS } from "./body-cap";
 import { closingText } from "./closing-text";
 import { capitalized, continueHow, formatDuration } from "./message-parts";
@@ -16,9 +18,10 @@ import type { RunRef } from "./run-ref";
  * `progress` is the live progress comment's creation, `progress-edit` its
  * latest throttled edit (one entry, its body replaced as the run goes), and
  * `progress-final` its last edit, the pointer to the closing comment
- * (progress.ts).
+ * (progress.ts). `label` is the outcome's label on the issue, applied once
+ * the closing comment is posted.
  */
-export type NoticeKind = "rocket" | "closing" | "stale" | "progress" | "progress-edit" | "progress-final";
+export type NoticeKind = "rocket" | "closing" | "stale" | "progress" | "progress-edit" | "progress-final" | "label";
 
 /** One message for the issue, durable until it is delivered. */
 export type Notice = {
@@ -38,6 +41,8 @@ export type Notice = {
   threadUrl?: string;
   /** The comment text (closing and stale only), marker included. */
   body?: string;
+  /** label: the outcome's label (`agent-think:<outcome>`); the issue's other labels of that prefix are removed. */
+  label?: string;
 };
 
 export const noticeId = (submissionId: string, kind: NoticeKind) => `${submissionId}:${kind}`;
@@ -54,6 +59,24 @@ export function rocketNotice(run: RunRef, target: number | { reviewCommentId: nu
 
 export function closingNotice(run: RunRef, ending: RunEnding): Notice {
   return commentNotice(run, "closing", closingText(ending, run));
+}
+
+/**
+ * The outcome's label for the issue (`agent-think:reproduced`), which
+ * replaces an earlier run's: for a result on an issue only. A pull request's
+ * conversation gets none, nor does a reporter-tier run, whose course the
+ * issue's author steers: the label is the maintainers' triage state.
+ */
+export function labelNotice(run: RunRef, ending: RunEnding): Notice | null {
+  if (ending.kind !== "result" || run.onPullRequest || run.tier === "reporter") return null;
+  return {
+    id: noticeId(run.submissionId, "label"),
+    kind: "label",
+    submissionId: run.submissionId,
+    repo: run.repo,
+    issueNumber: run.issueNumber,
+    label: outcomeLabel(ending.result.outcome)
+  };
 }
 
 export function staleNotice(run: RunRef, quietForMs: number): Notice {

@@ -8,6 +8,7 @@
  * docs/reporting.md, "Exactly once".
  */
 import { GitHubCallError, type GitHubClient } from "../github/client";
+import { OUTCOME_LABEL_PREFIX } from "../shared/outcomes";
 import { noticeId, noticeMarker, type Notice } from "./notices";
 import { progressBody, progressPointerText } from "./progress";
 import type { ReportClient } from "./report-client";
@@ -107,7 +108,7 @@ export function nextAttemptDelayMs(error: GitHubCallError, attempts: number, now
 const MARKER_SEARCH_SLACK_MS = 5 * 60_000;
 
 /** The shared client, with the reporter's own calls where it has them (report-client.ts). */
-export type DeliveryClient = GitHubClient & Partial<Pick<ReportClient, "editComment" | "reactToReviewComment">>;
+export type DeliveryClient = GitHubClient & Partial<Pick<ReportClient, "editComment" | "reactToReviewComment" | "labelIssue">>;
 
 export type DeliveryDeps = {
   outbox: Outbox;
@@ -135,6 +136,8 @@ export async function deliver(pendingEntry: OutboxEntry, deps: DeliveryDeps): Pr
   if (entry.notBefore !== undefined && entry.notBefore > deps.now()) return { outcome: "waiting", entry, inMs: entry.notBefore - deps.now() };
   const edit = isEdit(entry) ? await editTarget(entry, deps) : null;
   if (edit && "outcome" in edit) return edit;
+  const held = entry.kind === "label" ? await labelHeld(entry, deps) : null;
+  if (held) return held;
   const attemptedBefore = entry.attempts > 0;
   const attempting: OutboxEntry = { ...entry, attempts: entry.attempts + 1 };
   await deps.outbox.put(attempting);
@@ -148,6 +151,11 @@ export async function deliver(pendingEntry: OutboxEntry, deps: DeliveryDeps): Pr
       }
       if (entry.commentId === undefined) throw new GitHubCallError("no comment to react on", "rejected");
       await client.react(entry.repo, entry.commentId, "rocket");
+      return { found: false, url: undefined };
+    }
+    if (entry.kind === "label") {
+      if (!client.labelIssue || entry.label === undefined) throw new GitHubCallError("no issue labels", "rejected");
+      await client.labelIssue(entry.repo, entry.issueNumber, entry.label, OUTCOME_LABEL_PREFIX);
       return { found: false, url: undefined };
     }
     if (edit) {
@@ -208,6 +216,20 @@ export async function deliver(pendingEntry: OutboxEntry, deps: DeliveryDeps): Pr
     await deps.outbox.put(next);
     return { outcome: "retry", entry: next, inMs: wait.inMs, rateLimited: callError.retry?.rateLimited ?? false };
   }
+}
+
+/**
+ * Why the outcome's label is not applied now: it follows its closing
+ * comment, so it waits while that is pending and is given up when that was
+ * (a label with no comment to explain it helps no one). Null: apply it.
+ */
+async function labelHeld(entry: OutboxEntry, deps: DeliveryDeps): Promise<DeliveryOutcome | null> {
+  const closing = await deps.outbox.get(noticeId(entry.submissionId, "closing"));
+  if (!closing || closing.state === "pending") return { outcome: "waiting", entry, inMs: Math.max(EDIT_WAIT_MS, (closing?.notBefore ?? 0) - deps.now()) };
+  if (closing.state === "sent") return null;
+  const failed: OutboxEntry = { ...entry, state: "failed", lastError: "the closing comment was not posted" };
+  await deps.outbox.put(failed);
+  return { outcome: "failed", entry: failed };
 }
 
 const isEdit = (entry: Notice) => entry.kind === "progress-edit" || entry.kind === "progress-final";

@@ -136,12 +136,15 @@ export class Reporter {
   }
 
   /**
-   * Keep a notice and start delivering it now, without the caller waiting; a
-   * scheduled pass backs that up in case the isolate dies first.
+   * Keep notices, in order, and start delivering them now, without the
+   * caller waiting; a scheduled pass backs that up in case the isolate dies
+   * first. All are kept before the delivery starts, so one that follows
+   * another (a label its closing comment) is there when that one settles.
    */
-  async post(notice: Notice): Promise<void> {
-    if (!(await this.enqueue(notice))) return;
-    this.#kick();
+  async post(...notices: Notice[]): Promise<void> {
+    let added = false;
+    for (const notice of notices) if (await this.enqueue(notice)) added = true;
+    if (added) this.#kick();
   }
 
   #kick(): void {
@@ -153,14 +156,14 @@ export class Reporter {
 
   /**
    * Whether the run still owes its issue its last messages: the closing
-   * comment, or the progress comment's pointer (queued with it). What the
-   * run holds (its token) must outlive them.
+   * comment, the outcome's label, or the progress comment's pointer (queued
+   * with it). What the run holds (its token) must outlive them.
    */
   async owesEnding(submissionId: string): Promise<boolean> {
-    const [closing, created, final] = await Promise.all(
-      (["closing", "progress", "progress-final"] as const).map((kind) => this.#outbox.get(noticeId(submissionId, kind)))
+    const [closing, created, final, label] = await Promise.all(
+      (["closing", "progress", "progress-final", "label"] as const).map((kind) => this.#outbox.get(noticeId(submissionId, kind)))
     );
-    if (!closing || closing.state === "pending") return true;
+    if (!closing || closing.state === "pending" || label?.state === "pending") return true;
     return created !== undefined && created.state !== "failed" && (!final || final.state === "pending");
   }
 

@@ -36,13 +36,15 @@ export type RunRef = {
   tier?: RunTier;
   /** A CI follow-up: the pull request's head whose checks failed, and the checks' names; its closing message says so. */
   ci?: { headSha: string; checks: string[] };
+  /** The run is on a pull request's conversation, not an issue's: it gets no outcome label (notices.ts, `labelNotice`). */
+  onPullRequest?: boolean;
 };
 
 /** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
 export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; models?: string[]; blocked?: BlockedRequest[] };
 
 export type RunRefSource = {
-  run: Pick<RunContext, "repo" | "issueNumber">;
+  run: Pick<RunContext, "repo" | "issueNumber" | "pullRequest">;
   submissionId: string;
   /** The issue's session: the thread page's name. */
   session: string;
@@ -75,6 +77,7 @@ export function runRefFor({ run, submissionId, session, publicBaseUrl, githubApi
     ...(typeof requestedBy === "string" ? { requestedBy } : {}),
     ...(botLogin?.endsWith("[bot]") && botLogin.length > 5 ? { continueHandle: `@${botLogin.slice(0, -"[bot]".length)}` } : {}),
     ...(metadata?.tier === "reporter" ? { tier: "reporter" as const } : {}),
+    ...(run.pullRequest ? { onPullRequest: true } : {}),
     ...ciOf(metadata?.ci),
     ...(metadata?.continuation === true ? { continued: true, ...(metadata.fromGitHub ? { continuedFrom: "github" as const } : {}) } : {})
   };

@@ -16,7 +16,7 @@ import type { RunUsage } from "../run/run-ledger";
 import { RunRecoveries, type RecoveryStorage } from "../run/recoveries";
 import type { Logger } from "../run/log";
 import { noticeEvent } from "./notice-event";
-import { closingNotice, rocketNotice, staleNotice } from "./notices";
+import { closingNotice, labelNotice, rocketNotice, staleNotice } from "./notices";
 import { type RunRef } from "./run-ref";
 import { progressEditNotice, progressFinalNotice, progressNotice } from "./progress";
 import type { OutboxEntry, OutboxStorage } from "./outbox";
@@ -82,8 +82,8 @@ export class RunReports {
       onSettled: (entry) => {
         const event = noticeEvent(deps.session(), entry, { now: now(), redact: deps.redact });
         if (event) void this.#center.send(event);
-        // The run's token goes once its last message is out: the closing comment, and the progress comment's pointer after it.
-        if (entry.kind === "closing" || entry.kind === "progress-final") deps.waitUntil(this.#endingSettled(entry.submissionId));
+        // The run's token goes once its last message is out: the closing comment, then the outcome's label and the progress comment's pointer.
+        if (entry.kind === "closing" || entry.kind === "progress-final" || entry.kind === "label") deps.waitUntil(this.#endingSettled(entry.submissionId));
       }
     });
   }
@@ -161,14 +161,18 @@ export class RunReports {
 
   /**
    * The run ended, as `ending` says: its one closing comment is queued
-   * first (when the run is known), with its progress comment's end (the
-   * pointer to it, sent once it is posted), then the command center hears how it
-   * ended, with the tokens it used when the provider reported any, what
-   * they cost, and whether it ran on the scripted model.
+   * first (when the run is known), with the outcome's label (applied once
+   * the comment is posted) and its progress comment's end (the pointer to
+   * it), then the command center hears how it ended, with the tokens it used
+   * when the provider reported any, what they cost, and whether it ran on
+   * the scripted model.
    */
   async turnEnded(submissionId: string, ended: { run: RunRef | null; ending: RunEnding; usage?: RunUsage; cost?: Cost; at: number }): Promise<void> {
     if (ended.run) {
-      await this.#issue.post(closingNotice(ended.run, ended.ending));
+      // Kept with the comment, before it is posted, so the run's token outlives the label too (owesEnding).
+      // With no GitHub to post to, the closing comment's log line says so for both.
+      const label = this.#issue.enabled ? labelNotice(ended.run, ended.ending) : null;
+      await this.#issue.post(closingNotice(ended.run, ended.ending), ...(label ? [label] : []));
       // The progress comment's last edit points to it; a pending edit is dropped.
       await this.#issue.finishProgress(progressFinalNotice(ended.run));
     }

@@ -1,96 +1,18 @@
 /**
  * How a run ended, as its issue and the command center are told: the
- * structured result the skills record with `report_result`, and the
- * classification of a terminal submission into a result, a plain finish, a
- * failure, an interruption, a cancel or a spent budget. Pure; the agent
- * gathers the facts, src/report/closing-text.ts writes the words.
+ * classification of a terminal submission into a result (the structured
+ * result the skills record with `report_result`, run-result.ts), a plain
+ * finish, a failure, an interruption, a cancel or a spent budget. Pure; the
+ * agent gathers the facts, src/report/closing-text.ts writes the words.
  */
-import { z } from "zod";
 import type { TranscriptMessage } from "../shared/dispatch";
 import type { ProofRecord } from "./fix-proof";
 
 import { RESULT_OUTCOMES, type ResultOutcome } from "../shared/outcomes";
+import type { RunResult } from "./run-result";
 
 export { RESULT_OUTCOMES, type ResultOutcome };
-
-/** The longest reproduction check a result may name. */
-export const MAX_CHECK_CHARS = 2_000;
-
-/** A reproduction's check, as a command: what `report_result` records and `open_pull_request` re-runs as a fix's proof. */
-export const checkCommandSchema = z.string().min(1).max(MAX_CHECK_CHARS);
-
-/** The longest patch a result may carry: it goes into the closing comment, which GitHub caps at 65,536 characters. */
-export const MAX_PATCH_CHARS = 30_000;
-
-/**
- * What an outcome must come with, or the maintainer reading the comment
- * cannot act on it: a reproduction or a "not reproduced" names its evidence
- * (docs/skills.md, Outcomes), a question names what is missing, a pull
- * request how it was verified. The tool's validation answers the model with
- * the field that is missing, so it can call again.
- */
-type RequiredField = "steps" | "evidence" | "missing" | "pullRequestUrl" | "changes" | "verification" | "addressed" | "patch";
-const REQUIRED_FIELDS: Partial<Record<ResultOutcome, ReadonlyArray<RequiredField>>> = {
-  reproduced: ["steps", "evidence"],
-  "not-reproduced": ["steps", "evidence"],
-  "needs-info": ["missing"],
-  "pr-opened": ["pullRequestUrl", "changes", "verification"],
-  "pr-updated": ["pullRequestUrl", "changes", "verification"],
-  "pr-unproven": ["pullRequestUrl", "changes", "verification"],
-  "review-addressed": ["pullRequestUrl", "addressed", "verification"],
-  "patch-suggested": ["patch", "addressed"]
-};
-
-/** The `report_result` tool's input: the skill's structured result. */
-export const runResultSchema = z.object({
-  outcome: z
-    .enum(RESULT_OUTCOMES)
-    .describe(
-      "How the run ended. pr-updated: commits pushed to the App's open pull request for this issue; pr-unproven: a pull request opened or updated whose proof did not hold (agent-think decides this from the check it re-ran); review-addressed: review changes pushed to the pull request's branch; patch-suggested: nothing pushed, a patch in `patch`."
-    ),
-  summary: z.string().min(1).max(4_000).describe("One to three sentences a maintainer reads first."),
-  steps: z.array(z.string().min(1).max(1_000)).min(1).max(30).optional().describe("The commands that show it, or what was run (reproduced, not-reproduced)."),
-  evidence: z
-    .string()
-    .min(1)
-    .max(2_000)
-    .optional()
-    .describe(
-      "Why the outcome holds (reproduced, not-reproduced): the documentation, test, types or source that the behaviour contradicts, or that says it is intended, with its file or link; or what was run that shows it does not occur."
-    ),
-  missing: z
-    .array(z.string().min(1).max(500))
-    .min(1)
-    .max(10)
-    .optional()
-    .describe("needs-info: what cannot be stated or checked (the input, the actual result, the expected result, a valid envelope), each as a question the reporter can answer."),
-  check: checkCommandSchema
-    .optional()
-    .describe(
-      "reproduced: the command, run from /workspace in the container, that exits non-zero while the bug occurs and 0 once it is fixed (for the template: cd /workspace/repro && npm run repro). A fix re-runs it, before and after the change, as its proof."
-    ),
-  reproductionUrl: z.url().optional().describe("The deployed reproduction page."),
-  pullRequestUrl: z.url().optional().describe("The pull request that was opened."),
-  changes: z.array(z.string().min(1).max(1_000)).max(30).optional().describe("What the pull request changes."),
-  verification: z.string().min(1).max(2_000).optional().describe("How the result was verified."),
-  addressed: z
-    .array(
-      z.object({
-        comment: z.url().optional().describe("The review comment's URL."),
-        path: z.string().min(1).max(500).optional().describe("The file it is about."),
-        change: z.string().min(1).max(1_000).describe("What was changed for it, or why nothing was.")
-      })
-    )
-    .max(30)
-    .optional()
-    .describe("One entry per review comment or review point handled (review-addressed, patch-suggested)."),
-  patch: z.string().min(1).max(MAX_PATCH_CHARS).optional().describe("A unified diff (git diff) the maintainers can apply (patch-suggested).")
-}).superRefine((result, ctx) => {
-  for (const field of REQUIRED_FIELDS[result.outcome] ?? []) {
-    if (result[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: `is required when outcome is "${result.outcome}"` });
-  }
-});
-export type RunResult = z.infer<typeof runResultSchema>;
+export { checkCommandSchema, runResultSchema, type RunResult } from "./run-result";
 
 /** How a run ended, as far as the issue is told. */
 export type RunEnding =

@@ -21,7 +21,9 @@
  * revocation (204, recorded with the token it revoked in `revoked`). A
  * comment can be edited (`PATCH …/issues/comments/:id`, the progress
  * comment; 404 for one it does not hold), and a pull request review comment
- * reacted on (`POST …/pulls/comments/:id/reactions`).
+ * reacted on (`POST …/pulls/comments/:id/reactions`). Any issue's labels are
+ * listed, added (created on first use, as GitHub does) and removed (404 for
+ * one the issue does not have): the outcome's label (`labels`, `setLabels`).
  */
 import { http, HttpResponse, type RequestHandler } from "msw";
 import { setupServer } from "msw/node";
@@ -64,6 +66,8 @@ export class FakeGitHub {
   readonly #files = new Map<string, string>();
   readonly #pulls: Pull[] = [];
   readonly #issues = new Map<string, Issue>();
+  /** Each issue's label names, by `owner/repo#n` in lower case: any issue number has them, as comments do here. */
+  readonly #labels = new Map<string, string[]>();
   #nextId = 5000;
   /** Failures to answer, in order, for the matching calls: a status (with headers), or "lost" (taken, then the answer is lost). */
   readonly #failures: Array<{ match: (call: GitHubCall) => boolean; failure: Failure | "lost" }> = [];
@@ -102,7 +106,19 @@ export class FakeGitHub {
 
   /** The issue GitHub answers for `repo#issueNumber` from now on (an open issue by octocat titled "an issue", unless given). */
   setIssue(repo: string, issueNumber: number, issue: Partial<Issue> = {}): void {
-    this.#issues.set(`${repo.toLowerCase()}#${issueNumber}`, { title: "an issue", body: null, state: "open", labels: [], user: { login: "octocat", type: "User" }, ...issue });
+    const set: Issue = { title: "an issue", body: null, state: "open", labels: [], user: { login: "octocat", type: "User" }, ...issue };
+    this.#issues.set(`${repo.toLowerCase()}#${issueNumber}`, set);
+    this.setLabels(repo, issueNumber, set.labels);
+  }
+
+  /** The labels `repo#issueNumber` has from now on (an earlier run's outcome label, say). */
+  setLabels(repo: string, issueNumber: number, labels: string[]): void {
+    this.#labels.set(`${repo}#${issueNumber}`.toLowerCase(), [...labels]);
+  }
+
+  /** The labels `repo#issueNumber` has, in the order they were added. */
+  labels(repo: string, issueNumber: number): string[] {
+    return [...(this.#labels.get(`${repo}#${issueNumber}`.toLowerCase()) ?? [])];
   }
 
   /** The body GitHub answers for `repo#issueNumber` from now on. */
@@ -282,7 +298,7 @@ export class FakeGitHub {
           state: issue.state,
           body: issue.body,
           user: issue.user,
-          labels: issue.labels.map((name, index) => ({ id: index + 1, node_id: `LA_test${index + 1}`, url: `${base}/repos/${repo}/labels/${encodeURIComponent(name)}`, name, description: null, color: "ededed", default: false })),
+          labels: this.labels(repo, number).map((name, index) => labelJson(repo, name, index)),
           assignee: null,
           assignees: [],
           milestone: null,
@@ -294,6 +310,37 @@ export class FakeGitHub {
           updated_at: "2026-01-01T00:00:00Z",
           author_association: "OWNER"
         });
+      }),
+      // An issue's labels: listed, added (GitHub creates a label on first use) and removed (404 "Label does not exist" when it has not got it).
+      http.get(`${base}/repos/:owner/:repo/issues/:number/labels`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const repo = `${params.owner}/${params.repo}`;
+        return HttpResponse.json(this.labels(repo, Number(params.number)).map((name, index) => labelJson(repo, name, index)));
+      }),
+      http.post(`${base}/repos/:owner/:repo/issues/:number/labels`, async ({ request, params }) => {
+        const { call, failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const repo = `${params.owner}/${params.repo}`;
+        const held = this.labels(repo, Number(params.number));
+        for (const name of (call.body?.labels as string[] | undefined) ?? []) if (!held.some((label) => label.toLowerCase() === name.toLowerCase())) held.push(name);
+        this.setLabels(repo, Number(params.number), held);
+        if (failure === "lost") return HttpResponse.error();
+        return HttpResponse.json(held.map((name, index) => labelJson(repo, name, index)));
+      }),
+      http.delete(`${base}/repos/:owner/:repo/issues/:number/labels/:name`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        const repo = `${params.owner}/${params.repo}`;
+        const name = decodeURIComponent(String(params.name)).toLowerCase();
+        const held = this.labels(repo, Number(params.number));
+        if (!held.some((label) => label.toLowerCase() === name)) return HttpResponse.json({ message: "Label does not exist", status: "404" }, { status: 404 });
+        const left = held.filter((label) => label.toLowerCase() !== name);
+        this.setLabels(repo, Number(params.number), left);
+        return HttpResponse.json(left.map((label, index) => labelJson(repo, label, index)));
       }),
       http.get(`${base}/repos/:owner/:repo/contents/*`, async ({ request, params }) => {
         const { failure, refused } = await record(request, pathOf(request));
@@ -372,6 +419,11 @@ export class FakeGitHub {
       })
     ];
   }
+}
+
+/** GitHub's label, as the issues API answers it (a label created on first use gets GitHub's default grey). */
+function labelJson(repo: string, name: string, index: number): Record<string, unknown> {
+  return { id: index + 1, node_id: `LA_test${index + 1}`, url: `${TEST_GITHUB_API_URL}/repos/${repo}/labels/${encodeURIComponent(name)}`, name, description: null, color: "ededed", default: false };
 }
 
 /**

@@ -151,6 +151,8 @@ describe("GitHub stand-in: issues, who is calling, and reactions listed", () => 
     const labelled = await client.rest.issues.addLabels({ owner: "acme", repo: "app", issue_number: 1, labels: ["agent-think:reproduced", "BUG"] });
     expect(labelled.status).toBe(200);
     expect(labelled.data.map((label) => label.name)).toEqual(["bug", "agent-think:reproduced"]);
+    const listedLabels = await client.rest.issues.listLabelsOnIssue({ owner: "acme", repo: "app", issue_number: 1, per_page: 100 });
+    expect(listedLabels.data.map((label) => label.name)).toEqual(["bug", "agent-think:reproduced"]);
 
     const closed = await client.rest.issues.update({ owner: "acme", repo: "app", issue_number: 1, state: "closed", state_reason: "not_planned", title: "It crashes (reproduced)" });
     expect(closed.data).toMatchObject({ state: "closed", state_reason: "not_planned", title: "It crashes (reproduced)", closed_by: { login: "octocat" } });
@@ -165,6 +167,7 @@ describe("GitHub stand-in: issues, who is calling, and reactions listed", () => 
     check("issues/create", first);
     check("issues/get", got);
     check("issues/add-labels", labelled);
+    check("issues/list-labels-on-issue", listedLabels);
     check("issues/update", closed);
     check("issues/update", reopened);
     expect(github.refusals()).toEqual([]);
@@ -182,6 +185,7 @@ describe("GitHub stand-in: issues, who is calling, and reactions listed", () => 
     expect((await fetch(`${url}/1`, { method: "PATCH", body: JSON.stringify({ state: "merged" }) })).status).toBe(422);
     expect((await fetch(`${url}/7`, { method: "PATCH", body: JSON.stringify({ state: "closed" }) })).status).toBe(404);
     expect((await post(`${url}/7/labels`, { labels: ["bug"] })).status).toBe(404);
+    expect((await fetch(`${url}/7/labels`)).status).toBe(404);
     expect((await post(`${url}/1/labels`, { labels: [] })).status).toBe(422);
     expect(github.refusals().map((record) => [record.operation, record.refused?.status])).toEqual([
       ["issues/create", 422],

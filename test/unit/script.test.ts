@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_BLOCKED_HOST, DEMO_PAGE_DIR, DEMO_REPRO_DIR, DEMO_SUMMARY_PREFIX, planScript } from "../../src/model/script";
 
@@ -122,6 +126,31 @@ describe("planScript", () => {
     expect(result.steps!.length).toBeGreaterThan(0);
     expect(result.summary).toContain(`Its request to ${DEMO_BLOCKED_HOST}, a host outside the sandbox's network allowlist, was refused`);
     expect(plan.at(-1)).toMatchObject({ kind: "reply", text: expect.stringContaining("scripted demonstration") });
+  });
+
+  it("writes a check that keeps every check's rule: exit 1 while actual differs from expected, 0 once they match", () => {
+    const written = (name: string) =>
+      (planScript("reproduce this issue").find((step) => step.kind === "tool" && step.toolName === "write" && (step.input as { path: string }).path.endsWith(name)) as unknown as {
+        input: { content: string };
+      }).input.content;
+    // The files as the demonstration writes them, in a directory of this test's own.
+    const dir = mkdtempSync(join(tmpdir(), "demo-check-"));
+    const check = written("check.sh").replaceAll(`${DEMO_REPRO_DIR}/`, `${dir}/`);
+    writeFileSync(join(dir, "check.sh"), check);
+    const run = (bug: string) => {
+      writeFileSync(join(dir, "bug.js"), bug);
+      try {
+        return { code: 0, out: execFileSync("sh", [join(dir, "check.sh")], { encoding: "utf8" }) };
+      } catch (error) {
+        const failed = error as { status: number; stdout: string };
+        return { code: failed.status, out: failed.stdout };
+      }
+    };
+    expect(run(written("bug.js"))).toEqual({ code: 1, out: "pageCount(101, 10): expected 11, actual 10\nreproduced: the last, partial page is missing\n" });
+    expect(run(written("bug.js").replace("Math.floor(total / perPage)", "Math.floor((total + perPage - 1) / perPage)"))).toEqual({
+      code: 0,
+      out: "pageCount(101, 10): expected 11, actual 11\nnot reproduced\n"
+    });
   });
 
   it("writes a page that holds index.html and says it is a scripted demonstration", () => {

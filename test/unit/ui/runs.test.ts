@@ -85,6 +85,16 @@ describe("runViews", () => {
     const reported = runViews({ items: transcriptItems(messages), runs: [runs[0]!, { ...runs[1]!, status: "done", outcome: "not-reproduced" }, runs[2]!], thread: summary, header, now: NOW });
     expect(reported[1]!.line).toBe("done · not reproduced · unknown · 1 tool call · ended 9 min ago");
     expect(reported[1]!.outcome).toBe("not reproduced");
+    // The outcomes a maintainer triages by, in their words.
+    const triaged = runViews({
+      items: transcriptItems(messages),
+      runs: [{ ...runs[0]!, outcome: "answered" }, { ...runs[1]!, status: "done", outcome: "not-a-bug" }, { ...runs[2]!, status: "done", outcome: "fixed-upstream" }],
+      thread: summary,
+      header,
+      now: NOW
+    });
+    expect(triaged.map((view) => view.outcome)).toEqual(["answered", "not a bug", "fixed upstream"]);
+    expect(triaged[1]!.line).toBe("done · not a bug · unknown · 1 tool call · ended 9 min ago");
     // A pull request's proof is a tag of its own; a run that needed none has none.
     const proofs = runViews({
       items: transcriptItems(messages),

@@ -148,6 +148,11 @@ describe("blocked requests on the wire", () => {
     expect(readRun({ ...run, blocked: "evil.example" })).toEqual(run);
   });
 
+  it("keeps each outcome a run reports, the triage ones included, and leaves out one it does not know", () => {
+    for (const outcome of ["not-a-bug", "answered", "fixed-upstream"]) expect(readRun({ ...run, outcome })).toEqual({ ...run, outcome });
+    expect(readRun({ ...run, outcome: "wontfix" })).toEqual(run);
+  });
+
   it("keeps a run's proof when it is a boolean, and leaves out anything else", () => {
     expect(readRun({ ...run, outcome: "pr-unproven", proven: false })).toEqual({ ...run, outcome: "pr-unproven", proven: false });
     expect(readRun({ ...run, proven: "yes" })).toEqual(run);
