@@ -1,8 +1,9 @@
 # The Sandbox container image: the workspace daemon (computerd) plus the
 # tools the agent's container shell runs: gh, git, Node 22, npm, wrangler,
-# curl, jq, and a C/C++ toolchain with python3 for node-gyp builds of users'
-# dependencies, and the reproduction page's template with its dependencies
-# installed. wrangler builds it from wrangler.jsonc
+# curl, jq, a C/C++ toolchain with python3 for node-gyp builds of users'
+# dependencies, the Python (venv, pip) and Go toolchains the reproduce skill
+# names for checks in those languages, and the reproduction page's template
+# with its dependencies installed. wrangler builds it from wrangler.jsonc
 # (`containers[].images.app`). See docs/containers.md; the build context is
 # only ca/ and the template's directory (.dockerignore).
 
@@ -52,7 +53,15 @@ ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt \
 #                        update-ca-certificates) once the platform writes it
 #   build-essential      gcc, g++, make: node-gyp builds of users' native
 #   python3 pkg-config   dependencies (node-gyp runs python3; pkg-config finds
-#                        system libraries)
+#                        system libraries), and checks in C and C++
+#   python3-venv         checks in Python and projects' own Python tests: a
+#   python3-pip          venv (Debian's Python refuses pip outside one) and
+#                        pip; about 15 MB with setuptools and wheel
+#   golang-go            checks in Go: go and its standard library (not the
+#                        `golang` metapackage, whose docs nothing reads);
+#                        roughly 250 MB with its sources
+#   (sizes: Debian's installed sizes, not measured on a build of this image;
+#   the reproduce skill names only these languages, references/languages.md)
 #   git jq curl          the agent's shell: clones, JSON, HTTP
 #   unzip xz-utils tar   unpacking release archives and tarballs
 #   procps               ps, pgrep, kill: finding a stuck dev server
@@ -64,6 +73,7 @@ RUN apt-get update \
       fuse3 libfuse2t64 \
       coreutils bash sed grep findutils diffutils \
       build-essential python3 pkg-config \
+      python3-venv python3-pip golang-go \
       git jq unzip xz-utils tar procps \
  && rm -rf /var/lib/apt/lists/*
 
@@ -99,14 +109,17 @@ COPY --from=computerd /usr/local/bin/computerd /usr/local/bin/computerd
 # Fail the build, not a run, when a tool is missing: every command the
 # skills, the output wrapper and the git auth script run
 # (test/unit/pool-image.test.ts derives the list from them and keeps it equal
-# to this one), and the GNU `timeout` options the wrapper relies on.
-RUN for tool in bash cat cc cmp cp curl cut find g++ gcc gh git grep head jq ls make \
-      mkdir mktemp mv node npm npx pkg-config ps python3 rm sed tail tar \
+# to this one), the GNU `timeout` options the wrapper relies on, and a venv
+# with its own pip (python3-venv works, not only python3).
+RUN for tool in bash cat cc cmp cp curl cut find g++ gcc gh git go grep head jq ls make \
+      mkdir mktemp mv node npm npx pip3 pkg-config ps python3 rm sed tail tar \
       timeout tr unzip update-ca-certificates wc wrangler xz; \
     do command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }; done \
  && timeout --verbose -k 1 5 true \
  && ls --time-style=+%s -lnt / >/dev/null \
- && node --version && npm --version && gh --version && git --version && wrangler --version
+ && python3 -m venv /tmp/venv-check && /tmp/venv-check/bin/pip --version && rm -rf /tmp/venv-check \
+ && node --version && npm --version && gh --version && git --version && wrangler --version \
+ && python3 --version && go version
 
 # /temp: container-local scratch for long logs, never synced to the workspace.
 RUN mkdir -p /workspace /temp

@@ -4,8 +4,8 @@
  * from R2 and the recording container (no engine here: it runs nothing, and
  * answers the commands each case needs as the real ones would):
  * - dequal#3, an intended behaviour: the check matches the documented
- *   result, the run reports not-reproduced with its evidence, and no page
- *   is built or published;
+ *   result, the run reports not-a-bug with its evidence and sources, and no
+ *   page is built or published;
  * - camelcase#95, a reproduction made from the image's template: one
  *   command and one file before the check runs, then the build and the page;
  * - dequal#31, a fix with its test first: the test is written and fails
@@ -19,6 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import addressReview from "../skills/address-review/SKILL.md?raw";
 import openPr from "../skills/open-pr/SKILL.md?raw";
 import reproduce from "../skills/reproduce/SKILL.md?raw";
+import { OUTCOME_HEADINGS } from "../src/report/outcome-headings";
 import { sessionName } from "../src/shared/session-name";
 import type { WorkspaceAgent } from "../src/workspace-agent";
 import { agentFor, captureConsole, toolParts, uniqueRepo, waitForStatus } from "./helpers";
@@ -77,7 +78,7 @@ async function workspaceShell(session: string, command: string) {
 const check = (expected: string, actual: string) => JSON.stringify({ expected, actual }, null, 2);
 
 describe("a model following the reproduce skill", () => {
-  it("reports an intended behaviour as not reproduced, with the source that says so, and builds no page", async () => {
+  it("reports an intended behaviour as not a bug, with the source that says so, and builds no page", async () => {
     const evidence =
       "Intended: dequal's source compares Object.keys(foo).length with Object.keys(bar).length, and Object.create({x:1}) has no own key x; fast-deep-equal and lodash.isEqual also return false.";
     const { status, tools, container, closing } = await play({
@@ -95,10 +96,12 @@ describe("a model following the reproduce skill", () => {
         "TEST: write /workspace/repro/src/repro.ts import dequal from \"dequal\";\\nexport type ReproResult = { expected: string; actual: string };\\nexport const REPRO = { title: \"Object whose properties come from its prototype is not equal to a plain object\", issueUrl: \"https://github.com/lukeed/dequal/issues/3\", mode: \"live\" as \"live\" | \"recorded\", note: \"\" };\\nexport async function triggerBug(): Promise<ReproResult> {\\n  return { expected: JSON.stringify(false), actual: JSON.stringify(dequal(Object.create({ x: 1 }), { x: 1 })) };\\n}\\n",
         'TEST: container cd /workspace/repro && npm run repro; echo "exit $?"',
         `TEST: result-json ${JSON.stringify({
-          outcome: "not-reproduced",
+          outcome: "not-a-bug",
           summary: "dequal(Object.create({x:1}), {x:1}) returns false on 1.0.0, and that is the intended result: the first object has no own property x.",
           evidence,
-          steps: ["npm install --save-exact dequal@1.0.0", "npm run repro: expected false, actual false (exit 0)"]
+          sources: [{ where: "src/index.js:12", says: "if (Object.keys(foo).length !== Object.keys(bar).length) return false;" }],
+          steps: ["npm install --save-exact dequal@1.0.0", "npm run repro: expected false, actual false (exit 0)"],
+          versions: [{ version: "1.0.0", source: "reporter", showed: true }]
         })}`,
         "TEST: reply done"
       ],
@@ -117,8 +120,9 @@ describe("a model following the reproduce skill", () => {
     expect(container.runs.some((run) => /npm run build/.test(run.script))).toBe(false);
     // The issue is read from the workspace block, not asked for again.
     expect(commands.some((command) => /gh issue view/.test(command))).toBe(false);
-    expect(closing).toContain("### ❔ Not reproduced");
+    expect(closing).toContain(`### ${OUTCOME_HEADINGS["not-a-bug"]}`);
     expect(closing).toContain("**Evidence:** Intended: dequal's source compares");
+    expect(closing).toContain("**Sources**");
     expect(closing).not.toContain("**Reproduction:**");
   });
 
@@ -147,7 +151,7 @@ describe("a model following the reproduce skill", () => {
         recording.answer(/npm run repro/, {
           exitCode: 0,
           stdout: `${check('{"IDs":"ids","AmazingIDs":"amazingIds"}', '{"IDs":"iDs","AmazingIDs":"amazingIDs"}')}\nexit 1\n`,
-          stderr: "Differs from expected: bug reproduced\n"
+          stderr: "Differs from expected\n"
         });
         recording.answer(/npm run build/, { exitCode: 0, stdout: "exit 0\n✓ built in 412ms\n" });
       }

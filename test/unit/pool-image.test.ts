@@ -12,7 +12,9 @@
  * variables and COMPUTER_VAR_ twins), and the build context holds only what
  * the Dockerfile copies. The reproduction page's template is the reproduce
  * skill's asset directory, copied whole and installed with `npm ci` from a
- * lockfile that pins exactly the versions its package.json names. No Docker
+ * lockfile that pins exactly the versions its package.json names. Every
+ * programming language the skills name has its toolchain installed and
+ * checked at build time (LANGUAGES), and the skills name no other. No Docker
  * here: this reads the files.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -46,8 +48,11 @@ const TOOLS: Record<string, Source> = {
   npm: "node-image",
   npx: "node-image",
   wrangler: { npmGlobal: "wrangler" },
-  // node-gyp builds of users' dependencies
+  // node-gyp builds of users' dependencies, and checks in Python
   python3: { apt: "python3" },
+  pip3: { apt: "python3-pip" },
+  // checks in Go
+  go: { apt: "golang-go" },
   cc: { apt: "build-essential" },
   gcc: { apt: "build-essential" },
   "g++": { apt: "build-essential" },
@@ -81,6 +86,34 @@ const TOOLS: Record<string, Source> = {
   grep: { apt: "grep" },
   find: { apt: "findutils" }
 };
+
+/**
+ * The programming languages the skills may name, and what makes each work in
+ * the image: the tools (rows of TOOLS) and any further Debian packages they
+ * need (`python3 -m venv` needs python3-venv). The reproduce skill's
+ * references/languages.md lists exactly these.
+ */
+const LANGUAGES: Record<string, { tools: string[]; apt: string[] }> = {
+  JavaScript: { tools: ["node", "npm", "npx"], apt: [] },
+  TypeScript: { tools: ["node", "npm", "npx"], apt: [] },
+  Python: { tools: ["python3", "pip3"], apt: ["python3", "python3-venv", "python3-pip"] },
+  Go: { tools: ["go"], apt: ["golang-go"] },
+  C: { tools: ["cc", "gcc", "make"], apt: ["build-essential"] },
+  "C++": { tools: ["g++", "make"], apt: ["build-essential"] }
+};
+
+/** Languages a skill might name: naming one outside LANGUAGES promises a toolchain the image lacks. */
+const KNOWN_LANGUAGES = [
+  ...Object.keys(LANGUAGES),
+  "Rust", "Java", "Kotlin", "Scala", "Clojure", "Groovy", "Ruby", "PHP", "Perl", "C#", "F#", "Swift", "Objective-C",
+  "Elixir", "Erlang", "Haskell", "OCaml", "Dart", "Lua", "Julia", "Zig", "Nim", "Crystal", "Fortran", "COBOL"
+];
+
+/** The languages a text names, by whole name and case (JavaScript is not Java, C++ and C# are not C). */
+function languagesNamed(text: string): Set<string> {
+  const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\#]/g, "\\$&");
+  return new Set(KNOWN_LANGUAGES.filter((name) => new RegExp(`(?<![\\w#+-])${escape(name)}(?![\\w#+])`).test(text)));
+}
 
 /** Words a POSIX shell or bash runs itself. */
 const BUILTINS = new Set([
@@ -357,13 +390,48 @@ describe("Dockerfile", () => {
   });
 
   it("provides every command the skills and agent-think's own scripts run", () => {
+    // A path under /workspace or /temp is a program the run itself made there (a venv's python, a built check), not the image's.
+    const madeByTheRun = (word: string) => /^\/(workspace|temp)\/[\w.-]/.test(word);
     const unknown = agentScripts.flatMap(({ where, script, provided }) =>
-      [...commandWords(script)].filter((word) => !(word in TOOLS) && !BUILTINS.has(word) && !provided.has(word)).map((word) => `${where}: ${word}`)
+      [...commandWords(script)]
+        .filter((word) => !(word in TOOLS) && !BUILTINS.has(word) && !provided.has(word) && !madeByTheRun(word))
+        .map((word) => `${where}: ${word}`)
     );
     expect(unknown).toEqual([]);
     // The reading works: these are known to be called.
     const seen = new Set(agentScripts.flatMap(({ script }) => [...commandWords(script)]));
     for (const word of ["gh", "git", "npm", "tail", "timeout", "bash", "update-ca-certificates"]) expect(seen).toContain(word);
+  });
+});
+
+describe("the languages the skills name", () => {
+  const markdown = skillFiles.filter((file) => file.endsWith(".md")).map((file) => ({ file, text: readFileSync(file, "utf8") }));
+
+  it("have their toolchains installed from Debian and checked by the build", () => {
+    for (const [language, { tools, apt }] of Object.entries(LANGUAGES)) {
+      for (const pkg of apt) expect({ language, pkg, installed: aptPackages.has(pkg) }).toEqual({ language, pkg, installed: true });
+      for (const tool of tools) {
+        expect({ language, tool, known: tool in TOOLS }).toEqual({ language, tool, known: true });
+        expect({ language, tool, checked: buildChecked.has(tool) }).toEqual({ language, tool, checked: true });
+      }
+    }
+    // python3-venv works only when a venv gets its own pip: the build makes one.
+    expect(runs.some((run) => /python3 -m venv (\S+) && \1\/bin\/pip --version/.test(run))).toBe(true);
+    expect(runs.some((run) => run.includes("go version"))).toBe(true);
+  });
+
+  it("are only languages the image has a toolchain for", () => {
+    const named = markdown.flatMap(({ file, text }) => [...languagesNamed(text)].map((language) => ({ file, language })));
+    expect(named.filter(({ language }) => !(language in LANGUAGES))).toEqual([]);
+    // The reading works: the skills name these, and would be caught naming another.
+    expect(new Set(named.map(({ language }) => language))).toEqual(new Set(["JavaScript", "TypeScript", "Python", "Go", "C", "C++"]));
+    expect([...languagesNamed("a Rust crate, a JavaScript app, Objective-C, C# and C++")].sort()).toEqual(["C#", "C++", "JavaScript", "Objective-C", "Rust"]);
+  });
+
+  it("are listed, exactly, in the reproduce skill's table of toolchains", () => {
+    const table = readFileSync(join(SKILLS_DIR, "reproduce", "references", "languages.md"), "utf8");
+    const rows = [...table.matchAll(/^\| ([^|]+?) \| [^|]+ \|$/gm)].map((m) => m[1]!).filter((cell) => cell !== "language" && !/^-+$/.test(cell));
+    expect(rows.flatMap((cell) => cell.split(", ")).sort()).toEqual(Object.keys(LANGUAGES).sort());
   });
 });
 

@@ -6,7 +6,8 @@
  * installs (checked first). `node check.mjs`, what `npm run repro` runs, is
  * given variants of src/repro.ts and answers with the exit codes the
  * reproduce skill reads: 0 matches, 1 differs (a throw included), 2 could not
- * run. One `vite build` shows the page uses relative asset URLs. No network.
+ * run; its words only compare, never call a result a bug. One `vite build`
+ * shows the page uses relative asset URLs. No network.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -86,6 +87,17 @@ describe("check.mjs", () => {
     expect(run.stderr).toContain("Matches expected");
   });
 
+  it("only compares: neither answer calls the result a bug or a reproduction (the skill decides that from the evidence)", () => {
+    const same = check(reproWith(`  return { expected: "ids", actual: "ids" };`));
+    const different = check(reproWith(`  return { expected: "ids", actual: "iDs" };`));
+    expect([same.code, different.code]).toEqual([0, 1]);
+    expect(same.stderr.trim()).toBe("Matches expected");
+    expect(different.stderr.trim()).toBe("Differs from expected");
+    for (const text of [same.stderr, different.stderr, readFileSync(join(TEMPLATE, "src", "outcome.ts"), "utf8").split("\n").filter((line) => !line.startsWith("//")).join("\n")]) {
+      expect(text).not.toMatch(/\bbug\b|reproduced/i);
+    }
+  });
+
   it("exits 1 and prints both values when they differ, with several examples folded into one by JSON.stringify", () => {
     const body = `  const camelCase = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
   return {
@@ -99,7 +111,7 @@ describe("check.mjs", () => {
     expect(JSON.parse(printed.actual)).toEqual({ "camelCase('IDs')": "iDs", "camelCase('AmazingIDs')": "amazingIDs", react: "19" });
     expect(JSON.parse(printed.expected)).toMatchObject({ "camelCase('IDs')": "ids" });
     expect(run.stderr).toContain(
-      `Differs from expected: bug reproduced\n  camelCase('IDs'): expected "ids", actual "iDs"\n  camelCase('AmazingIDs'): expected "amazingIds", actual "amazingIDs"\n`
+      `Differs from expected\n  camelCase('IDs'): expected "ids", actual "iDs"\n  camelCase('AmazingIDs'): expected "amazingIds", actual "amazingIDs"\n`
     );
   });
 
@@ -156,9 +168,9 @@ describe("the page", () => {
     expect(app).toContain("{verdict(result)}");
     const thrown = thrownResult(new TypeError("x is not a function"));
     expect(thrown).toEqual({ expected: "no error", actual: "threw TypeError: x is not a function" });
-    expect(verdict(thrown)).toBe("Differs from expected: bug reproduced");
+    expect(verdict(thrown)).toBe("Differs from expected");
     expect(matches({ expected: "a", actual: "a" })).toBe(true);
-    expect(verdict({ expected: "a", actual: "a" })).toBe("Matches expected: not reproduced");
+    expect(verdict({ expected: "a", actual: "a" })).toBe("Matches expected");
   });
 
   it("builds with vite to a dist/index.html whose asset URLs are relative", () => {

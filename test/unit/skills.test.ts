@@ -38,7 +38,7 @@ const MAX_SKILL_WORDS = 1_500;
 
 // Which of report_result's outcomes each skill may report.
 const OUTCOMES: Record<string, Array<(typeof RESULT_OUTCOMES)[number]>> = {
-  reproduce: ["reproduced", "not-reproduced", "needs-info"],
+  reproduce: ["reproduced", "not-reproduced", "not-a-bug", "answered", "fixed-upstream", "needs-info"],
   "open-pr": ["pr-opened", "pr-updated", "no-pr", "needs-info"],
   "address-review": ["review-addressed", "patch-suggested", "needs-info"]
 };
@@ -327,8 +327,9 @@ describe.each(directories)("skills/%s/SKILL.md", (directory) => {
     for (const { path, text } of markdownFiles(directory)) {
       for (const sentence of sentencesNaming(text, /the `write` tool/)) expect(sentence, path).not.toMatch(/`\/temp/);
       for (const block of shellBlocks(text)) {
-        // Every /temp a command names is one the same command writes, or reads back from the container.
-        for (const line of block.split("\n").filter((line) => line.includes("/temp/"))) expect(line, path).toMatch(/> \/temp\/|\/temp\/[\w.-]+(\s|$|;)/);
+        // Every /temp a command names is one the same command writes, or reads back from the container
+        // (a file, or a program under a directory there such as a Python venv's /temp/venv/bin/python).
+        for (const line of block.split("\n").filter((line) => line.includes("/temp/"))) expect(line, path).toMatch(/> \/temp\/|\/temp\/[\w.-]+(\/[\w.-]+)*(\s|$|;)/);
       }
     }
   });
@@ -346,12 +347,61 @@ describe("the reproduce skill", () => {
   const body = flat(skill.body);
   const page = flat(reference("reproduce", "repro-page.md"));
 
-  it("decides the outcome by evidence: a reproduction contradicts something written, an intended behaviour is not reproduced", () => {
+  it("decides the outcome by evidence of intent: a reproduction contradicts something written, an intended behaviour is not a bug", () => {
     expect(body).toContain("`reproduced`: the behaviour occurs **and** it contradicts the documentation, a test, the types or a clear intent.");
-    expect(body).toContain("`not-reproduced`: it does not occur (on the reporter's version and on the default branch), **or** it occurs and is the intended behaviour.");
-    expect(body).toContain("For an intended behaviour, `evidence` cites the documentation, test or source that says so");
+    expect(body).toContain("`not-reproduced`: it does not occur, on the reporter's version nor on the default branch.");
+    expect(body).toContain("`not-a-bug`: it occurs, and is the documented or intended behaviour. `sources` cite the lines that say so; when the docs are ambiguous, `evidence` says so and `docFix` proposes the wording.");
     expect(body).toContain("What the reporter wishes is not enough on its own.");
     expect(body).toContain("A report that another library behaves differently is not evidence that this one is wrong.");
+    // The verdict is the evidence's, never the check's or whoever wrote `expected`.
+    expect(body).toContain("**Evidence of intent** decides the verdict, not the check and not whoever wrote `expected`");
+    expect(body).toContain("A test that only pins the current output (a snapshot, a value copied from what the code printed) is not by itself a statement of intent");
+    expect(body).toContain('It says "matches expected" or "differs from expected", nothing more: step 3 decides what that means.');
+    const evidence = flat(reference("reproduce", "evidence.md"));
+    for (const source of ["**The documentation**", "**The types and the signature**", "**A test written to state that behaviour**", "**The maintainers' own words**", "**The changelog or release notes**"]) {
+      expect(evidence).toContain(source);
+    }
+    expect(evidence).toContain("**A test that pins the current output**");
+    expect(evidence).toContain("pretty-bytes#82");
+    expect(evidence).toContain("**The docs are ambiguous**");
+  });
+
+  it("answers a question or a feature request with its sources before any check, and builds nothing for it", () => {
+    const firstStep = flat(skill.body.slice(0, skill.body.indexOf("\n## 2.")));
+    expect(firstStep).toContain("**A question or a feature request** has nothing to reproduce: answer it from the docs, source, tests and changelog, and report `answered` (`references/evidence.md`). No check, no page.");
+    expect(body).toContain("`answered`: `answer`, `sources`");
+    expect(flat(reference("reproduce", "evidence.md"))).toContain("No check and no page.");
+  });
+
+  it("checks the version the reporter names, else the latest release as of the report and the default branch, and states them", () => {
+    expect(body).toContain(
+      "the one the reporter names; else the latest release as of the report and the default branch, both checked and both stated in the result (`references/versions.md`)"
+    );
+    const versions = flat(reference("reproduce", "versions.md"));
+    expect(versions).toContain("**The reporter names a version**");
+    expect(versions).toContain("the newest release published before the issue was opened, not the newest today");
+    expect(versions).toContain("**Say which** in the result's `versions`");
+  });
+
+  it("calls a bug fixed upstream when the latest release fails and the default branch passes, and looks for the fixing commit", () => {
+    expect(body).toContain("`fixed-upstream`: it occurs on the latest release and not on the default branch; `upstream` names both and the fixing commit when found.");
+    const versions = reference("reproduce", "versions.md");
+    const blocks = shellBlocks(versions);
+    expect(blocks.some((block) => /git log --oneline <release-tag>\.\.HEAD -- <path>/.test(block))).toBe(true);
+    const bisect = blocks.find((block) => block.includes("git bisect run"))!;
+    // The old commits are the broken ones: the terms say so, a check that could not run is skipped, and the clone is put back.
+    expect(bisect).toContain("git bisect start --term-old=broken --term-new=fixed HEAD <release-tag>");
+    expect(bisect).toContain("exit 125");
+    expect(bisect.trim()).toMatch(/git bisect reset$/);
+  });
+
+  it("shows every outcome it may report in an example the tool accepts, in SKILL.md or its references", () => {
+    const examples = [skill.body, ...["evidence.md", "versions.md"].map((name) => reference("reproduce", name))].flatMap((text) =>
+      jsonBlocks(text).filter((block) => (block as { outcome?: string }).outcome !== undefined)
+    );
+    const shown = examples.map((example) => runResultSchema.strict().parse(example).outcome);
+    expect(new Set(shown)).toEqual(new Set(["reproduced", "not-a-bug", "answered", "fixed-upstream"]));
+    for (const outcome of shown) expect(OUTCOMES.reproduce).toContain(outcome);
   });
 
   it("decides needs-info before building anything", () => {
@@ -391,7 +441,7 @@ describe("the reproduce skill", () => {
     expect(pageStep).toMatch(/## 4\. Only when it is reproduced: build and publish the page/);
     expect(pageStep).toContain("npm run build");
     expect(pageStep).toContain('`{ "directory": "/workspace/repro/dist" }`');
-    expect(flat(pageStep)).toContain("No page for `not-reproduced` or `needs-info`");
+    expect(flat(pageStep)).toContain("No page for any other outcome (`not-a-bug`, `fixed-upstream`, `not-reproduced`, `answered`, `needs-info`)");
     expect(skill.body.indexOf("npm run build")).toBeGreaterThan(skill.body.indexOf("## 3. Decide the outcome by the evidence"));
   });
 

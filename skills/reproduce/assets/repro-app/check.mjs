@@ -3,8 +3,9 @@
 // stdout (on stderr the page's verdict and, for examples folded into JSON
 // objects, each call that differs) and says by its exit code what it found:
 //   0  actual matches expected (the page says "Matches expected")
-//   1  they differ: the bug is there. A triggerBug() that throws is such a
-//      result, its actual "threw <Name>: <message>" (the error on stderr).
+//   1  they differ ("Differs from expected"). A triggerBug() that throws is
+//      such a result, its actual "threw <Name>: <message>" (the error on
+//      stderr). Whether a difference is a bug is not the check's to say.
 //   2  the check could not run: src/repro.ts is still the template, or it
 //      did not load. The error and a one-line hint go to stderr.
 // Node runs src/repro.ts by stripping its types (Node 22.18 and later), with

@@ -2,8 +2,8 @@
 // the export names. `npm run repro` (check.mjs) runs this file in Node as the
 // page's button runs it in the browser, so keep it free of the DOM, and of
 // TypeScript Node cannot strip (enum, namespace, parameter properties). It
-// exits 0 when actual matches expected, 1 while the bug is there, and 2 when
-// it could not run (still this template, or the file does not load).
+// exits 0 when actual matches expected, 1 when they differ, and 2 when it
+// could not run (still this template, or the file does not load).
 //
 // expected and actual are strings. Several examples fold into one value:
 // JSON.stringify an object keyed by the call, the same keys on both sides:
