@@ -10,12 +10,14 @@
  * bad argument or case file.
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseEvalArgs, USAGE, type EvalArgs } from "./lib/eval/args";
 import { loadCases } from "./lib/eval/case";
 import { GitHubTarget } from "./lib/eval/github-target";
 import { renderReportHtml } from "./lib/eval/html";
 import { LocalTarget } from "./lib/eval/local-target";
+import { bareRepositoryUnder, ReplayGit } from "./lib/eval/replay-git";
 import { compare, parseReport, type Report } from "./lib/eval/report";
 import { runEval } from "./lib/eval/runner";
 import { summary } from "./lib/eval/summary";
@@ -67,10 +69,13 @@ async function main(): Promise<number> {
 }
 
 function targetFor(args: EvalArgs, log: (line: string) => void): EvalTarget {
-  if (args.target === "local") return new LocalTarget({ baseUrl: args.url, ...(args.repo ? { repo: args.repo } : {}), ...(args.standin ? { standinUrl: args.standin } : {}) });
+  if (args.target === "local") return new LocalTarget({ baseUrl: args.url, ...(args.repo ? { repo: args.repo } : {}), standinUrl: args.standin! });
+  const pushTo = args.pushTo;
   return new GitHubTarget({
-    repo: args.repo!,
+    owner: args.owner!,
     token: args.token!,
+    git: new ReplayGit({ sourceBase: args.sourceGit, cacheDir: resolve(args.gitCache ?? join(tmpdir(), "agent-think-eval-sources")) }),
+    ...(pushTo ? { pushUrl: (repo: string) => bareRepositoryUnder(resolve(pushTo), repo) } : {}),
     apiUrl: args.githubApi,
     dashboardUrl: args.dashboard!,
     ...(args.accessHeaders ? { accessHeaders: args.accessHeaders } : {}),

@@ -1,19 +1,17 @@
 /**
  * `npm run eval` end to end, offline: the real CLI against the real Workers
  * under `wrangler dev` on the scripted model, with the GitHub stand-in.
- *   - `--target local` drives the agent Worker through the dispatch
- *     contract: a case that passes (its reproduction page answers), one whose
- *     outcome differs, one whose time runs out, and a total cost cap that
- *     stops the run (the scripted model is priced through MODEL_PRICES here,
- *     so the runs' own figures cost something).
- *   - `--target github` takes the real path: the harness opens the issue and
- *     comments the mention on the stand-in as a maintainer, the stand-in
- *     delivers the signed webhook to the webhook app, which starts the run;
- *     the harness follows 🚀 and the closing comment, reads the run's figures
- *     from the dashboard API, then closes and labels the issues. It is
- *     compared with the local report.
+ *   - `--target local` opens each case's issue on the stand-in and dispatches
+ *     the maintainer's words: a pass (its page answers), an outcome that
+ *     differs, a timeout, and a total cost cap (the scripted model is priced
+ *     through MODEL_PRICES here, so the runs cost something).
+ *   - `--target github` creates each case's repository (pushed with real git
+ *     to a bare repository: the stand-in has no git server), opens the issue
+ *     and comments the mention as a maintainer; the stand-in delivers the
+ *     webhook, the harness follows 🚀 and the closing comment and the run's
+ *     figures, then deletes the repositories. Compared with the local report.
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -21,10 +19,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_PATH } from "../scripts/lib/ingress-dev";
 import { parseReport, type Report } from "../scripts/lib/eval/report";
 import type { ThreadDetail } from "../src/shared/command-center";
+import { sessionName } from "../src/shared/session-name";
 import { startChain, type Chain } from "./support/chain";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SANDBOX = "acme/sandbox";
+/** The GitHub target's repositories for the cases it plays (scripts/lib/eval/replay.ts). */
+const REPLAYS = ["passes", "differs", "slow"].map((id) => `acme/agent-think-eval-${id}`);
 const MAINTAINER_TOKEN = "ghp_evalMaintainer0000000000000000000000";
 const START_TIMEOUT_MS = 120_000;
 const CLI_TIMEOUT_MS = 120_000;
@@ -56,6 +57,7 @@ beforeAll(async () => {
       id,
       source: "https://github.com/acme/widgets/issues/1",
       repo: SANDBOX,
+      version: "1.0.0",
       issue: { title: `Widget ${id}`, body: "Spin the widget: it wobbles." },
       instruction: "reproduce this issue",
       limits: { minutes: 1, usd: 5 },
@@ -63,7 +65,15 @@ beforeAll(async () => {
     };
     await writeFile(join(dir, `${id}.json`), JSON.stringify(evalCase));
   }
-  chain = await startChain({ allowedRepos: SANDBOX, agentVars: { MODEL_PRICES: PRICES } });
+  // The cases' source repository, for the GitHub target to push from.
+  const work = join(dir, "source");
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+  git("init", "--quiet", "--initial-branch", "main", work);
+  await writeFile(join(work, "README.md"), "# widgets\n");
+  git("-C", work, "add", "README.md");
+  git("-C", work, "-c", "user.name=Eval", "-c", "user.email=eval@example.com", "commit", "--quiet", "-m", "widgets");
+  git("clone", "--bare", "--quiet", work, join(dir, "sources", "acme", "sandbox.git"));
+  chain = await startChain({ allowedRepos: [SANDBOX, ...REPLAYS].join(","), agentVars: { MODEL_PRICES: PRICES } });
   chain.standin.setWebhook({ url: `${chain.ingress.url}${WEBHOOK_PATH}`, secret: chain.secret });
 }, START_TIMEOUT_MS);
 
@@ -102,7 +112,7 @@ const explain = (cli: CliResult) => `${cli.stdout}\n${cli.stderr}\n${chain.logs(
 describe("npm run eval --target local", () => {
   it("passes a case, fails one whose outcome differs, and times out a slow one, in one report", async () => {
     const out = join(dir, "local");
-    const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--cases", dir, "--case", "passes", "--case", "differs", "--case", "slow", "--scripted", "--concurrency", "3", "--out", out]);
+    const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--standin", chain.standin.url, "--cases", dir, "--case", "passes", "--case", "differs", "--case", "slow", "--scripted", "--concurrency", "3", "--out", out]);
     expect(cli.code, explain(cli)).toBe(1);
     const report = await readReport(out);
     const cases = byId(report);
@@ -131,7 +141,7 @@ describe("npm run eval --target local", () => {
 
   it("starts no case once the runs cost the cap", async () => {
     const out = join(dir, "capped");
-    const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--cases", dir, "--case", "also", "--case", "third", "--case", "passes", "--scripted", "--concurrency", "1", "--cost-cap", "0.000001", "--out", out]);
+    const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--standin", chain.standin.url, "--cases", dir, "--case", "also", "--case", "third", "--case", "passes", "--scripted", "--concurrency", "1", "--cost-cap", "0.000001", "--out", out]);
     expect(cli.code, explain(cli)).toBe(1);
     const report = await readReport(out);
     expect(report.stoppedBy).toBe("cost-cap");
@@ -145,7 +155,7 @@ describe("the starter cases", () => {
   it("each play through the Worker on the scripted model and pass", async () => {
     const out = join(dir, "starter");
     // Against the sandbox, as an operator replays them: the Worker's own GitHub calls stay on it.
-    const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--repo", SANDBOX, "--scripted", "--concurrency", "4", "--cost-cap", "1000", "--out", out]);
+    const cli = await evalCli(["--target", "local", "--url", chain.agent.url, "--standin", chain.standin.url, "--repo", SANDBOX, "--scripted", "--concurrency", "4", "--cost-cap", "1000", "--out", out]);
     const report = await readReport(out);
     // A fix's proof needs a container, which this wrangler dev has none of: those cases are skipped, and say why.
     const needsContainer = (result: Report["cases"][number]) => result.verdict === "skipped" && /^it needs a container, which /.test(result.reason ?? "");
@@ -157,20 +167,24 @@ describe("the starter cases", () => {
 });
 
 describe("npm run eval --target github", () => {
-  it("opens each case's issue on the sandbox, follows the bot's signals, reports, compares, and closes and labels the issues", async () => {
+  it("sets up each case's own repository, opens its issue, follows the bot's signals, reports, compares, and deletes the repositories", async () => {
     const out = join(dir, "github");
     const since = Date.now();
     const cli = await evalCli(
-      ["--target", "github", "--repo", SANDBOX, "--dashboard", chain.agent.url, "--github-api", chain.standin.url, "--cases", dir, "--case", "passes", "--case", "differs", "--case", "slow", "--concurrency", "3", "--scripted", "--out", out, "--compare", join(dir, "local", "report.json")],
+      [
+        ...["--target", "github", "--owner", "acme", "--dashboard", chain.agent.url, "--github-api", chain.standin.url],
+        ...["--source-git", join(dir, "sources"), "--git-cache", join(dir, "mirrors"), "--push-to", join(dir, "pushed")],
+        ...["--cases", dir, "--case", "passes", "--case", "differs", "--case", "slow", "--concurrency", "3", "--scripted", "--out", out, "--compare", join(dir, "local", "report.json")]
+      ],
       { GITHUB_TOKEN: MAINTAINER_TOKEN }
     );
     expect(cli.code, explain(cli)).toBe(1);
     const report = await readReport(out);
     const cases = byId(report);
-    expect(report).toMatchObject({ target: "github", against: SANDBOX });
+    expect(report).toMatchObject({ target: "github", against: "acme/agent-think-eval-*" });
     expect(cases.passes, `${cases.passes?.reason}\n${explain(cli)}`).toMatchObject({ verdict: "pass", outcome: "reproduced", checks: [{ name: "reproduction page", ok: true }] });
-    expect(cases.passes!.issueUrl).toMatch(/\/acme\/sandbox\/issues\/\d+$/);
-    expect(cases.passes!.threadUrl).toMatch(/\/thread\/acme-sandbox-\d+$/);
+    expect(cases.passes!.issueUrl).toMatch(/\/acme\/agent-think-eval-passes\/issues\/1$/);
+    expect(cases.passes!.threadUrl).toBe(`${chain.agent.url}/thread/${sessionName("acme/agent-think-eval-passes", 1)}`);
     // 🚀 and the closing comment, timed by GitHub's own timestamps.
     expect(cases.passes!.timeToStartMs).not.toBeNull();
     expect(cases.passes!.timeToCloseMs!).toBeGreaterThanOrEqual(cases.passes!.timeToStartMs!);
@@ -179,31 +193,31 @@ describe("npm run eval --target github", () => {
     // The slow one started (🚀) and was told to stop when its time ran out, so it spends nothing more.
     expect(cases.slow).toMatchObject({ verdict: "timed-out", timeToCloseMs: null });
     expect(cases.slow!.timeToStartMs).not.toBeNull();
-    const slowIssue = Number(cases.slow!.issueUrl!.split("/").at(-1));
-    const comments = (await (await fetch(`${chain.standin.url}/repos/${SANDBOX}/issues/${slowIssue}/comments`)).json()) as { body: string; user: { login: string } }[];
-    expect(comments.filter((comment) => comment.body === "@agent-think stop").map((comment) => comment.user.login)).toEqual(["octocat"]);
+    const records = chain.standin.records().filter((record) => record.at >= since);
+    const comments = records.filter((record) => record.operation === "issues/create-comment" && record.path === "/repos/acme/agent-think-eval-slow/issues/1/comments");
+    expect(comments.map((record) => (record.body as { body: string }).body).filter((body) => body === "@agent-think stop")).toHaveLength(1);
     expect(cli.stdout).toMatch(/compared    with .*fixed none; broken none/);
 
-    // The issues it opened: one per case, by the maintainer, closed and labelled with the verdict.
-    const records = chain.standin.records().filter((record) => record.at >= since);
-    const created = records.filter((record) => record.operation === "issues/create");
-    expect(created).toHaveLength(3);
-    for (const result of [cases.passes!, cases.differs!, cases.slow!]) {
-      const number = Number(result.issueUrl!.split("/").at(-1));
-      const issue = (await (await fetch(`${chain.standin.url}/repos/${SANDBOX}/issues/${number}`, { headers: { authorization: `token ${MAINTAINER_TOKEN}` } })).json()) as {
-        state: string;
-        user: { login: string };
-        labels: { name: string }[];
-      };
-      expect(issue.state).toBe("closed");
-      expect(issue.labels.map((label) => label.name).sort()).toEqual(["agent-think-eval", `agent-think-eval:${result.verdict}`]);
+    // One repository per case: created, Actions off, pushed from the source at its commit, one issue, then deleted whatever the verdict.
+    const source = execFileSync("git", ["rev-parse", "HEAD"], { cwd: join(dir, "sources", "acme", "sandbox.git"), encoding: "utf8" }).trim();
+    for (const repo of REPLAYS) {
+      const about = records.filter((record) => record.path === `/repos/${repo}` || record.path.startsWith(`/repos/${repo}/`)).map((record) => record.operation);
+      expect(about.filter((operation) => operation !== undefined && /^(actions\/set-github-actions-permissions-repository|repos\/delete|issues\/create)$/.test(operation)), repo).toEqual([
+        "actions/set-github-actions-permissions-repository",
+        "issues/create",
+        "repos/delete"
+      ]);
+      expect(execFileSync("git", ["rev-parse", "main"], { cwd: join(dir, "pushed", `${repo}.git`), encoding: "utf8" }).trim()).toBe(source);
+      expect((await fetch(`${chain.standin.url}/repos/${repo}`)).status).toBe(404);
     }
-    // Each mention reached the webhook app as GitHub would send it; nothing the harness or the Workers sent was refused.
-    // (the slow case's two: its mention and its stop)
-    // The mentions: the verdict labels the harness adds go out as issues.labeled too, which the webhook app answers 204 (not its label).
+    expect(records.filter((record) => record.operation === "repos/create-in-org").map((record) => (record.body as { name: string }).name).sort()).toEqual(REPLAYS.map((repo) => repo.split("/")[1]).sort());
+    // The issue is the report alone: no link back to the original, no label.
+    const opened = records.find((record) => record.operation === "issues/create" && record.path === "/repos/acme/agent-think-eval-passes/issues")!.body;
+    expect(opened).toEqual({ title: "Widget passes", body: "Spin the widget: it wobbles." });
+    // Each mention reached the webhook app as GitHub would send it (the slow case's two: its mention and its stop); nothing the harness or the Workers sent was refused.
     expect(chain.standin.deliveries().filter((delivery) => delivery.event === "issue_comment").map((delivery) => delivery.status)).toEqual([202, 202, 202, 202]);
     expect(chain.standin.refusals()).toEqual([]);
-    // Nothing about any repository but the sandbox.
-    expect(records.filter((record) => record.path.startsWith("/repos/") && !record.path.startsWith(`/repos/${SANDBOX}/`))).toEqual([]);
+    // Nothing about any repository but the cases' own.
+    expect(records.filter((record) => record.path.startsWith("/repos/") && !REPLAYS.some((repo) => record.path.startsWith(`/repos/${repo}`)))).toEqual([]);
   });
 });

@@ -102,6 +102,12 @@ export function numberKey(repo: string, number: number): string {
   return `${repo}#${number}`.toLowerCase();
 }
 
+/** Deletes the entries of `map` whose `numberKey` is under `repo`: a repository created again starts with none. */
+export function forgetRepository(map: Map<string, unknown>, repo: string): void {
+  const prefix = `${repo}#`.toLowerCase();
+  for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
+}
+
 /** GitHub's error answer `{ message, documentation_url, status }`; recorded as a refusal when `refusal` is given. */
 export function errorAnswer(status: number, message: string, documentationUrl: string, refusal?: string): StandinAnswer {
   return { status, ...(refusal === undefined ? {} : { refusal }), body: { message, documentation_url: documentationUrl, status: String(status) } };

@@ -8,7 +8,7 @@
  */
 
 import type { StandinAccounts } from "./github-standin-accounts";
-import { bodyTooLong, isTooLong, notFound, numberKey, pageOf, validationFailed, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
+import { bodyTooLong, forgetRepository, isTooLong, notFound, numberKey, pageOf, validationFailed, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
 import type { StandinIssues } from "./github-standin-issues";
 import type { StandinPulls } from "./github-standin-pulls";
 
@@ -120,6 +120,11 @@ export class StandinComments {
 
   clear(): void {
     this.#comments.clear();
+  }
+
+  /** Forgets `repo`'s comments (it was deleted and created again). */
+  forget(repo: string): void {
+    forgetRepository(this.#comments, repo);
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * The GitHub stand-in's own routes under `/_standin/`, never recorded: its
  * records and refusals, deliveries, revoked tokens, the webhook target,
- * faults, seeds (pull requests, repositories, files, CI runs), CI
- * deliveries, a job's log where GitHub's 302 sends it, and `validate` for
- * fakes that cannot run Ajv (docs/github-standin.md).
+ * faults, seeds (pull requests, repositories, files, CI runs, where issue
+ * numbers start), CI deliveries, a job's log where GitHub's 302 sends it,
+ * and `validate` for fakes that cannot run Ajv (docs/github-standin.md).
  */
 import type { ServerResponse } from "node:http";
 import type { CiEventName } from "./github-delivery";
@@ -94,6 +94,13 @@ export function handleControl(standin: StandinControl, method: string, path: str
     const seed = repoSeed(body);
     if (typeof seed === "string") return send(response, 422, { message: seed });
     return send(response, 201, state.seedRepo(seed));
+  }
+  if (path === "/_standin/issue-numbers" && method === "POST") {
+    const asked = (body ?? {}) as { repo?: unknown; from?: unknown };
+    if (typeof asked.repo !== "string" || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(asked.repo)) return send(response, 422, { message: "repo must be owner/name" });
+    if (typeof asked.from !== "number" || !Number.isSafeInteger(asked.from) || asked.from < 1 || asked.from > 2 ** 31 - 1) return send(response, 422, { message: "from must be a whole number from 1 to 2147483647" });
+    state.numberFrom(asked.repo, asked.from);
+    return send(response, 204);
   }
   if (path === "/_standin/ci-runs" && method === "POST") {
     const seed = ciRunSeed(body);

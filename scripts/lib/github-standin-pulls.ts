@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { Author, StandinAccounts } from "./github-standin-accounts";
 import type { PullAsIssue } from "./github-standin-issues";
-import { bodyTooLong, isTooLong, notFound, notModelled, numberKey, pageOf, validationError, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
+import { bodyTooLong, forgetRepository, isTooLong, notFound, notModelled, numberKey, pageOf, validationError, type StandinAnswer, type StandinBasics, type StandinCall } from "./github-standin-answers";
 import type { StandinRepos } from "./github-standin-repos";
 
 const PULLS_DOCS_URL = "https://docs.github.com/rest/pulls/pulls";
@@ -113,6 +113,11 @@ export class StandinPulls {
   /** Forgets the pull requests created over the API; seeded ones stay. */
   clear(): void {
     for (const [key, pull] of this.#pulls) if (pull.origin === "created") this.#pulls.delete(key);
+  }
+
+  /** Forgets `repo`'s pull requests, seeded ones too (it was deleted and created again). */
+  forget(repo: string): void {
+    forgetRepository(this.#pulls, repo);
   }
 
   /** Adds or replaces pull request `number` of `repo`; answers it as `GET .../pulls/{number}` would. */

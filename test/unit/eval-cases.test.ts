@@ -2,11 +2,11 @@
  * The starter set's scripts report the way a model following the skills
  * would: each case's `scripted` lines end in a result that report_result
  * accepts as it is (no field the scripted model fills in for a one-line
- * `TEST: result`), with the outcome the case expects, and the evidence that
- * outcome needs: a not-reproduced says why (the behaviour is intended, or
- * it does not occur), a needs-info asks its questions, a reproduced cites
- * what the behaviour contradicts. Read from evals/cases/ as the harness
- * reads them.
+ * `TEST: result`), with the outcome the case expects and the evidence that
+ * outcome needs (a not-reproduced or not-a-bug says why and where, an
+ * answer its sources, a fix upstream the release and the branch, a
+ * needs-info its questions), on the version the case names. Read from
+ * evals/cases/ as the harness reads them.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -23,11 +23,14 @@ function results(scripted: string[]) {
 }
 
 describe("the starter set's scripts", () => {
-  it("cover every outcome the reproduce skill reports, and the intended-behaviour and needs-info distinctions", () => {
+  it("cover every outcome a triage reports, and the intended-behaviour and needs-info distinctions", () => {
     const expected = cases.map((entry) => entry.expected);
-    expect(expected.filter((outcome) => outcome === "not-reproduced").length).toBeGreaterThanOrEqual(3);
-    expect(expected.filter((outcome) => outcome === "needs-info").length).toBeGreaterThanOrEqual(2);
-    expect(expected).toEqual(expect.arrayContaining(["reproduced", "pr-opened"]));
+    const count = (outcome: string) => expected.filter((one) => one === outcome).length;
+    // What does not show and what shows as intended: three at least, the intended ones now told apart as not-a-bug.
+    expect(count("not-reproduced") + count("not-a-bug")).toBeGreaterThanOrEqual(3);
+    expect(count("not-a-bug")).toBeGreaterThanOrEqual(2);
+    expect(count("needs-info")).toBeGreaterThanOrEqual(2);
+    expect(expected).toEqual(expect.arrayContaining(["reproduced", "not-reproduced", "not-a-bug", "answered", "fixed-upstream", "needs-info", "pr-opened"]));
   });
 
   it.each(cases.map((entry) => [entry.id, entry] as const))("%s reports its expected outcome with that outcome's evidence", (_id, entry) => {
@@ -39,8 +42,19 @@ describe("the starter set's scripts", () => {
     expect(parsed.outcome).toBe(entry.expected === "pr-unproven" ? "pr-opened" : entry.expected);
     const placeholders = Object.values(SCRIPTED_FIELDS).flatMap((fields) => Object.values(fields ?? {}).flat());
     for (const value of Object.values(parsed).flat()) expect(placeholders).not.toContain(value);
-    if (parsed.outcome === "not-reproduced") expect(parsed.evidence).toMatch(/^Intended: |does not occur|documents|README|test/);
+    if (parsed.outcome === "not-reproduced" || parsed.outcome === "not-a-bug") expect(parsed.evidence).toMatch(/^Intended: |does not occur|documents|README|test/);
+    if (parsed.outcome === "not-a-bug" || parsed.outcome === "answered") expect(parsed.sources!.length).toBeGreaterThan(0);
+    // A report the documentation invited is answered with the wording that would have prevented it.
+    if (parsed.outcome === "not-a-bug" && /ambiguous/i.test(parsed.evidence!)) expect(parsed.docFix).toBeDefined();
+    if (parsed.outcome === "fixed-upstream") {
+      expect(parsed.versions!.filter((tried) => tried.source === "latest-release").map((tried) => tried.showed)).toEqual([true]);
+      expect(parsed.versions!.filter((tried) => tried.source === "default-branch").map((tried) => tried.showed)).toEqual([false]);
+      expect(parsed.upstream!.fixedBy?.commit).toMatch(/^[0-9a-f]{7,40}$/);
+    }
     if (parsed.outcome === "needs-info") for (const question of parsed.missing!) expect(question).toMatch(/\?$/);
     if (parsed.outcome === "reproduced") expect(parsed.steps!.length).toBeGreaterThan(1);
+    // Where the result names the reporter's version, it is the one the case says the report was made against.
+    const reporter = parsed.versions?.find((tried) => tried.source === "reporter");
+    if (reporter) expect(reporter.version).toBe(entry.version);
   });
 });

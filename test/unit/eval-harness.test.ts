@@ -2,8 +2,8 @@ import { Octokit } from "@octokit/rest";
 import { describe, expect, it } from "vitest";
 import { parseEvalArgs } from "../../scripts/lib/eval/args";
 import { parseCase, type EvalCase } from "../../scripts/lib/eval/case";
-import { guardRepository, parseClosing } from "../../scripts/lib/eval/github-target";
-import { withIssue } from "../../scripts/lib/eval/local-target";
+import { parseClosing } from "../../scripts/lib/eval/github-target";
+import { guardReplays } from "../../scripts/lib/eval/replay-repo";
 import { byExpected, compare, expectedRows, falseReproductions, parseReport, totals, type CaseResult, type Report } from "../../scripts/lib/eval/report";
 import { caseInstruction, runEval } from "../../scripts/lib/eval/runner";
 import { summary } from "../../scripts/lib/eval/summary";
@@ -19,6 +19,7 @@ function evalCase(id: string, overrides: Partial<EvalCase> = {}): EvalCase {
       id,
       source: `https://github.com/acme/widgets/issues/${id.length}`,
       repo: "acme/widgets",
+      version: "1.0.0",
       issue: { title: `Widget ${id} wobbles`, body: "Steps: spin it." },
       instruction: "reproduce this issue",
       expected: "reproduced",
@@ -67,14 +68,14 @@ describe("eval cases", () => {
       /evals\/cases\/x.json: source: .*repo: must be "owner\/name".*expected: .*\(the case\): Unrecognized key: "extra"/
     );
     expect(() => evalCase("x", { id: "y" } as Partial<EvalCase>)).toThrow(/id: is "y", the file is named "x.json"/);
+    // Every case names the release its report was made against.
+    expect(() => evalCase("x", { version: undefined } as unknown as Partial<EvalCase>)).toThrow(/version: /);
   });
 
   it("asks the scripted model with the directives, a real one without", () => {
     const one = evalCase("a");
     expect(caseInstruction(one, false)).toBe("reproduce this issue");
     expect(caseInstruction(one, true)).toBe("reproduce this issue\nTEST: result reproduced It wobbles.\nTEST: reply done");
-    expect(withIssue("reproduce this issue", one)).toContain("# Widget a wobbles\n\nSteps: spin it.");
-    expect(withIssue("x", evalCase("b", { issue: { title: "t", body: "b".repeat(6_000) } })).length).toBeLessThanOrEqual(8_000);
   });
 });
 
@@ -340,34 +341,52 @@ describe("the GitHub target's reading and guard", () => {
     expect(parseClosing("### ✅ Reproduced\n")).toBeNull();
   });
 
-  it("sends nothing about any repository but the sandbox", async () => {
+  it("sends nothing but what a replay needs, and only about the owner's replay repositories", async () => {
     const sent: string[] = [];
     const octokit = new Octokit({
       auth: "ghp_test",
       request: {
         fetch: async (url: string, init: RequestInit) => {
           sent.push(`${init.method} ${url}`);
-          return new Response(JSON.stringify({ number: 1 }), { status: 201, headers: { "content-type": "application/json" } });
+          return new Response(JSON.stringify({ number: 1, login: "me" }), { status: 201, headers: { "content-type": "application/json" } });
         }
       }
     });
-    guardRepository(octokit, "me/Sandbox");
-    await octokit.rest.issues.create({ owner: "me", repo: "sandbox", title: "t" });
-    await expect(octokit.rest.issues.create({ owner: "acme", repo: "widgets", title: "t" })).rejects.toThrow(/refused POST \/repos\/\{owner\}\/\{repo\}\/issues \(acme\/widgets\): it works only on me\/Sandbox/);
-    await expect(octokit.rest.users.getAuthenticated()).rejects.toThrow(/it works only on me\/Sandbox/);
-    await expect(octokit.request("POST /repos/{owner}/{repo}/issues", { owner: "me", repo: "sandbox-2", title: "t" })).rejects.toThrow(/refused/);
+    guardReplays(octokit, "Me");
+    await octokit.rest.issues.create({ owner: "me", repo: "agent-think-eval-a", title: "t" });
+    await octokit.rest.repos.createForAuthenticatedUser({ name: "agent-think-eval-a" });
+    await octokit.rest.repos.createInOrg({ org: "me", name: "agent-think-eval-a" });
+    await octokit.rest.repos.delete({ owner: "me", repo: "agent-think-eval-a" });
+    await octokit.rest.users.getAuthenticated();
+    await expect(octokit.rest.issues.create({ owner: "acme", repo: "widgets", title: "t" })).rejects.toThrow(
+      /refused POST \/repos\/\{owner\}\/\{repo\}\/issues \(acme\/widgets\): it works only on Me's agent-think-eval-… repositories/
+    );
+    // A repository of the owner's that is not a replay is never written to, created or deleted.
+    await expect(octokit.rest.repos.delete({ owner: "me", repo: "sandbox" })).rejects.toThrow(/refused DELETE/);
+    await expect(octokit.rest.repos.delete({ owner: "other", repo: "agent-think-eval-a" })).rejects.toThrow(/refused DELETE/);
+    await expect(octokit.rest.repos.createForAuthenticatedUser({ name: "sandbox" })).rejects.toThrow(/refused POST \/user\/repos/);
+    await expect(octokit.rest.repos.createInOrg({ org: "other", name: "agent-think-eval-a" })).rejects.toThrow(/refused POST/);
+    await expect(octokit.request("PATCH /user", { name: "x" })).rejects.toThrow(/refused PATCH \/user/);
+    await expect(octokit.request("POST /repos/{owner}/{repo}/issues", { owner: "me", repo: "agent-think-eval-", title: "t" })).rejects.toThrow(/refused/);
     // Pages that paginate follows are whole URLs: the same rule, on the normalised path.
-    await octokit.request("GET https://api.github.com/repos/me/sandbox/issues/1/comments?page=2");
+    await octokit.request("GET https://api.github.com/repos/me/agent-think-eval-a/issues/1/comments?page=2");
     for (const url of [
-      "https://api.github.com/repos/me/sandbox-2/issues",
-      "https://api.github.com/repos/me/sandbox/../other/issues",
-      "https://api.github.com/repos/me/sandbox/%2e%2e/other/issues",
-      "https://evil.example/repos/me/sandbox/issues",
-      "https://api.github.com/user"
+      "https://api.github.com/repos/me/sandbox/issues",
+      "https://api.github.com/repos/me/agent-think-eval-a/../other/issues",
+      "https://api.github.com/repos/me/agent-think-eval-a/%2e%2e/other/issues",
+      "https://evil.example/repos/me/agent-think-eval-a/issues",
+      "https://api.github.com/user/repos"
     ]) {
-      await expect(octokit.request(`GET ${url}`), url).rejects.toThrow(/it works only on me\/Sandbox/);
+      await expect(octokit.request(`GET ${url}`), url).rejects.toThrow(/it works only on Me's agent-think-eval-… repositories/);
     }
-    expect(sent).toEqual(["POST https://api.github.com/repos/me/sandbox/issues", "GET https://api.github.com/repos/me/sandbox/issues/1/comments?page=2"]);
+    expect(sent).toEqual([
+      "POST https://api.github.com/repos/me/agent-think-eval-a/issues",
+      "POST https://api.github.com/user/repos",
+      "POST https://api.github.com/orgs/me/repos",
+      "DELETE https://api.github.com/repos/me/agent-think-eval-a",
+      "GET https://api.github.com/user",
+      "GET https://api.github.com/repos/me/agent-think-eval-a/issues/1/comments?page=2"
+    ]);
   });
 });
 
@@ -383,16 +402,27 @@ describe("npm run eval arguments", () => {
     });
   });
 
-  it("refuses a GitHub run without the sandbox, the dashboard or a token, naming what is missing", () => {
-    expect(parse(["--target", "github"])).toEqual({ ok: false, error: expect.stringContaining("needs --repo owner/name") });
-    expect(parse(["--target", "github", "--repo", "me/sandbox"])).toEqual({ ok: false, error: expect.stringContaining("needs --dashboard") });
-    expect(parse(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example"])).toEqual({ ok: false, error: expect.stringContaining("needs GITHUB_TOKEN") });
-    expect(parse(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example"], { GITHUB_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id" })).toEqual({
+  it("refuses a GitHub run without the owner, the dashboard or a token, naming what is missing", () => {
+    expect(parse(["--target", "github"])).toEqual({ ok: false, error: expect.stringContaining("needs --owner NAME") });
+    expect(parse(["--target", "github", "--owner", "me"])).toEqual({ ok: false, error: expect.stringContaining("needs --dashboard") });
+    expect(parse(["--target", "github", "--owner", "me", "--dashboard", "https://bot.example"])).toEqual({ ok: false, error: expect.stringContaining("needs GITHUB_TOKEN") });
+    expect(parse(["--target", "github", "--owner", "me", "--dashboard", "https://bot.example"], { GITHUB_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id" })).toEqual({
       ok: false,
       error: "set both CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET, or neither"
     });
-    const ok = parse(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example/"], { GITHUB_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id", CF_ACCESS_CLIENT_SECRET: "s" });
-    expect(ok).toMatchObject({ ok: true, args: { dashboard: "https://bot.example", accessHeaders: { "CF-Access-Client-Id": "id", "CF-Access-Client-Secret": "s" } } });
+    const ok = parse(["--target", "github", "--owner", "me", "--dashboard", "https://bot.example/"], { GITHUB_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id", CF_ACCESS_CLIENT_SECRET: "s" });
+    expect(ok).toMatchObject({
+      ok: true,
+      args: { owner: "me", sourceGit: "https://github.com", dashboard: "https://bot.example", accessHeaders: { "CF-Access-Client-Id": "id", "CF-Access-Client-Secret": "s" } }
+    });
+    // The GitHub target makes a repository per case: a single sandbox is the local target's.
+    expect(parse(["--target", "github", "--repo", "me/sandbox", "--owner", "me", "--dashboard", "https://bot.example"], { GITHUB_TOKEN: "t" })).toEqual({
+      ok: false,
+      error: "--repo is for --target local: --target github creates each case's repository under --owner"
+    });
+    expect(
+      parse(["--target", "github", "--owner", "me", "--dashboard", "https://bot.example", "--source-git", "/srv/sources", "--git-cache", "/srv/mirrors", "--push-to", "/tmp/bare"], { GITHUB_TOKEN: "t" })
+    ).toMatchObject({ ok: true, args: { sourceGit: "/srv/sources", gitCache: "/srv/mirrors", pushTo: "/tmp/bare" } });
   });
 
   it("refuses bad values, naming the flag", () => {
@@ -402,6 +432,8 @@ describe("npm run eval arguments", () => {
     expect(parse(["--target", "local", "--cost-cap", "-1"])).toMatchObject({ ok: false, error: expect.stringContaining("--cost-cap") });
     expect(parse(["--target", "local", "--url", "file:///etc"])).toMatchObject({ ok: false, error: "--url must be an http(s) URL" });
     expect(parse(["--target", "local", "--dashboard", "https://x"])).toMatchObject({ ok: false, error: expect.stringContaining("--target github") });
+    expect(parse(["--target", "local", "--owner", "me"])).toEqual({ ok: false, error: "--owner is for --target github" });
+    expect(parse(["--target", "github", "--owner", "not_an_owner"])).toEqual({ ok: false, error: "--owner must be a GitHub account or organization name" });
     expect(parse(["--target", "local", "--bogus"])).toMatchObject({ ok: false, error: expect.stringContaining("bogus") });
   });
 });
@@ -412,7 +444,9 @@ describe("the starter cases (evals/cases)", () => {
     const { planScript } = await import("../../src/model/script");
     const cases = await loadCases(["evals/cases"]);
     expect(cases.length).toBeGreaterThanOrEqual(10);
-    expect(new Set(cases.map((one) => one.expected))).toEqual(new Set(["reproduced", "not-reproduced", "needs-info", "pr-opened", "pr-unproven"]));
+    expect(new Set(cases.map((one) => one.expected))).toEqual(
+      new Set(["reproduced", "not-reproduced", "not-a-bug", "answered", "fixed-upstream", "needs-info", "pr-opened", "pr-unproven"])
+    );
     for (const one of cases) {
       expect(one.source, one.id).toMatch(new RegExp(`^https://github\\.com/${one.repo.replace(".", "\\.")}/issues/\\d+$`));
       const reported = planScript(caseInstruction(one, true)).flatMap((step) => (step.kind === "tool" && step.toolName === "report_result" ? [step.input.outcome] : []));

@@ -22,6 +22,7 @@ function evalCase(id: string, repo = "acme/widgets"): EvalCase {
       id,
       source: `https://github.com/${repo}/issues/1`,
       repo,
+      version: "1.0.0",
       issue: { title: `Widget ${id} wobbles`, body: "Steps: spin it." },
       instruction: "reproduce this issue",
       expected: "reproduced",
@@ -71,10 +72,11 @@ describe("--model", () => {
   it("seeds the stand-in npm start runs unless --standin names another, and takes --standin only locally", () => {
     expect(parse(["--target", "local", "--model", "gpt-5.4"])).toMatchObject({ ok: true, args: { standin: "http://127.0.0.1:8790" } });
     expect(parseEvalArgs(["--target", "local", "--model", "gpt-5.4"], { GITHUB_STANDIN_PORT: "9100" })).toMatchObject({ ok: true, args: { standin: "http://127.0.0.1:9100" } });
-    expect((parse(["--target", "local"]) as { args: object }).args).not.toHaveProperty("standin");
-    const github = parseEvalArgs(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example", "--model", "gpt-5.4", "--standin", "http://x"], { GITHUB_TOKEN: "t" });
+    // The local target opens each case's issue on the stand-in, --model or not.
+    expect(parse(["--target", "local"])).toMatchObject({ ok: true, args: { standin: "http://127.0.0.1:8790" } });
+    const github = parseEvalArgs(["--target", "github", "--owner", "me", "--dashboard", "https://bot.example", "--model", "gpt-5.4", "--standin", "http://x"], { GITHUB_TOKEN: "t" });
     expect(github).toEqual({ ok: false, error: "--standin is for --target local" });
-    expect(parseEvalArgs(["--target", "github", "--repo", "me/sandbox", "--dashboard", "https://bot.example", "--model", "gpt-5.4"], { GITHUB_TOKEN: "t" })).toMatchObject({
+    expect(parseEvalArgs(["--target", "github", "--owner", "me", "--dashboard", "https://bot.example", "--model", "gpt-5.4"], { GITHUB_TOKEN: "t" })).toMatchObject({
       ok: true,
       args: { model: "gpt-5.4" }
     });

@@ -15,7 +15,7 @@ export type CaseNeed = (typeof CASE_NEEDS)[number];
 
 const REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 const ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
-/** The local target sends the issue inside the instruction, which the dispatch contract caps at 8,000 characters. */
+/** A case's report stays short: what a maintainer would read in one go (GitHub itself takes 65,536 characters). */
 export const MAX_ISSUE_BODY_CHARS = 6_000;
 
 export const caseSchema = z
@@ -24,11 +24,13 @@ export const caseSchema = z
     id: z.string().regex(ID, "must be lowercase letters, digits and dashes (at most 80), and the file's name"),
     /** The public bug report this case is built from. */
     source: z.url({ protocol: /^https$/ }),
-    /** Where the bug lives, `owner/name`: the repository to fork for a replay. */
+    /** Where the bug lives, `owner/name`: the source repository a replay is pushed from. */
     repo: z.string().regex(REPO, 'must be "owner/name"'),
-    /** The commit, tag or branch at which the bug is present (for the fork). */
+    /** The commit or tag a replay's `main` is pinned at: the default branch as it stood when the report was made, or the release it names (the source's default branch when absent). */
     ref: z.string().min(1).max(200).optional(),
-    /** The issue as it is opened on the sandbox repository: the report's title and body, inline. */
+    /** The release the report was made against, as the reporter named it or as it was the latest then (`3.0.0`). */
+    version: z.string().min(1).max(100),
+    /** The issue as it is opened for the replay: the report's title and body, inline (links to GitHub threads are taken out then: replay.ts). */
     issue: z.object({ title: z.string().min(1).max(256), body: z.string().min(1).max(MAX_ISSUE_BODY_CHARS) }).strict(),
     /** What the maintainer asks, after the mention: `@agent-think <instruction>`. */
     instruction: z.string().min(1).max(2_000),

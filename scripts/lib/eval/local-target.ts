@@ -1,21 +1,19 @@
 /**
  * `--target local`: the local Worker (`npm start`, with a real model in
- * `.dev.vars` or the scripted one) through the dispatch contract, as `npm
- * run dispatch` drives it: `POST /dev/dispatch`, then `GET
- * /dev/messages/:session?submissionId=` until the submission ends, then the
- * run's figures from the dashboard API; a run past its time is dispatched
- * `stop`. No GitHub issue is opened: the
- * issue's title and body go in the instruction, and every case gets an
- * issue number of its own, so each run is a new thread. With `--model`, the
- * repository's config the Worker reads says the model, on the GitHub
- * stand-in (`--standin`) the local Worker reads: pick-model.ts.
+ * `.dev.vars` or the scripted one) through the dispatch contract, as the
+ * webhook app hands it a mention: the case's issue is opened on the GitHub
+ * stand-in the Worker reads (`--standin`), by a user, numbered past every
+ * earlier run's so each run is a new thread; `POST /dev/dispatch` carries
+ * the maintainer's words; `GET /dev/messages/:session?submissionId=` until
+ * the submission ends, then the run's figures from the dashboard API; a run
+ * past its time is dispatched `stop`. With `--model`, the repository's
+ * config on the stand-in says the model: pick-model.ts.
  */
 import { randomInt } from "node:crypto";
-import { MAX_INSTRUCTION_CHARS } from "../../../src/shared/dispatch";
-import { sessionName } from "../../../src/shared/session-name";
 import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
 import type { CaseNeed, EvalCase } from "./case";
 import { pickModelOnStandin } from "./pick-model";
+import { replayedIssue } from "./replay";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
 import { endedRun, hasContainer, jsonOrText, runFigures, sleep } from "./thread-figures";
 
@@ -23,24 +21,29 @@ export type LocalTargetOptions = {
   baseUrl: string;
   /** Every case runs against this repository; without it, against the case's own. */
   repo?: string;
-  /** The first issue number; each case takes the next. */
+  /** The number the first issue opened in a repository takes at least; the stand-in numbers the next ones after it. */
   issueBase?: number;
   pollMs?: number;
-  /** The GitHub stand-in the local Worker reads (its GITHUB_API_URL's origin): where `--model` puts each case's config. */
-  standinUrl?: string;
+  /** The GitHub stand-in the local Worker reads (its GITHUB_API_URL's origin): where each case's issue is opened, and `--model` puts each case's config. */
+  standinUrl: string;
 };
+
+/** A user's token on the stand-in (a `ghp_` prefix): the issue is the reporter's, as on GitHub, not the App's. */
+const REPORTER_TOKEN = "ghp_agentThinkEvalReporter000000000000000";
 
 export class LocalTarget implements EvalTarget {
   readonly kind = "local" as const;
   readonly against: string;
   readonly #options: LocalTargetOptions;
-  #nextIssue: number;
+  readonly #issueBase: number;
+  /** The repositories whose issue numbering this run has moved past earlier runs' (once each). */
+  readonly #numbered = new Map<string, Promise<void>>();
 
   constructor(options: LocalTargetOptions) {
     this.#options = options;
     this.against = options.baseUrl;
-    // Seconds since 2026 keep issue numbers apart between eval runs on one server.
-    this.#nextIssue = options.issueBase ?? Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 1000);
+    // Seconds since 2026 keep issue numbers apart between eval runs on one Worker, whose threads outlive a restarted stand-in.
+    this.#issueBase = options.issueBase ?? Math.floor((Date.now() - Date.UTC(2026, 0, 1)) / 1000);
   }
 
   repoFor(evalCase: EvalCase): string {
@@ -49,16 +52,15 @@ export class LocalTarget implements EvalTarget {
 
   /** `--model`: `model:` in each case repository's .github/agent-think.yml, on the stand-in the local Worker reads (pick-model.ts). */
   pickModel(model: string, repos: readonly string[]): Promise<() => Promise<void>> {
-    const standin = this.#options.standinUrl;
-    if (!standin) throw new Error("--model needs the GitHub stand-in the local Worker reads (--standin, its GITHUB_API_URL)");
-    return pickModelOnStandin(standin, repos, model);
+    return pickModelOnStandin(this.#options.standinUrl, repos, model);
   }
 
   async run(request: RunRequest): Promise<CaseRun> {
     const { baseUrl } = this.#options;
     const repo = this.repoFor(request.case);
-    const issueNumber = this.#nextIssue++;
-    const response = await this.#dispatch(repo, issueNumber, withIssue(request.instruction, request.case), request.case.issue.title);
+    const issue = await this.#openIssue(repo, request.case);
+    const issueNumber = issue.number;
+    const response = await this.#dispatch(repo, issueNumber, request.instruction, issue.title);
     const body = await response.text();
     if (response.status === 400) {
       const error = errorBodySchema.safeParse(jsonOrText(body));
@@ -78,7 +80,7 @@ export class LocalTarget implements EvalTarget {
     const timing = times(status);
     if (!status || !isTerminalStatus(status.status)) {
       // Told to stop (the stop grammar, docs/contracts.md), so a run past its time spends nothing more.
-      await (await this.#dispatch(repo, issueNumber, "stop", request.case.issue.title)).body?.cancel();
+      await (await this.#dispatch(repo, issueNumber, "stop", issue.title)).body?.cancel();
       return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };
     }
     const run = await endedRun({ baseUrl }, session, submissionId);
@@ -87,6 +89,42 @@ export class LocalTarget implements EvalTarget {
     if (!run) return { kind: "ended", figures: own };
     const read = runFigures(run);
     return { kind: "ended", figures: { ...own, ...read, status: read.status ?? own.status, error: read.error ?? own.error } };
+  }
+
+  /** The case's issue on the stand-in, opened by a user (the reporter), with no link back to the original. */
+  async #openIssue(repo: string, evalCase: EvalCase): Promise<{ number: number; title: string }> {
+    const standin = this.#options.standinUrl;
+    const unreachable = (error: unknown) =>
+      new Error(`could not open the case's issue on the GitHub stand-in at ${standin} (npm start runs one; --standin names another): ${(error as Error).message}`);
+    let numbered = this.#numbered.get(repo.toLowerCase());
+    if (!numbered) {
+      numbered = this.#standin("/_standin/issue-numbers", { repo, from: this.#issueBase }, 204).then(
+        () => undefined,
+        (error: unknown) => {
+          this.#numbered.delete(repo.toLowerCase());
+          throw unreachable(error);
+        }
+      );
+      this.#numbered.set(repo.toLowerCase(), numbered);
+    }
+    await numbered;
+    const issue = replayedIssue(evalCase);
+    const created = (await this.#standin(`/repos/${repo}/issues`, issue, 201).catch((error: unknown) => {
+      throw unreachable(error);
+    })) as { number: number };
+    return { number: created.number, title: issue.title };
+  }
+
+  async #standin(path: string, body: unknown, expected: number): Promise<unknown> {
+    const response = await fetch(new URL(path, this.#options.standinUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `token ${REPORTER_TOKEN}` },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000)
+    });
+    const text = await response.text();
+    if (response.status !== expected) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 200)}`);
+    return text === "" ? null : jsonOrText(text);
   }
 
   #dispatch(repo: string, issueNumber: number, instruction: string, issueTitle: string): Promise<Response> {
@@ -114,13 +152,6 @@ export class LocalTarget implements EvalTarget {
   fetchPage(url: string): Promise<Response> {
     return fetch(url, { signal: AbortSignal.timeout(15_000) });
   }
-}
-
-
-/** The instruction with the case's issue after it: locally there is no issue to read. */
-export function withIssue(instruction: string, evalCase: EvalCase): string {
-  const text = `${instruction}\n\n---\nThe issue, as it was reported (${evalCase.source}):\n\n# ${evalCase.issue.title}\n\n${evalCase.issue.body}`;
-  return text.length <= MAX_INSTRUCTION_CHARS ? text : `${text.slice(0, MAX_INSTRUCTION_CHARS - 1)}…`;
 }
 
 async function submissionStatus(baseUrl: string, session: string, submissionId: string): Promise<SubmissionStatus | null> {

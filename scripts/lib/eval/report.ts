@@ -77,8 +77,13 @@ export const expectedRowSchema = z.object({
 });
 export type ExpectedRow = z.infer<typeof expectedRowSchema>;
 
-/** Outcomes a case can expect where a `reproduced` tells the maintainer working code is broken, or guesses where a question was due. */
-export const FALSE_REPRODUCTION_EXPECTED: readonly ResultOutcome[] = ["not-reproduced", "needs-info"];
+/**
+ * Outcomes a case can expect where a `reproduced` tells the maintainer
+ * working code is broken (it does not show, or works as intended), or
+ * guesses where an answer or a question was due. Not `fixed-upstream`: the
+ * release it names is broken.
+ */
+export const FALSE_REPRODUCTION_EXPECTED: readonly ResultOutcome[] = ["not-reproduced", "not-a-bug", "answered", "needs-info"];
 
 export const totalsSchema = z.object({
   cases: z.number().int().min(0),
@@ -158,7 +163,7 @@ export function expectedRows(report: Report): ExpectedRow[] {
   return report.totals.byExpected ?? byExpected(report.cases);
 }
 
-/** The cases that ran and reported `reproduced` where `not-reproduced` or `needs-info` was expected: the costliest mistake. */
+/** The cases that ran and reported `reproduced` where one of FALSE_REPRODUCTION_EXPECTED was: the costliest mistake. */
 export function falseReproductions(results: readonly CaseResult[]): CaseResult[] {
   return results.filter((result) => result.verdict !== "skipped" && result.outcome === "reproduced" && FALSE_REPRODUCTION_EXPECTED.includes(result.expected));
 }
