@@ -5,14 +5,14 @@
  * `TEST: result`), with the outcome the case expects and the evidence that
  * outcome needs (a not-reproduced or not-a-bug says why and where, an
  * answer its sources, a fix upstream the release and the branch, a
- * needs-info its questions), on the version the case names. Read from
- * evals/cases/ as the harness reads them.
+ * needs-info its questions, a patch its diff), on the version the case
+ * names; every outcome is some case's. Read from evals/cases/.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseCase } from "../../scripts/lib/eval/case";
 import { planScript, SCRIPTED_FIELDS } from "../../src/model/script";
-import { runResultSchema } from "../../src/run/ending";
+import { RESULT_OUTCOMES, runResultSchema } from "../../src/run/ending";
 
 const files = readdirSync("evals/cases").filter((name) => name.endsWith(".json")).sort();
 const cases = files.map((name) => parseCase(`evals/cases/${name}`, readFileSync(`evals/cases/${name}`, "utf8")));
@@ -31,6 +31,8 @@ describe("the starter set's scripts", () => {
     expect(count("not-a-bug")).toBeGreaterThanOrEqual(2);
     expect(count("needs-info")).toBeGreaterThanOrEqual(2);
     expect(expected).toEqual(expect.arrayContaining(["reproduced", "not-reproduced", "not-a-bug", "answered", "fixed-upstream", "needs-info", "pr-opened"]));
+    // Every outcome report_result knows, the pull-request ones included, is some case's.
+    expect(RESULT_OUTCOMES.filter((outcome) => count(outcome) === 0)).toEqual([]);
   });
 
   it.each(cases.map((entry) => [entry.id, entry] as const))("%s reports its expected outcome with that outcome's evidence", (_id, entry) => {
@@ -53,6 +55,15 @@ describe("the starter set's scripts", () => {
     }
     if (parsed.outcome === "needs-info") for (const question of parsed.missing!) expect(question).toMatch(/\?$/);
     if (parsed.outcome === "reproduced") expect(parsed.steps!.length).toBeGreaterThan(1);
+    // A pull request updated or a review addressed happens only where the case opens one (its pullRequest, by the App).
+    if (parsed.outcome === "pr-updated") expect(entry.pullRequest).toMatchObject({ by: "app", mention: "issue" });
+    if (parsed.outcome === "review-addressed") expect(entry.pullRequest).toMatchObject({ by: "app", mention: "pull-request" });
+    if (parsed.outcome === "patch-suggested") {
+      expect(entry.pullRequest).toMatchObject({ by: "user", mention: "pull-request" });
+      expect(parsed.patch).toMatch(/^diff --git a\/(\S+) b\/\1\n/);
+    }
+    if (parsed.outcome === "review-addressed" || parsed.outcome === "patch-suggested") expect(parsed.addressed!.length).toBeGreaterThan(0);
+    if (parsed.outcome === "no-pr") expect(parsed.verification).toBeDefined();
     // Where the result names the reporter's version, it is the one the case says the report was made against.
     const reporter = parsed.versions?.find((tried) => tried.source === "reporter");
     if (reporter) expect(reporter.version).toBe(entry.version);

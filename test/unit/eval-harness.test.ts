@@ -445,7 +445,7 @@ describe("the starter cases (evals/cases)", () => {
     const cases = await loadCases(["evals/cases"]);
     expect(cases.length).toBeGreaterThanOrEqual(10);
     expect(new Set(cases.map((one) => one.expected))).toEqual(
-      new Set(["reproduced", "not-reproduced", "not-a-bug", "answered", "fixed-upstream", "needs-info", "pr-opened", "pr-unproven"])
+      new Set(["reproduced", "not-reproduced", "not-a-bug", "answered", "fixed-upstream", "needs-info", "pr-opened", "pr-updated", "pr-unproven", "no-pr", "review-addressed", "patch-suggested"])
     );
     for (const one of cases) {
       expect(one.source, one.id).toMatch(new RegExp(`^https://github\\.com/${one.repo.replace(".", "\\.")}/issues/\\d+$`));

@@ -9,8 +9,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { RESULT_OUTCOMES } from "../../../src/run/ending";
 
-/** What a case can need from its target: `container`, a sandbox that runs git and the project (a fix's proof re-runs a check there). */
-export const CASE_NEEDS = ["container"] as const;
+/**
+ * What a case can need from its target: `container`, a sandbox that runs git and the project (a fix's proof re-runs a check there);
+ * `pull-request`, the case's `pullRequest` opened beside its issue, as the App or as a person.
+ */
+export const CASE_NEEDS = ["container", "pull-request"] as const;
 export type CaseNeed = (typeof CASE_NEEDS)[number];
 
 const REPO = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
@@ -32,6 +35,20 @@ export const caseSchema = z
     version: z.string().min(1).max(100),
     /** The issue as it is opened for the replay: the report's title and body, inline (links to GitHub threads are taken out then: replay.ts). */
     issue: z.object({ title: z.string().min(1).max(256), body: z.string().min(1).max(MAX_ISSUE_BODY_CHARS) }).strict(),
+    /**
+     * A pull request for the case's issue, opened before the mention (docs/eval.md, "Pull requests"): by `app`, the App's bot,
+     * from `agent-think/issue-<n>`, or by `user`, a person, from a branch of the repository. The maintainer's words go on the
+     * `issue` (the App's pull request is then the one its run updates) or on the `pull-request` itself.
+     */
+    pullRequest: z
+      .object({
+        by: z.enum(["app", "user"]),
+        mention: z.enum(["issue", "pull-request"]),
+        title: z.string().min(1).max(256),
+        body: z.string().min(1).max(MAX_ISSUE_BODY_CHARS)
+      })
+      .strict()
+      .optional(),
     /** What the maintainer asks, after the mention: `@agent-think <instruction>`. */
     instruction: z.string().min(1).max(2_000),
     /** The outcome a good run reports. */
@@ -64,7 +81,12 @@ export const caseSchema = z
     /** Why this case is in the set: what it exercises. */
     notes: z.string().max(2_000).optional()
   })
-  .strict();
+  .strict()
+  // A target that cannot open the pull request skips the case by its need, as it skips one that needs a container.
+  .refine((one) => (one.pullRequest !== undefined) === (one.needs ?? []).includes("pull-request"), {
+    path: ["needs"],
+    message: 'must include "pull-request" exactly when the case has a pullRequest'
+  });
 
 export type EvalCase = z.infer<typeof caseSchema>;
 

@@ -1,19 +1,19 @@
 /**
- * `--target local`: the local Worker (`npm start`, with a real model in
- * `.dev.vars` or the scripted one) through the dispatch contract, as the
- * webhook app hands it a mention: the case's issue is opened on the GitHub
- * stand-in the Worker reads (`--standin`), by a user, numbered past every
- * earlier run's so each run is a new thread; `POST /dev/dispatch` carries
- * the maintainer's words; `GET /dev/messages/:session?submissionId=` until
- * the submission ends, then the run's figures from the dashboard API; a run
- * past its time is dispatched `stop`. With `--model`, the repository's
- * config on the stand-in says the model: pick-model.ts.
+ * `--target local`: the local Worker (`npm start`) through the dispatch
+ * contract, as the webhook app hands it a mention: the case's issue (and its
+ * `pullRequest`, as the App or the reporter) is opened on the GitHub
+ * stand-in the Worker reads (`--standin`), numbered past every earlier
+ * run's; `POST /dev/dispatch` carries the maintainer's words, on the issue
+ * or the pull request; `GET /dev/messages/:session?submissionId=` until it
+ * ends, then the run's figures; a run past its time is dispatched `stop`.
+ * With `--model`, the repository's config there says it: pick-model.ts.
  */
 import { randomInt } from "node:crypto";
+import type { BotIdentity, PullRequestRef } from "../../../src/shared/dispatch";
 import { dispatchResultSchema, errorBodySchema, isTerminalStatus, messagesPath, messagesResponseSchema, type SubmissionStatus } from "../dev-api";
 import type { CaseNeed, EvalCase } from "./case";
 import { pickModelOnStandin } from "./pick-model";
-import { replayedIssue } from "./replay";
+import { replayedIssue, withoutThreads } from "./replay";
 import { NO_FIGURES, type CaseRun, type EvalTarget, type RunFigures, type RunRequest } from "./target";
 import { endedRun, hasContainer, jsonOrText, runFigures, sleep } from "./thread-figures";
 
@@ -30,6 +30,11 @@ export type LocalTargetOptions = {
 
 /** A user's token on the stand-in (a `ghp_` prefix): the issue is the reporter's, as on GitHub, not the App's. */
 const REPORTER_TOKEN = "ghp_agentThinkEvalReporter000000000000000";
+/** A token without a user's prefix: the stand-in takes it for the App's installation, so what it opens is the App's bot's. */
+const APP_TOKEN = "ghs_agentThinkEvalApp00000000000000000000";
+
+/** Where the maintainer's words go: the case's issue, or its pull request (with what the webhook app would send of it). */
+type Mention = { number: number; title: string; pullRequest?: PullRequestRef; bot?: BotIdentity };
 
 export class LocalTarget implements EvalTarget {
   readonly kind = "local" as const;
@@ -58,9 +63,8 @@ export class LocalTarget implements EvalTarget {
   async run(request: RunRequest): Promise<CaseRun> {
     const { baseUrl } = this.#options;
     const repo = this.repoFor(request.case);
-    const issue = await this.#openIssue(repo, request.case);
-    const issueNumber = issue.number;
-    const response = await this.#dispatch(repo, issueNumber, request.instruction, issue.title);
+    const mention = await this.#open(repo, request.case);
+    const response = await this.#dispatch(repo, mention, request.instruction);
     const body = await response.text();
     if (response.status === 400) {
       const error = errorBodySchema.safeParse(jsonOrText(body));
@@ -80,7 +84,7 @@ export class LocalTarget implements EvalTarget {
     const timing = times(status);
     if (!status || !isTerminalStatus(status.status)) {
       // Told to stop (the stop grammar, docs/contracts.md), so a run past its time spends nothing more.
-      await (await this.#dispatch(repo, issueNumber, "stop", issue.title)).body?.cancel();
+      await (await this.#dispatch(repo, mention, "stop")).body?.cancel();
       return { kind: "timed-out", figures: { ...NO_FIGURES, ...timing, timeToCloseMs: null, threadUrl } };
     }
     const run = await endedRun({ baseUrl }, session, submissionId);
@@ -89,6 +93,28 @@ export class LocalTarget implements EvalTarget {
     if (!run) return { kind: "ended", figures: own };
     const read = runFigures(run);
     return { kind: "ended", figures: { ...own, ...read, status: read.status ?? own.status, error: read.error ?? own.error } };
+  }
+
+  /** The case's issue, and its pull request when it has one (`pullRequest`), where `mention` says the words go. */
+  async #open(repo: string, evalCase: EvalCase): Promise<Mention> {
+    const issue = await this.#openIssue(repo, evalCase);
+    const wanted = evalCase.pullRequest;
+    if (!wanted) return issue;
+    const app = wanted.by === "app";
+    // The App names its branch after the issue (open-pr); a person's is any branch of the repository.
+    const asked = { title: withoutThreads(wanted.title), body: `${withoutThreads(wanted.body)}\n\nRefs #${issue.number}`, head: `${app ? "agent-think" : "fix"}/issue-${issue.number}`, base: "main" };
+    const pull = (await this.#standin(`/repos/${repo}/pulls`, asked, 201, app ? APP_TOKEN : REPORTER_TOKEN)) as {
+      number: number;
+      title: string;
+      user: { login: string; id: number };
+      head: { ref: string; sha: string };
+      base: { ref: string };
+    };
+    // The run acts as the App the stand-in answers as, so it knows the App's pull request for its own.
+    const bot = app ? { bot: { login: pull.user.login, id: pull.user.id } } : {};
+    if (wanted.mention === "issue") return { ...issue, ...bot };
+    const pullRequest = { number: pull.number, headRepo: repo, headRef: pull.head.ref, headSha: pull.head.sha, baseRef: pull.base.ref, fork: false, author: pull.user.login };
+    return { number: pull.number, title: pull.title, pullRequest, ...bot };
   }
 
   /** The case's issue on the stand-in, opened by a user (the reporter), with no link back to the original. */
@@ -115,10 +141,10 @@ export class LocalTarget implements EvalTarget {
     return { number: created.number, title: issue.title };
   }
 
-  async #standin(path: string, body: unknown, expected: number): Promise<unknown> {
+  async #standin(path: string, body: unknown, expected: number, token = REPORTER_TOKEN): Promise<unknown> {
     const response = await fetch(new URL(path, this.#options.standinUrl), {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `token ${REPORTER_TOKEN}` },
+      headers: { "content-type": "application/json", authorization: `token ${token}` },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(10_000)
     });
@@ -127,26 +153,28 @@ export class LocalTarget implements EvalTarget {
     return text === "" ? null : jsonOrText(text);
   }
 
-  #dispatch(repo: string, issueNumber: number, instruction: string, issueTitle: string): Promise<Response> {
+  #dispatch(repo: string, mention: Mention, instruction: string): Promise<Response> {
     return fetch(`${this.#options.baseUrl}/dev/dispatch`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
         repo,
-        issueNumber,
+        issueNumber: mention.number,
         instruction,
         installationToken: "",
         commentId: randomInt(1, 2 ** 31),
-        issueTitle,
-        requestedBy: { login: "agent-think-eval" }
+        issueTitle: mention.title,
+        requestedBy: { login: "agent-think-eval" },
+        ...(mention.pullRequest ? { pullRequest: mention.pullRequest } : {}),
+        ...(mention.bot ? { bot: mention.bot } : {})
       }),
       signal: AbortSignal.timeout(15_000)
     });
   }
 
-  /** A container, when the Worker's health report says its containers line is ok (local dev has no engine, so it is not). */
+  /** A container, when the Worker's health report says its containers line is ok (local dev has no engine, so it is not); a pull request, opened on the stand-in. */
   has(need: CaseNeed): Promise<boolean> {
-    return need === "container" ? hasContainer({ baseUrl: this.#options.baseUrl }) : Promise.resolve(false);
+    return need === "container" ? hasContainer({ baseUrl: this.#options.baseUrl }) : Promise.resolve(need === "pull-request");
   }
 
   fetchPage(url: string): Promise<Response> {

@@ -94,7 +94,10 @@ export async function runEval(options: EvalOptions): Promise<Report> {
 /** Why the target cannot run the case (it lacks what the case needs), or null. */
 async function missingNeed(evalCase: EvalCase, target: EvalTarget): Promise<string | null> {
   for (const need of evalCase.needs ?? []) {
-    if (target.has && !(await target.has(need))) return `it needs a ${need}, which ${target.against} does not have (its health report's containers line is not ok)`;
+    if (target.has && !(await target.has(need))) {
+      if (need === "pull-request") return `it needs a pull request opened before the mention, which the ${target.kind} target cannot open`;
+      return `it needs a ${need}, which ${target.against} does not have (its health report's containers line is not ok)`;
+    }
   }
   return null;
 }
