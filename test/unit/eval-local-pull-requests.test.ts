@@ -7,8 +7,6 @@
  * and write policy see the App's pull request, its own or someone else's.
  * A target that cannot open one skips the case, saying why.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { parseCase, type EvalCase } from "../../scripts/lib/eval/case";
 import { LocalTarget } from "../../scripts/lib/eval/local-target";
@@ -18,6 +16,7 @@ import { STANDIN_BOT_USER_ID } from "../../scripts/lib/github-standin";
 import { createRepoReader } from "../../src/github/repo-reader";
 import { writePolicyFor } from "../../src/run/write-policy";
 import { dispatchInputSchema } from "../../src/shared/dispatch";
+import { fakeWorker } from "./eval-fake-worker";
 import { standinFixture } from "./standin-fixture";
 
 const { start } = standinFixture();
@@ -40,29 +39,6 @@ function evalCase(pullRequest: Record<string, unknown> | undefined, needs: strin
       ...(needs.length > 0 ? { needs } : {})
     })
   );
-}
-
-/** A Worker that takes every dispatch and never ends a run, recording what it was sent. */
-async function fakeWorker(): Promise<{ url: string; dispatched: Array<Record<string, unknown>>; close: () => Promise<void> }> {
-  const dispatched: Array<Record<string, unknown>> = [];
-  const worker: Server = createServer((request, response) => {
-    let text = "";
-    request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-    request.on("end", () => {
-      response.setHeader("content-type", "application/json");
-      if (request.method === "POST" && request.url === "/dev/dispatch") {
-        const body = JSON.parse(text) as Record<string, unknown>;
-        dispatched.push(body);
-        const session = `acme-widgets-${String(body.issueNumber)}`;
-        response.writeHead(202).end(JSON.stringify({ session, threadUrl: `http://worker/thread/${session}`, submissionId: `sub_${dispatched.length}` }));
-        return;
-      }
-      response.writeHead(200).end(JSON.stringify({ session: "s", messages: [], submission: { status: "running", createdAt: Date.now() } }));
-    });
-  });
-  await new Promise<void>((resolve) => worker.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(worker.address() as AddressInfo).port}`;
-  return { url, dispatched, close: () => new Promise<void>((resolve) => worker.close(() => resolve())) };
 }
 
 const PULL = { title: "Skip parts left empty", body: "A first attempt at a fix." };

@@ -12,8 +12,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
@@ -27,6 +25,7 @@ import { bareRepositoryUnder, ReplayGit } from "../../scripts/lib/eval/replay-gi
 import { guardReplays, ReplayRepos } from "../../scripts/lib/eval/replay-repo";
 import { caseInstruction, runEval } from "../../scripts/lib/eval/runner";
 import { standinFixture } from "./standin-fixture";
+import { fakeWorker } from "./eval-fake-worker";
 
 const dirs: string[] = [];
 const { start } = standinFixture(() => {
@@ -252,26 +251,11 @@ describe("the GitHub target's repository per case, against the GitHub stand-in",
 describe("the local target's issue", () => {
   it("opens the case's issue on the stand-in as a user's, numbered past earlier runs, and dispatches only the maintainer's words", async () => {
     const github = await start({ userLogin: "mona" });
-    const dispatched: Array<Record<string, unknown>> = [];
-    const worker: Server = createServer((request, response) => {
-      let text = "";
-      request.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
-      request.on("end", () => {
-        response.setHeader("content-type", "application/json");
-        if (request.method === "POST" && request.url === "/dev/dispatch") {
-          const body = JSON.parse(text) as Record<string, unknown>;
-          dispatched.push(body);
-          const session = `acme-widgets-${String(body.issueNumber)}`;
-          response.writeHead(202).end(JSON.stringify({ session, threadUrl: `http://worker/thread/${session}`, submissionId: `sub_${dispatched.length}` }));
-          return;
-        }
-        // The run never ends here: the case times out and is told to stop.
-        response.writeHead(200).end(JSON.stringify({ session: "s", messages: [], submission: { status: "running", createdAt: Date.now() } }));
-      });
-    });
-    await new Promise<void>((resolve) => worker.listen(0, "127.0.0.1", resolve));
+    // The run never ends here: the case times out and is told to stop.
+    const worker = await fakeWorker();
+    const dispatched = worker.dispatched;
     try {
-      const local = new LocalTarget({ baseUrl: `http://127.0.0.1:${(worker.address() as AddressInfo).port}`, standinUrl: github.url, issueBase: 4000, pollMs: 20 });
+      const local = new LocalTarget({ baseUrl: worker.url, standinUrl: github.url, issueBase: 4000, pollMs: 20 });
       const one = evalCase("local");
       for (const _ of [1, 2]) {
         expect(await local.run({ case: one, instruction: caseInstruction(one, true), timeLimitMs: 200 })).toMatchObject({ kind: "timed-out" });
@@ -287,7 +271,7 @@ describe("the local target's issue", () => {
       expect(issue).toMatchObject({ ...replayedIssue(one), user: { login: "mona", type: "User" } });
       expect(github.refusals()).toEqual([]);
     } finally {
-      await new Promise<void>((resolve) => worker.close(() => resolve()));
+      await worker.close();
     }
   });
 

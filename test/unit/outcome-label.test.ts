@@ -14,18 +14,10 @@ import { Reporter } from "../../src/report/reporter";
 import type { RunRef } from "../../src/report/run-ref";
 import { runRefFor } from "../../src/report/run-ref";
 import type { RunEnding } from "../../src/run/ending";
+import { memoryClonedStorage } from "./memory-storage";
 
 const run: RunRef = { repo: "acme/app", issueNumber: 3, submissionId: "s1", threadUrl: "https://bot.test/thread/acme-app-3" };
 const answered: RunEnding = { kind: "result", result: { outcome: "answered", summary: "Yes.", answer: "Use `strict: false`.", sources: [{ where: "README.md:12", says: "strict is optional." }] } };
-
-function memoryStorage() {
-  const map = new Map<string, unknown>();
-  return {
-    get: async <T>(key: string) => map.get(key) as T | undefined,
-    put: async <T>(key: string, value: T) => void map.set(key, structuredClone(value)),
-    list: async <T>({ prefix }: { prefix: string }) => new Map([...map].filter(([key]) => key.startsWith(prefix)) as Array<[string, T]>)
-  };
-}
 
 function labellingClient(fail?: Error) {
   const calls: string[] = [];
@@ -65,7 +57,7 @@ describe("the outcome's label notice", () => {
 
 describe("delivering the label", () => {
   async function queued(closingState?: OutboxEntry["state"]) {
-    const outbox = new Outbox(memoryStorage());
+    const outbox = new Outbox(memoryClonedStorage());
     if (closingState) {
       const closing = (await outbox.add(closingNotice(run, answered), 1_000))!;
       await outbox.put({ ...closing, state: closingState });
@@ -153,7 +145,7 @@ describe("the label on GitHub", () => {
     const settled: string[] = [];
     const owing: Promise<boolean>[] = [];
     const reporter: Reporter = new Reporter({
-      storage: memoryStorage(),
+      storage: memoryClonedStorage(),
       apiUrl: () => "https://api.github.test",
       token: async () => "ghs_x",
       botLogin: async () => "agent-think[bot]",

@@ -15,17 +15,9 @@ import { noticeEvent } from "../../src/report/notice-event";
 import type { OutboxEntry } from "../../src/report/outbox";
 import { Reporter } from "../../src/report/reporter";
 import { commandCenterEventSchema } from "../../src/shared/command-center-events";
+import { memoryClonedStorage } from "./memory-storage";
 
 const run = { repo: "acme/app", issueNumber: 3, submissionId: "s1", threadUrl: "https://bot.test/thread/acme-app-3" };
-
-function memoryStorage() {
-  const map = new Map<string, unknown>();
-  return {
-    get: async <T>(key: string) => map.get(key) as T | undefined,
-    put: async <T>(key: string, value: T) => void map.set(key, structuredClone(value)),
-    list: async <T>({ prefix }: { prefix: string }) => new Map([...map].filter(([key]) => key.startsWith(prefix)) as Array<[string, T]>)
-  };
-}
 
 function slowGitHub(delayMs: number) {
   const requests: string[] = [];
@@ -50,7 +42,7 @@ function reporter(
   return {
     logged,
     reporter: new Reporter({
-      storage: memoryStorage(),
+      storage: memoryClonedStorage(),
       apiUrl: () => apiUrl,
       token: async () => "ghs_x",
       botLogin: async () => "agent-think[bot]",
@@ -187,7 +179,7 @@ describe("Reporter and GitHub's limits", () => {
       const comments = [{ id: 9, body: "<!-- agent-think:s1:closing -->\nx", html_url: "https://gh.test/c/9", user: { login: "acme-think[bot]", type: "Bot" } }];
       return new Response(JSON.stringify(comments), { status: 200, headers: { "content-type": "application/json" } });
     }) as typeof globalThis.fetch;
-    const storage = memoryStorage();
+    const storage = memoryClonedStorage();
     // An earlier attempt was cut off: this one searches first.
     const notice = closingNotice(run, { kind: "interrupted" });
     await storage.put(`agent-think:outbox:${notice.id}`, { ...notice, state: "pending", attempts: 1, createdAt: Date.now() });
