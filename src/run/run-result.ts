@@ -20,7 +20,7 @@ export const MAX_PATCH_CHARS = 30_000;
 /**
  * What an outcome must come with, or the maintainer reading the comment
  * cannot act on it: a reproduction or a "not reproduced" names its evidence
- * (docs/skills.md, Outcomes), "not a bug" the documentation or code that
+ * (docs/skills.md, "Outcomes, by evidence"), "not a bug" the documentation or code that
  * says so, an answer its sources, a fix upstream the release and the branch
  * it was told apart on, a question what is missing, a pull request how it
  * was verified. The tool's validation answers the model with the field that

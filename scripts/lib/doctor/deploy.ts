@@ -45,7 +45,7 @@ export function accessCheck({ agent }: { agent: WorkerConfig }): DoctorCheck {
   return {
     ...check,
     detail: `${AGENT_CONFIG} sets neither CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD nor ACCESS=off: a deploy would answer 503 to the dashboard, /api/*, /agents/* and private reproductions`,
-    fix: `set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in ${AGENT_CONFIG} to your Access application's team and AUD tag (README, "Configure and deploy"); or ACCESS to "off" to deploy without Access (unsafe: anyone who reaches the Worker reads every run and can continue one)`
+    fix: `set CF_ACCESS_TEAM_DOMAIN and CF_ACCESS_AUD in ${AGENT_CONFIG} to your Access application's team and AUD tag (README, "4. Cloudflare Access"); or ACCESS to "off" to deploy without Access (unsafe: anyone who reaches the Worker reads every run and can continue one)`
   };
 }
 
