@@ -8,7 +8,7 @@
  * secret list`'s JSON. Every check is shown failing at least once.
  */
 import { describe, expect, it } from "vitest";
-import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, subdomainCheck } from "../../scripts/lib/deploy/checks";
+import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, stepFailureCheck, subdomainCheck } from "../../scripts/lib/deploy/checks";
 import type { ApiAnswer } from "../../scripts/lib/deploy/cloudflare";
 import type { RunResult } from "../../scripts/lib/deploy/runner";
 
@@ -119,6 +119,37 @@ describe("R2", () => {
   it("cannot tell when refused or unreachable", () => {
     expect(r2Check(refused(403, 10000, "Authentication error"), ACCOUNT, buckets)).toMatchObject({ status: "warn", detail: expect.stringContaining("cannot tell") });
     expect(r2Check({ kind: "failed", error: "ECONNRESET" }, ACCOUNT, buckets)).toMatchObject({ status: "warn", detail: expect.stringContaining("ECONNRESET") });
+  });
+});
+
+describe("a deploy step's known failure", () => {
+  const step = { id: "agent", label: "npx wrangler deploy" };
+  // As wrangler prints it (workers-sdk#15610), after the API's failed upload.
+  const refused10136 = [
+    "✘ [ERROR] A request to the Cloudflare API (/accounts/0123/workers/scripts/agent-think/versions) failed.",
+    "",
+    "  R2 binding error for bucket 'agent-think-skills': Please enable R2 through the Cloudflare Dashboard. [code: 10136]",
+    ""
+  ].join("\n");
+
+  it("names error 10136 with R2 enabled as Cloudflare's, with where to look and whom to ask", () => {
+    expect(stepFailureCheck(step, { code: 1, stdout: "", stderr: refused10136 }, ACCOUNT)).toEqual({
+      id: "r2-binding",
+      label: "npx wrangler deploy",
+      status: "block",
+      detail: `Cloudflare refused the R2 binding for agent-think-skills with "Please enable R2" [code 10136], a refusal some accounts get with R2 enabled (workers-sdk#15610)`,
+      fix: `check that R2 is enabled at https://dash.cloudflare.com/${ACCOUNT.id}/r2/overview and that npx wrangler r2 bucket list answers; if it is, no setting here changes it: ask Cloudflare support to look at the account's R2 enablement, naming error 10136 and workers-sdk#15610, then run npm run deploy again`
+    });
+  });
+
+  it("reads it from stdout too, and without the bucket's name or an account", () => {
+    const found = stepFailureCheck(step, { code: 1, stdout: "Please enable R2 through the Cloudflare Dashboard. [code: 10136]", stderr: "" }, undefined);
+    expect(found).toMatchObject({ status: "block", detail: expect.stringMatching(/^Cloudflare refused the R2 binding with /), fix: expect.stringContaining("the dashboard's R2 page") });
+  });
+
+  it("leaves any other failure to the step's own output", () => {
+    expect(stepFailureCheck(step, { code: 1, stdout: "", stderr: "✘ [ERROR] Please enable R2 through the Cloudflare Dashboard. [code: 10042]" }, ACCOUNT)).toBeUndefined();
+    expect(stepFailureCheck(step, { code: 1, stdout: "", stderr: "" }, ACCOUNT)).toBeUndefined();
   });
 });
 

@@ -196,6 +196,16 @@ describe("npm run deploy", () => {
     expect(run.code).toBe(1);
   });
 
+  it("names error 10136 with its fix when the agent Worker's deploy fails with it", async () => {
+    const stderr = "✘ [ERROR] R2 binding error for bucket 'agent-think-skills': Please enable R2 through the Cloudflare Dashboard. [code: 10136]\n";
+    const run = await deploy([], { answers: { "npx wrangler deploy": () => ({ code: 1, stdout: "", stderr }) } });
+    expect(run.steps).toEqual(["npm run build", "npx wrangler deploy"]);
+    const [known, failed] = run.stdout.trimEnd().split("\n").slice(-2);
+    expect(known).toMatch(/^  ✗ npx wrangler deploy: Cloudflare refused the R2 binding for agent-think-skills with "Please enable R2" \[code 10136\].* — fix: check that R2 is enabled at https:\/\/dash\.cloudflare\.com\/.*workers-sdk#15610, then run npm run deploy again$/);
+    expect(failed).toBe("✗ npx wrangler deploy failed (exit 1); not run: npm run seed:r2, npx wrangler deploy -c ingress/wrangler.jsonc");
+    expect(run.code).toBe(1);
+  });
+
   it("stops when the build leaves no dashboard", async () => {
     const run = await deploy([], { answers: { "npm run build": () => ok() } });
     expect(run.steps).toEqual(["npm run build"]);

@@ -226,3 +226,26 @@ export function doctorCheck(all: readonly DoctorCheck[]): DeployCheck {
   }
   return line("doctor", label, warns > 0 ? "warn" : "ok", `nothing in the checkout blocks runs${warns ? `; ${warns} ${warns === 1 ? "warning" : "warnings"}` : ""}`, "npm run doctor lists them");
 }
+
+/**
+ * A deploy step that failed with an error wrangler printed and this script
+ * knows: its line and fix, else undefined (the step's own output says it).
+ * 10136 is R2's "enable R2" refusal of a bucket binding on an account where
+ * R2 is enabled (workers-sdk#15610): the R2 check passed, so the fix is on
+ * Cloudflare's side, not in a config here.
+ */
+export function stepFailureCheck(step: { id: string; label: string }, result: RunResult, account: Account | undefined): DeployCheck | undefined {
+  const said = `${result.stderr}\n${result.stdout}`;
+  if (/\[code: 10136\]/.test(said)) {
+    const bucket = /R2 binding error for bucket '([^']+)'/.exec(said)?.[1];
+    const r2 = account ? `https://dash.cloudflare.com/${account.id}/r2/overview` : "the dashboard's R2 page";
+    return line(
+      "r2-binding",
+      step.label,
+      "block",
+      `Cloudflare refused the R2 binding${bucket ? ` for ${bucket}` : ""} with "Please enable R2" [code 10136], a refusal some accounts get with R2 enabled (workers-sdk#15610)`,
+      `check that R2 is enabled at ${r2} and that npx wrangler r2 bucket list answers; if it is, no setting here changes it: ask Cloudflare support to look at the account's R2 enablement, naming error 10136 and workers-sdk#15610, then run npm run deploy again`
+    );
+  }
+  return undefined;
+}

@@ -13,7 +13,7 @@ import { worstStatus } from "../../../src/shared/health";
 import { checkoutChecks } from "../doctor/checks";
 import { readCheckout } from "../doctor/checkout";
 import { INGRESS_CONFIG, line, varsOf, type Checkout, type WorkerConfig } from "../doctor/types";
-import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, subdomainCheck, type DeployCheck } from "./checks";
+import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, stepFailureCheck, subdomainCheck, type DeployCheck } from "./checks";
 import { cloudflareApi, wranglerCredential, type ApiAnswer, type CloudflareApi } from "./cloudflare";
 import { DEPLOY_USAGE, deploySteps, parseDeployArgs, shown } from "./plan";
 import type { Runner } from "./runner";
@@ -102,6 +102,8 @@ export async function runDeploy(argv: readonly string[], io: DeployIo): Promise<
     const result = await io.run(step.command, step.args, { inherit: true });
     const rest = steps.slice(index + 1).map(shown);
     if (result.code !== 0) {
+      const known = stepFailureCheck({ id: step.id, label: shown(step) }, result, account);
+      if (known) out(`${formatLine(known)}\n`);
       out(`${MARK.block} ${shown(step)} failed (${result.missing ? "could not be started" : `exit ${result.code ?? "signal"}`})${rest.length ? `; not run: ${rest.join(", ")}` : ""}\n`);
       return 1;
     }
