@@ -3,8 +3,9 @@
  * every check as the test Worker is configured (local dev, the scripted
  * model, the TestTokenBroker on GITHUB_AUTH, real local R2), a broker
  * binding that throws is unreachable (a warning in local dev, a block in a
- * deploy), a skills bucket without the skills blocks, a gateway's answer
- * to the model line's one real request (MSW plays the gateway), the
+ * deploy), the App installations line asking it per repository, a skills
+ * bucket without the skills blocks, a gateway's answer to the model line's
+ * one real request (MSW plays the gateway), the
  * PUBLIC_BASE_URL line, and no secret value the Worker holds appears in the
  * report.
  */
@@ -74,6 +75,7 @@ describe("GET /api/health", () => {
       github: "warn",
       "allowed-repos": "ok",
       "token-broker": "ok",
+      installations: "ok",
       skills: "ok",
       repros: "ok",
       containers: "warn",
@@ -114,6 +116,16 @@ describe("GET /api/health", () => {
     });
     expect(lineOf(await workerHealth({ ...env, LOCAL_DEV: "", ALLOWED_REPOS: "Acme/Widgets" }), "allowed-repos")).toMatchObject({ status: "ok", detail: "acme/widgets" });
     expect(lineOf(await workerHealth({ ...env, ALLOWED_REPOS: "acme" }), "allowed-repos")).toMatchObject({ status: "block", detail: expect.stringMatching(/^ALLOWED_REPOS must be /) });
+  });
+
+  it("asks the broker for a read-only token per listed repository and reports the App installed, without the token", async () => {
+    const report = await workerHealth({ ...env, ALLOWED_REPOS: "acme/widgets,acme/*" });
+    // The TestTokenBroker mints for any repository, as an App installed everywhere would.
+    expect(lineOf(report, "installations")).toMatchObject({ status: "warn", detail: expect.stringContaining("installed on acme/widgets") });
+    expect(lineOf(report, "installations").detail).toContain("acme/* cannot be checked");
+    expect(JSON.stringify(report)).not.toContain("ghs_testReadOnly");
+    const unreachable = await workerHealth({ ...env, ALLOWED_REPOS: "acme/gadgets", GITHUB_AUTH: unresolvedBroker });
+    expect(lineOf(unreachable, "installations")).toMatchObject({ status: "warn", detail: expect.stringContaining("the token broker was not reached") });
   });
 
   it("blocks a skills bucket that does not hold the skills, naming the seed command", async () => {

@@ -10,6 +10,7 @@ export const HEALTH_LABELS: Record<HealthCheckId, string> = {
   github: "GitHub API",
   "allowed-repos": "Allowed repositories",
   "token-broker": "Token broker",
+  installations: "App installations",
   skills: "Skills bucket",
   repros: "Reproductions bucket",
   containers: "Containers",

@@ -3,9 +3,9 @@
  * src/shared/health.ts gets the binding or settings it reads, and
  * run-checks.ts runs them side by side with their deadlines. Used by
  * `GET /api/health` (src/index.ts → src/http/api-routes.ts). Nothing here
- * writes, mints a token or calls GitHub; the model's check makes one small
- * model call through the gateway, cached (src/model/probe.ts). The secrets named by
- * `secretValues` are redacted from the whole report.
+ * writes; the model's check makes one small model call through the gateway,
+ * and the installations check has the broker mint read-only tokens it drops
+ * unread, both cached. The secrets named by `secretValues` are redacted.
  */
 import { liveModelHealth } from "../model/health";
 import { probeGateway } from "../model/probe";
@@ -23,6 +23,7 @@ import { costsHealth } from "./costs";
 import { egressHealth } from "./egress";
 import { githubHealth } from "./github";
 import { HEALTH_LABELS } from "./labels";
+import { createInstallationCache, installationsHealth, type InstallationBroker } from "./installations";
 import { localDevHealth } from "./local-dev";
 import { publicUrlHealth } from "./public-url";
 import { reprosHealth } from "./repros";
@@ -42,6 +43,8 @@ export function secretValues(env: object): string[] {
 
 /** The gateway probe's answers, per isolate (src/model/probe-cache.ts). */
 const gatewayProbes = createProbeCache();
+/** The App installations line's answers per repository, per isolate (src/health/installations.ts). */
+const installations = createInstallationCache();
 
 export type WorkerHealthOptions = { now?: () => number; probeTimeoutMs?: number; checkTimeoutMs?: number };
 
@@ -59,6 +62,8 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
     github: () => githubHealth(env),
     "allowed-repos": () => allowedReposHealth(env),
     "token-broker": () => tokenBrokerHealth(bindings.GITHUB_AUTH as unknown as TokenBrokerProbe | undefined, { localDev, timeoutMs, secrets }),
+    installations: () =>
+      installationsHealth(env, bindings.GITHUB_AUTH as unknown as InstallationBroker | undefined, { localDev, now: Date.now(), cache: installations, timeoutMs, secrets }),
     skills: async () => skillsHealth(await probeSkills(bindings.SKILLS_BUCKET, timeoutMs, secrets), { localDev }),
     repros: () => reprosHealth(bindings.REPROS, { timeoutMs, secrets }),
     containers: async () => containersHealth(await probeContainers(env, timeoutMs), { localDev, timeoutMs, secrets }),

@@ -11,7 +11,7 @@
 export type HealthStatus = "ok" | "warn" | "block";
 
 /** Stable ids: the banner, the doctor and the tests name checks by them. */
-export const HEALTH_CHECK_IDS = ["model", "github", "allowed-repos", "token-broker", "skills", "repros", "containers", "costs", "egress", "access", "public-url", "local-dev"] as const;
+export const HEALTH_CHECK_IDS = ["model", "github", "allowed-repos", "token-broker", "installations", "skills", "repros", "containers", "costs", "egress", "access", "public-url", "local-dev"] as const;
 export type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number];
 
 export type HealthCheck = {
