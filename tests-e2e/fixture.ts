@@ -128,13 +128,29 @@ export async function startAccessDevServer(options: {
  * with the same one find each other's service bindings, and a developer's
  * own `npm start` (registered under the same Worker name) cannot answer them.
  */
-export async function startWrangler(options: {
+export async function startWrangler(options: WranglerOptions): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWranglerOnce(options);
+    } catch (error) {
+      // freePort() lets go of the port it found before wrangler binds it, so two
+      // wranglers started side by side can pick the same one (seen once in CI).
+      if (attempt >= PORT_ATTEMPTS || !(error as Error).message.includes("Address already in use")) throw error;
+    }
+  }
+}
+
+const PORT_ATTEMPTS = 3;
+
+type WranglerOptions = {
   args(ports: { port: number; inspectorPort: number; persistTo: string }): string[];
   persistTo?: string;
   registryPath?: string;
   /** More environment for the process group (workerd inherits it from wrangler). */
   env?: Record<string, string>;
-}): Promise<RunningServer> {
+};
+
+async function startWranglerOnce(options: WranglerOptions): Promise<RunningServer> {
   const port = await freePort();
   // Explicit, so wranglers started side by side never race for the default 9229.
   let inspectorPort = await freePort();
