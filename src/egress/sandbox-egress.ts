@@ -9,7 +9,7 @@
  */
 import { WorkerEntrypoint } from "cloudflare:workers";
 import { getAgentByName } from "agents";
-import { parseGitHubApiUrl } from "../shared/github-urls";
+import { parseGitHubApiUrl, parseGitUpstream } from "../shared/github-urls";
 import { EgressGateway, MAX_DRAINED_BYTES, type EgressRefusal } from "./gateway";
 import { drainReader } from "./body-reader";
 import { endpointsFor } from "./github-routes";
@@ -46,9 +46,15 @@ export class SandboxEgress extends WorkerEntrypoint<Env, SandboxEgressProps> {
       return new Response(`${answer.refusal}\n`, { status: 403, headers: { "content-type": "text/plain; charset=utf-8", "x-agent-think-egress": "refused" } });
     }
     const github = parseGitHubApiUrl(answer.githubApiUrl);
-    if (!github.ok) return new Response(`egress unavailable: ${github.error}\n`, { status: 502, headers: { "content-type": "text/plain; charset=utf-8" } });
+    // Local dev's real-container suite sends git to a server on the host (GITHUB_GIT_URL); refused anywhere else.
+    const { GITHUB_GIT_URL: gitUrl } = this.env as { GITHUB_GIT_URL?: string };
+    const git = parseGitUpstream(gitUrl, answer.githubApiUrl, this.env.LOCAL_DEV === "1");
+    if (!github.ok || !git.ok) {
+      const problem = github.ok ? (git as { error: string }).error : github.error;
+      return new Response(`egress unavailable: ${problem}\n`, { status: 502, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
     const gateway = new EgressGateway({
-      endpoints: endpointsFor(github.github, answer.githubApiUrl),
+      endpoints: endpointsFor(github.github, answer.githubApiUrl, git.url),
       grant: async () => answer.grant,
       upstream: (outgoing) => fetch(outgoing),
       refused: (refusal) => agent.egressRefused(refusal)

@@ -116,6 +116,36 @@ function refuse(shown: string): GitHubHostResult {
   return { ok: false, error: `GITHUB_API_URL must be ${EXPECTED}; got ${shown}` };
 }
 
+/**
+ * GITHUB_GIT_URL: where the egress gateway sends git and web requests for the deploy's GitHub
+ * instead of its web origin; only for the local stand-in (GITHUB_API_URL on loopback under
+ * LOCAL_DEV), so the real-container suite can push to a git server on the host. Empty: none.
+ */
+export function parseGitUpstream(value: string | undefined, apiUrl: string | undefined, localDev: boolean): { ok: true; url?: string } | { ok: false; error: string } {
+  const raw = (value ?? "").trim();
+  if (raw === "") return { ok: true };
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Reported below.
+  }
+  const api = (() => {
+    try {
+      return new URL((apiUrl ?? "").trim());
+    } catch {
+      return null;
+    }
+  })();
+  if (!localDev || !api || !isLoopbackHost(api.hostname)) {
+    return { ok: false, error: "GITHUB_GIT_URL is only for local dev against the GitHub stand-in (LOCAL_DEV=1 with GITHUB_API_URL on loopback); unset it" };
+  }
+  if (!url || !isLoopbackHost(url.hostname) || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== "/") {
+    return { ok: false, error: `GITHUB_GIT_URL must be an http(s) origin on loopback, such as http://127.0.0.1:9000; got ${JSON.stringify(raw.slice(0, 100))}` };
+  }
+  return { ok: true, url: url.origin };
+}
+
 /** The GitHub a GITHUB_API_URL names. Throws a GitHubConfigError naming the variable when it names none. */
 export function githubHost(apiUrl: string | undefined): GitHubHost {
   const parsed = parseGitHubApiUrl(apiUrl);

@@ -6,8 +6,9 @@
  * It asks for credentials the way GitHub does for a private repository:
  * HTTP Basic with `x-access-token:<token>`. The read token may fetch
  * (upload-pack); only the write token may push (receive-pack); anything
- * else gets 401 with `WWW-Authenticate: Basic realm="GitHub"`, and the read
- * token pushing gets 403. http-backend enables receive-pack only when
+ * else gets 401 with `WWW-Authenticate: Basic realm="GitHub"` (with
+ * `publicRead`, a read with no token is served, as for a public repository),
+ * and the read token pushing gets 403. http-backend enables receive-pack only when
  * REMOTE_USER is set, so it is set for the write token alone. Every request
  * is recorded with the token it carried. `/owner/name/…` is served as
  * `owner/name.git`, as GitHub does.
@@ -33,7 +34,12 @@ export type GitServerRequest = { method: string; path: string; token: TokenKind;
 export type CompareCall = { path: string; token: TokenKind; status: number; answer: string | null };
 export type RefList = { ref: string; oid: string }[];
 
-export type GitHttpServerOptions = { readToken: string; writeToken: string };
+export type GitHttpServerOptions = {
+  readToken: string;
+  writeToken: string;
+  /** Serve reads without a token, as GitHub serves a public repository (pushes still need the write token). */
+  publicRead?: boolean;
+};
 
 export type CreateRepoOptions = {
   /** Extra files for the first commit on `main`, path → bytes (the bench's large content). */
@@ -256,7 +262,8 @@ export class GitHttpServer {
       if (status === 401) headers["www-authenticate"] = 'Basic realm="GitHub"';
       response.writeHead(status, headers).end(`${message}\n`);
     };
-    if (token !== "read" && token !== "write") return deny(401, "Invalid username or token.");
+    const anonymousRead = token === "none" && !push && this.#options.publicRead === true;
+    if (token !== "read" && token !== "write" && !anonymousRead) return deny(401, "Invalid username or token.");
     if (push && token !== "write") return deny(403, "Permission denied: the read token may not push.");
 
     let path: string;

@@ -12,7 +12,8 @@ import {
   githubHost,
   GitHubConfigError,
   issueUrl,
-  parseGitHubApiUrl
+  parseGitHubApiUrl,
+  parseGitUpstream
 } from "../../src/shared/github-urls";
 
 describe("githubHost(GITHUB_API_URL)", () => {
@@ -99,5 +100,31 @@ describe("links", () => {
     expect(issueUrl(web, "acme/widgets", 7)).toBe("https://ghe.example.com/acme/widgets/issues/7");
     expect(commentUrl(web, "acme/widgets", 7, 99)).toBe("https://ghe.example.com/acme/widgets/issues/7#issuecomment-99");
     expect(issueUrl(GITHUB_COM.web, "acme/widgets", 7)).toBe("https://github.com/acme/widgets/issues/7");
+  });
+});
+
+describe("parseGitUpstream(GITHUB_GIT_URL): git to a server on the host, in local dev against the stand-in only", () => {
+  const STANDIN = "http://127.0.0.1:9100";
+
+  it("is nothing when empty, wherever it runs", () => {
+    expect(parseGitUpstream("", "https://api.github.com", false)).toEqual({ ok: true });
+    expect(parseGitUpstream(undefined, STANDIN, true)).toEqual({ ok: true });
+  });
+
+  it("takes a loopback origin under LOCAL_DEV with the stand-in's API, as an origin", () => {
+    expect(parseGitUpstream("http://127.0.0.1:9200/", STANDIN, true)).toEqual({ ok: true, url: "http://127.0.0.1:9200" });
+    expect(parseGitUpstream("http://localhost:9200", `${STANDIN}/api/v3`, true)).toEqual({ ok: true, url: "http://localhost:9200" });
+  });
+
+  it.each([
+    ["outside local dev", "http://127.0.0.1:9200", STANDIN, false],
+    ["against the real GitHub", "http://127.0.0.1:9200", "https://api.github.com", true],
+    ["with no GITHUB_API_URL", "http://127.0.0.1:9200", "", true]
+  ])("is refused %s: a deploy's git never goes elsewhere", (_case, value, api, localDev) => {
+    expect(parseGitUpstream(value, api, localDev)).toEqual({ ok: false, error: expect.stringContaining("only for local dev against the GitHub stand-in") });
+  });
+
+  it.each(["https://git.example.com", "http://127.0.0.1:9200/acme", "http://user:pw@127.0.0.1:9200", "ftp://127.0.0.1", "not a url"])("refuses %s, naming the variable", (value) => {
+    expect(parseGitUpstream(value, STANDIN, true)).toEqual({ ok: false, error: expect.stringMatching(/^GITHUB_GIT_URL must be an http\(s\) origin on loopback/) });
   });
 });
