@@ -58,9 +58,12 @@ export async function startDevServer(options: {
   vars?: Record<string, string>;
   /** More environment for wrangler and its workerd, e.g. NODE_EXTRA_CA_CERTS. */
   env?: Record<string, string>;
+  /** How long wrangler may take to serve; longer where it builds a container image first. */
+  readyTimeoutMs?: number;
 }): Promise<RunningServer> {
   return startWrangler({
     persistTo: options.persistTo,
+    readyTimeoutMs: options.readyTimeoutMs,
     registryPath: options.registryPath,
     env: options.env,
     args: ({ port, inspectorPort, persistTo }) =>
@@ -148,6 +151,7 @@ type WranglerOptions = {
   registryPath?: string;
   /** More environment for the process group (workerd inherits it from wrangler). */
   env?: Record<string, string>;
+  readyTimeoutMs?: number;
 };
 
 async function startWranglerOnce(options: WranglerOptions): Promise<RunningServer> {
@@ -199,7 +203,7 @@ async function startWranglerOnce(options: WranglerOptions): Promise<RunningServe
   };
 
   try {
-    await waitUntilServing(url, () => hasExited);
+    await waitUntilServing(url, () => hasExited, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${output}`);
@@ -208,8 +212,8 @@ async function startWranglerOnce(options: WranglerOptions): Promise<RunningServe
 }
 
 /** Any HTTP answer means the worker is serving; wrangler holds requests until it is loaded. */
-async function waitUntilServing(url: string, hasExited: () => boolean): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+async function waitUntilServing(url: string, hasExited: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (hasExited()) throw new Error("wrangler dev exited before it was ready");
     try {
@@ -222,7 +226,7 @@ async function waitUntilServing(url: string, hasExited: () => boolean): Promise<
       await sleep(READY_POLL_MS);
     }
   }
-  throw new Error(`wrangler dev was not ready at ${url} after ${READY_TIMEOUT_MS} ms`);
+  throw new Error(`wrangler dev was not ready at ${url} after ${timeoutMs} ms`);
 }
 
 /**

@@ -75,7 +75,7 @@ describe("the workspace", () => {
 describe(`a real container${needs("docker")}`, { skip: lacks("docker") }, () => {
   // wrangler dev builds the image from ./Dockerfile first: slow the first time.
   test("runs a command in the container backend", { timeout: 15 * 60_000 }, async () => {
-    const server = await startDevServer({ localDev: true, containers: true });
+    const server = await startDevServer({ localDev: true, containers: true, readyTimeoutMs: 15 * 60_000 });
     try {
       const run = await dispatch(server.url, {
         repo: "acme/widgets",
