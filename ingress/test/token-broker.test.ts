@@ -20,6 +20,7 @@ import { readConfig } from "../src/config";
 import { API, BOT_LOGIN, BOT_USER_ID, githubServer, IDENTITY_CALLS, INSTALLATION_ID, status, verifyAppJwt, type GitHubOverrides } from "./support/github";
 import { captureConsole, commentPayload, logEvents, refusingAgentEnv, send, sign } from "./support/ingress";
 import { generatedPkcs8 } from "./support/keys";
+import { createInstallationCache, installationsHealth } from "../../src/health/installations";
 
 const { calls, minted, use: github, reset } = githubServer();
 
@@ -210,6 +211,28 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
       reset();
       github(overrides);
       await expect(inProcess().mintInstallationToken("acme/widgets")).rejects.toThrow(message);
+    }
+  });
+
+  it("words each refusal so the agent's App installations line reads it right (src/health/installations.ts)", async () => {
+    const cases: [string, GitHubOverrides, RegExp][] = [
+      ["acme/widgets", { installation: status(404) }, /^not installed on acme\/widgets: /],
+      ["acme/widgets", { accessToken: status(404) }, /^not installed on acme\/widgets: /],
+      ["acme/widgets", { accessToken: status(422, "There is at least one repository that does not exist") }, /^not installed on acme\/widgets: /],
+      ["evil/widgets", {}, /^evil\/widgets not in the webhook app's ALLOWED_REPOS/],
+      ["acme/widgets", { accessToken: status(500) }, /^not checked on acme\/widgets: /]
+    ];
+    for (const [repo, overrides, line] of cases) {
+      reset();
+      github(overrides);
+      // What crosses RPC of a refusal is its message: the agent's health line gets exactly that.
+      const refusal = await inProcess()
+        .mintInstallationToken(repo, { access: "read" })
+        .then(() => null, (error: unknown) => new Error((error as Error).message));
+      expect(refusal, repo).not.toBeNull();
+      const agentSide = { mintInstallationToken: () => Promise.reject(refusal) };
+      const health = await installationsHealth({ ALLOWED_REPOS: repo }, agentSide, { localDev: false, now: Date.now(), cache: createInstallationCache() });
+      expect(health.detail, refusal!.message).toMatch(line);
     }
   });
 
