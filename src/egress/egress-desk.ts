@@ -68,7 +68,7 @@ export class EgressDesk {
     }
     const need: CredentialNeed = route === null ? "none" : credentialNeed(route, method);
     const policy = turn ? this.#deps.policy(turn.submissionId) : null;
-    return { grant: await this.#deps.credentials.grant(turn?.submissionId, policy, need), githubApiUrl };
+    return { grant: await this.#deps.credentials.grant(turn?.submissionId, policy, need, request.url), githubApiUrl };
   }
 
   /** A request that gets nothing at all: counted for the running run (when there is one), with the reason. */

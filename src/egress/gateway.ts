@@ -4,12 +4,14 @@
  * (docs/security.md, "What the gateway does per request"). The sandbox's own credentials are
  * dropped; the grant's token (grant.ts) goes only with what the run may do: git reads, a push
  * that only moves the run's branch forward (receive-pack.ts, push-ancestry.ts), REST and GraphQL
- * reads (hidden text revealed). Other hosts: the allowlist. No redirect is followed. Each
+ * reads (hidden text revealed). A private registry's request gets its credential
+ * (registry-grants.ts); other hosts: the allowlist. No redirect is followed. Each
  * refusal is a 403 (or git's report), told to `refused`. Pure apart from the grant, the
  * upstream fetch and the sink.
  */
 import { allowed, listedMethods, wildcardMiss } from "../run/host-allowlist";
 import type { EgressGrant } from "./grant";
+import { registryMatch } from "./registry-grants";
 import { graphqlRequestKind } from "./graphql";
 import { credentialNeed, githubRoute, type CredentialNeed, type GitHubEndpoints, type GitHubRoute } from "./github-routes";
 import { drainReader, joinChunks, readUpTo } from "./body-reader";
@@ -70,6 +72,15 @@ export class EgressGateway {
     const route = githubRoute(url, this.#deps.endpoints);
     const grant = await this.#deps.grant(credentialNeed(route, method));
     if (route) return this.#github(request, method, url, route, grant);
+    const registry = registryMatch(grant.registries, url, method);
+    if (registry?.kind === "credential") {
+      // The registry's credential replaces whatever the sandbox sent; the answer's redirect is the client's to follow, without it.
+      return this.#forward(request, url.toString(), method, withoutCredentials(request.headers), registry.grant.authorization);
+    }
+    if (registry?.kind === "method") {
+      const reason = `egress refused: registries: gives ${registry.grant.host}${registry.grant.path} only ${registry.grant.methods.join(", ")}, not ${method} (add it to that entry's methods in .github/agent-think.yml)`;
+      return this.#refuse(request, grant, url, method, reason);
+    }
     if (!grant.open) {
       const verdict = allowed(grant.allow, method, url);
       if (verdict !== "allowed") return this.#refuse(request, grant, url, method, hostRefusal(grant.allow, url.hostname, method, verdict));

@@ -7,6 +7,7 @@
  * credential; no policy yet, no push. Pure.
  */
 import { allowList, parseAllowSetting, type AllowEntry, type AllowRule } from "../run/host-allowlist";
+import type { RegistryGrant } from "./registry-grants";
 
 export type EgressGrant = {
   /** The turn the sandbox's requests belong to (refusals are recorded against it); absent: no run is going on. */
@@ -25,6 +26,8 @@ export type EgressGrant = {
   allow: AllowEntry[];
   /** EGRESS=open: the operator turned the host allowlist off (GitHub's rules still hold). */
   open: boolean;
+  /** The repository's private registries this request may need, each with the credential the gateway attaches. */
+  registries: RegistryGrant[];
 };
 
 export type GrantFacts = {
@@ -41,6 +44,8 @@ export type GrantFacts = {
   /** EGRESS and EGRESS_ALLOW. */
   egress?: string;
   egressAllow?: string;
+  /** The private registries' credentials for this request (registry-grants.ts); only while a turn runs. */
+  registries?: readonly RegistryGrant[];
 };
 
 /** The grant for these facts: write only with a known push branch and a running turn. */
@@ -56,7 +61,8 @@ export function grantFor(facts: GrantFacts): EgressGrant {
     readToken: running ? facts.readToken : "",
     writeToken: pushBranch !== null ? facts.writeToken : "",
     allow: allowList(facts.repositoryAllow ?? [], parseAllowSetting(facts.egressAllow).entries),
-    open: egressOpen(facts.egress)
+    open: egressOpen(facts.egress),
+    registries: running ? [...(facts.registries ?? [])] : []
   };
 }
 

@@ -16,11 +16,13 @@ import type { Revocation } from "../github/token-revocation";
 import { grantFor, type EgressGrant } from "./grant";
 import type { AllowRule } from "../run/host-allowlist";
 import type { CredentialNeed } from "./github-routes";
+import type { RegistryEntry } from "../run/registries";
+import { registryGrants, registryGrantsFor } from "./registry-grants";
 
 type TokenKind = "run" | "read" | "report";
 
 /** What the run's preparation decided for the sandbox's network (prepare.ts); null before it is known. A host string allows every method. */
-export type EgressPolicy = { pushBranch: string | null; allow: readonly AllowRule[] };
+export type EgressPolicy = { pushBranch: string | null; allow: readonly AllowRule[]; registries?: readonly RegistryEntry[] };
 
 export type RunCredentialsDeps = {
   runs: Pick<RunContextStore, "get" | "setToken">;
@@ -32,8 +34,10 @@ export type RunCredentialsDeps = {
   revoke: (token: string) => Promise<Revocation>;
   /** Where every token is registered for the console guard. */
   secrets: { add(secret: string): void };
-  /** EGRESS and EGRESS_ALLOW, as configured. */
-  settings: () => { egress?: string; egressAllow?: string };
+  /** EGRESS, EGRESS_ALLOW and REGISTRY_SECRETS, as configured. */
+  settings: () => { egress?: string; egressAllow?: string; registrySecrets?: string };
+  /** A Worker secret by name, for a private registry the operator let the repository name. */
+  secret: (name: string) => string | undefined;
   /** Keeps the isolate alive for a revocation nobody waits for. */
   waitUntil: (promise: Promise<unknown>) => void;
   now: () => number;
@@ -102,7 +106,8 @@ export class RunCredentials {
    * when no turn is running. It holds only the credential `need` says the
    * request may use: a read-only token for a read, the run's for a push.
    */
-  async grant(submissionId: string | undefined, policy: EgressPolicy | null, need: CredentialNeed): Promise<EgressGrant> {
+  /** `url`: the request's, so only the registry credential it could use is in the grant. */
+  async grant(submissionId: string | undefined, policy: EgressPolicy | null, need: CredentialNeed, url = ""): Promise<EgressGrant> {
     const settings = this.#deps.settings();
     const base = { egress: settings.egress, egressAllow: settings.egressAllow, readToken: "", writeToken: "" };
     const run = submissionId === undefined ? undefined : await this.#deps.runs.get();
@@ -112,6 +117,8 @@ export class RunCredentials {
     // Without a token of the run's own there is no GitHub to read with (local dev): nothing to mint.
     const readToken = need === "read" && runToken ? await this.#read.fresh(run.repo) : "";
     const writeToken = need === "write" ? runToken : "";
+    // A reporter run's policy holds no registries (prepare.ts); this is the second lock on that door.
+    const registries = policy?.registries?.length && !this.#deps.reporter() ? this.registryResolution(run.repo, policy.registries).grants : [];
     return grantFor({
       ...base,
       submissionId,
@@ -120,8 +127,14 @@ export class RunCredentials {
       pushBranch,
       repositoryAllow: policy?.allow,
       readToken,
-      writeToken
+      writeToken,
+      registries: registryGrantsFor(registries, url)
     });
+  }
+
+  /** The credentials of a repository's registries, and why any entry cannot be used. */
+  registryResolution(repo: string, entries: readonly RegistryEntry[]) {
+    return registryGrants(entries, repo, this.#deps.settings().registrySecrets, this.#deps.secret);
   }
 
   /** A turn ended: the read-only token it read with is revoked (the next turn mints its own). */

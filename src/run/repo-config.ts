@@ -2,13 +2,14 @@
  * `.github/agent-think.yml`: a repository's own setup for agent-think runs, read from its
  * default branch (src/steps/prepare.ts; the webhook app for `triggers`, `reporters`, `ci`),
  * never a pull request's head or base: `version: 1`, `setup` (backend, timeout, commands),
- * `network.allow`, `progress`, `model`, `reporters`, `ci.fix`, `triggers`. The schema, with an
+ * `network.allow`, `registries`, `progress`, `model`, `reporters`, `ci.fix`, `triggers`. The schema, with an
  * example: docs/skills.md, "The repository's setup". Unknown fields are errors, so a misspelt
  * `timout` is not silently ignored, and every error names the field it is about. Pure.
  */
 import { parse, YAMLParseError } from "yaml";
 import { z } from "zod";
 import { ALLOW_METHODS, hostPatternProblem, MAX_ALLOW_ENTRIES, type AllowMethod, type AllowRule } from "./host-allowlist";
+import { registriesSchema, type RegistryEntry } from "./registries";
 
 export const REPO_CONFIG_PATH = ".github/agent-think.yml";
 export const REPO_CONFIG_VERSION = 1;
@@ -114,6 +115,7 @@ const configSchema = z.strictObject({
         .default([])
     })
     .optional(),
+  registries: registriesSchema.optional(),
   progress: z.boolean({ error: "must be true or false" }).optional(),
   reporters: z.enum(["reproduce", "off"], { error: 'must be "reproduce" or "off"' }).optional(),
   ci: z.strictObject({ fix: ciFixes.optional() }, { error: "must be { fix }" }).optional(),
@@ -149,6 +151,8 @@ export type RepoConfig = {
   setup: { backend: "container" | "shell"; commands: SetupCommand[] };
   /** Hosts beyond the defaults (src/run/host-allowlist.ts): a host allows every method, `{ host, methods }` only those. */
   network: { allow: AllowRule[] };
+  /** Private package sources and repositories, with the Worker secret each names (src/run/registries.ts). */
+  registries: RegistryEntry[];
   /** The live progress comment (docs/reporting.md); on unless the file says `progress: false`. */
   progress: boolean;
   /** The model the repository asks for; the operator's MODELS_ALLOWED decides whether it may have it. */
@@ -199,6 +203,7 @@ export function parseRepoConfig(text: string): RepoConfigParse {
         )
       },
       network: { allow: parsed.data.network?.allow ?? [] },
+      registries: parsed.data.registries ?? [],
       progress: parsed.data.progress ?? true,
       ...(parsed.data.model === undefined ? {} : { model: parsed.data.model }),
       triggers: triggersOf(parsed.data.triggers),

@@ -21,12 +21,14 @@ import { issueBranch, writePolicyFor, type WritePolicy } from "../run/write-poli
 import type { EgressPolicy } from "../egress/run-credentials";
 import { GITHUB_COM } from "../shared/github-urls";
 import { canonicalRemote, freshCloneScript, pullRequestCheckoutScript, type WorkerGitHub } from "../run/worker-git";
+import { npmrcScript, registryFacts, type RegistryEntry, type RegistryFacts } from "../run/registries";
 
 export const GUIDANCE_FILES = ["AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md"] as const;
 /** The guidance the model gets at most; a longer file is cut and says so. */
 export const MAX_GUIDANCE_BYTES = 16 * 1024;
 export const CLONE_DIR = "/workspace/repo";
 const CLONE_TIMEOUT_MS = 10 * 60_000;
+const REGISTRY_SETUP_TIMEOUT_MS = 30_000;
 /**
  * The ref the configuration and guidance are read at: none, which GitHub
  * answers from the default branch. Never a pull request's head or base: its
@@ -60,6 +62,8 @@ export type WorkspaceFacts = {
   issue?: IssueFacts;
   /** The images and uploads in the issue's body and the comments shown, and what became of each (issue-attachments.ts). */
   attachments?: AttachmentFact[];
+  /** The repository's private registries: each usable one's address and npm scope, and why any other is not. */
+  registries?: RegistryFacts;
 };
 
 /** `guidance` is read from the default branch, like the configuration. */
@@ -104,6 +108,8 @@ export type PrepareDeps = {
   now: () => number;
   /** The deployment's GitHub, which the clone comes from (github.com when not given). */
   github?: () => WorkerGitHub;
+  /** Which of the repository's registries the run may use (the credential each would get stays outside), and why not the others. */
+  registries?: (repo: string, entries: readonly RegistryEntry[]) => { grants: { host: string; path: string }[]; refusals: string[] };
 };
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
@@ -156,14 +162,16 @@ export class RunPreparation {
     };
     if (read.config && "errors" in read.config) throw new SetupFailedError({ kind: "config", file: REPO_CONFIG_PATH, errors: read.config.errors });
     const config = read.config?.config;
-    // A reporter-tier run gets the default allowlist only: the repository's network.allow is the maintainers' to use.
-    const egress: EgressPolicy = { pushBranch: policy.pushBranch, allow: run.tier === "reporter" ? [] : (config?.network.allow ?? []) };
+    // A reporter-tier run gets the default allowlist only, and no registry: the repository's are the maintainers' to use.
+    const registries = run.tier === "reporter" ? [] : (config?.registries ?? []);
+    const egress: EgressPolicy = { pushBranch: policy.pushBranch, allow: run.tier === "reporter" ? [] : (config?.network.allow ?? []), ...(registries.length ? { registries } : {}) };
     this.#deps.storage.put(egressKey(submissionId), egress);
     const settings: RunSettings = { progress: config?.progress ?? true, ...(config?.model ? { model: config.model } : {}) };
     this.#deps.storage.put(settingsKey(submissionId), settings);
     await this.#deps.onSettings?.(submissionId, settings);
     const step: Step = { submissionId, signal };
     const cloned = await this.#checkout(step, run, facts);
+    if (registries.length > 0) facts.registries = await this.#registries(step, run.repo, registries);
     if (config && config.setup.commands.length > 0) facts.setup = await this.#setup(step, config, cloned);
     // Last in the block: the largest fields, after the facts about the workspace.
     if (run.ci) facts.ci = ciFacts(run.ci);
@@ -299,6 +307,17 @@ export class RunPreparation {
       facts.checkout = { command, ...(pull.headRef ? { branch: pull.headRef } : {}) };
     }
     return true;
+  }
+
+  /** What the run may use of the repository's registries; the container's npmrc names their scopes (no credential). */
+  async #registries(step: Step, repo: string, entries: readonly RegistryEntry[]): Promise<RegistryFacts> {
+    const resolved = this.#deps.registries?.(repo, entries) ?? { grants: [], refusals: ["registries: this deployment resolves none"] };
+    const facts = registryFacts(entries, new Set(resolved.grants.map((grant) => `${grant.host}${grant.path}`)), resolved.refusals)!;
+    const script = npmrcScript(facts.usable);
+    if (!script) return facts;
+    const written = await this.#run(step, "registries", script, "container", REGISTRY_SETUP_TIMEOUT_MS);
+    if ("unavailable" in written) return facts;
+    return written.ok ? facts : { ...facts, refused: [...facts.refused, `registries: the container's ~/.npmrc could not be written: ${written.output}`] };
   }
 
   async #setup(step: Step, config: RepoConfig, cloned: boolean): Promise<NonNullable<WorkspaceFacts["setup"]>> {

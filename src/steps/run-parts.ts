@@ -63,7 +63,11 @@ export function buildRunParts(host: RunHost) {
     reporter: () => trust.reporter,
     revoke: (retired) => revokeInstallationToken(host.githubApiUrl(), retired),
     secrets: isolateSecrets,
-    settings: () => ({ egress: env.EGRESS, egressAllow: env.EGRESS_ALLOW }),
+    settings: () => ({ egress: env.EGRESS, egressAllow: env.EGRESS_ALLOW, registrySecrets: (env as { REGISTRY_SECRETS?: string }).REGISTRY_SECRETS }),
+    secret: (name) => {
+      const value = (env as unknown as Record<string, unknown>)[name];
+      return typeof value === "string" ? value : undefined;
+    },
     waitUntil: (promise) => host.waitUntil(promise),
     now: () => Date.now(),
     log
@@ -147,6 +151,7 @@ export function buildRunParts(host: RunHost) {
     },
     botLogin: (run) => view.botLogin(run),
     github: () => githubHost(host.githubApiUrl()),
+    registries: (repo, entries) => credentials.registryResolution(repo, entries),
     onStep: async (submissionId, step) => {
       await ledger.touch(submissionId, Date.now());
       reports.toolCalled(submissionId, { tool: `prepare: ${step.name}`, ok: step.ok, toolCallId: `prepare-${submissionId}-${step.name}` }, Date.now());

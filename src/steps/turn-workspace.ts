@@ -44,6 +44,8 @@ export type TurnWorkspaceDeps = {
   recordSetupFailure: (submissionId: string, failure: SetupFailure) => Promise<void>;
   /** The deployment's GitHub, which the preparation clones from. */
   github?: () => WorkerGitHub;
+  /** Which of a repository's registries its runs may use, and why not the others. */
+  registries?: PrepareDeps["registries"];
   /** What another tier's run may pass to this one, as untrusted data for the block (asked once per submission). */
   trustFacts?: (run: RunContext) => Promise<TrustFacts>;
   log: (event: string, fields: Record<string, unknown>) => void;
@@ -67,6 +69,7 @@ export class TurnWorkspace {
       onStep: deps.onStep,
       ...(deps.onSettings ? { onSettings: deps.onSettings } : {}),
       ...(deps.github ? { github: deps.github } : {}),
+      ...(deps.registries ? { registries: deps.registries } : {}),
       log: deps.log,
       now: () => Date.now()
     });

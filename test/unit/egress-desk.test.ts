@@ -18,7 +18,7 @@ function desk(options: { running?: string; limit?: number } = {}) {
     credentials: {
       grant: async (submissionId) => {
         granted.push(submissionId);
-        return { submissionId, readRepos: [], pushBranch: null, readToken: "read-token", writeToken: "", allow: [], open: false } as EgressGrant;
+        return { submissionId, readRepos: [], pushBranch: null, readToken: "read-token", writeToken: "", allow: [], open: false, registries: [] } as EgressGrant;
       },
       runSettled: async () => {}
     },

@@ -23,6 +23,7 @@ describe("a valid .github/agent-think.yml", () => {
         version: 1,
         setup: { backend: "container", commands: [{ run: "npm ci", timeoutS: 120 }, { run: "npm run build", timeoutS: 900 }] },
         network: { allow: [] },
+        registries: [],
         progress: true,
         triggers: DEFAULT_TRIGGERS,
         reporters: "off",
@@ -55,7 +56,7 @@ describe("a valid .github/agent-think.yml", () => {
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
     expect(parseRepoConfig("version: 1\n")).toEqual({
       ok: true,
-      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off", ci: { fix: 0 } }
+      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, registries: [], progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off", ci: { fix: 0 } }
     });
   });
 
