@@ -39,6 +39,8 @@ export type EgressProxyOptions = {
   /** The API stub's origin. */
   apiOrigin: string;
   grant: EgressGrant | (() => EgressGrant);
+  /** Where the gateway's forwarded requests go; Node's fetch when not given (a test maps a registry's name to its port). */
+  upstream?: (request: Request) => Promise<Response>;
 };
 
 /** Of a connection, not of a message: Node's http writes its own. */
@@ -61,7 +63,7 @@ export class EgressProxy {
     this.gateway = new EgressGateway({
       endpoints,
       grant: async () => (typeof grant === "function" ? grant() : grant),
-      upstream: (request) => fetch(request),
+      upstream: options.upstream ?? ((request) => fetch(request)),
       refused: (refusal) => {
         this.refusals.push(refusal);
       }
