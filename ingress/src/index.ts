@@ -26,7 +26,7 @@ export class AgentThinkTokenBroker extends WorkerEntrypoint<Env> {
    * reporter run), `{ access: "report" }` for one that may only comment
    * and react (the agent Worker's posts for a reporter run).
    */
-  async mintInstallationToken(repo: string, options?: { access?: "write" | "read" | "report" }): Promise<BrokeredToken> {
+  async mintInstallationToken(repo: string, options?: { access?: "write" | "read" | "report"; repositories?: string[] }): Promise<BrokeredToken> {
     const log = ingressLogger(this.env);
     return await mintForRepo(repo, brokerDeps(this.env, log), options);
   }

@@ -14,7 +14,7 @@ import { TokenMintError, type RepoRef, type RepoToken, type TokenAccess } from "
 import { AppIdentityError } from "./github/app-identity";
 import type { Logger } from "./log";
 
-export type TokenBrokerErrorCode = "invalid_repo" | "invalid_access" | "not_allowed" | TokenMintError["code"] | AppIdentityError["code"];
+export type TokenBrokerErrorCode = "invalid_repo" | "invalid_access" | "invalid_repositories" | "not_allowed" | TokenMintError["code"] | AppIdentityError["code"];
 
 /** What the broker answers: an installation token, its expiry, and the App's bot. */
 export type BrokeredToken = RepoToken & { bot: BotIdentity };
@@ -32,7 +32,8 @@ export class TokenBrokerError extends Error {
 
 export type BrokerDeps = {
   config(): IngressConfig;
-  mint(repo: RepoRef, access: TokenAccess): Promise<RepoToken>;
+  /** `also`: other repositories' names (same owner) a read token also reads. */
+  mint(repo: RepoRef, access: TokenAccess, also?: readonly string[]): Promise<RepoToken>;
   /** The App's bot (cached), asked with the token just minted. */
   identity(token: string): Promise<BotIdentity>;
   log: Logger;
@@ -50,10 +51,14 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps, options?: unk
   const full = `${parsed.owner}/${parsed.name}`;
   const access = accessOf(options);
   if (access === null) throw refuse("invalid_access", 'options.access must be "write", "read" or "report"');
+  const also = alsoOf(options, parsed.owner, access);
+  if (also === null) {
+    throw refuse("invalid_repositories", `options.repositories must be at most ${MAX_ALSO_READ} other repositories of ${parsed.owner}, as "owner/name", and only with access "read"`);
+  }
   if (!isAllowedRepo(deps.config(), full)) throw refuse("not_allowed", `${full} is not in ALLOWED_REPOS`, { repo: full });
   let token: RepoToken;
   try {
-    token = await deps.mint(parsed, access);
+    token = await deps.mint(parsed, access, also);
   } catch (error) {
     if (error instanceof TokenMintError) throw refuse(error.code, error.message, { repo: full });
     throw error;
@@ -73,6 +78,27 @@ export async function mintForRepo(repo: unknown, deps: BrokerDeps, options?: unk
 }
 
 /** `{ access: "read" }` or `{ access: "report" }` asks for that token; nothing, or `"write"`, for the bot's usual one; anything else is null. */
+/** The most other repositories a read token may also read (src/run/registries.ts holds a config to the same). */
+export const MAX_ALSO_READ = 10;
+
+/**
+ * `options.repositories`: other repositories of `owner` a read token also reads, as names, for
+ * a `git` registry entry; only with access "read"; none when absent; null when malformed. They
+ * need not be in ALLOWED_REPOS (nothing there is a run's); the App's installation bounds them.
+ */
+function alsoOf(options: unknown, owner: string, access: TokenAccess): string[] | null {
+  const listed = options !== null && typeof options === "object" ? (options as { repositories?: unknown }).repositories : undefined;
+  if (listed === undefined) return [];
+  if (access !== "read" || !Array.isArray(listed) || listed.length > MAX_ALSO_READ) return null;
+  const names: string[] = [];
+  for (const item of listed) {
+    const parsed = typeof item === "string" ? parseRepo(item) : null;
+    if (!parsed?.ok || parsed.owner.toLowerCase() !== owner.toLowerCase()) return null;
+    if (!names.includes(parsed.name)) names.push(parsed.name);
+  }
+  return names;
+}
+
 function accessOf(options: unknown): TokenAccess | null {
   if (options === undefined || options === null) return "write";
   if (typeof options !== "object") return null;

@@ -50,7 +50,7 @@ export function ingressLogger(env: Env): Logger {
 
 export function brokerDeps(env: Env, log: Logger): BrokerDeps {
   const config = () => readConfig(env);
-  return { config, log, mint: (repo, access) => mintToken(env, config(), repo, log, undefined, access), identity: (token) => identity(env, config(), token, log) };
+  return { config, log, mint: (repo, access, also) => mintToken(env, config(), repo, log, undefined, access, undefined, also), identity: (token) => identity(env, config(), token, log) };
 }
 
 export function webhookDeps(env: Env, ctx: ExecutionContext, log: Logger): WebhookDeps {
@@ -190,8 +190,8 @@ const credentials = (env: Env, config: IngressConfig): AppCredentials => ({
   retryBaseMs: config.retryBaseMs
 });
 
-function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: MintAccess, patience?: CallPatience) {
-  return mintRepoToken(credentials(env, config), repo, log, installationId, access, patience);
+function mintToken(env: Env, config: IngressConfig, repo: RepoRef, log: Logger, installationId?: number, access?: MintAccess, patience?: CallPatience, also?: readonly string[]) {
+  return mintRepoToken(credentials(env, config), repo, log, installationId, access, patience, also);
 }
 
 function identity(env: Env, config: IngressConfig, token: string, log: Logger) {

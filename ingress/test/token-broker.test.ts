@@ -123,6 +123,31 @@ describe("AgentThinkTokenBroker.mintInstallationToken", () => {
     expect(new Set(asked.map(([, , token]) => token)).size).toBe(4);
   });
 
+  it("mints a read token that also reads other repositories of the owner (a git registry entry), for those alone", async () => {
+    github();
+    await call(() => broker().mintInstallationToken("acme/widgets", { access: "read", repositories: ["acme/shared", "Acme/helpers", "acme/shared"] }));
+    const mint = calls.filter((entry) => entry.path.endsWith("/access_tokens"));
+    expect(mint.map((entry) => entry.body)).toEqual([{ repositories: ["widgets", "shared", "helpers"], permissions: READ_ONLY_TOKEN_PERMISSIONS }]);
+  });
+
+  it("refuses other repositories with a write or report token, of another owner, malformed or too many, asking GitHub nothing", async () => {
+    github();
+    const refused = /^agent-think-ingress token broker: options\.repositories must be at most 10 other repositories of acme, as "owner\/name", and only with access "read"$/;
+    const cases: unknown[] = [
+      { access: "write", repositories: ["acme/shared"] },
+      { access: "report", repositories: ["acme/shared"] },
+      { repositories: ["acme/shared"] },
+      { access: "read", repositories: ["evil/shared"] },
+      { access: "read", repositories: ["acme"] },
+      { access: "read", repositories: "acme/shared" },
+      { access: "read", repositories: Array.from({ length: 11 }, (_, i) => `acme/r${i}`) }
+    ];
+    for (const options of cases) {
+      await expect(inProcess().mintInstallationToken("acme/widgets", options as { access: "read" }), JSON.stringify(options)).rejects.toThrow(refused);
+    }
+    expect(calls).toEqual([]);
+  });
+
   it("refuses an access it does not know, asking GitHub nothing", async () => {
     github();
     for (const access of ["admin", "ci", "READ", ""]) {

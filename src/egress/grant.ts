@@ -44,6 +44,8 @@ export type GrantFacts = {
   /** EGRESS and EGRESS_ALLOW. */
   egress?: string;
   egressAllow?: string;
+  /** Other repositories of the owner the run may read (a `git` registry entry); only while a turn runs. */
+  alsoRead?: readonly string[];
   /** The private registries' credentials for this request (registry-grants.ts); only while a turn runs. */
   registries?: readonly RegistryGrant[];
 };
@@ -53,7 +55,7 @@ export function grantFor(facts: GrantFacts): EgressGrant {
   const repo = facts.repo?.toLowerCase();
   const running = facts.submissionId !== undefined && repo !== undefined;
   const pushBranch = running ? (facts.pushBranch ?? null) : null;
-  const readRepos = running ? [repo, ...(facts.headRepo ? [facts.headRepo.toLowerCase()] : [])] : [];
+  const readRepos = running ? [repo, ...(facts.headRepo ? [facts.headRepo.toLowerCase()] : []), ...(facts.alsoRead ?? []).map((name) => name.toLowerCase())] : [];
   return {
     ...(running ? { submissionId: facts.submissionId, repo } : {}),
     readRepos: [...new Set(readRepos)],

@@ -5,23 +5,30 @@
  * it in place of whatever the sandbox sent, over HTTPS only, and never after a redirect (it
  * follows none). An entry that cannot be used says why. Pure.
  */
-import { parseRegistrySecrets, registryRefusal, type RegistryEntry } from "../run/registries";
+import { parseRegistryRepos, parseRegistrySecrets, registryRefusal, type RegistryEntry, type SecretRegistry } from "../run/registries";
 
 /** A registry's credential as the grant carries it: the Authorization value, for requests to `origin` under `path`. */
 export type RegistryGrant = { host: string; origin: string; path: string; methods: readonly string[]; authorization: string };
 
-export type RegistryResolution = { grants: RegistryGrant[]; refusals: string[] };
+/** The credentials of the usable secret entries, the other repositories the usable git entries name, and why any entry is not usable. */
+export type RegistryResolution = { grants: RegistryGrant[]; repositories: string[]; refusals: string[] };
 
 /** The grants for a repository's entries, reading each named secret with `secret`; the entries that cannot be used, with why. */
 export function registryGrants(
   entries: readonly RegistryEntry[],
   repo: string,
-  registrySecrets: string | undefined,
+  settings: { registrySecrets?: string; registryRepos?: string },
   secret: (name: string) => string | undefined
 ): RegistryResolution {
-  const { grants: allowed } = parseRegistrySecrets(registrySecrets);
-  const out: RegistryResolution = { grants: [], refusals: [] };
+  const allowed = { secrets: parseRegistrySecrets(settings.registrySecrets).grants, repos: parseRegistryRepos(settings.registryRepos).grants };
+  const out: RegistryResolution = { grants: [], repositories: [], refusals: [] };
   for (const entry of entries) {
+    if (entry.kind === "git") {
+      const why = registryRefusal(entry, repo, allowed, () => false);
+      if (why) out.refusals.push(why);
+      else out.repositories.push(...entry.repositories.filter((name) => !out.repositories.includes(name)));
+      continue;
+    }
     const value = secret(entry.secret);
     const why = registryRefusal(entry, repo, allowed, () => value !== undefined && value !== "");
     if (why) {
@@ -38,7 +45,7 @@ export function registryGrants(
   return out;
 }
 
-function authorizationFor(entry: RegistryEntry, value: string): string | null {
+function authorizationFor(entry: SecretRegistry, value: string): string | null {
   if (entry.kind !== "basic") return `Bearer ${value}`;
   if (!value.includes(":")) return null;
   return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}`;

@@ -27,7 +27,7 @@ export type EgressPolicy = { pushBranch: string | null; allow: readonly AllowRul
 export type RunCredentialsDeps = {
   runs: Pick<RunContextStore, "get" | "setToken">;
   /** A fresh installation token for `repo` from the token broker: the run's (write), a read-only one, or an issues-only one for the Worker's posts. */
-  mint: (repo: string, access: "write" | "read" | "report") => Promise<MintedToken>;
+  mint: (repo: string, access: "write" | "read" | "report", also?: readonly string[]) => Promise<MintedToken>;
   /** Whether the session is a reporter session, whose runs hold no write token at all. */
   reporter: () => boolean;
   /** Revoke `token` on GitHub. */
@@ -35,7 +35,7 @@ export type RunCredentialsDeps = {
   /** Where every token is registered for the console guard. */
   secrets: { add(secret: string): void };
   /** EGRESS, EGRESS_ALLOW and REGISTRY_SECRETS, as configured. */
-  settings: () => { egress?: string; egressAllow?: string; registrySecrets?: string };
+  settings: () => { egress?: string; egressAllow?: string; registrySecrets?: string; registryRepos?: string };
   /** A Worker secret by name, for a private registry the operator let the repository name. */
   secret: (name: string) => string | undefined;
   /** Keeps the isolate alive for a revocation nobody waits for. */
@@ -48,6 +48,9 @@ export class RunCredentials {
   /** The run's write token: the Worker's posts use it; the gateway attaches it only to an allowed push. */
   readonly token: RunToken;
   readonly #read: ReadOnlyToken;
+  /** The read token that also reads the repositories of the policy's git registry entries (`#alsoRead`). */
+  readonly #readWide: ReadOnlyToken;
+  #alsoRead: readonly string[] = [];
   /** A reporter session's issues-only token for the Worker's posts (never the sandbox's). */
   readonly #posting: ReadOnlyToken;
   readonly #deps: RunCredentialsDeps;
@@ -57,7 +60,7 @@ export class RunCredentials {
     const retired = (kind: TokenKind) => (token: string) => this.#revokeLater(token, kind);
     const onDemand = (access: "read" | "report") =>
       new ReadOnlyToken({
-        mint: (repo) => deps.mint(repo, access),
+        mint: (repo, also) => deps.mint(repo, access, also),
         secrets: deps.secrets,
         now: deps.now,
         log: deps.log,
@@ -65,6 +68,7 @@ export class RunCredentials {
         ...(access === "report" ? { kind: "report" } : {})
       });
     this.#read = onDemand("read");
+    this.#readWide = onDemand("read");
     this.#posting = onDemand("report");
     this.token = new RunToken({
       runs: deps.runs,
@@ -73,7 +77,7 @@ export class RunCredentials {
       secrets: deps.secrets,
       now: deps.now,
       log: deps.log,
-      alsoSecret: () => [...this.#read.secrets(), ...this.#posting.secrets()],
+      alsoSecret: () => [...this.#read.secrets(), ...this.#readWide.secrets(), ...this.#posting.secrets()],
       retired: retired("run")
     });
   }
@@ -114,11 +118,12 @@ export class RunCredentials {
     if (!run || submissionId === undefined) return grantFor({ ...base, repositoryAllow: policy?.allow });
     const pushBranch = policy?.pushBranch ?? null;
     const runToken = need === "none" ? "" : await this.token.fresh();
-    // Without a token of the run's own there is no GitHub to read with (local dev): nothing to mint.
-    const readToken = need === "read" && runToken ? await this.#read.fresh(run.repo) : "";
-    const writeToken = need === "write" ? runToken : "";
     // A reporter run's policy holds no registries (prepare.ts); this is the second lock on that door.
-    const registries = policy?.registries?.length && !this.#deps.reporter() ? this.registryResolution(run.repo, policy.registries).grants : [];
+    const resolution = policy?.registries?.length && !this.#deps.reporter() ? this.registryResolution(run.repo, policy.registries) : null;
+    this.#alsoRead = resolution?.repositories ?? [];
+    // Without a token of the run's own there is no GitHub to read with (local dev): nothing to mint.
+    const readToken = need === "read" && runToken ? await this.#readToken(run.repo) : "";
+    const writeToken = need === "write" ? runToken : "";
     return grantFor({
       ...base,
       submissionId,
@@ -128,17 +133,33 @@ export class RunCredentials {
       repositoryAllow: policy?.allow,
       readToken,
       writeToken,
-      registries: registryGrantsFor(registries, url)
+      alsoRead: this.#alsoRead,
+      registries: registryGrantsFor(resolution?.grants ?? [], url)
     });
+  }
+
+  /**
+   * The sandbox's read token: one that also reads the git entries' repositories when there are
+   * some and GitHub mints it, else the run's repository's alone (an installation without them
+   * must not cost the run its own clone; the mint's failure is logged).
+   */
+  async #readToken(repo: string): Promise<string> {
+    if (this.#alsoRead.length > 0) {
+      const wide = await this.#readWide.fresh(repo, this.#alsoRead);
+      if (wide) return wide;
+    }
+    return await this.#read.fresh(repo);
   }
 
   /** The credentials of a repository's registries, and why any entry cannot be used. */
   registryResolution(repo: string, entries: readonly RegistryEntry[]) {
-    return registryGrants(entries, repo, this.#deps.settings().registrySecrets, this.#deps.secret);
+    return registryGrants(entries, repo, this.#deps.settings(), this.#deps.secret);
   }
 
   /** A turn ended: the read-only token it read with is revoked (the next turn mints its own). */
   turnEnded(): void {
+    const wide = this.#readWide.take();
+    if (wide) this.#revokeLater(wide, "read");
     const token = this.#read.take();
     if (token) this.#revokeLater(token, "read");
   }

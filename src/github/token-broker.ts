@@ -15,7 +15,10 @@ import type { MintedToken } from "../run/run-token";
 export type BrokerAccess = "write" | "read" | "report";
 
 type TokenBroker = {
-  mintInstallationToken(repo: string, options?: { access: Exclude<BrokerAccess, "write"> }): Promise<{ token: string; expiresAt?: string; bot?: unknown }>;
+  mintInstallationToken(
+    repo: string,
+    options?: { access: Exclude<BrokerAccess, "write">; repositories?: string[] }
+  ): Promise<{ token: string; expiresAt?: string; bot?: unknown }>;
 };
 
 /** The broker's bot, checked as a dispatch's is: a malformed one is an error naming `bot.login` or `bot.id`, never ignored. */
@@ -34,13 +37,16 @@ const brokerBotSchema = z.object({ bot: botIdentitySchema.optional() });
 export async function mintInstallationToken(
   env: Pick<Env, "GITHUB_AUTH" | "LOCAL_DEV">,
   repo: string,
-  access: BrokerAccess = "write"
+  access: BrokerAccess = "write",
+  also: readonly string[] = []
 ): Promise<MintedToken> {
   let answer: Awaited<ReturnType<TokenBroker["mintInstallationToken"]>>;
   try {
     const broker = env.GITHUB_AUTH as unknown as TokenBroker;
     // The write token is asked with no options, as every broker has always taken it.
-    answer = await (access === "write" ? broker.mintInstallationToken(repo) : broker.mintInstallationToken(repo, { access }));
+    if (access === "write") answer = await broker.mintInstallationToken(repo);
+    // `repositories`: other repositories of the owner a read token also reads (a `git` registry entry).
+    else answer = await broker.mintInstallationToken(repo, access === "read" && also.length > 0 ? { access, repositories: [...also] } : { access });
   } catch (error) {
     if (env.LOCAL_DEV === "1") return { token: "" };
     throw error;

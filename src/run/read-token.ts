@@ -10,8 +10,8 @@ import { TOKEN_REFRESH_MARGIN_MS, TOKEN_REFRESH_RETRY_MS, type MintedToken } fro
 import { INSTALLATION_TOKEN_LIFETIME_MS } from "./run-context";
 
 export type ReadTokenDeps = {
-  /** A read-only installation token for `repo` from the token broker. */
-  mint(repo: string): Promise<MintedToken>;
+  /** A read-only installation token for `repo` (and `also`, other repositories of its owner) from the token broker. */
+  mint(repo: string, also: readonly string[]): Promise<MintedToken>;
   secrets: { add(secret: string): void };
   now(): number;
   log(event: string, fields: Record<string, unknown>): void;
@@ -23,7 +23,8 @@ export type ReadTokenDeps = {
 
 export class ReadOnlyToken {
   readonly #deps: ReadTokenDeps;
-  #held: { repo: string; token: string; expiresAt: number } | undefined;
+  /** `key`: the repository and the others the token also reads, as one string. */
+  #held: { key: string; token: string; expiresAt: number } | undefined;
   #minting: Promise<string> | undefined;
   #retryAt = 0;
   /** Every token held in this isolate: a revoked one is still redacted. */
@@ -33,13 +34,14 @@ export class ReadOnlyToken {
     this.#deps = deps;
   }
 
-  /** A read-only token for `repo` with time left, minting one when needed; "" when none can be had. */
-  fresh(repo: string): Promise<string> {
+  /** A read-only token for `repo` (and `also`) with time left, minting one when needed; "" when none can be had. */
+  fresh(repo: string, also: readonly string[] = []): Promise<string> {
     const held = this.#held;
     const now = this.#deps.now();
-    if (held && held.repo === repo && held.expiresAt - now > TOKEN_REFRESH_MARGIN_MS) return Promise.resolve(held.token);
-    if (now < this.#retryAt) return Promise.resolve(held && held.repo === repo && held.expiresAt > now ? held.token : "");
-    this.#minting ??= this.#mint(repo).finally(() => {
+    const key = [repo, ...[...also].sort()].join(" ");
+    if (held && held.key === key && held.expiresAt - now > TOKEN_REFRESH_MARGIN_MS) return Promise.resolve(held.token);
+    if (now < this.#retryAt) return Promise.resolve(held && held.key === key && held.expiresAt > now ? held.token : "");
+    this.#minting ??= this.#mint(repo, also, key).finally(() => {
       this.#minting = undefined;
     });
     return this.#minting;
@@ -58,15 +60,15 @@ export class ReadOnlyToken {
     return token;
   }
 
-  async #mint(repo: string): Promise<string> {
+  async #mint(repo: string, also: readonly string[], key: string): Promise<string> {
     try {
-      const minted = await this.#deps.mint(repo);
+      const minted = await this.#deps.mint(repo, also);
       if (!minted.token) throw new Error("the token broker gave no token");
       this.#deps.secrets.add(minted.token);
       this.#seen.add(minted.token);
       const previous = this.#held?.token;
       const expiresAt = minted.expiresAt === undefined ? Number.NaN : Date.parse(minted.expiresAt);
-      this.#held = { repo, token: minted.token, expiresAt: Number.isNaN(expiresAt) ? this.#deps.now() + INSTALLATION_TOKEN_LIFETIME_MS : expiresAt };
+      this.#held = { key, token: minted.token, expiresAt: Number.isNaN(expiresAt) ? this.#deps.now() + INSTALLATION_TOKEN_LIFETIME_MS : expiresAt };
       this.#deps.log(`token:${this.#deps.kind ?? "read-only"}`, { expiresAt: minted.expiresAt });
       if (previous && previous !== minted.token) this.#deps.retired?.(previous);
       return minted.token;

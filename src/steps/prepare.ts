@@ -109,7 +109,7 @@ export type PrepareDeps = {
   /** The deployment's GitHub, which the clone comes from (github.com when not given). */
   github?: () => WorkerGitHub;
   /** Which of the repository's registries the run may use (the credential each would get stays outside), and why not the others. */
-  registries?: (repo: string, entries: readonly RegistryEntry[]) => { grants: { host: string; path: string }[]; refusals: string[] };
+  registries?: (repo: string, entries: readonly RegistryEntry[]) => { grants: { host: string; path: string }[]; repositories: string[]; refusals: string[] };
 };
 
 const preparedKey = (submissionId: string) => `agent-think:prepared:${submissionId}`;
@@ -311,8 +311,8 @@ export class RunPreparation {
 
   /** What the run may use of the repository's registries; the container's npmrc names their scopes (no credential). */
   async #registries(step: Step, repo: string, entries: readonly RegistryEntry[]): Promise<RegistryFacts> {
-    const resolved = this.#deps.registries?.(repo, entries) ?? { grants: [], refusals: ["registries: this deployment resolves none"] };
-    const facts = registryFacts(entries, new Set(resolved.grants.map((grant) => `${grant.host}${grant.path}`)), resolved.refusals)!;
+    const resolved = this.#deps.registries?.(repo, entries) ?? { grants: [], repositories: [], refusals: ["registries: this deployment resolves none"] };
+    const facts = registryFacts(entries, new Set(resolved.grants.map((grant) => `${grant.host}${grant.path}`)), resolved.refusals, resolved.repositories)!;
     const script = npmrcScript(facts.usable);
     if (!script) return facts;
     const written = await this.#run(step, "registries", script, "container", REGISTRY_SETUP_TIMEOUT_MS);

@@ -59,11 +59,14 @@ export function buildRunParts(host: RunHost) {
   /** The run's tokens, on the gateway's side of the sandbox: renewed, granted per request, revoked (egress/run-credentials.ts). */
   const credentials = new RunCredentials({
     runs,
-    mint: (repo, access) => mintInstallationToken(env, repo, access),
+    mint: (repo, access, also) => mintInstallationToken(env, repo, access, also),
     reporter: () => trust.reporter,
     revoke: (retired) => revokeInstallationToken(host.githubApiUrl(), retired),
     secrets: isolateSecrets,
-    settings: () => ({ egress: env.EGRESS, egressAllow: env.EGRESS_ALLOW, registrySecrets: (env as { REGISTRY_SECRETS?: string }).REGISTRY_SECRETS }),
+    settings: () => {
+      const { REGISTRY_SECRETS, REGISTRY_REPOS } = env as { REGISTRY_SECRETS?: string; REGISTRY_REPOS?: string };
+      return { egress: env.EGRESS, egressAllow: env.EGRESS_ALLOW, registrySecrets: REGISTRY_SECRETS, registryRepos: REGISTRY_REPOS };
+    },
     secret: (name) => {
       const value = (env as unknown as Record<string, unknown>)[name];
       return typeof value === "string" ? value : undefined;

@@ -41,7 +41,7 @@ beforeAll(async () => {
   await registry.publish("@acme/widget", "1.0.0", "widget from the private registry", token);
   const parsed = parseRepoConfig(CONFIG);
   if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-  const resolved = registryGrants(parsed.config.registries, "acme/widgets", "acme/widgets:ACME_NPM_TOKEN", (name) => (name === "ACME_NPM_TOKEN" ? token : undefined));
+  const resolved = registryGrants(parsed.config.registries, "acme/widgets", { registrySecrets: "acme/widgets:ACME_NPM_TOKEN" }, (name) => (name === "ACME_NPM_TOKEN" ? token : undefined));
   expect(resolved.refusals).toEqual([]);
   // The sandbox speaks plain HTTP here; in production the origin is https:// (registryGrants).
   const registries = resolved.grants.map((entry) => ({ ...entry, origin: SANDBOX_REGISTRY }));

@@ -19,8 +19,18 @@ const SECRETS: Record<string, string> = { INTERNAL_NPM_TOKEN: "npm-secret-value"
 
 describe("registryGrants", () => {
   it("turns each usable entry into one origin's credential: a bearer token, or basic user:password", () => {
-    const { grants, refusals } = registryGrants([NPM, BASIC], "acme/widgets", "acme/*:INTERNAL_NPM_TOKEN acme/widgets:ARTIFACTS_LOGIN", (name) => SECRETS[name]);
+    const { grants, refusals } = registryGrants([NPM, BASIC], "acme/widgets", { registrySecrets: "acme/*:INTERNAL_NPM_TOKEN acme/widgets:ARTIFACTS_LOGIN" }, (name) => SECRETS[name]);
     expect(refusals).toEqual([]);
+    expect(registryGrants([{ kind: "git", repositories: ["acme/shared", "acme/helpers"] }, { kind: "git", repositories: ["acme/shared"] }], "acme/widgets", { registryRepos: "acme/widgets:acme/shared acme/*:acme/helpers" }, () => undefined)).toEqual({
+      grants: [],
+      repositories: ["acme/shared", "acme/helpers"],
+      refusals: []
+    });
+    expect(registryGrants([{ kind: "git", repositories: ["acme/shared"] }], "acme/widgets", {}, () => undefined)).toEqual({
+      grants: [],
+      repositories: [],
+      refusals: ["registries: acme/widgets may not read acme/shared: the operator's REGISTRY_REPOS does not give it (ask for acme/widgets:acme/shared there)"]
+    });
     expect(grants).toEqual([
       { host: "npm.internal.example.com", origin: "https://npm.internal.example.com", path: "/npm/", methods: ["GET", "HEAD"], authorization: "Bearer npm-secret-value" },
       { host: "artifacts.example.com", origin: "https://artifacts.example.com", path: "/", methods: ["GET"], authorization: `Basic ${Buffer.from("robot:pässword").toString("base64")}` }
@@ -28,12 +38,12 @@ describe("registryGrants", () => {
   });
 
   it("keeps none the operator did not give, none whose secret is unset, and no basic secret without a colon", () => {
-    const unset = registryGrants([NPM], "acme/widgets", "acme/widgets:INTERNAL_NPM_TOKEN", () => undefined);
+    const unset = registryGrants([NPM], "acme/widgets", { registrySecrets: "acme/widgets:INTERNAL_NPM_TOKEN" }, () => undefined);
     expect(unset.grants).toEqual([]);
     expect(unset.refusals).toEqual([expect.stringContaining("which is not set on the agent Worker")]);
-    const ungiven = registryGrants([NPM], "acme/widgets", "", (name) => SECRETS[name]);
+    const ungiven = registryGrants([NPM], "acme/widgets", {}, (name) => SECRETS[name]);
     expect(ungiven.refusals).toEqual([expect.stringContaining("does not give acme/widgets")]);
-    const colonless = registryGrants([BASIC], "acme/widgets", "acme/widgets:ARTIFACTS_LOGIN", () => "just-a-token");
+    const colonless = registryGrants([BASIC], "acme/widgets", { registrySecrets: "acme/widgets:ARTIFACTS_LOGIN" }, () => "just-a-token");
     expect(colonless.refusals).toEqual(["registries: artifacts.example.com is a basic entry, so its secret ARTIFACTS_LOGIN must be user:password"]);
   });
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { mintInstallationToken } from "../../src/github/token-broker";
 
-const broker = (answer: () => Promise<unknown>, LOCAL_DEV = "") => ({
+const broker = (answer: (...args: unknown[]) => Promise<unknown>, LOCAL_DEV = "") => ({
   GITHUB_AUTH: { mintInstallationToken: answer } as unknown as Env["GITHUB_AUTH"],
   LOCAL_DEV
 });
@@ -17,6 +17,24 @@ describe("mintInstallationToken", () => {
     const bot = { login: "acme-think[bot]", id: 41898282 };
     const env = broker(async () => ({ token: "ghs_minted", expiresAt: "2025-06-01T13:00:00Z", bot }));
     expect(await mintInstallationToken(env, "acme/widgets")).toEqual({ token: "ghs_minted", expiresAt: "2025-06-01T13:00:00Z", bot });
+  });
+
+  it("asks a read token to also read a git registry entry's repositories, and never widens a write or report token", async () => {
+    const asked: unknown[][] = [];
+    const env = broker(async (...args: unknown[]) => {
+      asked.push(args);
+      return { token: "ghs_minted" };
+    });
+    await mintInstallationToken(env, "acme/widgets", "read", ["acme/shared"]);
+    await mintInstallationToken(env, "acme/widgets", "read");
+    await mintInstallationToken(env, "acme/widgets", "report", ["acme/shared"]);
+    await mintInstallationToken(env, "acme/widgets", "write", ["acme/shared"]);
+    expect(asked).toEqual([
+      ["acme/widgets", { access: "read", repositories: ["acme/shared"] }],
+      ["acme/widgets", { access: "read" }],
+      ["acme/widgets", { access: "report" }],
+      ["acme/widgets"]
+    ]);
   });
 
   it("takes an older broker's answer without a bot", async () => {

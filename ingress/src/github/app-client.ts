@@ -114,7 +114,9 @@ export async function mintRepoToken(
   log: Logger,
   installationId?: number,
   access: MintAccess = "write",
-  patience: CallPatience = {}
+  patience: CallPatience = {},
+  /** Other repositories' names, of the same owner, a read token also reads (the broker's `repositories`). */
+  also: readonly string[] = []
 ): Promise<RepoToken> {
   const full = `${repo.owner}/${repo.name}`;
   const app = appOctokit(credentials, log, patience);
@@ -128,7 +130,7 @@ export async function mintRepoToken(
   const { data } = await app.rest.apps
     .createInstallationAccessToken({
       installation_id: installation,
-      repositories: [repo.name],
+      repositories: [repo.name, ...also],
       permissions: PERMISSIONS_BY_ACCESS[access]
     })
     .catch((error: unknown) => {
