@@ -75,7 +75,7 @@ export async function workerHealth(env: Env, options: WorkerHealthOptions = {}):
         // Today's reporter-tier runs apart, from the metrics the dashboard reads.
         reporterSpend: async () => (await (await commandCenter(env)).snapshot({ limit: 1 })).metrics.reporterSpendToday ?? []
       }),
-    egress: () => egressHealth(env),
+    egress: () => egressHealth(env, (name) => typeof (env as unknown as Record<string, unknown>)[name] === "string" && (env as unknown as Record<string, string>)[name] !== ""),
     access: () => accessHealth(env, { localDev }),
     "public-url": () => publicUrlHealth(env, { localDev }),
     "local-dev": () => localDevHealth(env)

@@ -63,10 +63,7 @@ export function buildRunParts(host: RunHost) {
     reporter: () => trust.reporter,
     revoke: (retired) => revokeInstallationToken(host.githubApiUrl(), retired),
     secrets: isolateSecrets,
-    settings: () => {
-      const { REGISTRY_SECRETS, REGISTRY_REPOS } = env as { REGISTRY_SECRETS?: string; REGISTRY_REPOS?: string };
-      return { egress: env.EGRESS, egressAllow: env.EGRESS_ALLOW, registrySecrets: REGISTRY_SECRETS, registryRepos: REGISTRY_REPOS };
-    },
+    settings: () => ({ egress: env.EGRESS, egressAllow: env.EGRESS_ALLOW, registrySecrets: env.REGISTRY_SECRETS, registryRepos: env.REGISTRY_REPOS }),
     secret: (name) => {
       const value = (env as unknown as Record<string, unknown>)[name];
       return typeof value === "string" ? value : undefined;

@@ -8,7 +8,7 @@
  * secret list`'s JSON. Every check is shown failing at least once.
  */
 import { describe, expect, it } from "vitest";
-import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, stepFailureCheck, subdomainCheck } from "../../scripts/lib/deploy/checks";
+import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, registrySecretsCheck, stepFailureCheck, subdomainCheck } from "../../scripts/lib/deploy/checks";
 import type { ApiAnswer } from "../../scripts/lib/deploy/cloudflare";
 import type { RunResult } from "../../scripts/lib/deploy/runner";
 
@@ -197,6 +197,18 @@ describe("the Workers' secrets", () => {
     expect(modelSecretsCheck(list(), gateway)).toMatchObject({ status: "block", detail: expect.stringContaining("with no secret put, the agent Worker would refuse every run"), fix: expect.stringContaining("CLOUDFLARE_AIG_TOKEN") });
     expect(modelSecretsCheck(list("CLOUDFLARE_AIG_TOKEN"), { ...gateway, AI_GATEWAY_ID: "" })).toMatchObject({ status: "block", detail: expect.stringContaining("AI_GATEWAY_ID") });
     expect(modelSecretsCheck(null, gateway)).toMatchObject({ status: "warn", detail: "not asked: no Cloudflare login" });
+  });
+
+  it("checks each secret REGISTRY_SECRETS names is put on the agent Worker", () => {
+    const vars = { REGISTRY_SECRETS: "acme/*:NPM_TOKEN acme/widgets:ARTIFACTS_LOGIN" };
+    expect(registrySecretsCheck(list("NPM_TOKEN", "ARTIFACTS_LOGIN"), vars)).toMatchObject({ status: "ok", detail: expect.stringContaining("2 registry secrets (ARTIFACTS_LOGIN, NPM_TOKEN)") });
+    expect(registrySecretsCheck(list("NPM_TOKEN"), vars)).toMatchObject({
+      status: "warn",
+      detail: "REGISTRY_SECRETS names ARTIFACTS_LOGIN, which is not set on this Worker (npx wrangler secret put ARTIFACTS_LOGIN): runs whose repositories name it get a refusal, not a credential"
+    });
+    expect(registrySecretsCheck(null, {})).toMatchObject({ status: "ok", detail: expect.stringContaining("give no repository a private registry") });
+    expect(registrySecretsCheck(null, vars)).toMatchObject({ status: "warn", detail: "not asked: no Cloudflare login" });
+    expect(registrySecretsCheck(failed("✘ [ERROR] fetch failed"), vars)).toMatchObject({ status: "warn", detail: expect.stringContaining("cannot tell") });
   });
 });
 

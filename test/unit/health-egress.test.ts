@@ -42,4 +42,26 @@ describe("egressHealth", () => {
     );
     expect(check.unsafe).toBeUndefined();
   });
+
+  it("names the private registries the operator gave, when every secret named is set", () => {
+    const check = egressHealth({ REGISTRY_SECRETS: "acme/*:NPM_TOKEN acme/widgets:ARTIFACTS_LOGIN", REGISTRY_REPOS: "acme/widgets:acme/shared" }, () => true);
+    expect(check.status).toBe("ok");
+    expect(check.detail).toMatch(/; private registries: 2 registry secrets \(ARTIFACTS_LOGIN, NPM_TOKEN\) and 1 other repository to read given by the operator$/);
+  });
+
+  it("warns for a secret REGISTRY_SECRETS names that the Worker does not have, and for malformed items, naming the fix", () => {
+    const set = new Set(["NPM_TOKEN"]);
+    const check = egressHealth({ REGISTRY_SECRETS: "acme/*:NPM_TOKEN acme/widgets:ARTIFACTS_LOGIN", REGISTRY_REPOS: "acme/widgets" }, (name) => set.has(name));
+    expect(check).toMatchObject({ status: "warn", fix: expect.stringContaining("set each secret REGISTRY_SECRETS names") });
+    expect(check.detail).toBe(
+      'REGISTRY_REPOS: "acme/widgets" is not owner/name:owner/other or owner/*:owner/other; ' +
+        "REGISTRY_SECRETS names ARTIFACTS_LOGIN, which is not set on this Worker (npx wrangler secret put ARTIFACTS_LOGIN); " +
+        "runs whose repositories name it get a refusal, not a credential"
+    );
+  });
+
+  it("says nothing of registries when the operator gave none", () => {
+    expect(egressHealth({}).detail).not.toContain("registr");
+  });
 });
+

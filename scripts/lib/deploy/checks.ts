@@ -8,6 +8,7 @@
  */
 import { modelHealth } from "../../../src/model/health";
 import type { ModelEnv } from "../../../src/model/config";
+import { registriesPart } from "../../../src/health/registries";
 import { line, listNames, type DoctorCheck } from "../doctor/types";
 import type { ApiAnswer } from "./cloudflare";
 import type { RunResult } from "./runner";
@@ -199,6 +200,21 @@ export function modelSecretsCheck(list: RunResult | null, vars: Record<string, s
     return line("model-secrets", label, "block", `${put}, the agent Worker would refuse every run: ${health.detail}`, `${health.fix ?? "fix the model settings"} (a secret with npx wrangler secret put <NAME>)`);
   }
   return line("model-secrets", label, health.status, `${put}: ${health.detail}`, health.fix);
+}
+
+/** Each secret the agent Worker's REGISTRY_SECRETS names is put, and it and REGISTRY_REPOS read as the runs read them (src/health/registries.ts). */
+export function registrySecretsCheck(list: RunResult | null, vars: Record<string, string>): DeployCheck {
+  const label = "Registry secrets";
+  const part = registriesPart(vars, () => true);
+  if (part.summary === null && part.problems.length === 0) return line("registry-secrets", label, "ok", "REGISTRY_SECRETS and REGISTRY_REPOS give no repository a private registry");
+  if (!list) return NOT_ASKED(label, "registry-secrets", "no Cloudflare login");
+  const names = secretNames(list);
+  if (names === null) return line("registry-secrets", label, "warn", `cannot tell: wrangler secret list answered ${firstLine(list.stderr) || `exit ${list.code}`}`, "npx wrangler secret list");
+  const checked = registriesPart(vars, (name) => names.includes(name));
+  if (checked.problems.length > 0) {
+    return line("registry-secrets", label, "warn", `${checked.problems.join("; ")}: runs whose repositories name it get a refusal, not a credential`, "npx wrangler secret put <NAME> for each, or fix the variable");
+  }
+  return line("registry-secrets", label, "ok", checked.summary ?? "no private registry");
 }
 
 /** dist/client, which the agent Worker's assets.directory names and git ignores. Before the build it only reports; after it, its absence blocks. */

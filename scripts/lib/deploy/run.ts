@@ -13,7 +13,7 @@ import { worstStatus } from "../../../src/shared/health";
 import { checkoutChecks } from "../doctor/checks";
 import { readCheckout } from "../doctor/checkout";
 import { INGRESS_CONFIG, line, varsOf, type Checkout, type WorkerConfig } from "../doctor/types";
-import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, stepFailureCheck, subdomainCheck, type DeployCheck } from "./checks";
+import { dashboardCheck, dockerChecks, doctorCheck, ingressSecretsCheck, loginCheck, modelSecretsCheck, planCheck, r2Check, registrySecretsCheck, stepFailureCheck, subdomainCheck, type DeployCheck } from "./checks";
 import { cloudflareApi, wranglerCredential, type ApiAnswer, type CloudflareApi } from "./cloudflare";
 import { DEPLOY_USAGE, deploySteps, parseDeployArgs, shown } from "./plan";
 import type { Runner } from "./runner";
@@ -81,7 +81,9 @@ export async function runDeploy(argv: readonly string[], io: DeployIo): Promise<
   );
   const list = (config: string[]) => (account ? io.run("npx", ["wrangler", "secret", "list", ...config], { timeoutMs: 60_000 }) : Promise.resolve(null));
   checks.push(ingressSecretsCheck(await list(["-c", INGRESS_CONFIG]), checkout.ingress.secrets?.required ?? [], INGRESS_CONFIG));
-  checks.push(modelSecretsCheck(await list([]), varsOf(checkout.agent)));
+  const agentSecrets = await list([]);
+  checks.push(modelSecretsCheck(agentSecrets, varsOf(checkout.agent)));
+  checks.push(registrySecretsCheck(agentSecrets, varsOf(checkout.agent)));
   checks.push(dashboardCheck({ builtAt: builtAt(io.root), after: "before-build" }));
   checks.push(doctorCheck(checkoutChecks(checkout)));
 
