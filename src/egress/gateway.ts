@@ -206,7 +206,7 @@ function pushReport(commands: readonly RefUpdate[], capabilities: readonly strin
 }
 
 function hostRefusal(entries: EgressGrant["allow"], host: string, method: string, verdict: "method" | "host"): string {
-  const fix = `add it to network.allow in .github/agent-think.yml on the default branch, or to the operator's EGRESS_ALLOW`;
+  const fix = `add it to network.allow in .github/agent-think.yml on the default branch, or to the operator's EGRESS_ALLOW; a private registry that needs a credential goes under registries: there instead`;
   if (verdict === "method") {
     const methods = listedMethods(entries, host);
     const may = methods.every((listed) => listed === "GET" || listed === "HEAD") ? "this run may only read from it" : `this run may use only ${methods.join(", ")} there`;
