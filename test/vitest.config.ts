@@ -6,7 +6,16 @@ import { defineConfig } from "vitest/config";
 // scripted model. isolate: false pays Think's cold start once per run, not
 // once per file.
 export default defineConfig({
-  plugins: [agents(), cloudflareTest({ wrangler: { configPath: "./test/wrangler.jsonc" } })],
+  plugins: [
+    agents(),
+    cloudflareTest({
+      wrangler: { configPath: "./test/wrangler.jsonc" },
+      // Over test/wrangler.jsonc's empty REGISTRY_SECRETS: the repositories of owner privsrc
+      // (test/private-sources.test.ts) may name the Worker secret PRIVSRC_NPM_TOKEN, set here as
+      // a deploy sets a secret (never a var: the test config keeps production's vars).
+      miniflare: { bindings: { REGISTRY_SECRETS: "privsrc/*:PRIVSRC_NPM_TOKEN", PRIVSRC_NPM_TOKEN: "npm_privsrcTestTOKEN000000000000" } }
+    })
+  ],
   test: {
     name: "workers",
     include: ["test/**/*.test.ts"],

@@ -11,7 +11,7 @@
 import { type EndedStatus, isActiveStatus, type IssueMessage, type TokenUsage } from "../shared/command-center";
 import { type CommandCenterEvent, type DispatchedEvent, type NoticeEvent, type RecordResult, REPRODUCTION_URL_MAX_CHARS } from "../shared/command-center-events";
 import type { RegistryStore, RunRecord, ThreadRecord } from "./store";
-import { blockedTotal, replacesTally, storedBlocked } from "./egress";
+import { blockedTotal, mergedPrivateSources, replacesTally, storedBlocked } from "./egress";
 import { addCost, NO_COST } from "../shared/pricing";
 import {
   ISSUE_MESSAGE_ERROR_MAX_CHARS,
@@ -100,6 +100,14 @@ export function recordEvent(store: RegistryStore, event: CommandCenterEvent): Re
       }, (thread, run) => {
         thread.blockedRequests = blockedTotal(run.blocked);
       }, { activity: false });
+    case "private-sources":
+      // Every host so far: the union keeps them, in whatever order the events arrive. The run's own record only.
+      return onRun(store, event, (run) => {
+        const hosts = mergedPrivateSources(run.privateSources, event.hosts);
+        if (hosts.length === (run.privateSources?.length ?? 0)) return false;
+        run.privateSources = hosts;
+        return true;
+      }, () => {}, { activity: false });
     case "reproduction": {
       // A URL that is not a whole http(s) page link is dropped, never cut.
       const url = reproductionUrl(event.url);

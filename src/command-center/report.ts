@@ -79,6 +79,9 @@ export function centerEventId(event: CommandCenterEvent): string {
     case "egress":
       // Tallies only grow: one with the same total is the same tally.
       return `${run}:${blockedTotal(event.blocked)}`;
+    case "private-sources":
+      // Each event holds every host so far: one as long is the same list.
+      return `${run}:${event.hosts.length}`;
   }
 }
 

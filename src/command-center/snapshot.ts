@@ -129,6 +129,7 @@ function runSummary(run: RunRecord, thread: ThreadRecord): RunSummary {
     ...(run.outcome === undefined ? {} : { outcome: run.outcome }),
     ...(run.proven === undefined ? {} : { proven: run.proven }),
     ...(run.reproduction === undefined ? {} : { reproductionUrl: run.reproduction.url }),
-    ...(run.blocked?.length ? { blocked: run.blocked.map((entry) => ({ host: entry.host, method: entry.method, count: entry.count })) } : {})
+    ...(run.blocked?.length ? { blocked: run.blocked.map((entry) => ({ host: entry.host, method: entry.method, count: entry.count })) } : {}),
+    ...(run.privateSources?.length ? { privateSources: [...run.privateSources] } : {})
   };
 }

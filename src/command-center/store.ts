@@ -113,6 +113,8 @@ export type RunRecord = {
   reproduction?: { url: string; at: number };
   /** What the egress gateway refused it, per host and method: its largest tally (egress.ts). */
   blocked?: BlockedRequest[];
+  /** The private registries it was given a credential for, by host, sorted (egress.ts). */
+  privateSources?: string[];
   toolCalls: number;
   toolErrors: number;
   /** The latest `at` of any event of this run; what retention prunes by. */

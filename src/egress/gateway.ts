@@ -4,10 +4,9 @@
  * (docs/security.md, "What the gateway does per request"). The sandbox's own credentials are
  * dropped; the grant's token (grant.ts) goes only with what the run may do: git reads, a push
  * that only moves the run's branch forward (receive-pack.ts, push-ancestry.ts), REST and GraphQL
- * reads (hidden text revealed). A private registry's request gets its credential
- * (registry-grants.ts); other hosts: the allowlist. No redirect is followed. Each
- * refusal is a 403 (or git's report), told to `refused`. Pure apart from the grant, the
- * upstream fetch and the sink.
+ * reads (hidden text revealed), a private registry's credential (registry-grants.ts). Other hosts:
+ * the allowlist. No redirect is followed. Each refusal is a 403 (or git's report), told to
+ * `refused`. Pure apart from the grant, the upstream fetch and the sink.
  */
 import { allowed, listedMethods, wildcardMiss } from "../run/host-allowlist";
 import type { EgressGrant } from "./grant";

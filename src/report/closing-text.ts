@@ -78,7 +78,9 @@ export function closingText(ending: RunEnding, run: RunRef): string {
 /**
  * The message's last line: `agent-think · 3 minutes · 12 tool calls · $0.42 · thread`,
  * and for the scripted model that no model ran; when the egress gateway
- * refused requests, how many and to which hosts. Without figures, the thread link alone.
+ * refused requests, how many and to which hosts; when the run's sandbox was
+ * given a private registry's credential, that registry's host. Without
+ * figures, the thread link alone.
  */
 function footer(run: RunRef): string {
   const stats = run.stats;
@@ -89,6 +91,8 @@ function footer(run: RunRef): string {
     parts.push(stats.cost ? `cost ${formatCost(stats.cost)}` : "cost unknown");
     const blocked = blockedText(stats.blocked ?? []);
     if (blocked) parts.push(blocked);
+    const privateSources = privateSourcesText(stats.privateSources ?? []);
+    if (privateSources) parts.push(privateSources);
     if (stats.models?.length) parts.push(stats.models.join(" then "));
     if (stats.scripted) parts.push("scripted demonstration: no model ran");
   }
@@ -108,6 +112,17 @@ export function blockedText(blocked: readonly BlockedRequest[]): string {
   const named = hosts.slice(0, FOOTER_BLOCKED_HOSTS).map((host) => codeSpan(host)).join(", ");
   const more = hosts.length > FOOTER_BLOCKED_HOSTS ? ` and ${hosts.length - FOOTER_BLOCKED_HOSTS} more` : "";
   return `${total} request${total === 1 ? "" : "s"} blocked: ${named}${more}`;
+}
+
+/** Private registries named in the footer at most; the thread page lists every one. */
+const FOOTER_PRIVATE_SOURCES = 3;
+
+/** `private sources: \`npm.acme.example\`` (hosts only, as code, in the ledger's order), or "" when the run used none. */
+export function privateSourcesText(hosts: readonly string[]): string {
+  if (hosts.length === 0) return "";
+  const named = hosts.slice(0, FOOTER_PRIVATE_SOURCES).map((host) => codeSpan(host)).join(", ");
+  const more = hosts.length > FOOTER_PRIVATE_SOURCES ? ` and ${hosts.length - FOOTER_PRIVATE_SOURCES} more` : "";
+  return `private source${hosts.length === 1 ? "" : "s"}: ${named}${more}`;
 }
 
 function closingBody(ending: RunEnding, run: RunRef): string {

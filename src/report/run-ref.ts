@@ -40,8 +40,11 @@ export type RunRef = {
   onPullRequest?: boolean;
 };
 
-/** How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), and what the egress gateway refused. */
-export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; models?: string[]; blocked?: BlockedRequest[] };
+/**
+ * How long a run took, its tool calls, what it cost (absent: unknown), whether no model ran (the scripted model), what the
+ * egress gateway refused, and the private registries (hosts) whose credential it attached to the run's requests.
+ */
+export type RunStats = { durationMs?: number; toolCalls: number; cost?: Cost; scripted?: boolean; models?: string[]; blocked?: BlockedRequest[]; privateSources?: string[] };
 
 export type RunRefSource = {
   run: Pick<RunContext, "repo" | "issueNumber" | "pullRequest">;

@@ -138,6 +138,11 @@ export class RunReports {
     void this.#center.send({ type: "egress", session: this.#deps.session(), submissionId, blocked, at });
   }
 
+  /** The gateway gave the run's sandbox a private registry's credential: every host it has so far. */
+  privateSources(submissionId: string, hosts: string[], at: number): void {
+    void this.#center.send({ type: "private-sources", session: this.#deps.session(), submissionId, hosts, at });
+  }
+
   /** Think's chat recovery took the turn over: `recovering` until it runs again. */
   recovering(submissionId: string, at: number): void {
     void this.#center.send(this.#recoveries.interrupted(this.#deps.session(), submissionId, at));

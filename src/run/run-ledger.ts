@@ -2,12 +2,12 @@
  * The run ledger: what a ThinkAgent keeps about one submission while it runs, for the message
  * its issue gets when it ends: tokens and steps, the recorded result, a budget stop, why it was
  * cancelled, its reproduction page, the models that served it, why setup failed, its sandbox's
- * egress refusals and GitHub API requests, its pull request's proof, and its last activity (for
- * the watchdog). Each fact is its own key, so writers side by side (a tool call and its
- * afterToolCall) never overwrite each other; `forget` drops them all once the closing message
- * is queued. Pure: storage is a narrow interface; docs/storage.md lists the keys.
+ * egress refusals, GitHub API requests and private registries, its pull request's proof, and its
+ * last activity (for the watchdog). Each fact is its own key, so writers side by side (a tool
+ * call and its afterToolCall) never overwrite each other; `forget` drops them all once the
+ * closing message is queued. Pure: storage is a narrow interface; docs/storage.md lists the keys.
  */
-import { MAX_BLOCKED_ENTRIES, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
+import { MAX_BLOCKED_ENTRIES, MAX_PRIVATE_SOURCES, type BlockedRequest, type Cost, type TokenUsage } from "../shared/command-center";
 import { MAX_SERVED_MODELS } from "../shared/command-center-events";
 import { addCost } from "../shared/pricing";
 import type { RunResult, SetupFailure } from "./ending";
@@ -42,6 +42,8 @@ export type RunFacts = {
   toolCalls?: number;
   /** Requests the egress gateway refused, per host and method, most frequent first. */
   blocked?: BlockedRequest[];
+  /** The private registries whose credential the gateway attached to the run's requests, by host, sorted. */
+  privateSources?: string[];
   /** The proof of the pull request the run opened or updated last (open_pull_request). */
   proof?: ProofRecord;
 };
@@ -64,6 +66,7 @@ const toolsKey = (id: string) => `agent-think:tool-calls:${id}`;
 const blockedKey = (id: string) => `agent-think:egress-blocked:${id}`;
 const proofKey = (id: string) => `agent-think:proof:${id}`;
 const githubRequestsKey = (id: string) => `agent-think:github-requests:${id}`;
+const privateSourcesKey = (id: string) => `agent-think:private-sources:${id}`;
 
 /** What a submission's steps counted against the token budget; every token in full for usage kept before that was recorded. */
 export function countedTokens(usage: RunUsage | undefined): number {
@@ -155,6 +158,18 @@ export class RunLedger {
     return { blocked, first: !found };
   }
 
+  /**
+   * The gateway gave one of the run's requests a private registry's credential: its host joins
+   * the run's sorted list (at most MAX_PRIVATE_SOURCES). `first` when the host was not on it.
+   */
+  async recordPrivateSource(id: string, host: string): Promise<{ hosts: string[]; first: boolean }> {
+    const hosts = (await this.#storage.get<string[]>(privateSourcesKey(id))) ?? [];
+    if (hosts.includes(host) || hosts.length >= MAX_PRIVATE_SOURCES) return { hosts, first: false };
+    const next = [...hosts, host].sort();
+    await this.#storage.put(privateSourcesKey(id), next);
+    return { hosts: next, first: true };
+  }
+
   /** One more GitHub API request of the run's sandbox through the egress gateway: how many it has sent now. */
   async countGitHubRequest(id: string): Promise<number> {
     const count = ((await this.#storage.get<number>(githubRequestsKey(id))) ?? 0) + 1;
@@ -173,7 +188,7 @@ export class RunLedger {
 
   /** Everything the closing message needs, in one read. */
   async facts(id: string): Promise<RunFacts> {
-    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id), proofKey(id)]);
+    const values = await this.#storage.get<unknown>([usageKey(id), resultKey(id), budgetKey(id), cancelKey(id), reproductionKey(id), setupKey(id), toolsKey(id), blockedKey(id), proofKey(id), privateSourcesKey(id)]);
     return {
       usage: values.get(usageKey(id)) as RunUsage | undefined,
       result: values.get(resultKey(id)) as RunResult | undefined,
@@ -183,7 +198,8 @@ export class RunLedger {
       setupFailure: values.get(setupKey(id)) as SetupFailure | undefined,
       toolCalls: values.get(toolsKey(id)) as number | undefined,
       blocked: values.get(blockedKey(id)) as BlockedRequest[] | undefined,
-      proof: values.get(proofKey(id)) as ProofRecord | undefined
+      proof: values.get(proofKey(id)) as ProofRecord | undefined,
+      privateSources: values.get(privateSourcesKey(id)) as string[] | undefined
     };
   }
 
@@ -199,7 +215,8 @@ export class RunLedger {
       toolsKey(id),
       blockedKey(id),
       proofKey(id),
-      githubRequestsKey(id)
+      githubRequestsKey(id),
+      privateSourcesKey(id)
     ]);
   }
 }

@@ -7,7 +7,17 @@
 import { z } from "zod";
 import { RESULT_OUTCOMES } from "./outcomes";
 import { parseRepo } from "./repo";
-import { blockedRequestSchema, costSchema, ISSUE_MESSAGE_KINDS, ISSUE_MESSAGE_STATES, MAX_BLOCKED_ENTRIES, RUN_TIER_NAMES, tokenUsageSchema } from "./command-center";
+import {
+  blockedRequestSchema,
+  costSchema,
+  ISSUE_MESSAGE_KINDS,
+  ISSUE_MESSAGE_STATES,
+  MAX_BLOCKED_ENTRIES,
+  MAX_PRIVATE_SOURCES,
+  privateSourceSchema,
+  RUN_TIER_NAMES,
+  tokenUsageSchema
+} from "./command-center";
 
 /**
  * Lifecycle events a ThinkAgent reports to the command center:
@@ -129,6 +139,21 @@ export const egressEventSchema = z.object({
 export type EgressEvent = z.infer<typeof egressEventSchema>;
 
 /**
+ * The gateway attached a private registry's credential to the run's
+ * requests: the hosts of every registry it did so far (sorted; a later event
+ * holds at least these), sent when a new one joins and with the run's end.
+ * An event of its own, so an egress event's tally and identity stay as they were.
+ */
+export const privateSourcesEventSchema = z.object({
+  type: z.literal("private-sources"),
+  session: sessionField,
+  submissionId: submissionIdField,
+  hosts: z.array(privateSourceSchema).min(1).max(MAX_PRIVATE_SOURCES),
+  at: atField
+});
+export type PrivateSourcesEvent = z.infer<typeof privateSourcesEventSchema>;
+
+/**
  * Think's chat recovery took over the run's interrupted turn (`recovering`),
  * or the resumed turn began (`resumed`). `recoveries` counts the run's
  * recoveries so far, this one included: it orders these events, so one that
@@ -152,7 +177,8 @@ export const commandCenterEventSchema = z.discriminatedUnion("type", [
   noticeEventSchema,
   reproductionEventSchema,
   recoveryEventSchema,
-  egressEventSchema
+  egressEventSchema,
+  privateSourcesEventSchema
 ]);
 export type CommandCenterEvent = z.infer<typeof commandCenterEventSchema>;
 

@@ -62,6 +62,14 @@ export const blockedRequestSchema = z.object({
 export type BlockedRequest = z.infer<typeof blockedRequestSchema>;
 export const MAX_BLOCKED_ENTRIES = 20;
 
+/**
+ * A private registry a run's sandbox was given its credential for (the
+ * repository's `registries:`, src/egress/registry-grants.ts): its host only,
+ * never a path or the secret's name. A run names at most MAX_PRIVATE_SOURCES.
+ */
+export const privateSourceSchema = z.string().min(1).max(253);
+export const MAX_PRIVATE_SOURCES = 20;
+
 /** `${web}/<owner>/<name>/issues/<n>#issuecomment-<id>` is far shorter; a longer URL is refused, never cut. */
 export const CONTINUATION_COMMENT_URL_MAX_CHARS = 300;
 
@@ -191,7 +199,9 @@ export const runSummarySchema = z.object({
   /** The reproduction page this run published last. */
   reproductionUrl: z.string().optional(),
   /** What the egress gateway refused the run, per host and method, most frequent first; absent when nothing was. */
-  blocked: z.array(blockedRequestSchema).max(MAX_BLOCKED_ENTRIES).optional()
+  blocked: z.array(blockedRequestSchema).max(MAX_BLOCKED_ENTRIES).optional(),
+  /** The private registries whose credential the run's sandbox was given, by host, sorted; absent when none. */
+  privateSources: z.array(privateSourceSchema).max(MAX_PRIVATE_SOURCES).optional()
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

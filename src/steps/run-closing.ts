@@ -1,12 +1,11 @@
 /**
- * Closing a run whose submission ended: how it ended, worked out from what
- * the ledger kept (run-ledger.ts, ending.ts), reported (its one closing
- * message with the run's figures, the command center's end, the final tally
- * of what the egress gateway refused), a reproduction kept for the thread's
- * later fixes with the tier of the run that recorded it (its metadata's
- * `tier`; thread-reproduction.ts), and the ledger's and preparation's entries
- * forgotten. Every step is idempotent, so a restart can close the run again.
- * run-lifecycle.ts hands it the ended submission. Pure apart from its dependencies.
+ * Closing a run whose submission ended: how it ended, worked out from what the ledger kept
+ * (run-ledger.ts, ending.ts), reported (its one closing message with the run's figures, the
+ * command center's end, the final word on what the egress gateway refused and which private
+ * sources it used), a reproduction kept for the thread's later fixes with the tier of the run
+ * that recorded it (its metadata's `tier`; thread-reproduction.ts), and the ledger's and
+ * preparation's entries forgotten. Every step is idempotent, so a restart can close the run
+ * again. run-lifecycle.ts hands it the ended submission. Pure apart from its dependencies.
  */
 import type { RunRef, RunStats } from "../report/run-ref";
 import type { RunReports } from "../report/run-reports";
@@ -29,7 +28,7 @@ export type EndedSubmission = {
 
 export type RunClosingDeps = {
   ledger: Pick<RunLedger, "facts" | "forget">;
-  reports: Pick<RunReports, "blocked" | "turnEnded">;
+  reports: Pick<RunReports, "blocked" | "privateSources" | "turnEnded">;
   /** The thread's reproduction: a fix must prove itself against it; a `reproduced` result becomes it. */
   reproductions: Pick<ThreadReproductions, "ended" | "latest">;
   /** Where the run's messages go (null: no run to tell). */
@@ -82,11 +81,13 @@ export class RunClosing {
       ...(cost ? { cost } : {}),
       ...(facts.usage?.scripted ? { scripted: true } : {}),
       ...(facts.usage?.models?.length ? { models: facts.usage.models } : {}),
-      ...(facts.blocked?.length ? { blocked: facts.blocked } : {})
+      ...(facts.blocked?.length ? { blocked: facts.blocked } : {}),
+      ...(facts.privateSources?.length ? { privateSources: facts.privateSources } : {})
     };
     const run = await deps.runRef(id, submission.metadata);
     // The thread's last word on what was refused: the whole tally, later refusals included.
     if (facts.blocked?.length) deps.reports.blocked(id, facts.blocked, at);
+    if (facts.privateSources?.length) deps.reports.privateSources(id, facts.privateSources, at);
     await deps.reports.turnEnded(id, { run: run && { ...run, stats }, ending, usage: facts.usage, ...(cost ? { cost } : {}), at });
     deps.forgetPrepared(id);
     await deps.ledger.forget(id);

@@ -198,6 +198,8 @@ export function buildRunParts(host: RunHost) {
     githubApiUrl: () => host.githubApiUrl(),
     recordBlocked: (submissionId, blockedHost, method) => ledger.recordBlocked(submissionId, blockedHost, method),
     reportBlocked: (submissionId, blocked) => reports.blocked(submissionId, blocked, Date.now()),
+    recordPrivateSource: (submissionId, registryHost) => ledger.recordPrivateSource(submissionId, registryHost),
+    reportPrivateSources: (submissionId, hosts) => reports.privateSources(submissionId, hosts, Date.now()),
     othersWaiting: async () => (await host.submissions.list({ status: ["pending", "running"] })).length > 0,
     countGitHubRequest: (submissionId) => ledger.countGitHubRequest(submissionId),
     githubRequestLimit: () => trust.githubRequestLimit(),

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunEnding, RunResult } from "../../src/run/ending";
 import { MAX_NOTICE_TEXT_CHARS } from "../../src/report/body-cap";
-import { closingText, REPORTER_TIER_LINE } from "../../src/report/closing-text";
+import { closingText, privateSourcesText, REPORTER_TIER_LINE } from "../../src/report/closing-text";
 import { formatDuration } from "../../src/report/message-parts";
 import { closingNotice, noticeMarker, rocketNotice, staleNotice } from "../../src/report/notices";
 import { liveMarkup, run } from "./notice-fixtures";
@@ -196,6 +196,24 @@ describe("the closing message's footer", () => {
   it("stays the thread link alone without the run's figures", () => {
     expect(closingText({ kind: "result", result: { outcome: "reproduced", summary: "Yes." } }, run)).toContain(`<sub>agent-think · [thread](${run.threadUrl})</sub>`);
     expect(closingText({ kind: "failed", error: "boom" }, run)).not.toContain("<sub>");
+  });
+
+  it("names the private sources the run used, by host as code, a few and how many more; nothing when it used none", () => {
+    expect(privateSourcesText([])).toBe("");
+    expect(privateSourcesText(["npm.acme.example"])).toBe("private source: `npm.acme.example`");
+    expect(privateSourcesText(["a.example", "b.example", "c.example", "d.example", "e.example"])).toBe(
+      "private sources: `a.example`, `b.example`, `c.example` and 2 more"
+    );
+    const used = closingText(
+      { kind: "result", result: { outcome: "reproduced", summary: "Yes." } },
+      { ...run, stats: { ...stats, blocked: [{ host: "evil.example", method: "GET", count: 1 }], privateSources: ["npm.acme.example", "pypi.acme.example"] } }
+    );
+    expect(used.endsWith(`· 1 request blocked: \`evil.example\` · private sources: \`npm.acme.example\`, \`pypi.acme.example\` · [thread](${run.threadUrl})</sub>`)).toBe(true);
+    // Every ending's footer says it, and none says it of a run that used none.
+    expect(closingText({ kind: "failed", error: "boom" }, { ...run, stats: { toolCalls: 1, privateSources: ["npm.acme.example"] } })).toContain(
+      "· private source: `npm.acme.example` ·"
+    );
+    expect(closingText({ kind: "result", result: { outcome: "reproduced", summary: "Yes." } }, { ...run, stats })).not.toContain("private source");
   });
 
   it("says a money budget stopped the run", () => {

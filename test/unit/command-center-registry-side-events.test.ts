@@ -1,14 +1,14 @@
 /**
  * The registry's side events: what a run posted on its issue (`notice`),
- * the reproduction page it published, and what the egress gateway refused
- * it. Each lands on its run and reaches the thread only while that run is
- * current; a notice and a tally are not activity. Plain, over the
- * in-memory store.
+ * the reproduction page it published, what the egress gateway refused it,
+ * and the private registries it used. Each lands on its run and reaches the
+ * thread only while that run is current; a notice, a tally and a private
+ * source are not activity. Plain, over the in-memory store.
  */
 import { describe, expect, it } from "vitest";
 import { recordEvent } from "../../src/command-center/registry";
 import { claimThread, releaseClaim } from "../../src/command-center/thread-claims";
-import type { CommandCenterEvent } from "../../src/shared/command-center-events";
+import { commandCenterEventSchema, type CommandCenterEvent } from "../../src/shared/command-center-events";
 import { threadDetailSchema, threadSummarySchema } from "../../src/shared/command-center";
 import { threadDetail } from "../../src/command-center/snapshot";
 import { MemoryRegistryStore } from "../command-center/memory-store";
@@ -32,6 +32,13 @@ const egress = (at: number, blocked: Array<{ host: string; method: string; count
   at
 });
 const EVIL = { host: "evil.example", method: "GET", count: 1 };
+const privateSources = (at: number, hosts: string[], submissionId = "s1"): CommandCenterEvent => ({
+  type: "private-sources",
+  session: "acme-widgets-7",
+  submissionId,
+  hosts,
+  at
+});
 
 describe("thread registry: what the run posted on its issue", () => {
   it("shows each settled message of the current run, without counting it as activity", () => {
@@ -317,5 +324,62 @@ describe("thread registry: what the egress gateway refused a run", () => {
     expect(capped).toHaveLength(20);
     expect(capped[0]).toEqual({ host: "y.example", method: "PUT", count: 9 });
     expect(capped.map((entry) => entry.host)).not.toContain("z.example");
+  });
+});
+
+describe("thread registry: the private registries a run used", () => {
+  it("keeps every host on the run, sorted, in whatever order the lists arrive; not activity; shown in the thread's detail", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, tool(T0 + 100, true, "a"));
+    expect(recordEvent(store, privateSources(T0 + 200, ["npm.acme.example"]))).toEqual({ applied: true });
+    expect(recordEvent(store, privateSources(T0 + 200, ["npm.acme.example"]))).toEqual({ applied: false, reason: "duplicate" });
+    expect(recordEvent(store, privateSources(T0 + 400, ["maven.acme.example", "npm.acme.example"]))).toEqual({ applied: true });
+    // The first list, resent after the longer one arrived, takes nothing away.
+    expect(recordEvent(store, privateSources(T0 + 200, ["npm.acme.example"]))).toEqual({ applied: false, reason: "duplicate" });
+    expect(store.getRun("acme-widgets-7", "s1")?.privateSources).toEqual(["maven.acme.example", "npm.acme.example"]);
+    expect(thread(store, T0 + 500)?.lastActivityAt).toBe(T0 + 100);
+
+    recordEvent(store, ended(T0 + 1_000, "done"));
+    // The run's end brings its whole list again: nothing new.
+    expect(recordEvent(store, privateSources(T0 + 1_000, ["maven.acme.example", "npm.acme.example"]))).toEqual({ applied: false, reason: "duplicate" });
+    const detail = threadDetail(store, "acme-widgets-7", T0 + 2_000, STALE);
+    expect(detail?.runs[0]?.privateSources).toEqual(["maven.acme.example", "npm.acme.example"]);
+    expect(threadDetailSchema.parse(detail)).toEqual(detail);
+  });
+
+  it("keeps an older run's hosts on that run only; a run that used none shows none", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    recordEvent(store, ended(T0 + 100, "done"));
+    recordEvent(store, dispatched({ submissionId: "s2", at: T0 + 200 }));
+    expect(recordEvent(store, privateSources(T0 + 300, ["npm.acme.example"], "s1"))).toEqual({ applied: false, reason: "not_current" });
+    const detail = threadDetail(store, "acme-widgets-7", T0 + 400, STALE);
+    expect(detail?.runs.map((run) => [run.submissionId, run.privateSources])).toEqual([
+      ["s2", undefined],
+      ["s1", ["npm.acme.example"]]
+    ]);
+    expect(Object.keys(detail!.runs[0]!)).not.toContain("privateSources");
+  });
+
+  it("reads the event on the wire: one to 20 hosts, each a host's length; the events before it parse as they did", () => {
+    const parses = (event: unknown) => commandCenterEventSchema.safeParse(event).success;
+    expect(parses(privateSources(T0, ["npm.acme.example"]))).toBe(true);
+    expect(parses(privateSources(T0, []))).toBe(false);
+    expect(parses(privateSources(T0, Array.from({ length: 21 }, (_, i) => `r${i}.acme.example`)))).toBe(false);
+    expect(parses(privateSources(T0, ["x".repeat(254)]))).toBe(false);
+    expect(parses(egress(T0, [EVIL]))).toBe(true);
+  });
+
+  it("stores hosts redacted, at most 20", () => {
+    const store = new MemoryRegistryStore();
+    recordEvent(store, dispatched());
+    const token = `ghs_${"b".repeat(36)}`;
+    const hosts = [`${token}.acme.example`, ...Array.from({ length: 25 }, (_, i) => `r${String(i).padStart(2, "0")}.acme.example`)];
+    expect(recordEvent(store, privateSources(T0 + 10, hosts))).toEqual({ applied: true });
+    const kept = store.getRun("acme-widgets-7", "s1")!.privateSources!;
+    expect(kept).toHaveLength(20);
+    expect(kept).toEqual([...kept].sort());
+    expect(JSON.stringify(kept)).not.toContain(token);
   });
 });

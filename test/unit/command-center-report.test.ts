@@ -213,6 +213,10 @@ describe("CenterReports: the command-center outbox", () => {
     expect(centerEventId({ ...base, type: "egress", blocked: tally })).toBe("egress:s9:4");
     expect(centerEventId({ ...base, at: T0 + 5, type: "egress", blocked: tally })).toBe("egress:s9:4");
     expect(centerEventId({ ...base, type: "egress", blocked: [{ ...tally[0]!, count: 4 }, tally[1]!] })).toBe("egress:s9:5");
+    // A run's private sources only grow: a list is named by its length.
+    expect(centerEventId({ ...base, type: "private-sources", hosts: ["npm.acme.example"] })).toBe("private-sources:s9:1");
+    expect(centerEventId({ ...base, at: T0 + 5, type: "private-sources", hosts: ["npm.acme.example"] })).toBe("private-sources:s9:1");
+    expect(centerEventId({ ...base, type: "private-sources", hosts: ["maven.acme.example", "npm.acme.example"] })).toBe("private-sources:s9:2");
   });
 });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryLedgerStorage } from "./memory-storage";
 import { RunLedger } from "../../src/run/run-ledger";
+import { MAX_PRIVATE_SOURCES } from "../../src/shared/command-center";
 
 
 describe("RunLedger", () => {
@@ -28,5 +29,29 @@ describe("RunLedger", () => {
     expect(await ledger.lastActivity("s1")).toBe(1_234);
     await ledger.forget("s1");
     expect([...storage.map.keys()]).toEqual(["agent-think:cancel:s2"]);
+  });
+
+  it("keeps a run's private sources as a sorted list of hosts, each once, at most MAX_PRIVATE_SOURCES, until forget", async () => {
+    const storage = memoryLedgerStorage();
+    const ledger = new RunLedger(storage);
+    expect(await ledger.recordPrivateSource("s1", "npm.zeta.example")).toEqual({ hosts: ["npm.zeta.example"], first: true });
+    expect(await ledger.recordPrivateSource("s1", "maven.acme.example")).toEqual({ hosts: ["maven.acme.example", "npm.zeta.example"], first: true });
+    expect(await ledger.recordPrivateSource("s1", "npm.zeta.example")).toEqual({ hosts: ["maven.acme.example", "npm.zeta.example"], first: false });
+    // Another run's list is its own.
+    expect(await ledger.recordPrivateSource("s2", "npm.zeta.example")).toEqual({ hosts: ["npm.zeta.example"], first: true });
+    expect((await ledger.facts("s1")).privateSources).toEqual(["maven.acme.example", "npm.zeta.example"]);
+    expect((await ledger.facts("s3")).privateSources).toBeUndefined();
+
+    for (let index = 0; index < MAX_PRIVATE_SOURCES; index++) await ledger.recordPrivateSource("s1", `r${String(index).padStart(2, "0")}.acme.example`);
+    const full = (await ledger.facts("s1")).privateSources!;
+    expect(full).toHaveLength(MAX_PRIVATE_SOURCES);
+    expect(full).toEqual([...full].sort());
+    expect(full.slice(0, 2)).toEqual(["maven.acme.example", "npm.zeta.example"]);
+    // A full list takes no more.
+    expect(await ledger.recordPrivateSource("s1", "aaa.acme.example")).toEqual({ hosts: full, first: false });
+
+    await ledger.forget("s1");
+    expect((await ledger.facts("s1")).privateSources).toBeUndefined();
+    expect([...storage.map.keys()]).toEqual(["agent-think:private-sources:s2"]);
   });
 });

@@ -20,7 +20,7 @@ async function close(metadata: Record<string, unknown> | undefined, result: unkn
   await ledger.recordResult("sub-1", result as never);
   const closing = new RunClosing({
     ledger,
-    reports: { blocked: () => {}, turnEnded: async () => {} },
+    reports: { blocked: () => {}, privateSources: () => {}, turnEnded: async () => {} },
     reproductions,
     runRef: async () => null,
     transcript: async () => [],

@@ -1,14 +1,16 @@
 /**
  * A thread's runs, the latest first and open: its status (the header's),
  * cost, the model that served it, who asked or continued it, whether it was a scripted demonstration or a reporter-tier run,
- * what the egress gateway refused it, and its transcript. Each older run
- * below is one line (outcome, cost, tool calls, when, requests blocked)
- * that opens to its transcript.
+ * what the egress gateway refused it, the private registries it used, and
+ * its transcript. Each older run below is one line (outcome, cost, tool
+ * calls, when, requests blocked, private sources) that opens to its transcript.
  */
 import { BLOCKED_TITLE } from "../view-models/blocked";
 import type { RunView } from "../view-models/runs";
 import { PROOF_TITLE, REPORTER_LABEL, REPORTER_TITLE, SCRIPTED_LABEL } from "../view-models/runs";
+import { PRIVATE_SOURCES_TITLE } from "../view-models/private-sources";
 import { BlockedRequests } from "./blocked-requests";
+import { PrivateSources } from "./private-sources";
 import { StatusBadge } from "./status-badge";
 import { TranscriptView } from "./transcript-view";
 
@@ -69,6 +71,7 @@ function RunHead(props: { run: RunView; detail?: boolean }) {
       </span>
       <span className="muted small run-facts">{run.facts}</span>
       {run.blocked ? <BlockedRequests view={run.blocked} /> : null}
+      {run.privateSources ? <PrivateSources view={run.privateSources} /> : null}
       {run.instruction ? <span className="run-instruction">{run.instruction}</span> : null}
     </div>
   );
@@ -130,6 +133,11 @@ export function RunList(props: { runs: RunView[]; now: number }) {
                 {run.blocked ? (
                   <span className="run-blocked-note" title={BLOCKED_TITLE} data-testid="run-line-blocked">
                     {run.blocked.text}
+                  </span>
+                ) : null}
+                {run.privateSources ? (
+                  <span className="run-private-sources-note" title={PRIVATE_SOURCES_TITLE} data-testid="run-line-private-sources">
+                    {run.privateSources.text}
                   </span>
                 ) : null}
               </summary>

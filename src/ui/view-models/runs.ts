@@ -4,12 +4,14 @@
  * command center knows of it (`GET /api/command-center/threads/:session`);
  * the newest may be in one list before the other while it is dispatched.
  * The latest run shows expanded with the header's status, each older one a
- * line; either says what the egress gateway refused it (blocked.ts). Pure:
+ * line; either says what the egress gateway refused it (blocked.ts) and
+ * which private registries it used (private-sources.ts). Pure:
  * `now` is a parameter. docs/dashboard.md, "The thread page".
  */
 import type { GitHubContinuation, RunSummary, ThreadSummary } from "../../shared/command-center";
 import { OUTCOME_LABELS } from "../../shared/outcomes";
 import { blockedView, type BlockedView } from "./blocked";
+import { privateSourcesView, type PrivateSourcesView } from "./private-sources";
 import { costView, formatCount, formatDuration, formatRelativeTime, formatTimestamp, type CostView } from "./format";
 import type { ThreadStatusView } from "./thread";
 import type { Tone } from "./threads";
@@ -99,6 +101,8 @@ export type RunView = {
   model?: string;
   /** What the egress gateway refused the run, when it refused anything. */
   blocked?: BlockedView;
+  /** The private registries whose credential the run's requests got, when any did. */
+  privateSources?: PrivateSourcesView;
   items: TranscriptItem[];
 };
 
@@ -170,6 +174,7 @@ export function runViews(options: {
     ].filter((fact): fact is string => fact !== null);
     const endedWhen = run?.endedAt !== undefined ? `ended ${formatRelativeTime(run.endedAt, options.now)}` : null;
     const blocked = blockedView(run?.blocked);
+    const privateSources = privateSourcesView(run?.privateSources);
     const error = status === "error" ? (run?.error ?? (current ? (options.header.detail ?? options.thread?.lastError) : undefined)) : undefined;
     views.push({
       key: run?.submissionId ?? part?.marker?.key ?? `run-${index}`,
@@ -198,6 +203,7 @@ export function runViews(options: {
       ...(run?.proven === undefined ? {} : { proof: run.proven ? ("proven" as const) : ("not proven" as const) }),
       ...(run?.models?.length ? { model: modelsText(run.models) } : {}),
       ...(blocked ? { blocked } : {}),
+      ...(privateSources ? { privateSources } : {}),
       items: part?.items ?? []
     });
   }

@@ -158,7 +158,7 @@ export function readThread(value: unknown): ThreadSummary | null {
 
 const RUN_STATUSES: Record<RunSummary["status"], true> = { queued: true, running: true, recovering: true, done: true, error: true, cancelled: true };
 
-/** One run of a thread's detail; null when it does not read. Its cost, who continued it, whether it was scripted, its outcome, page and blocked requests are extras (an unknown outcome is dropped). */
+/** One run of a thread's detail; null when it does not read. Its cost, who continued it, whether it was scripted, its outcome, page, blocked requests and private sources are extras (an unknown outcome is dropped). */
 export function readRun(value: unknown): RunSummary | null {
   if (
     !isRecord(value) ||
@@ -176,10 +176,11 @@ export function readRun(value: unknown): RunSummary | null {
   }
   const cost = readCost(value.cost);
   const blocked = readList(value.blocked, readBlocked);
+  const privateSources = readList(value.privateSources, (host) => (isString(host) && host !== "" ? host : null));
   const fromGitHub = readGitHubContinuation(value.continuedFromGitHub);
-  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, tier, outcome, proven, reproductionUrl, blocked: _blocked, ...rest } = value;
+  const { cost: _cost, continuedBy, continuedFromGitHub: _fromGitHub, scripted, tier, outcome, proven, reproductionUrl, blocked: _blocked, privateSources: _privateSources, ...rest } = value;
   return {
-    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "tier" | "outcome" | "proven" | "reproductionUrl" | "blocked">),
+    ...(rest as Omit<RunSummary, "cost" | "continuedBy" | "continuedFromGitHub" | "scripted" | "tier" | "outcome" | "proven" | "reproductionUrl" | "blocked" | "privateSources">),
     ...(tier === "reporter" ? { tier: "reporter" as const } : {}),
     ...(cost ? { cost } : {}),
     ...(isString(continuedBy) ? { continuedBy } : {}),
@@ -190,7 +191,8 @@ export function readRun(value: unknown): RunSummary | null {
     ...(isResultOutcome(outcome) ? { outcome } : {}),
     ...(typeof proven === "boolean" ? { proven } : {}),
     ...(isString(reproductionUrl) ? { reproductionUrl } : {}),
-    ...(blocked.length > 0 ? { blocked } : {})
+    ...(blocked.length > 0 ? { blocked } : {}),
+    ...(privateSources.length > 0 ? { privateSources } : {})
   };
 }
 

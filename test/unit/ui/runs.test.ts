@@ -127,6 +127,20 @@ describe("runViews", () => {
     expect(views.every((view) => view.blocked === undefined)).toBe(true);
   });
 
+  it("names the private registries each run that used one was given a credential for", () => {
+    const used = runViews({
+      items: transcriptItems(messages),
+      runs: [{ ...runs[0]!, privateSources: ["maven.acme.example", "npm.acme.example"] }, runs[1]!, { ...runs[2]!, privateSources: ["npm.acme.example"] }],
+      thread: summary,
+      header,
+      now: NOW
+    });
+    expect(used[0]!.privateSources).toEqual({ text: "private sources: maven.acme.example, npm.acme.example", hosts: ["maven.acme.example", "npm.acme.example"], more: false });
+    expect(used[1]!.privateSources).toBeUndefined();
+    expect(used[2]!.privateSources?.text).toBe("private source: npm.acme.example");
+    expect(views.every((view) => view.privateSources === undefined)).toBe(true);
+  });
+
   it("shows a run the transcript has not got yet (queued), and one the command center has not listed yet", () => {
     const queued: RunSummary = { submissionId: "sub-4", status: "queued", dispatchedAt: NOW - 1_000, toolCalls: 0 };
     const running = thread({ status: "running", submissionId: "sub-4", durationMs: undefined });

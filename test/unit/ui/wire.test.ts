@@ -167,6 +167,20 @@ describe("blocked requests on the wire", () => {
   });
 });
 
+describe("private sources on the wire", () => {
+  const run = { submissionId: "s1", status: "done", toolCalls: 2 } as const;
+
+  it("reads a run's hosts, leaves out an entry that does not read, and the list when none does", () => {
+    expect(readRun({ ...run, privateSources: ["maven.acme.example", "npm.acme.example"] })).toEqual({ ...run, privateSources: ["maven.acme.example", "npm.acme.example"] });
+    expect(readRun({ ...run, privateSources: ["", 3, null, { host: "x" }, "npm.acme.example"] })).toEqual({ ...run, privateSources: ["npm.acme.example"] });
+    for (const privateSources of [[""], "npm.acme.example", null, {}]) {
+      const read = readRun({ ...run, privateSources });
+      expect(read).toEqual(run);
+      expect(read && "privateSources" in read).toBe(false);
+    }
+  });
+});
+
 describe("a continuation from GitHub on the wire", () => {
   const fromGitHub = { login: "alice", commentUrl: "https://github.com/octo/widgets/issues/7#issuecomment-99" };
 
