@@ -106,4 +106,29 @@ describe("the private sources a run used", () => {
     expect(runs.get(used.submissionId)?.privateSources).toEqual([REGISTRY]);
     expect(runs.get(none.submissionId)?.privateSources).toBeUndefined();
   });
+
+  it("a reporter-tier run on the same repository gets no registry: its request is refused at the gateway and nothing reaches the registry", async () => {
+    const repo = uniqueRepo("privsrc");
+    const session = sessionName(repo, 4, "reporter");
+    github.addFile(repo, ".github/agent-think.yml", CONFIG);
+    await runBy(session, "ReportingThinkAgent");
+    const agent = await agentFor(session, env.ReportingThinkAgent);
+    const { submissionId } = await agent.startRun({
+      session,
+      repo,
+      issueNumber: 4,
+      // No GitHub token: nothing to revoke at the end (the registry's credential is not GitHub's).
+      installationToken: "",
+      commentId: 41,
+      requestedBy: { login: "octocat" },
+      tier: "reporter",
+      instruction: [`reproduce this issue`, `TEST: run curl -s https://${REGISTRY}/npm/@privsrc%2fwidget`, "TEST: result reproduced Scripted."].join("\n")
+    });
+    expect((await waitForStatus(agent, submissionId)).status).toBe("completed");
+    const outputs = toolParts(await agent.transcript()).map((part) => (part.output as { stdout?: { text: string } } | undefined)?.stdout?.text ?? "");
+    expect(outputs[0]).toMatch(new RegExp(`^egress refused: ${REGISTRY.replaceAll(".", "\\.")} is not on this run's network allowlist`));
+    expect(reached).toEqual([]);
+    expect(await github.closingComment(repo, 4)).not.toContain("private source");
+  });
 });
+
