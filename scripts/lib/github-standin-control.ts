@@ -2,8 +2,10 @@
  * The GitHub stand-in's own routes under `/_standin/`, never recorded: its
  * records and refusals, deliveries, revoked tokens, the webhook target,
  * faults, seeds (pull requests, repositories, files, CI runs, where issue
- * numbers start), CI deliveries, a job's log where GitHub's 302 sends it,
- * and `validate` for fakes that cannot run Ajv (docs/github-standin.md).
+ * numbers start, branches, rules, git directories), the commits made
+ * through the API, CI deliveries, a job's log where GitHub's 302 sends it,
+ * and `validate` (REST) and `validate-graphql` for fakes that cannot run
+ * Ajv or graphql-js (docs/github-standin.md).
  */
 import type { ServerResponse } from "node:http";
 import type { CiEventName } from "./github-delivery";
@@ -12,7 +14,8 @@ import { ciRunSeed, JOB_LOGS_PATH } from "./github-standin-checks";
 import type { RateLimitFaults } from "./github-standin-faults";
 import { send } from "./github-standin-http";
 import { refusalsOf, type StandinRecord } from "./github-standin-records";
-import { fileSeed, pullSeed, repoSeed } from "./github-standin-seeds";
+import { branchSeed, fileSeed, gitSeed, pullSeed, repoSeed, rulesSeed } from "./github-standin-seeds";
+import { checkGraphqlRequest } from "./github-graphql";
 import type { GitHubStandinState } from "./github-standin-state";
 import { webhookTarget, type WebhookSender, type WebhookTarget } from "./github-standin-webhooks";
 
@@ -49,6 +52,10 @@ export function handleControl(standin: StandinControl, method: string, path: str
   if (path === "/_standin/deliveries" && method === "GET") return send(response, 200, { deliveries: webhooks.deliveries() });
   if (path === "/_standin/revoked" && method === "GET") return send(response, 200, { revoked: state.revoked() });
   if (path === "/_standin/webhook" && method === "GET") return send(response, 200, { webhook: webhookUrl(standin.webhook()) });
+  if (path === "/_standin/api-commits" && method === "GET") {
+    const commits = state.apiCommits().map((commit) => ({ ...commit, additions: commit.additions.map((addition) => ({ path: addition.path, contents: addition.contents.toString("base64") })) }));
+    return send(response, 200, { commits });
+  }
   // A job's log where GitHub's 302 sends it: no token needed, not recorded (GitHub's download host is not its API).
   if (path.startsWith(JOB_LOGS_PATH) && method === "GET") {
     const log = state.jobLog(Number(path.slice(JOB_LOGS_PATH.length)));
@@ -120,6 +127,21 @@ export function handleControl(standin: StandinControl, method: string, path: str
     if (typeof seed === "string") return send(response, 422, { message: seed });
     state.seedFile(seed);
     return send(response, 204);
+  }
+  for (const [route, check, seed] of [
+    ["/_standin/branches", branchSeed, (value: never) => state.seedBranch(value)],
+    ["/_standin/rules", rulesSeed, (value: never) => state.seedRules(value)],
+    ["/_standin/git", gitSeed, (value: never) => state.seedGit(value)]
+  ] as const) {
+    if (path !== route || method !== "POST") continue;
+    const checked = check(body);
+    if (typeof checked === "string") return send(response, 422, { message: checked });
+    seed(checked as never);
+    return send(response, 204);
+  }
+  if (path === "/_standin/validate-graphql" && method === "POST") {
+    const verdict = checkGraphqlRequest(body);
+    return send(response, 200, verdict.ok ? { ok: true, operation: verdict.operation.operation } : verdict);
   }
   if (path === "/_standin/validate" && method === "POST") {
     const asked = (body ?? {}) as { method?: unknown; url?: unknown; body?: unknown; headers?: unknown };

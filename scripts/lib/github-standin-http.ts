@@ -6,15 +6,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export function readBody(request: IncomingMessage): Promise<string | null> {
+/** The body as text, or null when it is longer than `maxBytes` (1 MiB unless said: GraphQL's carries files). */
+export function readBody(request: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= maxBytes) chunks.push(chunk);
     });
-    request.on("end", () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8")));
+    request.on("end", () => resolve(size > maxBytes ? null : Buffer.concat(chunks).toString("utf8")));
     request.on("error", reject);
   });
 }

@@ -1,12 +1,15 @@
 /**
  * What a test, the CLI or the environment hands the GitHub stand-in,
- * checked before it reaches the state: a pull request, file or repository
- * to seed (or what is wrong with it), and GITHUB_STANDIN_PERMISSIONS.
+ * checked before it reaches the state: a pull request, file, repository,
+ * branch, branch rules or git directory to seed (or what is wrong with it),
+ * and GITHUB_STANDIN_PERMISSIONS.
  */
+import { existsSync } from "node:fs";
 import { ROLE_NAMES, type RoleName } from "./github-standin-accounts";
 import type { FileSeed } from "./github-standin-contents";
 import type { PullSeed } from "./github-standin-pulls";
 import type { RepoSeed } from "./github-standin-repos";
+import type { BranchSeed, GitSeed, RulesSeed } from "./github-standin-branches";
 
 /** "mallory=read, bob=admin" → { mallory: "read", bob: "admin" }; throws naming a bad entry. */
 export function parsePermissions(text: string): Record<string, RoleName> {
@@ -66,6 +69,37 @@ export function repoSeed(value: unknown): RepoSeed | string {
   if (seed.defaultBranch !== undefined && (typeof seed.defaultBranch !== "string" || seed.defaultBranch === "")) return "defaultBranch must be a non-empty string";
   if (seed.private !== undefined && typeof seed.private !== "boolean") return "private must be a boolean";
   return seed as RepoSeed;
+}
+
+const BRANCH_NAME = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,250}$/;
+
+/** A branch's head to seed, or what is wrong with it. */
+export function branchSeed(value: unknown): BranchSeed | string {
+  if (typeof value !== "object" || value === null) return "a branch is a JSON object: { repo, branch, sha }";
+  const seed = value as Record<string, unknown>;
+  if (typeof seed.repo !== "string" || !REPO_NAME.test(seed.repo)) return "repo must be owner/name";
+  if (typeof seed.branch !== "string" || !BRANCH_NAME.test(seed.branch)) return "branch must be a branch name";
+  if (typeof seed.sha !== "string" || !/^[0-9a-f]{40}$/.test(seed.sha)) return "sha must be a commit id (40 hexadecimal digits)";
+  return seed as BranchSeed;
+}
+
+/** Rules to seed, or what is wrong with them. */
+export function rulesSeed(value: unknown): RulesSeed | string {
+  if (typeof value !== "object" || value === null) return "rules are a JSON object: { repo, branches?, rules: [{ type }] }";
+  const seed = value as Record<string, unknown>;
+  if (typeof seed.repo !== "string" || !REPO_NAME.test(seed.repo)) return "repo must be owner/name";
+  if (seed.branches !== undefined && (!Array.isArray(seed.branches) || !seed.branches.every((branch) => typeof branch === "string" && BRANCH_NAME.test(branch)))) return "branches must be a list of branch names";
+  if (!Array.isArray(seed.rules) || !seed.rules.every((rule) => typeof rule === "object" && rule !== null && typeof (rule as { type?: unknown }).type === "string")) return "rules must be a list of { type, parameters? }";
+  return seed as RulesSeed;
+}
+
+/** A git directory to seed, or what is wrong with it. */
+export function gitSeed(value: unknown): GitSeed | string {
+  if (typeof value !== "object" || value === null) return "a git directory is a JSON object: { repo, dir }";
+  const seed = value as Record<string, unknown>;
+  if (typeof seed.repo !== "string" || !REPO_NAME.test(seed.repo)) return "repo must be owner/name";
+  if (typeof seed.dir !== "string" || !seed.dir.startsWith("/") || !existsSync(seed.dir)) return "dir must be the absolute path of a bare git repository";
+  return seed as GitSeed;
 }
 
 /** An optional object field: {} when absent, null when not an object. */

@@ -1,21 +1,20 @@
 /**
- * What the local GitHub stand-in remembers and answers, per operation of
- * GitHub's description, for the calls agent-think makes. This module wires
- * the parts, each modelling one thing (docs/github-standin.md lists them):
- * accounts and roles, the App and its tokens, repositories (seeded, created,
- * deleted), their files, issues with their labels and assignees, comments,
- * reactions (on comments and on issues), pull requests, and CI runs (check
- * suites, workflow runs, their jobs and logs); `answer()` routes each
- * operation to its part, and the seeding and fault methods
- * github-standin.ts offers reach the parts here.
- *
- * Used by github-standin.ts, which has already matched and validated the
- * request against the description; the parts trust its parameters.
+ * What the local GitHub stand-in remembers and answers, per operation of GitHub's description,
+ * for the calls agent-think makes. This module wires the parts, each modelling one thing
+ * (docs/github-standin.md lists them): accounts and roles, the App and its tokens, repositories,
+ * their files, issues with their labels and assignees, comments, reactions, pull requests, CI
+ * runs, and branches with their rules and the commits made through GraphQL. `answer()` routes
+ * each REST operation to its part, `graphql()` the GraphQL endpoint, and the seeding and fault
+ * methods github-standin.ts offers reach the parts here. Used by github-standin.ts, which has
+ * already matched and validated the request against the description; the parts trust its
+ * parameters.
  */
 
 import { StandinAccounts, type RoleName } from "./github-standin-accounts";
-import { notFound, standinBasics, type StandinAnswer, type StandinCall } from "./github-standin-answers";
+import { notFound, standinBasics, type StandinAnswer, type StandinCall, type StandinCaller } from "./github-standin-answers";
 import { StandinApp } from "./github-standin-app";
+import { StandinBranches, type ApiCommit, type BranchSeed, type GitSeed, type RulesSeed } from "./github-standin-branches";
+import { answerGraphql, type GraphqlAnswer } from "./github-standin-graphql";
 import { StandinChecks, type CiRunSeed, type SeededCiRun } from "./github-standin-checks";
 import type { CiDeliveryOptions, CiEventName } from "./github-delivery";
 import { StandinComments } from "./github-standin-comments";
@@ -32,6 +31,7 @@ export type { FileSeed } from "./github-standin-contents";
 export type { PullSeed } from "./github-standin-pulls";
 export type { CiRunSeed, SeededCiRun } from "./github-standin-checks";
 export type { RepoSeed } from "./github-standin-repos";
+export type { ApiCommit, BranchSeed, GitSeed, RulesSeed } from "./github-standin-branches";
 
 export type StandinStateOptions = {
   /** Where the stand-in listens (known once it does), for the URLs in its answers. */
@@ -54,6 +54,8 @@ export class GitHubStandinState {
   readonly #reactions: StandinReactions;
   readonly #pulls: StandinPulls;
   readonly #checks: StandinChecks;
+  readonly #branches: StandinBranches;
+  readonly #botLogin: string;
   /** The number a repository's next issue or pull request takes at least (`numberFrom`), by lowercased `owner/name`. */
   readonly #numbersFrom = new Map<string, number>();
 
@@ -72,6 +74,11 @@ export class GitHubStandinState {
     this.#pulls = new StandinPulls(basics, this.#accounts, this.#repos, nextNumber);
     this.#comments = new StandinComments(basics, this.#accounts, this.#issues, this.#pulls);
     this.#reactions = new StandinReactions(basics, this.#accounts);
+    this.#botLogin = options.botLogin;
+    this.#branches = new StandinBranches(basics, {
+      defaultBranch: (repo) => this.#repos.defaultBranch(repo),
+      author: (login) => ({ name: login, email: `${this.#accounts.userId(login)}+${login}@users.noreply.github.com` })
+    });
     this.#checks = new StandinChecks(basics, {
       repositoryId: (repo) => Number(this.#repos.fullRepository(repo).id),
       pullsOnHead: (repo, ref, sha) => this.#pulls.onHead(repo, ref, sha)
@@ -154,6 +161,10 @@ export class GitHubStandinState {
         return this.#checks.jobs(call);
       case "actions/download-job-logs-for-workflow-run":
         return this.#checks.logs(call);
+      case "repos/get-branch-rules":
+        return this.#branches.rules(call);
+      case "git/create-ref":
+        return this.#branches.createRef(call);
       default:
         return null;
     }
@@ -183,8 +194,35 @@ export class GitHubStandinState {
     this.#app.expire(token);
   }
 
-  /** Forgets issues, created pull requests, labels, comments and reactions: what was posted (roles, tokens, revocations and seeded repositories, pull requests and files stay). */
+  /** A GraphQL request (`POST /graphql`) by `caller`: judged against GitHub's schema, then answered (github-standin-graphql.ts). */
+  graphql(body: unknown, caller: StandinCaller | undefined): GraphqlAnswer {
+    const login = caller?.kind === "user" ? caller.login : this.#botLogin;
+    return answerGraphql(body, { branches: this.#branches, login });
+  }
+
+  /** Sets a branch's head (in a repository with no git directory). */
+  seedBranch(seed: BranchSeed): void {
+    this.#branches.seedBranch(seed);
+  }
+
+  /** Adds rules that apply to some (or every) branch of a repository, as a ruleset's. */
+  seedRules(seed: RulesSeed): void {
+    this.#branches.seedRules(seed);
+  }
+
+  /** Puts a bare git repository behind a repository's branches: its refs are the heads, and API commits are made in it. */
+  seedGit(seed: GitSeed): void {
+    this.#branches.seedGit(seed);
+  }
+
+  /** The commits made through `createCommitOnBranch`, oldest first. */
+  apiCommits(): ApiCommit[] {
+    return this.#branches.apiCommits();
+  }
+
+  /** Forgets issues, created pull requests, labels, comments, reactions and API commits: what was posted (roles, tokens, revocations and seeded repositories, pull requests, files, branches and rules stay). */
   clear(): void {
+    this.#branches.clear();
     this.#pulls.clear();
     this.#comments.clear();
     this.#reactions.clear();

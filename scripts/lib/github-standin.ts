@@ -5,8 +5,9 @@
  * its HTTP server and the handle tests hold: each request outside
  * `/_standin/` is matched to an operation of GitHub's REST description and
  * validated (github-openapi.ts), answered by github-standin-state.ts and
- * recorded. What it answers, refuses and delivers, and why, is
- * docs/github-standin.md.
+ * recorded; a GraphQL request is judged against GitHub's schema and answered
+ * by github-standin-graphql.ts. What it answers, refuses and delivers, and
+ * why, is docs/github-standin.md.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,18 +19,19 @@ import { handleControl, type StandinControl } from "./github-standin-control";
 import { RateLimitFaults, SECONDARY_RATE_LIMIT_MESSAGE, type RateLimitFault } from "./github-standin-faults";
 import { readBody, send } from "./github-standin-http";
 import { refusalsOf, type StandinRecord } from "./github-standin-records";
-import { fileSeed, parsePermissions, pullSeed, repoSeed } from "./github-standin-seeds";
-import { GitHubStandinState, type FileSeed, type PullSeed, type RepoSeed, type RoleName, type StandinAnswer } from "./github-standin-state";
+import { branchSeed, fileSeed, gitSeed, parsePermissions, pullSeed, repoSeed, rulesSeed } from "./github-standin-seeds";
+import { graphqlPath, MAX_GRAPHQL_BODY_BYTES, recordedGraphqlBody } from "./github-standin-graphql";
+import { GitHubStandinState, type ApiCommit, type BranchSeed, type FileSeed, type GitSeed, type PullSeed, type RepoSeed, type RoleName, type RulesSeed, type StandinAnswer } from "./github-standin-state";
 import { checkedWebhook, webhookFromEnv, WebhookSender, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 
-export type { CommentEvent, FileSeed, PullSeed, RepoSeed, RoleName, StandinCaller } from "./github-standin-state";
+export type { ApiCommit, BranchSeed, CommentEvent, FileSeed, GitSeed, PullSeed, RepoSeed, RoleName, RulesSeed, StandinCaller } from "./github-standin-state";
 export type { CiRunSeed, SeededCiRun } from "./github-standin-checks";
 export { STANDIN_BOT_USER_ID } from "./github-standin-state";
 export { describeDelivery, webhookFromEnv, webhookTarget, type StandinDelivery, type WebhookTarget } from "./github-standin-webhooks";
 export { callerOf } from "./github-standin-callers";
 export type { RateLimitFault } from "./github-standin-faults";
 export { describeRecord, type StandinRecord } from "./github-standin-records";
-export { fileSeed, parsePermissions, pullSeed, repoSeed } from "./github-standin-seeds";
+export { branchSeed, fileSeed, gitSeed, parsePermissions, pullSeed, repoSeed, rulesSeed } from "./github-standin-seeds";
 
 export type GitHubStandin = {
   url: string;
@@ -48,6 +50,14 @@ export type GitHubStandin = {
   seedFile(file: FileSeed): void;
   /** Sets a repository's default branch and visibility; returns it as `GET /repos/{owner}/{repo}` answers it. Throws naming a bad field. */
   seedRepo(repo: RepoSeed): Record<string, unknown>;
+  /** Sets a branch's head (a repository with no git directory behind it). Throws naming a bad field. */
+  seedBranch(branch: BranchSeed): void;
+  /** Adds rules (`{ type: "required_signatures" }`…) that apply to `branches` of a repository, or to all. Throws naming a bad field. */
+  seedRules(rules: RulesSeed): void;
+  /** Puts a bare git repository behind a repository's branches: commits made through the API become real commits in it. */
+  seedGit(git: GitSeed): void;
+  /** The commits made through GraphQL's `createCommitOnBranch`, oldest first, with their file changes. */
+  apiCommits(): ApiCommit[];
   /** Adds a run of GitHub Actions on a commit (a check suite and a workflow run, its jobs their check runs). Throws naming a bad field. */
   seedCiRun(seed: CiRunSeed): SeededCiRun;
   /** Sends `<event>.completed` for a seeded run (its `checkSuiteId` or `workflowRunId`) to the webhook target. Throws for an unknown run or no target. */
@@ -132,7 +142,8 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
     const asked = new URL(request.url ?? "/", "http://standin");
     const method = request.method ?? "GET";
     const path = asked.pathname;
-    const raw = await readBody(request);
+    const graphql = path === graphqlPath(description.apiRoot);
+    const raw = await readBody(request, graphql ? MAX_GRAPHQL_BODY_BYTES : undefined);
     let body: unknown = undefined;
     let unparsable = false;
     if (raw !== null && raw.length > 0) {
@@ -174,6 +185,14 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       });
     }
     if (unparsable) return refuse(400, "Problems parsing JSON", { message: "Problems parsing JSON", documentation_url: GITHUB_DOCS_URL, status: "400" });
+    if (graphql) {
+      if (method !== "POST") return refuse(404, `GraphQL takes POST, not ${method}`, { message: "Not Found", documentation_url: GITHUB_DOCS_URL, status: "404" });
+      const answered = state.graphql(body, callerOf(token, userLogin));
+      record.body = recordedGraphqlBody(body);
+      record.operation = answered.operation;
+      if (answered.refusal !== undefined) return refuse(answered.status, answered.refusal, answered.body);
+      return answer(answered.status, answered.body);
+    }
 
     const check = description.check({ method, url: `${path}${asked.search}`, body, headers: request.headers });
     if (!check.ok) {
@@ -248,6 +267,22 @@ export async function startGitHubStandin(options: StandinOptions = {}): Promise<
       if (typeof seed === "string") throw new Error(`seedRepo: ${seed}`);
       return state.seedRepo(seed);
     },
+    seedBranch: (branch) => {
+      const seed = branchSeed(branch);
+      if (typeof seed === "string") throw new Error(`seedBranch: ${seed}`);
+      state.seedBranch(seed);
+    },
+    seedRules: (rules) => {
+      const seed = rulesSeed(rules);
+      if (typeof seed === "string") throw new Error(`seedRules: ${seed}`);
+      state.seedRules(seed);
+    },
+    seedGit: (git) => {
+      const seed = gitSeed(git);
+      if (typeof seed === "string") throw new Error(`seedGit: ${seed}`);
+      state.seedGit(seed);
+    },
+    apiCommits: () => state.apiCommits(),
     seedCiRun: (seed) => {
       const checked = ciRunSeed(seed);
       if (typeof checked === "string") throw new Error(`seedCiRun: ${checked}`);

@@ -1,15 +1,16 @@
 /**
  * What a run reads from its repository on GitHub before the model starts (src/steps/prepare.ts),
- * as the App with the run's token: a file at a ref (guidance files, `.github/agent-think.yml`),
- * the App's open pull request for a branch, and an issue (or a pull request's conversation) with
- * its latest comments, in one request for the page of the oldest-first listing that holds them.
- * Read in GitHub's `full` media type, whose `body_html` carries a private image's signed address.
- * A missing file is null, any other failure a GitHubCallError. It does not reveal or bound what
- * people wrote (src/steps/issue-facts.ts); `fetchAttachment` fetches with the read-only token as
- * src/github/attachment-fetch.ts allows. docs/skills.md, The workspace block.
+ * as the App with the run's token: a file at a ref (guidance, `.github/agent-think.yml`), the
+ * App's open pull request for a branch, an issue (or a pull request's conversation) with its
+ * latest comments in one request (GitHub's `full` media type: `body_html` carries a private
+ * image's signed address), the default branch and whether a branch's rules require signed commits
+ * (docs/verified-commits.md). A missing file is null, any other failure a GitHubCallError. It
+ * neither reveals nor bounds what people wrote (issue-facts.ts); `fetchAttachment` fetches with the
+ * read-only token as attachment-fetch.ts allows. docs/skills.md, The workspace block.
  */
 import { createAttachmentReader, type FetchedAttachment } from "./attachment-fetch";
 import { callGitHub, GitHubCallError, octokitFor, ownerAndName, type GitHubClientOptions } from "./client";
+import { requiresSignatures } from "../run/signed-commits";
 
 /** GitHub's largest page. */
 const MAX_PER_PAGE = 100;
@@ -32,6 +33,10 @@ export interface RepoReader {
   readonly webHost: string | null;
   /** One image or upload of the issue, at most `maxBytes`, from GitHub's hosts only (attachment-fetch.ts); never throws. */
   fetchAttachment(url: string, maxBytes: number): Promise<FetchedAttachment>;
+  /** The repository's default branch. (A reader without it cannot tell how commits must reach GitHub: test doubles.) */
+  defaultBranch?(repo: string): Promise<string>;
+  /** Whether the rulesets that apply to `branch` (which need not exist) require signed commits. */
+  branchRequiresSignatures?(repo: string, branch: string): Promise<boolean>;
 }
 
 /**
@@ -131,6 +136,18 @@ export function createRepoReader(
         }));
     },
 
-    fetchAttachment: (url, maxBytes) => attachments.fetchAttachment(url, maxBytes)
+    fetchAttachment: (url, maxBytes) => attachments.fetchAttachment(url, maxBytes),
+
+    async defaultBranch(repo) {
+      const { owner, name } = ownerAndName(repo);
+      return (await callGitHub("read the repository", () => octokit.rest.repos.get({ owner, repo: name }))).data.default_branch;
+    },
+
+    async branchRequiresSignatures(repo, branch) {
+      const { owner, name } = ownerAndName(repo);
+      // One page of GitHub's largest: a branch with more than 100 active rules is not a case worth a second request.
+      const response = await callGitHub(`read the rules of ${branch}`, () => octokit.rest.repos.getBranchRules({ owner, repo: name, branch, per_page: MAX_PER_PAGE }));
+      return requiresSignatures(response.data);
+    }
   };
 }

@@ -2,7 +2,7 @@
  * `.github/agent-think.yml`: a repository's own setup for agent-think runs, read from its
  * default branch (src/steps/prepare.ts; the webhook app for `triggers`, `reporters`, `ci`),
  * never a pull request's head or base: `version: 1`, `setup` (backend, timeout, commands),
- * `network.allow`, `registries`, `progress`, `model`, `reporters`, `ci.fix`, `triggers`. The schema, with an
+ * `network.allow`, `registries`, `progress`, `model`, `reporters`, `ci.fix`, `triggers`, `commits.signed`. The schema, with an
  * example: docs/skills.md, "The repository's setup". Unknown fields are errors, so a misspelt
  * `timout` is not silently ignored, and every error names the field it is about. Pure.
  */
@@ -119,6 +119,7 @@ const configSchema = z.strictObject({
   progress: z.boolean({ error: "must be true or false" }).optional(),
   reporters: z.enum(["reproduce", "off"], { error: 'must be "reproduce" or "off"' }).optional(),
   ci: z.strictObject({ fix: ciFixes.optional() }, { error: "must be { fix }" }).optional(),
+  commits: z.strictObject({ signed: z.boolean({ error: "must be true or false" }).optional() }, { error: "must be { signed }" }).optional(),
   model: z
     .string({ error: "must be a model id (a string)" })
     .regex(MODEL_ID, "must be a model id such as gpt-5.5")
@@ -162,6 +163,8 @@ export type RepoConfig = {
   reporters: "reproduce" | "off";
   /** CI follow-ups: how many runs a failing CI on one of the App's own pull requests may start (0, the default: none). */
   ci: { fix: number };
+  /** `signed`: the run's commits are made through GitHub's API, which signs them (docs/verified-commits.md); false by default. */
+  commits: { signed: boolean };
 };
 
 /** What a repository without the file, or without the fields, gets. */
@@ -208,7 +211,8 @@ export function parseRepoConfig(text: string): RepoConfigParse {
       ...(parsed.data.model === undefined ? {} : { model: parsed.data.model }),
       triggers: triggersOf(parsed.data.triggers),
       reporters: parsed.data.reporters ?? "off",
-      ci: { fix: parsed.data.ci?.fix ?? 0 }
+      ci: { fix: parsed.data.ci?.fix ?? 0 },
+      commits: { signed: parsed.data.commits?.signed ?? false }
     }
   };
 }

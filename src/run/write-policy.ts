@@ -1,14 +1,15 @@
 /**
- * Where a run may write on GitHub, and the guard that holds the model's commands to it. The
- * policy comes from facts the Worker knows, never from the model: an issue's run pushes only
- * to `agent-think/issue-<n>` (opening a pull request, or updating the App's open one); a run on
- * the App's own same-repository pull request pushes only to its head; anyone else's pull
- * request, a fork's, and every reporter-tier run push and open nothing. The control is the
- * egress gateway (src/egress/gateway.ts); `refusal` only answers `git push` and the writing `gh`
- * verbs (also inside `bash -c`) earlier and more clearly. An alias or a script gets past it,
- * and that is fine (docs/security.md). Pure.
+ * Where a run may write on GitHub, and the guard that holds the model's commands to it. The policy
+ * comes from facts the Worker knows, never from the model: an issue's run pushes only to
+ * `agent-think/issue-<n>` (opening a pull request, or updating the App's open one); a run on the
+ * App's own same-repository pull request only to its head; anyone else's pull request, a fork's,
+ * and every reporter-tier run push and open nothing. Where commits must be signed (`commitsVia:
+ * "api"`, signed-commits.ts) nothing is pushed: open_pull_request makes them. The control is the
+ * gateway; `refusal` answers `git push` and the writing `gh` verbs (also in `bash -c`) earlier
+ * and more clearly; an alias or a script gets past it, and that is fine (docs/security.md). Pure.
  */
 import type { RunTier } from "../shared/dispatch";
+import { apiPushRefusal } from "./signed-commits";
 
 export type WritePolicy = {
   /** The one branch of the run's repository this run may push to; null: no push at all. */
@@ -17,6 +18,8 @@ export type WritePolicy = {
   mayOpenPullRequest: boolean;
   /** Why pushing or opening is refused, for the model (present when either is). */
   why?: string;
+  /** "api": the run's commits to `pushBranch` are made through GitHub's API by open_pull_request, never pushed (docs/verified-commits.md). */
+  commitsVia?: "api";
 };
 
 /** The branch open-pr works on for an issue; the App's open PR for the issue is the one with this head. */
@@ -65,6 +68,7 @@ export function refusal(command: string, policy: WritePolicy): string | null {
   for (const words of simpleCommands(command)) {
     const git = gitSubcommand(words);
     if (git?.name === "push") {
+      if (policy.commitsVia === "api" && policy.pushBranch !== null) return apiPushRefusal(policy.pushBranch);
       const why = pushRefusal(git.args, policy);
       if (why) return `refused: \`git push\` ${why}`;
     }

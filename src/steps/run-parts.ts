@@ -231,6 +231,8 @@ export function buildRunParts(host: RunHost) {
     redact: (text) => token.redact(text),
     // On the container, where the clone is (a deploy without one answers that it has none).
     exec: (command, timeoutMs) => workspace.own(command, timeoutMs, "container"),
+    // Where the Worker's git leaves the commits it makes through GitHub's API (steps/api-commits.ts).
+    files: () => host.files(),
     reproductions,
     ledger,
     log

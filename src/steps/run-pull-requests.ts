@@ -1,13 +1,14 @@
 /**
- * The run's `open_pull_request` call, wired: the turn and the run, where
- * its policy lets a pull request go (turn-workspace.ts), a GitHub client as
- * the App with the run's fresh token, the links a body may keep, and the
- * fix's proof: the check given, else the thread's reproduction's when a run
- * of the same or a higher tier recorded it, re-run by fix-proof.ts, said
- * whose it was, and kept for the closing comment; a thread with a
- * reproduction and no check to re-run gets a proof that says why. The
- * decision itself is open-pull-request.ts's. Pure apart from its deps.
+ * The run's `open_pull_request` call, wired: the turn and the run, where its policy lets a pull
+ * request go (turn-workspace.ts), a GitHub client as the App with the run's fresh token, the links
+ * a body may keep, and the fix's proof: the check given, else the thread's reproduction's when a
+ * run of the same or a higher tier recorded it, re-run by fix-proof.ts, said whose it was, and kept
+ * for the closing comment; a thread with a reproduction and no check to re-run gets a proof that
+ * says why. Where the run's commits must be signed, they are made through GitHub's API first, from
+ * the clone (api-commits.ts). The decision itself is open-pull-request.ts's. Pure apart from its
+ * deps.
  */
+import { createCommitClient, type CommitClient } from "../github/commits";
 import { createPullRequestClient, type PullRequestClient } from "../github/pull-requests";
 import { tierRun } from "../report/proof-text";
 import type { RecordingTier, RunTier } from "../shared/dispatch";
@@ -15,6 +16,7 @@ import { proveFix, type ProofExec, type ProofRecord, type ProofSource, type Proo
 import type { RunLedger } from "../run/run-ledger";
 import { mayRerun, recordingTier, type ThreadReproduction, type ThreadReproductions } from "../run/thread-reproduction";
 import type { Logger } from "../run/log";
+import { makeApiCommits, type CommitFiles } from "./api-commits";
 import { openPullRequest } from "./open-pull-request";
 import type { OpenPullRequestInput, OpenPullRequestResult, PullRequestTarget } from "../run/pull-request-input";
 import type { RunContext } from "../run/run-context";
@@ -42,8 +44,12 @@ export type RunPullRequestsDeps = {
   /** This run's published page (a reproduction too), and where its proof is kept for the closing comment. */
   ledger: Pick<RunLedger, "facts" | "recordProof" | "touch">;
   log: Logger;
+  /** The workspace's files, where the Worker's git leaves the commits to make through GitHub's API. Not given: none can be made. */
+  files?: () => CommitFiles;
   /** Seam: the client for a base URL and token (tests record it). */
   client?: (baseUrl: string, token: string) => PullRequestClient;
+  /** Seam: the client that makes commits through GitHub's API. */
+  commitClient?: (baseUrl: string, token: string) => CommitClient;
 };
 
 export class RunPullRequests {
@@ -64,9 +70,26 @@ export class RunPullRequests {
     const submissionId = turn!.submissionId;
     const github = { web: this.#deps.links().githubWebUrl };
     const prove = (base: string, branch: string) => this.#prove(submissionId, input.check, { base, branch, repo: run.repo, github });
-    const result = await openPullRequest(input, target, { client, links: { ...this.#deps.links(), repo: run.repo }, redact: this.#deps.redact, prove });
-    this.#deps.log("pull-request", result.ok ? { action: result.action, number: result.number, ...(result.proof ? { proven: result.proof.ran && result.proof.held } : {}) } : { error: result.error });
+    const files = this.#deps.files;
+    const commit = files
+      ? (branch: string) => {
+          const commits = this.#deps.commitClient?.(apiUrl, token) ?? createCommitClient({ baseUrl: apiUrl, token });
+          return makeApiCommits({ repo: run.repo, branch, github }, { exec: this.#touching(submissionId), files: files(), client: commits });
+        }
+      : undefined;
+    const result = await openPullRequest(input, target, { client, links: { ...this.#deps.links(), repo: run.repo }, redact: this.#deps.redact, prove, ...(commit ? { commit } : {}) });
+    const made = result.commits ? { commitsMade: result.commits.made.length } : {};
+    this.#deps.log("pull-request", result.ok ? { action: result.action, number: result.number, ...made, ...(result.proof ? { proven: result.proof.ran && result.proof.held } : {}) } : { error: result.error, ...made });
     return result;
+  }
+
+  /** The Worker's commands for this submission: each is the run's activity, so slow ones are not a stuck run (the watchdog). */
+  #touching(submissionId: string): ProofExec {
+    return async (script, timeoutMs) => {
+      const result = await this.#deps.exec(script, timeoutMs);
+      await this.#deps.ledger.touch(submissionId, Date.now());
+      return result;
+    };
   }
 
   /** The proof of the change: `check`, else the reproduction's when this run may trust it, on both sides; none when the thread has nothing to prove it with. */
@@ -76,11 +99,7 @@ export class RunPullRequests {
     const runTier = recordingTier(await this.#deps.tier?.());
     let proof: ProofRecord;
     // Each of the proof's commands is the run's activity: two slow checks are not a stuck run (the watchdog).
-    const exec: ProofExec = async (script, timeoutMs) => {
-      const result = await this.#deps.exec(script, timeoutMs);
-      await this.#deps.ledger.touch(submissionId, Date.now());
-      return result;
-    };
+    const exec = this.#touching(submissionId);
     if (check !== undefined) proof = { ...(await proveFix(check, target, exec)), source: { kind: "given" } };
     else if (recorded?.check && mayRerun(recorded.tier, runTier)) proof = { ...(await proveFix(recorded.check, target, exec)), source: recordedSource(recorded) };
     else if (recorded?.check) proof = { ran: false, why: untrustedCheck(recorded, runTier), source: recordedSource(recorded) };

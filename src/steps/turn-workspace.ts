@@ -1,12 +1,12 @@
 /**
- * A turn's hands on its workspace: the repository prepared before the
- * model's first step (prepare.ts, with what another tier's run passes,
- * `trustFacts`, kept per submission), every bash command after it (replayed,
- * not run again, after a restart: command-replay.ts; a write the policy
- * refuses answered before it runs: write-policy.ts), and the sandbox's
- * network policy for the turn (`egressPolicy`). The container gets the run's
- * bot for git's identity, never a credential. A failed preparation is
- * recorded (`recordSetupFailure`) before it is thrown. run-parts.ts wires it.
+ * A turn's hands on its workspace: the repository prepared before the model's first step
+ * (prepare.ts, with what another tier's run passes, `trustFacts`, kept per submission), every
+ * bash command after it (replayed, not run again, after a restart: command-replay.ts; a write
+ * the policy refuses answered before it runs: write-policy.ts), and the sandbox's network policy
+ * for the turn (`egressPolicy`). Before the clone it decides how the run's commits reach GitHub
+ * (signed-commits.ts): where they must be signed, no push is granted and open_pull_request makes
+ * them through the API. The container gets the run's bot for git's identity, never a credential.
+ * A failed preparation is recorded (`recordSetupFailure`) before it is thrown. run-parts.ts wires it.
  */
 import type { BotIdentity } from "../shared/dispatch";
 import type { BashInput, BashResult } from "../run/bash-command";
@@ -17,7 +17,9 @@ import type { EgressPolicy } from "../egress/run-credentials";
 import { RunPreparation, type PrepareDeps, type Prepared, type RunSettings } from "./prepare";
 import { SetupFailedError } from "../run/ending";
 import type { PullRequestTarget } from "../run/pull-request-input";
-import { refusal } from "../run/write-policy";
+import { refusal, writePolicyFor } from "../run/write-policy";
+import { MAX_REPO_CONFIG_BYTES, parseRepoConfig, REPO_CONFIG_PATH } from "../run/repo-config";
+import { commitsFor, type BranchRulesRead, type CommitsFact } from "../run/signed-commits";
 import type { TrustFacts } from "../run/trust-facts";
 import type { WorkerGitHub } from "../run/worker-git";
 
@@ -52,6 +54,8 @@ export type TurnWorkspaceDeps = {
 };
 
 const trustKey = (submissionId: string) => `agent-think:trust-facts:${submissionId}`;
+/** How the submission's commits reach GitHub, decided once before its clone (absent: by git, as before there was a choice). */
+const commitsKey = (submissionId: string) => `agent-think:commits:${submissionId}`;
 /** How long the preparation waits for what another tier's run left (the command center, then that agent). */
 export const TRUST_FACTS_TIMEOUT_MS = 3_000;
 
@@ -89,9 +93,12 @@ export class TurnWorkspace {
       ...(run.ci ? { ci: run.ci } : {})
     };
     try {
+      // Before the clone: from its first request the gateway grants no push where the commits must be signed.
+      const commits = await this.#commits(submissionId, facts);
       const prepared = await this.#preparation.prepare(submissionId, facts, signal);
       const trust = await this.#trustFacts(submissionId, run);
-      return Object.keys(trust).length ? { ...prepared, facts: { ...prepared.facts, ...trust } } : prepared;
+      const extra = { ...trust, ...(commits?.via === "api" ? { commits } : {}) };
+      return Object.keys(extra).length ? { ...prepared, facts: { ...prepared.facts, ...extra } } : prepared;
     } catch (error) {
       if (!(error instanceof SetupFailedError)) throw error;
       await this.#deps.recordSetupFailure(submissionId, error.failure);
@@ -103,7 +110,8 @@ export class TurnWorkspace {
   /** The model's bash command: answered at once when the write policy's guard reads a write it refuses, else run once. */
   async bash(input: BashInput): Promise<BashResult> {
     const turn = await this.#deps.turn();
-    const policy = turn ? this.#preparation.policy(turn.submissionId) : null;
+    const prepared = turn ? this.#preparation.policy(turn.submissionId) : null;
+    const policy = prepared && this.#viaApi(turn!.submissionId) ? { ...prepared, commitsVia: "api" as const } : prepared;
     const refused = policy ? refusal(input.command, policy) : null;
     if (refused) return { backend: input.backend, error: refused };
     const exec = (command: BashInput) => this.#exec(command, turn);
@@ -132,7 +140,8 @@ export class TurnWorkspace {
       policy: prepared.policy,
       ...(prepared.facts.openPullRequest ? { openPullRequest: { number: prepared.facts.openPullRequest.number } } : {}),
       ...(onOwn ? { ownPullRequest: { number: pull.number } } : {}),
-      ...(botLogin ? { botLogin } : {})
+      ...(botLogin ? { botLogin } : {}),
+      ...(this.#viaApi(submissionId) ? { commits: "api" as const } : {})
     };
   }
 
@@ -143,7 +152,61 @@ export class TurnWorkspace {
 
   /** What the sandbox's network may do for `submissionId`'s turn; null before its policy is known (then it may not push). */
   egressPolicy(submissionId: string): EgressPolicy | null {
-    return this.#preparation.egressPolicy(submissionId);
+    const policy = this.#preparation.egressPolicy(submissionId);
+    // Commits that must be signed are made by the Worker through the API: the sandbox pushes nothing.
+    return policy && this.#viaApi(submissionId) ? { ...policy, pushBranch: null } : policy;
+  }
+
+  /** How `submissionId`'s commits reach GitHub, once decided (before its clone); null before, or for a run that pushes nothing. */
+  commits(submissionId: string): CommitsFact | null {
+    return this.#deps.storage.get<CommitsFact>(commitsKey(submissionId)) ?? null;
+  }
+
+  #viaApi(submissionId: string): boolean {
+    return this.commits(submissionId)?.via === "api";
+  }
+
+  /**
+   * Decided once per submission, for a run that may push and a GitHub that can say: the
+   * repository's `commits.signed`, and the rules of the push branch and the default branch.
+   * What could not be read counts as a yes (signed-commits.ts), said in the fact's `unread`.
+   */
+  async #commits(submissionId: string, facts: Parameters<typeof writePolicyFor>[0] & { botLogin: string | undefined }): Promise<CommitsFact | null> {
+    const kept = this.commits(submissionId);
+    if (kept) return kept;
+    const branch = writePolicyFor(facts).pushBranch;
+    if (branch === null) return null;
+    const reader = await this.#deps.reader().catch(() => null);
+    if (!reader?.branchRequiresSignatures || !reader.defaultBranch) return null;
+    const problem = (error: unknown) => this.#deps.redact(error instanceof Error ? error.message : String(error));
+    let configAsks = false;
+    let configUnread: string | undefined;
+    try {
+      const file = await reader.readFile(facts.repo, REPO_CONFIG_PATH, undefined, MAX_REPO_CONFIG_BYTES + 1);
+      // A file that does not parse ends the preparation, which says why.
+      const parsed = file && !file.truncated ? parseRepoConfig(file.text) : null;
+      configAsks = parsed?.ok === true && parsed.config.commits.signed;
+    } catch (error) {
+      configUnread = problem(error);
+    }
+    const rules = async (name: string): Promise<BranchRulesRead> => {
+      try {
+        return { branch: name, requiresSignatures: await reader.branchRequiresSignatures!(facts.repo, name) };
+      } catch (error) {
+        return { branch: name, unread: problem(error) };
+      }
+    };
+    let defaultBranch: string | { unread: string };
+    try {
+      defaultBranch = await reader.defaultBranch(facts.repo);
+    } catch (error) {
+      defaultBranch = { unread: problem(error) };
+    }
+    const reads = [await rules(branch), typeof defaultBranch === "string" ? await rules(defaultBranch) : { branch: "the default branch", unread: defaultBranch.unread }];
+    const decided = commitsFor({ configAsks, ...(configUnread ? { configUnread } : {}), rules: reads });
+    this.#deps.storage.put(commitsKey(submissionId), decided);
+    this.#deps.log("prepare:commits", { submissionId, via: decided.via, ...(decided.unread ? { unread: decided.unread.length } : {}) });
+    return decided;
   }
 
   /** What crosses from another tier's run into this one's block: asked once, then kept for a recovered turn. */
@@ -167,6 +230,7 @@ export class TurnWorkspace {
   /** The submission ended: what was prepared and its last command are forgotten. */
   forget(submissionId: string): void {
     this.#deps.storage.delete(trustKey(submissionId));
+    this.#deps.storage.delete(commitsKey(submissionId));
     this.#preparation.forget(submissionId);
     this.#deps.commands.forget(submissionId);
   }

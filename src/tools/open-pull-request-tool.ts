@@ -3,8 +3,9 @@
  * the App has open for its branch. The sandbox cannot write to GitHub (the
  * egress gateway refuses it), so the Worker does it, as the App, held to
  * the run's write policy (src/steps/open-pull-request.ts): the head is the
- * run's push branch, the base the default branch. The tool only describes
- * and forwards; failures come back as data.
+ * run's push branch, the base the default branch. Where the run's commits
+ * must be signed, it also makes them, through GitHub's API. The tool only
+ * describes and forwards; failures come back as data.
  */
 import { tool } from "ai";
 import { z } from "zod";
@@ -27,6 +28,7 @@ export function createOpenPullRequestTool(deps: { open(input: OpenPullRequestInp
     description: [
       "Open the pull request of this run's push branch against the default branch, or update the title and body of the one the App already has open for it.",
       "Push the commits first, with git, to the push branch: the sandbox cannot write to GitHub any other way.",
+      "Except when the workspace block's `commits.via` is \"api\" (the repository requires signed commits): then do not push; commit locally, and this tool makes each local commit the push branch lacks on GitHub through its API (signed by GitHub), then moves the clone onto them; its `commits` says which it made.",
       "The result names the pull request's number and URL, whether it was opened or updated, and its `proof`: the fix is proven only when the check failed before and passes after."
     ].join(" "),
     inputSchema: openPullRequestInputSchema,

@@ -6,17 +6,25 @@
  * inside workerd cannot run the validator themselves (Ajv generates code,
  * which workerd forbids), so they ask these stand-ins'
  * `POST /_standin/validate` about every request before they answer it
- * (test/support/github-spec.ts). Nothing is answered by these stand-ins;
- * they only judge. Both the Workers suite and the webhook app's use it.
+ * (test/support/github-spec.ts). Nothing is answered by these two; they
+ * only judge. A third, Enterprise Server 3.19's too, is a whole GitHub for
+ * a test that forwards its GitHub calls to it (`inject("githubStandin")`:
+ * test/verified-commits.test.ts). Both the Workers suite and the webhook
+ * app's use it.
  */
 import type { TestProject } from "vitest/node";
 import { startGitHubStandin, type GitHubStandin } from "../../scripts/lib/github-standin";
 import type {} from "./github-spec";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const standins: GitHubStandin[] = await Promise.all([startGitHubStandin(), startGitHubStandin({ description: "ghes-3.19" })]);
-  const [github, enterprise] = standins as [GitHubStandin, GitHubStandin];
+  const standins: GitHubStandin[] = await Promise.all([
+    startGitHubStandin(),
+    startGitHubStandin({ description: "ghes-3.19" }),
+    startGitHubStandin({ description: "ghes-3.19", webhook: null })
+  ]);
+  const [github, enterprise, answering] = standins as [GitHubStandin, GitHubStandin, GitHubStandin];
   project.provide("githubSpec", { "api.github.com": github.url, "ghes-3.19": enterprise.url });
+  project.provide("githubStandin", answering.url);
   return async () => {
     await Promise.all(standins.map((standin) => standin.close()));
   };

@@ -23,6 +23,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The judging stand-ins' URLs, by description (github-spec-setup.ts). */
     githubSpec: GitHubSpecUrls;
+    /** A stand-in that answers as GitHub Enterprise Server 3.19 (`/api/v3`, `/api/graphql`), for a test's forwarded GitHub calls. */
+    githubStandin: string;
   }
 }
 

@@ -24,6 +24,8 @@
  * reacted on (`POST …/pulls/comments/:id/reactions`). Any issue's labels are
  * listed, added (created on first use, as GitHub does) and removed (404 for
  * one the issue does not have): the outcome's label (`labels`, `setLabels`).
+ * A branch's rules are none unless a test gives some (`addRules`): a run
+ * asks for them to learn whether its commits must be signed.
  */
 import { http, HttpResponse, type RequestHandler } from "msw";
 import { setupServer } from "msw/node";
@@ -66,6 +68,8 @@ export class FakeGitHub {
   readonly #files = new Map<string, string>();
   readonly #pulls: Pull[] = [];
   readonly #issues = new Map<string, Issue>();
+  /** Rules per branch (`owner/repo branch`, the repository in lower case), as `GET …/rules/branches/{branch}` answers them. */
+  readonly #rules = new Map<string, Array<Record<string, unknown>>>();
   /** Each issue's label names, by `owner/repo#n` in lower case: any issue number has them, as comments do here. */
   readonly #labels = new Map<string, string[]>();
   #nextId = 5000;
@@ -109,6 +113,11 @@ export class FakeGitHub {
     const set: Issue = { title: "an issue", body: null, state: "open", labels: [], user: { login: "octocat", type: "User" }, ...issue };
     this.#issues.set(`${repo.toLowerCase()}#${issueNumber}`, set);
     this.setLabels(repo, issueNumber, set.labels);
+  }
+
+  /** The rules that apply to `branch` of `repo` from now on, as a ruleset's (`{ type: "required_signatures" }`). */
+  addRules(repo: string, branch: string, rules: Array<{ type: string }>): void {
+    this.#rules.set(`${repo.toLowerCase()} ${branch}`, rules.map((rule, index) => ({ ...rule, ruleset_source_type: "Repository", ruleset_source: repo, ruleset_id: index + 1 })));
   }
 
   /** The labels `repo#issueNumber` has from now on (an earlier run's outcome label, say). */
@@ -404,6 +413,12 @@ export class FakeGitHub {
         if (typeof call.body?.title === "string") pull.title = call.body.title;
         if (typeof call.body?.body === "string") pull.body = call.body.body;
         return HttpResponse.json({ number: pull.number, html_url: `https://github.test/${repo}/pull/${pull.number}`, state: pull.state, user: pull.user });
+      }),
+      http.get(`${base}/repos/:owner/:repo/rules/branches/:branch`, async ({ request, params }) => {
+        const { failure, refused } = await record(request, pathOf(request));
+        if (refused) return refused;
+        if (failure && failure !== "lost") return failed(failure);
+        return HttpResponse.json(this.#rules.get(`${`${params.owner}/${params.repo}`.toLowerCase()} ${decodeURIComponent(String(params.branch))}`) ?? []);
       }),
       http.delete(`${base}/installation/token`, async ({ request }) => {
         const { failure, refused } = await record(request, pathOf(request));

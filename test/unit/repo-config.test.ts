@@ -27,7 +27,8 @@ describe("a valid .github/agent-think.yml", () => {
         progress: true,
         triggers: DEFAULT_TRIGGERS,
         reporters: "off",
-        ci: { fix: 0 }
+        ci: { fix: 0 },
+        commits: { signed: false }
       }
     });
   });
@@ -56,7 +57,7 @@ describe("a valid .github/agent-think.yml", () => {
     expect(parsed.ok && parsed.config.setup).toEqual({ backend: "shell", commands: [{ run: "ls", timeoutS: DEFAULT_SETUP_TIMEOUT_S }] });
     expect(parseRepoConfig("version: 1\n")).toEqual({
       ok: true,
-      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, registries: [], progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off", ci: { fix: 0 } }
+      config: { version: 1, setup: { backend: "container", commands: [] }, network: { allow: [] }, registries: [], progress: true, triggers: DEFAULT_TRIGGERS, reporters: "off", ci: { fix: 0 }, commits: { signed: false } }
     });
   });
 
@@ -77,6 +78,14 @@ describe("a valid .github/agent-think.yml", () => {
     const off = parseRepoConfig("version: 1\ntriggers:\n  assign: false\n  label: false\n");
     expect(off.ok && off.config.triggers).toEqual({ assign: null, label: null });
     expect(DEFAULT_TRIGGERS).toEqual({ assign: "reproduce this issue", label: { name: "agent-think", instruction: "reproduce this issue" } });
+  });
+
+  it("reads whether the run's commits must be signed: API-made commits when true, git's own when false, absent or empty", () => {
+    const signed = parseRepoConfig("version: 1\ncommits:\n  signed: true\n");
+    expect(signed.ok && signed.config.commits).toEqual({ signed: true });
+    for (const text of ["version: 1\ncommits:\n  signed: false\n", "version: 1\ncommits: {}\n", "version: 1\n"]) {
+      expect(parseRepoConfig(text)).toMatchObject({ ok: true, config: { commits: { signed: false } } });
+    }
   });
 });
 
@@ -114,6 +123,10 @@ describe("an invalid .github/agent-think.yml", () => {
     ["CI fixes in words", "version: 1\nci:\n  fix: always\n", /^ci\.fix: must be a whole number from 0 to 3/],
     ["a misspelt CI field", "version: 1\nci:\n  fixes: 2\n", /^ci\.fixes: is not a field/],
     ["CI as a number", "version: 1\nci: 2\n", /^ci: must be \{ fix \}/],
+    ["signed commits in words", "version: 1\ncommits:\n  signed: yes please\n", /^commits\.signed: must be true or false$/],
+    ["signed commits as a string", "version: 1\ncommits:\n  signed: 'true'\n", /^commits\.signed: must be true or false$/],
+    ["a misspelt commits field", "version: 1\ncommits:\n  sign: true\n", /^commits\.sign: is not a field this version knows$/],
+    ["commits as a switch", "version: 1\ncommits: signed\n", /^commits: must be \{ signed \}$/],
     ["a model with spaces", "version: 1\nmodel: the best one\n", /^model: must be a model id/],
     ["a blank trigger instruction", "version: 1\ntriggers:\n  assign: '  '\n", /^triggers\.assign: /],
     ["a label too long for GitHub", `version: 1\ntriggers:\n  label:\n    name: ${"x".repeat(51)}\n`, /^triggers\.label/],
