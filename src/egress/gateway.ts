@@ -192,7 +192,7 @@ export class EgressGateway {
 /** Why this grant allows no push to `repo`, or null when it may push there (to its branch). */
 function pushTargetRefusal(repo: string, grant: EgressGrant): string | null {
   if (grant.repo === undefined) return "push refused: no run is going on";
-  if (grant.pushBranch === null || grant.writeToken === "") return "push refused: this run may not push at all";
+  if (grant.pushBranch === null || grant.writeToken === "") return grant.pushRefusal ?? "push refused: this run may not push at all";
   if (repo !== grant.repo) return `push refused: this run may push only to ${grant.repo}, not ${repo}`;
   return null;
 }

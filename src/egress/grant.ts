@@ -28,6 +28,8 @@ export type EgressGrant = {
   open: boolean;
   /** The repository's private registries this request may need, each with the credential the gateway attaches. */
   registries: RegistryGrant[];
+  /** Why no push lands, said to git, when the run's policy gives a reason of its own. */
+  pushRefusal?: string;
 };
 
 export type GrantFacts = {
@@ -48,6 +50,7 @@ export type GrantFacts = {
   alsoRead?: readonly string[];
   /** The private registries' credentials for this request (registry-grants.ts); only while a turn runs. */
   registries?: readonly RegistryGrant[];
+  pushRefusal?: string;
 };
 
 /** The grant for these facts: write only with a known push branch and a running turn. */
@@ -64,7 +67,8 @@ export function grantFor(facts: GrantFacts): EgressGrant {
     writeToken: pushBranch !== null ? facts.writeToken : "",
     allow: allowList(facts.repositoryAllow ?? [], parseAllowSetting(facts.egressAllow).entries),
     open: egressOpen(facts.egress),
-    registries: running ? [...(facts.registries ?? [])] : []
+    registries: running ? [...(facts.registries ?? [])] : [],
+    ...(running && facts.pushRefusal ? { pushRefusal: facts.pushRefusal } : {})
   };
 }
 

@@ -22,7 +22,8 @@ import { registryGrants, registryGrantsFor } from "./registry-grants";
 type TokenKind = "run" | "read" | "report";
 
 /** What the run's preparation decided for the sandbox's network (prepare.ts); null before it is known. A host string allows every method. */
-export type EgressPolicy = { pushBranch: string | null; allow: readonly AllowRule[]; registries?: readonly RegistryEntry[] };
+/** `pushRefusal`: why there is no push branch, when it is not the usual reason (the commits must be signed). */
+export type EgressPolicy = { pushBranch: string | null; allow: readonly AllowRule[]; registries?: readonly RegistryEntry[]; pushRefusal?: string };
 
 export type RunCredentialsDeps = {
   runs: Pick<RunContextStore, "get" | "setToken">;
@@ -134,6 +135,7 @@ export class RunCredentials {
       readToken,
       writeToken,
       alsoRead: this.#alsoRead,
+      ...(policy?.pushRefusal ? { pushRefusal: policy.pushRefusal } : {}),
       registries: registryGrantsFor(resolution?.grants ?? [], url)
     });
   }

@@ -27,6 +27,10 @@ export type CommitsFact = {
 export const API_COMMITS_HOW =
   "Do not git push: commit locally in /workspace/repo as usual, then call open_pull_request. It makes each local commit that the push branch lacks on GitHub through GitHub's API (signed by GitHub, shown as Verified), with its message, and moves your clone onto those commits; call it again after later commits.";
 
+/** The gateway's answer to a push in this mode, as git shows it: nothing lands, and why. */
+export const API_PUSH_GATEWAY_REFUSAL =
+  "push refused: this run's commits must be signed, so none is pushed from the sandbox; commit locally, then call open_pull_request, which makes them on GitHub through its API";
+
 /** The command guard's answer to a `git push` in this mode (the gateway refuses the push itself). */
 export function apiPushRefusal(branch: string): string {
   return `refused: \`git push\` cannot land unsigned commits here: this run's commits must be signed, so agent-think makes them on ${branch} through GitHub's API. Commit locally, then call open_pull_request: it makes each of your commits on GitHub and moves your clone onto them.`;

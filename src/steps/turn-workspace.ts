@@ -19,7 +19,7 @@ import { SetupFailedError } from "../run/ending";
 import type { PullRequestTarget } from "../run/pull-request-input";
 import { refusal, writePolicyFor } from "../run/write-policy";
 import { MAX_REPO_CONFIG_BYTES, parseRepoConfig, REPO_CONFIG_PATH } from "../run/repo-config";
-import { commitsFor, type BranchRulesRead, type CommitsFact } from "../run/signed-commits";
+import { API_PUSH_GATEWAY_REFUSAL, commitsFor, type BranchRulesRead, type CommitsFact } from "../run/signed-commits";
 import type { TrustFacts } from "../run/trust-facts";
 import type { WorkerGitHub } from "../run/worker-git";
 
@@ -154,7 +154,8 @@ export class TurnWorkspace {
   egressPolicy(submissionId: string): EgressPolicy | null {
     const policy = this.#preparation.egressPolicy(submissionId);
     // Commits that must be signed are made by the Worker through the API: the sandbox pushes nothing.
-    return policy && this.#viaApi(submissionId) ? { ...policy, pushBranch: null } : policy;
+    if (!policy || !this.#viaApi(submissionId)) return policy;
+    return { ...policy, pushBranch: null, pushRefusal: API_PUSH_GATEWAY_REFUSAL };
   }
 
   /** How `submissionId`'s commits reach GitHub, once decided (before its clone); null before, or for a run that pushes nothing. */

@@ -446,6 +446,7 @@ describe("EgressGateway: git push", () => {
 
   it.each([
     ["no push branch", READ_ONLY, "octo/repo", "push refused: this run may not push at all"],
+    ["no push branch, for a reason of the run's policy (its commits must be signed)", grantFor({ ...RUN, pushRefusal: "push refused: this run's commits must be signed" }), "octo/repo", "push refused: this run's commits must be signed"],
     ["another repository", PUSHING, "other/repo", "push refused: this run may push only to octo/repo, not other/repo"],
     ["no run", IDLE, "octo/repo", "push refused: no run is going on"]
   ])("refuses the receive-pack advertisement with %s", async (_name, grant, repo, reason) => {

@@ -19,7 +19,7 @@ const RUN = { submissionId: "sub-1", repo: "Octo/Repo", ...TOKENS };
 describe("grantFor", () => {
   it("grants nothing credentialed without a running turn", () => {
     const grant = grantFor({ ...TOKENS, pushBranch: "agent/issue-7", headRepo: "fork/repo" });
-    expect(grant).toEqual({ readRepos: [], pushBranch: null, readToken: "", writeToken: "", allow: grant.allow, open: false });
+    expect(grant).toEqual({ readRepos: [], pushBranch: null, readToken: "", writeToken: "", allow: grant.allow, open: false, registries: [] });
     expect(grant).not.toHaveProperty("submissionId");
     expect(grant).not.toHaveProperty("repo");
   });
@@ -45,8 +45,16 @@ describe("grantFor", () => {
       readToken: "ghs_READ",
       writeToken: "",
       allow: grantFor(RUN).allow,
-      open: false
+      open: false,
+      registries: []
     });
+  });
+
+  it("carries another repository a git registry entry names into the read repositories, and a policy's own push refusal, only while a turn runs", () => {
+    expect(grantFor({ ...RUN, alsoRead: ["Octo/Shared"], pushRefusal: "push refused: signed" })).toMatchObject({ readRepos: ["octo/repo", "octo/shared"], pushRefusal: "push refused: signed" });
+    const idle = grantFor({ ...TOKENS, alsoRead: ["octo/shared"], pushRefusal: "push refused: signed" });
+    expect(idle.readRepos).toEqual([]);
+    expect(idle).not.toHaveProperty("pushRefusal");
   });
 
   it("is read-only when the policy allows no push", () => {

@@ -13,6 +13,7 @@ import { CONTAINER_UNAVAILABLE } from "../../src/run/bash-command";
 import { CommandReplay } from "../../src/run/command-replay";
 import type { RunContext } from "../../src/run/run-context";
 import { TurnWorkspace } from "../../src/steps/turn-workspace";
+import { API_PUSH_GATEWAY_REFUSAL } from "../../src/run/signed-commits";
 
 const REPO = "acme/widgets";
 const BRANCH = "agent-think/issue-7";
@@ -76,7 +77,7 @@ describe("before the clone, whether the run's commits must be signed", () => {
     const prepared = await workspace.prepare("sub-1");
     expect((prepared!.facts as { commits?: unknown }).commits).toMatchObject({ via: "api", why: `a ruleset requires signed commits on ${BRANCH}`, how: expect.stringMatching(/^Do not git push/) });
     expect(prepared!.facts.pushBranch).toBe(BRANCH);
-    expect(workspace.egressPolicy("sub-1")).toMatchObject({ pushBranch: null });
+    expect(workspace.egressPolicy("sub-1")).toMatchObject({ pushBranch: null, pushRefusal: API_PUSH_GATEWAY_REFUSAL });
     expect(workspace.pullRequestTarget("sub-1", context)).toMatchObject({ policy: { pushBranch: BRANCH }, commits: "api" });
     expect(await workspace.bash({ command: `git push origin ${BRANCH}`, backend: "container", timeoutMs: 1000 })).toEqual({
       backend: "container",
