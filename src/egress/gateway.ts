@@ -31,7 +31,7 @@ export type EgressGatewayDeps = {
 
 /** What the tools say a sandbox must use instead of writing to GitHub itself. */
 export const API_WRITE_REFUSAL =
-  "GitHub write refused: the sandbox may only read GitHub. Push commits with git to the run's branch; open or update the pull request with the open_pull_request tool; say what the issue should hear with report_result.";
+  "GitHub write refused: the sandbox may only read GitHub. Push commits with git to the run's branch (where the workspace block's commits.via is api, commit locally and let open_pull_request make them); open or update the pull request with the open_pull_request tool; say what the issue should hear with report_result.";
 
 /**
  * An API answer larger than this is passed on as it came, without its hidden
