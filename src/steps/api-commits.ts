@@ -12,6 +12,7 @@ import { commitMessage, fileChanges, MAX_API_COMMITS, MAX_API_FILE_BYTES, MAX_PL
 import { API_COMMIT_DIRS, cleanupScript, exchangeDir, planScript, syncScript, type ApiCommitDirs } from "../run/api-commit-scripts";
 import { CONTAINER_UNAVAILABLE, type BashResult } from "../run/bash-command";
 import { short } from "../run/fix-proof";
+import { readUpTo } from "../egress/body-reader";
 import type { WorkerGitHub } from "../run/worker-git";
 
 /** One command of the Worker's own in the sandbox's container. */
@@ -146,26 +147,10 @@ async function sync(target: ApiCommitsTarget, dirs: ApiCommitDirs, localHead: st
 
 /** A workspace file's bytes, refused past MAX_PLAN_FILE_BYTES (a cut list would be a different list). */
 async function readBounded(files: CommitFiles, path: string): Promise<Uint8Array> {
-  const reader = (await files.readFile(path)).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > MAX_PLAN_FILE_BYTES) {
-      await reader.cancel();
-      throw new Error(`${path} is larger than ${MAX_PLAN_FILE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
+  const read = await readUpTo(await files.readFile(path), MAX_PLAN_FILE_BYTES);
+  if (read.rest === undefined) return read.bytes;
+  await read.rest.cancel();
+  throw new Error(`${path} is larger than ${MAX_PLAN_FILE_BYTES} bytes`);
 }
 
 function tail(result: Extract<BashResult, { exitCode: number }>): string {
