@@ -109,6 +109,19 @@ const handlers = () => [
     if (refused) return refused;
     await record(request);
     return HttpResponse.json([]);
+  }),
+  // Whether the run's commits must be signed (src/steps/turn-workspace.ts): the default branch, and no rule on either branch.
+  http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo`, async ({ request, params }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
+    await record(request);
+    return HttpResponse.json({ name: params.repo, full_name: `${params.owner}/${params.repo}`, default_branch: "main", private: true });
+  }),
+  http.get(`${TEST_ENTERPRISE_API_URL}/repos/:owner/:repo/rules/branches/*`, async ({ request }) => {
+    const refused = await spec.judge(request);
+    if (refused) return refused;
+    await record(request);
+    return HttpResponse.json([]);
   })
 ];
 // A tripwire: a request to any other host (api.github.com) fails the run's delivery and this test.
@@ -194,6 +207,8 @@ describe("a deploy for a GitHub Enterprise Server", () => {
     const reads = requests.filter((request) => request.url.includes(`/repos/${repo}/`) && request.method === "GET" && !request.url.includes("/comments"));
     expect(reads.length).toBeGreaterThan(0);
     for (const read of reads) expect(read.url.startsWith(`${TEST_ENTERPRISE_API_URL}/repos/${repo}/`)).toBe(true);
+    // Whether its commits must be signed was asked there too, for its branch and the default branch: no rule, so it pushes with git.
+    expect(reads.filter((read) => read.url.includes("/rules/branches/")).map((read) => new URL(read.url).pathname.split("/rules/branches/")[1])).toEqual(["agent-think%2Fissue-7", "main"]);
     expect(result.thread.issueMessages).toMatchObject({ rocket: { state: "sent" }, closing: { state: "sent", url: expect.stringMatching(/^https:\/\/ghe\.example\.com\//) } });
     expect(JSON.stringify(result.thread)).not.toContain("github.com");
 
