@@ -49,9 +49,8 @@ export class RunCredentials {
   /** The run's write token: the Worker's posts use it; the gateway attaches it only to an allowed push. */
   readonly token: RunToken;
   readonly #read: ReadOnlyToken;
-  /** The read token that also reads the repositories of the policy's git registry entries (`#alsoRead`). */
+  /** The read token that also reads the repositories of the policy's git registry entries. */
   readonly #readWide: ReadOnlyToken;
-  #alsoRead: readonly string[] = [];
   /** A reporter session's issues-only token for the Worker's posts (never the sandbox's). */
   readonly #posting: ReadOnlyToken;
   readonly #deps: RunCredentialsDeps;
@@ -121,9 +120,9 @@ export class RunCredentials {
     const runToken = need === "none" ? "" : await this.token.fresh();
     // A reporter run's policy holds no registries (prepare.ts); this is the second lock on that door.
     const resolution = policy?.registries?.length && !this.#deps.reporter() ? this.registryResolution(run.repo, policy.registries) : null;
-    this.#alsoRead = resolution?.repositories ?? [];
+    const alsoRead = resolution?.repositories ?? [];
     // Without a token of the run's own there is no GitHub to read with (local dev): nothing to mint.
-    const readToken = need === "read" && runToken ? await this.#readToken(run.repo) : "";
+    const readToken = need === "read" && runToken ? await this.#readToken(run.repo, alsoRead) : "";
     const writeToken = need === "write" ? runToken : "";
     return grantFor({
       ...base,
@@ -134,7 +133,7 @@ export class RunCredentials {
       repositoryAllow: policy?.allow,
       readToken,
       writeToken,
-      alsoRead: this.#alsoRead,
+      alsoRead,
       ...(policy?.pushRefusal ? { pushRefusal: policy.pushRefusal } : {}),
       registries: registryGrantsFor(resolution?.grants ?? [], url)
     });
@@ -145,9 +144,9 @@ export class RunCredentials {
    * some and GitHub mints it, else the run's repository's alone (an installation without them
    * must not cost the run its own clone; the mint's failure is logged).
    */
-  async #readToken(repo: string): Promise<string> {
-    if (this.#alsoRead.length > 0) {
-      const wide = await this.#readWide.fresh(repo, this.#alsoRead);
+  async #readToken(repo: string, also: readonly string[]): Promise<string> {
+    if (also.length > 0) {
+      const wide = await this.#readWide.fresh(repo, also);
       if (wide) return wide;
     }
     return await this.#read.fresh(repo);
