@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { test as base } from "vitest";
-import { freePort, LOCAL_HOST, localUrl, wranglerDevArgs } from "../scripts/lib/wrangler-dev";
+import { findReadyUrl, freePort, LOCAL_HOST, localUrl, wranglerDevArgs } from "../scripts/lib/wrangler-dev";
 import { startAccessIssuer, type AccessIssuer } from "./support/access-issuer";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -173,8 +173,11 @@ async function startWranglerOnce(options: WranglerOptions): Promise<RunningServe
   if (pid === undefined) throw new Error("wrangler dev did not start");
 
   let output = "";
+  // wrangler's own "Ready on <url>": an answer on the port alone could come from another process that held it.
+  let ready = false;
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString("utf8")).slice(-MAX_OUTPUT_CHARS);
+    ready ||= findReadyUrl(output) === url;
   };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
@@ -203,7 +206,8 @@ async function startWranglerOnce(options: WranglerOptions): Promise<RunningServe
   };
 
   try {
-    await waitUntilServing(url, () => hasExited, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
+    // A port another process took after freePort let it go: wrangler says so, and the start is tried again (startWrangler).
+    await waitUntilServing(url, () => hasExited || output.includes("Address already in use"), () => ready, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${output}`);
@@ -211,11 +215,15 @@ async function startWranglerOnce(options: WranglerOptions): Promise<RunningServe
   return { url, persistTo, output: () => output, stop };
 }
 
-/** Any HTTP answer means the worker is serving; wrangler holds requests until it is loaded. */
-async function waitUntilServing(url: string, hasExited: () => boolean, timeoutMs: number): Promise<void> {
+/** Once wrangler says it is ready on `url`, any HTTP answer means the worker is serving; wrangler holds requests until it is loaded. */
+async function waitUntilServing(url: string, hasExited: () => boolean, saidReady: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (hasExited()) throw new Error("wrangler dev exited before it was ready");
+    if (!saidReady()) {
+      await sleep(READY_POLL_MS);
+      continue;
+    }
     try {
       const response = await fetch(`${url}/__e2e-ready`, {
         signal: AbortSignal.timeout(Math.max(1, deadline - Date.now()))
